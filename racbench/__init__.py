@@ -1,0 +1,3 @@
+"""racbench: offline text benchmarks about actions and change."""
+
+__version__ = "0.1.0"
