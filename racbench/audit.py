@@ -1,0 +1,512 @@
+"""Query-only bag-of-words probe for built racbench datasets.
+
+The probe answers one question per config: can a classifier that sees only
+one text column (by default ``query``) predict the label?  A benchmark whose
+negatives are worded differently from its positives fails this check even
+when its labels are balanced.  Ours must stay at chance: at most
+``ACCURACY_THRESHOLD`` held-out accuracy.
+
+The classifier is deliberately simple and fully deterministic:
+
+* features: binary presence of lower-cased word unigrams and bigrams, the
+  vocabulary capped at the ``MAX_FEATURES`` most frequent ones by document
+  frequency in the training rows (ties broken alphabetically);
+* model: L2-regularised logistic regression (unpenalised bias), trained from
+  zero in float64 by a fixed number of damped Newton steps whose linear
+  systems are solved with Jacobi-preconditioned conjugate gradients
+  (IRLS without forming the Hessian).  The design matrix is kept as sparse
+  coordinate arrays, and products use ``np.bincount`` so no scipy or sklearn
+  is needed.
+
+Splits: train on ``train`` and evaluate on ``test`` (else ``validation``).
+A config without that pair is pooled and scored by 5-fold cross-validation
+with folds assigned by a blake2b hash of each row's query text and index.
+
+All English prose shown to readers lives in the Jinja2 template
+``templates/card/audit.md.j2``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import re
+import stat
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import click
+import jinja2
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+__all__ = [
+    "ACCURACY_THRESHOLD",
+    "CARD_END",
+    "CARD_START",
+    "AuditError",
+    "ProbeResult",
+    "audit_command",
+    "audit_dataset",
+    "find_configs",
+    "probe_config",
+    "render_audit_section",
+    "update_card",
+]
+
+#: A config passes when the probe's accuracy is at most this.
+ACCURACY_THRESHOLD = 0.55
+#: Vocabulary cap (features kept by training document frequency).
+MAX_FEATURES = 2000
+#: L2 strength on the weights (objective: mean log-loss + lam/2 * ||w||^2).
+L2_LAMBDA = 1e-3
+#: Fixed optimiser budget.
+NEWTON_STEPS = 12
+CG_STEPS = 40
+LINE_SEARCH_STEPS = 30
+#: Folds for single-split configs.
+N_FOLDS = 5
+
+CARD_START = "<!-- racbench:audit:start -->"
+CARD_END = "<!-- racbench:audit:end -->"
+
+FIELDS = ("query", "context")
+METHOD_HOLDOUT = "holdout"
+METHOD_CV = f"{N_FOLDS}-fold-cv"
+SPLIT_ORDER = ("train", "validation", "test")
+
+_TOKEN_RE = re.compile(r"\w+(?:'\w+)*")
+_SHARD_RE = re.compile(r"^(?P<split>.+?)-\d{5}-of-\d{5}\.parquet$")
+_TEMPLATE_DIR = Path(__file__).resolve().parent / "templates" / "card"
+_TEMPLATE_NAME = "audit.md.j2"
+
+
+class AuditError(ValueError):
+    """Raised when a folder or config is not a usable racbench dataset."""
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    config: str
+    field: str
+    train_split: str
+    eval_split: str
+    n_train: int
+    n_eval: int
+    accuracy: float
+    majority_baseline: float
+    passed: bool
+    method: str
+
+
+# --------------------------------------------------------------------------
+# Reading configs
+
+
+def _split_name(path: Path) -> str:
+    m = _SHARD_RE.match(path.name)
+    return m.group("split") if m else path.stem
+
+
+def _split_files(config_dir: Path) -> dict[str, list[Path]]:
+    files: dict[str, list[Path]] = {}
+    for path in sorted(config_dir.glob("*.parquet")):
+        if path.is_file():
+            files.setdefault(_split_name(path), []).append(path)
+    return files
+
+
+def _read_split(paths: Sequence[Path], field: str) -> tuple[list[str], list[str], np.ndarray]:
+    """Return (field texts, query texts, labels) of all shards, in file order."""
+    columns = ["query", "label"] if field == "query" else ["query", field, "label"]
+    texts: list[str] = []
+    queries: list[str] = []
+    labels: list[np.ndarray] = []
+    for path in paths:
+        parquet = pq.ParquetFile(path)
+        names = set(parquet.schema_arrow.names)
+        missing = [c for c in columns if c not in names]
+        if missing:
+            raise AuditError(f"{path}: missing column(s) {', '.join(missing)}")
+        table = parquet.read(columns=columns)
+        q = ["" if s is None else str(s) for s in table.column("query").to_pylist()]
+        queries.extend(q)
+        if field == "query":
+            texts.extend(q)
+        else:
+            texts.extend("" if s is None else str(s) for s in table.column(field).to_pylist())
+        labels.append(_labels(table.column("label"), path))
+    y = np.concatenate(labels) if labels else np.zeros(0, dtype=np.int64)
+    return texts, queries, y
+
+
+def _labels(column: pa.ChunkedArray, path: Path) -> np.ndarray:
+    if column.null_count:
+        raise AuditError(f"{path}: label column has {column.null_count} null(s)")
+    if not (pa.types.is_integer(column.type) or pa.types.is_boolean(column.type)):
+        raise AuditError(f"{path}: label column has type {column.type}, expected int64")
+    y = np.asarray(column.to_numpy(), dtype=np.int64)
+    bad = ~np.isin(y, (0, 1))
+    if bad.any():
+        raise AuditError(f"{path}: label values outside {{0, 1}}: {sorted(set(y[bad].tolist()))[:5]}")
+    return y
+
+
+def find_configs(root: Path) -> list[Path]:
+    """Direct, non-hidden subdirectories of ``root`` holding *.parquet, by name."""
+    root = Path(root)
+    if not root.is_dir():
+        return []
+    return sorted(
+        (p for p in root.iterdir()
+         if p.is_dir() and not p.name.startswith(".") and any(p.glob("*.parquet"))),
+        key=lambda p: p.name,
+    )
+
+
+# --------------------------------------------------------------------------
+# Features
+
+
+def _features(text: str) -> set[str]:
+    tokens = _TOKEN_RE.findall(text.lower())
+    feats = set(tokens)
+    feats.update(f"{a} {b}" for a, b in zip(tokens, tokens[1:]))
+    return feats
+
+
+def _build_vocab(docs: Sequence[set[str]], max_features: int = MAX_FEATURES) -> dict[str, int]:
+    df: Counter[str] = Counter()
+    for feats in docs:
+        df.update(feats)
+    if len(df) > max_features:
+        # Only features at least as frequent as the max_features-th can make
+        # the cut; sorting just those gives the same order as a full sort.
+        counts = np.fromiter(df.values(), dtype=np.int64, count=len(df))
+        cutoff = int(np.partition(counts, len(counts) - max_features)[len(counts) - max_features])
+        items = [kv for kv in df.items() if kv[1] >= cutoff]
+    else:
+        items = list(df.items())
+    ranked = sorted(items, key=lambda kv: (-kv[1], kv[0]))[:max_features]
+    return {feat: j for j, (feat, _) in enumerate(ranked)}
+
+
+class _Binary:
+    """Binary n x d design matrix as coordinate arrays (rows, cols)."""
+
+    def __init__(self, docs: Sequence[set[str]], vocab: dict[str, int]):
+        rows: list[int] = []
+        cols: list[int] = []
+        for i, feats in enumerate(docs):
+            idx = [vocab[f] for f in feats if f in vocab]
+            rows.extend([i] * len(idx))
+            cols.extend(idx)
+        self.n = len(docs)
+        self.d = len(vocab)
+        self.rows = np.asarray(rows, dtype=np.intp)
+        self.cols = np.asarray(cols, dtype=np.intp)
+
+    def dot(self, w: np.ndarray) -> np.ndarray:  # X @ w
+        return np.bincount(self.rows, weights=w[self.cols], minlength=self.n)
+
+    def tdot(self, r: np.ndarray) -> np.ndarray:  # X.T @ r
+        return np.bincount(self.cols, weights=r[self.rows], minlength=self.d)
+
+
+# --------------------------------------------------------------------------
+# Logistic regression (damped Newton with preconditioned CG, deterministic)
+
+
+def _objective(z: np.ndarray, y: np.ndarray, w: np.ndarray, lam: float) -> float:
+    return float(np.mean(np.logaddexp(0.0, z) - y * z) + 0.5 * lam * np.dot(w, w))
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * z))
+
+
+def _fit_logreg(X: _Binary, y: np.ndarray, lam: float = L2_LAMBDA) -> tuple[np.ndarray, float]:
+    n, d = X.n, X.d
+    yf = y.astype(np.float64)
+    w = np.zeros(d, dtype=np.float64)
+    b = 0.0
+    z = np.zeros(n, dtype=np.float64)
+    f = _objective(z, yf, w, lam)
+    for _ in range(NEWTON_STEPS):
+        p = _sigmoid(z)
+        r = p - yf
+        g_w = X.tdot(r) / n + lam * w
+        g_b = float(r.mean())
+        gnorm2 = float(np.dot(g_w, g_w) + g_b * g_b)
+        if gnorm2 <= 1e-24:
+            break
+        s = p * (1.0 - p)
+        diag_w = X.tdot(s) / n + lam
+        diag_b = max(float(s.mean()), 1e-12)
+
+        def hess(v_w: np.ndarray, v_b: float) -> tuple[np.ndarray, float]:
+            t = s * (X.dot(v_w) + v_b)
+            return X.tdot(t) / n + lam * v_w, float(t.sum()) / n
+
+        # Solve H [dw, db] = -g by Jacobi-preconditioned conjugate gradients.
+        dw = np.zeros(d)
+        db = 0.0
+        r_w, r_b = -g_w, -g_b
+        z_w, z_b = r_w / diag_w, r_b / diag_b
+        q_w, q_b = z_w.copy(), z_b
+        rz = float(np.dot(r_w, z_w) + r_b * z_b)
+        tol2 = 1e-12 * gnorm2
+        for _ in range(CG_STEPS):
+            h_w, h_b = hess(q_w, q_b)
+            qhq = float(np.dot(q_w, h_w) + q_b * h_b)
+            if qhq <= 0.0 or not math.isfinite(qhq):
+                break
+            alpha = rz / qhq
+            dw += alpha * q_w
+            db += alpha * q_b
+            r_w = r_w - alpha * h_w
+            r_b = r_b - alpha * h_b
+            if float(np.dot(r_w, r_w) + r_b * r_b) <= tol2:
+                break
+            z_w, z_b = r_w / diag_w, r_b / diag_b
+            rz_new = float(np.dot(r_w, z_w) + r_b * z_b)
+            beta = rz_new / rz
+            rz = rz_new
+            q_w = z_w + beta * q_w
+            q_b = z_b + beta * q_b
+
+        slope = float(np.dot(g_w, dw) + g_b * db)
+        if not slope < 0.0:  # not a descent direction: fall back to the gradient
+            dw, db, slope = -g_w, -g_b, -gnorm2
+        # Backtracking (Armijo) line search along the Newton direction.
+        xdw = X.dot(dw)
+        step = 1.0
+        for _ in range(LINE_SEARCH_STEPS):
+            w_new = w + step * dw
+            z_new = z + step * (xdw + db)
+            f_new = _objective(z_new, yf, w_new, lam)
+            if f_new <= f + 1e-4 * step * slope:
+                break
+            step *= 0.5
+        else:
+            break  # no decrease possible at float64 resolution
+        w, b, z, f = w_new, b + step * db, z_new, f_new
+    return w, b
+
+
+def _fit_predict(train_texts: Sequence[str], y_train: np.ndarray,
+                 eval_texts: Sequence[str]) -> np.ndarray:
+    train_docs = [_features(t) for t in train_texts]
+    vocab = _build_vocab(train_docs)
+    X = _Binary(train_docs, vocab)
+    w, b = _fit_logreg(X, y_train)
+    X_eval = _Binary([_features(t) for t in eval_texts], vocab)
+    return (X_eval.dot(w) + b > 0.0).astype(np.int64)
+
+
+def _majority_accuracy(y_train: np.ndarray, y_eval: np.ndarray) -> float:
+    """Accuracy of always predicting the training majority class (ties -> 0)."""
+    majority = 1 if int(y_train.sum()) * 2 > len(y_train) else 0
+    return float(np.mean(y_eval == majority))
+
+
+def _fold_of(query: str, index: int) -> int:
+    key = f"{query}\x1f{index}".encode("utf-8")
+    return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") % N_FOLDS
+
+
+# --------------------------------------------------------------------------
+# Public probe API
+
+
+def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
+    """Probe one config folder; see the module docstring for the protocol."""
+    config_dir = Path(config_dir)
+    if field not in FIELDS:
+        raise AuditError(f"field must be one of {FIELDS}, got {field!r}")
+    splits = _split_files(config_dir)
+    if not splits:
+        raise AuditError(f"{config_dir}: no parquet files")
+
+    eval_name = next((s for s in ("test", "validation") if s in splits), None)
+    if "train" in splits and eval_name is not None:
+        x_tr, _, y_tr = _read_split(splits["train"], field)
+        x_ev, _, y_ev = _read_split(splits[eval_name], field)
+        if len(y_tr) == 0 or len(y_ev) == 0:
+            raise AuditError(f"{config_dir}: empty train or {eval_name} split")
+        pred = _fit_predict(x_tr, y_tr, x_ev)
+        accuracy = float(np.mean(pred == y_ev))
+        return ProbeResult(
+            config=config_dir.name, field=field, train_split="train", eval_split=eval_name,
+            n_train=len(y_tr), n_eval=len(y_ev), accuracy=accuracy,
+            majority_baseline=_majority_accuracy(y_tr, y_ev),
+            passed=accuracy <= ACCURACY_THRESHOLD, method=METHOD_HOLDOUT,
+        )
+
+    # One split (or no train/eval pair): pool everything, 5-fold CV.
+    names = sorted(splits, key=lambda s: (SPLIT_ORDER.index(s) if s in SPLIT_ORDER else len(SPLIT_ORDER), s))
+    texts: list[str] = []
+    queries: list[str] = []
+    ys: list[np.ndarray] = []
+    for name in names:
+        t, q, y = _read_split(splits[name], field)
+        texts.extend(t)
+        queries.extend(q)
+        ys.append(y)
+    y_all = np.concatenate(ys)
+    if len(y_all) < 2:
+        raise AuditError(f"{config_dir}: fewer than 2 rows")
+    folds = np.fromiter((_fold_of(q, i) for i, q in enumerate(queries)),
+                        dtype=np.int64, count=len(queries))
+    accs: list[float] = []
+    bases: list[float] = []
+    for k in range(N_FOLDS):
+        test_mask = folds == k
+        if not test_mask.any() or test_mask.all():
+            continue
+        tr_idx = np.flatnonzero(~test_mask)
+        ev_idx = np.flatnonzero(test_mask)
+        pred = _fit_predict([texts[i] for i in tr_idx], y_all[tr_idx], [texts[i] for i in ev_idx])
+        accs.append(float(np.mean(pred == y_all[ev_idx])))
+        bases.append(_majority_accuracy(y_all[tr_idx], y_all[ev_idx]))
+    if not accs:
+        raise AuditError(f"{config_dir}: too few rows for {N_FOLDS}-fold cross-validation")
+    accuracy = float(np.mean(accs))
+    split_label = "+".join(names)
+    return ProbeResult(
+        config=config_dir.name, field=field, train_split=split_label, eval_split=split_label,
+        n_train=len(y_all), n_eval=len(y_all), accuracy=accuracy,
+        majority_baseline=float(np.mean(bases)),
+        passed=accuracy <= ACCURACY_THRESHOLD, method=METHOD_CV,
+    )
+
+
+def audit_dataset(root: Path, field: str = "query") -> list[ProbeResult]:
+    """Probe every config (subdirectory with *.parquet) of ``root``, sorted by name."""
+    return [probe_config(config_dir, field=field) for config_dir in find_configs(root)]
+
+
+# --------------------------------------------------------------------------
+# Dataset card
+
+
+def _md_cell(value: object) -> str:
+    return str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(_TEMPLATE_DIR)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["md_cell"] = _md_cell
+    return env
+
+
+def render_audit_section(results: Iterable[ProbeResult]) -> str:
+    """Markdown section (without markers) summarising probe results."""
+    results = list(results)
+    text = _environment().get_template(_TEMPLATE_NAME).render(
+        results=results,
+        threshold=ACCURACY_THRESHOLD,
+        max_features=MAX_FEATURES,
+        l2_lambda=L2_LAMBDA,
+        n_folds=N_FOLDS,
+        method_holdout=METHOD_HOLDOUT,
+        method_cv=METHOD_CV,
+        all_passed=all(r.passed for r in results),
+    )
+    return text.strip("\n") + "\n"
+
+
+def _splice(card: str, section: str) -> str:
+    block = f"{CARD_START}\n{section}{CARD_END}"
+    n_start, n_end = card.count(CARD_START), card.count(CARD_END)
+    if n_start == 0 and n_end == 0:
+        sep = "" if card.endswith("\n\n") or not card else ("\n" if card.endswith("\n") else "\n\n")
+        return f"{card}{sep}{block}\n"
+    start, end = card.find(CARD_START), card.find(CARD_END)
+    if n_start != 1 or n_end != 1 or end < start:
+        raise AuditError(f"malformed audit markers: {n_start} start, {n_end} end")
+    return card[:start] + block + card[end + len(CARD_END):]
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if path.exists():
+            os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def update_card(root: Path, results: Iterable[ProbeResult]) -> Path:
+    """Replace (or append) the marked audit section of ``root/README.md``."""
+    readme = Path(root) / "README.md"
+    with open(readme, encoding="utf-8", newline="") as fh:
+        card = fh.read()
+    new = _splice(card, render_audit_section(results))
+    if new != card:
+        _atomic_write(readme, new)
+    return readme
+
+
+# --------------------------------------------------------------------------
+# CLI
+
+
+def _fail(message: str) -> None:
+    click.echo(f"racbench audit: {message}", err=True)
+    click.get_current_context().exit(2)
+
+
+@click.command("audit")
+@click.argument("dir", type=click.Path(path_type=Path, file_okay=True, dir_okay=True))
+@click.option("--field", type=click.Choice(FIELDS), default="query", show_default=True,
+              help="text column visible to the probe")
+@click.option("--no-card", is_flag=True, default=False,
+              help="print only, leave README.md untouched")
+def audit_command(dir: Path, field: str, no_card: bool) -> None:
+    """Probe whether the label of each config of DIR is predictable from one text column.
+
+    Exit status: 0 if every config stays at chance, 1 if any config exceeds
+    the accuracy threshold, 2 if DIR is not a racbench dataset folder.
+    """
+    root = Path(dir)
+    if not root.is_dir():
+        _fail(f"{root}: not a directory")
+    if not (root / "README.md").is_file():
+        _fail(f"{root}: no README.md, not a racbench dataset folder")
+    if not find_configs(root):
+        _fail(f"{root}: no <config>/*.parquet files, not a racbench dataset folder")
+    try:
+        results = audit_dataset(root, field=field)
+        section = render_audit_section(results)
+        if not no_card:
+            update_card(root, results)
+    except (AuditError, pa.ArrowException, OSError) as exc:
+        _fail(" ".join(str(exc).split()))
+    click.echo(section, nl=False)
+    click.get_current_context().exit(0 if all(r.passed for r in results) else 1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    audit_command()

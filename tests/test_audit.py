@@ -1,0 +1,418 @@
+"""Tests for ``racbench audit``: the query-only bag-of-words probe.
+
+All datasets are real Parquet folders written with pyarrow into tmp_path.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from racbench import audit
+from racbench.audit import (
+    ACCURACY_THRESHOLD,
+    CARD_END,
+    CARD_START,
+    AuditError,
+    ProbeResult,
+    audit_command,
+    audit_dataset,
+    probe_config,
+    render_audit_section,
+    update_card,
+)
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+WORDS = [f"tok{i}" for i in range(400)] + [
+    "block", "table", "on", "the", "is", "clear", "after", "move", "stack", "onto",
+]
+CARD = """---
+license: mit
+configs:
+- config_name: blocks
+---
+
+# Dataset card
+
+Some text written by the generator.
+"""
+
+
+# --------------------------------------------------------------------------
+# helpers
+
+
+def _rows(rng: np.random.Generator, n: int, leak: float = 0.0,
+          marker: str = "not", balanced: bool = True) -> tuple[list[str], np.ndarray]:
+    """Random queries; with ``leak`` > 0 negatives contain ``marker`` far more often."""
+    y = (np.arange(n) % 2) if balanced else rng.integers(0, 2, n)
+    y = rng.permutation(y).astype(np.int64)
+    lengths = rng.integers(8, 20, n)
+    picks = rng.integers(0, len(WORDS), int(lengths.sum()))
+    texts, pos = [], 0
+    for label, length in zip(y, lengths):
+        words = [WORDS[k] for k in picks[pos:pos + length]]
+        pos += length
+        p_marker = (0.5 + leak / 2) if label == 0 else (0.5 - leak / 2)
+        if leak and rng.random() < p_marker:
+            words.insert(int(rng.integers(0, len(words))), marker)
+        texts.append(" ".join(words))
+    return texts, y
+
+
+def _write_split(config_dir: Path, split: str, texts, y, contexts=None, shards: int = 1) -> None:
+    config_dir.mkdir(parents=True, exist_ok=True)
+    contexts = list(texts) if contexts is None else list(contexts)
+    bounds = np.linspace(0, len(texts), shards + 1).astype(int)
+    for k in range(shards):
+        lo, hi = bounds[k], bounds[k + 1]
+        table = pa.table({
+            "query": pa.array(list(texts[lo:hi]), pa.string()),
+            "context": pa.array(contexts[lo:hi], pa.string()),
+            "label": pa.array(np.asarray(y[lo:hi]), pa.int64()),
+        })
+        pq.write_table(table, config_dir / f"{split}-{k:05d}-of-{shards:05d}.parquet")
+
+
+def _make_dataset(root: Path, configs: dict[str, dict[str, tuple]], card: str | None = CARD) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    if card is not None:
+        (root / "README.md").write_text(card, encoding="utf-8")
+    for name, splits in configs.items():
+        for split, (texts, y) in splits.items():
+            _write_split(root / name, split, texts, y)
+    return root
+
+
+def _clean_dataset(root: Path, seed: int = 0) -> Path:
+    rng = np.random.default_rng(seed)
+    return _make_dataset(root, {
+        "blocks": {"train": _rows(rng, 600), "test": _rows(rng, 300)},
+    })
+
+
+def _leaky_dataset(root: Path, seed: int = 0) -> Path:
+    rng = np.random.default_rng(seed)
+    return _make_dataset(root, {
+        "blocks": {"train": _rows(rng, 600), "test": _rows(rng, 300)},
+        "leaky": {"train": _rows(rng, 600, leak=0.7), "test": _rows(rng, 300, leak=0.7)},
+    })
+
+
+# --------------------------------------------------------------------------
+# the probe
+
+
+def test_leak_detector_fires(tmp_path):
+    rng = np.random.default_rng(1)
+    cfg = tmp_path / "ds" / "leaky"
+    _write_split(cfg, "train", *_rows(rng, 800, leak=0.7))
+    _write_split(cfg, "test", *_rows(rng, 400, leak=0.7))
+    r = probe_config(cfg)
+    assert (r.config, r.field, r.train_split, r.eval_split, r.method) == (
+        "leaky", "query", "train", "test", "holdout")
+    assert (r.n_train, r.n_eval) == (800, 400)
+    # negatives say "not" 85% of the time, positives 15%: Bayes accuracy 85%
+    assert r.accuracy > 0.75
+    assert not r.passed
+    assert abs(r.majority_baseline - 0.5) < 0.01
+
+
+def test_weak_bigram_leak_is_detected(tmp_path):
+    """Only the bigram 'is clear' (not its unigrams) separates the classes."""
+    rng = np.random.default_rng(2)
+    cfg = tmp_path / "ds" / "bigram"
+
+    def rows(n):
+        texts, y = _rows(rng, n)
+        out = []
+        for t, label in zip(texts, y):
+            # both classes mention "clear" and "is"; only positives say "is clear"
+            out.append(t + (" block is clear" if label else " clear block is"))
+        return out, y
+
+    _write_split(cfg, "train", *rows(600))
+    _write_split(cfg, "test", *rows(300))
+    r = probe_config(cfg)
+    assert r.accuracy > 0.95 and not r.passed
+
+
+def test_random_labels_stay_at_chance(tmp_path):
+    rng = np.random.default_rng(3)
+    cfg = tmp_path / "ds" / "random"
+    _write_split(cfg, "train", *_rows(rng, 3000, balanced=False))
+    _write_split(cfg, "test", *_rows(rng, 1500, balanced=False))
+    r = probe_config(cfg)
+    assert r.passed
+    assert abs(r.accuracy - 0.5) < 0.04
+    assert r.accuracy <= ACCURACY_THRESHOLD
+
+
+def test_probe_is_deterministic(tmp_path):
+    root = _leaky_dataset(tmp_path / "ds")
+    first = audit_dataset(root)
+    second = audit_dataset(root)
+    assert first == second
+    assert isinstance(first[0], ProbeResult)
+    with pytest.raises(Exception):
+        first[0].accuracy = 0.0  # frozen
+
+
+def test_single_split_uses_cross_validation(tmp_path):
+    rng = np.random.default_rng(4)
+    leaky = tmp_path / "ds" / "only_test_leaky"
+    clean = tmp_path / "ds" / "only_test_clean"
+    _write_split(leaky, "test", *_rows(rng, 800, leak=0.7))
+    _write_split(clean, "test", *_rows(rng, 800))
+    r = probe_config(leaky)
+    assert r.method == audit.METHOD_CV == "5-fold-cv"
+    assert (r.train_split, r.eval_split, r.n_train, r.n_eval) == ("test", "test", 800, 800)
+    assert r.accuracy > 0.75 and not r.passed
+    c = probe_config(clean)
+    assert c.passed and abs(c.accuracy - 0.5) < 0.06
+    assert probe_config(leaky) == r
+
+
+def test_cv_folds_are_hash_based_and_cover_all_folds():
+    import hashlib
+
+    folds = [audit._fold_of(f"query {i}", i) for i in range(500)]
+    assert set(folds) == set(range(audit.N_FOLDS))
+    key = "query 7\x1f7".encode("utf-8")
+    expected = int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") % 5
+    assert folds[7] == expected
+    # identical query text at different rows may land in different folds
+    assert len({audit._fold_of("same", i) for i in range(50)}) == audit.N_FOLDS
+
+
+def test_shards_and_validation_fallback(tmp_path):
+    rng = np.random.default_rng(5)
+    cfg = tmp_path / "ds" / "sharded"
+    texts, y = _rows(rng, 500)
+    _write_split(cfg, "train", texts, y, shards=3)
+    _write_split(cfg, "validation", *_rows(rng, 120), shards=2)
+    r = probe_config(cfg)
+    assert (r.train_split, r.eval_split, r.n_train, r.n_eval) == ("train", "validation", 500, 120)
+    # test wins over validation when both exist
+    _write_split(cfg, "test", *_rows(rng, 90))
+    r = probe_config(cfg)
+    assert (r.eval_split, r.n_eval) == ("test", 90)
+
+
+def test_context_field(tmp_path):
+    rng = np.random.default_rng(6)
+    cfg = tmp_path / "ds" / "ctx"
+    for split, n in (("train", 600), ("test", 300)):
+        queries, y = _rows(rng, n)
+        contexts = [f"{q} {'yes' if label else 'no'}" for q, label in zip(queries, y)]
+        _write_split(cfg, split, queries, y, contexts=contexts)
+    assert probe_config(cfg).passed
+    r = probe_config(cfg, field="context")
+    assert r.field == "context" and r.accuracy == 1.0 and not r.passed
+    with pytest.raises(AuditError):
+        probe_config(cfg, field="label")
+
+
+def test_bad_inputs_raise(tmp_path):
+    cfg = tmp_path / "ds" / "bad"
+    cfg.mkdir(parents=True)
+    pq.write_table(pa.table({"query": ["a", "b"], "label": pa.array([0, 2], pa.int64())}),
+                   cfg / "test-00000-of-00001.parquet")
+    with pytest.raises(AuditError, match="label values"):
+        probe_config(cfg)
+    pq.write_table(pa.table({"text": ["a", "b"], "label": pa.array([0, 1], pa.int64())}),
+                   cfg / "test-00000-of-00001.parquet")
+    with pytest.raises(AuditError, match="query"):
+        probe_config(cfg)
+
+
+def test_features_and_vocabulary():
+    assert audit._features("Block A is NOT clear.") == {
+        "block", "a", "is", "not", "clear",
+        "block a", "a is", "is not", "not clear",
+    }
+    docs = [{"b", "a", "c"}, {"b", "a"}, {"c", "d"}, {"e"}]
+    # df: a=2, b=2, c=2, d=1, e=1 -> ties broken alphabetically
+    assert audit._build_vocab(docs, max_features=4) == {"a": 0, "b": 1, "c": 2, "d": 3}
+    assert audit._build_vocab(docs, max_features=2) == {"a": 0, "b": 1}
+    assert list(audit._build_vocab(docs)) == ["a", "b", "c", "d", "e"]
+
+
+def test_audit_dataset_finds_configs_sorted(tmp_path):
+    rng = np.random.default_rng(7)
+    root = _make_dataset(tmp_path / "ds", {
+        "zeta": {"train": _rows(rng, 100), "test": _rows(rng, 50)},
+        "alpha": {"test": _rows(rng, 100)},
+    })
+    (root / "notes").mkdir()
+    (root / "notes" / "x.txt").write_text("x")
+    hidden = root / ".cache"
+    _write_split(hidden, "train", *_rows(rng, 20))
+    results = audit_dataset(root)
+    assert [r.config for r in results] == ["alpha", "zeta"]
+    assert [r.method for r in results] == ["5-fold-cv", "holdout"]
+
+
+def test_probe_speed_10k_by_3k(tmp_path):
+    rng = np.random.default_rng(8)
+    vocab = np.array([f"w{i}" for i in range(3000)])
+    cfg = tmp_path / "ds" / "big"
+    for split, n in (("train", 10_000), ("test", 3_000)):
+        idx = rng.integers(0, len(vocab), (n, 25))
+        texts = [" ".join(row) for row in vocab[idx].tolist()]
+        _write_split(cfg, split, texts, rng.integers(0, 2, n))
+    start = time.perf_counter()
+    r = probe_config(cfg)
+    elapsed = time.perf_counter() - start
+    assert (r.n_train, r.n_eval) == (10_000, 3_000)
+    assert elapsed < 2.0, f"probe took {elapsed:.2f}s"
+
+
+# --------------------------------------------------------------------------
+# dataset card
+
+
+def _results(tmp_path: Path) -> list[ProbeResult]:
+    return audit_dataset(_leaky_dataset(tmp_path / "ds"))
+
+
+def test_render_section(tmp_path):
+    results = _results(tmp_path)
+    text = render_audit_section(results)
+    assert CARD_START not in text and CARD_END not in text
+    assert text.endswith("\n") and not text.endswith("\n\n")
+    table = [line for line in text.splitlines() if line.startswith("|")]
+    assert len(table) == 2 + len(results)
+    assert "| blocks |" in table[2] and "| leaky |" in table[3]
+    assert "pass" in table[2] and "FAIL" in table[3]
+    assert render_audit_section([])  # renders even with nothing to report
+
+
+def test_render_escapes_pipes():
+    r = ProbeResult("a|b", "query", "train", "test", 10, 5, 0.5, 0.5, True, "holdout")
+    row = [line for line in render_audit_section([r]).splitlines() if line.startswith("| a")][0]
+    assert "a\\|b" in row
+
+
+def test_update_card_appends_then_replaces_idempotently(tmp_path):
+    root = _leaky_dataset(tmp_path / "ds")
+    results = audit_dataset(root)
+    readme = root / "README.md"
+    update_card(root, results)
+    once = readme.read_text(encoding="utf-8")
+    update_card(root, results)
+    twice = readme.read_text(encoding="utf-8")
+    assert once == twice
+    assert twice.count(CARD_START) == 1 and twice.count(CARD_END) == 1
+    assert twice.startswith(CARD)  # everything before the section is untouched
+    assert twice.endswith(CARD_END + "\n")
+    assert render_audit_section(results) in twice
+    assert [p.name for p in root.iterdir() if p.name.startswith(".README")] == []
+
+
+def test_update_card_replaces_between_markers_only(tmp_path):
+    root = _clean_dataset(tmp_path / "ds")
+    readme = root / "README.md"
+    before = CARD + f"\n{CARD_START}\nstale table\n{CARD_END}\n\n## Citation\n\nkeep me\n"
+    readme.write_text(before, encoding="utf-8")
+    os.chmod(readme, 0o644)
+    results = audit_dataset(root)
+    update_card(root, results)
+    after = readme.read_text(encoding="utf-8")
+    assert "stale table" not in after
+    assert after.startswith(CARD + f"\n{CARD_START}\n")
+    assert after.endswith(f"{CARD_END}\n\n## Citation\n\nkeep me\n")
+    assert after.count(CARD_START) == 1
+    assert oct(readme.stat().st_mode & 0o777) == oct(0o644)
+    update_card(root, results)
+    assert readme.read_text(encoding="utf-8") == after
+
+
+def test_update_card_rejects_malformed_markers(tmp_path):
+    root = _clean_dataset(tmp_path / "ds")
+    readme = root / "README.md"
+    readme.write_text(CARD + CARD_START + "\n", encoding="utf-8")
+    with pytest.raises(AuditError):
+        update_card(root, audit_dataset(root))
+    assert readme.read_text(encoding="utf-8") == CARD + CARD_START + "\n"
+
+
+# --------------------------------------------------------------------------
+# CLI
+
+
+def test_cli_passes_and_writes_card(tmp_path):
+    root = _clean_dataset(tmp_path / "ds")
+    result = CliRunner().invoke(audit_command, [str(root)])
+    assert result.exit_code == 0, result.output
+    assert "| blocks |" in result.stdout
+    assert (root / "README.md").read_text(encoding="utf-8").count(CARD_START) == 1
+
+
+def test_cli_fails_on_leak(tmp_path):
+    root = _leaky_dataset(tmp_path / "ds")
+    result = CliRunner().invoke(audit_command, [str(root)])
+    assert result.exit_code == 1, result.output
+    assert "| leaky |" in result.stdout
+    card = (root / "README.md").read_text(encoding="utf-8")
+    assert card.count(CARD_START) == 1 and "FAIL" in card
+
+
+def test_cli_no_card_and_field(tmp_path):
+    root = _clean_dataset(tmp_path / "ds")
+    result = CliRunner().invoke(audit_command, [str(root), "--no-card", "--field", "context"])
+    assert result.exit_code == 0, result.output
+    assert "`context`" in result.stdout
+    assert (root / "README.md").read_text(encoding="utf-8") == CARD
+    bad = CliRunner().invoke(audit_command, [str(root), "--field", "label"])
+    assert bad.exit_code == 2
+
+
+@pytest.mark.parametrize("case", ["no_readme", "no_parquet", "missing_dir", "bad_column"])
+def test_cli_not_a_dataset_exits_2(tmp_path, case):
+    root = tmp_path / "ds"
+    if case == "no_readme":
+        _clean_dataset(root)
+        (root / "README.md").unlink()
+    elif case == "no_parquet":
+        root.mkdir()
+        (root / "README.md").write_text(CARD, encoding="utf-8")
+        (root / "blocks").mkdir()
+    elif case == "bad_column":
+        _make_dataset(root, {})
+        (root / "blocks").mkdir()
+        pq.write_table(pa.table({"text": ["a"], "label": pa.array([0], pa.int64())}),
+                       root / "blocks" / "test-00000-of-00001.parquet")
+    result = CliRunner().invoke(audit_command, [str(root)])
+    assert result.exit_code == 2, result.output
+    message = result.stderr.strip()
+    assert message and "\n" not in message
+    assert str(root) in message
+    assert result.stdout == ""
+
+
+def test_cli_real_subprocess(tmp_path):
+    root = _leaky_dataset(tmp_path / "ds")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    cmd = [sys.executable, "-c", "from racbench.audit import audit_command; audit_command()"]
+    proc = subprocess.run(cmd + [str(root)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert "| leaky |" in proc.stdout and "FAIL" in proc.stdout
+    card = (root / "README.md").read_text(encoding="utf-8")
+    assert card.count(CARD_START) == 1 and card.count(CARD_END) == 1
+
+    proc = subprocess.run(cmd + [str(tmp_path / "nowhere")], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() and "\n" not in proc.stderr.strip()
