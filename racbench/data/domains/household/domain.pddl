@@ -18,9 +18,9 @@
     (heatable ?o - item)
     (coolable ?o - item)
     (cleanable ?o - item)
-    (hot ?o - item)
-    (cold ?o - item)
-    (clean ?o - item))
+    (is-hot ?o - item)
+    (is-cold ?o - item)
+    (is-clean ?o - item))
 
   (:action go-to
     :parameters (?from - location ?to - location)
@@ -55,16 +55,16 @@
     :parameters (?o - item ?m - microwave ?l - location)
     :precondition (and (agent-at ?l) (receptacle-at ?m ?l) (holding ?o)
                        (heatable ?o))
-    :effect (and (hot ?o) (not (cold ?o))))
+    :effect (and (is-hot ?o) (not (is-cold ?o))))
 
   (:action cool
     :parameters (?o - item ?f - fridge ?l - location)
     :precondition (and (agent-at ?l) (receptacle-at ?f ?l) (holding ?o)
                        (coolable ?o))
-    :effect (and (cold ?o) (not (hot ?o))))
+    :effect (and (is-cold ?o) (not (is-hot ?o))))
 
   (:action clean
     :parameters (?o - item ?s - sinkbasin ?l - location)
     :precondition (and (agent-at ?l) (receptacle-at ?s ?l) (holding ?o)
                        (cleanable ?o))
-    :effect (clean ?o)))
+    :effect (is-clean ?o)))

@@ -1,0 +1,396 @@
+"""Checks of the shipped STRIPS domains and their problem files.
+
+* every domain and problem parses with two independent parsers
+  (the ``pddl`` package and ``unified_planning``'s PDDL reader);
+* every problem is solvable and its goal is false in the initial state; the
+  plan is found by the small grounded search below (which reads the files via
+  the ``pddl`` package, not via racbench code) and is then validated by
+  unified_planning's sequential plan validator;
+* Fast Downward (``up-fast-downward``) solves one problem per domain;
+* ``problem_generators`` reproduces the committed files byte-identically.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+import pytest
+
+from racbench.simulator.strips import problem_generators as pg
+
+DOMAINS_DIR = Path(__file__).resolve().parents[1] / "racbench" / "data" / "domains"
+# directories below DOMAINS_DIR that are not produced by problem_generators
+FOREIGN_DIRS = {"blocksworld_trac"}
+
+CASES = [
+    (domain, index, size)
+    for domain in pg.DOMAINS
+    for index, size in pg.problem_schedule(domain)
+]
+CASE_IDS = [f"{d}-p{i:02d}" for d, i, _ in CASES]
+
+
+def _domain_file(domain: str) -> Path:
+    return DOMAINS_DIR / domain / "domain.pddl"
+
+
+def _problem_file(domain: str, index: int) -> Path:
+    return DOMAINS_DIR / domain / "problems" / pg.problem_filename(index)
+
+
+# --------------------------------------------------------------------------
+# parsing
+# --------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _parsers():
+    # one parser instance each: building the grammar dominates parse time
+    from pddl.parser.domain import DomainParser
+    from pddl.parser.problem import ProblemParser
+    from unified_planning.io import PDDLReader
+
+    return DomainParser(), ProblemParser(), PDDLReader()
+
+
+@lru_cache(maxsize=None)
+def _pddl_domain(domain: str):
+    return _parsers()[0](_domain_file(domain).read_text())
+
+
+@lru_cache(maxsize=None)
+def _pddl_problem(domain: str, index: int):
+    return _parsers()[1](_problem_file(domain, index).read_text())
+
+
+@lru_cache(maxsize=None)
+def _up_problem(domain: str, index: int):
+    return _parsers()[2].parse_problem(str(_domain_file(domain)), str(_problem_file(domain, index)))
+
+
+# --------------------------------------------------------------------------
+# a small grounder and search over the `pddl` package's structures
+# --------------------------------------------------------------------------
+
+Atom = Tuple[str, ...]
+
+
+class GroundTask:
+    """Grounded STRIPS task (with negative preconditions and equality)."""
+
+    def __init__(self, domain, problem):
+        from pddl.logic.base import And, Not
+        from pddl.logic.predicates import EqualTo, Predicate
+
+        self._And, self._Not, self._Eq, self._Pred = And, Not, EqualTo, Predicate
+        parents: Dict[str, Optional[str]] = dict(domain.types)
+        self.objects_of: Dict[str, List[str]] = {}
+        all_objects = list(domain.constants) + list(problem.objects)
+        for obj in sorted(all_objects, key=lambda o: o.name):
+            tags = set(obj.type_tags) or {"object"}
+            ancestors = {"object"}
+            for tag in tags:
+                t: Optional[str] = tag
+                while t is not None:
+                    ancestors.add(t)
+                    t = parents.get(t)
+            for t in ancestors:
+                self.objects_of.setdefault(t, []).append(obj.name)
+
+        self.init: FrozenSet[Atom] = frozenset(self._atom(a, {}) for a in problem.init)
+        self.goal_pos, self.goal_neg = self._literals(problem.goal)
+        fluent_preds = set()
+        self.schemas = []
+        for action in sorted(domain.actions, key=lambda a: a.name):
+            params = [(v.name, sorted(v.type_tags) or ["object"]) for v in action.parameters]
+            pre = self._flatten(action.precondition)
+            eff = self._flatten(action.effect)
+            adds = [a for sign, a in eff if sign]
+            dels = [a for sign, a in eff if not sign]
+            for a in adds + dels:
+                fluent_preds.add(a.name)
+            self.schemas.append((action.name, params, pre, adds, dels))
+        self.fluent_preds = fluent_preds
+        self.actions = self._ground()
+
+    # -- formula helpers ---------------------------------------------------
+    def _flatten(self, formula) -> List[Tuple[bool, object]]:
+        if formula is None:
+            return []
+        if isinstance(formula, self._And):
+            out = []
+            for op in formula.operands:
+                out.extend(self._flatten(op))
+            return out
+        if isinstance(formula, self._Not):
+            inner = formula.argument
+            if not isinstance(inner, (self._Pred, self._Eq)):
+                raise NotImplementedError(f"unsupported negation {formula}")
+            return [(False, inner)]
+        if isinstance(formula, (self._Pred, self._Eq)):
+            return [(True, formula)]
+        raise NotImplementedError(f"unsupported formula {formula!r}")
+
+    def _literals(self, formula):
+        pos, neg = set(), set()
+        for sign, atom in self._flatten(formula):
+            (pos if sign else neg).add(self._atom(atom, {}))
+        return frozenset(pos), frozenset(neg)
+
+    @staticmethod
+    def _term(term, binding) -> str:
+        name = getattr(term, "name", str(term))
+        return binding[name] if type(term).__name__ == "Variable" else name
+
+    def _atom(self, atom, binding) -> Atom:
+        return (atom.name,) + tuple(self._term(t, binding) for t in atom.terms)
+
+    # -- grounding by relaxed reachability ---------------------------------
+    def _bindings(self, params, pre, facts_by_pred):
+        typed = {name: set(itertools.chain.from_iterable(self.objects_of.get(t, []) for t in types))
+                 for name, types in params}
+        positives = [a for sign, a in pre if sign and isinstance(a, self._Pred)]
+        positives.sort(key=lambda a: len(facts_by_pred.get(a.name, ())))
+
+        def extend(i, binding):
+            if i == len(positives):
+                free = [n for n, _ in params if n not in binding]
+                for values in itertools.product(*(sorted(typed[n]) for n in free)):
+                    b = dict(binding)
+                    b.update(zip(free, values))
+                    yield b
+                return
+            atom = positives[i]
+            for fact in facts_by_pred.get(atom.name, ()):
+                b = dict(binding)
+                ok = True
+                for term, value in zip(atom.terms, fact[1:]):
+                    if type(term).__name__ == "Variable":
+                        if term.name in b:
+                            if b[term.name] != value:
+                                ok = False
+                                break
+                        elif value in typed[term.name]:
+                            b[term.name] = value
+                        else:
+                            ok = False
+                            break
+                    elif term.name != value:
+                        ok = False
+                        break
+                if ok:
+                    yield from extend(i + 1, b)
+
+        yield from extend(0, {})
+
+    def _ground(self):
+        facts = set(self.init)
+        while True:
+            by_pred: Dict[str, List[Atom]] = {}
+            for f in facts:
+                by_pred.setdefault(f[0], []).append(f)
+            for v in by_pred.values():
+                v.sort()
+            ground = {}
+            for name, params, pre, adds, dels in self.schemas:
+                for b in self._bindings(params, pre, by_pred):
+                    pos, neg, ok = [], [], True
+                    for sign, a in pre:
+                        if isinstance(a, self._Eq):
+                            same = self._term(a.left, b) == self._term(a.right, b)
+                            if same != sign:
+                                ok = False
+                                break
+                            continue
+                        atom = self._atom(a, b)
+                        static = a.name not in self.fluent_preds
+                        if sign:
+                            pos.append(atom)
+                        elif static:
+                            if atom in self.init:
+                                ok = False
+                                break
+                        else:
+                            neg.append(atom)
+                    if not ok:
+                        continue
+                    label = "(" + " ".join([name] + [b[n] for n, _ in params]) + ")"
+                    ground[label] = (
+                        frozenset(a for a in pos if a[0] in self.fluent_preds),
+                        frozenset(neg),
+                        frozenset(self._atom(a, b) for a in adds),
+                        frozenset(self._atom(a, b) for a in dels),
+                    )
+            new = set(facts)
+            for _, _, add, _ in ground.values():
+                new |= add
+            if new == facts:
+                return sorted(ground.items())
+            facts = new
+
+    # -- search ------------------------------------------------------------
+    def holds(self, state, pos, neg) -> bool:
+        return pos <= state and not (neg & state)
+
+    def is_goal(self, state) -> bool:
+        return self.holds(state, self.goal_pos, self.goal_neg)
+
+    def plan(self, max_states: int = 400_000) -> Optional[List[str]]:
+        """Greedy best-first search on the goal-count heuristic (complete)."""
+        static = frozenset(a for a in self.init if a[0] not in self.fluent_preds)
+        start = frozenset(self.init - static)
+        goal_pos = self.goal_pos - static
+        if not (self.goal_pos & static) <= static:
+            return None
+        by_first: Dict[Optional[Atom], list] = {}
+        for label, (pos, neg, add, dele) in self.actions:
+            key = min(pos) if pos else None
+            by_first.setdefault(key, []).append((label, pos, neg, add, dele))
+
+        def h(state):
+            return len(goal_pos - state) + len(self.goal_neg & state)
+
+        parent = {start: None}
+        counter = itertools.count()
+        frontier = [(h(start), next(counter), start)]
+        while frontier:
+            _, _, state = heapq.heappop(frontier)
+            if self.is_goal(state | static):
+                steps = []
+                while parent[state] is not None:
+                    prev, label = parent[state]
+                    steps.append(label)
+                    state = prev
+                return steps[::-1]
+            candidates = list(by_first.get(None, ()))
+            for atom in state:
+                candidates.extend(by_first.get(atom, ()))
+            for label, pos, neg, add, dele in candidates:
+                if pos <= state and not (neg & state):
+                    succ = (state - dele) | add
+                    if succ not in parent:
+                        parent[succ] = (state, label)
+                        if len(parent) > max_states:
+                            raise RuntimeError("state limit exceeded")
+                        heapq.heappush(frontier, (h(succ), next(counter), succ))
+        return None
+
+
+@lru_cache(maxsize=None)
+def _plan(domain: str, index: int):
+    task = GroundTask(_pddl_domain(domain), _pddl_problem(domain, index))
+    return task, task.plan()
+
+
+# --------------------------------------------------------------------------
+# tests
+# --------------------------------------------------------------------------
+
+
+def test_domain_directories_match_generators():
+    present = {p.name for p in DOMAINS_DIR.iterdir() if p.is_dir()} - FOREIGN_DIRS
+    assert present == set(pg.DOMAINS)
+    for domain in pg.DOMAINS:
+        files = sorted(p.name for p in (DOMAINS_DIR / domain / "problems").glob("*.pddl"))
+        assert files == [pg.problem_filename(i) for i, _ in pg.problem_schedule(domain)]
+        assert len(files) >= 12
+
+
+@pytest.mark.parametrize("domain", pg.DOMAINS)
+def test_domain_parses_with_both_parsers(domain):
+    from pddl import parse_domain
+
+    d = _pddl_domain(domain)
+    assert d.name == domain
+    assert len(d.actions) >= 1
+    assert parse_domain(str(_domain_file(domain))) == d
+    up_domain = _parsers()[2].parse_problem(str(_domain_file(domain)))
+    assert {a.name for a in up_domain.actions} == {a.name.replace("-", "_") for a in d.actions} or \
+        len(up_domain.actions) == len(d.actions)
+
+
+@pytest.mark.parametrize("domain,index,size", CASES, ids=CASE_IDS)
+def test_problem_parses_with_both_parsers(domain, index, size):
+    prob = _pddl_problem(domain, index)
+    assert prob.domain_name == domain
+    assert 2 <= len(prob.objects) <= 15
+    up = _up_problem(domain, index)
+    assert len(list(up.all_objects)) == len(prob.objects)
+    assert len(up.goals) >= 1
+
+
+@pytest.mark.parametrize("domain,index,size", CASES, ids=CASE_IDS)
+def test_problem_solvable_and_goal_false_initially(domain, index, size):
+    task, plan = _plan(domain, index)
+    assert not task.is_goal(task.init), "goal already holds in the initial state"
+    assert plan is not None, "no plan exists"
+    assert len(plan) >= 1
+
+
+@pytest.mark.parametrize("domain,index,size", CASES, ids=CASE_IDS)
+def test_plan_validates_with_unified_planning(domain, index, size):
+    from unified_planning.plans import ActionInstance, SequentialPlan
+    from unified_planning.shortcuts import PlanValidator
+
+    _, plan = _plan(domain, index)
+    assert plan is not None
+    up = _up_problem(domain, index)
+    steps = []
+    for label in plan:
+        name, *args = label.strip("()").split()
+        action = next(a for a in up.actions if a.name in (name, name.replace("-", "_")))
+        objs = [next(o for o in up.all_objects if o.name in (n, n.replace("-", "_"))) for n in args]
+        steps.append(ActionInstance(action, objs))
+    with PlanValidator(name="sequential_plan_validator") as validator:
+        result = validator.validate(up, SequentialPlan(steps))
+    assert result.status.name == "VALID", result
+
+
+def test_generator_reproduces_committed_files():
+    for domain, index, size in CASES:
+        expected = _problem_file(domain, index).read_bytes()
+        assert pg.generate_problem(domain, index, size).encode("utf-8") == expected, (domain, index)
+    assert pg.render_domains_yaml().encode("utf-8") == (DOMAINS_DIR / "domains.yaml").read_bytes()
+
+
+def test_generator_is_deterministic_and_seeded_by_arguments():
+    a = pg.generate_problem("blocksworld", 3, 2)
+    assert a == pg.generate_problem("blocksworld", 3, 2)
+    assert a != pg.generate_problem("blocksworld", 4, 2)
+    with pytest.raises(ValueError):
+        pg.generate_problem("no-such-domain", 1, 1)
+
+
+def _fast_downward_available() -> Tuple[bool, str]:
+    try:
+        import up_fast_downward  # noqa: F401
+        from unified_planning.shortcuts import OneshotPlanner
+
+        with OneshotPlanner(name="fast-downward"):
+            pass
+    except Exception as exc:  # pragma: no cover - depends on the environment
+        return False, f"Fast Downward (up-fast-downward) not usable: {exc}"
+    return True, ""
+
+
+@pytest.mark.parametrize("domain", pg.DOMAINS)
+def test_fast_downward_solves_largest_problem(domain):
+    ok, reason = _fast_downward_available()
+    if not ok:
+        pytest.skip(reason)
+    from unified_planning.engines import PlanGenerationResultStatus
+    from unified_planning.shortcuts import OneshotPlanner, get_environment
+
+    get_environment().credits_stream = None
+    index = max(pg.problem_schedule(domain), key=lambda c: (c[1], c[0]))[0]
+    up = _up_problem(domain, index)
+    with OneshotPlanner(name="fast-downward") as planner:
+        result = planner.solve(up, timeout=20)
+    assert result.status in (
+        PlanGenerationResultStatus.SOLVED_SATISFICING,
+        PlanGenerationResultStatus.SOLVED_OPTIMALLY,
+    ), result.status
