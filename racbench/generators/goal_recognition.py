@@ -1,0 +1,83 @@
+"""Goal recognition: is the observed sequence a a prefix of some optimal plan for g?
+
+Every candidate goal is false in s and at least N actions away, so the length of the
+observation never rules a goal out by itself. Negatives come in two kinds, half
+each: observations that move towards the goal but not optimally ('suboptimal'), and
+observations that make no progress ('no_progress').
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..simulator.strips.search import SearchBudgetExceeded, shortest_plan_length
+from ..splits.strata import Stratum
+from .base import Item, TaskConfig, TaskModule
+from .checking import condition_of, execute, replay
+from .queries import form_cells, form_names, pick_query
+from .world import World
+
+NEGATIVE_KINDS = ("suboptimal", "no_progress")
+WALK_TRIES = 12
+
+
+def cells(world: World, cfg: TaskConfig) -> list[list[tuple]]:
+    return [[(n, kind, forms, neg) for forms in form_cells(world, kind) for neg in NEGATIVE_KINDS]
+            for n in cfg.lengths for kind in cfg.query_kinds]
+
+
+def _negative(world: World, rng: random.Random, state: int, goal, total: int, length: int,
+              kind: str) -> list[int] | None:
+    for _ in range(WALK_TRIES):
+        walked = world.walk(rng, state, length)
+        if walked is None:
+            return None
+        rest = world.distance(walked[1][-1], goal)
+        if rest is None or rest + length == total:
+            continue
+        if (rest < total) == (kind == "suboptimal"):
+            return walked[0]
+    return None
+
+
+def sample(world: World, rng: random.Random, cfg: TaskConfig, stratum: Stratum) -> Item | None:
+    length, kind, forms, negative_kind = stratum.cell
+    state = world.sample_state(rng)
+    goal = pick_query(world, rng, state, forms, False)
+    if goal is None:
+        return None
+    meta = {"goal_forms": form_names(forms)}
+    try:
+        total = world.distance(state, goal)
+        if total is None or total < length:
+            return None
+        if stratum.label:
+            plan = world.optimal_plan(rng, state, goal)
+            actions = plan[:length] if plan else None
+        else:
+            meta["negative_kind"] = negative_kind
+            actions = _negative(world, rng, state, goal, total, length, negative_kind)
+    except SearchBudgetExceeded:
+        return None
+    if actions is None:
+        return None
+    return Item(init=state, actions=actions, label=stratum.label, query=goal, query_kind=kind,
+                optimal_plan_length=total, meta=meta)
+
+
+def texts(parts: dict[str, str]) -> tuple[str, str]:
+    return f"{parts['state']} {parts['actions']}", parts["goal_sentence"]
+
+
+def answer(problem: dict) -> bool:
+    task, state, actions = replay(problem)
+    end, failed = execute(task, state, actions)
+    goal = condition_of(task, problem["goal"])
+    if failed is not None or goal is None:
+        return False
+    total = shortest_plan_length(task, state, goal)
+    rest = shortest_plan_length(task, end, goal)
+    return total is not None and rest is not None and rest + len(actions) == total
+
+
+MODULE = TaskModule("goal_recognition", "goal", cells, sample, texts, answer)

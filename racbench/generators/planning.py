@@ -1,0 +1,74 @@
+"""Planning (verification): does the sequence a, executed from s, achieve goal g?
+
+Goals are achievable within N actions and not already true in s. Negatives come in
+two kinds, half each and recorded in the row metadata: sequences that are not
+executable, and executable ones that miss the goal (the goal then comes from a walk
+that shares a prefix with the sequence, so it is about the same blocks).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..simulator.strips.search import SearchBudgetExceeded
+from ..splits.strata import Stratum
+from .base import Item, TaskConfig, TaskModule
+from .checking import condition_of, execute, replay
+from .executability import non_executable
+from .queries import form_cells, form_names, pick_goal
+from .world import World
+
+NEGATIVE_KINDS = ("not_executable", "misses_goal")
+
+
+def cells(world: World, cfg: TaskConfig) -> list[list[tuple]]:
+    return [[(n, kind, forms, neg) for forms in form_cells(world, kind) for neg in NEGATIVE_KINDS]
+            for n in cfg.lengths for kind in cfg.query_kinds]
+
+
+def sample(world: World, rng: random.Random, cfg: TaskConfig, stratum: Stratum) -> Item | None:
+    length, kind, forms, negative_kind = stratum.cell
+    state = world.sample_state(rng)
+    walked = world.walk(rng, state, length)
+    if walked is None:
+        return None
+    actions, states = walked
+    meta = {"goal_forms": form_names(forms)}
+    if stratum.label:
+        goal = pick_goal(world, rng, state, states[-1], forms)
+    else:
+        meta["negative_kind"] = negative_kind
+        split = rng.randrange(length)
+        other = world.walk(rng, states[split], length - split)
+        if other is None:
+            return None
+        goal = pick_goal(world, rng, state, other[1][-1], forms, must_fail_in=(states[-1],))
+        if negative_kind == "not_executable":
+            found = non_executable(world, rng, state,
+                                   tuple(world.task.actions[k].name for k in actions))
+            if found is None:
+                return None
+            actions, failed = found
+            meta["failure_step"] = failed + 1
+    if goal is None:
+        return None
+    try:
+        optimal = world.distance(state, goal)
+    except SearchBudgetExceeded:  # redraw rather than guess
+        return None
+    return Item(init=state, actions=actions, label=stratum.label, query=goal, query_kind=kind,
+                optimal_plan_length=optimal, meta=meta)
+
+
+def texts(parts: dict[str, str]) -> tuple[str, str]:
+    return f"{parts['state']} {parts['goal_statement']}", parts["actions"]
+
+
+def answer(problem: dict) -> bool:
+    task, state, actions = replay(problem)
+    end, failed = execute(task, state, actions)
+    goal = condition_of(task, problem["goal"])
+    return failed is None and goal is not None and goal.holds(end)
+
+
+MODULE = TaskModule("planning", "goal", cells, sample, texts, answer)

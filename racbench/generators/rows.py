@@ -1,0 +1,104 @@
+"""From a config and a row position to a finished row: stratum, sample, names, text.
+
+`ConfigRows` is built once per config (it finds which strata are feasible) and then
+makes any row independently of the others, so rows can be made in any order, by any
+number of workers, with identical results.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..splits.dedup import problem_key
+from ..splits.seeding import derive_seed
+from ..splits.strata import Stratum, stratum_for
+from . import TASK_MODULES
+from .base import Item, TaskConfig, assign_names, row_columns, symbolic_problem
+from .text import Verbalizer
+
+SAMPLE_TRIES = 400  # redraws of one row before the stratum is declared exhausted
+PROBE_TRIES = 60  # redraws while deciding whether a stratum is feasible at all
+
+
+class GenerationError(RuntimeError):
+    """A request the generator cannot meet (e.g. more distinct rows than exist)."""
+
+
+@dataclass(frozen=True)
+class Row:
+    columns: dict
+    key: str  # canonical problem hash, for duplicate and leakage checks
+
+
+class ConfigRows:
+    def __init__(self, name: str, cfg: TaskConfig, seed: int):
+        self.name = name
+        self.cfg = cfg.validate()
+        self.seed = seed
+        self.module = TASK_MODULES[cfg.task]
+        self.world = cfg.world
+        self.verbalizer = Verbalizer(cfg.domain)
+        self.groups, self.excluded = self._feasible_groups()
+        if not self.groups:
+            raise GenerationError(f"config '{name}': no query form can be generated for "
+                                  f"{cfg.task} with {cfg.n_objects} objects and length "
+                                  f"{list(cfg.lengths)}")
+
+    def _feasible_groups(self) -> tuple[list[list[tuple]], list[tuple]]:
+        """Keep the cells for which both labels could be sampled (deterministic probe)."""
+        groups, excluded = [], []
+        for group in self.module.cells(self.world, self.cfg):
+            kept = []
+            for cell in group:
+                if all(self._probe(cell, label) for label in (False, True)):
+                    kept.append(cell)
+                else:
+                    excluded.append(cell)
+            if kept:
+                groups.append(kept)
+        return groups, excluded
+
+    def _probe(self, cell: tuple, label: bool) -> bool:
+        rng = random.Random(derive_seed("probe", self.cfg, cell, label))
+        stratum = Stratum(label, cell)
+        return any(self.module.sample(self.world, rng, self.cfg, stratum) is not None
+                   for _ in range(PROBE_TRIES))
+
+    def row(self, split: str, index: int, code: int, attempt: int = 0) -> Row:
+        seed = derive_seed(self.seed, self.name, split, index, attempt)
+        rng = random.Random(seed)
+        stratum = stratum_for(code, self.groups)
+        for _ in range(SAMPLE_TRIES):
+            item = self.module.sample(self.world, rng, self.cfg, stratum)
+            if item is not None:
+                break
+        else:
+            raise GenerationError(f"config '{self.name}': could not sample a row for "
+                                  f"stratum {stratum} in {SAMPLE_TRIES} tries")
+        assign_names(item, self.world, rng, self.cfg.names)
+        problem = symbolic_problem(self.module.name, self.world, item, self.module.query_role)
+        context, query = self.module.texts(self._parts(item, rng))
+        columns = row_columns(row_id=f"{self.name}-{split}-{index:06d}", task=self.module.name,
+                              context=context, query=query, item=item, problem=problem,
+                              world=self.world, seed=seed)
+        return Row(columns, problem_key(problem))
+
+    def _parts(self, item: Item, rng: random.Random) -> dict[str, str]:
+        """The text pieces a task may place in its context or query."""
+        world, verbal, names = self.world, self.verbalizer, item.names
+        facts = [verbal.fact_sentence(world.named(a, names))
+                 for a in world.task.atoms_of(item.init)]
+        rng.shuffle(facts)
+        parts = {
+            "state": " ".join(facts),
+            "actions": " ".join(verbal.action_sentence(world.named(world.action_term(k), names))
+                                for k in item.actions),
+        }
+        if item.query:
+            literals = [(world.named(world.atom_term(l.atom), names), l.positive)
+                        for l in item.query]
+            parts["query_sentences"] = " ".join(verbal.fact_sentence(a, p) for a, p in literals)
+            parts["goal_statement"] = verbal.goal_statement(literals)
+            parts["goal_sentence"] = verbal.sentence(verbal.conjunction(literals))
+        return parts

@@ -1,0 +1,40 @@
+"""Exact balance by construction: each row's stratum is fixed by its position.
+
+A stratum is one value per factor (label, query kind, surface form...). Positions in a
+split are mapped through a seeded permutation to codes 0..n-1, and a code is read as
+a mixed-radix number whose fastest digit is the label. Any two codes 2m and 2m+1 then
+share every factor but the label, so labels are balanced to within one row in every
+cell of every factor combination, and exactly overall when n is even.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Sequence
+
+from .seeding import derive_seed
+
+
+@dataclass(frozen=True)
+class Stratum:
+    label: bool
+    cell: tuple  # the other factors' values, task-specific
+
+
+def position_codes(seed: int, config: str, split: str, n: int) -> list[int]:
+    """A seeded permutation of range(n): code of the row at each position."""
+    codes = list(range(n))
+    random.Random(derive_seed(seed, config, split, "strata")).shuffle(codes)
+    return codes
+
+
+def stratum_for(code: int, groups: Sequence[Sequence[tuple]]) -> Stratum:
+    """Label from the lowest digit, then a group (e.g. query kind), then a cell in it.
+
+    Groups are weighted equally whatever their sizes, so literal and conjunctive
+    queries each make half of a mixed config although they have 6 and 36 forms.
+    """
+    group = groups[(code // 2) % len(groups)]
+    cell = group[(code // (2 * len(groups))) % len(group)]
+    return Stratum(label=bool(code % 2), cell=cell)
