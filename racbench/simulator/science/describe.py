@@ -1,0 +1,49 @@
+"""Turns world state into the plain view dicts the look templates render."""
+
+from __future__ import annotations
+
+from .text import say
+from .world import AGENT, World
+
+
+def view(t) -> dict:
+    is_container = t.container and t.kind != AGENT
+    return {
+        "name": t.name,
+        "agent": t.kind == AGENT,
+        "substance": t.is_substance,
+        "burning": t.burning > 0,
+        "broken": t.broken,
+        "device": t.device in ("heater", "cooler", "switchable"),
+        "load": t.elec == "load",
+        "on": t.is_on,
+        "container": is_container,
+        "open": t.is_open,
+        "surface": t.surface,
+        "contents": [view(c) for c in t.contents] if is_container and t.is_open else [],
+    }
+
+
+def look_around(world: World) -> str:
+    room = world.agent_room()
+    items = [view(c) for c in room.contents]
+    doors = [{"other": other.name, "open": door.is_open} for door, other in world.doors_of(room)]
+    return say("room", name=room.name, items=items, doors=doors)
+
+
+def inventory(world: World) -> str:
+    return say("inventory", items=[view(c) for c in world.agent.contents])
+
+
+def look_at(world: World, t) -> str:
+    if t.kind == "door":
+        here = world.agent_room()
+        other = t.rooms[1] if t.rooms[0] is here else t.rooms[0]
+        return say("look_door", other=other.name, open=t.is_open)
+    return say("look_at", v=view(t))
+
+
+def look_in(world: World, t) -> str:
+    if not t.container or t.kind == AGENT:
+        return say("not_container", name=t.name)
+    return say("look_in", v=view(t))

@@ -1,0 +1,1 @@
+"""Task families, one module each, with their oracle solvers beside them."""

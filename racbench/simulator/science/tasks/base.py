@@ -1,0 +1,122 @@
+"""Task specs, episode scoring and the variation bookkeeping shared by every task family."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+
+class TaskError(ValueError):
+    """Bad task name, variation or simplification; the message names what is accepted."""
+
+
+@dataclass(frozen=True)
+class Flags:
+    teleport: bool = False
+    open_doors: bool = False
+    open_containers: bool = False
+    no_electrical: bool = False
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    name: str
+    topic: str
+    n_variations: int
+    setup: Callable            # (spec, variation, flags, layout) -> Episode
+    oracle: Callable           # (env) -> Iterator[str]
+    electrical: bool = False   # electrical tasks keep connect/disconnect even under noElectricalAction
+
+    def split_of(self, variation: int) -> str:
+        return split_of(self.n_variations, variation)
+
+
+def split_counts(n: int) -> tuple[int, int, int]:
+    train, dev = n // 2, n // 4
+    return train, dev, n - train - dev
+
+
+def split_of(n: int, variation: int) -> str:
+    train, dev, _ = split_counts(n)
+    if variation < train:
+        return "train"
+    if variation < train + dev:
+        return "validation"
+    return "test"
+
+
+def pool_slot(n: int, variation: int, train_pool: list, heldout_pool: list) -> tuple:
+    """(critical item, index within its group, group size): train variations draw from the train
+    pool only, validation and test from the held-out pool, cycling so every item is used."""
+    train, _, _ = split_counts(n)
+    if variation < train:
+        j, pool, size = variation, train_pool, train
+    else:
+        j, pool, size = variation - train, heldout_pool, n - train
+    return pool[j % len(pool)], j // len(pool), size
+
+
+@dataclass
+class Goal:
+    check: Callable[["Episode"], bool]
+
+
+@dataclass
+class Episode:
+    """One episode's task state: the world, ordered required goals, optional goals, focus rule."""
+    world: object
+    description: str
+    required: list
+    optional: list
+    on_focus: Callable = None          # (episode, thing) -> bool (False means failure)
+    failure: Callable = None           # (episode) -> bool
+    hints: dict = field(default_factory=dict)   # what the oracle needs to know
+    req_done: int = 0
+    opt_done: list = field(default_factory=list)
+    failed: bool = False
+    focus_mark: dict = field(default_factory=dict)  # thing uid -> phase-log length at focus time
+
+    def __post_init__(self):
+        self.opt_done = [False] * len(self.optional)
+
+    @property
+    def complete(self) -> bool:
+        return self.req_done == len(self.required)
+
+    def focus(self, thing) -> bool:
+        self.focus_mark.setdefault(thing.uid, len(self.world.phase_log))
+        ok = self.on_focus(self, thing)
+        if not ok:
+            self.failed = True
+        return ok
+
+    def update(self) -> float:
+        if not self.failed and self.failure is not None and self.failure(self):
+            self.failed = True
+        if self.failed:
+            return 0.0
+        while self.req_done < len(self.required) and self.required[self.req_done](self):
+            self.req_done += 1
+        for i, g in enumerate(self.optional):
+            if not self.opt_done[i] and g(self):
+                self.opt_done[i] = True
+        return self.score
+
+    @property
+    def score(self) -> float:
+        if self.failed:
+            return 0.0
+        if self.complete:
+            return 1.0
+        total = 2 * len(self.required) + len(self.optional)
+        return round((2 * self.req_done + sum(self.opt_done)) / total, 4)
+
+    # ---- helpers for goal predicates -----------------------------------------------------
+    def focused(self, thing) -> bool:
+        return thing.uid in self.focus_mark
+
+    def transitions_since_focus(self, thing) -> list[tuple[str, str]]:
+        start = self.focus_mark.get(thing.uid)
+        if start is None:
+            return []
+        return [(old, new) for _, uid, old, new in self.world.phase_log[start:] if uid == thing.uid]

@@ -1,0 +1,32 @@
+"""Gold trajectories: the task's oracle plays the environment through the parser."""
+
+from __future__ import annotations
+
+from .env import ScienceEnv
+
+
+class OracleError(RuntimeError):
+    """An oracle failed to finish its task (a bug, never expected)."""
+
+
+def gold_trajectory(task: str, variation: int, simplifications: str = "", with_valid_actions: bool = False,
+                    layout=None) -> list[dict]:
+    """Steps {"action", "observation", "score"} (+ "look", "inventory", "valid_actions" on request)."""
+    env = ScienceEnv(task, variation, simplifications, layout=layout)
+    env.reset()
+    steps = []
+    for action in env.spec.oracle(env):
+        obs, _, terminated, truncated, info = env.step(action)
+        step = {"action": action, "observation": obs, "score": info["score"]}
+        if with_valid_actions:
+            step["look"] = info["look"]
+            step["inventory"] = info["inventory"]
+            step["valid_actions"] = info["valid_actions"]
+        steps.append(step)
+        if terminated or truncated:
+            break
+    if not steps or steps[-1]["score"] != 1.0:
+        last = steps[-1] if steps else None
+        raise OracleError(f"oracle for {task!r} variation {variation} ({simplifications!r}) ended at "
+                          f"score {last['score'] if last else 0.0}: {last}")
+    return steps
