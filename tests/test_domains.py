@@ -357,6 +357,16 @@ def test_generator_reproduces_committed_files():
     assert pg.render_domains_yaml().encode("utf-8") == (DOMAINS_DIR / "domains.yaml").read_bytes()
 
 
+def test_problems_of_a_domain_are_distinct():
+    for domain in pg.DOMAINS:
+        bodies = {}
+        for index, _ in pg.problem_schedule(domain):
+            text = _problem_file(domain, index).read_text()
+            body = text.replace(f"{domain}-p{index:02d}", "NAME").split("\n", 1)[1]
+            assert body not in bodies, (domain, index, bodies.get(body))
+            bodies[body] = index
+
+
 def test_generator_is_deterministic_and_seeded_by_arguments():
     a = pg.generate_problem("blocksworld", 3, 2)
     assert a == pg.generate_problem("blocksworld", 3, 2)

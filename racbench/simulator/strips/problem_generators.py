@@ -353,8 +353,8 @@ def _floortile(p: ProblemSpec, rng: random.Random) -> None:
         rng,
         {
             1: [(1, 2, 1), (1, 3, 1)],
-            2: [(2, 2, 1), (1, 3, 2)],
-            3: [(2, 2, 2), (1, 4, 1)],
+            2: [(2, 2, 1), (1, 3, 2), (1, 4, 1)],
+            3: [(2, 2, 2), (1, 4, 1), (1, 3, 2)],
             4: [(2, 3, 1), (1, 4, 2)],
             5: [(2, 3, 2), (3, 2, 1), (2, 4, 1)],
         },
@@ -444,10 +444,13 @@ def _rovers(p: ProblemSpec, rng: random.Random) -> None:
     else:
         kinds = ["soil", "rock", "imaging"]
         equip = {r: [] for r in rovers}
+        # every kind of equipment on exactly one rover, every rover equipped
+        while True:
+            owner = {kind: rng.choice(rovers) for kind in kinds}
+            if set(owner.values()) == set(rovers):
+                break
         for kind in kinds:
-            owners = [r for r in rovers if rng.random() < 0.5] or [rng.choice(rovers)]
-            for r in owners:
-                equip[r].append(kind)
+            equip[owner[kind]].append(kind)
         for r in rovers:
             equip[r] = [k for k in kinds if k in equip[r]]
     imaging_rovers = [r for r in rovers if "imaging" in equip[r]]
@@ -468,8 +471,8 @@ def _rovers(p: ProblemSpec, rng: random.Random) -> None:
         (i, j) for i in range(n_wps) for j in range(i + 1, n_wps) if (i, j) not in edges and rng.random() < 0.3
     ]
     visible = sorted(set(edges) | set(extra_visible))
-    soil = sorted(rng.sample(range(n_wps), rng.randint(1, max(1, n_wps - 1))))
-    rock = sorted(rng.sample(range(n_wps), rng.randint(1, max(1, n_wps - 1))))
+    soil = sorted(rng.sample(range(n_wps), rng.randint(1, 2)))
+    rock = sorted(rng.sample(range(n_wps), rng.randint(1, 2)))
 
     p.add_objects("lander", [lander])
     p.add_objects("rover", rovers)
@@ -614,7 +617,7 @@ def _depots(p: ProblemSpec, rng: random.Random) -> None:
 
 def _goldminer(p: ProblemSpec, rng: random.Random) -> None:
     rows, cols = _pick_size(
-        rng, {1: [(2, 3), (1, 4)], 2: [(2, 4), (3, 3)], 3: [(3, 4), (2, 5)], 4: [(3, 4), (4, 3), (2, 6)], 5: [(3, 5), (2, 7), (2, 6)]}, p.size
+        rng, {1: [(2, 3), (1, 4)], 2: [(2, 4), (3, 3)], 3: [(2, 5), (3, 3)], 4: [(3, 4), (2, 6)], 5: [(3, 5), (2, 7), (4, 3)]}, p.size
     )
     cells = _grid_cells(cols, rows)
     name = {cell: f"f{cell[0]}-{cell[1]}f" for cell in cells}
@@ -696,7 +699,7 @@ _THINGS = ["book", "kite", "ball", "lamp", "vase", "flute", "scarf", "clock"]
 
 def _swap(p: ProblemSpec, rng: random.Random) -> None:
     n_agents, n_locs = _pick_size(
-        rng, {1: [(2, 1), (2, 2)], 2: [(3, 2), (3, 1)], 3: [(3, 3), (4, 2)], 4: [(4, 3), (5, 2)], 5: [(5, 4), (5, 3), (6, 3)]}, p.size
+        rng, {1: [(2, 2), (3, 1)], 2: [(3, 2), (2, 3)], 3: [(3, 3), (4, 2)], 4: [(4, 3), (5, 2)], 5: [(5, 4), (5, 3), (6, 3)]}, p.size
     )
     agents = _PEOPLE[:n_agents]
     items = _THINGS[:n_agents]

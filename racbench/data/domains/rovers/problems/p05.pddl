@@ -41,8 +41,7 @@
     (equipped-for-rock-analysis rover1)
     (equipped-for-imaging rover1)
     (soil-sample-at waypoint1)
-    (soil-sample-at waypoint2)
-    (soil-sample-at waypoint3)
+    (soil-sample-at waypoint4)
     (rock-sample-at waypoint1)
     (on-board camera1 rover1)
     (calibration-target camera1 objective1)
@@ -52,7 +51,7 @@
     (visible-from objective1 waypoint2)
   )
   (:goal (and
-    (communicated-soil-data waypoint2)
+    (communicated-soil-data waypoint4)
     (communicated-image-data objective1 high-res)
   ))
 )

@@ -4,9 +4,11 @@
   (:objects
     alice bob - agent
     book kite - item
-    room1 - location
+    room1 room2 - location
   )
   (:init
+    (connected room1 room2)
+    (connected room2 room1)
     (agent-at alice room1)
     (holds alice book)
     (agent-at bob room1)
@@ -15,5 +17,6 @@
   (:goal (and
     (holds alice kite)
     (holds bob book)
+    (agent-at bob room2)
   ))
 )

@@ -4,16 +4,18 @@
   (:objects
     alice bob - agent
     book kite - item
-    room1 - location
+    room1 room2 - location
   )
   (:init
-    (agent-at alice room1)
-    (holds alice book)
-    (agent-at bob room1)
-    (holds bob kite)
+    (connected room1 room2)
+    (connected room2 room1)
+    (agent-at alice room2)
+    (holds alice kite)
+    (agent-at bob room2)
+    (holds bob book)
   )
   (:goal (and
-    (holds alice kite)
-    (holds bob book)
+    (holds alice book)
+    (holds bob kite)
   ))
 )

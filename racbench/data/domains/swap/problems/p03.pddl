@@ -2,20 +2,21 @@
 (define (problem swap-p03)
   (:domain swap)
   (:objects
-    alice bob - agent
-    book kite - item
-    room1 room2 - location
+    alice bob carol - agent
+    book kite ball - item
+    room1 - location
   )
   (:init
-    (connected room1 room2)
-    (connected room2 room1)
     (agent-at alice room1)
-    (holds alice book)
+    (holds alice ball)
     (agent-at bob room1)
     (holds bob kite)
+    (agent-at carol room1)
+    (holds carol book)
   )
   (:goal (and
-    (holds alice kite)
-    (holds bob book)
+    (holds alice book)
+    (holds bob ball)
+    (holds carol kite)
   ))
 )

@@ -2,20 +2,22 @@
 (define (problem swap-p05)
   (:domain swap)
   (:objects
-    alice bob carol - agent
-    book kite ball - item
-    room1 - location
+    alice bob - agent
+    book kite - item
+    room1 room2 room3 - location
   )
   (:init
-    (agent-at alice room1)
+    (connected room1 room2)
+    (connected room2 room1)
+    (connected room2 room3)
+    (connected room3 room2)
+    (agent-at alice room2)
     (holds alice book)
-    (agent-at bob room1)
-    (holds bob ball)
-    (agent-at carol room1)
-    (holds carol kite)
+    (agent-at bob room2)
+    (holds bob kite)
   )
   (:goal (and
     (holds alice kite)
-    (holds carol book)
+    (holds bob book)
   ))
 )
