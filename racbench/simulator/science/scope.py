@@ -62,13 +62,22 @@ class Scope:
                 canon[t.uid] = f"{name} in {where}"
             else:
                 canon[t.uid] = name
+        # still-identical qualified names (twins in one container) are numbered in visible order
+        seen_names: dict[str, list] = {}
+        for t in things:
+            seen_names.setdefault(canon[t.uid], []).append(t)
+        for name, group in seen_names.items():
+            if len(group) > 1:
+                base = group[0].name
+                for k, t in enumerate(group, 1):
+                    canon[t.uid] = f"{base} {k}"
         for door, other in world.doors_of(room):
             canon[door.uid] = f"door to {other.name}"
         self.canon = canon
         refs: dict[str, list] = {}
 
         def add(key, t):
-            lst = refs.setdefault(key, [])
+            lst = refs.setdefault(key.lower(), [])
             if t not in lst:
                 lst.append(t)
 
@@ -100,7 +109,7 @@ class Scope:
             for i, word in enumerate(terminal_names(t)):
                 for n in names:
                     for key in (f"{n} {word}", f"{word} on {n}", f"{word} in {n}", f"{word} of {n}"):
-                        lst = terms.setdefault(key, [])
+                        lst = terms.setdefault(key.lower(), [])
                         if (t, i) not in lst:
                             lst.append((t, i))
         self.terms = terms

@@ -18,6 +18,16 @@ def default_living(rng):
     return rng.sample(vocab["animals"], 2), rng.sample(vocab["plants"], 2)
 
 
+def pick_heater(need: float, q: int):
+    """(heater, its room, disabled heater or None): the q-th way to reach `need` degrees, where
+    odd ways break the preferred heater so the oracle (and the learner) must use another."""
+    capable = [(d, r) for d, r in load("tasks")["heaters"] if load("things")[d]["heat"] >= need + MARGIN]
+    options = [None] + capable[:-1]
+    disabled = options[q % len(options)]
+    device_name, device_room = next((d, r) for d, r in capable if (d, r) != disabled)
+    return device_name, device_room, disabled
+
+
 def _goal_for(mode: str):
     wanted = {"melt": {(SOLID, LIQUID)}, "boil": {(LIQUID, GAS), (SOLID, GAS)},
               "freeze": {(LIQUID, SOLID)}}.get(mode)
@@ -47,10 +57,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, mode: s
     heating = mode != "freeze"
     if heating:
         need = mat.boiling if mode == "boil" or mat.state_at(25) != SOLID else mat.melting
-        capable = [(d, r) for d, r in tables["heaters"] if load("things")[d]["heat"] >= need + MARGIN]
-        options = [None] + capable[:-1]
-        disabled = options[q % len(options)]
-        device_name, device_room = next((d, r) for d, r in capable if (d, r) != disabled)
+        device_name, device_room, disabled = pick_heater(need, q)
         winter = False
     else:
         disabled = ("freezer", "kitchen") if q % 2 else None
