@@ -1,0 +1,154 @@
+"""racbench's command line: build | generate | show | audit | play.
+
+User mistakes (unknown task, bad recipe value, malformed PDDL, impossible request)
+end with one line naming what was wrong and what is accepted, and exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .audit import audit_command
+from .export.build import BuildError, build
+from .generators.base import QUERY_KINDS, TASKS, ConfigError, TaskConfig
+from .generators.rows import GenerationError
+from .recipe import ConfigSpec, Recipe, RecipeError, load_recipe
+from .simulator.strips.sexpr import PDDLError
+
+USER_ERRORS = (BuildError, ConfigError, GenerationError, RecipeError, PDDLError)
+
+
+class UserError(click.ClickException):
+    exit_code = 2
+
+
+def _run_build(recipe: Recipe, out: Path, **options) -> None:
+    try:
+        build(recipe, out, **options)
+    except USER_ERRORS as exc:
+        raise UserError(str(exc)) from None
+    except KeyboardInterrupt:
+        click.echo(f"interrupted; rerun the same command to resume into {out}", err=True)
+        sys.exit(130)
+    click.echo(f"wrote {out}")
+
+
+@click.group()
+@click.version_option(package_name="racbench")
+def main() -> None:
+    """Generate offline text benchmarks about actions and change."""
+
+
+@main.command("build")
+@click.argument("recipe")
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="Output folder.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: all cores).")
+@click.option("--seed", type=int, default=None, help="Override the recipe's seed.")
+@click.option("--scale", type=float, default=1.0, help="Multiply every split's size.")
+@click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def build_command(recipe: str, out: Path, workers, seed, scale, overwrite, quiet) -> None:
+    """Build a suite RECIPE (a built-in name such as 'trac', or a YAML file)."""
+    try:
+        loaded = load_recipe(recipe)
+    except RecipeError as exc:
+        raise UserError(str(exc)) from None
+    _run_build(loaded, out, seed=seed, scale=scale, workers=workers, overwrite=overwrite,
+               progress=not quiet)
+
+
+def _split_sizes(n: int) -> dict[str, int]:
+    """TRAC's 10 : 2 : 3 train/validation/test proportions, even sizes."""
+    if n < 6:
+        raise UserError(f"-n must be at least 6 (three splits of two rows), got {n}")
+    validation = max(2, 2 * round(n * 2 / 15 / 2))
+    test = max(2, 2 * round(n * 3 / 15 / 2))
+    train = n - validation - test
+    if train % 2:
+        train -= 1
+        test += 1 if test % 2 else 0
+    return {"train": train, "validation": validation, "test": n - train - validation}
+
+
+@main.command("generate")
+@click.argument("task")
+@click.option("--objects", type=int, default=5, show_default=True)
+@click.option("--length", "lengths", type=int, multiple=True, default=(1,), show_default=True,
+              help="Sequence length; repeat to mix lengths in one config.")
+@click.option("-n", "rows", type=int, default=1000, show_default=True, help="Total rows.")
+@click.option("--query-kinds", default=",".join(QUERY_KINDS), show_default=True)
+@click.option("--names", default="seen", show_default=True, help="Name pool: seen or unseen.")
+@click.option("--out", required=True, type=click.Path(path_type=Path))
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None)
+@click.option("--overwrite", is_flag=True)
+@click.option("--quiet", is_flag=True)
+def generate_command(task, objects, lengths, rows, query_kinds, names, out, seed, workers,
+                     overwrite, quiet) -> None:
+    """Build one config of TASK (projection, executability, planning, goal_recognition)."""
+    if task not in TASKS:
+        raise UserError(f"unknown task '{task}'; accepted: {', '.join(TASKS)}")
+    cfg = TaskConfig(task=task, n_objects=objects, lengths=tuple(lengths),
+                     query_kinds=tuple(k.strip() for k in query_kinds.split(",") if k.strip()),
+                     names=names)
+    try:
+        cfg.validate()
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    name = f"{task}_{'_'.join(f'L{n}' for n in lengths)}"
+    spec = ConfigSpec(name, f"{task} with {objects} objects", cfg, _split_sizes(rows))
+    recipe_text = json.dumps({"task": task, "objects": objects, "lengths": list(lengths),
+                              "rows": rows, "query_kinds": list(cfg.query_kinds),
+                              "names": names})
+    recipe = Recipe(name, f"One config of {task}.", seed, (spec,), recipe_text)
+    _run_build(recipe, out, seed=seed, workers=workers, overwrite=overwrite,
+               progress=not quiet)
+
+
+@main.command("show")
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.argument("config")
+@click.option("-n", "count", type=int, default=3, show_default=True)
+@click.option("--split", default=None, help="Split to show (default: the first one).")
+def show_command(directory: Path, config: str, count: int, split: str | None) -> None:
+    """Print rows of CONFIG from a built DIRECTORY readably."""
+    import pyarrow.parquet as pq
+
+    from .generators.text import environment
+
+    folder = directory / config
+    if not folder.is_dir():
+        available = sorted(p.name for p in directory.iterdir() if p.is_dir()
+                           and not p.name.startswith(".")) if directory.is_dir() else []
+        raise UserError(f"no config '{config}' in {directory}; available: "
+                        f"{', '.join(available) or 'none (is this a racbench folder?)'}")
+    files = sorted(folder.glob(f"{split or ''}*.parquet"))
+    if split is None and files:
+        first = files[0].name.split("-")[0]
+        order = [s for s in ("train", "validation", "test")
+                 if any(f.name.startswith(s + "-") for f in files)]
+        first = order[0] if order else first
+        files = [f for f in files if f.name.startswith(first + "-")]
+    if not files:
+        raise UserError(f"no '{split}' split in {folder}")
+    table = pq.read_table(files[0]).slice(0, count).to_pylist()
+    template = environment().get_template("cli/show.j2")
+    for row in table:
+        click.echo(template.render(row=row, label="true" if row["label"] else "false"))
+
+
+main.add_command(audit_command)
+
+
+@main.group("play")
+def play_group() -> None:
+    """Play a world interactively at the terminal."""
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

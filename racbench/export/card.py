@@ -1,0 +1,58 @@
+"""The dataset card: YAML front matter that `datasets` reads, and a body people read.
+
+The front matter's `configs:` maps each config to its Parquet files, which is what
+makes `datasets.load_dataset(DIR, CONFIG)` work offline; `dataset_info` repeats the
+declared features and split sizes. The prose comes from `templates/card/README.md.j2`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict
+from pathlib import Path
+
+import yaml
+from datasets import DatasetInfo
+
+from .. import __version__
+from ..audit import CARD_END, CARD_START
+from ..generators.text import environment
+from .schema import trac_features
+
+
+def front_matter(recipe, stats) -> dict:
+    features = DatasetInfo(features=trac_features())._to_yaml_dict()["features"]
+    return {
+        "pretty_name": recipe.name,
+        "language": ["en"],
+        "license": "mit",
+        "task_categories": ["text-classification"],
+        "tags": ["reasoning-about-actions", "planning", "synthetic", "racbench"],
+        "configs": [{
+            "config_name": s.name,
+            "data_files": [{"split": split, "path": f"{s.name}/{split}-*.parquet"}
+                           for split in s.splits],
+        } for s in stats],
+        "dataset_info": [{
+            "config_name": s.name,
+            "features": features,
+            "splits": [{"name": split, "num_examples": st.rows}
+                       for split, st in s.splits.items()],
+        } for s in stats],
+    }
+
+
+def render_card(recipe, seed: int, scale: float, stats, cross_config_leaks: int) -> str:
+    header = yaml.safe_dump(front_matter(recipe, stats), sort_keys=False, allow_unicode=True)
+    body = environment().get_template("card/README.md.j2").render(
+        recipe=recipe, seed=seed, scale=scale, version=__version__,
+        stats=[asdict(s) for s in stats], cross_config_leaks=cross_config_leaks,
+        total_rows=sum(st.rows for s in stats for st in s.splits.values()),
+        audit_start=CARD_START, audit_end=CARD_END)
+    return f"---\n{header}---\n\n{body}"
+
+
+def write_card(path: Path, recipe, seed: int, scale: float, stats, leaks: int) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(render_card(recipe, seed, scale, stats, leaks))
+    os.replace(tmp, path)

@@ -1,0 +1,171 @@
+"""Recipes: YAML files that name every config of a suite, its task knobs and splits.
+
+A config entry may carry `for_each: {field: [values...]}`, expanded into one config per
+combination with `{field}` placeholders filled in its name. A list under `length`
+mixes lengths inside one config (GE1 mixes N = 1, 2, 3 equally).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import yaml
+
+from .generators.base import TaskConfig
+
+SPLITS = ("train", "validation", "test")
+RECIPE_KEYS = ("name", "description", "seed", "configs")
+CONFIG_KEYS = ("name", "description", "for_each", "task", "length", "objects",
+               "query_kinds", "names", "domain", "splits")
+
+
+class RecipeError(ValueError):
+    """A recipe we cannot accept; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class ConfigSpec:
+    name: str
+    description: str
+    task: TaskConfig
+    splits: dict[str, int]  # split -> rows, in SPLITS order
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    description: str
+    seed: int
+    configs: tuple[ConfigSpec, ...]
+    source_text: str
+
+    def fingerprint(self, seed: int, scale: float) -> str:
+        """Identifies what a build will produce, for resuming a partial build."""
+        from . import __version__
+        text = json.dumps([self.source_text, seed, scale, __version__])
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+    def scaled(self, scale: float) -> "Recipe":
+        """Every split at `scale` times its rows, kept even so labels stay 50/50."""
+        configs = tuple(ConfigSpec(c.name, c.description, c.task,
+                                   {s: max(2, 2 * round(n * scale / 2)) for s, n in c.splits.items()})
+                        for c in self.configs)
+        return Recipe(self.name, self.description, self.seed, configs, self.source_text)
+
+
+def builtin_recipes() -> list[str]:
+    folder = resources.files("racbench.data").joinpath("recipes")
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
+
+
+def load_recipe(name_or_path: str) -> Recipe:
+    """A built-in recipe by name (e.g. 'trac') or a YAML file by path."""
+    path = Path(name_or_path)
+    if path.suffix in (".yaml", ".yml") or path.exists():
+        try:
+            text = path.read_text()
+        except OSError as exc:
+            raise RecipeError(f"{name_or_path}: cannot read recipe ({exc.strerror})") from None
+        return parse_recipe(text, str(path))
+    if name_or_path not in builtin_recipes():
+        raise RecipeError(f"unknown recipe '{name_or_path}'; accepted: "
+                          f"{', '.join(builtin_recipes())} or a path to a .yaml file")
+    text = resources.files("racbench.data").joinpath("recipes", f"{name_or_path}.yaml").read_text()
+    return parse_recipe(text, f"{name_or_path}.yaml")
+
+
+def parse_recipe(text: str, source: str) -> Recipe:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{source}:{mark.line + 1}" if mark else source
+        raise RecipeError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    if not isinstance(data, dict):
+        raise RecipeError(f"{source}: expected a mapping with keys {', '.join(RECIPE_KEYS)}")
+    _check_keys(data, RECIPE_KEYS, source, "recipe")
+    entries = data.get("configs")
+    if not isinstance(entries, list) or not entries:
+        raise RecipeError(f"{source}: 'configs' must be a non-empty list")
+    configs: list[ConfigSpec] = []
+    for i, entry in enumerate(entries):
+        where = f"{source}: configs[{i}]"
+        if not isinstance(entry, dict):
+            raise RecipeError(f"{where}: expected a mapping")
+        _check_keys(entry, CONFIG_KEYS, source, f"configs[{i}]")
+        configs.extend(_expand(entry, where))
+    names = [c.name for c in configs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise RecipeError(f"{source}: config names must be unique; repeated: {', '.join(dupes)}")
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int):
+        raise RecipeError(f"{source}: 'seed' must be an integer, got {seed!r}")
+    return Recipe(str(data.get("name", source)), str(data.get("description", "")), seed,
+                  tuple(configs), text)
+
+
+def _check_keys(data: dict, accepted: tuple[str, ...], source: str, where: str) -> None:
+    unknown = sorted(set(map(str, data)) - set(accepted))
+    if unknown:
+        raise RecipeError(f"{source}: unknown key '{unknown[0]}' in {where}; accepted: "
+                          f"{', '.join(accepted)}")
+
+
+def _expand(entry: dict, where: str) -> list[ConfigSpec]:
+    for_each = entry.get("for_each") or {}
+    if not isinstance(for_each, dict) or any(not isinstance(v, list) for v in for_each.values()):
+        raise RecipeError(f"{where}: 'for_each' must map fields to lists of values")
+    bad = sorted(set(for_each) - set(CONFIG_KEYS))
+    if bad:
+        raise RecipeError(f"{where}: unknown key '{bad[0]}' in for_each; accepted: "
+                          f"{', '.join(CONFIG_KEYS)}")
+    fields = list(for_each)  # the recipe's order: first field varies slowest
+    out = []
+    for values in itertools.product(*(for_each[f] for f in fields)):
+        merged = {k: v for k, v in entry.items() if k != "for_each"}
+        merged.update(zip(fields, values))
+        try:
+            name = str(entry.get("name", "")).format(**merged)
+        except (KeyError, IndexError) as exc:
+            raise RecipeError(f"{where}: name placeholder {exc} is not a field") from None
+        merged["description"] = str(entry.get("description", "")).format(**merged)
+        out.append(_config(name, merged, where))
+    return out
+
+
+def _config(name: str, entry: dict, where: str) -> ConfigSpec:
+    if not name:
+        raise RecipeError(f"{where}: every config needs a 'name'")
+    where = f"{where} ({name})"
+    length = entry.get("length", 1)
+    lengths = tuple(length) if isinstance(length, list) else (length,)
+    kinds = entry.get("query_kinds", ["literal", "conjunction"])
+    if isinstance(kinds, str):
+        kinds = [kinds]
+    if any(not isinstance(n, int) for n in lengths) or not isinstance(entry.get("objects", 5), int):
+        raise RecipeError(f"{where}: 'length' and 'objects' must be integers")
+    task = TaskConfig(task=str(entry.get("task", "")), n_objects=entry.get("objects", 5),
+                      lengths=lengths, query_kinds=tuple(kinds),
+                      names=str(entry.get("names", "seen")),
+                      domain=str(entry.get("domain", "blocksworld")))
+    try:
+        task.validate()
+    except ValueError as exc:
+        raise RecipeError(f"{where}: {exc}") from None
+    splits = entry.get("splits")
+    if not isinstance(splits, dict) or not splits:
+        raise RecipeError(f"{where}: 'splits' must map some of {', '.join(SPLITS)} to row counts")
+    for split, n in splits.items():
+        if split not in SPLITS:
+            raise RecipeError(f"{where}: unknown split '{split}'; accepted: {', '.join(SPLITS)}")
+        if not isinstance(n, int) or n < 2 or n % 2:
+            raise RecipeError(f"{where}: split '{split}' needs an even number of rows >= 2 "
+                              f"(labels are exactly 50/50), got {n!r}")
+    ordered = {s: splits[s] for s in SPLITS if s in splits}
+    return ConfigSpec(name, str(entry.get("description", "")), task, ordered)
