@@ -68,8 +68,37 @@ def _pddl_problem(domain: str, index: int):
 
 
 @lru_cache(maxsize=None)
+def _up_domain_parse(domain: str):
+    """UP's pyparsing result for a domain, parsed once (None: use the public API)."""
+    reader = _parsers()[2]
+    try:
+        from unified_planning.io.utils import parse_string
+
+        text = _domain_file(domain).read_text().replace("\t", " ").lower()
+        return text, parse_string(reader._pp_domain, text, parse_all=True)
+    except (ImportError, AttributeError):  # pragma: no cover - other UP versions
+        return None
+
+
+@lru_cache(maxsize=None)
 def _up_problem(domain: str, index: int):
-    return _parsers()[2].parse_problem(str(_domain_file(domain)), str(_problem_file(domain, index)))
+    """Parse with unified_planning's PDDL reader.
+
+    Re-parsing the domain text for each of its problems dominates the run time,
+    so the domain's parse result is reused and only the problem text is parsed
+    (this is what ``PDDLReader.parse_problem_string`` does internally); with a
+    UP version lacking those internals the public ``parse_problem`` is used.
+    """
+    reader = _parsers()[2]
+    cached = _up_domain_parse(domain)
+    if cached is not None and hasattr(reader, "_parse_problem"):
+        from unified_planning.io.utils import parse_string
+
+        domain_text, domain_res = cached
+        text = _problem_file(domain, index).read_text().replace("\t", " ").lower()
+        problem_res = parse_string(reader._pp_problem, text, parse_all=True)
+        return reader._parse_problem(domain_res, domain_text, problem_res, text)
+    return reader.parse_problem(str(_domain_file(domain)), str(_problem_file(domain, index)))
 
 
 # --------------------------------------------------------------------------
@@ -309,6 +338,11 @@ def test_domain_parses_with_both_parsers(domain):
     assert len(d.actions) >= 1
     assert parse_domain(str(_domain_file(domain))) == d
     up_domain = _parsers()[2].parse_problem(str(_domain_file(domain)))
+    # the public entry point on a full problem too (the per-problem test reuses
+    # the domain's parse result for speed)
+    first = pg.problem_schedule(domain)[0][0]
+    up_first = _parsers()[2].parse_problem(str(_domain_file(domain)), str(_problem_file(domain, first)))
+    assert str(up_first) == str(_up_problem(domain, first))
     assert {a.name for a in up_domain.actions} == {a.name.replace("-", "_") for a in d.actions} or \
         len(up_domain.actions) == len(d.actions)
 
