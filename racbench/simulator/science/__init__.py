@@ -6,6 +6,7 @@ from .house import Layout
 from .registry import SIMPLIFICATIONS, TASKS, task_names, variation_split
 from .tasks.base import TaskError
 from .trajectory import OracleError, gold_trajectory
+from .play import play
 
 __all__ = ["TASKS", "task_names", "ScienceEnv", "variation_split", "gold_trajectory", "Layout",
-           "SIMPLIFICATIONS", "TaskError", "OracleError"]
+           "SIMPLIFICATIONS", "TaskError", "OracleError", "play"]

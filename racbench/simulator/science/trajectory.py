@@ -14,6 +14,12 @@ def gold_trajectory(task: str, variation: int, simplifications: str = "", with_v
     """Steps {"action", "observation", "score"} (+ "look", "inventory", "valid_actions" on request)."""
     env = ScienceEnv(task, variation, simplifications, layout=layout)
     env.reset()
+    return run_oracle(env, with_valid_actions)
+
+
+def run_oracle(env: ScienceEnv, with_valid_actions: bool = False) -> list[dict]:
+    """Play the task's oracle on a freshly reset `env`; raises OracleError unless it scores 1.0."""
+    task, variation, simplifications = env.spec.name, env.variation, env.simplifications
     steps = []
     for action in env.spec.oracle(env):
         obs, _, terminated, truncated, info = env.step(action)

@@ -1,0 +1,74 @@
+"""Gold-trajectory rows for the dataset pipeline: schema, the ordered item list, one row per item."""
+
+from __future__ import annotations
+
+import datasets
+
+from .registry import TASKS, get_task, parse_simplifications
+from .env import ScienceEnv
+from .trajectory import run_oracle
+
+GENERATOR_VERSION = "science-gold-1"
+
+_STEP = {
+    "action": datasets.Value("string"),
+    "observation": datasets.Value("string"),
+    "score": datasets.Value("float32"),
+    "look": datasets.Value("string"),
+    "inventory": datasets.Value("string"),
+    "valid_actions": [datasets.Value("string")],
+}
+
+FEATURES = datasets.Features({
+    "id": datasets.Value("string"),
+    "task": datasets.Value("string"),
+    "variation": datasets.Value("int32"),
+    "simplifications": datasets.Value("string"),
+    "split": datasets.Value("string"),
+    "task_description": datasets.Value("string"),
+    "steps": [_STEP],
+    "n_steps": datasets.Value("int32"),
+    "final_score": datasets.Value("float32"),
+    "generator_version": datasets.Value("string"),
+})
+
+
+def gold_items(tasks=None, simplification_settings=("",)) -> list[tuple[str, int, str]]:
+    """Every (task, variation, simplifications) to generate, sorted; bad names raise ValueError."""
+    names = list(TASKS) if tasks is None else [get_task(t).name for t in tasks]
+    settings = list(simplification_settings)
+    for s in settings:
+        parse_simplifications(s)
+    return sorted((t, v, s) for t in names for s in settings for v in range(TASKS[t].n_variations))
+
+
+def row_id(task: str, variation: int, simplifications: str) -> str:
+    simp = simplifications.replace(",", "+") if simplifications else "none"
+    return f"{task}/{variation}/{simp}"
+
+
+def gold_row(task: str, variation: int, simplifications: str = "", with_valid_actions: bool = False) -> dict:
+    """One dataset row matching FEATURES (look, inventory and valid actions empty unless requested)."""
+    env = ScienceEnv(task, variation, simplifications)
+    _, info = env.reset()
+    steps = run_oracle(env, with_valid_actions)
+    rows = [{
+        "action": s["action"],
+        "observation": s["observation"],
+        "score": float(s["score"]),
+        "look": s.get("look", ""),
+        "inventory": s.get("inventory", ""),
+        "valid_actions": list(s.get("valid_actions", [])),
+    } for s in steps]
+    return {
+        "id": row_id(task, variation, simplifications),
+        "task": task,
+        "variation": variation,
+        "simplifications": simplifications,
+        "split": env.spec.split_of(variation),
+        "task_description": info["task_description"],
+        "steps": rows,
+        "n_steps": len(rows),
+        "final_score": float(steps[-1]["score"]),
+        "generator_version": GENERATOR_VERSION,
+    }
