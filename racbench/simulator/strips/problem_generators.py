@@ -436,8 +436,8 @@ def _rovers(p: ProblemSpec, rng: random.Random) -> None:
     stores = [f"store{i}" for i in range(1, n_rovers + 1)]
     wps = [f"waypoint{i}" for i in range(1, n_wps + 1)]
     objectives = [f"objective{i}" for i in range(1, n_obj + 1)]
-    modes = ["colour", "high-res", "low-res"][:n_modes]
-    lander = "general"
+    modes = ["visible-light", "infrared", "ultraviolet"][:n_modes]
+    lander = "lander1"
     # equipment: a single rover does everything; two rovers split it up
     if n_rovers == 1:
         equip = {rovers[0]: ["soil", "rock", "imaging"]}
@@ -620,7 +620,7 @@ def _goldminer(p: ProblemSpec, rng: random.Random) -> None:
         rng, {1: [(2, 3), (1, 4)], 2: [(2, 4), (3, 3)], 3: [(2, 5), (3, 3)], 4: [(3, 4), (2, 6)], 5: [(3, 5), (2, 7), (4, 3)]}, p.size
     )
     cells = _grid_cells(cols, rows)
-    name = {cell: f"f{cell[0]}-{cell[1]}f" for cell in cells}
+    name = {cell: f"loc-{cell[0]}-{cell[1]}" for cell in cells}
     p.add_objects("loc", [name[c] for c in cells])
     robot = (rng.randrange(rows), 0)
     laser = (rng.randrange(rows), 0)
@@ -660,7 +660,7 @@ def _satellite(p: ProblemSpec, rng: random.Random) -> None:
     )
     sats = [f"satellite{i}" for i in range(1, n_sats + 1)]
     insts = [f"instrument{i}" for i in range(1, n_inst + 1)]
-    modes = ["infrared", "spectrograph", "thermograph", "image"][:n_modes]
+    modes = ["infrared", "spectral", "thermal", "panchromatic"][:n_modes]
     n_stars = max(1, n_dirs // 3)
     dirs = [f"star{i}" for i in range(1, n_stars + 1)] + [f"planet{i}" for i in range(1, n_dirs - n_stars + 1)]
     p.add_objects("satellite", sats)

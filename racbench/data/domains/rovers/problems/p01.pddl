@@ -2,12 +2,12 @@
 (define (problem rovers-p01)
   (:domain rovers)
   (:objects
-    general - lander
+    lander1 - lander
     rover1 - rover
     store1 - store
     waypoint1 waypoint2 waypoint3 - waypoint
     camera1 - camera
-    colour - mode
+    visible-light - mode
     objective1 - objective
   )
   (:init
@@ -19,7 +19,7 @@
     (can-traverse rover1 waypoint2 waypoint1)
     (can-traverse rover1 waypoint1 waypoint3)
     (can-traverse rover1 waypoint3 waypoint1)
-    (lander-at general waypoint1)
+    (lander-at lander1 waypoint1)
     (at rover1 waypoint3)
     (store-of store1 rover1)
     (empty store1)
@@ -32,7 +32,7 @@
     (rock-sample-at waypoint2)
     (on-board camera1 rover1)
     (calibration-target camera1 objective1)
-    (supports camera1 colour)
+    (supports camera1 visible-light)
     (visible-from objective1 waypoint3)
   )
   (:goal (and

@@ -2,12 +2,12 @@
 (define (problem rovers-p03)
   (:domain rovers)
   (:objects
-    general - lander
+    lander1 - lander
     rover1 - rover
     store1 - store
     waypoint1 waypoint2 waypoint3 - waypoint
     camera1 - camera
-    colour - mode
+    visible-light - mode
     objective1 - objective
   )
   (:init
@@ -23,7 +23,7 @@
     (can-traverse rover1 waypoint3 waypoint1)
     (can-traverse rover1 waypoint2 waypoint3)
     (can-traverse rover1 waypoint3 waypoint2)
-    (lander-at general waypoint2)
+    (lander-at lander1 waypoint2)
     (at rover1 waypoint1)
     (store-of store1 rover1)
     (empty store1)
@@ -35,7 +35,7 @@
     (rock-sample-at waypoint1)
     (on-board camera1 rover1)
     (calibration-target camera1 objective1)
-    (supports camera1 colour)
+    (supports camera1 visible-light)
     (visible-from objective1 waypoint2)
   )
   (:goal (and

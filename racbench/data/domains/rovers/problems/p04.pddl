@@ -2,12 +2,12 @@
 (define (problem rovers-p04)
   (:domain rovers)
   (:objects
-    general - lander
+    lander1 - lander
     rover1 - rover
     store1 - store
     waypoint1 waypoint2 waypoint3 waypoint4 - waypoint
     camera1 - camera
-    colour - mode
+    visible-light - mode
     objective1 objective2 - objective
   )
   (:init
@@ -29,7 +29,7 @@
     (can-traverse rover1 waypoint4 waypoint1)
     (can-traverse rover1 waypoint3 waypoint4)
     (can-traverse rover1 waypoint4 waypoint3)
-    (lander-at general waypoint3)
+    (lander-at lander1 waypoint3)
     (at rover1 waypoint3)
     (store-of store1 rover1)
     (empty store1)
@@ -41,13 +41,13 @@
     (rock-sample-at waypoint4)
     (on-board camera1 rover1)
     (calibration-target camera1 objective2)
-    (supports camera1 colour)
+    (supports camera1 visible-light)
     (visible-from objective1 waypoint2)
     (visible-from objective2 waypoint2)
     (visible-from objective2 waypoint3)
   )
   (:goal (and
     (communicated-rock-data waypoint4)
-    (communicated-image-data objective1 colour)
+    (communicated-image-data objective1 visible-light)
   ))
 )

@@ -2,12 +2,12 @@
 (define (problem rovers-p05)
   (:domain rovers)
   (:objects
-    general - lander
+    lander1 - lander
     rover1 - rover
     store1 - store
     waypoint1 waypoint2 waypoint3 waypoint4 - waypoint
     camera1 - camera
-    colour high-res - mode
+    visible-light infrared - mode
     objective1 - objective
   )
   (:init
@@ -33,7 +33,7 @@
     (can-traverse rover1 waypoint3 waypoint2)
     (can-traverse rover1 waypoint2 waypoint4)
     (can-traverse rover1 waypoint4 waypoint2)
-    (lander-at general waypoint1)
+    (lander-at lander1 waypoint1)
     (at rover1 waypoint1)
     (store-of store1 rover1)
     (empty store1)
@@ -45,13 +45,13 @@
     (rock-sample-at waypoint1)
     (on-board camera1 rover1)
     (calibration-target camera1 objective1)
-    (supports camera1 colour)
-    (supports camera1 high-res)
+    (supports camera1 visible-light)
+    (supports camera1 infrared)
     (visible-from objective1 waypoint1)
     (visible-from objective1 waypoint2)
   )
   (:goal (and
     (communicated-soil-data waypoint4)
-    (communicated-image-data objective1 high-res)
+    (communicated-image-data objective1 infrared)
   ))
 )

@@ -2,12 +2,12 @@
 (define (problem rovers-p09)
   (:domain rovers)
   (:objects
-    general - lander
+    lander1 - lander
     rover1 rover2 - rover
     store1 store2 - store
     waypoint1 waypoint2 waypoint3 - waypoint
     camera1 - camera
-    colour high-res - mode
+    visible-light infrared - mode
     objective1 - objective
   )
   (:init
@@ -29,7 +29,7 @@
     (can-traverse rover2 waypoint3 waypoint1)
     (can-traverse rover2 waypoint2 waypoint3)
     (can-traverse rover2 waypoint3 waypoint2)
-    (lander-at general waypoint1)
+    (lander-at lander1 waypoint1)
     (at rover1 waypoint1)
     (store-of store1 rover1)
     (empty store1)
@@ -43,12 +43,12 @@
     (rock-sample-at waypoint2)
     (on-board camera1 rover1)
     (calibration-target camera1 objective1)
-    (supports camera1 colour)
-    (supports camera1 high-res)
+    (supports camera1 visible-light)
+    (supports camera1 infrared)
     (visible-from objective1 waypoint3)
   )
   (:goal (and
     (communicated-soil-data waypoint3)
-    (communicated-image-data objective1 colour)
+    (communicated-image-data objective1 visible-light)
   ))
 )

@@ -2,12 +2,12 @@
 (define (problem rovers-p10)
   (:domain rovers)
   (:objects
-    general - lander
+    lander1 - lander
     rover1 rover2 - rover
     store1 store2 - store
     waypoint1 waypoint2 waypoint3 waypoint4 - waypoint
     camera1 - camera
-    colour high-res - mode
+    visible-light infrared - mode
     objective1 - objective
   )
   (:init
@@ -35,7 +35,7 @@
     (can-traverse rover2 waypoint3 waypoint2)
     (can-traverse rover2 waypoint3 waypoint4)
     (can-traverse rover2 waypoint4 waypoint3)
-    (lander-at general waypoint1)
+    (lander-at lander1 waypoint1)
     (at rover1 waypoint1)
     (store-of store1 rover1)
     (empty store1)
@@ -50,8 +50,8 @@
     (rock-sample-at waypoint4)
     (on-board camera1 rover1)
     (calibration-target camera1 objective1)
-    (supports camera1 colour)
-    (supports camera1 high-res)
+    (supports camera1 visible-light)
+    (supports camera1 infrared)
     (visible-from objective1 waypoint1)
   )
   (:goal (and

@@ -2,12 +2,12 @@
 (define (problem rovers-p13)
   (:domain rovers)
   (:objects
-    general - lander
+    lander1 - lander
     rover1 rover2 - rover
     store1 store2 - store
     waypoint1 waypoint2 waypoint3 waypoint4 - waypoint
     camera1 - camera
-    colour high-res - mode
+    visible-light infrared - mode
     objective1 objective2 - objective
   )
   (:init
@@ -43,7 +43,7 @@
     (can-traverse rover2 waypoint4 waypoint2)
     (can-traverse rover2 waypoint3 waypoint4)
     (can-traverse rover2 waypoint4 waypoint3)
-    (lander-at general waypoint4)
+    (lander-at lander1 waypoint4)
     (at rover1 waypoint4)
     (store-of store1 rover1)
     (empty store1)
@@ -57,8 +57,8 @@
     (rock-sample-at waypoint2)
     (on-board camera1 rover1)
     (calibration-target camera1 objective1)
-    (supports camera1 colour)
-    (supports camera1 high-res)
+    (supports camera1 visible-light)
+    (supports camera1 infrared)
     (visible-from objective1 waypoint2)
     (visible-from objective1 waypoint4)
     (visible-from objective2 waypoint2)
@@ -66,7 +66,7 @@
   (:goal (and
     (communicated-soil-data waypoint4)
     (communicated-rock-data waypoint2)
-    (communicated-image-data objective1 high-res)
-    (communicated-image-data objective2 colour)
+    (communicated-image-data objective1 infrared)
+    (communicated-image-data objective2 visible-light)
   ))
 )

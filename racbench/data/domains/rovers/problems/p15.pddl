@@ -2,12 +2,12 @@
 (define (problem rovers-p15)
   (:domain rovers)
   (:objects
-    general - lander
+    lander1 - lander
     rover1 rover2 - rover
     store1 store2 - store
     waypoint1 waypoint2 waypoint3 waypoint4 waypoint5 - waypoint
     camera1 - camera
-    colour high-res - mode
+    visible-light infrared - mode
     objective1 - objective
   )
   (:init
@@ -37,7 +37,7 @@
     (can-traverse rover2 waypoint4 waypoint2)
     (can-traverse rover2 waypoint3 waypoint5)
     (can-traverse rover2 waypoint5 waypoint3)
-    (lander-at general waypoint2)
+    (lander-at lander1 waypoint2)
     (at rover1 waypoint2)
     (store-of store1 rover1)
     (empty store1)
@@ -53,8 +53,8 @@
     (rock-sample-at waypoint5)
     (on-board camera1 rover2)
     (calibration-target camera1 objective1)
-    (supports camera1 colour)
-    (supports camera1 high-res)
+    (supports camera1 visible-light)
+    (supports camera1 infrared)
     (visible-from objective1 waypoint3)
   )
   (:goal (and

@@ -4,18 +4,18 @@
   (:objects
     satellite1 - satellite
     instrument1 - instrument
-    infrared spectrograph - mode
+    infrared spectral - mode
     star1 planet1 - direction
   )
   (:init
     (supports instrument1 infrared)
-    (supports instrument1 spectrograph)
+    (supports instrument1 spectral)
     (calibration-target instrument1 star1)
     (on-board instrument1 satellite1)
     (power-avail satellite1)
     (pointing satellite1 planet1)
   )
   (:goal (and
-    (have-image planet1 spectrograph)
+    (have-image planet1 spectral)
   ))
 )

@@ -4,12 +4,12 @@
   (:objects
     satellite1 - satellite
     instrument1 - instrument
-    infrared spectrograph - mode
+    infrared spectral - mode
     star1 planet1 planet2 - direction
   )
   (:init
     (supports instrument1 infrared)
-    (supports instrument1 spectrograph)
+    (supports instrument1 spectral)
     (calibration-target instrument1 star1)
     (on-board instrument1 satellite1)
     (power-avail satellite1)
@@ -17,6 +17,6 @@
   )
   (:goal (and
     (have-image planet1 infrared)
-    (have-image planet2 spectrograph)
+    (have-image planet2 spectral)
   ))
 )

@@ -4,15 +4,15 @@
   (:objects
     satellite1 - satellite
     instrument1 instrument2 - instrument
-    infrared spectrograph - mode
+    infrared spectral - mode
     star1 planet1 planet2 planet3 - direction
   )
   (:init
-    (supports instrument1 spectrograph)
+    (supports instrument1 spectral)
     (calibration-target instrument1 star1)
     (on-board instrument1 satellite1)
     (supports instrument2 infrared)
-    (supports instrument2 spectrograph)
+    (supports instrument2 spectral)
     (calibration-target instrument2 star1)
     (on-board instrument2 satellite1)
     (power-avail satellite1)
@@ -21,7 +21,7 @@
   (:goal (and
     (have-image planet2 infrared)
     (have-image planet3 infrared)
-    (have-image planet3 spectrograph)
+    (have-image planet3 spectral)
     (pointing satellite1 planet2)
   ))
 )

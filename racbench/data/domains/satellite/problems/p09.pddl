@@ -4,15 +4,15 @@
   (:objects
     satellite1 satellite2 - satellite
     instrument1 instrument2 - instrument
-    infrared spectrograph - mode
+    infrared spectral - mode
     star1 planet1 planet2 - direction
   )
   (:init
     (supports instrument1 infrared)
-    (supports instrument1 spectrograph)
+    (supports instrument1 spectral)
     (calibration-target instrument1 star1)
     (on-board instrument1 satellite1)
-    (supports instrument2 spectrograph)
+    (supports instrument2 spectral)
     (calibration-target instrument2 star1)
     (on-board instrument2 satellite2)
     (power-avail satellite1)
@@ -22,7 +22,7 @@
   )
   (:goal (and
     (have-image planet1 infrared)
-    (have-image planet1 spectrograph)
+    (have-image planet1 spectral)
     (pointing satellite2 planet1)
   ))
 )

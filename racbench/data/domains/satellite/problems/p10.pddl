@@ -4,17 +4,17 @@
   (:objects
     satellite1 satellite2 - satellite
     instrument1 instrument2 instrument3 - instrument
-    infrared spectrograph - mode
+    infrared spectral - mode
     star1 planet1 planet2 planet3 planet4 - direction
   )
   (:init
     (supports instrument1 infrared)
     (calibration-target instrument1 star1)
     (on-board instrument1 satellite1)
-    (supports instrument2 spectrograph)
+    (supports instrument2 spectral)
     (calibration-target instrument2 star1)
     (on-board instrument2 satellite2)
-    (supports instrument3 spectrograph)
+    (supports instrument3 spectral)
     (calibration-target instrument3 star1)
     (on-board instrument3 satellite1)
     (power-avail satellite1)
@@ -25,7 +25,7 @@
   (:goal (and
     (have-image planet1 infrared)
     (have-image planet3 infrared)
-    (have-image planet3 spectrograph)
+    (have-image planet3 spectral)
     (pointing satellite2 planet3)
   ))
 )

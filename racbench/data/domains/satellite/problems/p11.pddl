@@ -4,19 +4,19 @@
   (:objects
     satellite1 satellite2 - satellite
     instrument1 instrument2 instrument3 - instrument
-    infrared spectrograph - mode
+    infrared spectral - mode
     star1 planet1 planet2 planet3 planet4 - direction
   )
   (:init
     (supports instrument1 infrared)
-    (supports instrument1 spectrograph)
+    (supports instrument1 spectral)
     (calibration-target instrument1 star1)
     (on-board instrument1 satellite1)
-    (supports instrument2 spectrograph)
+    (supports instrument2 spectral)
     (calibration-target instrument2 star1)
     (on-board instrument2 satellite2)
     (supports instrument3 infrared)
-    (supports instrument3 spectrograph)
+    (supports instrument3 spectral)
     (calibration-target instrument3 star1)
     (on-board instrument3 satellite1)
     (power-avail satellite1)
@@ -27,7 +27,7 @@
   (:goal (and
     (have-image planet3 infrared)
     (have-image planet4 infrared)
-    (have-image planet4 spectrograph)
+    (have-image planet4 spectral)
     (pointing satellite2 star1)
   ))
 )

@@ -4,17 +4,17 @@
   (:objects
     satellite1 satellite2 - satellite
     instrument1 instrument2 - instrument
-    infrared spectrograph thermograph - mode
+    infrared spectral thermal - mode
     star1 planet1 planet2 planet3 - direction
   )
   (:init
     (supports instrument1 infrared)
-    (supports instrument1 thermograph)
+    (supports instrument1 thermal)
     (calibration-target instrument1 star1)
     (on-board instrument1 satellite1)
     (supports instrument2 infrared)
-    (supports instrument2 spectrograph)
-    (supports instrument2 thermograph)
+    (supports instrument2 spectral)
+    (supports instrument2 thermal)
     (calibration-target instrument2 star1)
     (on-board instrument2 satellite2)
     (power-avail satellite1)
@@ -23,8 +23,8 @@
     (pointing satellite2 planet3)
   )
   (:goal (and
-    (have-image planet1 spectrograph)
-    (have-image planet1 thermograph)
+    (have-image planet1 spectral)
+    (have-image planet1 thermal)
     (have-image planet2 infrared)
     (pointing satellite1 planet3)
   ))

@@ -4,23 +4,23 @@
   (:objects
     satellite1 satellite2 - satellite
     instrument1 instrument2 instrument3 instrument4 - instrument
-    infrared spectrograph - mode
+    infrared spectral - mode
     star1 planet1 planet2 planet3 planet4 - direction
   )
   (:init
     (supports instrument1 infrared)
-    (supports instrument1 spectrograph)
+    (supports instrument1 spectral)
     (calibration-target instrument1 star1)
     (on-board instrument1 satellite1)
-    (supports instrument2 spectrograph)
+    (supports instrument2 spectral)
     (calibration-target instrument2 star1)
     (on-board instrument2 satellite2)
     (supports instrument3 infrared)
-    (supports instrument3 spectrograph)
+    (supports instrument3 spectral)
     (calibration-target instrument3 star1)
     (on-board instrument3 satellite2)
     (supports instrument4 infrared)
-    (supports instrument4 spectrograph)
+    (supports instrument4 spectral)
     (calibration-target instrument4 star1)
     (on-board instrument4 satellite1)
     (power-avail satellite1)
@@ -30,9 +30,9 @@
   )
   (:goal (and
     (have-image planet1 infrared)
-    (have-image planet2 spectrograph)
+    (have-image planet2 spectral)
     (have-image planet3 infrared)
-    (have-image planet3 spectrograph)
+    (have-image planet3 spectral)
     (pointing satellite1 planet2)
   ))
 )

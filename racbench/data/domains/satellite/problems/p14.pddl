@@ -4,19 +4,19 @@
   (:objects
     satellite1 satellite2 - satellite
     instrument1 instrument2 instrument3 - instrument
-    infrared spectrograph thermograph - mode
+    infrared spectral thermal - mode
     star1 star2 planet1 planet2 planet3 planet4 - direction
   )
   (:init
     (supports instrument1 infrared)
-    (supports instrument1 spectrograph)
-    (supports instrument1 thermograph)
+    (supports instrument1 spectral)
+    (supports instrument1 thermal)
     (calibration-target instrument1 star2)
     (on-board instrument1 satellite1)
-    (supports instrument2 spectrograph)
+    (supports instrument2 spectral)
     (calibration-target instrument2 star2)
     (on-board instrument2 satellite2)
-    (supports instrument3 thermograph)
+    (supports instrument3 thermal)
     (calibration-target instrument3 star2)
     (on-board instrument3 satellite2)
     (power-avail satellite1)
@@ -26,9 +26,9 @@
   )
   (:goal (and
     (have-image planet1 infrared)
-    (have-image planet1 spectrograph)
-    (have-image planet3 thermograph)
-    (have-image planet4 spectrograph)
+    (have-image planet1 spectral)
+    (have-image planet3 thermal)
+    (have-image planet4 spectral)
     (pointing satellite2 star2)
   ))
 )
