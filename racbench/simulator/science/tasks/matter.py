@@ -77,7 +77,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, mode: s
     world.place(vessel, holder)
     sub = make_substance(world, mat_name, holder.heat if cold_start else world.rooms[where].temp)
     world.place(sub, vessel)
-    if disabled is not None:
+    if disabled is not None and disabled[1] in world.rooms:
         furniture(world, disabled[1], disabled[0]).broken = True
     device = furniture(world, device_room, device_name) if device_name else furniture(world, "outside", "ground")
     add_agent(world, start)

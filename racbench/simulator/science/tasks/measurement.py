@@ -48,10 +48,10 @@ def _setup_thermometer(spec: TaskSpec, variation: int, flags: Flags, layout: Lay
     pools = load("measure")["thermometer_objects"]
     base, q, _ = pool_slot(spec.n_variations, variation, pools["train"], pools["heldout"])
     rng = rng_for(spec.name, variation)
-    world, start, box_room, thermometer = _base_world(spec, variation, rng, layout, ())
     place = ("fridge", "freezer", "room")[q % 3]
+    where = rng.choice(load("tasks")["substance_rooms"]) if place == "room" else "kitchen"
+    world, start, box_room, thermometer = _base_world(spec, variation, rng, layout, (where,))
     if place == "room":
-        where = rng.choice(load("tasks")["substance_rooms"])
         holder = rng.choice(_spots(world, where))
     else:
         where, holder = "kitchen", furniture(world, "kitchen", place)
@@ -131,14 +131,14 @@ def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout,
         name, q, _ = pool_slot(spec.n_variations, variation, pools["train"], pools["heldout"])
         mat, label = material(name), None
     device_name, device_room, disabled = pick_heater(mat.melting, q // 2)
-    world, start, box_room, thermometer = _base_world(spec, variation, rng, layout, (device_room,))
     where = rng.choice(load("tasks")["substance_rooms"])
+    world, start, box_room, thermometer = _base_world(spec, variation, rng, layout, (device_room, where))
     vessel = make(world, rng.choice(load("tasks")["substance_vessels"]), temp=world.rooms[where].temp)
     world.place(vessel, rng.choice(_spots(world, where)))
     sub = make_substance(world, mat.name if not unknown else "water", world.rooms[where].temp,
                          label=label, mat=mat if unknown else None)
     world.place(sub, vessel)
-    if disabled is not None:
+    if disabled is not None and disabled[1] in world.rooms:
         furniture(world, disabled[1], disabled[0]).broken = True
     offset = rng.randint(60, 150) * (1 if q % 2 else -1)
     threshold = int(mat.melting) + offset

@@ -1,0 +1,64 @@
+"""The public interface the rest of racbench calls."""
+
+import pytest
+
+from racbench.simulator.science import SIMPLIFICATIONS, TASKS, ScienceEnv, TaskError, task_names, variation_split
+
+EXPECTED = {
+    "boil": 30, "melt": 30, "freeze": 30, "change-the-state-of-matter-of": 30,
+    "use-thermometer": 540, "measure-melting-point-known-substance": 436,
+    "measure-melting-point-unknown-substance": 300,
+    "power-component": 20, "power-component-renewable-vs-nonrenewable-energy": 20,
+    "test-conductivity": 900, "test-conductivity-of-unknown-substances": 600,
+    "find-living-thing": 300, "find-non-living-thing": 300, "find-plant": 300, "find-animal": 300,
+}
+
+
+def test_fifteen_tasks_in_topic_order_with_at_least_scienceworld_variation_counts():
+    assert task_names() == list(EXPECTED)
+    for name, n in EXPECTED.items():
+        assert TASKS[name].n_variations >= n
+
+
+@pytest.mark.parametrize("task", list(EXPECTED))
+def test_splits_are_50_25_25_and_contiguous(task):
+    n = TASKS[task].n_variations
+    splits = [variation_split(task, v) for v in range(n)]
+    assert splits.count("train") == n // 2
+    assert splits.count("validation") == n // 4
+    assert splits == sorted(splits, key=["train", "validation", "test"].index)
+
+
+def test_errors_name_the_accepted_values():
+    with pytest.raises(ValueError, match="accepted: boil"):
+        ScienceEnv("bake", 0)
+    with pytest.raises(ValueError, match="0 to 29"):
+        ScienceEnv("boil", 30)
+    with pytest.raises(ValueError, match="0 to 29"):
+        variation_split("boil", -1)
+    with pytest.raises(TaskError, match="teleport, openDoors, openContainers, noElectricalAction, easy"):
+        ScienceEnv("boil", 0, "fly")
+    assert SIMPLIFICATIONS == ("teleport", "openDoors", "openContainers", "noElectricalAction", "easy")
+
+
+def test_reset_and_step_follow_the_gym_shape():
+    env = ScienceEnv("melt", 4, "teleport,openContainers")
+    obs, info = env.reset(seed=7)
+    assert set(info) >= {"look", "inventory", "score", "valid_actions", "task_description", "moves"}
+    assert obs == info["look"] and info["moves"] == 0 and info["score"] == 0.0
+    assert info["valid_actions"] == sorted(info["valid_actions"])
+    assert "teleport to kitchen" in info["valid_actions"] or "teleport to hallway" in info["valid_actions"]
+    obs, reward, terminated, truncated, info = env.step("inventory")
+    assert "inventory" in obs and reward == 0.0 and not terminated and not truncated and info["moves"] == 1
+
+
+def test_no_electrical_action_hides_connect_except_in_electrical_tasks():
+    env = ScienceEnv("test-conductivity", 0, "noElectricalAction,teleport")
+    env.reset()
+    env.step("teleport to workshop")
+    assert any(a.startswith("connect ") for a in env._info()["valid_actions"])
+    env = ScienceEnv("boil", 0, "noElectricalAction")
+    _, info = env.reset()
+    assert not any(a.startswith(("connect ", "disconnect ")) for a in info["valid_actions"])
+    obs, *_ = env.step("connect agent to agent")
+    assert "switched off" in obs
