@@ -1,0 +1,104 @@
+"""Same inputs, same text under any hash seed; critical objects never leak into train; failures end episodes."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from racbench.simulator.science import TASKS, ScienceEnv, gold_trajectory, variation_split
+from racbench.simulator.science.data import load
+
+ROOT = Path(__file__).resolve().parents[2]
+_SCRIPT = """
+import json, sys
+from racbench.simulator.science import gold_trajectory
+items = [("boil", 17, ""), ("use-thermometer", 300, "teleport"), ("test-conductivity-of-unknown-substances", 450, ""),
+         ("find-living-thing", 250, "easy"), ("power-component-renewable-vs-nonrenewable-energy", 3, "")]
+print(json.dumps([gold_trajectory(t, v, s, with_valid_actions=True) for t, v, s in items]))
+"""
+
+
+def _run(hash_seed):
+    env = dict(os.environ, PYTHONHASHSEED=str(hash_seed), PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True, env=env, check=True)
+    return out.stdout
+
+
+def test_trajectories_are_identical_under_different_hash_seeds():
+    assert _run(0) == _run(4242)
+
+
+def test_reset_twice_gives_the_same_world_text():
+    env = ScienceEnv("melt", 11, "")
+    a = env.reset()[1]
+    env.step("look around")
+    b = env.reset()[1]
+    assert a == b
+
+
+def _critical_names(task, variations):
+    names = set()
+    for v in variations:
+        env = ScienceEnv(task, v)
+        env.reset()
+        h = env.episode.hints
+        thing = h.get("substance") or h.get("target") or h.get("component")
+        names.add(thing.mat.name if thing.is_substance and thing.label is None else thing.name)
+    return names
+
+
+def test_critical_objects_of_dev_and_test_are_unseen_in_train():
+    for task in ("boil", "melt", "freeze", "change-the-state-of-matter-of", "use-thermometer",
+                 "measure-melting-point-known-substance", "power-component", "test-conductivity",
+                 "test-conductivity-of-unknown-substances", "measure-melting-point-unknown-substance"):
+        n = TASKS[task].n_variations
+        train = [v for v in range(0, n, max(1, n // 60)) if variation_split(task, v) == "train"]
+        held = [v for v in range(0, n, max(1, n // 60)) if variation_split(task, v) != "train"]
+        assert not _critical_names(task, train) & _critical_names(task, held), task
+
+
+def test_living_things_of_held_out_find_variations_are_unseen_in_train():
+    vocab = load("vocab")
+    for task in ("find-animal", "find-plant"):
+        seen = {"train": set(), "held": set()}
+        for v in range(0, 300, 7):
+            env = ScienceEnv(task, v)
+            env.reset()
+            names = {t.name for t in env.world.things if t.living}
+            seen["train" if variation_split(task, v) == "train" else "held"] |= names
+        assert seen["train"] and seen["held"] and not seen["train"] & seen["held"]
+        assert seen["train"] | seen["held"] <= set(vocab["animals"]) | set(vocab["plants"])
+
+
+def test_focusing_on_the_wrong_thing_fails_the_episode():
+    env = ScienceEnv("boil", 0, "easy")
+    env.reset()
+    env.step("teleport to kitchen")
+    obs, reward, terminated, _, info = env.step("focus on stove")
+    assert terminated and info["score"] == 0.0 and "failed" in obs.lower()
+    obs, *_ = env.step("look around")
+    assert "over" in obs
+
+
+def test_wrong_answer_box_fails_and_right_box_completes():
+    steps = gold_trajectory("test-conductivity", 10, "easy")
+    env = ScienceEnv("test-conductivity", 10, "easy")
+    env.reset()
+    right = env.episode.hints["box"]
+    for s in steps[:-1]:
+        env.step(s["action"])
+    wrong = next(t for t in env.world.things if t.base.endswith(" box") and t is not right)
+    target = env.episode.hints["target"]
+    obs, _, terminated, _, info = env.step(f"move {env.canon(target)} to {env.canon(wrong)}")
+    assert terminated and info["score"] == 0.0
+
+
+def test_unknown_substance_properties_follow_the_variation_seed():
+    def props(v):
+        env = ScienceEnv("measure-melting-point-unknown-substance", v)
+        env.reset()
+        m = env.episode.hints["substance"].mat
+        return m.melting, m.conductive, env.task_description
+    assert props(5) == props(5)
+    assert len({props(v)[0] for v in range(20)}) > 10

@@ -1,0 +1,143 @@
+"""Thermodynamics and electricity on small hand-built worlds."""
+
+from racbench.simulator.science import electrical, thermo
+from racbench.simulator.science.house import add_agent, make, make_substance
+from racbench.simulator.science.world import World
+
+
+def _kitchen(ambient=25.0):
+    w = World()
+    room = w.add_room("kitchen", ambient)
+    outside = w.add_room("outside", -15.0)
+    w.add_door(room, outside, True)
+    add_agent(w, "kitchen")
+    return w, room, outside
+
+
+def _ticks(w, n):
+    for _ in range(n):
+        thermo.tick(w)
+        electrical.update(w)
+        w.ticks += 1
+
+
+def test_water_on_a_lit_stove_boils_to_steam_and_cools_back_when_off():
+    w, room, _ = _kitchen()
+    stove = make(w, "stove")
+    w.place(stove, room)
+    pot = make(w, "metal pot")
+    w.place(pot, stove)
+    water = make_substance(w, "water", 25.0)
+    w.place(water, pot)
+    stove.is_on = True
+    w.touch(pot)
+    _ticks(w, 30)
+    assert water.state == "gas" and water.name == "steam"
+    assert [(old, new) for _, uid, old, new in w.phase_log if uid == water.uid] == [("liquid", "gas")]
+    stove.is_on = False
+    w.touch(stove)
+    _ticks(w, 600)
+    assert water.state == "liquid" and abs(water.temp - 25.0) < 1
+
+
+def test_ice_stays_frozen_in_the_freezer_and_melts_in_the_room():
+    w, room, _ = _kitchen()
+    freezer = make(w, "freezer")
+    w.place(freezer, room)
+    cup = make(w, "glass cup", temp=-20)
+    w.place(cup, freezer)
+    ice = make_substance(w, "water", -20.0)
+    w.place(ice, cup)
+    w.touch(cup)
+    _ticks(w, 50)
+    assert ice.name == "ice" and ice.temp < -19
+    w.move(cup, room)
+    _ticks(w, 300)
+    assert ice.state == "liquid"
+
+
+def test_cold_outside_freezes_water_and_settled_things_leave_the_active_set():
+    w, room, outside = _kitchen()
+    cup = make(w, "tin cup")
+    w.place(cup, room)
+    water = make_substance(w, "water", 25.0)
+    w.place(water, cup)
+    w.move(cup, outside)
+    _ticks(w, 400)
+    assert water.state == "solid"
+    assert cup.uid not in w.thermal_active and water.uid not in w.thermal_active
+
+
+def test_paper_in_a_fire_pit_burns_to_ash_and_spills_nothing_it_did_not_hold():
+    w, room, _ = _kitchen()
+    pit = make(w, "fire pit")
+    w.place(pit, room)
+    book = make(w, "book")
+    w.place(book, pit)
+    pit.is_on = True
+    w.touch(book)
+    _ticks(w, 40)
+    assert book.name == "ash" and book.parent is pit
+
+
+def _circuit(conductor_name="metal fork", polarity_ok=True, source="battery", room_name="kitchen"):
+    w, room, outside = _kitchen()
+    where = room if room_name == "kitchen" else outside
+    bat = make(w, source)
+    bulb = make(w, "light bulb", name="red light bulb", color="red")
+    w1, w2 = make(w, "wire", name="red wire"), make(w, "wire", name="blue wire")
+    fork = make(w, conductor_name)
+    for t in (bat, bulb, w1, w2, fork):
+        w.place(t, where)
+    b_in, b_out = (1, 0) if polarity_ok else (0, 1)
+    for a, b in (((bat.uid, 0), (w1.uid, 0)), ((w1.uid, 1), (fork.uid, 0)), ((fork.uid, 1), (bulb.uid, b_in)),
+                 ((bulb.uid, b_out), (w2.uid, 0)), ((w2.uid, 1), (bat.uid, 1))):
+        w.connect(a, b)
+    electrical.update(w)
+    return w, bulb, fork, room, outside
+
+
+def test_series_circuit_lights_the_bulb_through_a_conductor_only():
+    w, bulb, fork, room, _ = _circuit("metal fork")
+    assert bulb.powered and bulb.is_on
+    w.move(fork, room)      # moving a thing loosens its links
+    electrical.update(w)
+    assert not bulb.powered
+    w, bulb, *_ = _circuit("plastic fork")
+    assert not bulb.powered
+
+
+def test_polarized_bulb_wired_backwards_stays_dark():
+    _, bulb, *_ = _circuit(polarity_ok=False)
+    assert not bulb.powered
+
+
+def test_solar_panel_works_outside_only():
+    _, bulb, *_ = _circuit(source="solar panel", room_name="kitchen")
+    assert not bulb.powered
+    w, bulb, *_ = _circuit(source="solar panel", room_name="outside")
+    assert bulb.powered and w.power_source[bulb.uid].renewable
+
+
+def test_switch_opens_and_closes_the_loop_through_actions():
+    from racbench.simulator.science import ScienceEnv
+    env = ScienceEnv("power-component", 0, "easy")
+    env.reset()
+    env.step("teleport to workshop")
+    bat = next(t for t in env.world.things if t.source == "battery")
+    comp = env.episode.hints["component"]
+    wires = env.episode.hints["wires"]
+    switch = next(t for t in env.world.things if t.elec == "switch")
+    plan = [f"connect battery anode to {wires[0].name} terminal 1",
+            f"connect {wires[0].name} terminal 2 to switch terminal 1",
+            f"connect switch terminal 2 to {comp.name} cathode",
+            f"connect {comp.name} anode to {wires[1].name} terminal 1",
+            f"connect {wires[1].name} terminal 2 to battery cathode"]
+    for text in plan:
+        obs, *_ = env.step(text)
+        assert "now connected" in obs, obs
+    assert not comp.powered
+    env.step("activate switch")
+    assert comp.powered and bat.parent is not None
+    env.step("deactivate switch")
+    assert not comp.powered
