@@ -206,7 +206,8 @@ def _blocksworld(p: ProblemSpec, rng: random.Random) -> None:
     while True:
         goal_towers = _random_towers(rng, blocks)
         goal_on = [(t[i], t[i - 1]) for t in goal_towers for i in range(1, len(t))]
-        if goal_on and any(g not in init_on for g in goal_on):
+        # enough goal atoms must be false initially for a non-trivial problem
+        if sum(g not in init_on for g in goal_on) >= max(2, n // 2):
             break
     for tower in init_towers:
         p.fact("on-table", tower[0])
@@ -713,16 +714,21 @@ def _swap(p: ProblemSpec, rng: random.Random) -> None:
         p.fact("connected", locs[j], locs[i])
     held = list(items)
     rng.shuffle(held)
-    position = {}
-    for a, item in zip(agents, held):
-        position[a] = rng.choice(locs)
-        p.fact("agent-at", a, position[a])
-        p.fact("holds", a, item)
+    position = {a: rng.choice(locs) for a in agents}
+    # items must change hands between at least three agents (or, with two
+    # agents, between agents at different locations when there are several),
+    # so no problem is solved by a single swap
+    need = min(3, n_agents)
     while True:
         wanted = list(items)
         rng.shuffle(wanted)
-        if wanted != held:
+        if sum(w != h for w, h in zip(wanted, held)) >= need:
             break
+    if n_agents == 2 and n_locs > 1 and position[agents[0]] == position[agents[1]]:
+        position[agents[1]] = rng.choice([l for l in locs if l != position[agents[0]]])
+    for a, item in zip(agents, held):
+        p.fact("agent-at", a, position[a])
+        p.fact("holds", a, item)
     for a, item, now in zip(agents, wanted, held):
         if item != now or rng.random() < 0.3:
             p.want("holds", a, item)
@@ -731,7 +737,7 @@ def _swap(p: ProblemSpec, rng: random.Random) -> None:
         p.want("agent-at", a, rng.choice([l for l in locs if l != position[a]]))
 
 
-# name -> (openable, heatable, coolable, cleanable) for items
+# item name -> (heatable, coolable, cleanable)
 _HOUSEHOLD_ITEMS = {
     "apple": (True, True, True),
     "mug": (True, True, True),

@@ -12,7 +12,7 @@
     (hand-empty)
   )
   (:goal (and
-    (on b1 b3)
-    (on b2 b1)
+    (on b1 b2)
+    (on b2 b3)
   ))
 )

@@ -14,5 +14,6 @@
   )
   (:goal (and
     (on b1 b2)
+    (on b3 b1)
   ))
 )

@@ -13,6 +13,7 @@
     (hand-empty)
   )
   (:goal (and
-    (on b2 b1)
+    (on b1 b2)
+    (on b3 b1)
   ))
 )

@@ -15,6 +15,7 @@
     (hand-empty)
   )
   (:goal (and
-    (on b1 b3)
+    (on b2 b4)
+    (on b3 b1)
   ))
 )

@@ -14,6 +14,8 @@
     (hand-empty)
   )
   (:goal (and
-    (on b1 b4)
+    (on b1 b3)
+    (on b3 b2)
+    (on b4 b1)
   ))
 )

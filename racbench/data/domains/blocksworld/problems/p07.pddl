@@ -14,6 +14,8 @@
     (hand-empty)
   )
   (:goal (and
+    (on b1 b5)
+    (on b3 b4)
     (on b5 b2)
   ))
 )

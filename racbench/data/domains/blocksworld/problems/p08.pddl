@@ -15,6 +15,7 @@
     (hand-empty)
   )
   (:goal (and
-    (on b1 b2)
+    (on b4 b5)
+    (on b5 b2)
   ))
 )

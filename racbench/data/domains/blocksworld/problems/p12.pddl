@@ -17,7 +17,10 @@
     (hand-empty)
   )
   (:goal (and
-    (on b2 b6)
+    (on b1 b6)
+    (on b2 b1)
+    (on b3 b4)
     (on b4 b2)
+    (on b6 b5)
   ))
 )

@@ -19,5 +19,6 @@
   (:goal (and
     (on b2 b3)
     (on b4 b2)
+    (on b5 b4)
   ))
 )

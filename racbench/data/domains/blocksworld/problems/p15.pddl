@@ -18,6 +18,8 @@
     (hand-empty)
   )
   (:goal (and
-    (on b4 b6)
+    (on b2 b6)
+    (on b4 b1)
+    (on b6 b7)
   ))
 )

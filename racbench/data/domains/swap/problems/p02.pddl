@@ -11,7 +11,7 @@
     (connected room2 room1)
     (agent-at alice room2)
     (holds alice kite)
-    (agent-at bob room2)
+    (agent-at bob room1)
     (holds bob book)
   )
   (:goal (and

@@ -13,11 +13,12 @@
     (connected room3 room2)
     (agent-at alice room2)
     (holds alice book)
-    (agent-at bob room2)
+    (agent-at bob room1)
     (holds bob kite)
   )
   (:goal (and
     (holds alice kite)
     (holds bob book)
+    (agent-at alice room3)
   ))
 )

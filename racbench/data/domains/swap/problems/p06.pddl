@@ -17,8 +17,8 @@
     (holds carol ball)
   )
   (:goal (and
-    (holds alice book)
+    (holds alice ball)
     (holds bob kite)
-    (agent-at alice room2)
+    (holds carol book)
   ))
 )

@@ -23,9 +23,9 @@
     (holds dave kite)
   )
   (:goal (and
-    (holds alice lamp)
-    (holds bob book)
-    (holds carol kite)
-    (holds dave ball)
+    (holds alice ball)
+    (holds bob kite)
+    (holds carol lamp)
+    (holds dave book)
   ))
 )
