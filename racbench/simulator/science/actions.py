@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from . import describe, electrical
+from .naming import terminal
 from .parser import Action
 from .scope import terminal_names
 from .text import say
@@ -169,8 +170,8 @@ def _connect(ctx, a, b):
         ia = 0 if (ta.uid, 0) not in w.links else 1
     if ib is None:
         ib = 0 if (tb.uid, 0) not in w.links else 1
-    term_a = f"{_name(ctx, ta)} {terminal_names(ta)[ia]}"
-    term_b = f"{_name(ctx, tb)} {terminal_names(tb)[ib]}"
+    term_a = terminal(_name(ctx, ta), terminal_names(ta)[ia])
+    term_b = terminal(_name(ctx, tb), terminal_names(tb)[ib])
     for term, key in ((term_a, (ta.uid, ia)), (term_b, (tb.uid, ib))):
         if key in w.links:
             return say("terminal_busy", term=term)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import actions, describe, electrical, thermo
 from .house import Layout
+from .naming import command, terminal
 from .parser import parse
 from .registry import check_variation, get_task, parse_simplifications
 from .scope import scope_of, terminal_names
@@ -120,14 +121,14 @@ class ScienceEnv:
         for a in action.args:
             if isinstance(a, tuple):
                 thing, i = a
-                names.append(self.canon(thing) if i is None else f"{self.canon(thing)} {terminal_names(thing)[i]}")
+                names.append(self.canon(thing) if i is None else terminal(self.canon(thing), terminal_names(thing)[i]))
             elif isinstance(a, int):
                 names.append(str(a))
             elif a.kind == "room":
                 names.append(a.name)
             else:
                 names.append(self.canon(a))
-        return say("action_text", verb=action.verb, args=names)
+        return command(action.verb, *names)
 
     def _cached(self, key, make):
         v = self.world.version

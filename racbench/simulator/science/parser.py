@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .data import load
+from .naming import commands
 from .scope import Scope
 
 OBJ, ROOM, TERM = "obj", "room", "term"
-_ARTICLES = ("the ", "a ", "an ")
 _CLEAN = re.compile(r"[^a-z0-9 ]+")
 _WAIT_N = re.compile(r"wait ?(\d{1,6})")
 
@@ -37,38 +38,20 @@ def _arg_key(a):
     return a.uid
 
 
-# (surface prefixes, verb, slots, separators between slot 1 and slot 2)
-_TEMPLATES = (
-    (("look around", "look", "l"), "look", (), ()),
-    (("inventory", "inv", "i"), "inventory", (), ()),
-    (("task",), "task", (), ()),
-    (("wait1",), "wait1", (), ()),
-    (("wait", "z"), "wait", (), ()),
-    (("look at", "examine", "x", "describe", "inspect"), "look_at", (OBJ,), ()),
-    (("look in", "look inside", "search"), "look_in", (OBJ,), ()),
-    (("open",), "open", (OBJ,), ()),
-    (("close", "shut"), "close", (OBJ,), ()),
-    (("activate", "turn on", "switch on", "start"), "activate", (OBJ,), ()),
-    (("deactivate", "turn off", "switch off", "stop"), "deactivate", (OBJ,), ()),
-    (("connect", "attach"), "connect", (TERM, TERM), ("to", "with", "and")),
-    (("disconnect", "detach", "unplug"), "disconnect", (OBJ,), ()),
-    (("use",), "use_on", (OBJ, OBJ), ("on", "with")),
-    (("use",), "use", (OBJ,), ()),
-    (("read",), "read", (OBJ,), ()),
-    (("move", "put", "place", "drop"), "move", (OBJ, OBJ), ("to", "in", "into", "on", "onto")),
-    (("pick up", "take", "get", "grab"), "pick_up", (OBJ,), ()),
-    (("put down", "drop"), "put_down", (OBJ,), ()),
-    (("pour",), "pour", (OBJ, OBJ), ("into", "in", "on", "onto")),
-    (("dunk",), "dunk", (OBJ, OBJ), ("into", "in")),
-    (("mix",), "mix", (OBJ,), ()),
-    (("go to", "go into", "go", "walk to", "enter", "move to"), "go", (ROOM,), ()),
-    (("teleport to", "teleport"), "teleport", (ROOM,), ()),
-    (("eat", "consume"), "eat", (OBJ,), ()),
-    (("flush",), "flush", (OBJ,), ()),
-    (("focus on", "focus"), "focus", (OBJ,), ()),
-)
-_SUFFIX_FORMS = (("pick ", " up", "pick_up"), ("put ", " down", "put_down"),
-                 ("turn ", " on", "activate"), ("turn ", " off", "deactivate"))
+def _grammar():
+    """(surface forms, verb, slots, separators) per command, and (head, tail, verb) suffix forms."""
+    templates, suffixes = [], []
+    for verb, entry in commands().items():
+        templates.append((tuple(entry["forms"]), verb, tuple(entry.get("slots", ())),
+                          tuple(entry.get("separators", ()))))
+        for head, tail in entry.get("suffix_forms", ()):
+            suffixes.append((head + " ", " " + tail, verb))
+    return tuple(templates), tuple(suffixes)
+
+
+_TEMPLATES, _SUFFIX_FORMS = _grammar()
+_ARTICLES = tuple(a + " " for a in load("commands")["articles"])
+MAX_LENGTH = load("commands")["max_length"]
 
 
 def normalize(text: str) -> str:
@@ -127,7 +110,9 @@ def _readings(rest: str, slots: tuple, seps: tuple, scope: Scope, missing: list)
 
 
 def parse(text: str, scope: Scope) -> Parse:
-    norm = normalize(text)
+    norm = normalize(text[: MAX_LENGTH * 4])
+    if len(norm) > MAX_LENGTH:
+        return Parse([])
     m = _WAIT_N.fullmatch(norm)
     if m:
         return Parse([Action("wait_n", (int(m.group(1)),))])

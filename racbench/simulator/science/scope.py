@@ -6,8 +6,9 @@ the describers, so a run of `wait` steps costs no lookups at all.
 
 from __future__ import annotations
 
+from . import naming
 from .data import load
-from .world import AGENT, DOOR, World
+from .world import AGENT, World
 
 
 def _terminal_words() -> tuple[tuple[str, str], tuple[str, str]]:
@@ -17,7 +18,6 @@ def _terminal_words() -> tuple[tuple[str, str], tuple[str, str]]:
 
 POLARIZED, UNPOLARIZED = _terminal_words()
 SUBSTANCE_WORD = load("vocab")["substance_word"]
-INVENTORY_WORD = "inventory"
 
 
 def terminal_names(thing) -> tuple[str, str]:
@@ -55,11 +55,11 @@ class Scope:
         for t in things:
             name = t.name
             if t.kind == AGENT:
-                canon[t.uid] = "agent"
+                canon[t.uid] = naming.self_words()[0]
             elif counts[name] > 1:
                 p = t.parent
-                where = INVENTORY_WORD if p.kind == AGENT else p.name
-                canon[t.uid] = f"{name} in {where}"
+                where = naming.inventory_word() if p.kind == AGENT else p.name
+                canon[t.uid] = naming.qualified(name, where)
             else:
                 canon[t.uid] = name
         # still-identical qualified names (twins in one container) are numbered in visible order
@@ -70,9 +70,9 @@ class Scope:
             if len(group) > 1:
                 base = group[0].name
                 for k, t in enumerate(group, 1):
-                    canon[t.uid] = f"{base} {k}"
+                    canon[t.uid] = naming.twin(base, k)
         for door, other in world.doors_of(room):
-            canon[door.uid] = f"door to {other.name}"
+            canon[door.uid] = naming.door(other.name)
         self.canon = canon
         refs: dict[str, list] = {}
 
@@ -86,20 +86,20 @@ class Scope:
             add(c, t)
             add(t.name, t)
             if t.kind == AGENT:
-                add("yourself", t)
-                add("self", t)
+                for word in naming.self_words():
+                    add(word, t)
                 continue
             for r in t.referents:
                 add(r, t)
                 if t.color:
-                    add(f"{t.color} {r}", t)
+                    add(naming.colored(t.color, r), t)
             if t.is_substance:
-                add(f"{t.state} {t.mat.name}", t)
+                add(naming.state_material(t.state, t.mat.name), t)
                 add(SUBSTANCE_WORD, t)
         for door, other in world.doors_of(room):
             add(canon[door.uid], door)
-            add(f"{other.name} door", door)
-            add("door", door)
+            for alias in naming.door_aliases(other.name):
+                add(alias, door)
         self.refs = refs
         terms: dict[str, list] = {}
         for t in things:
@@ -108,7 +108,7 @@ class Scope:
             names = [canon[t.uid], t.name, *t.referents]
             for i, word in enumerate(terminal_names(t)):
                 for n in names:
-                    for key in (f"{n} {word}", f"{word} on {n}", f"{word} in {n}", f"{word} of {n}"):
+                    for key in (naming.terminal(n, word), *naming.terminal_aliases(n, word)):
                         lst = terms.setdefault(key.lower(), [])
                         if (t, i) not in lst:
                             lst.append((t, i))

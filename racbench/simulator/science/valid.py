@@ -6,52 +6,53 @@ a device to switch...), in canonical wording that parses back to exactly that ac
 
 from __future__ import annotations
 
+from .naming import command as cmd, terminal
 from .scope import Scope, has_terminals, terminal_names
 from .world import AGENT, DOOR
 
-ALWAYS = ("look around", "inventory", "task", "wait", "wait1")
+ALWAYS = ("look", "inventory", "task", "wait", "wait1")
 
 
 def valid_actions(world, scope: Scope, teleport_ok: bool, electric_ok: bool) -> list[str]:
     canon = scope.canon
-    out = list(ALWAYS)
+    out = [cmd(v) for v in ALWAYS]
     here = scope.room
     holders = []     # open containers things can be moved into
     movable = []
     terminals = []
     for t in scope.things:
         c = canon[t.uid]
-        out.append(f"look at {c}")
+        out.append(cmd("look_at", c))
         if t.kind == AGENT:
             continue
-        out.append(f"focus on {c}")
+        out.append(cmd("focus", c))
         if t.openable:
-            out.append(f"{'close' if t.is_open else 'open'} {c}")
+            out.append(cmd("close" if t.is_open else "open", c))
         if t.kind == DOOR:
             continue
         if t.container:
             if t.is_open:
                 holders.append(t)
-            out.append(f"look in {c}")
+            out.append(cmd("look_in", c))
             if len(t.contents) > 1:
-                out.append(f"mix {c}")
+                out.append(cmd("mix", c))
         if t.device in ("heater", "cooler", "switchable"):
-            out.append(f"{'deactivate' if t.is_on else 'activate'} {c}")
+            out.append(cmd("deactivate" if t.is_on else "activate", c))
         if t.device == "toilet":
-            out.append(f"flush {c}")
+            out.append(cmd("flush", c))
         if t.readable:
-            out.append(f"read {c}")
+            out.append(cmd("read", c))
         if t.edible:
-            out.append(f"eat {c}")
+            out.append(cmd("eat", c))
         if t.tool == "thermometer":
-            out.extend(f"use {c} on {canon[o.uid]}" for o in scope.things
+            out.extend(cmd("use_on", c, canon[o.uid]) for o in scope.things
                        if o.kind not in (AGENT, DOOR) and o is not t)
         if t.portable and not (t.is_substance and t.state != "solid"):
             movable.append(t)
             if t.parent.kind == AGENT:
-                out.append(f"put down {c}")
+                out.append(cmd("put_down", c))
             else:
-                out.append(f"pick up {c}")
+                out.append(cmd("pick_up", c))
         if electric_ok and has_terminals(t):
             terminals.append(t)
     for t in movable:
@@ -61,12 +62,12 @@ def valid_actions(world, scope: Scope, teleport_ok: bool, electric_ok: bool) -> 
                 continue
             if h.parent is t or (h.parent is not None and world.inside(h, t)):
                 continue
-            out.append(f"move {c} to {canon[h.uid]}")
+            out.append(cmd("move", c, canon[h.uid]))
     for h in holders:
         if h.portable and any(x.is_substance and x.state == "liquid" for x in h.contents):
             for d in holders:
                 if d is not h and not world.inside(d, h):
-                    out.append(f"pour {canon[h.uid]} into {canon[d.uid]}")
+                    out.append(cmd("pour", canon[h.uid], canon[d.uid]))
     if electric_ok and terminals:
         links = world.links
         free = []
@@ -74,16 +75,16 @@ def valid_actions(world, scope: Scope, teleport_ok: bool, electric_ok: bool) -> 
             names = terminal_names(t)
             for i in (0, 1):
                 if (t.uid, i) not in links:
-                    free.append((t, f"{canon[t.uid]} {names[i]}"))
+                    free.append((t, terminal(canon[t.uid], names[i])))
             if (t.uid, 0) in links or (t.uid, 1) in links:
-                out.append(f"disconnect {canon[t.uid]}")
+                out.append(cmd("disconnect", canon[t.uid]))
         for i, (ta, na) in enumerate(free):
             for tb, nb in free[i + 1:]:
                 if ta is not tb:
-                    out.append(f"connect {na} to {nb}")
+                    out.append(cmd("connect", na, nb))
     for door, other in world.doors_of(here):
         if door.is_open:
-            out.append(f"go to {other.name}")
+            out.append(cmd("go", other.name))
     if teleport_ok:
-        out.extend(f"teleport to {name}" for name in world.rooms if world.rooms[name] is not here)
+        out.extend(cmd("teleport", name) for name in world.rooms if world.rooms[name] is not here)
     return sorted(set(out))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .. import naming
+from ..naming import command
 from ..data import load
 from ..house import Layout, add_agent, build_house, make, rng_for, settle
 from ..text import say
@@ -37,7 +39,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, categor
     start = rng.choice(tables["start_rooms"])
     world = build_house(rng, layout, required={start, box_room, "outside", "greenhouse", "kitchen"},
                         animals=animals, plants=plants)
-    box = make(world, "box", name=f"{color} box", color=color, temp=world.rooms[box_room].temp)
+    box = make(world, "box", name=naming.box(color), color=color, temp=world.rooms[box_room].temp)
     world.place(box, world.rooms[box_room])
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
@@ -89,7 +91,7 @@ def oracle(env):
     box = ep.hints["box"]
     target = _pick_target(env, ep.hints["member"], box)
     yield from visit(env, target)
-    yield f"focus on {env.canon(target)}"
+    yield command("focus", env.canon(target))
     yield from deliver(env, target, box)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from ..naming import command
 from ..world import AGENT, ROOM
 
 MAX_WAIT_STEPS = 200
@@ -36,12 +37,12 @@ def go_to(env, room):
     if world.agent_room() is room:
         return
     if env.teleport_ok:
-        yield f"teleport to {room.name}"
+        yield command("teleport", room.name)
         return
     for door, nxt in route(world, world.agent_room(), room):
         if not door.is_open:
-            yield f"open {env.canon(door)}"
-        yield f"go to {nxt.name}"
+            yield command("open", env.canon(door))
+        yield command("go", nxt.name)
 
 
 def uncover(env, thing):
@@ -53,7 +54,7 @@ def uncover(env, thing):
         p = p.parent
     for c in reversed(chain):
         if c.openable and not c.is_open:
-            yield f"open {env.canon(c)}"
+            yield command("open", env.canon(c))
 
 
 def visit(env, thing):
@@ -69,7 +70,7 @@ def fetch(env, thing):
     """Get `thing` into the inventory."""
     yield from visit(env, thing)
     if thing.parent is not env.world.agent:
-        yield f"pick up {env.canon(thing)}"
+        yield command("pick_up", env.canon(thing))
 
 
 def deliver(env, thing, dest):
@@ -77,13 +78,13 @@ def deliver(env, thing, dest):
     yield from fetch(env, thing)
     yield from visit(env, dest)
     if dest.openable and not dest.is_open:
-        yield f"open {env.canon(dest)}"
-    yield f"move {env.canon(thing)} to {env.canon(dest)}"
+        yield command("open", env.canon(dest))
+    yield command("move", env.canon(thing), env.canon(dest))
 
 
-def wait_until(env, done, action="wait1"):
-    """Repeat `action` (a string or a callable returning one) until `done()` or the episode ends."""
+def wait_until(env, done, action=None):
+    """Repeat `action` (a callable returning a command; default wait1) until `done()` or the end."""
     for _ in range(MAX_WAIT_STEPS):
         if done() or env.finished:
             return
-        yield action() if callable(action) else action
+        yield action() if action is not None else command("wait1")

@@ -3,6 +3,8 @@ test whether a named or an unknown substance conducts. Oracles wire series circu
 
 from __future__ import annotations
 
+from .. import naming
+from ..naming import command
 from ..data import load
 from ..house import Layout, add_agent, build_house, furniture, make, make_substance, rng_for, settle
 from ..materials import Material
@@ -18,7 +20,7 @@ WORKSHOP = "workshop"
 
 def _component(world, arch_color, temp):
     arch, color = arch_color
-    name = f"{color} {arch}" if color else arch
+    name = naming.colored(color, arch) if color else arch
     return make(world, arch, name=name, color=color, temp=temp)
 
 
@@ -32,7 +34,7 @@ def _workshop(world, rng, loads, battery=True, solar=False, gas=False):
     if battery:
         bat = make(world, "battery", temp=room.temp)
         kit.append(bat)
-    wires = [make(world, "wire", name=f"{c} wire", color=c, temp=room.temp) for c in colors]
+    wires = [make(world, "wire", name=naming.wire(c), color=c, temp=room.temp) for c in colors]
     kit += wires + list(loads) + [make(world, "switch", temp=room.temp)]
     if solar:
         kit.append(make(world, "solar panel", temp=room.temp))
@@ -44,7 +46,7 @@ def _workshop(world, rng, loads, battery=True, solar=False, gas=False):
 
 
 def _term(env, thing, i) -> str:
-    return f"{env.canon(thing)} {terminal_names(thing)[i]}"
+    return naming.terminal(env.canon(thing), terminal_names(thing)[i])
 
 
 def _wire_loop(env, source, wires, middle):
@@ -55,7 +57,7 @@ def _wire_loop(env, source, wires, middle):
         in_term = 1 if (b is source or b.elec == "load") else 0
         if env.finished:
             return
-        yield f"connect {_term(env, a, out_term)} to {_term(env, b, in_term)}"
+        yield command("connect", _term(env, a, out_term), _term(env, b, in_term))
 
 
 # ---- power-component and renewable vs non-renewable -----------------------------------------------
@@ -107,7 +109,7 @@ def _oracle_power(env):
     comp, wires = h["component"], h["wires"]
     world = env.world
     yield from visit(env, comp)
-    yield f"focus on {env.canon(comp)}"
+    yield command("focus", env.canon(comp))
     if h["renewable"] is None:
         source = h["battery"]
     elif h["renewable"]:
@@ -119,10 +121,10 @@ def _oracle_power(env):
     else:
         source = next(t for t in world.things if t.source == "gas")
         if not source.is_on:
-            yield f"activate {env.canon(source)}"
+            yield command("activate", env.canon(source))
     yield from _wire_loop(env, source, wires, [comp])
     if not env.finished:
-        yield "wait1"
+        yield command("wait1")
 
 
 # ---- conductivity ----------------------------------------------------------------------------------
@@ -153,7 +155,7 @@ def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: La
     yes_c, no_c = colors[i], colors[(i + 1 + rng.randrange(len(colors) - 1)) % len(colors)]
     boxes = []
     for c in (yes_c, no_c):
-        box = make(world, "box", name=f"{c} box", color=c, temp=world.rooms[WORKSHOP].temp)
+        box = make(world, "box", name=naming.box(c), color=c, temp=world.rooms[WORKSHOP].temp)
         world.place(box, world.rooms[WORKSHOP])
         boxes.append(box)
     right, wrong = (boxes[0], boxes[1]) if target.mat.conductive else (boxes[1], boxes[0])
@@ -177,12 +179,12 @@ def _oracle_conductivity(env):
     h = ep.hints
     target, load_thing = h["target"], h["load"]
     yield from visit(env, target)
-    yield f"focus on {env.canon(target)}"
+    yield command("focus", env.canon(target))
     yield from fetch(env, target)
     yield from go_to(env, env.world.room_of(h["battery"]))
     yield from _wire_loop(env, h["battery"], h["wires"], [target, load_thing])
-    yield "wait1"
-    yield f"look at {env.canon(load_thing)}"
+    yield command("wait1")
+    yield command("look_at", env.canon(load_thing))
     yield from deliver(env, target, h["box"])
 
 

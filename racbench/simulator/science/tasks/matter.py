@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..naming import command
 from ..data import load
 from ..house import Layout, add_agent, build_house, furniture, make, make_substance, rng_for, settle
 from ..materials import GAS, LIQUID, SOLID, material
@@ -104,10 +105,10 @@ def oracle(env):
     ep = env.episode
     sub, vessel, device = ep.hints["substance"], ep.hints["vessel"], ep.hints["device"]
     yield from visit(env, sub)
-    yield f"focus on {env.canon(sub)}"
+    yield command("focus", env.canon(sub))
     yield from deliver(env, vessel, device)
     if device.heat is not None and not device.is_on:
-        yield f"activate {env.canon(device)}"
+        yield command("activate", env.canon(device))
     yield from wait_until(env, lambda: ep.complete)
 
 

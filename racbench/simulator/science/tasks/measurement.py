@@ -3,6 +3,8 @@ substance (forced choice between two answer boxes). Oracles beside the tasks."""
 
 from __future__ import annotations
 
+from .. import naming
+from ..naming import command
 from ..data import load
 from ..house import Layout, add_agent, build_house, furniture, make, make_substance, rng_for, settle
 from ..materials import LIQUID, SOLID, Material, material
@@ -24,7 +26,7 @@ def _boxes(world, rng, room_name, variation):
     above, below = colors[i], colors[(i + 1 + rng.randrange(len(colors) - 1)) % len(colors)]
     boxes = []
     for c in (above, below):
-        box = make(world, "box", name=f"{c} box", color=c, temp=world.rooms[room_name].temp)
+        box = make(world, "box", name=naming.box(c), color=c, temp=world.rooms[room_name].temp)
         world.place(box, world.rooms[room_name])
         boxes.append(box)
     return boxes
@@ -97,10 +99,10 @@ def _oracle_thermometer(env):
     ep = env.episode
     thermometer, target = ep.hints["thermometer"], ep.hints["target"]
     yield from fetch(env, thermometer)
-    yield f"focus on {env.canon(thermometer)}"
+    yield command("focus", env.canon(thermometer))
     yield from visit(env, target)
-    yield f"focus on {env.canon(target)}"
-    yield f"use {env.canon(thermometer)} on {env.canon(target)}"
+    yield command("focus", env.canon(target))
+    yield command("use_on", env.canon(thermometer), env.canon(target))
     yield from deliver(env, target, ep.hints["box"]())
 
 
@@ -117,7 +119,7 @@ def unknown_label(variation: int, n: int, rng) -> str:
     train, _, _ = split_counts(n)
     half = len(letters) // 2
     pool = letters[:half] if variation < train else letters[half:]
-    return f"{load('vocab')['unknown_name']} {pool[rng.randrange(len(pool))]}"
+    return naming.unknown(pool[rng.randrange(len(pool))])
 
 
 def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown: bool) -> Episode:
@@ -176,16 +178,16 @@ def _oracle_melting(env):
     h = ep.hints
     thermometer, sub, device = h["thermometer"], h["substance"], h["device"]
     yield from fetch(env, thermometer)
-    yield f"focus on {env.canon(thermometer)}"
+    yield command("focus", env.canon(thermometer))
     yield from visit(env, sub)
-    yield f"focus on {env.canon(sub)}"
+    yield command("focus", env.canon(sub))
     yield from deliver(env, h["vessel"], device)
     if not device.is_on:
-        yield f"activate {env.canon(device)}"
+        yield command("activate", env.canon(device))
     yield from wait_until(env, lambda: sub.state != SOLID,
-                          lambda: f"use {env.canon(thermometer)} on {env.canon(sub)}")
+                          lambda: command("use_on", env.canon(thermometer), env.canon(sub)))
     yield from go_to(env, env.world.room_of(h["answer"]))
-    yield f"focus on {env.canon(h['answer'])}"
+    yield command("focus", env.canon(h['answer']))
 
 
 SPECS = [
