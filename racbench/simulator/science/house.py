@@ -7,6 +7,8 @@ import random
 from dataclasses import dataclass
 
 from .data import load
+from .tasks.base import TaskError
+from .text import say
 from .world import AGENT, THING, World
 
 
@@ -18,6 +20,9 @@ def seed_for(*parts) -> int:
 
 def rng_for(*parts) -> random.Random:
     return random.Random(seed_for(*parts))
+
+
+MAX_DISTRACTORS = 12
 
 
 @dataclass(frozen=True)
@@ -35,9 +40,10 @@ class Layout:
     def validate(self) -> None:
         total = len(load("house")["rooms"])
         if self.n_rooms is not None and not 1 <= self.n_rooms <= total:
-            raise ValueError(f"Layout.n_rooms must be between 1 and {total}, got {self.n_rooms}")
-        if self.n_distractors is not None and not 0 <= self.n_distractors <= 12:
-            raise ValueError(f"Layout.n_distractors must be between 0 and 12, got {self.n_distractors}")
+            raise TaskError(say("bad_layout", field="n_rooms", low=1, high=total, value=self.n_rooms))
+        if self.n_distractors is not None and not 0 <= self.n_distractors <= MAX_DISTRACTORS:
+            raise TaskError(say("bad_layout", field="n_distractors", low=0, high=MAX_DISTRACTORS,
+                                value=self.n_distractors))
 
 
 def make(world: World, archetype: str, name: str | None = None, temp: float = 25.0,

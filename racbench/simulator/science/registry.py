@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .tasks.base import Flags, TaskError, TaskSpec
+from .text import say
 from .tasks import matter
 
 SIMPLIFICATIONS = ("teleport", "openDoors", "openContainers", "noElectricalAction", "easy")
@@ -29,26 +30,25 @@ def task_names() -> list[str]:
 def get_task(name: str) -> TaskSpec:
     spec = TASKS.get(name)
     if spec is None:
-        raise TaskError(f"unknown science task {name!r}; accepted: {', '.join(TASKS)}")
+        raise TaskError(say("unknown_task", name=repr(name), accepted=list(TASKS)))
     return spec
 
 
 def check_variation(spec: TaskSpec, variation) -> int:
     if isinstance(variation, bool) or not isinstance(variation, int) or not 0 <= variation < spec.n_variations:
-        raise TaskError(f"variation {variation!r} is out of range for task {spec.name!r}; "
-                        f"accepted: integers 0 to {spec.n_variations - 1}")
+        raise TaskError(say("bad_variation", variation=repr(variation), task=spec.name,
+                            last=spec.n_variations - 1))
     return variation
 
 
 def parse_simplifications(text: str) -> Flags:
     """'teleport,openDoors' -> Flags; 'easy' turns every simplification on."""
     if not isinstance(text, str):
-        raise TaskError(f"simplifications must be a comma-separated string of: {', '.join(SIMPLIFICATIONS)}")
+        raise TaskError(say("bad_simplification_type", accepted=SIMPLIFICATIONS))
     names = [p.strip() for p in text.split(",") if p.strip()]
     bad = [n for n in names if n not in SIMPLIFICATIONS]
     if bad:
-        raise TaskError(f"unknown simplification(s) {', '.join(map(repr, bad))}; "
-                        f"accepted: {', '.join(SIMPLIFICATIONS)} (comma-separated)")
+        raise TaskError(say("bad_simplification", bad=[repr(b) for b in bad], accepted=SIMPLIFICATIONS))
     on = set(names)
     easy = "easy" in on
     return Flags(teleport=easy or "teleport" in on, open_doors=easy or "openDoors" in on,

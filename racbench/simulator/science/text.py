@@ -7,7 +7,7 @@ from importlib import resources
 
 import jinja2
 
-_FILES = ("look.j2", "responses.j2", "tasks.j2")
+_FILES = ("look.j2", "responses.j2", "tasks.j2", "errors.j2")
 
 
 def _article(name: str) -> str:

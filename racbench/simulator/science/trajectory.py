@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .env import ScienceEnv
+from .text import say
 
 
 class OracleError(RuntimeError):
@@ -33,6 +34,6 @@ def run_oracle(env: ScienceEnv, with_valid_actions: bool = False) -> list[dict]:
             break
     if not steps or steps[-1]["score"] != 1.0:
         last = steps[-1] if steps else None
-        raise OracleError(f"oracle for {task!r} variation {variation} ({simplifications!r}) ended at "
-                          f"score {last['score'] if last else 0.0}: {last}")
+        raise OracleError(say("oracle_failed", task=task, variation=variation, simplifications=simplifications,
+                              score=last["score"] if last else 0.0, last=last))
     return steps
