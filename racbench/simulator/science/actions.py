@@ -148,7 +148,7 @@ def _go(ctx, room, teleport=False):
     if w.links:
         w.elec_dirty = True
     text = say("teleport" if teleport else "go", room=room.name)
-    return text + "\n" + describe.look_around(w)
+    return text + "\n" + ctx.look()
 
 
 def _use_on(ctx, tool, target):
@@ -232,7 +232,7 @@ def run(ctx, action: Action) -> str:
     w = ctx.world
     v, args = action.verb, action.args
     if v == "look":
-        return describe.look_around(w)
+        return ctx.look()
     if v == "inventory":
         return describe.inventory(w)
     if v == "task":

@@ -6,28 +6,36 @@ from .text import say
 from .world import AGENT, World
 
 
-def view(t) -> dict:
-    is_container = t.container and t.kind != AGENT
-    return {
-        "name": t.name,
-        "agent": t.kind == AGENT,
-        "substance": t.is_substance,
-        "burning": t.burning > 0,
-        "broken": t.broken,
-        "device": t.device in ("heater", "cooler", "switchable"),
-        "load": t.elec == "load",
-        "on": t.is_on,
-        "container": is_container,
-        "open": t.is_open,
-        "surface": t.surface,
-        "contents": [view(c) for c in t.contents] if is_container and t.is_open else [],
-    }
+class View:
+    """What the look templates may know about a thing (attribute access keeps jinja fast)."""
+
+    __slots__ = ("name", "agent", "substance", "burning", "broken", "device", "load", "on", "container",
+                 "open", "surface", "contents")
+
+    def __init__(self, t):
+        is_container = t.container and t.kind != AGENT
+        self.name = t.name
+        self.agent = t.kind == AGENT
+        self.substance = t.is_substance
+        self.burning = t.burning > 0
+        self.broken = t.broken
+        self.device = t.device in ("heater", "cooler", "switchable")
+        self.load = t.elec == "load"
+        self.on = t.is_on
+        self.container = is_container
+        self.open = t.is_open
+        self.surface = t.surface
+        self.contents = [View(c) for c in t.contents] if is_container and t.is_open else []
+
+
+def view(t) -> View:
+    return View(t)
 
 
 def look_around(world: World) -> str:
     room = world.agent_room()
     items = [view(c) for c in room.contents]
-    doors = [{"other": other.name, "open": door.is_open} for door, other in world.doors_of(room)]
+    doors = [(other.name, door.is_open) for door, other in world.doors_of(room)]
     return say("room", name=room.name, items=items, doors=doors)
 
 

@@ -44,8 +44,7 @@ class ScienceEnv:
         self.extra_ticks = 0
         self.task_description = self.episode.description
         self.episode.update()
-        obs = describe.look_around(self.world)
-        return obs, self._info()
+        return self.look(), self._info()
 
     def step(self, action: str):
         if self.world is None:
@@ -138,10 +137,14 @@ class ScienceEnv:
             self._cache[key] = hit
         return hit[1]
 
+    def look(self) -> str:
+        """The room description, rendered once per world version."""
+        return self._cached("look", lambda: describe.look_around(self.world))
+
     def _info(self) -> dict:
         w = self.world
         return {
-            "look": self._cached("look", lambda: describe.look_around(w)),
+            "look": self.look(),
             "inventory": self._cached("inventory", lambda: describe.inventory(w)),
             "score": self.episode.score,
             "valid_actions": list(self._cached("valid", lambda: valid_actions(

@@ -10,8 +10,11 @@ from functools import lru_cache
 from .data import load
 
 
+_NAMES = load("vocab")["names"]
+
+
 def _names() -> dict:
-    return load("vocab")["names"]
+    return _NAMES
 
 
 @lru_cache(maxsize=1)
@@ -20,9 +23,12 @@ def commands() -> dict:
     return {entry["verb"]: entry for entry in load("commands")["verbs"]}
 
 
+_CANONICAL = {e["verb"]: e["canonical"] for e in load("commands")["verbs"]}
+
+
 def command(verb: str, *args: str) -> str:
     """The canonical command text, e.g. command("move", "apple", "table") -> 'move apple to table'."""
-    return commands()[verb]["canonical"].format(*args)
+    return _CANONICAL[verb].format(*args)
 
 
 def door(room: str) -> str:
@@ -53,12 +59,16 @@ def state_material(state: str, material: str) -> str:
     return _names()["state_material"].format(state=state, material=material)
 
 
+_TERMINAL = _NAMES["terminal"]
+_TERMINAL_ALIASES = tuple(_NAMES["terminal_aliases"])
+
+
 def terminal(thing: str, term: str) -> str:
-    return _names()["terminal"].format(thing=thing, terminal=term)
+    return _TERMINAL.format(thing=thing, terminal=term)
 
 
 def terminal_aliases(thing: str, term: str) -> list[str]:
-    return [p.format(thing=thing, terminal=term) for p in _names()["terminal_aliases"]]
+    return [p.format(thing=thing, terminal=term) for p in _TERMINAL_ALIASES]
 
 
 def self_words() -> list[str]:
