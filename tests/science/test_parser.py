@@ -94,3 +94,18 @@ _FUZZ_ENV.reset()
 
 def test_gold_trajectory_actions_are_plain_strings():
     assert all(isinstance(s["action"], str) for s in gold_trajectory("freeze", 20))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["boil", "use-thermometer", "test-conductivity", "find-animal", "power-component",
+                        "measure-melting-point-unknown-substance"]),
+       st.integers(0, 19), st.lists(st.integers(0, 10 ** 6), min_size=1, max_size=25))
+def test_random_walks_over_valid_actions_never_raise(task, variation, picks):
+    env = ScienceEnv(task, variation, "easy")
+    _, info = env.reset()
+    for k in picks:
+        actions = info["valid_actions"]
+        obs, reward, terminated, truncated, info = env.step(actions[k % len(actions)])
+        assert isinstance(obs, str) and obs and 0.0 <= info["score"] <= 1.0
+        if terminated:
+            break

@@ -32,6 +32,6 @@ def _macros() -> dict:
     return table
 
 
-def say(key: str, **kw) -> str:
-    """Render macro `key` with keyword arguments; surrounding whitespace is trimmed."""
-    return str(_macros()[key](**kw)).strip()
+def say(macro: str, /, **kw) -> str:
+    """Render `macro` with keyword arguments; surrounding whitespace is trimmed."""
+    return str(_macros()[macro](**kw)).strip()

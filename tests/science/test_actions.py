@@ -1,0 +1,106 @@
+"""Actions through the parser: containers hide contents, carrying, pouring, reading, eating, waiting."""
+
+from racbench.simulator.science import ScienceEnv
+from racbench.simulator.science.house import furniture, make, make_substance
+
+
+def _kitchen_env(simp="teleport"):
+    env = ScienceEnv("boil", 0, simp)
+    env.reset()
+    env.step("teleport to kitchen")
+    return env
+
+
+def test_closed_containers_hide_their_contents_until_opened():
+    env = _kitchen_env()
+    cupboard = furniture(env.world, "kitchen", "cupboard")
+    assert not cupboard.is_open
+    assert "ceramic cup" not in env._info()["look"]
+    obs, *_ = env.step("pick up ceramic cup")
+    assert "no" in obs.lower() and env._info()["moves"] == 1
+    obs, *_ = env.step("look in cupboard")
+    assert "closed" in obs
+    env.step("open cupboard")
+    assert "ceramic cup" in env._info()["look"]
+    obs, *_ = env.step("take ceramic cup")
+    assert "inventory" in obs and "ceramic cup" in env._info()["inventory"]
+    assert "pick up ceramic cup" not in env._info()["valid_actions"]
+    assert "put down ceramic cup" in env._info()["valid_actions"]
+
+
+def test_pour_moves_liquid_and_refuses_solids():
+    env = _kitchen_env()
+    w = env.world
+    jar = make(w, "glass jar")
+    w.place(jar, furniture(w, "kitchen", "table"))
+    bowl = make(w, "wooden bowl")
+    w.place(bowl, furniture(w, "kitchen", "table"))
+    w.place(make_substance(w, "milk", 25.0), jar)
+    w.changed()
+    obs, *_ = env.step("pour glass jar into wooden bowl")
+    assert "pour" in obs and [c.name for c in bowl.contents] == ["milk"]
+    obs, *_ = env.step("pour glass jar into wooden bowl")
+    assert "no liquid" in obs
+    obs, *_ = env.step("pick up milk")
+    assert "not solid" in obs
+
+
+def test_read_eat_flush_and_refusals():
+    env = _kitchen_env()
+    w = env.world
+    book = make(w, "book")
+    apple = make(w, "apple")
+    for t in (book, apple):
+        w.place(t, furniture(w, "kitchen", "table"))
+    w.changed()
+    assert "field guide" in env.step("read book")[0]
+    assert "not edible" in env.step("eat book")[0]
+    assert "You eat" in env.step("eat apple")[0] and apple.parent is None
+    assert "cannot be flushed" in env.step("flush stove")[0]
+    env.step("teleport to bathroom")
+    assert "flushes" in env.step("flush toilet")[0]
+
+
+def test_wait_advances_ten_ticks_and_wait1_one():
+    env = _kitchen_env()
+    t0 = env.world.ticks
+    env.step("wait")
+    assert env.world.ticks == t0 + 10
+    env.step("wait1")
+    assert env.world.ticks == t0 + 11
+    env.step("wait 3")
+    assert env.world.ticks == t0 + 14
+
+
+def test_doors_must_be_open_to_walk_through():
+    env = ScienceEnv("boil", 0, "")
+    env.reset()
+    here = env.world.agent_room()
+    door, other = env.world.doors_of(here)[0]
+    assert "closed" in env.step(f"go to {other.name}")[0]
+    env.step(f"open door to {other.name}")
+    assert f"go to {other.name}" in env._info()["valid_actions"]
+    env.step(f"go to {other.name}")
+    assert env.world.agent_room() is other
+    assert "only possible" in env.step(f"teleport to {here.name}")[0]
+
+
+def test_thermometer_reads_the_temperature_of_a_frozen_thing():
+    env = ScienceEnv("use-thermometer", 6, "easy")   # variation 6 keeps its object in the freezer
+    env.reset()
+    target = env.episode.hints["target"]
+    env.step("teleport to kitchen")
+    env.step(f"teleport to {env.world.room_of(env.episode.hints['thermometer']).name}")
+    env.step("pick up thermometer")
+    env.step("teleport to kitchen")
+    obs, *_ = env.step(f"use thermometer on {env.canon(target)}")
+    assert f"{round(target.temp)} degrees" in obs and target.temp < 0
+
+
+def test_scores_rise_through_optional_and_required_subgoals():
+    env = ScienceEnv("melt", 2, "easy")
+    env.reset()
+    scores = []
+    for action in env.spec.oracle(env):
+        scores.append(env.step(action)[4]["score"])
+    assert scores == sorted(scores) and scores[-1] == 1.0 and len(set(scores)) >= 3
