@@ -427,6 +427,15 @@ def test_generator_reproduces_committed_files():
     assert pg.render_domains_yaml().encode("utf-8") == (DOMAINS_DIR / "domains.yaml").read_bytes()
 
 
+def test_write_all_rewrites_the_tree_byte_identically(tmp_path):
+    """What ``python -m racbench.simulator.strips.problem_generators`` writes."""
+    written = pg.write_all(tmp_path)
+    assert len(written) == len(CASES) + 1
+    for path in written:
+        rel = path.relative_to(tmp_path)
+        assert path.read_bytes() == (DOMAINS_DIR / rel).read_bytes(), rel
+
+
 def test_problems_of_a_domain_are_distinct():
     for domain in pg.DOMAINS:
         bodies = {}

@@ -914,7 +914,14 @@ def build_problem(domain: str, index: int, size: int) -> ProblemSpec:
 
 
 def generate_problem(domain: str, index: int, size: int) -> str:
-    """Return the PDDL text of problem ``index`` of ``domain`` at size level ``size``."""
+    """Return the PDDL text of problem ``index`` of ``domain`` at size level ``size``.
+
+    ``size`` is a level from 1 (a handful of objects) to 5 (about fifteen);
+    larger values are treated as 5.  Within a level the generator draws one of a
+    few layouts (numbers of objects per type) and the instance itself from a
+    ``random.Random`` seeded by BLAKE2b of ``(domain, index, size)``; ``index``
+    only serves as part of the seed and of the problem name.
+    """
     return build_problem(domain, index, size).render()
 
 
