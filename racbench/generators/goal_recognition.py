@@ -1,7 +1,8 @@
 """Goal recognition: is the observed sequence a a prefix of some optimal plan for g?
 
-Every candidate goal is false in s and at least N actions away, so the length of the
-observation never rules a goal out by itself. Negatives come in two kinds, half
+Every candidate goal is false in s, reachable (it holds at the end of a random walk of
+N to N + 2 moves) and at least N actions away, so the length of the observation never
+rules a goal out by itself. Negatives come in two kinds, half
 each: observations that move towards the goal but not optimally ('suboptimal'), and
 observations that make no progress ('no_progress').
 """
@@ -14,11 +15,12 @@ from ..simulator.strips.search import SearchBudgetExceeded, shortest_plan_length
 from ..splits.strata import Stratum
 from .base import Item, TaskConfig, TaskModule
 from .checking import condition_of, execute, replay
-from .queries import form_cells, form_names, pick_query
+from .queries import form_cells, form_names, pick_goal
 from .world import World
 
 NEGATIVE_KINDS = ("suboptimal", "no_progress")
 WALK_TRIES = 12
+GOAL_SLACK = 2  # goals lie up to N + GOAL_SLACK moves away
 
 
 def cells(world: World, cfg: TaskConfig) -> list[list[tuple]]:
@@ -43,7 +45,11 @@ def _negative(world: World, rng: random.Random, state: int, goal, total: int, le
 def sample(world: World, rng: random.Random, cfg: TaskConfig, stratum: Stratum) -> Item | None:
     length, kind, forms, negative_kind = stratum.cell
     state = world.sample_state(rng)
-    goal = pick_query(world, rng, state, forms, False)
+    # goals come from states a few moves past N away, so they are always achievable
+    walked = world.walk(rng, state, length + rng.randrange(GOAL_SLACK + 1))
+    if walked is None:
+        return None
+    goal = pick_goal(world, rng, state, walked[1][-1], forms)
     if goal is None:
         return None
     meta = {"goal_forms": form_names(forms)}

@@ -17,8 +17,11 @@ from . import TASK_MODULES
 from .base import Item, TaskConfig, assign_names, row_columns, symbolic_problem
 from .text import Verbalizer
 
-SAMPLE_TRIES = 400  # redraws of one row before the stratum is declared exhausted
-PROBE_TRIES = 60  # redraws while deciding whether a stratum is feasible at all
+SAMPLE_TRIES = 2000  # redraws of one row before the stratum is declared exhausted
+# A stratum is kept only if each label succeeds `needed` times within `tries` draws, so
+# that a kept stratum is common enough never to exhaust SAMPLE_TRIES (fewer draws where
+# the oracle has to search instead of looking up).
+PROBE = {"enumerated": (300, 3), "searched": (30, 2)}
 
 
 class GenerationError(RuntimeError):
@@ -62,8 +65,13 @@ class ConfigRows:
     def _probe(self, cell: tuple, label: bool) -> bool:
         rng = random.Random(derive_seed("probe", self.cfg, cell, label))
         stratum = Stratum(label, cell)
-        return any(self.module.sample(self.world, rng, self.cfg, stratum) is not None
-                   for _ in range(PROBE_TRIES))
+        tries, needed = PROBE["enumerated" if self.world.space is not None else "searched"]
+        found = 0
+        for _ in range(tries):
+            found += self.module.sample(self.world, rng, self.cfg, stratum) is not None
+            if found == needed:
+                return True
+        return False
 
     def row(self, split: str, index: int, code: int, attempt: int = 0) -> Row:
         seed = derive_seed(self.seed, self.name, split, index, attempt)

@@ -16,11 +16,12 @@ from importlib import resources
 from ..simulator.strips.grounding import ground
 from ..simulator.strips.model import Literal, Problem
 from ..simulator.strips.pddl_reader import parse_domain
-from ..simulator.strips.search import (SearchBudgetExceeded, StateSpace,
-                                       shortest_plan_length)
+from ..simulator.strips.heuristics import heuristic_for
+from ..simulator.strips.search import SearchBudgetExceeded, StateSpace, astar
 from ..simulator.strips.task import Condition, GroundTask
 
 EXPLICIT_STATE_LIMIT = 20_000
+START_POOL = 256
 SEARCH_BUDGET = 20_000  # states a search may visit before the sample is redrawn
 
 Form = tuple[str, bool]  # (predicate, polarity) of a query literal
@@ -70,6 +71,7 @@ class World:
             self._succ = {states[i]: [(k, states[j]) for k, j in edges]
                           for i, edges in enumerate(self.space.successors)}
         self._distances = {}
+        self._start_pool: list[int] = []
 
     # -- sampling ----------------------------------------------------------------------
     def successors(self, state: int) -> list[tuple[int, int]]:
@@ -79,11 +81,19 @@ class World:
         return succ
 
     def sample_state(self, rng: random.Random) -> int:
-        """Uniform over all states when enumerated, else a long random walk."""
+        """Uniform over all states when enumerated; otherwise a random walk of n moves
+        from a fixed pool of well-mixed states (a chain of long walks from the seed)."""
         if self.space is not None:
             return self.space.states[rng.randrange(len(self.space.states))]
-        state = self.task.init
-        for _ in range(3 * self.n_objects):
+        if not self._start_pool:
+            chain = random.Random(f"start-pool-{self.n_objects}")
+            state = self.task.init
+            for _ in range(START_POOL):
+                for _ in range(3 * self.n_objects):
+                    state = chain.choice(self.successors(state))[1]
+                self._start_pool.append(state)
+        state = self._start_pool[rng.randrange(START_POOL)]
+        for _ in range(self.n_objects):
             state = rng.choice(self.successors(state))[1]
         return state
 
@@ -132,7 +142,8 @@ class World:
         if key not in self._distances:
             if len(self._distances) > 100_000:
                 self._distances.clear()
-            self._distances[key] = shortest_plan_length(self.task, state, cond, SEARCH_BUDGET)
+            plan = astar(self.task, state, cond, heuristic_for(self.task, cond), SEARCH_BUDGET)
+            self._distances[key] = None if plan is None else len(plan)
         return self._distances[key]
 
     def optimal_steps(self, state: int, goal: tuple[GoalLiteral, ...]) -> list[tuple[int, int]]:
@@ -154,30 +165,8 @@ class World:
                 plan.append(k)
             return plan
         cond = goal_condition(goal)
-        if cond.holds(state):
-            return []
-        parent: dict[int, tuple[int, int] | None] = {state: None}
-        frontier = [state]
-        while frontier:
-            nxt = []
-            for s in frontier:
-                succ = list(self.successors(s))
-                rng.shuffle(succ)
-                for k, n in succ:
-                    if n in parent:
-                        continue
-                    parent[n] = (s, k)
-                    if cond.holds(n):
-                        plan = []
-                        while parent[n] is not None:
-                            n, k = parent[n]
-                            plan.append(k)
-                        return plan[::-1]
-                    nxt.append(n)
-            if len(parent) > SEARCH_BUDGET:
-                raise SearchBudgetExceeded(f"more than {SEARCH_BUDGET} states")
-            frontier = nxt
-        return None
+        return astar(self.task, state, cond, heuristic_for(self.task, cond), SEARCH_BUDGET,
+                     tie_break=rng)
 
     # -- names ---------------------------------------------------------------------------
     def named(self, term: tuple[str, ...], names: dict[str, str]) -> tuple[str, ...]:

@@ -1,8 +1,8 @@
 """Thermodynamics, one tick at a time, at elementary-science fidelity.
 
 Each live thing moves a share of the way toward the temperature of what touches it: an active heat
-source or sink it sits in or on, else the container it is in (conduction), else the room air (ambient
-exchange). The share is the contact rate times the material's thermal conductivity. Only things in
+source or sink it sits in or on, else the container it is in together with everything else inside
+that container (conduction), else the room air (ambient exchange). The share is the contact rate times the material's thermal conductivity. Only things in
 `world.thermal_active` are visited; a thing leaves that set once it has settled at room temperature,
 so a quiet house costs nothing per tick.
 """
@@ -34,7 +34,15 @@ def _environment(t):
         return p.heat, p.rate, room.temp
     if p.burning:
         return FIRE_TEMP, FIRE_RATE, room.temp
-    return p.temp, CONTACT_RATE, room.temp
+    siblings = p.contents
+    if len(siblings) == 1:
+        return p.temp, CONTACT_RATE, room.temp
+    # in contact with the container and with everything else inside it
+    total = p.temp
+    for s in siblings:
+        if s is not t:
+            total += s.temp
+    return total / len(siblings), CONTACT_RATE, room.temp
 
 
 def _depth(t) -> int:

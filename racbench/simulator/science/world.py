@@ -163,6 +163,9 @@ class World:
         dest.contents.append(thing)
         self.disconnect_all(thing)
         self.touch(thing)
+        if dest.kind not in (ROOM, AGENT):
+            for other in dest.contents:   # new neighbours share heat with it
+                self.thermal_active[other.uid] = other
         if self.links:
             self.elec_dirty = True
         self.changed()

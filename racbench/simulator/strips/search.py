@@ -65,14 +65,44 @@ def shortest_plan_length(task: GroundTask, state: int, goal: Condition,
             continue
         if goal.holds(s):
             return g
-        expanded += 1
-        if expanded > max_nodes:
-            raise SearchBudgetExceeded(f"more than {max_nodes} states")
         for k, n in task.successors(s):
             ng = g + task.actions[k].cost
             if ng < best.get(n, ng + 1):
                 best[n] = ng
                 heapq.heappush(heap, (ng, n))
+    return None
+
+
+def astar(task: GroundTask, state: int, goal: Condition, heuristic,
+          max_nodes: int = 2_000_000, tie_break=None) -> list[int] | None:
+    """An optimal plan (action indices) by A* with an admissible `heuristic`.
+
+    States are reopened when a cheaper path turns up, so optimality needs admissibility
+    only. `tie_break` (a random.Random) varies which optimal plan comes out."""
+    counter = 0
+    best = {state: 0}
+    parent: dict[int, tuple[int, int]] = {}
+    heap = [(heuristic(state), 0, 0, state)]
+    while heap:
+        _, _, g, s = heapq.heappop(heap)
+        if g > best[s]:
+            continue
+        if goal.holds(s):
+            plan = []
+            while s in parent:
+                s, k = parent[s]
+                plan.append(k)
+            return plan[::-1]
+        for k, n in task.successors(s):
+            ng = g + task.actions[k].cost
+            if ng < best.get(n, ng + 1):
+                best[n] = ng
+                parent[n] = (s, k)
+                counter += 1
+                tie = tie_break.random() if tie_break is not None else counter
+                heapq.heappush(heap, (ng + heuristic(n), tie, ng, n))
+        if len(best) > max_nodes:
+            raise SearchBudgetExceeded(f"more than {max_nodes} states")
     return None
 
 

@@ -142,8 +142,10 @@ def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout,
     world.place(sub, vessel)
     if disabled is not None and disabled[1] in world.rooms:
         furniture(world, disabled[1], disabled[0]).broken = True
-    offset = rng.randint(60, 150) * (1 if q % 2 else -1)
-    threshold = int(mat.melting) + offset
+    offset = rng.randint(30, 120)
+    threshold = int(mat.melting) + (offset if q % 2 else -offset)
+    if threshold < 0:      # keep thresholds a learner would find natural: positive, answer flips
+        threshold = int(mat.melting) + offset
     above, below = _boxes(world, rng, box_room, variation)
     answer = above if mat.melting > threshold else below
     add_agent(world, start)
