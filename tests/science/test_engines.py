@@ -141,3 +141,18 @@ def test_switch_opens_and_closes_the_loop_through_actions():
     assert comp.powered and bat.parent is not None
     env.step("deactivate switch")
     assert not comp.powered
+
+
+def test_things_in_one_container_share_heat():
+    w, room, _ = _kitchen()
+    cup = make(w, "glass cup")
+    w.place(cup, room)
+    hot = make_substance(w, "water", 80.0)
+    w.place(hot, cup)
+    ice = make_substance(w, "water", -10.0)
+    w.move(ice, cup)
+    w.touch(cup)
+    _ticks(w, 5)
+    assert hot.temp < 60 and ice.temp > -10
+    _ticks(w, 200)
+    assert ice.state == "liquid" and abs(hot.temp - ice.temp) < 1
