@@ -4,20 +4,14 @@ from __future__ import annotations
 
 from .tasks.base import Flags, TaskError, TaskSpec
 from .text import say
-from .tasks import matter
+from .tasks import classification, electricity, matter, measurement
 
 SIMPLIFICATIONS = ("teleport", "openDoors", "openContainers", "noElectricalAction", "easy")
 
 
 def _all_specs() -> list[TaskSpec]:
-    specs = list(matter.SPECS)
-    for module_name in ("measurement", "electricity", "classification"):
-        try:
-            module = __import__(f"{__package__}.tasks.{module_name}", fromlist=["SPECS"])
-        except ModuleNotFoundError:
-            continue
-        specs.extend(module.SPECS)
-    return specs
+    """Topics 1-4 in ScienceWorld's order."""
+    return [*matter.SPECS, *measurement.SPECS, *electricity.SPECS, *classification.SPECS]
 
 
 TASKS: dict[str, TaskSpec] = {s.name: s for s in _all_specs()}
