@@ -266,88 +266,65 @@ class GroundTask:
     def is_goal(self, state) -> bool:
         return self.holds(state, self.goal_pos, self.goal_neg)
 
-    def plan(self, max_states: int = 400_000) -> Optional[List[str]]:
-        """Greedy best-first search on the additive heuristic h_add.
+    def plan(self, max_states: int = 1_000_000) -> Optional[List[str]]:
+        """Greedy best-first search on the goal-count heuristic over bitset states.
 
-        States whose goal is unreachable even in the delete relaxation (which
-        also ignores negative preconditions) are pruned; that is sound, so the
-        search is complete on these finite state spaces and returns None only
-        if no plan exists.
+        Every reachable state is eventually expanded, so the search is complete
+        on these finite state spaces and returns None only if no plan exists.
         """
         if any(a[0] not in self.fluent_preds and a not in self.init for a in self.goal_pos):
             return None
-        static = frozenset(a for a in self.init if a[0] not in self.fluent_preds)
-        start = frozenset(self.init - static)
-        goal_pos = [a for a in self.goal_pos if a[0] in self.fluent_preds]
-        actions = [(label, pos, neg, add, dele) for label, (pos, neg, add, dele) in self.actions]
-        by_first: Dict[Optional[Atom], list] = {}
-        by_pre: Dict[Atom, List[int]] = {}
-        no_pre: List[int] = []
-        for k, (label, pos, neg, add, dele) in enumerate(actions):
-            by_first.setdefault(min(pos) if pos else None, []).append(actions[k])
-            for atom in pos:
-                by_pre.setdefault(atom, []).append(k)
-            if not pos:
-                no_pre.append(k)
-        n_pre = [len(a[1]) for a in actions]
+        fluents = sorted(
+            {a for a in self.init if a[0] in self.fluent_preds}
+            | {a for _, (pos, neg, add, dele) in self.actions for a in pos | neg | add | dele}
+            | {a for a in self.goal_pos | self.goal_neg if a[0] in self.fluent_preds}
+        )
+        bit = {a: 1 << i for i, a in enumerate(fluents)}
 
-        def h_add(state) -> Optional[int]:
-            cost = dict.fromkeys(state, 0)
-            remaining = list(n_pre)
-            summed = [0] * len(actions)
-            queue = [(0, atom) for atom in state]
-            for k in no_pre:
-                for atom in actions[k][3]:
-                    if cost.get(atom, 1 << 30) > 1:
-                        cost[atom] = 1
-                        queue.append((1, atom))
-            heapq.heapify(queue)
-            while queue:
-                c, atom = heapq.heappop(queue)
-                if c > cost[atom]:
-                    continue
-                for k in by_pre.get(atom, ()):
-                    remaining[k] -= 1
-                    summed[k] += c
-                    if remaining[k] == 0:
-                        nc = summed[k] + 1
-                        for added in actions[k][3]:
-                            if nc < cost.get(added, 1 << 30):
-                                cost[added] = nc
-                                heapq.heappush(queue, (nc, added))
-            total = 0
-            for atom in goal_pos:
-                if atom not in cost:
-                    return None
-                total += cost[atom]
-            return total + len(self.goal_neg & state)
+        def mask(atoms) -> int:
+            m = 0
+            for a in atoms:
+                m |= bit[a]
+            return m
 
-        parent = {start: None}
+        start = mask(a for a in self.init if a[0] in self.fluent_preds)
+        goal_pos = mask(a for a in self.goal_pos if a[0] in self.fluent_preds)
+        goal_neg = mask(self.goal_neg)
+        buckets: Dict[int, list] = {}
+        for label, (pos, neg, add, dele) in self.actions:
+            key = bit[min(pos)].bit_length() - 1 if pos else -1
+            buckets.setdefault(key, []).append((label, mask(pos), mask(neg), mask(add), mask(dele)))
+        unconditional = buckets.pop(-1, [])
+
+        def h(state: int) -> int:
+            return (goal_pos & ~state).bit_count() + (goal_neg & state).bit_count()
+
+        parent: Dict[int, Optional[Tuple[int, str]]] = {start: None}
         counter = itertools.count()
-        h0 = h_add(start)
-        frontier = [] if h0 is None else [(h0, next(counter), start)]
+        frontier = [(h(start), next(counter), start)]
         while frontier:
             _, _, state = heapq.heappop(frontier)
-            if self.is_goal(state | static):
+            if state & goal_pos == goal_pos and not state & goal_neg:
                 steps = []
                 while parent[state] is not None:
                     prev, label = parent[state]
                     steps.append(label)
                     state = prev
                 return steps[::-1]
-            candidates = list(by_first.get(None, ()))
-            for atom in state:
-                candidates.extend(by_first.get(atom, ()))
+            candidates = list(unconditional)
+            rest = state
+            while rest:
+                low = rest & -rest
+                candidates.extend(buckets.get(low.bit_length() - 1, ()))
+                rest ^= low
             for label, pos, neg, add, dele in candidates:
-                if pos <= state and not (neg & state):
-                    succ = (state - dele) | add
+                if state & pos == pos and not state & neg:
+                    succ = (state & ~dele) | add
                     if succ not in parent:
                         parent[succ] = (state, label)
                         if len(parent) > max_states:
                             raise RuntimeError("state limit exceeded")
-                        h = h_add(succ)
-                        if h is not None:
-                            heapq.heappush(frontier, (h, next(counter), succ))
+                        heapq.heappush(frontier, (h(succ), next(counter), succ))
         return None
 
 
