@@ -62,3 +62,11 @@ def test_no_electrical_action_hides_connect_except_in_electrical_tasks():
     assert not any(a.startswith(("connect ", "disconnect ")) for a in info["valid_actions"])
     obs, *_ = env.step("connect agent to agent")
     assert "switched off" in obs
+
+
+def test_variation_accepts_numpy_integers_and_rejects_other_types():
+    import numpy as np
+    assert variation_split("boil", np.int64(29)) == "test"
+    for bad in (True, 1.5, "3", None):
+        with pytest.raises(ValueError, match="0 to 29"):
+            ScienceEnv("boil", bad)

@@ -19,6 +19,8 @@ MAX_MOVES = 1000
 
 
 class ScienceEnv:
+    """One task variation under a set of simplifications; `layout` optionally generates the map."""
+
     def __init__(self, task: str, variation: int, simplifications: str = "", layout: Layout | None = None):
         self.spec = get_task(task)
         self.variation = check_variation(self.spec, variation)

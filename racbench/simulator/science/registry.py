@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+
 from .tasks.base import Flags, TaskError, TaskSpec
 from .text import say
 from .tasks import classification, electricity, matter, measurement
@@ -29,10 +31,15 @@ def get_task(name: str) -> TaskSpec:
 
 
 def check_variation(spec: TaskSpec, variation) -> int:
-    if isinstance(variation, bool) or not isinstance(variation, int) or not 0 <= variation < spec.n_variations:
+    """The variation as a plain int (numpy integers welcome); out of range raises TaskError."""
+    try:
+        value = None if isinstance(variation, bool) else operator.index(variation)
+    except TypeError:
+        value = None
+    if value is None or not 0 <= value < spec.n_variations:
         raise TaskError(say("bad_variation", variation=repr(variation), task=spec.name,
                             last=spec.n_variations - 1))
-    return variation
+    return value
 
 
 def parse_simplifications(text: str) -> Flags:
