@@ -16,7 +16,7 @@ import heapq
 import itertools
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 import pytest
 
