@@ -37,3 +37,17 @@ def test_oracles_solve_generated_layouts(layout):
 def test_layout_rejects_bad_sizes():
     with pytest.raises(ValueError, match="between 1 and 10"):
         gold_trajectory("boil", 0, layout=Layout(n_rooms=0))
+
+
+def test_generated_layout_has_the_requested_rooms_joined_as_a_tree():
+    from racbench.simulator.science import ScienceEnv
+    from racbench.simulator.science.tasks.common import route
+    env = ScienceEnv("find-animal", 7, layout=Layout(n_rooms=5, n_distractors=4))
+    env.reset()
+    w = env.world
+    rooms = list(w.rooms.values())
+    assert len(rooms) == 5 and len(w.doors) == 4
+    assert {"outside", "greenhouse", "kitchen"} <= set(w.rooms)
+    start = w.agent_room()
+    assert all(room is start or route(w, start, room) for room in rooms)
+    assert all(not d.is_open for d in w.doors)

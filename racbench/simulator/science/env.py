@@ -105,7 +105,6 @@ class ScienceEnv:
                 break
 
     def focus(self, thing) -> str:
-        self.world.focus.append(thing)
         self.episode.focus(thing)
         return say("focused", name=self.canon(thing))
 

@@ -83,7 +83,6 @@ class World:
         self.links: dict[tuple[int, int], tuple[int, int]] = {}  # terminal -> terminal (symmetric)
         self.elec_dirty = False
         self.phase_log: list[tuple[int, int, str, str]] = []     # (tick, uid, old state, new state)
-        self.focus: list[Thing] = []
         self.measurements: list[tuple[int, int, int]] = []        # (tick, target uid, reading)
         self.electric_actions = True
         self.power_source: dict = {}                                 # load uid -> source feeding it

@@ -57,11 +57,6 @@ def pool_slot(n: int, variation: int, train_pool: list, heldout_pool: list) -> t
 
 
 @dataclass
-class Goal:
-    check: Callable[["Episode"], bool]
-
-
-@dataclass
 class Episode:
     """One episode's task state: the world, ordered required goals, optional goals, focus rule."""
     world: object

@@ -64,13 +64,12 @@ def _setup_thermometer(spec: TaskSpec, variation: int, flags: Flags, layout: Lay
     above, below = _boxes(world, rng, box_room, variation)
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
-    first_reading = []
-
     def reading():
+        """The first thermometer reading of the target decides the answer (its temperature if unread)."""
         for _, uid, temp in world.measurements:
             if uid == target.uid:
                 return temp
-        return target.temp if not first_reading else first_reading[0]
+        return target.temp
 
     def correct_box():
         return above if reading() > threshold else below
