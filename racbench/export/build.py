@@ -121,7 +121,7 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
             same = False
         if not same:
             shutil.rmtree(partial)
-    (partial / ".keys").mkdir(parents=True, exist_ok=True)
+    (partial / ".state").mkdir(parents=True, exist_ok=True)
     manifest.write_text(json.dumps({"fingerprint": fingerprint, "recipe": recipe.name}))
 
     workers = workers or os.cpu_count() or 1
@@ -145,7 +145,7 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
             pool.terminate()
             pool.join()
         _GENERATORS.clear()
-    shutil.rmtree(partial / ".keys")
+    shutil.rmtree(partial / ".state")
     manifest.unlink()
     if out.exists():
         shutil.rmtree(out)
@@ -155,8 +155,8 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
 
 def _build_config(spec: ConfigSpec, gen: ConfigRows, partial: Path, seed: int, pool,
                   bar) -> ConfigStats:
-    done = partial / spec.name / "_stats.json"
-    if done.exists():
+    done = partial / ".state" / f"{spec.name}.stats.json"
+    if done.exists() and (partial / spec.name).is_dir():
         data = json.loads(done.read_text())
         data["splits"] = {k: SplitStats(**v) for k, v in data["splits"].items()}
         bar.update(sum(s.rows for s in data["splits"].values()))
@@ -200,11 +200,11 @@ def _build_config(spec: ConfigSpec, gen: ConfigRows, partial: Path, seed: int, p
         query_kinds=list(spec.task.query_kinds), names=spec.task.names, splits=splits,
         redrawn_duplicates=redrawn,
         excluded_forms=[_cell_text(c) for c in gen.excluded])
-    (partial / ".keys" / f"{spec.name}.json").write_text(json.dumps(keys_by_split))
-    (work / "_stats.json").write_text(json.dumps(asdict(stats), sort_keys=True))
+    (partial / ".state" / f"{spec.name}.keys.json").write_text(json.dumps(keys_by_split))
     final = partial / spec.name
     shutil.rmtree(final, ignore_errors=True)
     os.replace(work, final)
+    done.write_text(json.dumps(asdict(stats), sort_keys=True))  # last: marks it finished
     return stats
 
 
@@ -227,7 +227,7 @@ def _cell_text(cell: tuple) -> str:
 
 def _cross_config_leaks(recipe: Recipe, partial: Path) -> int:
     """Problems of any train split that reappear in another config's validation/test."""
-    keys = {spec.name: json.loads((partial / ".keys" / f"{spec.name}.json").read_text())
+    keys = {spec.name: json.loads((partial / ".state" / f"{spec.name}.keys.json").read_text())
             for spec in recipe.configs}
     train = {k for per in keys.values() for k in per.get("train", [])}
     return sum(1 for name, per in keys.items() for split, ks in per.items()

@@ -129,3 +129,4 @@ class TaskModule:
     sample: Callable[[World, random.Random, TaskConfig, Stratum], Item | None]
     texts: Callable
     answer: Callable[[dict], bool]
+    negative_kinds: tuple[str, ...] = ()  # variants of negatives, balanced exactly

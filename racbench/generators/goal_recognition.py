@@ -24,7 +24,7 @@ GOAL_SLACK = 2  # goals lie up to N + GOAL_SLACK moves away
 
 
 def cells(world: World, cfg: TaskConfig) -> list[list[tuple]]:
-    return [[(n, kind, forms, neg) for forms in form_cells(world, kind) for neg in NEGATIVE_KINDS]
+    return [[(n, kind, forms) for forms in form_cells(world, kind)]
             for n in cfg.lengths for kind in cfg.query_kinds]
 
 
@@ -43,7 +43,8 @@ def _negative(world: World, rng: random.Random, state: int, goal, total: int, le
 
 
 def sample(world: World, rng: random.Random, cfg: TaskConfig, stratum: Stratum) -> Item | None:
-    length, kind, forms, negative_kind = stratum.cell
+    length, kind, forms = stratum.cell
+    negative_kind = NEGATIVE_KINDS[stratum.variant]
     state = world.sample_state(rng)
     # goals come from states a few moves past N away, so they are always achievable
     walked = world.walk(rng, state, length + rng.randrange(GOAL_SLACK + 1))
@@ -86,4 +87,4 @@ def answer(problem: dict) -> bool:
     return total is not None and rest is not None and rest + len(actions) == total
 
 
-MODULE = TaskModule("goal_recognition", "goal", cells, sample, texts, answer)
+MODULE = TaskModule("goal_recognition", "goal", cells, sample, texts, answer, NEGATIVE_KINDS)

@@ -22,12 +22,13 @@ NEGATIVE_KINDS = ("not_executable", "misses_goal")
 
 
 def cells(world: World, cfg: TaskConfig) -> list[list[tuple]]:
-    return [[(n, kind, forms, neg) for forms in form_cells(world, kind) for neg in NEGATIVE_KINDS]
+    return [[(n, kind, forms) for forms in form_cells(world, kind)]
             for n in cfg.lengths for kind in cfg.query_kinds]
 
 
 def sample(world: World, rng: random.Random, cfg: TaskConfig, stratum: Stratum) -> Item | None:
-    length, kind, forms, negative_kind = stratum.cell
+    length, kind, forms = stratum.cell
+    negative_kind = NEGATIVE_KINDS[stratum.variant]
     state = world.sample_state(rng)
     walked = world.walk(rng, state, length)
     if walked is None:
@@ -71,4 +72,4 @@ def answer(problem: dict) -> bool:
     return failed is None and goal is not None and goal.holds(end)
 
 
-MODULE = TaskModule("planning", "goal", cells, sample, texts, answer)
+MODULE = TaskModule("planning", "goal", cells, sample, texts, answer, NEGATIVE_KINDS)

@@ -42,6 +42,7 @@ class ConfigRows:
         self.module = TASK_MODULES[cfg.task]
         self.world = cfg.world
         self.verbalizer = Verbalizer(cfg.domain)
+        self.variants = max(1, len(self.module.negative_kinds))
         self.groups, self.excluded = self._feasible_groups()
         if not self.groups:
             raise GenerationError(f"config '{name}': no query form can be generated for "
@@ -49,12 +50,14 @@ class ConfigRows:
                                   f"{list(cfg.lengths)}")
 
     def _feasible_groups(self) -> tuple[list[list[tuple]], list[tuple]]:
-        """Keep the cells for which both labels could be sampled (deterministic probe)."""
+        """Keep the cells for which every label and negative kind could be sampled
+        (a deterministic probe)."""
         groups, excluded = [], []
+        strata = [(True, 0)] + [(False, v) for v in range(self.variants)]
         for group in self.module.cells(self.world, self.cfg):
             kept = []
             for cell in group:
-                if all(self._probe(cell, label) for label in (False, True)):
+                if all(self._probe(cell, label, v) for label, v in strata):
                     kept.append(cell)
                 else:
                     excluded.append(cell)
@@ -62,9 +65,9 @@ class ConfigRows:
                 groups.append(kept)
         return groups, excluded
 
-    def _probe(self, cell: tuple, label: bool) -> bool:
-        rng = random.Random(derive_seed("probe", self.cfg, cell, label))
-        stratum = Stratum(label, cell)
+    def _probe(self, cell: tuple, label: bool, variant: int) -> bool:
+        rng = random.Random(derive_seed("probe", self.cfg, cell, label, variant))
+        stratum = Stratum(label, cell, variant)
         tries, needed = PROBE["enumerated" if self.world.space is not None else "searched"]
         found = 0
         for _ in range(tries):
@@ -76,7 +79,7 @@ class ConfigRows:
     def row(self, split: str, index: int, code: int, attempt: int = 0) -> Row:
         seed = derive_seed(self.seed, self.name, split, index, attempt)
         rng = random.Random(seed)
-        stratum = stratum_for(code, self.groups)
+        stratum = stratum_for(code, self.groups, self.variants)
         for _ in range(SAMPLE_TRIES):
             item = self.module.sample(self.world, rng, self.cfg, stratum)
             if item is not None:

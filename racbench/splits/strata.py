@@ -20,6 +20,7 @@ from .seeding import derive_seed
 class Stratum:
     label: bool
     cell: tuple  # the other factors' values, task-specific
+    variant: int = 0  # which kind of negative (ignored for positives)
 
 
 def position_codes(seed: int, config: str, split: str, n: int) -> list[int]:
@@ -29,12 +30,16 @@ def position_codes(seed: int, config: str, split: str, n: int) -> list[int]:
     return codes
 
 
-def stratum_for(code: int, groups: Sequence[Sequence[tuple]]) -> Stratum:
-    """Label from the lowest digit, then a group (e.g. query kind), then a cell in it.
+def stratum_for(code: int, groups: Sequence[Sequence[tuple]], variants: int = 1) -> Stratum:
+    """Label from the lowest digit, then the negative variant, then a group (e.g. query
+    kind), then a cell in it.
 
     Groups are weighted equally whatever their sizes, so literal and conjunctive
-    queries each make half of a mixed config although they have 6 and 36 forms.
+    queries each make half of a mixed config although they have 6 and 36 forms; the
+    negative variants split the negatives exactly when n is a multiple of 4.
     """
-    group = groups[(code // 2) % len(groups)]
-    cell = group[(code // (2 * len(groups))) % len(group)]
-    return Stratum(label=bool(code % 2), cell=cell)
+    code, label = divmod(code, 2)
+    code, variant = divmod(code, variants)
+    code, g = divmod(code, len(groups))
+    group = groups[g]
+    return Stratum(label=bool(label), cell=group[code % len(group)], variant=variant)

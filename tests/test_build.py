@@ -1,0 +1,157 @@
+"""The build end to end: real subprocesses, real Parquet, real `datasets.load_dataset`."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import datasets
+import pyarrow.parquet as pq
+import pytest
+
+from racbench.audit import probe_config
+
+SMALL_RECIPE = """
+name: small
+description: A small suite for tests.
+seed: 3
+configs:
+  - name: "{task}_L{length}"
+    for_each: {task: [projection, executability, planning, goal_recognition], length: [2]}
+    objects: 4
+    splits: {train: 300, validation: 60, test: 100}
+  - name: ge1_projection
+    task: projection
+    objects: 7
+    length: [1, 2]
+    splits: {test: 60}
+"""
+
+
+def racbench(*args, env=None, check=True, **kw):
+    full_env = dict(os.environ, **(env or {}))
+    return subprocess.run([sys.executable, "-m", "racbench.cli", *map(str, args)],
+                          capture_output=True, text=True, env=full_env, check=check, **kw)
+
+
+@pytest.fixture(scope="module")
+def recipe_file(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("recipe") / "small.yaml"
+    path.write_text(SMALL_RECIPE)
+    return path
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, recipe_file) -> Path:
+    out = tmp_path_factory.mktemp("build") / "small"
+    racbench("build", recipe_file, "--out", out, "--workers", 2, "--quiet",
+             env={"PYTHONHASHSEED": "0"})
+    return out
+
+
+def parquet_bytes(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.parquet"))}
+
+
+def test_layout_and_card(built):
+    assert sorted(p.name for p in (built / "planning_L2").iterdir()) == [
+        "test-00000-of-00001.parquet", "train-00000-of-00001.parquet",
+        "validation-00000-of-00001.parquet"]
+    card = (built / "README.md").read_text()
+    assert "config_name: projection_L2" in card and "num_examples: 300" in card
+    assert "Problems of any train split found again in the validation or test split of any config: 0" in card
+    assert not list(built.parent.glob(".*partial*"))
+
+
+def test_load_dataset_round_trip(built):
+    ds = datasets.load_dataset(str(built), "goal_recognition_L2")
+    assert {k: len(v) for k, v in ds.items()} == {"train": 300, "validation": 60, "test": 100}
+    assert ds["train"].features["label"].names == ["false", "true"]
+    assert ds["train"].features["n_objects"].dtype == "int32"
+    row = ds["test"][0]
+    problem = json.loads(row["symbolic"])
+    assert problem["answer"] == bool(row["label"]) and problem["task"] == "goal_recognition"
+    ge1 = datasets.load_dataset(str(built), "ge1_projection", split="test")
+    assert set(ge1["n_objects"]) == {7} and sorted(set(ge1["n_actions"])) == [1, 2]
+
+
+def test_labels_are_exactly_balanced_per_bucket(built):
+    for config in ("projection_L2", "executability_L2", "planning_L2", "goal_recognition_L2"):
+        for f in (built / config).glob("*.parquet"):
+            rows = pq.read_table(f).to_pylist()
+            assert Counter(r["label"] for r in rows) == {0: len(rows) // 2, 1: len(rows) // 2}
+            buckets = Counter()
+            for r in rows:
+                meta = json.loads(r["metadata"])
+                form = tuple(meta.get("query_forms") or meta.get("goal_forms")
+                             or meta.get("action_kinds"))
+                buckets[(r["n_actions"], r["query_kind"], form)] += 1 if r["label"] else -1
+            assert all(abs(v) <= 1 for v in buckets.values()), config
+
+
+def test_no_problem_repeats_within_a_config(built):
+    for config in (p for p in built.iterdir() if p.is_dir()):
+        problems = []
+        for f in sorted(config.glob("*.parquet")):
+            for s in pq.read_table(f, columns=["symbolic"]).column("symbolic").to_pylist():
+                p = json.loads(s)
+                p.pop("answer")
+                problems.append(json.dumps(p, sort_keys=True))
+        assert len(problems) == len(set(problems)), config.name
+
+
+def test_planning_negatives_mix_both_kinds(built):
+    rows = pq.read_table(built / "planning_L2" / "train-00000-of-00001.parquet").to_pylist()
+    kinds = Counter(json.loads(r["metadata"]).get("negative_kind") for r in rows if not r["label"])
+    assert kinds["not_executable"] == kinds["misses_goal"] == 75
+
+
+def test_same_bytes_whatever_workers_and_hash_seed(built, recipe_file, tmp_path):
+    other = tmp_path / "again"
+    racbench("build", recipe_file, "--out", other, "--workers", 1, "--quiet",
+             env={"PYTHONHASHSEED": "1"})
+    assert parquet_bytes(other) == parquet_bytes(built)
+    assert (other / "README.md").read_text() == (built / "README.md").read_text()
+
+
+def test_another_seed_gives_other_rows(recipe_file, tmp_path, built):
+    out = tmp_path / "seed4"
+    racbench("build", recipe_file, "--out", out, "--seed", 4, "--quiet")
+    a = pq.read_table(built / "projection_L2" / "test-00000-of-00001.parquet").column("context")
+    b = pq.read_table(out / "projection_L2" / "test-00000-of-00001.parquet").column("context")
+    assert not set(a.to_pylist()) & set(b.to_pylist())
+
+
+def test_interrupted_build_resumes_to_identical_bytes(recipe_file, tmp_path, built):
+    out = tmp_path / "resumed"
+    partial = tmp_path / ".resumed.partial"
+    proc = subprocess.Popen([sys.executable, "-m", "racbench.cli", "build", str(recipe_file),
+                             "--out", str(out), "--workers", "2", "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 60
+    while time.time() < deadline and not list(partial.glob(".state/*.stats.json")):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=60)
+    assert not out.exists(), "an interrupted build must not leave a complete-looking folder"
+    assert partial.exists()
+    racbench("build", recipe_file, "--out", out, "--quiet")
+    assert parquet_bytes(out) == parquet_bytes(built)
+    assert not partial.exists()
+
+
+def test_query_alone_does_not_predict_the_label(tmp_path):
+    out = tmp_path / "probe"
+    for task in ("projection", "executability"):
+        racbench("generate", task, "--length", 2, "-n", 6000, "--out", out / task, "--quiet")
+        result = probe_config(out / task / f"{task}_L2")
+        assert result.accuracy <= 0.55, (task, result)
+
+
+def test_show_prints_rows(built):
+    shown = racbench("show", built, "executability_L2", "-n", 2).stdout
+    assert shown.count("== executability_L2-train-") == 2 and "Jane moves the" in shown
