@@ -94,7 +94,7 @@ class Scope:
                 if t.color:
                     add(naming.colored(t.color, r), t)
             if t.is_substance:
-                add(naming.state_material(t.state, t.mat.name), t)
+                add(naming.state_material(t.state, t.label or t.mat.name), t)
                 add(SUBSTANCE_WORD, t)
         for door, other in world.doors_of(room):
             add(canon[door.uid], door)
