@@ -18,7 +18,6 @@ from .scope import Scope
 
 OBJ, ROOM, TERM = "obj", "room", "term"
 _CLEAN = re.compile(r"[^a-z0-9 ]+")
-_WAIT_N = re.compile(r"wait ?(\d{1,6})")
 
 
 @dataclass(frozen=True)
@@ -52,6 +51,8 @@ def _grammar():
 _TEMPLATES, _SUFFIX_FORMS = _grammar()
 _ARTICLES = tuple(a + " " for a in load("commands")["articles"])
 MAX_LENGTH = load("commands")["max_length"]
+# 'wait N': any form of the wait verb followed by a number of ticks
+_WAIT_N = re.compile("(?:" + "|".join(map(re.escape, commands()["wait"]["forms"])) + r") ?(\d{1,6})")
 
 
 def normalize(text: str) -> str:

@@ -11,7 +11,6 @@ from ..world import THING
 from .base import Episode, Flags, TaskSpec, split_counts
 from .common import deliver, route, visit
 
-BOX_ROOMS = ["kitchen", "bathroom", "workshop", "art studio", "living room", "bedroom", "hallway", "foundry"]
 CATEGORIES = {
     "living": lambda t: t.living is not None and t.alive,
     "non-living": lambda t: t.kind == THING and t.living is None and not t.is_substance,
@@ -33,7 +32,8 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, categor
     held_out = variation >= train
     j = variation if not held_out else variation - train
     color = vocab["colors"][j % len(vocab["colors"])]
-    box_room = BOX_ROOMS[(j // len(vocab["colors"])) % len(BOX_ROOMS)]
+    box_rooms = tables["find_box_rooms"]
+    box_room = box_rooms[(j // len(vocab["colors"])) % len(box_rooms)]
     animals = rng.sample(_split_pool(vocab["animals"], held_out), rng.randint(2, 4))
     plants = rng.sample(_split_pool(vocab["plants"], held_out), rng.randint(1, 3))
     start = rng.choice(tables["start_rooms"])

@@ -13,7 +13,6 @@ from .base import Episode, Flags, TaskSpec, pool_slot, split_counts
 from .common import deliver, fetch, go_to, visit, wait_until
 from .matter import default_living, pick_heater
 
-BOX_ROOMS = ["kitchen", "workshop", "art studio", "living room", "bedroom", "hallway"]
 
 
 def _spots(world, room_name):
@@ -35,7 +34,7 @@ def _boxes(world, rng, room_name, variation):
 def _base_world(spec, variation, rng, layout, extra_rooms):
     tables = load("tasks")
     start = rng.choice(tables["start_rooms"])
-    box_room = rng.choice(BOX_ROOMS)
+    box_room = rng.choice(tables["measure_box_rooms"])
     tool_room = rng.choice(tables["substance_rooms"])
     animals, plants = default_living(rng)
     world = build_house(rng, layout, required={start, box_room, tool_room, "kitchen", *extra_rooms},
