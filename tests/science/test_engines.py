@@ -156,3 +156,17 @@ def test_things_in_one_container_share_heat():
     assert hot.temp < 60 and ice.temp > -10
     _ticks(w, 200)
     assert ice.state == "liquid" and abs(hot.temp - ice.temp) < 1
+
+
+def test_facts_record_containment_states_and_links():
+    from racbench.simulator.science import ScienceEnv, gold_trajectory
+    env = ScienceEnv("power-component", 2, "easy")
+    env.reset()
+    for step in gold_trajectory("power-component", 2, "easy"):
+        env.step(step["action"])
+    facts = env.facts()
+    comp = env.episode.hints["component"]
+    me = f"{comp.name}#{comp.uid}"
+    assert ("on", me) in facts
+    assert sum(1 for f in facts if f[0] == "connected") == 4
+    assert facts == sorted(facts, key=lambda f: tuple(str(x) for x in f))

@@ -7,6 +7,7 @@ seed for interface compatibility, and it does not change the world.
 from __future__ import annotations
 
 from . import actions, describe, electrical, thermo
+from .facts import facts
 from .house import Layout
 from .naming import command, terminal
 from .parser import parse
@@ -137,6 +138,10 @@ class ScienceEnv:
             hit = (v, make())
             self._cache[key] = hit
         return hit[1]
+
+    def facts(self) -> list[tuple]:
+        """The current state as sorted symbolic facts (see facts.py)."""
+        return facts(self.world)
 
     def look(self) -> str:
         """The room description, rendered once per world version."""
