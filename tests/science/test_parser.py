@@ -66,7 +66,8 @@ def test_every_listed_valid_action_parses_to_exactly_one_action():
 
 def test_unknown_words_get_an_answer_not_a_tick():
     env = _env()
-    for text in ("", "   ", "xyzzy", "open the pod bay doors", "move to", "connect", "wait 99999999999"):
+    for text in ("", "   ", "xyzzy", "open the pod bay doors", "move to", "connect", "wait 99999999999",
+                 "move " + "to " * 100000 + "stove", "\x00\ud800", "9"):
         obs, reward, _, _, info = env.step(text)
         assert isinstance(obs, str) and obs and reward == 0.0
 
