@@ -102,3 +102,14 @@ def test_unknown_substance_properties_follow_the_variation_seed():
         return m.melting, m.conductive, env.task_description
     assert props(5) == props(5)
     assert len({props(v)[0] for v in range(20)}) > 10
+
+
+def test_variations_of_a_task_are_distinct_worlds():
+    for task in ("boil", "melt", "freeze", "change-the-state-of-matter-of", "power-component",
+                 "power-component-renewable-vs-nonrenewable-energy"):
+        keys = set()
+        for v in range(TASKS[task].n_variations):
+            env = ScienceEnv(task, v)
+            env.reset()
+            keys.add((env.task_description, tuple(env.facts()), env.world.agent_room().name))
+        assert len(keys) == TASKS[task].n_variations, task
