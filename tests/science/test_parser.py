@@ -37,7 +37,7 @@ def test_ambiguity_gets_a_numbered_clarification_and_a_number_answers_it():
     obs, _, _, _, info = env.step("look at cup")
     assert "1:" in obs and "2:" in obs and info["moves"] == 1
     obs, _, _, _, info = env.step("2")
-    assert info["moves"] == 2 and obs.startswith("a ")
+    assert info["moves"] == 2 and obs.startswith("A ")
     obs, *_ = env.step("look at cup")
     obs, *_ = env.step("9")
     assert "number from 1 to" in obs
