@@ -63,11 +63,15 @@ def valid_actions(world, scope: Scope, teleport_ok: bool, electric_ok: bool) -> 
             if h.parent is t or (h.parent is not None and world.inside(h, t)):
                 continue
             out.append(cmd("move", c, canon[h.uid]))
-    for h in holders:
-        if h.portable and any(x.is_substance and x.state == "liquid" for x in h.contents):
-            for d in holders:
-                if d is not h and not world.inside(d, h):
-                    out.append(cmd("pour", canon[h.uid], canon[d.uid]))
+    wet = [h for h in holders if any(x.is_substance and x.state == "liquid" for x in h.contents)]
+    for h in wet:
+        for d in holders:
+            if d is h or world.inside(d, h) or world.inside(h, d):
+                continue
+            if h.portable:
+                out.append(cmd("pour", canon[h.uid], canon[d.uid]))
+            if d.portable:
+                out.append(cmd("dunk", canon[d.uid], canon[h.uid]))
     if electric_ok and terminals:
         links = world.links
         free = []
