@@ -27,9 +27,9 @@ def _environment(t):
         p = p.parent
     if p.kind == ROOM:
         return p.temp, AMBIENT_RATE, p.temp
-    room = p
-    while room.kind != ROOM:
-        room = room.parent if room.kind != AGENT else room.parent
+    room = p.parent
+    while room.kind != ROOM:      # up through containers and the agent carrying them
+        room = room.parent
     if p.heat is not None and p.is_on and not p.broken:
         return p.heat, p.rate, room.temp
     if p.burning:
