@@ -22,7 +22,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ..generators.rows import ConfigRows, GenerationError
+from ..generators.rows import ConfigRows, GenerationError, probe, probe_jobs
 from ..recipe import ConfigSpec, Recipe
 from ..splits.names import name_pool
 from ..splits.strata import position_codes
@@ -86,11 +86,28 @@ def capacity(spec: ConfigSpec, gen: ConfigRows) -> float:
     return names * n_states * len(world.task.actions) ** longest * queries
 
 
-def prepare(recipe: Recipe, seed: int) -> dict[str, ConfigRows]:
-    """Check every config can be generated, before anything is written."""
+def _probe_job(args: tuple) -> bool:
+    cfg, cell, label, variant = args
+    return probe(cfg, cell, label, variant)
+
+
+def prepare(recipe: Recipe, seed: int, workers: int) -> dict[str, ConfigRows]:
+    """Decide every config's strata (probing in parallel) and check that the request
+    can be met, before anything is written."""
+    jobs = [(spec.task,) + job for spec in recipe.configs for job in probe_jobs(spec.task)]
+    for spec in recipe.configs:
+        spec.task.world  # build worlds once, before forking, so workers share them
+    if workers > 1:
+        with mp.get_context("fork").Pool(workers) as pool:
+            results = pool.map(_probe_job, jobs, chunksize=8)
+    else:
+        results = [_probe_job(job) for job in jobs]
+    feasible: dict = {}
+    for job, ok in zip(jobs, results):
+        feasible.setdefault(job[0], {})[job[1:]] = ok
     gens = {}
     for spec in recipe.configs:
-        gen = ConfigRows(spec.name, spec.task, seed)
+        gen = ConfigRows(spec.name, spec.task, seed, feasible[spec.task])
         wanted = sum(spec.splits.values())
         if wanted > capacity(spec, gen):
             raise BuildError(f"config '{spec.name}' asks for {wanted} rows but at most "
@@ -109,7 +126,8 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
     recipe_run = recipe.scaled(scale) if scale != 1.0 else recipe
     if out.exists() and not overwrite:
         raise BuildError(f"{out} already exists; choose another --out or pass --overwrite")
-    gens = prepare(recipe_run, seed)
+    workers = workers or os.cpu_count() or 1
+    gens = prepare(recipe_run, seed, workers)
 
     partial = out.parent / f".{out.name}.partial"
     fingerprint = recipe.fingerprint(seed, scale)
@@ -124,7 +142,6 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
     (partial / ".state").mkdir(parents=True, exist_ok=True)
     manifest.write_text(json.dumps({"fingerprint": fingerprint, "recipe": recipe.name}))
 
-    workers = workers or os.cpu_count() or 1
     total = sum(sum(s.splits.values()) for s in recipe_run.configs)
     bar = tqdm(total=total, unit="rows", disable=not progress, desc=recipe.name)
     _GENERATORS.clear()

@@ -34,8 +34,32 @@ class Row:
     key: str  # canonical problem hash, for duplicate and leakage checks
 
 
+def probe_jobs(cfg: TaskConfig) -> list[tuple]:
+    """Every (cell, label, variant) whose feasibility decides a config's strata."""
+    module = TASK_MODULES[cfg.task]
+    variants = max(1, len(module.negative_kinds))
+    return [(cell, label, v) for group in module.cells(cfg.world, cfg) for cell in group
+            for label, v in [(True, 0)] + [(False, v) for v in range(variants)]]
+
+
+def probe(cfg: TaskConfig, cell: tuple, label: bool, variant: int) -> bool:
+    """Can this stratum be sampled often enough? Deterministic for given arguments."""
+    module, world = TASK_MODULES[cfg.task], cfg.world
+    rng = random.Random(derive_seed("probe", cfg, cell, label, variant))
+    stratum = Stratum(label, cell, variant)
+    tries, needed = PROBE["enumerated" if world.space is not None else "searched"]
+    found = 0
+    for _ in range(tries):
+        found += module.sample(world, rng, cfg, stratum) is not None
+        if found == needed:
+            return True
+    return False
+
+
 class ConfigRows:
-    def __init__(self, name: str, cfg: TaskConfig, seed: int):
+    def __init__(self, name: str, cfg: TaskConfig, seed: int,
+                 feasible: dict[tuple, bool] | None = None):
+        """`feasible` maps probe_jobs(cfg) to probe results; computed here if absent."""
         self.name = name
         self.cfg = cfg.validate()
         self.seed = seed
@@ -43,43 +67,39 @@ class ConfigRows:
         self.world = cfg.world
         self.verbalizer = Verbalizer(cfg.domain)
         self.variants = max(1, len(self.module.negative_kinds))
-        self.groups, self.excluded = self._feasible_groups()
+        if feasible is None:
+            feasible = {job: probe(cfg, *job) for job in probe_jobs(cfg)}
+        self.groups, self.excluded = self._feasible_groups(feasible)
         if not self.groups:
             raise GenerationError(f"config '{name}': no query form can be generated for "
                                   f"{cfg.task} with {cfg.n_objects} objects and length "
                                   f"{list(cfg.lengths)}")
 
-    def _feasible_groups(self) -> tuple[list[list[tuple]], list[tuple]]:
-        """Keep the cells for which every label and negative kind could be sampled
-        (a deterministic probe)."""
+    def _feasible_groups(self, feasible: dict[tuple, bool]) -> tuple[list[list[tuple]], list[tuple]]:
+        """Keep the cells where a positive and at least one kind of negative can be
+        sampled; remember which negative kinds each allows."""
         groups, excluded = [], []
-        strata = [(True, 0)] + [(False, v) for v in range(self.variants)]
+        self.cell_variants: dict[tuple, list[int]] = {}
         for group in self.module.cells(self.world, self.cfg):
             kept = []
             for cell in group:
-                if all(self._probe(cell, label, v) for label, v in strata):
+                variants = [v for v in range(self.variants) if feasible[(cell, False, v)]]
+                if variants and feasible[(cell, True, 0)]:
                     kept.append(cell)
+                    self.cell_variants[cell] = variants
                 else:
                     excluded.append(cell)
             if kept:
                 groups.append(kept)
         return groups, excluded
 
-    def _probe(self, cell: tuple, label: bool, variant: int) -> bool:
-        rng = random.Random(derive_seed("probe", self.cfg, cell, label, variant))
-        stratum = Stratum(label, cell, variant)
-        tries, needed = PROBE["enumerated" if self.world.space is not None else "searched"]
-        found = 0
-        for _ in range(tries):
-            found += self.module.sample(self.world, rng, self.cfg, stratum) is not None
-            if found == needed:
-                return True
-        return False
-
     def row(self, split: str, index: int, code: int, attempt: int = 0) -> Row:
         seed = derive_seed(self.seed, self.name, split, index, attempt)
         rng = random.Random(seed)
         stratum = stratum_for(code, self.groups, self.variants)
+        allowed = self.cell_variants[stratum.cell]
+        if stratum.variant not in allowed:  # e.g. no suboptimal one-step observation exists
+            stratum = Stratum(stratum.label, stratum.cell, allowed[stratum.variant % len(allowed)])
         for _ in range(SAMPLE_TRIES):
             item = self.module.sample(self.world, rng, self.cfg, stratum)
             if item is not None:

@@ -72,6 +72,7 @@ class World:
                           for i, edges in enumerate(self.space.successors)}
         self._distances = {}
         self._start_pool: list[int] = []
+        self._choices: dict[tuple, list[GoalLiteral]] = {}
 
     # -- sampling ----------------------------------------------------------------------
     def successors(self, state: int) -> list[tuple[int, int]]:
@@ -115,13 +116,17 @@ class World:
 
     def literal_choices(self, state: int, form: Form, truth: bool) -> list[GoalLiteral]:
         """Literals of a form (predicate, polarity) whose truth in `state` is `truth`."""
-        pred, positive = form
-        out = []
-        for i in self.atoms_by_predicate[pred]:
-            holds = bool(state >> i & 1) == positive
-            if holds == truth:
-                out.append(GoalLiteral(i, positive))
-        return out
+        key = (state, form, truth)
+        cached = self._choices.get(key)
+        if cached is None:
+            if len(self._choices) > 200_000:
+                self._choices.clear()
+            pred, positive = form
+            want = positive == truth  # the atom itself must be true iff this holds
+            cached = self._choices[key] = [GoalLiteral(i, positive)
+                                           for i in self.atoms_by_predicate[pred]
+                                           if bool(state >> i & 1) == want]
+        return cached
 
     def holds(self, state: int, literal: GoalLiteral) -> bool:
         return bool(state >> literal.atom & 1) == literal.positive
