@@ -1,0 +1,706 @@
+"""Exact oracles over a ground STRIPS task: the answers the task families ask about.
+
+Everything here is a pure function of a `GroundTask` (action indices, states as int
+bitmasks, goals as `Condition`). Answers are exact: when a search would have to visit
+more than its budget (`max_states`) it raises `SearchBudgetExceeded` instead of guessing.
+Results never depend on set or dict iteration order (successors come sorted by action
+index, candidate lists are sorted), so a seeded `random.Random` gives the same output on
+every run.
+
+Two engines
+-----------
+* **Explicit.** The states reachable from `task.init` are enumerated once per task (at
+  most `EXPLICIT_STATES`), with successor lists and, on demand, reverse edges. Distances
+  to a goal are then one backward breadth-first (or, with action costs, Dijkstra) sweep
+  over the reverse graph, cached per goal, and every query is a list look-up. A state
+  outside that space gets its own enumeration (kept in a small per-task LRU). This is
+  what `search.StateSpace` does, minus its all-pairs matrix: the dense n x n matrix costs
+  O(n^2) memory and O(n^3) per BFS layer, while the oracles here only ever need
+  distances *to a goal*, which one backward sweep gives in O(n + edges).
+* **Bounded search.** When the space is too big (or `explicit=False`), each query runs
+  its own forward search from the query state, with fast "no" answers from the delete
+  relaxation first.
+
+Both engines answer identically; the tests cross-check them against brute force.
+
+Conventions
+-----------
+* Distances in `states_near_goal` count actions; `optimal_cost` and the optimal-plan
+  predicates use action costs (which are 1 in all shipped domains).
+* `relaxed_reachable` ignores delete effects and negative preconditions, so it is an
+  over-approximation of what can ever become true: "not relaxed-reachable" is a proof of
+  unreachability, "relaxed-reachable" proves nothing.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+import weakref
+from array import array
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Sequence
+
+from .search import SearchBudgetExceeded
+from .task import Condition, GroundTask
+
+__all__ = [
+    "DEFAULT_BUDGET", "EXPLICIT_STATES", "JUSTIFICATION_MODES", "PlanCheck",
+    "SearchBudgetExceeded", "action_reachable", "applicable_actions", "clear_cache",
+    "fact_reachable", "is_fact_landmark", "is_justified_step", "on_some_optimal_plan",
+    "optimal_cost", "optimal_first_actions", "progression", "relaxed_reachable",
+    "sample_states", "states_near_goal", "unnecessary_steps", "validate_plan",
+]
+
+EXPLICIT_STATES = 20_000  # enumerate a reachable space up to this many states
+DEFAULT_BUDGET = 50_000  # states one bounded search may store before it gives up
+_SPACES_PER_TASK = 8  # LRU of spaces enumerated from states outside the init space
+_GOALS_PER_SPACE = 128  # LRU of per-goal distance arrays
+UNREACHABLE = -1
+
+
+# -- caches ---------------------------------------------------------------------------
+
+class _Space:
+    """The states reachable from a seed, with successor edges as (action, state id)."""
+
+    def __init__(self, task: GroundTask, seed: int, limit: int):
+        index = {seed: 0}
+        states = [seed]
+        succ: list[list[tuple[int, int]]] = []
+        i = 0
+        while i < len(states):
+            edges = []
+            for k, n in task.successors(states[i]):
+                j = index.get(n)
+                if j is None:
+                    if len(states) >= limit:
+                        raise SearchBudgetExceeded(f"more than {limit} reachable states")
+                    j = index[n] = len(states)
+                    states.append(n)
+                edges.append((k, j))
+            succ.append(edges)
+            i += 1
+        self.states = states
+        self.index = index
+        self.succ = succ
+        self.costs = [a.cost for a in task.actions]
+        self.unit = all(c == 1 for c in self.costs)
+        self._pred: list[list[tuple[int, int]]] | None = None
+        self._dist: OrderedDict[tuple, array] = OrderedDict()
+
+    def pred(self) -> list[list[tuple[int, int]]]:
+        if self._pred is None:
+            pred: list[list[tuple[int, int]]] = [[] for _ in self.states]
+            for i, edges in enumerate(self.succ):
+                for k, j in edges:
+                    pred[j].append((i, k))
+            self._pred = pred
+        return self._pred
+
+    def distances(self, pos: int, neg: int, by_cost: bool) -> array:
+        """Distance of every state to the goal (pos, neg); UNREACHABLE = -1.
+
+        by_cost=False counts actions; by_cost=True sums action costs."""
+        by_cost = by_cost and not self.unit
+        key = (pos, neg, by_cost)
+        dist = self._dist.get(key)
+        if dist is not None:
+            self._dist.move_to_end(key)
+            return dist
+        n = len(self.states)
+        dist = array("q", [UNREACHABLE]) * n
+        goals = [j for j, s in enumerate(self.states) if s & pos == pos and not s & neg]
+        pred = self.pred()
+        if not by_cost:
+            for j in goals:
+                dist[j] = 0
+            queue = goals
+            head = 0
+            while head < len(queue):
+                j = queue[head]
+                head += 1
+                d = dist[j] + 1
+                for i, _ in pred[j]:
+                    if dist[i] < 0:
+                        dist[i] = d
+                        queue.append(i)
+        else:
+            costs = self.costs
+            heap = [(0, j) for j in goals]
+            best: dict[int, int] = dict.fromkeys(goals, 0)
+            while heap:
+                d, j = heapq.heappop(heap)
+                if dist[j] >= 0:
+                    continue
+                dist[j] = d
+                for i, k in pred[j]:
+                    nd = d + costs[k]
+                    if dist[i] < 0 and nd < best.get(i, nd + 1):
+                        best[i] = nd
+                        heapq.heappush(heap, (nd, i))
+        self._dist[key] = dist
+        if len(self._dist) > _GOALS_PER_SPACE:
+            self._dist.popitem(last=False)
+        return dist
+
+
+class _TaskCache:
+    def __init__(self, task: GroundTask):
+        self.init_space: _Space | None = None
+        self.init_tried = False
+        self.init_too_big = False
+        self.spaces: OrderedDict[int, _Space] = OrderedDict()
+        self.too_big: OrderedDict[int, None] = OrderedDict()
+        self.relax = [(a.pre, a.add) for a in task.actions]
+        deletable = 0
+        for a in task.actions:
+            deletable |= a.delete
+        self.deletable = deletable
+
+
+_CACHES: "weakref.WeakKeyDictionary[GroundTask, _TaskCache]" = weakref.WeakKeyDictionary()
+
+
+def _cache(task: GroundTask) -> _TaskCache:
+    c = _CACHES.get(task)
+    if c is None:
+        c = _CACHES[task] = _TaskCache(task)
+    return c
+
+
+def clear_cache(task: GroundTask | None = None) -> None:
+    """Forget enumerated spaces and distance tables (of one task, or of all)."""
+    if task is None:
+        _CACHES.clear()
+    else:
+        _CACHES.pop(task, None)
+
+
+def _space(task: GroundTask, state: int, explicit: bool) -> _Space | None:
+    """An enumerated space containing `state` (closed under successors), or None."""
+    if not explicit:
+        return None
+    c = _cache(task)
+    if not c.init_tried:
+        c.init_tried = True
+        try:
+            c.init_space = _Space(task, task.init, EXPLICIT_STATES)
+        except SearchBudgetExceeded:
+            c.init_too_big = True
+    if c.init_space is not None and state in c.init_space.index:
+        return c.init_space
+    if c.init_too_big:
+        return None  # a big world: do not pay for a failed enumeration per query
+    sp = c.spaces.get(state)
+    if sp is not None:
+        c.spaces.move_to_end(state)
+        return sp
+    if state in c.too_big:
+        return None
+    try:
+        sp = _Space(task, state, EXPLICIT_STATES)
+    except SearchBudgetExceeded:
+        c.too_big[state] = None
+        if len(c.too_big) > 4 * _SPACES_PER_TASK:
+            c.too_big.popitem(last=False)
+        return None
+    c.spaces[state] = sp
+    if len(c.spaces) > _SPACES_PER_TASK:
+        c.spaces.popitem(last=False)
+    return sp
+
+
+# -- thin helpers ---------------------------------------------------------------------
+
+def applicable_actions(task: GroundTask, state: int) -> list[int]:
+    """Indices of the actions applicable in `state`, ascending."""
+    return task.applicable(state)
+
+
+def progression(task: GroundTask, state: int, action: int) -> tuple[int, int]:
+    """Which facts change: (atoms made true that were false, atoms made false that were
+    true), as masks. PDDL semantics (delete, then add): an atom both deleted and added
+    stays true. ValueError if the action is not applicable in `state`."""
+    a = task.actions[action]
+    if not a.applicable(state):
+        raise ValueError(f"action {action} {a.term} is not applicable in this state")
+    new = a.apply(state)
+    return new & ~state, state & ~new
+
+
+def relaxed_reachable(task: GroundTask, state: int) -> int:
+    """Mask of the atoms reachable from `state` under the delete relaxation.
+
+    Deletes and negative preconditions are ignored, so this over-approximates the atoms
+    that can ever be true: an atom outside the mask can never become true."""
+    return _relaxed(_cache(task).relax, state)
+
+
+def _relaxed(pending: list[tuple[int, int]], reached: int) -> int:
+    changed = True
+    while changed and pending:
+        changed = False
+        rest = []
+        for pre, add in pending:
+            if reached & pre == pre:
+                if add & ~reached:
+                    reached |= add
+                    changed = True
+            else:
+                rest.append((pre, add))
+        pending = rest
+    return reached
+
+
+def _provably_unsolvable(task: GroundTask, state: int, pos: int, neg: int) -> bool:
+    """A sound 'never': a positive atom outside the relaxed closure, or a negative one
+    that is true now and that no action deletes."""
+    if neg & state & ~_cache(task).deletable:
+        return True
+    return pos & ~relaxed_reachable(task, state) != 0
+
+
+# -- plans ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlanCheck:
+    executable: bool  # every step applicable in turn
+    first_failure: int | None  # 0-based index of the first inapplicable step
+    achieves_goal: bool  # executable and the goal holds at the end
+    valid: bool  # executable and achieves the goal
+    final_state: int  # state after the executable prefix
+
+
+def validate_plan(task: GroundTask, state: int, plan: Sequence[int],
+                  goal: Condition) -> PlanCheck:
+    end, failed = task.execute(state, plan)
+    executable = failed is None
+    achieves = executable and goal.holds(end)
+    return PlanCheck(executable, failed, achieves, achieves, end)
+
+
+JUSTIFICATION_MODES = ("single", "greedy", "subsequence")
+
+
+def is_justified_step(task: GroundTask, state: int, plan: Sequence[int], goal: Condition,
+                      i: int, mode: str = "single", max_states: int = DEFAULT_BUDGET) -> bool:
+    """Whether step i (0-based) of a valid plan is needed.
+
+    mode="single" (the default): False iff the plan without step i alone is still valid.
+    mode="greedy": False iff removing step i, and then every later step that is no
+      longer applicable when its turn comes, still reaches the goal (Fink & Yang's greedy
+      justification): catches a useless action whose only use was a later useless one.
+    mode="subsequence": False iff some order-preserving sub-plan without step i is
+      valid (the step is not in every valid sub-plan), e.g. both halves of an inserted
+      pick-up/put-down pair. Exact, by carrying the set of states that subsets of the
+      earlier steps reach; raises SearchBudgetExceeded past `max_states` such states.
+
+    Each mode finds at least the unjustified steps of the previous one. ValueError if
+    `plan` is not valid from `state`; IndexError if i is out of range."""
+    _check_mode(mode)
+    if not 0 <= i < len(plan):
+        raise IndexError(f"step {i} out of range for a plan of {len(plan)} steps")
+    if not validate_plan(task, state, plan, goal).valid:
+        raise ValueError("justification is defined for valid plans only")
+    return _justified(task, state, plan, goal, i, mode, max_states)
+
+
+def _check_mode(mode: str) -> None:
+    if mode not in JUSTIFICATION_MODES:
+        raise ValueError(f"unknown justification mode {mode!r}; use one of {JUSTIFICATION_MODES}")
+
+
+def _justified(task, state, plan, goal, i, mode, max_states) -> bool:
+    actions = task.actions
+    if mode == "single":
+        return not validate_plan(task, state, list(plan[:i]) + list(plan[i + 1:]), goal).valid
+    if mode == "greedy":
+        s = state
+        for j, k in enumerate(plan):
+            a = actions[k]
+            if j != i and a.applicable(s):
+                s = a.apply(s)
+        return not goal.holds(s)
+    if mode == "subsequence":
+        frontier = {state}
+        for j, k in enumerate(plan):
+            if j == i:
+                continue
+            a = actions[k]
+            new = [a.apply(s) for s in frontier if a.applicable(s)]
+            frontier.update(new)
+            if len(frontier) > max_states:
+                raise SearchBudgetExceeded(f"more than {max_states} sub-plan states")
+        return not any(goal.holds(s) for s in frontier)
+    raise AssertionError(mode)
+
+
+def unnecessary_steps(task: GroundTask, state: int, plan: Sequence[int], goal: Condition,
+                      mode: str = "single", max_states: int = DEFAULT_BUDGET) -> list[int]:
+    """The steps i of a valid plan with is_justified_step(...) False, ascending."""
+    _check_mode(mode)
+    if not validate_plan(task, state, plan, goal).valid:
+        raise ValueError("justification is defined for valid plans only")
+    return [i for i in range(len(plan))
+            if not _justified(task, state, plan, goal, i, mode, max_states)]
+
+
+# -- bounded searches -----------------------------------------------------------------
+
+def _bfs_distance(task: GroundTask, state: int, pos: int, neg: int, max_states: int,
+                  max_depth: int | None = None) -> int | None:
+    """Fewest actions from `state` to the goal; None if unreachable (or, with max_depth,
+    not within max_depth actions)."""
+    if state & pos == pos and not state & neg:
+        return 0
+    return _bfs_to_goal(task, state, pos, neg, max_states, max_depth)[0]
+
+
+def _ucs_cost(task: GroundTask, state: int, pos: int, neg: int, max_states: int) -> int | None:
+    best = {state: 0}
+    heap = [(0, state)]
+    actions = task.actions
+    while heap:
+        g, s = heapq.heappop(heap)
+        if g > best[s]:
+            continue
+        if s & pos == pos and not s & neg:
+            return g
+        for k, n in task.successors(s):
+            ng = g + actions[k].cost
+            if ng < best.get(n, ng + 1):
+                if n not in best and len(best) >= max_states:
+                    raise SearchBudgetExceeded(f"more than {max_states} states")
+                best[n] = ng
+                heapq.heappush(heap, (ng, n))
+    return None
+
+
+def _optimal_first_by_search(task: GroundTask, state: int, pos: int, neg: int,
+                             max_states: int) -> list[int]:
+    """First actions of optimal plans by one forward uniform-cost search.
+
+    Every node with g <= C* is expanded and its tight edges (g(p) + cost == g(n)) kept;
+    a prefix of an optimal plan is an optimal path, so the optimal plans are exactly
+    the tight paths from `state` to goal nodes with g == C*."""
+    actions = task.actions
+    best = {state: 0}
+    parents: dict[int, list[tuple[int, int, int]]] = {}  # n -> [(g via edge, p, action)]
+    heap = [(0, state)]
+    optimum = None
+    goals = []
+    while heap:
+        g, s = heapq.heappop(heap)
+        if g > best[s]:
+            continue
+        if optimum is not None and g > optimum:
+            break
+        if s & pos == pos and not s & neg:
+            if optimum is None:
+                optimum = g
+            goals.append(s)
+        for k, n in task.successors(s):
+            ng = g + actions[k].cost
+            old = best.get(n)
+            if optimum is not None and ng > optimum:
+                continue
+            if old is None or ng <= old:
+                parents.setdefault(n, []).append((ng, s, k))
+            if old is None or ng < old:
+                if old is None and len(best) >= max_states:
+                    raise SearchBudgetExceeded(f"more than {max_states} states")
+                best[n] = ng
+                heapq.heappush(heap, (ng, n))
+    if optimum is None:
+        return []
+    on_optimal = set(goals)
+    stack = list(goals)
+    first = set()
+    while stack:
+        n = stack.pop()
+        for ng, p, k in parents.get(n, ()):
+            if ng != best[n]:
+                continue
+            if p == state:
+                first.add(k)
+            if p not in on_optimal:
+                on_optimal.add(p)
+                stack.append(p)
+    return sorted(first)
+
+
+# -- reachability ---------------------------------------------------------------------
+
+def fact_reachable(task: GroundTask, state: int, atom: int, max_states: int = DEFAULT_BUDGET,
+                   explicit: bool = True) -> bool:
+    """Can atom `atom` (index) ever become true from `state`? True if it holds now."""
+    return _reachable(task, state, 1 << atom, 0, max_states, explicit)
+
+
+def action_reachable(task: GroundTask, state: int, action: int,
+                     max_states: int = DEFAULT_BUDGET, explicit: bool = True) -> bool:
+    """Can action `action` (index) ever become applicable from `state`? True if it is now."""
+    a = task.actions[action]
+    return _reachable(task, state, a.pre, a.pre_neg, max_states, explicit)
+
+
+def _reachable(task, state, pos, neg, max_states, explicit) -> bool:
+    if state & pos == pos and not state & neg:
+        return True
+    if _provably_unsolvable(task, state, pos, neg):
+        return False
+    sp = _space(task, state, explicit)
+    if sp is not None:
+        return sp.distances(pos, neg, False)[sp.index[state]] >= 0
+    return _bfs_distance(task, state, pos, neg, max_states) is not None
+
+
+# -- optimal plans --------------------------------------------------------------------
+
+def optimal_cost(task: GroundTask, state: int, goal: Condition,
+                 max_states: int = DEFAULT_BUDGET, explicit: bool = True) -> int | None:
+    """Cost of a cheapest plan from `state` to `goal` (action costs; 0 if the goal
+    holds); None if the goal is unreachable."""
+    if goal.holds(state):
+        return 0
+    if _provably_unsolvable(task, state, goal.pos, goal.neg):
+        return None
+    sp = _space(task, state, explicit)
+    if sp is not None:
+        d = sp.distances(goal.pos, goal.neg, True)[sp.index[state]]
+        return None if d < 0 else d
+    if all(a.cost == 1 for a in task.actions):
+        return _bfs_distance(task, state, goal.pos, goal.neg, max_states)
+    return _ucs_cost(task, state, goal.pos, goal.neg, max_states)
+
+
+def optimal_first_actions(task: GroundTask, state: int, goal: Condition,
+                          max_states: int = DEFAULT_BUDGET, explicit: bool = True) -> list[int]:
+    """The actions a (ascending) with on_some_optimal_plan(task, state, goal, a).
+
+    Empty if the goal is unreachable, or if it holds and no zero-cost action keeps
+    the cost at 0 (the empty plan is the optimal plan)."""
+    if _provably_unsolvable(task, state, goal.pos, goal.neg):
+        return []
+    sp = _space(task, state, explicit)
+    if sp is not None:
+        h = sp.distances(goal.pos, goal.neg, True)
+        here = h[sp.index[state]]
+        if here < 0:
+            return []
+        costs = sp.costs
+        return sorted({k for k, j in sp.succ[sp.index[state]]
+                       if h[j] >= 0 and costs[k] + h[j] == here})
+    return _optimal_first_by_search(task, state, goal.pos, goal.neg, max_states)
+
+
+def on_some_optimal_plan(task: GroundTask, state: int, goal: Condition, action: int,
+                         max_states: int = DEFAULT_BUDGET, explicit: bool = True) -> bool:
+    """Is `action` the first step of some optimal plan from `state` to `goal`? That is:
+    applicable, the goal reachable, and cost(action) + optimal_cost(successor) ==
+    optimal_cost(state)."""
+    a = task.actions[action]
+    if not a.applicable(state):
+        return False
+    sp = _space(task, state, explicit)
+    if sp is not None:
+        h = sp.distances(goal.pos, goal.neg, True)
+        here = h[sp.index[state]]
+        there = h[sp.index[a.apply(state)]]
+        return here >= 0 and there >= 0 and a.cost + there == here
+    return action in optimal_first_actions(task, state, goal, max_states, explicit=False)
+
+
+# -- landmarks ------------------------------------------------------------------------
+
+def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
+                     max_states: int = DEFAULT_BUDGET, explicit: bool = True) -> bool:
+    """Does every plan from `state` to `goal` make atom `atom` true at some point?
+
+    True if the atom already holds in `state` (the empty prefix makes it true; question
+    generators should avoid that case), and vacuously True if the goal is unreachable.
+    Otherwise exact: search the states reachable while the atom stays false for one
+    satisfying the goal. A delete-relaxation test answers "yes" first when the goal is
+    out of relaxed reach without the actions that add the atom or need it."""
+    bit = 1 << atom
+    if state & bit or goal.pos & bit:
+        return True
+    pending = [(a.pre, a.add) for a in task.actions if not (a.add | a.pre) & bit]
+    if goal.pos & ~_relaxed(pending, state):
+        return True
+    pos, neg = goal.pos, goal.neg
+    sp = _space(task, state, explicit)
+    if sp is not None:
+        states, succ = sp.states, sp.succ
+        seen = bytearray(len(states))
+        start = sp.index[state]
+        seen[start] = 1
+        queue = [start]
+        head = 0
+        while head < len(queue):
+            j = queue[head]
+            head += 1
+            s = states[j]
+            if s & pos == pos and not s & neg:
+                return False
+            for _, n in succ[j]:
+                if not seen[n] and not states[n] & bit:
+                    seen[n] = 1
+                    queue.append(n)
+        return True
+    seen_states = {state}
+    frontier = [state]
+    while frontier:
+        nxt = []
+        for s in frontier:
+            if s & pos == pos and not s & neg:
+                return False
+            for _, n in task.successors(s):
+                if n & bit or n in seen_states:
+                    continue
+                seen_states.add(n)
+                nxt.append(n)
+                if len(seen_states) > max_states:
+                    raise SearchBudgetExceeded(f"more than {max_states} states")
+        frontier = nxt
+    return True
+
+
+# -- sampling -------------------------------------------------------------------------
+
+def _walk(task: GroundTask, rng: random.Random, state: int, length: int) -> int:
+    for _ in range(length):
+        succ = task.successors(state)
+        if not succ:
+            break  # dead end: the walk stops where it is
+        state = succ[rng.randrange(len(succ))][1]
+    return state
+
+
+def sample_states(task: GroundTask, rng: random.Random, count: int, min_walk: int = 1,
+                  max_walk: int | None = None, max_tries: int | None = None) -> list[int]:
+    """Up to `count` distinct states reached by random walks from `task.init`.
+
+    Each walk's length is drawn uniformly from [min_walk, max_walk] (default max: twice
+    the number of objects), each step picks uniformly among the applicable actions, and
+    a walk that hits a dead end stops there. Duplicates are dropped; the result is in
+    draw order. Stops after `max_tries` walks (default 10 * count + 100), so a small
+    world may return fewer states than asked."""
+    if max_walk is None:
+        max_walk = max(min_walk, 2 * len(task.objects))
+    if not 0 <= min_walk <= max_walk:
+        raise ValueError(f"need 0 <= min_walk <= max_walk, got {min_walk}, {max_walk}")
+    if max_tries is None:
+        max_tries = 10 * count + 100
+    out: list[int] = []
+    seen: set[int] = set()
+    for _ in range(max_tries):
+        if len(out) >= count:
+            break
+        s = _walk(task, rng, task.init, rng.randint(min_walk, max_walk))
+        if s not in seen:
+            seen.add(s)
+            out.append(s)
+    return out
+
+
+def states_near_goal(task: GroundTask, rng: random.Random, goal: Condition, count: int,
+                     max_distance: int, max_states: int = DEFAULT_BUDGET,
+                     explicit: bool = True, max_tries: int | None = None
+                     ) -> list[tuple[int, int]]:
+    """Up to `count` distinct (state, distance) pairs, states reachable from `task.init`,
+    from which `goal` is 1..max_distance actions away (distance = fewest actions).
+
+    STRIPS states cannot be regressed from a goal *condition* into concrete states
+    without enumerating, so:
+    * when the space reachable from init is small (<= EXPLICIT_STATES) it is
+      enumerated and one backward sweep over its reverse edges gives every state's
+      exact distance; the draw is stratified: a distance uniformly among the distances
+      1..max_distance that occur, then a state uniformly among those at that distance
+      (so near-goal and far-from-goal questions are equally frequent);
+    * otherwise candidates are random-walk states from init and, once some goal state
+      is known, short random walks (1..max_distance steps) from known goal states;
+      each candidate's distance is proved by a depth-limited breadth-first search (at
+      most `max_states` states). A candidate whose check exceeds the budget is skipped,
+      never guessed. Stops after `max_tries` candidates (default 20 * count + 100).
+    The result is in draw order and may be shorter than `count`."""
+    if max_distance < 1 or count <= 0:
+        return []
+    sp = _space(task, task.init, explicit)
+    if sp is not None:
+        dist = sp.distances(goal.pos, goal.neg, False)
+        by_distance: dict[int, list[int]] = {}
+        for j in range(len(sp.states)):  # ascending ids: deterministic
+            d = dist[j]
+            if 1 <= d <= max_distance:
+                by_distance.setdefault(d, []).append(j)
+        out = []
+        while len(out) < count and by_distance:
+            levels = sorted(by_distance)
+            d = levels[rng.randrange(len(levels))]
+            bucket = by_distance[d]
+            j = bucket.pop(rng.randrange(len(bucket)))
+            if not bucket:
+                del by_distance[d]
+            out.append((sp.states[j], d))
+        return out
+
+    if max_tries is None:
+        max_tries = 20 * count + 100
+    pos, neg = goal.pos, goal.neg
+    max_walk = 2 * len(task.objects)
+    anchors: list[int] = []  # goal states found so far, in discovery order
+    anchor_set: set[int] = set()
+    out = []
+    seen: set[int] = set()
+    for _ in range(max_tries):
+        if len(out) >= count:
+            break
+        if anchors and rng.random() < 0.5:
+            start = anchors[rng.randrange(len(anchors))]
+            s = _walk(task, rng, start, rng.randint(1, max_distance))
+        else:
+            s = _walk(task, rng, task.init, rng.randint(1, max(1, max_walk)))
+        if s in seen:
+            continue
+        seen.add(s)
+        if s & pos == pos and not s & neg:
+            if s not in anchor_set:
+                anchor_set.add(s)
+                anchors.append(s)
+            continue
+        try:
+            d, end = _bfs_to_goal(task, s, pos, neg, max_states, max_distance)
+        except SearchBudgetExceeded:
+            continue
+        if d is not None:
+            out.append((s, d))
+            if end not in anchor_set:
+                anchor_set.add(end)
+                anchors.append(end)
+    return out
+
+
+def _bfs_to_goal(task, state, pos, neg, max_states, max_depth) -> tuple[int | None, int | None]:
+    """Like _bfs_distance but also returns the first goal state found."""
+    seen = {state}
+    frontier = [state]
+    depth = 0
+    successors = task.successors
+    while frontier and (max_depth is None or depth < max_depth):
+        depth += 1
+        nxt = []
+        for s in frontier:
+            for _, n in successors(s):
+                if n in seen:
+                    continue
+                if n & pos == pos and not n & neg:
+                    return depth, n
+                seen.add(n)
+                nxt.append(n)
+                if len(seen) > max_states:
+                    raise SearchBudgetExceeded(f"more than {max_states} states")
+        frontier = nxt
+    return None, None

@@ -1,0 +1,469 @@
+"""The exact oracles of `analysis` against brute force.
+
+Each property enumerates the states reachable from the query state by a plain
+breadth-first search written here (not the module's engines), on the shipped domains'
+first problems and on the smallest planning-competition problems in ../shared/pddl.
+Both engines of the module (explicit enumeration and bounded search) are checked.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections import deque
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from racbench.simulator.strips import analysis as an
+from racbench.simulator.strips.grounding import ground
+from racbench.simulator.strips.pddl_reader import load_domain, load_problem
+from racbench.simulator.strips.search import SearchBudgetExceeded
+from racbench.simulator.strips.task import Condition, GroundTask, iter_bits
+
+ROOT = Path(__file__).resolve().parents[1]
+DOMAINS = ROOT / "racbench" / "data" / "domains"
+SHARED = ROOT.parent / "shared" / "pddl"
+SHARED_REASON = f"planning-competition files not found at {SHARED} (../shared absent)"
+
+SHIPPED = ["blocksworld", "depots", "ferry", "floortile", "goldminer", "grid", "gripper",
+           "household", "logistics", "rovers", "satellite", "swap", "visitall"]
+SHARED_SMALL = {"blocks": "probBLOCKS-4-0.pddl", "gripper": "prob01.pddl",
+                "depot": "p01.pddl"}
+NAMES = SHIPPED + ([f"shared/{d}" for d in SHARED_SMALL] if SHARED.is_dir() else [])
+
+SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@lru_cache(maxsize=None)
+def load(name: str) -> GroundTask:
+    if name.startswith("shared/"):
+        folder = SHARED / name.split("/", 1)[1]
+        problem_file = folder / SHARED_SMALL[folder.name]
+    elif name.startswith("shared-file/"):
+        _, folder_name, file_name = name.split("/")
+        folder = SHARED / folder_name
+        problem_file = folder / file_name
+    else:
+        folder = DOMAINS / name
+        problem_file = folder / "problems" / "p01.pddl"
+    domain = load_domain(folder / "domain.pddl")
+    return ground(domain, load_problem(problem_file, domain))
+
+
+@lru_cache(maxsize=None)
+def with_costs(name: str) -> GroundTask:
+    """The same world with action costs 0..3 (seeded), for the uniform-cost paths."""
+    task = load(name)
+    rng = random.Random(name)
+    actions = [replace(a, cost=rng.choice([0, 1, 1, 2, 3])) for a in task.actions]
+    return GroundTask(task.domain_name, task.objects, task.atoms, actions,
+                      task.static_atoms, frozenset(task.atoms_of(task.init)), task.goal)
+
+
+# -- brute force ----------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def reach(task: GroundTask, start: int) -> tuple[int, ...]:
+    seen = {start}
+    order = [start]
+    queue = deque([start])
+    while queue:
+        s = queue.popleft()
+        for a in task.actions:
+            if a.applicable(s):
+                n = a.apply(s)
+                if n not in seen:
+                    seen.add(n)
+                    order.append(n)
+                    queue.append(n)
+    return tuple(order)
+
+
+def brute_succ(task: GroundTask, s: int):
+    return [(k, a.apply(s)) for k, a in enumerate(task.actions) if a.applicable(s)]
+
+
+def brute_cost(task: GroundTask, start: int, goal: Condition, unit: bool = False):
+    best = {start: 0}
+    heap = [(0, start)]
+    while heap:
+        g, s = heapq.heappop(heap)
+        if g > best[s]:
+            continue
+        if goal.holds(s):
+            return g
+        for k, n in brute_succ(task, s):
+            ng = g + (1 if unit else task.actions[k].cost)
+            if ng < best.get(n, ng + 1):
+                best[n] = ng
+                heapq.heappush(heap, (ng, n))
+    return None
+
+
+def brute_avoiding(task: GroundTask, start: int, goal: Condition, atom: int) -> bool:
+    """Is some goal state reachable through states where `atom` stays false?"""
+    bit = 1 << atom
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        s = queue.popleft()
+        if goal.holds(s):
+            return True
+        for _, n in brute_succ(task, s):
+            if not n & bit and n not in seen:
+                seen.add(n)
+                queue.append(n)
+    return False
+
+
+# -- strategies -----------------------------------------------------------------------
+
+@st.composite
+def situations(draw, names=NAMES, costed=False):
+    """(task, state, goal): a reachable state and a goal of 1-3 literals taken from
+    another reachable state, sometimes with a negative literal."""
+    name = draw(st.sampled_from(names))
+    task = with_costs(name) if costed else load(name)
+    states = reach(task, task.init)
+    state = states[draw(st.integers(0, len(states) - 1))]
+    target = states[draw(st.integers(0, len(states) - 1))]
+    true_atoms = list(iter_bits(target))
+    false_atoms = [i for i in range(len(task.atoms)) if not target >> i & 1]
+    pos = 0
+    for i in draw(st.lists(st.sampled_from(true_atoms), min_size=1, max_size=3)):
+        pos |= 1 << i
+    neg = 0
+    if false_atoms and draw(st.booleans()):
+        neg = 1 << draw(st.sampled_from(false_atoms))
+    return task, state, Condition(pos, neg)
+
+
+def random_plan(task: GroundTask, rng: random.Random, state: int, length: int) -> list[int]:
+    plan = []
+    for _ in range(length):
+        options = task.applicable(state)
+        if not options:
+            break
+        k = rng.choice(options)
+        plan.append(k)
+        state = task.actions[k].apply(state)
+    return plan
+
+
+# -- properties -----------------------------------------------------------------------
+
+@SETTINGS
+@given(situations(), st.booleans())
+def test_reachability_matches_brute_force(case, explicit):
+    task, state, _ = case
+    space = reach(task, state)
+    ever = 0
+    for s in space:
+        ever |= s
+    relaxed = an.relaxed_reachable(task, state)
+    assert ever & ~relaxed == 0  # the relaxation over-approximates
+    for atom in range(len(task.atoms)):
+        assert an.fact_reachable(task, state, atom, explicit=explicit) == bool(ever >> atom & 1)
+    for k, a in enumerate(task.actions):
+        expected = any(a.applicable(s) for s in space)
+        assert an.action_reachable(task, state, k, explicit=explicit) == expected
+
+
+@SETTINGS
+@given(situations(), st.booleans())
+def test_optimal_cost_and_first_actions_unit(case, explicit):
+    task, state, goal = case
+    best = brute_cost(task, state, goal)
+    assert an.optimal_cost(task, state, goal, explicit=explicit) == best
+    expected = []
+    if best is not None:
+        for k, n in brute_succ(task, state):
+            rest = brute_cost(task, n, goal)
+            if rest is not None and 1 + rest == best:
+                expected.append(k)
+    assert an.optimal_first_actions(task, state, goal, explicit=explicit) == expected
+    for k in range(len(task.actions)):
+        assert an.on_some_optimal_plan(task, state, goal, k, explicit=explicit) == (k in expected)
+
+
+@SETTINGS
+@given(situations(names=SHIPPED[:9], costed=True), st.booleans())
+def test_optimal_cost_and_first_actions_with_costs(case, explicit):
+    task, state, goal = case
+    best = brute_cost(task, state, goal)
+    assert an.optimal_cost(task, state, goal, explicit=explicit) == best
+    expected = []
+    if best is not None:
+        for k, n in brute_succ(task, state):
+            rest = brute_cost(task, n, goal)
+            if rest is not None and task.actions[k].cost + rest == best:
+                expected.append(k)
+    assert an.optimal_first_actions(task, state, goal, explicit=explicit) == expected
+    for k in expected:
+        assert an.on_some_optimal_plan(task, state, goal, k, explicit=explicit)
+
+
+@SETTINGS
+@given(situations(), st.booleans(), st.data())
+def test_landmarks_match_brute_force(case, explicit, data):
+    task, state, goal = case
+    solvable = brute_cost(task, state, goal) is not None
+    atoms = data.draw(st.lists(st.integers(0, len(task.atoms) - 1), min_size=1, max_size=6))
+    for atom in atoms:
+        got = an.is_fact_landmark(task, state, goal, atom, explicit=explicit)
+        if state >> atom & 1 or not solvable:
+            assert got  # documented: holds already / vacuous
+        else:
+            assert got == (not brute_avoiding(task, state, goal, atom))
+    # sanity: every goal atom false in the state is a landmark
+    for atom in iter_bits(goal.pos & ~state):
+        assert an.is_fact_landmark(task, state, goal, atom, explicit=explicit)
+
+
+@SETTINGS
+@given(situations(), st.data())
+def test_landmark_not_if_adders_removable(case, data):
+    """An atom whose adding actions can all be dropped (goal still reachable without
+    them) is not a landmark."""
+    task, state, goal = case
+    atom = data.draw(st.integers(0, len(task.atoms) - 1))
+    if state >> atom & 1 or not goal.holds(state) and brute_cost(task, state, goal) is None:
+        return
+    kept = [a for a in task.actions if not a.add >> atom & 1]
+    pruned = GroundTask(task.domain_name, task.objects, task.atoms, kept, task.static_atoms,
+                        frozenset(task.atoms_of(task.init)), task.goal)
+    if brute_cost(pruned, state, goal) is not None:
+        assert not an.is_fact_landmark(task, state, goal, atom)
+
+
+def test_landmark_examples():
+    task = load("gripper")  # two balls to room1, two grippers: neither gripper needed
+    goal = task.condition(task.goal)
+    state = task.init
+    left = task.atom_index[("carry", "ball1", "left")]
+    right = task.atom_index[("carry", "ball1", "right")]
+    at_goal = task.atom_index[("at", "ball1", "room1")]
+    robot_there = task.atom_index[("robot-at", "room2")]
+    assert not an.is_fact_landmark(task, state, goal, left)
+    assert not an.is_fact_landmark(task, state, goal, right)
+    assert an.is_fact_landmark(task, state, goal, at_goal)
+    assert an.is_fact_landmark(task, state, goal, robot_there)  # ball1 waits in room2
+
+
+@SETTINGS
+@given(st.sampled_from(NAMES), st.integers(0, 2**32 - 1), st.integers(1, 12))
+def test_validate_plan_and_progression(name, seed, length):
+    task = load(name)
+    rng = random.Random(seed)
+    states = reach(task, task.init)
+    state = states[rng.randrange(len(states))]
+    plan = random_plan(task, rng, state, length)
+    end, _ = task.execute(state, plan)
+    goal = Condition(end, 0)
+    check = an.validate_plan(task, state, plan, goal)
+    assert check.valid and check.executable and check.achieves_goal
+    assert check.first_failure is None and check.final_state == end
+    # progression: facts that change, step by step
+    s = state
+    for k in plan:
+        added, deleted = an.progression(task, s, k)
+        n = task.actions[k].apply(s)
+        assert added == sum(1 << i for i in range(len(task.atoms))
+                            if n >> i & 1 and not s >> i & 1)
+        assert deleted == sum(1 << i for i in range(len(task.atoms))
+                              if s >> i & 1 and not n >> i & 1)
+        assert an.applicable_actions(task, s) == [j for j, a in enumerate(task.actions)
+                                                  if a.applicable(s)]
+        s = n
+    if plan:  # break one step: the first failure is where execution stops
+        i = rng.randrange(len(plan))
+        s = state
+        for k in plan[:i]:
+            s = task.actions[k].apply(s)
+        bad = [j for j, a in enumerate(task.actions) if not a.applicable(s)]
+        if bad:
+            broken = plan[:i] + [rng.choice(bad)] + plan[i + 1:]
+            check = an.validate_plan(task, state, broken, goal)
+            assert not check.executable and check.first_failure == i
+            assert not check.valid and not check.achieves_goal
+
+
+def brute_unjustified(task, state, plan, goal, mode):
+    out = []
+    n = len(plan)
+    for i in range(n):
+        if mode == "single":
+            ok = an.validate_plan(task, state, plan[:i] + plan[i + 1:], goal).valid
+        else:  # some subset of the other steps, in order, is a valid plan
+            ok = False
+            others = [j for j in range(n) if j != i]
+            for bits in range(1 << len(others)):
+                sub = [plan[j] for b, j in enumerate(others) if bits >> b & 1]
+                if an.validate_plan(task, state, sub, goal).valid:
+                    ok = True
+                    break
+        if ok:
+            out.append(i)
+    return out
+
+
+INVERSE_PAIRS = {  # domain -> (first action name, second action name)
+    "blocksworld": ("pick-up", "put-down"), "gripper": ("pick", "drop"),
+    "shared/blocks": ("pick-up", "put-down"),
+}
+
+
+@SETTINGS
+@given(st.sampled_from([n for n in INVERSE_PAIRS if n in NAMES]),
+       st.integers(0, 2**32 - 1))
+def test_justification_of_inserted_useless_pair(name, seed):
+    task = load(name)
+    rng = random.Random(seed)
+    states = reach(task, task.init)
+    state = states[rng.randrange(len(states))]
+    goal_state = states[rng.randrange(len(states))]
+    goal = Condition(goal_state, 0)
+    # an optimal plan, by following optimal first actions
+    plan, s = [], state
+    while not goal.holds(s):
+        k = an.optimal_first_actions(task, s, goal)[0]
+        plan.append(k)
+        s = task.actions[k].apply(s)
+    for mode in an.JUSTIFICATION_MODES:  # an optimal plan has no unnecessary step
+        assert an.unnecessary_steps(task, state, plan, goal, mode) == []
+    # insert a useless (do, undo) pair wherever one fits
+    first_name, second_name = INVERSE_PAIRS[name]
+    spots = []
+    s = state
+    for pos in range(len(plan) + 1):
+        for k in task.applicable(s):
+            a = task.actions[k]
+            if a.name != first_name:
+                continue
+            t = a.apply(s)
+            for j in task.applicable(t):
+                if task.actions[j].name == second_name and task.actions[j].apply(t) == s:
+                    spots.append((pos, k, j))
+        if pos < len(plan):
+            s = task.actions[plan[pos]].apply(s)
+    if not spots:
+        return
+    pos, k, j = spots[rng.randrange(len(spots))]
+    padded = plan[:pos] + [k, j] + plan[pos:]
+    assert an.validate_plan(task, state, padded, goal).valid
+    single = an.unnecessary_steps(task, state, padded, goal, "single")
+    greedy = an.unnecessary_steps(task, state, padded, goal, "greedy")
+    subseq = an.unnecessary_steps(task, state, padded, goal, "subsequence")
+    assert {pos, pos + 1} <= set(subseq)
+    assert pos in greedy  # dropping the first drops the now-inapplicable undo
+    assert set(single) <= set(greedy) <= set(subseq)
+    assert single == brute_unjustified(task, state, padded, goal, "single")
+    if len(padded) <= 11:
+        assert subseq == brute_unjustified(task, state, padded, goal, "subsequence")
+    for i in range(len(padded)):
+        assert an.is_justified_step(task, state, padded, goal, i) == (i not in single)
+
+
+def test_justification_rejects_invalid_plans():
+    task = load("gripper")
+    goal = task.condition(task.goal)
+    move = task.action_of(("move", "room1", "room2"))
+    with pytest.raises(ValueError):  # gripper's goal is not reached by one move
+        an.unnecessary_steps(task, task.init, [move], goal)
+    with pytest.raises(ValueError):
+        an.is_justified_step(task, task.init, [move], goal, 0)
+    with pytest.raises(IndexError):
+        an.is_justified_step(task, task.init, [move], goal, 1)
+    with pytest.raises(ValueError):
+        an.unnecessary_steps(task, task.init, [], Condition(task.init, 0), "sideways")
+
+
+@SETTINGS
+@given(situations(), st.integers(0, 2**32 - 1), st.integers(1, 4), st.booleans())
+def test_states_near_goal(case, seed, max_distance, explicit):
+    task, _, goal = case
+    got = an.states_near_goal(task, random.Random(seed), goal, 6, max_distance,
+                              explicit=explicit, max_tries=60)
+    again = an.states_near_goal(task, random.Random(seed), goal, 6, max_distance,
+                                explicit=explicit, max_tries=60)
+    assert got == again  # deterministic
+    states = [s for s, _ in got]
+    assert len(set(states)) == len(states) <= 6
+    reachable = set(reach(task, task.init))
+    for s, d in got:
+        assert s in reachable
+        assert 1 <= d <= max_distance
+        assert brute_cost(task, s, goal, unit=True) == d
+    if explicit:  # the explicit engine finds states whenever some exist
+        exists = any(1 <= (brute_cost(task, s, goal, unit=True) or 0) <= max_distance
+                     for s in list(reachable)[:200])
+        if exists:
+            assert got
+
+
+@SETTINGS
+@given(st.sampled_from(NAMES), st.integers(0, 2**32 - 1), st.integers(0, 3),
+       st.integers(0, 6))
+def test_sample_states(name, seed, min_walk, extra):
+    task = load(name)
+    got = an.sample_states(task, random.Random(seed), 10, min_walk, min_walk + extra)
+    assert got == an.sample_states(task, random.Random(seed), 10, min_walk, min_walk + extra)
+    assert len(set(got)) == len(got) <= 10
+    assert set(got) <= set(reach(task, task.init))
+    assert an.sample_states(task, random.Random(seed), 5, 0, 0) == [task.init]
+
+
+# -- budgets and big worlds -----------------------------------------------------------
+
+def test_budget_raises_instead_of_guessing():
+    task = load("rovers")  # 2898 states from init
+    goal = task.condition(task.goal)
+    far = task.init
+    with pytest.raises(SearchBudgetExceeded):
+        an.optimal_cost(task, far, goal, max_states=20, explicit=False)
+    with pytest.raises(SearchBudgetExceeded):
+        an.optimal_first_actions(task, far, goal, max_states=20, explicit=False)
+    # the explicit engine is exact whatever the per-call budget
+    assert an.optimal_cost(task, far, goal, max_states=20) == brute_cost(task, far, goal)
+    costed = with_costs("rovers")
+    with pytest.raises(SearchBudgetExceeded):
+        an.optimal_cost(costed, costed.init, goal, max_states=20, explicit=False)
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_REASON)
+def test_big_world_falls_back_to_bounded_search():
+    task = load("shared-file/logistics00/probLOGISTICS-4-0.pddl")  # > 100k states
+    goal = task.condition(task.goal)
+    with pytest.raises(SearchBudgetExceeded):
+        an.optimal_cost(task, task.init, goal, max_states=2000)
+    near = an.states_near_goal(task, random.Random(1), goal, 3, 2, max_states=5000,
+                               max_tries=200)
+    for s, d in near:  # whatever was found was proved
+        assert an.optimal_cost(task, s, goal, max_states=50_000, explicit=False) == d
+    truck_atoms = [i for i, a in enumerate(task.atoms) if a[0] == "at" and "tru" in a[1]]
+    atom = truck_atoms[0]
+    assert an.fact_reachable(task, task.init, atom)
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_REASON)
+@pytest.mark.parametrize("folder", sorted(SHARED_SMALL))
+def test_shared_competition_problems(folder):
+    """The task goals of the competition problems: engines agree with brute force."""
+    task = load(f"shared/{folder}")
+    goal = task.condition(task.goal)
+    rng = random.Random(folder)
+    states = reach(task, task.init)
+    for state in [task.init] + [states[rng.randrange(len(states))] for _ in range(3)]:
+        best = brute_cost(task, state, goal)
+        for explicit in (True, False):
+            assert an.optimal_cost(task, state, goal, explicit=explicit) == best
+        first = an.optimal_first_actions(task, state, goal)
+        assert first == an.optimal_first_actions(task, state, goal, explicit=False)
+        for k in first:
+            assert 1 + brute_cost(task, task.actions[k].apply(state), goal) == best
