@@ -1,0 +1,1108 @@
+"""``racbench verify DIR``: re-derive every label of a built dataset with engines that are not ours.
+
+racbench computes its labels with its own STRIPS engine (``racbench.simulator.strips``).
+This module checks them against independent implementations:
+
+* `unified-planning <https://github.com/aiplan4eu/unified-planning>`_ (UP) reads the
+  domain PDDL, and each row's ``symbolic`` JSON becomes a UP problem (objects, initial
+  state, goal).  UP's ``SequentialSimulator`` answers executability, projection,
+  applicability and progression claims; UP's ``PlanValidator`` answers plan validation.
+* Fast Downward, through ``up-fast-downward`` (``fast-downward-opt``: A* with LM-cut,
+  optimal for unit costs), answers optimal-cost and solvability claims: the
+  ``optimal_plan_length`` column, goal recognition (an observation of N actions is a
+  prefix of an optimal plan iff it executes and N + cost(after it) == cost(initial)),
+  reachability, landmarks and next-action claims.  Fast Downward is GPL: it is only an
+  optional extra (``pip install 'racbench[verify]'``) and UP runs it as a separate
+  process (``python fast-downward.py`` on PDDL files it writes), never inside ours.
+  Without it the optimal checks are skipped, said once, unless ``--require-optimal``.
+
+Two row schemas are understood:
+
+* TRAC rows (``symbolic`` has ``task``/``init``), see README "The symbolic JSON";
+* ACP rows (``symbolic`` has ``family``/``domain_pddl``/``state``), one checker per
+  family in :data:`ACP_CHECKERS` (register more with :func:`acp_checker`).
+
+Exit codes of the command: 0 every checked claim agrees, 1 some row disagrees (each
+mismatch printed as ``config/split id: what differs``), 2 the folder is not a racbench
+dataset or the engines are missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.resources
+import json
+import os
+import string
+import sys
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+import click
+
+__all__ = [
+    "ACP_CHECKERS",
+    "EngineMissing",
+    "Mismatch",
+    "NotADataset",
+    "RowCheck",
+    "VerifyReport",
+    "acp_checker",
+    "fd_available",
+    "problem_pddl",
+    "up_available",
+    "verify_command",
+    "verify_dataset",
+    "verify_row",
+]
+
+#: Rows sent to a worker process at a time.
+CHUNK_ROWS = 64
+#: Seconds Fast Downward may search one problem before the claim is skipped.
+FD_TIMEOUT = 120.0
+SPLIT_ORDER = ("train", "validation", "test")
+FD_ENGINE = "fast-downward-opt"
+INSTALL_HINT = "pip install 'racbench[verify]'"
+
+
+class NotADataset(Exception):
+    """The folder (or a requested config) is not a racbench dataset."""
+
+
+class EngineMissing(Exception):
+    """A required verification engine is not installed."""
+
+
+class _Skip(Exception):
+    """A claim that cannot be checked here (no Fast Downward, a timeout)."""
+
+
+# --------------------------------------------------------------------------
+# Results
+
+
+@dataclass
+class RowCheck:
+    """Outcome for one row: ``checked`` names the claims that were re-derived and agree
+    or not; ``message`` says what differs (empty when ``ok``)."""
+
+    ok: bool
+    checked: list[str]
+    message: str = ""
+    skipped: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Mismatch:
+    config: str
+    split: str
+    row_id: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.config}/{self.split} {self.row_id}: {self.message}"
+
+
+@dataclass
+class VerifyReport:
+    root: Path
+    rows: Counter = field(default_factory=Counter)        # config -> rows verified
+    checked: Counter = field(default_factory=Counter)     # claim -> rows checking it
+    skipped: Counter = field(default_factory=Counter)     # claim (reason) -> rows
+    mismatches: list[Mismatch] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    optimal: bool = False                                 # Fast Downward checks ran
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+    def summary(self) -> str:
+        total = sum(self.rows.values())
+        checks = ", ".join(f"{k} {v}" for k, v in sorted(self.checked.items())) or "none"
+        text = (f"verified {total} rows in {len(self.rows)} configs: "
+                f"{len(self.mismatches)} mismatching; checked: {checks}")
+        if self.skipped:
+            text += "; skipped: " + ", ".join(f"{k} {v}" for k, v in sorted(self.skipped.items()))
+        return text
+
+
+class _Claims:
+    """Collects what one row's check compared."""
+
+    def __init__(self) -> None:
+        self.checked: list[str] = []
+        self.skipped: list[str] = []
+        self.problems: list[str] = []
+
+    def expect(self, claim: str, stored: Any, derived: Any, detail: str = "") -> None:
+        if claim not in self.checked:
+            self.checked.append(claim)
+        if stored != derived:
+            text = f"{claim}: stored {_show(stored)}, re-derived {_show(derived)}"
+            self.problems.append(text + (f" ({detail})" if detail else ""))
+
+    def fail(self, claim: str, message: str) -> None:
+        if claim not in self.checked:
+            self.checked.append(claim)
+        self.problems.append(f"{claim}: {message}")
+
+    def skip(self, claim: str, reason: str) -> None:
+        self.skipped.append(f"{claim} ({reason})")
+
+    def result(self) -> RowCheck:
+        return RowCheck(not self.problems, self.checked, "; ".join(self.problems),
+                        self.skipped)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return json.dumps(value) if isinstance(value, (list, dict)) else str(value)
+
+
+# --------------------------------------------------------------------------
+# Engines
+
+
+def up_available() -> bool:
+    try:
+        import unified_planning  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def fd_available() -> bool:
+    """Whether UP can run Fast Downward's optimal configuration."""
+    if not up_available():
+        return False
+    from unified_planning.shortcuts import get_environment
+
+    try:
+        return FD_ENGINE in get_environment().factory.engines
+    except Exception:  # pragma: no cover - a broken plugin counts as missing
+        return False
+
+
+def _quiet_up() -> None:
+    from unified_planning.shortcuts import get_environment
+
+    env = get_environment()
+    env.credits_stream = None
+    env.error_used_name = False
+
+
+_TRAC_DOMAIN: str | None = None
+
+
+def trac_domain_text() -> str:
+    global _TRAC_DOMAIN
+    if _TRAC_DOMAIN is None:
+        res = importlib.resources.files("racbench.data").joinpath(
+            "domains/blocksworld_trac/domain.pddl")
+        _TRAC_DOMAIN = res.read_text(encoding="utf-8")
+    return _TRAC_DOMAIN
+
+
+def _lit(item: Any) -> tuple[list[str], bool]:
+    """(atom, positive) from {"atom": [...], "positive": b} or a bare atom list."""
+    if isinstance(item, dict):
+        return list(item["atom"]), bool(item.get("positive", True))
+    return list(item), True
+
+
+def _atom_text(atom: Sequence[str]) -> str:
+    return f"({' '.join(str(a) for a in atom)})"
+
+
+def _literal_text(atom: Sequence[str], positive: bool) -> str:
+    return _atom_text(atom) if positive else f"(not {_atom_text(atom)})"
+
+
+def _term_text(term: Sequence[str]) -> str:
+    return f"{term[0]}({', '.join(term[1:])})"
+
+
+def problem_pddl(objects: dict[str, str] | Sequence[str], state: Iterable[Sequence[str]],
+                 goal: Iterable[Any] = (), domain: str = "blocksworld",
+                 name: str = "verify") -> str:
+    """A PDDL problem text for a row's objects, true atoms and goal literals: what the
+    checks hand to UP, for reproducing a mismatch with any other planner."""
+    if not isinstance(objects, dict):
+        objects = {o: "block" for o in objects}
+    by_type: dict[str, list[str]] = {}
+    for obj, typ in objects.items():
+        by_type.setdefault(typ, []).append(obj)
+    objs = " ".join(f"{' '.join(names)} - {typ}" for typ, names in by_type.items())
+    init = " ".join(_atom_text(a) for a in state)
+    lits = [_literal_text(*_lit(g)) for g in goal]
+    return (f"(define (problem {name}) (:domain {domain})\n  (:objects {objs})\n"
+            f"  (:init {init})\n  (:goal (and {' '.join(lits)})))\n")
+
+
+class Engine:
+    """UP problems and Fast Downward costs for one process, with caches."""
+
+    def __init__(self, optimal: bool, fd_timeout: float = FD_TIMEOUT):
+        _quiet_up()
+        self.optimal = optimal
+        self.fd_timeout = fd_timeout
+        self._domains: dict[str, Any] = {}
+        self._costs: dict[tuple, int | None] = {}
+
+    # -- problems -----------------------------------------------------------
+
+    def domain(self, text: str):
+        key = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+        dom = self._domains.get(key)
+        if dom is None:
+            from unified_planning.io import PDDLReader
+
+            dom = PDDLReader().parse_problem_string(text)
+            dom._racbench_key = key  # type: ignore[attr-defined]
+            self._domains[key] = dom
+        return dom
+
+    def problem(self, domain_text: str, objects: dict[str, str], state: Iterable[Sequence[str]],
+                goal: Iterable[Any] = ()):
+        """A UP problem: the domain, these typed objects, exactly these atoms true."""
+        from unified_planning.model import Object
+
+        dom = self.domain(domain_text)
+        prob = dom.clone()
+        prob._racbench_key = dom._racbench_key  # type: ignore[attr-defined]
+        for name, typ in objects.items():
+            if prob.has_object(name):
+                continue
+            if not prob.has_type(typ):
+                raise ValueError(f"object {name} has type {typ}, not a type of the domain")
+            prob.add_object(Object(name, prob.user_type(typ)))
+        for atom in state:
+            prob.set_initial_value(self.atom(prob, atom), True)
+        for item in goal:
+            prob.add_goal(self.literal(prob, item))
+        return prob
+
+    @staticmethod
+    def atom(prob, atom: Sequence[str]):
+        pred, *args = atom
+        if not prob.has_fluent(pred):
+            raise ValueError(f"unknown predicate {pred} in {_atom_text(atom)}")
+        fluent = prob.fluent(pred)
+        if fluent.arity != len(args):
+            raise ValueError(f"{_atom_text(atom)}: {pred} takes {fluent.arity} arguments")
+        for a in args:
+            if not prob.has_object(a):
+                raise ValueError(f"unknown object {a} in {_atom_text(atom)}")
+        return fluent(*(prob.object(a) for a in args))
+
+    def literal(self, prob, item: Any):
+        from unified_planning.shortcuts import Not
+
+        atom, positive = _lit(item)
+        expr = self.atom(prob, atom)
+        return expr if positive else Not(expr)
+
+    @staticmethod
+    def action(prob, term: Sequence[str]):
+        name, *args = term
+        if not prob.has_action(name):
+            raise ValueError(f"unknown action {name} in {_term_text(term)}")
+        act = prob.action(name)
+        if len(act.parameters) != len(args):
+            raise ValueError(f"{_term_text(term)}: {name} takes {len(act.parameters)} "
+                             f"parameters")
+        for a in args:
+            if not prob.has_object(a):
+                raise ValueError(f"unknown object {a} in {_term_text(term)}")
+        return act, tuple(prob.object(a) for a in args)
+
+    def plan(self, prob, terms: Sequence[Sequence[str]]):
+        from unified_planning.plans import ActionInstance, SequentialPlan
+
+        return SequentialPlan([ActionInstance(*self.action(prob, t)) for t in terms])
+
+    # -- simulation ---------------------------------------------------------
+
+    @staticmethod
+    def simulator(prob):
+        from unified_planning.shortcuts import SequentialSimulator
+
+        return SequentialSimulator(problem=prob)
+
+    def run(self, prob, terms: Sequence[Sequence[str]]):
+        """(states from the initial one on, index of the first inapplicable action or None)."""
+        sim = self.simulator(prob)
+        states = [sim.get_initial_state()]
+        for i, term in enumerate(terms):
+            act, params = self.action(prob, term)
+            if not sim.is_applicable(states[-1], act, params):
+                return sim, states, i
+            states.append(sim.apply(states[-1], act, params))
+        return sim, states, None
+
+    def holds(self, prob, state, item: Any) -> bool:
+        atom, positive = _lit(item)
+        value = state.get_value(self.atom(prob, atom)).bool_constant_value()
+        return value == positive
+
+    def validate(self, prob, terms: Sequence[Sequence[str]]) -> bool:
+        """UP's PlanValidator: the plan executes from prob's initial state to its goal."""
+        from unified_planning.engines import ValidationResultStatus
+        from unified_planning.shortcuts import PlanValidator
+
+        with PlanValidator(problem_kind=prob.kind) as validator:
+            result = validator.validate(prob, self.plan(prob, terms))
+        return result.status == ValidationResultStatus.VALID
+
+    def state_atoms(self, prob, state) -> list[tuple]:
+        """The true ground atoms of a UP state (every grounding of every predicate)."""
+        atoms = []
+        for fexp in prob.initial_values:
+            if state.get_value(fexp).bool_constant_value():
+                atoms.append((fexp.fluent().name, *(str(a) for a in fexp.args)))
+        return sorted(atoms)
+
+    def rebase(self, prob, state, goal: Iterable[Any] | None = None):
+        """A copy of prob whose initial state is `state` (and goal `goal` if given)."""
+        from unified_planning.model import Problem  # noqa: F401
+
+        new = prob.clone()
+        new._racbench_key = prob._racbench_key  # type: ignore[attr-defined]
+        for fexp in prob.initial_values:
+            new.set_initial_value(fexp, state.get_value(fexp))
+        if goal is not None:
+            new.clear_goals()
+            for item in goal:
+                new.add_goal(self.literal(new, item))
+        return new
+
+    # -- Fast Downward ------------------------------------------------------
+
+    def require_optimal(self, claim: str) -> None:
+        if not self.optimal:
+            raise _Skip(claim)
+
+    def optimal_cost(self, prob) -> int | None:
+        """Length of a shortest plan of prob (None: unsolvable), by Fast Downward."""
+        if not self.optimal:
+            raise _Skip("no Fast Downward")
+        key = (prob._racbench_key,  # type: ignore[attr-defined]
+               frozenset(str(k) for k, v in prob.explicit_initial_values.items()
+                         if v.is_true()),
+               frozenset(str(g) for g in prob.goals),
+               frozenset(a.name for a in prob.actions))
+        if key in self._costs:
+            return self._costs[key]
+        from unified_planning.engines import PlanGenerationResultStatus as S
+        from unified_planning.shortcuts import MinimizeSequentialPlanLength, OneshotPlanner
+
+        task = prob.clone()
+        task.clear_quality_metrics()
+        task.add_quality_metric(MinimizeSequentialPlanLength())
+        with OneshotPlanner(name=FD_ENGINE) as planner:
+            result = planner.solve(task, timeout=self.fd_timeout)
+        if result.status == S.SOLVED_OPTIMALLY:
+            cost: int | None = len(result.plan.actions)
+        elif result.status == S.UNSOLVABLE_PROVEN:
+            cost = None
+        elif result.status == S.TIMEOUT:
+            raise _Skip("Fast Downward timeout")
+        else:
+            raise RuntimeError(f"Fast Downward returned {result.status.name}")
+        self._costs[key] = cost
+        return cost
+
+
+# --------------------------------------------------------------------------
+# TRAC rows
+
+
+def _check_trac(engine: Engine, row: dict, sym: dict, claims: _Claims) -> None:
+    task = sym.get("task")
+    label = _row_label(row)
+    if label is not None:
+        claims.expect("answer", label, sym.get("answer"), "symbolic answer vs label")
+    if row.get("task") not in (None, task):
+        claims.fail("task", f"column says {row['task']}, symbolic says {task}")
+    actions = sym.get("actions") or []
+    if row.get("n_actions") is not None:
+        claims.expect("n_actions", row["n_actions"], len(actions))
+    if row.get("n_objects") is not None:
+        claims.expect("n_objects", row["n_objects"], len(sym["objects"]))
+    objects = {o: "block" for o in sym["objects"]}
+    goal = sym.get("query") if task == "projection" else sym.get("goal") or []
+    if task in ("projection", "planning", "goal_recognition") and not goal:
+        raise ValueError(f"{task} row without its {'query' if task == 'projection' else 'goal'}")
+    prob = engine.problem(trac_domain_text(), objects, sym["init"], goal or [])
+    sim, states, failed = engine.run(prob, actions)
+    why = (f"action {failed + 1} {_term_text(actions[failed])} is not applicable"
+           if failed is not None else "")
+    truth = sym.get("answer") if label is None else label
+
+    if task == "executability":
+        claims.expect("label", truth, failed is None, why)
+    elif task == "projection":
+        if failed is not None:
+            claims.fail("label", f"projection actions do not execute: {why}")
+        else:
+            claims.expect("label", truth, bool(sim.is_goal(states[-1])),
+                          "the query after the actions")
+    elif task == "planning":
+        claims.expect("label", truth, engine.validate(prob, actions),
+                      why or "PlanValidator on actions and goal")
+    elif task == "goal_recognition":
+        if failed is not None:
+            claims.expect("label", truth, False, why)
+        else:
+            try:
+                total = engine.optimal_cost(prob)
+                rest = engine.optimal_cost(engine.rebase(prob, states[-1]))
+            except _Skip as skip:
+                claims.skip("label", str(skip))
+            else:
+                prefix = total is not None and rest is not None and rest + len(actions) == total
+                claims.expect("label", truth, prefix,
+                              f"optimal cost {_show(total)} from the start, {_show(rest)} "
+                              f"after {len(actions)} observed actions")
+    else:
+        raise ValueError(f"unknown TRAC task {task!r}")
+
+    stored = row.get("optimal_plan_length")
+    if stored is not None:
+        try:
+            claims.expect("optimal_plan_length", stored, engine.optimal_cost(prob),
+                          "Fast Downward from the initial state")
+        except _Skip as skip:
+            claims.skip("optimal_plan_length", str(skip))
+
+
+def _row_label(row: dict) -> bool | None:
+    label = row.get("label")
+    if label is None or isinstance(label, str):
+        return {"true": True, "false": False}.get(label) if isinstance(label, str) else None
+    return bool(label)
+
+
+# --------------------------------------------------------------------------
+# ACP rows: one checker per family
+
+
+@dataclass
+class AcpContext:
+    """What an ACP family checker gets: the row, its symbolic JSON, the engine, the UP
+    problem built from ``domain_pddl``/``objects``/``state``/``goal``, and the claims."""
+
+    engine: Engine
+    row: dict
+    sym: dict
+    problem: Any
+    claims: _Claims
+
+    @property
+    def state(self):
+        return self.engine.simulator(self.problem).get_initial_state()
+
+    def applicable(self, term: Sequence[str]) -> bool:
+        act, params = self.engine.action(self.problem, term)
+        sim = self.engine.simulator(self.problem)
+        return bool(sim.is_applicable(sim.get_initial_state(), act, params))
+
+    def after(self, terms: Sequence[Sequence[str]]):
+        """(simulator, final state or None if some action is inapplicable, failed index)."""
+        sim, states, failed = self.engine.run(self.problem, terms)
+        return sim, (None if failed is not None else states[-1]), failed
+
+    def goal_cost(self, state=None, drop_actions: Callable[[Any], bool] | None = None,
+                  goal: Iterable[Any] | None = None) -> int | None:
+        prob = self.problem if state is None else self.engine.rebase(self.problem, state)
+        if goal is not None or drop_actions is not None:
+            prob = prob.clone()
+            prob._racbench_key = self.problem._racbench_key  # type: ignore[attr-defined]
+            if goal is not None:
+                prob.clear_goals()
+                for item in goal:
+                    prob.add_goal(self.engine.literal(prob, item))
+            if drop_actions is not None:
+                # Removing actions from a UP problem: rebuild its action list.
+                keep = [a for a in prob.actions if not drop_actions(a)]
+                prob.clear_actions()
+                for a in keep:
+                    prob.add_action(a)
+        return self.engine.optimal_cost(prob)
+
+
+AcpPredicate = Callable[[AcpContext, Any], bool]
+
+
+@dataclass
+class FamilyChecker:
+    """``predicate(ctx, item)``: whether a candidate (an action term, a fact, a plan)
+    satisfies the family's question; ``enumerate(ctx)`` lists every item that does, for
+    open answers; ``optimal``: needs Fast Downward."""
+
+    family: str
+    predicate: AcpPredicate
+    enumerate: Callable[[AcpContext], list] | None = None
+    optimal: bool = False
+    subject_key: str = "subject"
+
+
+#: family -> checker.  The ACP generators' engineer may adjust these.
+ACP_CHECKERS: dict[str, FamilyChecker] = {}
+
+
+def acp_checker(family: str, *, optimal: bool = False,
+                enumerate: Callable[[AcpContext], list] | None = None):
+    """Register ``predicate(ctx, item) -> bool`` as the checker of an ACP family."""
+    def register(predicate: AcpPredicate) -> AcpPredicate:
+        ACP_CHECKERS[family] = FamilyChecker(family, predicate, enumerate, optimal)
+        return predicate
+    return register
+
+
+def _as_term(item: Any) -> list[str]:
+    if isinstance(item, dict):
+        for key in ("action", "term"):
+            if key in item:
+                return list(item[key])
+        raise ValueError(f"no action in {item!r}")
+    return list(item)
+
+
+def _as_plan(item: Any) -> list[list[str]]:
+    if isinstance(item, dict):
+        item = item.get("actions", item.get("plan"))
+    return [list(t) for t in item]
+
+
+def _ground_applicable(ctx: AcpContext) -> list[list[str]]:
+    sim = ctx.engine.simulator(ctx.problem)
+    return sorted([a.name, *(str(p) for p in params)]
+                  for a, params in sim.get_applicable_actions(sim.get_initial_state()))
+
+
+@acp_checker("applicability", enumerate=_ground_applicable)
+def _applicability(ctx: AcpContext, item: Any) -> bool:
+    """The action is applicable in the state."""
+    return ctx.applicable(_as_term(item))
+
+
+@acp_checker("executability")
+def _executability(ctx: AcpContext, item: Any) -> bool:
+    """The actions execute in order from the state."""
+    return ctx.after(_as_plan(item))[1] is not None
+
+
+def _subject_actions(ctx: AcpContext) -> list[list[str]]:
+    subject = ctx.sym.get("subject")
+    if ctx.sym.get("actions"):
+        return [list(t) for t in ctx.sym["actions"]]
+    if isinstance(subject, dict) and ("actions" in subject or "action" in subject):
+        return _as_plan(subject) if "actions" in subject else [_as_term(subject)]
+    if subject and isinstance(subject[0], str):   # one action term
+        return [list(subject)]
+    return _as_plan(subject)
+
+
+@acp_checker("projection")
+def _projection(ctx: AcpContext, item: Any) -> bool:
+    """The fact(s) hold after executing the row's actions."""
+    _, end, failed = ctx.after(_subject_actions(ctx))
+    if end is None:
+        raise ValueError(f"projection actions do not execute (action {failed + 1})")
+    facts = item if isinstance(item, list) and item and not isinstance(item[0], str) else [item]
+    return all(ctx.engine.holds(ctx.problem, end, f) for f in facts)
+
+
+@acp_checker("progression")
+def _progression(ctx: AcpContext, item: Any) -> bool:
+    """The fact holds after applying the row's action (or actions) in the state."""
+    return _projection(ctx, item)
+
+
+def _validation(ctx: AcpContext, item: Any) -> bool:
+    """The sequence is a plan: it executes and reaches the goal (UP PlanValidator)."""
+    return ctx.engine.validate(ctx.problem, _as_plan(item))
+
+
+acp_checker("validation")(_validation)
+acp_checker("planning")(_validation)
+acp_checker("plan_generation")(_validation)
+
+
+def _reachable(ctx: AcpContext, goal: list) -> bool:
+    return ctx.goal_cost(goal=goal) is not None
+
+
+@acp_checker("reachability", optimal=True)
+def _reachability(ctx: AcpContext, item: Any) -> bool:
+    """Some sequence of actions from the state makes the fact(s) true."""
+    facts = item if isinstance(item, list) and item and not isinstance(item[0], str) else [item]
+    return _reachable(ctx, [{"atom": _lit(f)[0], "positive": _lit(f)[1]} for f in facts])
+
+
+def _precondition_literals(ctx: AcpContext, term: Sequence[str]) -> list[dict] | None:
+    """The action's precondition as ground literals (None when it is not a conjunction
+    of literals and (in)equalities, or an inequality already fails)."""
+    act, params = ctx.engine.action(ctx.problem, term)
+    binding = dict(zip(act.parameters, params))
+    lits: list[dict] = []
+
+    def walk(expr) -> bool:
+        expr = expr.substitute({p: ctx.problem.env.expression_manager.ObjectExp(o)
+                                for p, o in binding.items()}) if binding else expr
+        expr = expr.simplify()
+        if expr.is_and():
+            return all(walk(a) for a in expr.args)
+        if expr.is_bool_constant():
+            return expr.bool_constant_value()
+        positive = True
+        if expr.is_not():
+            positive, expr = False, expr.arg(0)
+        if expr.is_fluent_exp():
+            lits.append({"atom": [expr.fluent().name, *(str(a) for a in expr.args)],
+                         "positive": positive})
+            return True
+        raise ValueError(f"precondition {expr} of {_term_text(term)} is not a literal")
+
+    for pre in act.preconditions:
+        if not walk(pre):
+            return None
+    return lits
+
+
+@acp_checker("action_reachability", optimal=True)
+def _action_reachability(ctx: AcpContext, item: Any) -> bool:
+    """Some reachable state satisfies the action's preconditions."""
+    lits = _precondition_literals(ctx, _as_term(item))
+    return lits is not None and _reachable(ctx, lits)
+
+
+@acp_checker("landmarks", optimal=True)
+def _landmark(ctx: AcpContext, item: Any) -> bool:
+    """Every plan from the state makes the fact true at some point: it holds now, or
+    without the actions that add it the goal becomes unsolvable."""
+    atom, _ = _lit(item)
+    if ctx.engine.holds(ctx.problem, ctx.state, atom):
+        return True
+    target = ctx.engine.atom(ctx.problem, atom)
+    prob = ctx.problem
+    objects = list(prob.all_objects)
+    # Ground every action and keep the groundings that do not add the fact.
+    from itertools import product
+
+    from unified_planning.model import InstantaneousAction
+
+    grounded = []
+    for act in prob.actions:
+        domains = [[o for o in objects if o.type.is_compatible(p.type)] for p in act.parameters]
+        for params in product(*domains):
+            binding = {p: prob.environment.expression_manager.ObjectExp(o)
+                       for p, o in zip(act.parameters, params)}
+            adds = any(e.fluent.substitute(binding).simplify() == target
+                       and not e.value.is_false() for e in act.effects)
+            if adds:
+                continue
+            g = InstantaneousAction(f"{act.name}__{'__'.join(str(o) for o in params)}")
+            for pre in act.preconditions:
+                g.add_precondition(pre.substitute(binding).simplify())
+            for e in act.effects:
+                if e.is_conditional():
+                    g.add_effect(e.fluent.substitute(binding), e.value.substitute(binding),
+                                 e.condition.substitute(binding))
+                else:
+                    g.add_effect(e.fluent.substitute(binding), e.value.substitute(binding))
+            grounded.append(g)
+    task = prob.clone()
+    task._racbench_key = prob._racbench_key  # type: ignore[attr-defined]
+    task.clear_actions()
+    for g in grounded:
+        task.add_action(g)
+    return ctx.engine.optimal_cost(task) is None
+
+
+@acp_checker("next_action", optimal=True)
+def _next_action(ctx: AcpContext, item: Any) -> bool:
+    """The action is applicable and starts some optimal plan from the state."""
+    term = _as_term(item)
+    _, end, _ = ctx.after([term])
+    if end is None:
+        return False
+    now, then = ctx.goal_cost(), ctx.goal_cost(end)
+    return now is not None and then is not None and then + 1 == now
+
+
+@acp_checker("goal_recognition", optimal=True)
+def _goal_recognition(ctx: AcpContext, item: Any) -> bool:
+    """The observed actions execute and are a prefix of an optimal plan to the goal
+    (`item`: a goal as literals, or the observation when the goal is the row's)."""
+    actions = _subject_actions(ctx)
+    goal = None
+    if isinstance(item, list) and item and isinstance(item[0], dict):
+        goal = item
+    _, end, _ = ctx.after(actions)
+    if end is None:
+        return False
+    total = ctx.goal_cost(goal=goal)
+    rest = ctx.goal_cost(end, goal=goal)
+    return total is not None and rest is not None and rest + len(actions) == total
+
+
+def _option_index(answer: Any, options: list) -> int:
+    if isinstance(answer, bool):
+        raise ValueError(f"multiple-choice answer {answer!r} is not an option")
+    if isinstance(answer, int):
+        return answer
+    if isinstance(answer, str) and len(answer) == 1 and answer.upper() in string.ascii_uppercase:
+        return string.ascii_uppercase.index(answer.upper())
+    if answer in options:
+        return options.index(answer)
+    raise ValueError(f"multiple-choice answer {answer!r} is none of the options")
+
+
+def _canon(item: Any) -> str:
+    return json.dumps(item, sort_keys=True)
+
+
+def _check_acp(engine: Engine, row: dict, sym: dict, claims: _Claims) -> None:
+    family = sym.get("family")
+    checker = ACP_CHECKERS.get(family)
+    if checker is None:
+        claims.skip("label", f"no checker for ACP family {family}")
+        return
+    form = sym.get("form", "bool")
+    answer = sym.get("answer")
+    label = _row_label(row) if "label" in row else None
+    if label is not None and isinstance(answer, bool):
+        claims.expect("answer", label, answer, "symbolic answer vs label")
+    if checker.optimal and not engine.optimal:
+        claims.skip("label", "no Fast Downward")
+        return
+    objects = sym["objects"]
+    if not isinstance(objects, dict):
+        raise ValueError("ACP objects must map names to types")
+    prob = engine.problem(sym["domain_pddl"], objects, sym["state"], sym.get("goal") or [])
+    ctx = AcpContext(engine, row, sym, prob, claims)
+    subject = sym.get("subject")
+    if form == "bool":
+        claims.expect("label", answer, checker.predicate(ctx, _bool_item(checker, sym)),
+                      f"{family} of {_show(subject)}")
+    elif form == "mc":
+        options = sym["options"]
+        chosen = _option_index(answer, options)
+        truths = [checker.predicate(ctx, o) for o in options]
+        correct = [i for i, t in enumerate(truths) if t]
+        claims.expect("label", [chosen], correct,
+                      f"{family}: options satisfying it, by index")
+    elif form == "open":
+        items = answer if isinstance(answer, list) and (not answer or not isinstance(answer[0], str)) \
+            else [answer]
+        if family in ("plan_generation", "planning", "validation"):
+            items = [answer]
+        if checker.enumerate is not None:
+            claims.expect("label", sorted(_canon(i) for i in items),
+                          sorted(_canon(i) for i in checker.enumerate(ctx)),
+                          f"{family}: the whole answer set")
+        else:
+            wrong = [i for i in items if not checker.predicate(ctx, i)]
+            if wrong:
+                claims.fail("label", f"{family}: {_show(wrong[0])} does not satisfy it")
+            elif "label" not in claims.checked:
+                claims.checked.append("label")
+    else:
+        raise ValueError(f"unknown ACP form {form!r}")
+
+
+def _bool_item(checker: FamilyChecker, sym: dict) -> Any:
+    """The candidate a yes/no question asks about."""
+    if checker.family in ("validation", "planning", "executability"):
+        subject = sym.get("subject")
+        return subject if subject else sym.get("actions")
+    if checker.family == "goal_recognition":
+        return sym.get("subject") if isinstance(sym.get("subject"), list) and sym.get("subject") \
+            and isinstance(sym["subject"][0], dict) else None
+    subject = sym.get("subject")
+    if isinstance(subject, dict):
+        for key in ("fact", "atom", "action"):
+            if key in subject:
+                return subject[key] if key != "atom" else subject
+    return subject
+
+
+# --------------------------------------------------------------------------
+# Rows
+
+
+_ENGINE: Engine | None = None
+_ENGINE_SETTINGS: tuple | None = None
+
+
+def _engine(optimal: bool, fd_timeout: float) -> Engine:
+    global _ENGINE, _ENGINE_SETTINGS
+    if _ENGINE is None or _ENGINE_SETTINGS != (optimal, fd_timeout):
+        _ENGINE = Engine(optimal, fd_timeout)
+        _ENGINE_SETTINGS = (optimal, fd_timeout)
+    return _ENGINE
+
+
+def verify_row(row: dict, *, optimal: bool | None = None,
+               fd_timeout: float = FD_TIMEOUT) -> RowCheck:
+    """Re-derive one row's label (and optimal_plan_length) from its ``symbolic`` JSON.
+
+    ``optimal``: run the Fast Downward checks (default: when it is installed)."""
+    if not up_available():
+        raise EngineMissing(f"racbench verify needs unified-planning: {INSTALL_HINT}")
+    if optimal is None:
+        optimal = fd_available()
+    engine = _engine(bool(optimal), fd_timeout)
+    claims = _Claims()
+    try:
+        sym = row["symbolic"]
+        sym = json.loads(sym) if isinstance(sym, str) else sym
+        if not isinstance(sym, dict):
+            raise ValueError("symbolic is not a JSON object")
+        if "family" in sym:
+            _check_acp(engine, row, sym, claims)
+        elif "task" in sym and "init" in sym:
+            _check_trac(engine, row, sym, claims)
+        else:
+            raise ValueError("symbolic JSON is neither a TRAC nor an ACP problem")
+    except _Skip as skip:
+        claims.skip("label", str(skip))
+    except (KeyError, ValueError, TypeError, IndexError) as exc:
+        what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+        claims.fail("symbolic", f"cannot be checked: {what}")
+    except Exception as exc:  # an engine error on this row: report it, go on
+        claims.fail("engine", f"{type(exc).__name__}: {exc}")
+    return claims.result()
+
+
+def _verify_chunk(job: tuple) -> list[tuple[str, str, str, RowCheck]]:
+    config, split, rows, optimal, fd_timeout = job
+    out = []
+    for row in rows:
+        out.append((config, split, str(row.get("id", "?")),
+                    verify_row(row, optimal=optimal, fd_timeout=fd_timeout)))
+    return out
+
+
+# --------------------------------------------------------------------------
+# Datasets
+
+
+def _split_of(path: Path) -> str:
+    return path.name.split("-")[0]
+
+
+def find_configs(root: Path) -> dict[str, dict[str, list[Path]]]:
+    """config -> split -> Parquet files.  ``root`` is a dataset folder (configs as
+    subfolders) or one config folder."""
+    root = Path(root)
+    if not root.is_dir():
+        raise NotADataset(f"{root} is not a racbench dataset: no such folder")
+    folders = [root] if any(root.glob("*.parquet")) else sorted(
+        p for p in root.iterdir()
+        if p.is_dir() and not p.name.startswith(".") and any(p.glob("*.parquet")))
+    configs: dict[str, dict[str, list[Path]]] = {}
+    for folder in folders:
+        splits: dict[str, list[Path]] = {}
+        for f in sorted(folder.glob("*.parquet")):
+            splits.setdefault(_split_of(f), []).append(f)
+        order = sorted(splits, key=lambda s: (SPLIT_ORDER.index(s) if s in SPLIT_ORDER
+                                              else len(SPLIT_ORDER), s))
+        configs[folder.name] = {s: splits[s] for s in order}
+    if not configs:
+        raise NotADataset(f"{root} is not a racbench dataset: no config folders with "
+                          f"Parquet files")
+    import pyarrow.parquet as pq
+
+    for name, splits in configs.items():
+        for files in splits.values():
+            try:
+                columns = pq.read_schema(files[0]).names
+            except Exception as exc:
+                raise NotADataset(f"{files[0]} is not a readable Parquet file: {exc}") from None
+            if "symbolic" not in columns:
+                raise NotADataset(f"{root} is not a racbench dataset: {files[0].relative_to(root.parent)}"
+                                  f" has no 'symbolic' column")
+    return configs
+
+
+def _iter_rows(files: Sequence[Path], limit: int | None) -> Iterator[dict]:
+    import pyarrow.parquet as pq
+
+    left = limit
+    for f in files:
+        for batch in pq.ParquetFile(f).iter_batches(batch_size=1024):
+            rows = batch.to_pylist()
+            if left is not None:
+                rows = rows[:left]
+                left -= len(rows)
+            yield from rows
+            if left is not None and left <= 0:
+                return
+
+
+def _split_limits(splits: dict[str, list[Path]], limit: int | None) -> dict[str, int | None]:
+    """Spread `limit` rows over the splits (first splits take the remainder); a split
+    with fewer rows hands its share on."""
+    if limit is None:
+        return {s: None for s in splits}
+    import pyarrow.parquet as pq
+
+    sizes = {s: sum(pq.ParquetFile(f).metadata.num_rows for f in files)
+             for s, files in splits.items()}
+    out = {s: 0 for s in splits}
+    left = limit
+    while left > 0 and any(out[s] < sizes[s] for s in splits):
+        open_ = [s for s in splits if out[s] < sizes[s]]
+        share, extra = divmod(left, len(open_))
+        for i, s in enumerate(open_):
+            take = min(sizes[s] - out[s], share + (1 if i < extra else 0))
+            out[s] += take
+            left -= take
+    return out
+
+
+def _jobs(configs, limit, optimal, fd_timeout) -> Iterator[tuple]:
+    for config, splits in configs.items():
+        limits = _split_limits(splits, limit)
+        for split, files in splits.items():
+            if limits[split] == 0:
+                continue
+            chunk: list[dict] = []
+            for row in _iter_rows(files, limits[split]):
+                chunk.append(row)
+                if len(chunk) == CHUNK_ROWS:
+                    yield (config, split, chunk, optimal, fd_timeout)
+                    chunk = []
+            if chunk:
+                yield (config, split, chunk, optimal, fd_timeout)
+
+
+def verify_dataset(root: Path, *, limit: int | None = None,
+                   configs: Sequence[str] | None = None, optimal: bool | None = None,
+                   require_optimal: bool = False, jobs: int | None = 1,
+                   fd_timeout: float = FD_TIMEOUT,
+                   progress: Callable[[int], None] | None = None) -> VerifyReport:
+    """Verify up to ``limit`` rows per config (default all) of the dataset at ``root``.
+
+    ``optimal``: run Fast Downward checks (None: when installed; a note says when it is
+    not, unless ``require_optimal`` which raises EngineMissing); ``jobs``: worker
+    processes (None: all cores).  Raises NotADataset for a folder that is not one."""
+    root = Path(root)
+    if not up_available():
+        raise EngineMissing(f"racbench verify needs unified-planning: {INSTALL_HINT}")
+    found = find_configs(root)
+    if configs:
+        unknown = [c for c in configs if c not in found]
+        if unknown:
+            raise NotADataset(f"no config {', '.join(unknown)} in {root}; available: "
+                              f"{', '.join(found)}")
+        found = {c: found[c] for c in configs}
+    report = VerifyReport(root)
+    have_fd = fd_available()
+    if optimal is None or optimal:
+        if not have_fd:
+            if require_optimal:
+                raise EngineMissing(f"Fast Downward (up-fast-downward) is not installed: "
+                                    f"{INSTALL_HINT}")
+            report.notes.append("Fast Downward (up-fast-downward) is not installed: "
+                                f"skipping optimal-cost checks ({INSTALL_HINT})")
+        report.optimal = have_fd
+    work = _jobs(found, limit, report.optimal, fd_timeout)
+    workers = jobs or os.cpu_count() or 1
+
+    def collect(results) -> None:
+        for config, split, row_id, check in results:
+            report.rows[config] += 1
+            report.checked.update(check.checked)
+            report.skipped.update(check.skipped)
+            if not check.ok:
+                report.mismatches.append(Mismatch(config, split, row_id, check.message))
+        if progress is not None:
+            progress(len(results))
+
+    if workers <= 1:
+        for job in work:
+            collect(_verify_chunk(job))
+    else:
+        # Bounded submission: at most 2 chunks per worker in flight.
+        from collections import deque
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            pending: deque = deque()
+            for job in work:
+                pending.append(pool.submit(_verify_chunk, job))
+                if len(pending) >= 2 * workers:
+                    collect(pending.popleft().result())
+            while pending:
+                collect(pending.popleft().result())
+    for name in found:
+        report.rows.setdefault(name, 0)
+    return report
+
+
+# --------------------------------------------------------------------------
+# Command
+
+
+class _UsageFailure(click.ClickException):
+    exit_code = 2
+
+
+@click.command("verify")
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.option("--limit", type=click.IntRange(min=1), default=None,
+              help="Rows per config (default: all), spread over its splits.")
+@click.option("--configs", default=None, help="Comma-separated configs (default: all).")
+@click.option("--no-optimal", is_flag=True,
+              help="Skip the Fast Downward (optimal cost, solvability) checks.")
+@click.option("--require-optimal", is_flag=True,
+              help="Fail (exit 2) if Fast Downward is not installed.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: all cores).")
+@click.option("--fd-timeout", type=click.FloatRange(min=1), default=FD_TIMEOUT,
+              show_default=True, help="Seconds per Fast Downward search; slower claims "
+                                      "are skipped.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def verify_command(directory: Path, limit, configs, no_optimal, require_optimal, jobs,
+                   fd_timeout, quiet) -> None:
+    """Re-derive every label of the dataset in DIRECTORY with unified-planning and
+    Fast Downward; exit 1 if any row disagrees."""
+    if no_optimal and require_optimal:
+        raise _UsageFailure("--no-optimal and --require-optimal exclude each other")
+    names = [c.strip() for c in configs.split(",") if c.strip()] if configs else None
+    bar = None
+    if not quiet and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(unit="rows", desc="verify", file=sys.stderr)
+    try:
+        report = verify_dataset(directory, limit=limit, configs=names,
+                                optimal=False if no_optimal else None,
+                                require_optimal=require_optimal, jobs=jobs,
+                                fd_timeout=fd_timeout,
+                                progress=bar.update if bar is not None else None)
+    except (NotADataset, EngineMissing) as exc:
+        raise _UsageFailure(str(exc)) from None
+    finally:
+        if bar is not None:
+            bar.close()
+    for note in report.notes:
+        click.echo(note, err=True)
+    for mismatch in report.mismatches:
+        click.echo(f"MISMATCH {mismatch}")
+    click.echo(report.summary())
+    sys.exit(report.exit_code)
