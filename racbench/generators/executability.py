@@ -1,8 +1,8 @@
 """Executability: can the sequence a be executed, in order, from s?
 
-Negatives are sequences that some nearby state can execute (a random walk from a state
-one or two moves away from s): each is internally consistent, so only s tells it
-apart from a positive. Every sequence of action kinds is balanced between labels.
+Negatives are sequences that some other state can execute (a random walk from a state
+one or two moves away from s, or from any state): each is internally consistent, so
+only s tells it apart from a positive. Every sequence of action kinds is balanced between labels.
 """
 
 from __future__ import annotations
@@ -21,21 +21,32 @@ def cells(world: World, cfg: TaskConfig) -> list[list[tuple]]:
             for n in cfg.lengths]
 
 
+# Half the negatives start one or two moves away from s (hard: they fail late and
+# subtly), half anywhere (their sequences are then distributed like the positives'),
+# which keeps a query-only classifier at chance.
+NEARBY_SHARE = 0.5
+
+
 def non_executable(world: World, rng: random.Random, state: int,
-                   kinds: tuple[str, ...]) -> tuple[list[int], int] | None:
+                   kinds: tuple[str, ...]) -> tuple[list[int], int, list[int]] | None:
     """A sequence with these kinds executable from a state near `state` but not from
-    `state`; returns (actions, index of the first failing step)."""
-    nearby = world.walk(rng, state, rng.choice((1, 2)))
-    if nearby is None:
-        return None
-    walked = world.walk(rng, nearby[1][-1], len(kinds), kinds)
+    `state`; returns (actions, index of the first failing step, the states it visits
+    from that nearby state)."""
+    if rng.random() < NEARBY_SHARE:
+        nearby = world.walk(rng, state, rng.choice((1, 2)))
+        if nearby is None:
+            return None
+        start = nearby[1][-1]
+    else:
+        start = world.sample_state(rng)
+    walked = world.walk(rng, start, len(kinds), kinds)
     if walked is None:
         return None
     actions = walked[0]
     _, failed = world.task.execute(state, actions)
     if failed is None:
         return None
-    return actions, failed
+    return actions, failed, walked[1]
 
 
 def sample(world: World, rng: random.Random, cfg: TaskConfig, stratum: Stratum) -> Item | None:
@@ -50,7 +61,7 @@ def sample(world: World, rng: random.Random, cfg: TaskConfig, stratum: Stratum) 
     found = non_executable(world, rng, state, kinds)
     if found is None:
         return None
-    actions, failed = found
+    actions, failed, _ = found
     meta["failure_step"] = failed + 1
     return Item(init=state, actions=actions, label=False, meta=meta)
 

@@ -15,7 +15,7 @@ from ..splits.strata import Stratum
 from .base import Item, TaskConfig, TaskModule
 from .checking import condition_of, execute, replay
 from .executability import non_executable
-from .queries import form_cells, form_names, pick_goal
+from .queries import form_cells, form_names, goal_exists, pick_goal
 from .world import World
 
 NEGATIVE_KINDS = ("not_executable", "misses_goal")
@@ -35,21 +35,31 @@ def sample(world: World, rng: random.Random, cfg: TaskConfig, stratum: Stratum) 
         return None
     actions, states = walked
     meta = {"goal_forms": form_names(forms)}
+    # Both conditions are required whatever the label, so that positives and negatives
+    # share one distribution of sequences: the sequence achieves some goal of these
+    # forms, and a walk sharing a prefix with it achieves one that it misses.
+    if not goal_exists(world, state, states[-1], forms):
+        return None
+    split = rng.randrange(length)
+    other = world.walk(rng, states[split], length - split)
+    if other is None:
+        return None
+    missed = pick_goal(world, rng, state, other[1][-1], forms, must_fail_in=(states[-1],))
+    if missed is None:
+        return None
     if stratum.label:
         goal = pick_goal(world, rng, state, states[-1], forms)
     else:
         meta["negative_kind"] = negative_kind
-        split = rng.randrange(length)
-        other = world.walk(rng, states[split], length - split)
-        if other is None:
-            return None
-        goal = pick_goal(world, rng, state, other[1][-1], forms, must_fail_in=(states[-1],))
+        goal = missed
         if negative_kind == "not_executable":
             found = non_executable(world, rng, state,
                                    tuple(world.task.actions[k].name for k in actions))
             if found is None:
                 return None
-            actions, failed = found
+            actions, failed, visited = found
+            if not goal_exists(world, visited[0], visited[-1], forms):
+                return None
             meta["failure_step"] = failed + 1
     if goal is None:
         return None

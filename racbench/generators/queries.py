@@ -59,5 +59,16 @@ def pick_goal(world: World, rng: random.Random, start: int, end: int,
     return None
 
 
+def goal_exists(world: World, start: int, end: int, forms: tuple[Form, ...]) -> bool:
+    """Would some goal of these forms hold in `end` but not in `start`? (No randomness:
+    used to give every sequence class the same 'it achieves something' condition.)"""
+    options = [world.literal_choices(end, form, True) for form in forms]
+    if len(options) == 1:
+        return any(not world.holds(start, lit) for lit in options[0])
+    first, second = options
+    return any(a.atom != b.atom and not (world.holds(start, a) and world.holds(start, b))
+               for a in first for b in second)
+
+
 def form_names(forms: tuple[Form, ...]) -> list[str]:
     return [("" if positive else "not_") + pred for pred, positive in forms]
