@@ -1,0 +1,69 @@
+"""Applicability: which actions can be executed in the current state?
+
+bool: is this action applicable? Negatives are ground actions of a schema that has
+applicable instances (so types and static facts fit), but whose fluent preconditions
+fail. mc: which of four actions of mostly the same schema is applicable. open: list
+every applicable action (set equality).
+"""
+
+from __future__ import annotations
+
+from ..common import (Family, Question, Target, any_state, assemble, base_context,
+                      choose_options, term)
+from ..scoring import score_action_set
+from ..text import template
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    sid = any_state(world, rng)
+    applicable = world.applicable(sid)
+    if not applicable:
+        return None
+    chosen = rng.choice(applicable)
+    schema = world.task.actions[chosen].name
+    inapplicable = [k for k in world.actions_by_schema[schema] if k not in set(applicable)]
+    q = Question(sid)
+    if target.form == "bool":
+        if target.label:
+            q.subject, q.answer = term(world, chosen), True
+        else:
+            if not inapplicable:
+                return None
+            q.subject, q.answer = term(world, rng.choice(inapplicable)), False
+    elif target.form == "mc":
+        others = set(applicable)
+        wrong = [term(world, k) for k in range(len(world.task.actions)) if k not in others]
+        q.options = choose_options(rng, term(world, chosen), wrong, target.index,
+                                   kind=lambda t: t[0])
+        if q.options is None:
+            return None
+        q.answer = target.index
+    else:
+        q.answer = [term(world, k) for k in applicable]
+        q.answer_text = "\n".join("(" + " ".join(t) + ")" for t in q.answer)
+    return q
+
+
+def render(q, world, text, rng, form):
+    t = template("applicability")
+    context = base_context(world, text, q, rng)
+    if form == "bool":
+        return context, assemble(text, form, str(t.bool(text.action(tuple(q.subject))))), []
+    if form == "mc":
+        choices = [text.action(tuple(o)) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    return context, assemble(text, form, str(t.open()),
+                             [], str(text.common.actions_instruction())), []
+
+
+def truth(st, item) -> bool:
+    k = st.action(item)
+    return k is not None and st.task.actions[k].applicable(st.state)
+
+
+def score_open(st, answer: str) -> float:
+    expected = [a.term for a in st.task.actions if a.applicable(st.state)]
+    return score_action_set(st, answer, expected)
+
+
+FAMILY = Family("applicability", ("bool", "mc", "open"), sample, render, truth, score_open)

@@ -1,0 +1,192 @@
+"""From an ACP config and a row position to a finished row.
+
+`AcpConfigRows` loads the worlds of every split (one per problem file), probes which
+problems can give each kind of row (both labels for bool rows, a question at all for
+mc/open rows; problems that cannot are left out and listed in `excluded`), and then
+makes any row independently of the others from (seed, config, split, index, attempt),
+so rows can be made in any order by any number of workers with identical bytes.
+
+Balance: a row's position code fixes its target. bool: label = code % 2 (exactly
+50/50 per split when the split is even), and the kind of negative from the next digit;
+mc: the correct option's index = code % 4 (letters balanced within one row).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from .. import __version__
+from ..generators.rows import GenerationError, Row
+from ..splits.dedup import problem_key
+from ..splits.seeding import derive_seed
+from .common import LETTERS, N_OPTIONS, Question, Target, goal_json, problem_goal
+from .config import SPLITS, AcpConfig
+from .families import FAMILIES
+from .schema import acp_features
+from .text import AcpText
+from .world import ProblemWorld, WorldTooLarge, world_for
+
+SAMPLE_TRIES = 400
+PROBE_TRIES = 40
+
+
+class AcpConfigRows:
+    def __init__(self, name: str, cfg: AcpConfig, seed: int, splits=SPLITS):
+        self.name = name
+        self.cfg = cfg.validate()
+        self.seed = seed
+        self.family = FAMILIES[cfg.family]
+        self.features = acp_features()
+        self.kinds = max(1, len(self.family.negative_kinds))
+        self.worlds: dict[str, list[ProblemWorld]] = {}
+        self.excluded: list[str] = []
+        self.feasible: dict[tuple[str, Target], list[ProblemWorld]] = {}
+        self._texts: dict[int, AcpText] = {}
+        for split in splits:
+            domain_file, problem_files = cfg.files(split)
+            try:
+                worlds = [world_for(domain_file, p) for p in problem_files]
+            except WorldTooLarge as exc:
+                raise GenerationError(f"config '{name}': {exc}") from None
+            self.worlds[split] = worlds
+            for target in self.targets():
+                ok = [w for w in worlds if self._probe(w, target)]
+                for w in worlds:
+                    if w not in ok:
+                        self.excluded.append(f"{split}/{w.label}: no {_target_text(target)}")
+                if not ok:
+                    raise GenerationError(
+                        f"config '{name}': no problem of split '{split}' ("
+                        f"{', '.join(w.label for w in worlds)}) gives {cfg.family} rows with "
+                        f"{_target_text(target)} on {cfg.domain_label}; choose other problems "
+                        "or another form")
+                self.feasible[(split, target)] = ok
+
+    # -- targets ------------------------------------------------------------------------
+    def targets(self) -> list[Target]:
+        form = self.cfg.form
+        if form == "bool":
+            return [Target("bool", True)] + [Target("bool", False, variant=v)
+                                             for v in range(self.kinds)]
+        if form == "mc":
+            return [Target("mc", index=0)]
+        return [Target("open")]
+
+    def target_for(self, code: int) -> Target:
+        form = self.cfg.form
+        if form == "bool":
+            label = bool(code % 2)
+            return Target("bool", label, variant=0 if label else (code // 2) % self.kinds)
+        if form == "mc":
+            return Target("mc", index=code % N_OPTIONS)
+        return Target("open")
+
+    def _probe(self, world: ProblemWorld, target: Target) -> bool:
+        rng = random.Random(derive_seed("acp-probe", self.name, world.label, target))
+        found = sum(self.family.sample(world, rng, self.cfg, target) is not None
+                    for _ in range(PROBE_TRIES))
+        return found >= 2
+
+    def capacity(self, split: str) -> int:
+        """An upper bound on distinct rows of a split: states times subjects."""
+        return sum(w.n_states * max(len(w.task.actions), len(w.task.atoms), 1) *
+                   (2 ** self.cfg.length) for w in self.worlds[split])
+
+    # -- rows ---------------------------------------------------------------------------
+    def row(self, split: str, index: int, code: int, attempt: int = 0) -> Row:
+        seed = derive_seed(self.seed, self.name, split, index, attempt)
+        rng = random.Random(seed)
+        target = self.target_for(code)
+        probe = target if target.form != "mc" else Target("mc", index=0)
+        worlds = self.feasible[(split, probe)]
+        for _ in range(SAMPLE_TRIES):
+            world = worlds[rng.randrange(len(worlds))]
+            q = self.family.sample(world, rng, self.cfg, target)
+            if q is not None:
+                break
+        else:
+            raise GenerationError(f"config '{self.name}': could not sample a "
+                                  f"{_target_text(target)} row in {SAMPLE_TRIES} tries")
+        text = self._text(world)
+        context, question, choices = self.family.render(q, world, text, rng, target.form)
+        symbolic = self._symbolic(world, q, target)
+        key_problem = {k: v for k, v in symbolic.items() if k != "answer"}
+        columns = self._columns(split, index, seed, world, q, target, context, question,
+                                choices, symbolic)
+        return Row(columns, problem_key(key_problem))
+
+    def _text(self, world: ProblemWorld) -> AcpText:
+        text = self._texts.get(id(world.domain))
+        if text is None:
+            text = self._texts[id(world.domain)] = AcpText(
+                world.domain, self.cfg.obfuscation, self.cfg.paraphrase, self.seed)
+        return text
+
+    def _symbolic(self, world: ProblemWorld, q: Question, target: Target) -> dict:
+        sym = {
+            "family": self.cfg.family,
+            "form": target.form,
+            "domain": world.domain.name,
+            "domain_pddl": world.domain_text,
+            "problem": world.problem.name,
+            "objects": dict(world.objects),
+            "state": world.state_atoms(q.sid),
+        }
+        if q.goal is not None:
+            sym["goal"] = goal_json(q.goal)
+        if q.actions or self.family.uses_actions:
+            sym["actions"] = [list(world.task.actions[k].term) for k in q.actions]
+        sym["subject"] = q.subject
+        if target.form == "mc":
+            sym["options"] = q.options
+        sym["answer"] = q.answer
+        return sym
+
+    def _columns(self, split, index, seed, world, q, target, context, question, choices,
+                 symbolic) -> dict:
+        form = target.form
+        if form == "bool":
+            answer, label, answer_index = ("true" if q.answer else "false"), int(q.answer), -1
+        elif form == "mc":
+            answer, label, answer_index = LETTERS[q.answer], -1, q.answer
+        else:
+            answer, label, answer_index = q.answer_text, -1, -1
+        opt = q.optimal_plan_length
+        if opt is None and q.goal is None:
+            d = world.goal_distance[q.sid]
+            opt = int(d) if d >= 0 else None
+        meta = dict(q.meta, render={"obfuscation": self.cfg.obfuscation,
+                                    "paraphrase": self.cfg.paraphrase, "seed": self.seed},
+                    problem_file=world.label, state_id=q.sid, n_states=world.n_states)
+        if opt is not None and q.goal is None:
+            meta["optimal_plan_length_to"] = "problem goal"
+        return {
+            "id": f"{self.name}-{split}-{index:06d}",
+            "family": self.cfg.family,
+            "domain": self.cfg.domain_label,
+            "problem": world.label,
+            "form": form,
+            "context": context,
+            "question": question,
+            "choices": list(choices),
+            "answer": answer,
+            "answer_index": answer_index,
+            "label": label,
+            "n_objects": len(world.objects),
+            "n_ground_actions": len(world.task.actions),
+            "optimal_plan_length": opt,
+            "sequence_length": len(q.actions),
+            "branching_factor": len(world.applicable(q.sid)),
+            "symbolic": json.dumps(symbolic, sort_keys=True, separators=(",", ":")),
+            "metadata": json.dumps(meta, sort_keys=True, separators=(",", ":")),
+            "generator_version": __version__,
+            "seed": seed,
+        }
+
+
+def _target_text(target: Target) -> str:
+    if target.form == "bool":
+        return f"label {'true' if target.label else 'false'}" + (
+            f" (negative kind {target.variant})" if not target.label and target.variant else "")
+    return f"{target.form} questions"

@@ -1,0 +1,348 @@
+"""A ProblemWorld: one domain file and one problem file, grounded and explored once.
+
+Every ACP question is asked about states reachable from a problem's initial state, so
+the whole reachable state graph is enumerated once per problem (cached per process)
+and kept as arrays: state ids, edges labelled by action, the truth of every atom in
+every state. Oracles then become vectorised graph passes (scipy sparse products)
+instead of searches per row: distances to any goal are reverse breadth-first levels,
+"can this fact/action still happen" is a pass over strongly connected components, and
+"must every plan make this fact true" is a reverse pass over the states without it.
+
+Plans are counted in actions (unit cost): ACP asks for shortest plans even in domains
+that declare action costs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from functools import cached_property, lru_cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import yaml
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
+
+from ..simulator.strips.grounding import ground
+from ..simulator.strips.model import Domain, Literal, Problem
+from ..simulator.strips.pddl_reader import parse_domain, parse_problem
+from ..simulator.strips.sexpr import PDDLError
+from ..simulator.strips.task import Condition, GroundTask, iter_bits
+
+MAX_STATES = 200_000
+UNREACHABLE = -1
+
+
+class WorldTooLarge(ValueError):
+    """A problem whose reachable state space is beyond what we enumerate."""
+
+
+def domains_root():
+    return resources.files("racbench.data").joinpath("domains")
+
+
+@lru_cache(maxsize=None)
+def shipped_domains() -> dict[str, dict]:
+    data = yaml.safe_load(domains_root().joinpath("domains.yaml").read_text())
+    return {d["name"]: d for d in data["domains"]}
+
+
+def shipped_files(domain: str, problems: list[str]) -> tuple[str, list[str]]:
+    """Paths of a shipped domain's domain file and named problem files (p01, ...)."""
+    entry = shipped_domains()[domain]
+    root = Path(str(domains_root()))
+    return (str(root / entry["domain_file"]),
+            [str(root / domain / "problems" / f"{p}.pddl") for p in problems])
+
+
+def shipped_problem_names(domain: str) -> list[str]:
+    return [f"p{i:02d}" for i in range(1, shipped_domains()[domain]["problems"] + 1)]
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PDDLError("file not found", str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise PDDLError(f"not UTF-8 text ({exc.reason})", str(path)) from None
+
+
+@lru_cache(maxsize=64)
+def load_domain_text(path: str) -> tuple[str, Domain]:
+    text = _read(path)
+    return text, parse_domain(text, path)
+
+
+def world_for(domain_file: str, problem_file: str, max_states: int = MAX_STATES) -> "ProblemWorld":
+    return _world(str(domain_file), str(problem_file), max_states)
+
+
+@lru_cache(maxsize=None)
+def _world(domain_file: str, problem_file: str, max_states: int) -> "ProblemWorld":
+    text, domain = load_domain_text(domain_file)
+    problem = parse_problem(_read(problem_file), domain, problem_file)
+    return ProblemWorld(domain, text, problem, Path(problem_file).stem, max_states)
+
+
+class ProblemWorld:
+    def __init__(self, domain: Domain, domain_text: str, problem: Problem, label: str,
+                 max_states: int = MAX_STATES):
+        self.domain = domain
+        self.domain_text = domain_text
+        self.problem = problem
+        self.label = label  # the problem's file stem (p01), used in ids and metadata
+        self.task: GroundTask = ground(domain, problem)
+        self.objects = dict(sorted(problem.objects.items()))
+        self.static_atoms = sorted(self.task.static_atoms)
+        self.goal = tuple(problem.goal)
+        self.goal_condition = self.task.condition(self.goal)
+        self._explore(max_states)
+        self._dist_cache: dict = {}
+
+    # -- exploration --------------------------------------------------------------------
+    def _explore(self, max_states: int) -> None:
+        task = self.task
+        states, index = [task.init], {task.init: 0}
+        src, dst, act = [], [], []
+        i = 0
+        while i < len(states):
+            for k, n in task.successors(states[i]):
+                j = index.get(n)
+                if j is None:
+                    if len(states) >= max_states:
+                        raise WorldTooLarge(
+                            f"{self.problem.source}: more than {max_states} reachable states; "
+                            "ACP questions enumerate the state space, use a smaller problem")
+                    j = index[n] = len(states)
+                    states.append(n)
+                src.append(i)
+                dst.append(j)
+                act.append(k)
+            i += 1
+        self.states = states
+        self.index = index
+        n = len(states)
+        order = np.lexsort((np.array(act, dtype=np.int32), np.array(src, dtype=np.int32)))
+        self.edge_src = np.array(src, dtype=np.int32)[order]
+        self.edge_dst = np.array(dst, dtype=np.int32)[order]
+        self.edge_act = np.array(act, dtype=np.int32)[order]
+        self.indptr = np.searchsorted(self.edge_src, np.arange(n + 1)).astype(np.int64)
+        ones = np.ones(len(self.edge_src), dtype=bool)
+        # forward[i, j] when some action leads from i to j; `forward @ frontier` marks the
+        # predecessors of the frontier, one backward breadth-first level per product
+        self.forward = csr_matrix((ones, (self.edge_src, self.edge_dst)), shape=(n, n))
+        self.truth = np.zeros((n, len(task.atoms)), dtype=bool)
+        for s, state in enumerate(states):
+            for b in iter_bits(state):
+                self.truth[s, b] = True
+
+    @property
+    def n_states(self) -> int:
+        return len(self.states)
+
+    def succ(self, sid: int) -> tuple[np.ndarray, np.ndarray]:
+        """(actions, successor ids) of a state id, by action index."""
+        a, b = self.indptr[sid], self.indptr[sid + 1]
+        return self.edge_act[a:b], self.edge_dst[a:b]
+
+    def step(self, sid: int, action: int) -> int | None:
+        acts, dsts = self.succ(sid)
+        pos = np.searchsorted(acts, action)
+        if pos < len(acts) and acts[pos] == action:
+            return int(dsts[pos])
+        return None
+
+    def applicable(self, sid: int) -> list[int]:
+        return [int(a) for a in self.succ(sid)[0]]
+
+    def execute(self, sid: int, plan: list[int]) -> tuple[int, int | None]:
+        """(final state id, first failing step or None)."""
+        for i, k in enumerate(plan):
+            nxt = self.step(sid, k)
+            if nxt is None:
+                return sid, i
+            sid = nxt
+        return sid, None
+
+    # -- distances ----------------------------------------------------------------------
+    def mask_of(self, cond: Condition) -> np.ndarray:
+        mask = np.ones(self.n_states, dtype=bool)
+        for b in iter_bits(cond.pos):
+            mask &= self.truth[:, b]
+        for b in iter_bits(cond.neg):
+            mask &= ~self.truth[:, b]
+        return mask
+
+    def _backward(self, targets: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
+        """Shortest distance (in actions) from every state to `targets`, moving only
+        through `allowed` states; UNREACHABLE where none."""
+        dist = np.full(self.n_states, UNREACHABLE, dtype=np.int32)
+        frontier = targets.copy() if allowed is None else targets & allowed
+        dist[frontier] = 0
+        visited = frontier.copy()
+        level = 0
+        while frontier.any():
+            level += 1
+            new = self.forward @ frontier
+            new &= ~visited
+            if allowed is not None:
+                new &= allowed
+            dist[new] = level
+            visited |= new
+            frontier = new
+        return dist
+
+    def distances(self, cond: Condition) -> np.ndarray:
+        key = ("goal", cond.pos, cond.neg)
+        vec = self._dist_cache.get(key)
+        if vec is None:
+            if len(self._dist_cache) > 512:
+                self._dist_cache.clear()
+            vec = self._dist_cache[key] = self._backward(self.mask_of(cond))
+        return vec
+
+    @cached_property
+    def goal_distance(self) -> np.ndarray:
+        if self.goal_condition is None:
+            return np.full(self.n_states, UNREACHABLE, dtype=np.int32)
+        return self.distances(self.goal_condition)
+
+    def distance(self, sid: int, cond: Condition | None = None) -> int | None:
+        d = int((self.goal_distance if cond is None else self.distances(cond))[sid])
+        return None if d < 0 else d
+
+    def avoiding_distance(self, atom: int, cond: Condition | None = None) -> np.ndarray:
+        """Distances to the goal through states where `atom` is false: a state with a
+        finite value can reach the goal without ever making `atom` true."""
+        cond = cond or self.goal_condition
+        key = ("avoid", atom, cond.pos, cond.neg)
+        vec = self._dist_cache.get(key)
+        if vec is None:
+            allowed = ~self.truth[:, atom]
+            vec = self._dist_cache[key] = self._backward(self.mask_of(cond), allowed)
+        return vec
+
+    def optimal_steps(self, sid: int, cond: Condition | None = None) -> list[tuple[int, int]]:
+        dist = self.goal_distance if cond is None else self.distances(cond)
+        d = dist[sid]
+        if d <= 0:
+            return []
+        acts, dsts = self.succ(sid)
+        return [(int(a), int(t)) for a, t in zip(acts, dsts) if dist[t] == d - 1]
+
+    def optimal_plan(self, rng, sid: int, cond: Condition | None = None) -> list[int] | None:
+        dist = self.goal_distance if cond is None else self.distances(cond)
+        if dist[sid] < 0:
+            return None
+        plan = []
+        while steps := self.optimal_steps(sid, cond):
+            k, sid = rng.choice(steps)
+            plan.append(k)
+        return plan
+
+    def states_at_distance(self, d: int, cond: Condition | None = None) -> np.ndarray:
+        dist = self.goal_distance if cond is None else self.distances(cond)
+        key = ("at", d) if cond is None else None
+        if key is not None:
+            hit = self._dist_cache.get(key)
+            if hit is None:
+                hit = self._dist_cache[key] = np.flatnonzero(dist == d)
+            return hit
+        return np.flatnonzero(dist == d)
+
+    # -- what can still happen ------------------------------------------------------------
+    @cached_property
+    def _components(self):
+        """Strongly connected components and, per component, the atoms true and the
+        actions applicable in some state reachable from it (as int bit masks)."""
+        n_comp, labels = connected_components(self.forward, directed=True,
+                                              connection="strong")
+        atoms = [0] * n_comp
+        for s, state in enumerate(self.states):
+            atoms[labels[s]] |= state
+        actions = [0] * n_comp
+        for c, k in set(zip(labels[self.edge_src].tolist(), self.edge_act.tolist())):
+            actions[c] |= 1 << k
+        pairs = set(zip(labels[self.edge_src].tolist(), labels[self.edge_dst].tolist()))
+        children: list[list[int]] = [[] for _ in range(n_comp)]
+        indegree = [0] * n_comp
+        for a, b in pairs:
+            if a != b:
+                children[a].append(b)
+                indegree[b] += 1
+        order = [c for c in range(n_comp) if indegree[c] == 0]
+        for c in order:
+            for ch in children[c]:
+                indegree[ch] -= 1
+                if indegree[ch] == 0:
+                    order.append(ch)
+        for c in reversed(order):  # children first
+            for ch in children[c]:
+                atoms[c] |= atoms[ch]
+                actions[c] |= actions[ch]
+        return labels, atoms, actions
+
+    def reachable_atoms(self, sid: int) -> int:
+        labels, atoms, _ = self._components
+        return atoms[labels[sid]]
+
+    def reachable_actions(self, sid: int) -> int:
+        labels, _, actions = self._components
+        return actions[labels[sid]]
+
+    # -- well-typed candidates ------------------------------------------------------------
+    def objects_of_type(self, types: tuple[str, ...]) -> list[str]:
+        return [o for o, t in self.objects.items()
+                if any(self.domain.is_subtype(t, want) for want in types)]
+
+    @cached_property
+    def fluent_predicates(self) -> list[str]:
+        return sorted(self.domain.fluent_predicates)
+
+    @cached_property
+    def typed_atoms(self) -> dict[str, list[tuple]]:
+        """Every well-typed atom of each fluent predicate, without repeated objects
+        (those are ruled out by types and common sense alike), capped per predicate."""
+        out = {}
+        for pred in self.fluent_predicates:
+            pools = [self.objects_of_type(t) for t in self.domain.predicates[pred]]
+            atoms = []
+            for args in itertools.product(*pools):
+                if len(set(args)) == len(args):
+                    atoms.append((pred,) + args)
+                    if len(atoms) >= 5000:
+                        break
+            out[pred] = atoms
+        return out
+
+    @cached_property
+    def actions_by_schema(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for k, a in enumerate(self.task.actions):
+            out.setdefault(a.name, []).append(k)
+        return out
+
+    @cached_property
+    def atoms_by_predicate(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for i, a in enumerate(self.task.atoms):
+            out.setdefault(a[0], []).append(i)
+        return out
+
+    # -- symbolic ---------------------------------------------------------------------------
+    def state_atoms(self, sid: int) -> list[list[str]]:
+        """Every true atom, static ones included, sorted."""
+        atoms = self.task.atoms_of(self.states[sid]) + self.static_atoms
+        return sorted(list(a) for a in atoms)
+
+    @cached_property
+    def fingerprint(self) -> str:
+        text = self.domain_text + "\x1f" + repr(sorted(self.problem.init)) + repr(self.objects)
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def literal_condition(task: GroundTask, literals) -> Condition | None:
+    return task.condition(Literal(tuple(a), p) for a, p in literals)
