@@ -296,6 +296,7 @@ class Engine:
     @staticmethod
     def atom(prob, atom: Sequence[str]):
         pred, *args = atom
+        pred = pred if prob.has_fluent(pred) else pred.lower()
         if not prob.has_fluent(pred):
             raise ValueError(f"unknown predicate {pred} in {_atom_text(atom)}")
         fluent = prob.fluent(pred)
@@ -316,6 +317,7 @@ class Engine:
     @staticmethod
     def action(prob, term: Sequence[str]):
         name, *args = term
+        name = name if prob.has_action(name) else name.lower()
         if not prob.has_action(name):
             raise ValueError(f"unknown action {name} in {_term_text(term)}")
         act = prob.action(name)
@@ -397,11 +399,12 @@ class Engine:
         """Length of a shortest plan of prob (None: unsolvable), by Fast Downward."""
         if not self.optimal:
             raise _Skip("no Fast Downward")
+        shape = "\n".join([*(str(a) for a in prob.actions), *(str(f) for f in prob.fluents),
+                            *sorted(str(g) for g in prob.goals)])
         key = (prob._racbench_key,  # type: ignore[attr-defined]
+               hashlib.blake2b(shape.encode(), digest_size=16).digest(),
                frozenset(str(k) for k, v in prob.explicit_initial_values.items()
-                         if v.is_true()),
-               frozenset(str(g) for g in prob.goals),
-               frozenset(a.name for a in prob.actions))
+                         if v.is_true()))
         if key in self._costs:
             return self._costs[key]
         from unified_planning.engines import PlanGenerationResultStatus as S
@@ -488,26 +491,35 @@ def _check_trac(engine: Engine, row: dict, sym: dict, claims: _Claims) -> None:
 
 
 def _row_label(row: dict) -> bool | None:
+    """The row's label as a bool (None: no label, e.g. -1 on ACP mc/open rows)."""
     label = row.get("label")
-    if label is None or isinstance(label, str):
-        return {"true": True, "false": False}.get(label) if isinstance(label, str) else None
+    if isinstance(label, str):
+        return {"true": True, "false": False}.get(label)
+    if label is None or label < 0:
+        return None
     return bool(label)
 
 
 # --------------------------------------------------------------------------
 # ACP rows: one checker per family
+#
+# A family checker is a predicate over candidates: ``predicate(ctx, item)`` says
+# whether `item` (an action term, a fact, a sequence, ...) is a correct answer to
+# the family's question about the row's state.  The form then decides the claim:
+#   bool  symbolic answer == predicate(subject)
+#   mc    the options satisfying the predicate are exactly the chosen one
+#   open  with an enumerator: the answer set equals it; else every item satisfies it
 
 
 @dataclass
 class AcpContext:
-    """What an ACP family checker gets: the row, its symbolic JSON, the engine, the UP
-    problem built from ``domain_pddl``/``objects``/``state``/``goal``, and the claims."""
+    """What an ACP family checker gets: the row, its symbolic JSON, the engine and the
+    UP problem built from ``domain_pddl``/``objects``/``state``/``goal``."""
 
     engine: Engine
     row: dict
     sym: dict
     problem: Any
-    claims: _Claims
 
     @property
     def state(self):
@@ -519,27 +531,25 @@ class AcpContext:
         return bool(sim.is_applicable(sim.get_initial_state(), act, params))
 
     def after(self, terms: Sequence[Sequence[str]]):
-        """(simulator, final state or None if some action is inapplicable, failed index)."""
-        sim, states, failed = self.engine.run(self.problem, terms)
-        return sim, (None if failed is not None else states[-1]), failed
+        """(final state, or None if action number `failed` is inapplicable; failed)."""
+        _, states, failed = self.engine.run(self.problem, terms)
+        return (None if failed is not None else states[-1]), failed
 
-    def goal_cost(self, state=None, drop_actions: Callable[[Any], bool] | None = None,
-                  goal: Iterable[Any] | None = None) -> int | None:
+    def goal_cost(self, state=None, goal: Iterable[Any] | None = None) -> int | None:
+        """Optimal cost from `state` (default: the row's) to `goal` (default: the row's)."""
         prob = self.problem if state is None else self.engine.rebase(self.problem, state)
-        if goal is not None or drop_actions is not None:
-            prob = prob.clone()
-            prob._racbench_key = self.problem._racbench_key  # type: ignore[attr-defined]
-            if goal is not None:
-                prob.clear_goals()
-                for item in goal:
-                    prob.add_goal(self.engine.literal(prob, item))
-            if drop_actions is not None:
-                # Removing actions from a UP problem: rebuild its action list.
-                keep = [a for a in prob.actions if not drop_actions(a)]
-                prob.clear_actions()
-                for a in keep:
-                    prob.add_action(a)
+        if goal is not None:
+            prob = _derived(prob)
+            prob.clear_goals()
+            for item in goal:
+                prob.add_goal(self.engine.literal(prob, item))
         return self.engine.optimal_cost(prob)
+
+    def row_actions(self) -> list[list[str]]:
+        """The row's action sequence: ``actions``, else a sequence-valued ``subject``."""
+        if self.sym.get("actions"):
+            return [list(t) for t in self.sym["actions"]]
+        return _as_plan(self.sym.get("subject") or [])
 
 
 AcpPredicate = Callable[[AcpContext, Any], bool]
@@ -547,18 +557,17 @@ AcpPredicate = Callable[[AcpContext, Any], bool]
 
 @dataclass
 class FamilyChecker:
-    """``predicate(ctx, item)``: whether a candidate (an action term, a fact, a plan)
-    satisfies the family's question; ``enumerate(ctx)`` lists every item that does, for
-    open answers; ``optimal``: needs Fast Downward."""
+    """``predicate(ctx, item)``: whether a candidate satisfies the family's question;
+    ``enumerate(ctx)``: every candidate that does (checks open answers as sets);
+    ``optimal``: needs Fast Downward."""
 
     family: str
     predicate: AcpPredicate
     enumerate: Callable[[AcpContext], list] | None = None
     optimal: bool = False
-    subject_key: str = "subject"
 
 
-#: family -> checker.  The ACP generators' engineer may adjust these.
+#: family -> checker.  Adjust with :func:`acp_checker`.
 ACP_CHECKERS: dict[str, FamilyChecker] = {}
 
 
@@ -571,19 +580,42 @@ def acp_checker(family: str, *, optimal: bool = False,
     return register
 
 
+def _is_term(item: Any) -> bool:
+    return isinstance(item, (list, tuple)) and bool(item) and all(isinstance(x, str) for x in item)
+
+
 def _as_term(item: Any) -> list[str]:
     if isinstance(item, dict):
         for key in ("action", "term"):
             if key in item:
                 return list(item[key])
         raise ValueError(f"no action in {item!r}")
+    if not _is_term(item):
+        raise ValueError(f"{item!r} is not an action term")
     return list(item)
 
 
 def _as_plan(item: Any) -> list[list[str]]:
     if isinstance(item, dict):
-        item = item.get("actions", item.get("plan"))
+        for key in ("actions", "plan"):
+            if key in item:
+                return [list(t) for t in item[key]]
+        return [_as_term(item)]
+    if _is_term(item):
+        return [list(item)]
     return [list(t) for t in item]
+
+
+def _as_facts(item: Any) -> list:
+    """One literal/atom, or a list of them, as a list."""
+    if isinstance(item, dict) and "atom" not in item:
+        for key in ("facts", "fact", "query"):
+            if key in item:
+                return _as_facts(item[key])
+        raise ValueError(f"no fact in {item!r}")
+    if isinstance(item, dict) or _is_term(item):
+        return [item]
+    return list(item)
 
 
 def _ground_applicable(ctx: AcpContext) -> list[list[str]]:
@@ -601,142 +633,109 @@ def _applicability(ctx: AcpContext, item: Any) -> bool:
 @acp_checker("executability")
 def _executability(ctx: AcpContext, item: Any) -> bool:
     """The actions execute in order from the state."""
-    return ctx.after(_as_plan(item))[1] is not None
-
-
-def _subject_actions(ctx: AcpContext) -> list[list[str]]:
-    subject = ctx.sym.get("subject")
-    if ctx.sym.get("actions"):
-        return [list(t) for t in ctx.sym["actions"]]
-    if isinstance(subject, dict) and ("actions" in subject or "action" in subject):
-        return _as_plan(subject) if "actions" in subject else [_as_term(subject)]
-    if subject and isinstance(subject[0], str):   # one action term
-        return [list(subject)]
-    return _as_plan(subject)
+    return ctx.after(_as_plan(item))[0] is not None
 
 
 @acp_checker("projection")
 def _projection(ctx: AcpContext, item: Any) -> bool:
-    """The fact(s) hold after executing the row's actions."""
-    _, end, failed = ctx.after(_subject_actions(ctx))
+    """The fact(s) hold after the actions (``item["action(s)"]``, else the row's)."""
+    actions = (_as_plan(item) if isinstance(item, dict) and ({"action", "actions"} & set(item))
+               else ctx.row_actions())
+    end, failed = ctx.after(actions)
     if end is None:
-        raise ValueError(f"projection actions do not execute (action {failed + 1})")
-    facts = item if isinstance(item, list) and item and not isinstance(item[0], str) else [item]
-    return all(ctx.engine.holds(ctx.problem, end, f) for f in facts)
+        raise ValueError(f"the actions do not execute: action {failed + 1} "
+                         f"{_term_text(actions[failed])} is not applicable")
+    return all(ctx.engine.holds(ctx.problem, end, f) for f in _as_facts(item))
 
 
-@acp_checker("progression")
-def _progression(ctx: AcpContext, item: Any) -> bool:
-    """The fact holds after applying the row's action (or actions) in the state."""
-    return _projection(ctx, item)
+acp_checker("progression")(_projection)
 
 
+@acp_checker("validation")
 def _validation(ctx: AcpContext, item: Any) -> bool:
     """The sequence is a plan: it executes and reaches the goal (UP PlanValidator)."""
     return ctx.engine.validate(ctx.problem, _as_plan(item))
 
 
-acp_checker("validation")(_validation)
 acp_checker("planning")(_validation)
 acp_checker("plan_generation")(_validation)
 
 
-def _reachable(ctx: AcpContext, goal: list) -> bool:
+@acp_checker("reachability", optimal=True)
+def _reachability(ctx: AcpContext, item: Any) -> bool:
+    """Some state reachable from the state makes the fact(s) true (FD solvability)."""
+    goal = [{"atom": _lit(f)[0], "positive": _lit(f)[1]} for f in _as_facts(item)]
     return ctx.goal_cost(goal=goal) is not None
 
 
-@acp_checker("reachability", optimal=True)
-def _reachability(ctx: AcpContext, item: Any) -> bool:
-    """Some sequence of actions from the state makes the fact(s) true."""
-    facts = item if isinstance(item, list) and item and not isinstance(item[0], str) else [item]
-    return _reachable(ctx, [{"atom": _lit(f)[0], "positive": _lit(f)[1]} for f in facts])
+def _derived(prob):
+    task = prob.clone()
+    task._racbench_key = prob._racbench_key  # type: ignore[attr-defined]
+    return task
 
 
-def _precondition_literals(ctx: AcpContext, term: Sequence[str]) -> list[dict] | None:
-    """The action's precondition as ground literals (None when it is not a conjunction
-    of literals and (in)equalities, or an inequality already fails)."""
+def _fire_task(ctx: AcpContext, term: Sequence[str]):
+    """The problem whose goal is "the action has been applicable": a fresh nullary
+    fluent set by a new action carrying the ground action's preconditions."""
+    from unified_planning.model import Fluent, InstantaneousAction
+    from unified_planning.shortcuts import BoolType
+
     act, params = ctx.engine.action(ctx.problem, term)
-    binding = dict(zip(act.parameters, params))
-    lits: list[dict] = []
-
-    def walk(expr) -> bool:
-        expr = expr.substitute({p: ctx.problem.env.expression_manager.ObjectExp(o)
-                                for p, o in binding.items()}) if binding else expr
-        expr = expr.simplify()
-        if expr.is_and():
-            return all(walk(a) for a in expr.args)
-        if expr.is_bool_constant():
-            return expr.bool_constant_value()
-        positive = True
-        if expr.is_not():
-            positive, expr = False, expr.arg(0)
-        if expr.is_fluent_exp():
-            lits.append({"atom": [expr.fluent().name, *(str(a) for a in expr.args)],
-                         "positive": positive})
-            return True
-        raise ValueError(f"precondition {expr} of {_term_text(term)} is not a literal")
-
+    em = ctx.problem.environment.expression_manager
+    binding = {em.ParameterExp(p): em.ObjectExp(o) for p, o in zip(act.parameters, params)}
+    task = _derived(ctx.problem)
+    done = Fluent("racbench_verify_fired", BoolType())
+    task.add_fluent(done, default_initial_value=False)
+    fire = InstantaneousAction("racbench_verify_fire")
     for pre in act.preconditions:
-        if not walk(pre):
-            return None
-    return lits
+        fire.add_precondition(pre.substitute(binding))
+    fire.add_effect(done(), True)
+    task.add_action(fire)
+    task.clear_goals()
+    task.add_goal(done())
+    return task
 
 
 @acp_checker("action_reachability", optimal=True)
 def _action_reachability(ctx: AcpContext, item: Any) -> bool:
-    """Some reachable state satisfies the action's preconditions."""
-    lits = _precondition_literals(ctx, _as_term(item))
-    return lits is not None and _reachable(ctx, lits)
+    """Some state reachable from the state satisfies the action's preconditions."""
+    return ctx.engine.optimal_cost(_fire_task(ctx, _as_term(item))) is not None
+
+
+def _without_adders(ctx: AcpContext, atom: Sequence[str]):
+    """The problem where no ground action may make `atom` true: every action with an
+    effect on its predicate gets the precondition "the effect's arguments differ from
+    the atom's"."""
+    from unified_planning.shortcuts import Equals, Not, Or
+
+    target = ctx.engine.atom(ctx.problem, atom)
+    task = _derived(ctx.problem)
+    for act in task.actions:
+        for eff in act.effects:
+            if eff.fluent.fluent() != target.fluent() or eff.value.is_false():
+                continue
+            if eff.is_conditional() or eff.is_forall():
+                raise ValueError(f"action {act.name} adds {atom[0]} conditionally; "
+                                 "landmark checks support STRIPS effects only")
+            differs = [Not(Equals(a, b)) for a, b in zip(eff.fluent.args, target.args)]
+            act.add_precondition(Or(*differs) if differs else False)
+    return task
 
 
 @acp_checker("landmarks", optimal=True)
 def _landmark(ctx: AcpContext, item: Any) -> bool:
     """Every plan from the state makes the fact true at some point: it holds now, or
     without the actions that add it the goal becomes unsolvable."""
-    atom, _ = _lit(item)
+    atom, _ = _lit(_as_facts(item)[0])
     if ctx.engine.holds(ctx.problem, ctx.state, atom):
         return True
-    target = ctx.engine.atom(ctx.problem, atom)
-    prob = ctx.problem
-    objects = list(prob.all_objects)
-    # Ground every action and keep the groundings that do not add the fact.
-    from itertools import product
-
-    from unified_planning.model import InstantaneousAction
-
-    grounded = []
-    for act in prob.actions:
-        domains = [[o for o in objects if o.type.is_compatible(p.type)] for p in act.parameters]
-        for params in product(*domains):
-            binding = {p: prob.environment.expression_manager.ObjectExp(o)
-                       for p, o in zip(act.parameters, params)}
-            adds = any(e.fluent.substitute(binding).simplify() == target
-                       and not e.value.is_false() for e in act.effects)
-            if adds:
-                continue
-            g = InstantaneousAction(f"{act.name}__{'__'.join(str(o) for o in params)}")
-            for pre in act.preconditions:
-                g.add_precondition(pre.substitute(binding).simplify())
-            for e in act.effects:
-                if e.is_conditional():
-                    g.add_effect(e.fluent.substitute(binding), e.value.substitute(binding),
-                                 e.condition.substitute(binding))
-                else:
-                    g.add_effect(e.fluent.substitute(binding), e.value.substitute(binding))
-            grounded.append(g)
-    task = prob.clone()
-    task._racbench_key = prob._racbench_key  # type: ignore[attr-defined]
-    task.clear_actions()
-    for g in grounded:
-        task.add_action(g)
-    return ctx.engine.optimal_cost(task) is None
+    return ctx.engine.optimal_cost(_without_adders(ctx, atom)) is None
 
 
 @acp_checker("next_action", optimal=True)
 def _next_action(ctx: AcpContext, item: Any) -> bool:
     """The action is applicable and starts some optimal plan from the state."""
-    term = _as_term(item)
-    _, end, _ = ctx.after([term])
+    end, _ = ctx.after([_as_term(item)])
     if end is None:
         return False
     now, then = ctx.goal_cost(), ctx.goal_cost(end)
@@ -745,13 +744,12 @@ def _next_action(ctx: AcpContext, item: Any) -> bool:
 
 @acp_checker("goal_recognition", optimal=True)
 def _goal_recognition(ctx: AcpContext, item: Any) -> bool:
-    """The observed actions execute and are a prefix of an optimal plan to the goal
-    (`item`: a goal as literals, or the observation when the goal is the row's)."""
-    actions = _subject_actions(ctx)
-    goal = None
-    if isinstance(item, list) and item and isinstance(item[0], dict):
-        goal = item
-    _, end, _ = ctx.after(actions)
+    """The observed actions (the row's) execute and are a prefix of an optimal plan to
+    the goal `item` (a list of literals; None: the row's goal)."""
+    actions = ctx.row_actions()
+    goal = [{"atom": _lit(f)[0], "positive": _lit(f)[1]} for f in _as_facts(item)] \
+        if item else None
+    end, _ = ctx.after(actions)
     if end is None:
         return False
     total = ctx.goal_cost(goal=goal)
@@ -759,33 +757,57 @@ def _goal_recognition(ctx: AcpContext, item: Any) -> bool:
     return total is not None and rest is not None and rest + len(actions) == total
 
 
+SEQUENCE_FAMILIES = ("executability", "validation", "planning", "plan_generation")
+
+
 def _option_index(answer: Any, options: list) -> int:
     if isinstance(answer, bool):
         raise ValueError(f"multiple-choice answer {answer!r} is not an option")
     if isinstance(answer, int):
-        return answer
-    if isinstance(answer, str) and len(answer) == 1 and answer.upper() in string.ascii_uppercase:
-        return string.ascii_uppercase.index(answer.upper())
-    if answer in options:
-        return options.index(answer)
-    raise ValueError(f"multiple-choice answer {answer!r} is none of the options")
+        index = answer
+    elif isinstance(answer, str) and len(answer) == 1 and answer.isalpha():
+        index = string.ascii_uppercase.index(answer.upper())
+    elif answer in options:
+        index = options.index(answer)
+    else:
+        raise ValueError(f"multiple-choice answer {answer!r} is none of the options")
+    if not 0 <= index < len(options):
+        raise ValueError(f"multiple-choice answer {answer!r} is beyond {len(options)} options")
+    return index
 
 
 def _canon(item: Any) -> str:
     return json.dumps(item, sort_keys=True)
 
 
+def _bool_item(family: str, sym: dict) -> Any:
+    """The candidate a yes/no question asks about: the subject, or the row's actions for
+    sequence families without one."""
+    subject = sym.get("subject")
+    if family in SEQUENCE_FAMILIES and not subject:
+        return sym.get("actions")
+    return subject
+
+
 def _check_acp(engine: Engine, row: dict, sym: dict, claims: _Claims) -> None:
     family = sym.get("family")
+    form = sym.get("form", "bool")
+    answer = sym.get("answer")
+    if row.get("family") not in (None, family):
+        claims.fail("family", f"column says {row['family']}, symbolic says {family}")
+    # The row's columns against its symbolic answer (racbench/acp/schema.py).
+    if form == "bool":
+        if not isinstance(answer, bool):
+            raise ValueError(f"bool row with answer {answer!r}")
+        label = _row_label(row)
+        if label is not None:
+            claims.expect("answer", label, answer, "symbolic answer vs label")
+        if isinstance(row.get("answer"), str) and row["answer"] in ("true", "false"):
+            claims.expect("answer", row["answer"], _show(answer), "answer column")
     checker = ACP_CHECKERS.get(family)
     if checker is None:
         claims.skip("label", f"no checker for ACP family {family}")
         return
-    form = sym.get("form", "bool")
-    answer = sym.get("answer")
-    label = _row_label(row) if "label" in row else None
-    if label is not None and isinstance(answer, bool):
-        claims.expect("answer", label, answer, "symbolic answer vs label")
     if checker.optimal and not engine.optimal:
         claims.skip("label", "no Fast Downward")
         return
@@ -793,51 +815,45 @@ def _check_acp(engine: Engine, row: dict, sym: dict, claims: _Claims) -> None:
     if not isinstance(objects, dict):
         raise ValueError("ACP objects must map names to types")
     prob = engine.problem(sym["domain_pddl"], objects, sym["state"], sym.get("goal") or [])
-    ctx = AcpContext(engine, row, sym, prob, claims)
-    subject = sym.get("subject")
+    ctx = AcpContext(engine, row, sym, prob)
     if form == "bool":
-        claims.expect("label", answer, checker.predicate(ctx, _bool_item(checker, sym)),
-                      f"{family} of {_show(subject)}")
+        item = _bool_item(family, sym)
+        claims.expect("label", answer, checker.predicate(ctx, item),
+                      f"{family} of {_show(item)}")
     elif form == "mc":
         options = sym["options"]
         chosen = _option_index(answer, options)
-        truths = [checker.predicate(ctx, o) for o in options]
-        correct = [i for i, t in enumerate(truths) if t]
-        claims.expect("label", [chosen], correct,
-                      f"{family}: options satisfying it, by index")
+        if row.get("answer_index") is not None and row["answer_index"] >= 0:
+            claims.expect("answer", row["answer_index"], chosen, "answer_index column")
+        correct = [i for i, o in enumerate(options) if checker.predicate(ctx, o)]
+        letters = [string.ascii_uppercase[i] for i in correct]
+        claims.expect("label", string.ascii_uppercase[chosen],
+                      letters[0] if len(letters) == 1 else letters,
+                      f"{family}: the options that are correct")
     elif form == "open":
-        items = answer if isinstance(answer, list) and (not answer or not isinstance(answer[0], str)) \
-            else [answer]
-        if family in ("plan_generation", "planning", "validation"):
+        if family in SEQUENCE_FAMILIES or family == "goal_recognition" or not isinstance(answer, list) \
+                or _is_term(answer) or (answer and isinstance(answer[0], dict) and "atom" in answer[0]):
             items = [answer]
+        else:
+            items = answer
         if checker.enumerate is not None:
-            claims.expect("label", sorted(_canon(i) for i in items),
-                          sorted(_canon(i) for i in checker.enumerate(ctx)),
-                          f"{family}: the whole answer set")
+            stored = {_canon(i): i for i in items}
+            derived = {_canon(i): i for i in checker.enumerate(ctx)}
+            missing = [derived[k] for k in sorted(derived.keys() - stored.keys())]
+            extra = [stored[k] for k in sorted(stored.keys() - derived.keys())]
+            if missing or extra:
+                claims.fail("label", f"{family}: the answer set misses {_show(missing)} "
+                                     f"and wrongly has {_show(extra)}")
+            elif "label" not in claims.checked:
+                claims.checked.append("label")
         else:
             wrong = [i for i in items if not checker.predicate(ctx, i)]
             if wrong:
-                claims.fail("label", f"{family}: {_show(wrong[0])} does not satisfy it")
+                claims.fail("label", f"{family}: the answer {_show(wrong[0])} is not correct")
             elif "label" not in claims.checked:
                 claims.checked.append("label")
     else:
         raise ValueError(f"unknown ACP form {form!r}")
-
-
-def _bool_item(checker: FamilyChecker, sym: dict) -> Any:
-    """The candidate a yes/no question asks about."""
-    if checker.family in ("validation", "planning", "executability"):
-        subject = sym.get("subject")
-        return subject if subject else sym.get("actions")
-    if checker.family == "goal_recognition":
-        return sym.get("subject") if isinstance(sym.get("subject"), list) and sym.get("subject") \
-            and isinstance(sym["subject"][0], dict) else None
-    subject = sym.get("subject")
-    if isinstance(subject, dict):
-        for key in ("fact", "atom", "action"):
-            if key in subject:
-                return subject[key] if key != "atom" else subject
-    return subject
 
 
 # --------------------------------------------------------------------------
