@@ -411,8 +411,9 @@ class DomainText:
     `template_dir` is a folder under racbench/templates (see `template_dir_for`) or a
     directory path; None renders everything with the derived default. `obfuscation`
     ("random" or "misleading") renames every symbol first and renders with the opaque
-    default macros, ignoring `template_dir`. `fallbacks` collects the symbols that a
-    given template folder did not cover and the default had to phrase.
+    default macros, ignoring `template_dir` (and `variant`: opaque symbols have one
+    phrasing). `fallbacks` collects the symbols that a given template folder did not
+    cover and the default had to phrase.
     """
 
     def __init__(self, domain: Domain, template_dir: str | None = None,
@@ -427,9 +428,9 @@ class DomainText:
         self._default_actions = _default_module("actions.j2")
         self._default_parts = _default_module("parts.j2")
         self._schemas = {a.name: a for a in domain.actions}
-        self.fact = lru_cache(maxsize=_CACHE_SIZE)(self._fact)
-        self.action = lru_cache(maxsize=_CACHE_SIZE)(self._action)
-        self.sentence = lru_cache(maxsize=_CACHE_SIZE)(self._sentence)
+        self._fact_cached = lru_cache(maxsize=_CACHE_SIZE)(self._fact)
+        self._action_cached = lru_cache(maxsize=_CACHE_SIZE)(self._action)
+        self._sentence_cached = lru_cache(maxsize=_CACHE_SIZE)(self._sentence)
         self._phrase_fact = lru_cache(maxsize=_CACHE_SIZE)(self._phrase_fact_uncached)
         self._phrase_action = lru_cache(maxsize=_CACHE_SIZE)(self._phrase_action_uncached)
         self._description: str | None = None
@@ -439,9 +440,26 @@ class DomainText:
         return _macro(_module(self.template_dir, "parts.j2"), name) or getattr(
             self._default_parts, name)
 
+    # -- public clauses
+    def fact(self, atom: tuple, positive: bool = True, variant: int = 0) -> str:
+        """The clause for a ground atom, negated when `positive` is false; `variant`
+        picks a paraphrase (see `variants`). Starts lower-case, no final period."""
+        if type(atom) is not tuple:
+            atom = tuple(atom)
+        return self._fact_cached(atom, positive, variant)
+
+    def action(self, term: tuple, variant: int = 0) -> str:
+        """The clause saying that the ground action `term` happens."""
+        if type(term) is not tuple:
+            term = tuple(term)
+        return self._action_cached(term, variant)
+
+    def sentence(self, clause: str) -> str:
+        """A clause as a sentence: capitalised, with a period (parts.j2 `sentence`)."""
+        return self._sentence_cached(clause)
+
     # -- facts
-    def _fact(self, atom: tuple, positive: bool = True, variant: int = 0) -> str:
-        atom = tuple(atom)
+    def _fact(self, atom: tuple, positive: bool, variant: int) -> str:
         args = atom[1:]
         if self.obfuscation is not None:
             args = tuple(self.obfuscation.rename(a) for a in args)
@@ -471,8 +489,7 @@ class DomainText:
                          positive=positive, prep=prep))
 
     # -- actions
-    def _action(self, term: tuple, variant: int = 0) -> str:
-        term = tuple(term)
+    def _action(self, term: tuple, variant: int) -> str:
         args = term[1:]
         if self.obfuscation is not None:
             args = tuple(self.obfuscation.rename(a) for a in args)
