@@ -309,3 +309,32 @@ def test_no_english_sentences_in_python():
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
             assert not re.search(r"[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}", node.value), node.value
+
+
+UNTYPED_DOMAIN = """
+(define (domain untyped-logistics)
+  (:requirements :strips)
+  (:predicates (truck ?t) (city ?c) (at ?x ?l) (in-city ?l ?c) (store-of ?s ?r))
+  (:action drive-truck
+    :parameters (?truck ?loc-from ?loc-to ?city)
+    :precondition (and (truck ?truck) (at ?truck ?loc-from) (in-city ?loc-from ?city)
+                       (in-city ?loc-to ?city))
+    :effect (and (at ?truck ?loc-to) (not (at ?truck ?loc-from)))))
+"""
+
+
+def test_untyped_domains_use_class_predicates_and_parameter_names():
+    text = DomainText(parse_domain(UNTYPED_DOMAIN))
+    assert text.fact(("truck", "t1")) == "t1 is a truck"
+    assert text.fact(("city", "c1"), False) == "c1 is not a city"
+    assert text.action(("drive-truck", "t1", "a", "b", "c1")) == \
+        "drive truck t1 from a to b in city c1"
+
+
+def test_planning_competition_domains_render_by_default(shared_pddl):
+    for path in sorted(shared_pddl.glob("*/domain.pddl")):
+        d = load_domain(path)
+        for text in (DomainText(d), DomainText(d, obfuscation="misleading")):
+            for _symbol, atom, pos, neg in every_clause(text):
+                check_clause(atom, pos, neg) if text.obfuscation is None else None
+            assert text.describe_domain()

@@ -313,6 +313,9 @@ def _ancestors(domain: Domain, types: Iterable[str]) -> set[tuple[str, ...]]:
     return found
 
 
+_ADJECTIVE_ENDINGS = ("ed", "able", "ible", "ing", "ful", "ous", "ive", "al", "ic", "less")
+
+
 def fact_shape(domain: Domain, predicate: str) -> tuple[str, str]:
     """(default macro, preposition) for a predicate, from its words and argument types."""
     g = _grammar()
@@ -339,12 +342,17 @@ def fact_shape(domain: Domain, predicate: str) -> tuple[str, str]:
             return "prep_last1", ""
         if not many and first.endswith("ing"):
             return "gerund1", ""
+        if (not many and predicate not in domain.fluent_predicates
+                and first not in g["adjectives"] and not first.endswith(_ADJECTIVE_ENDINGS)):
+            return "kind1", ""  # a static one-word class such as (truck ?x) in untyped PDDL
         return "adj1", ""
     if arity == 2:
         head_is_type = many and words[:-1] in _ancestors(domain, arg_types[0])
         if many and first in g["possessive_verbs"]:
             return "has2", ""
         if last in g["prepositions"] or first in g["prepositions"]:
+            if head_is_type and last == "of":
+                return "of2", ""  # (store-of s r) where s is a store -> s is the store of r
             return ("typed_prep2" if head_is_type and last in g["prepositions"] else "prep2"), ""
         if not many and first in g["collocations"]:
             return "collocation2", g["collocations"][first]
@@ -366,27 +374,42 @@ def action_layout(schema) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, 
     argument, preposition per argument, index of the direct object or -1)."""
     g = _grammar()
     head = list(split_name(schema.name))
-    roles = []
-    for var, _types in schema.parameters:
-        stem = re.sub(r"\d+$", "", var.lstrip("?"))
-        roles.append(g["role_prepositions"].get(stem, ""))
+    roles = [_role(var) for var, _types in schema.parameters]
     if len(head) > 1 and head[-1] in g["prepositions"] and head[-1] in roles:
         head.pop()  # go-to ?from ?to -> go from A to B
     direct = next((i for i, r in enumerate(roles) if not r), -1)
     nouns, preps = [], []
-    for i, (_var, types) in enumerate(schema.parameters):
-        noun = list(split_name(types[0])) if types else []
-        noun_text = " ".join(noun)
+    for i, (var, types) in enumerate(schema.parameters):
         if roles[i] or i == direct:
             nouns.append("")
             preps.append(roles[i])
             continue
+        noun = _noun(var, types)
         at = _find(head, noun, start=1)
         if at >= 0:
             del head[at:at + len(noun)]  # load-truck ?p ?t -> load A with truck B
-        nouns.append(noun_text)
-        preps.append(g["type_prepositions"].get(types[0], "") if types else "")
+        nouns.append(" ".join(noun))
+        preps.append(g["type_prepositions"].get("-".join(noun), ""))
     return tuple(head), tuple(nouns), tuple(preps), direct
+
+
+def _noun(var: str, types: Sequence[str]) -> list[str]:
+    """The words naming what an argument is: its type, or for untyped domains a
+    parameter name of three letters or more (`?truck`), else nothing."""
+    if types and types[0] != ROOT_TYPE:
+        return list(split_name(types[0]))
+    words = [w for w in split_name(re.sub(r"\d+$", "", var)) if not w.isdigit()]
+    return words if len("".join(words)) >= 3 else []
+
+
+def _role(var: str) -> str:
+    """A preposition from a parameter's name: `?from`, `?loc-from`, `?to2` ..."""
+    roles = _grammar()["role_prepositions"]
+    for word in reversed(split_name(re.sub(r"\d+$", "", var))):
+        word = re.sub(r"\d+$", "", word)
+        if word in roles:
+            return roles[word]
+    return ""
 
 
 def _find(words: list[str], part: list[str], start: int = 0) -> int:
