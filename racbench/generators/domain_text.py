@@ -166,11 +166,16 @@ def _lookup(template_dir: str | None, kind: str, symbol: str, variant: int):
 
 
 def _folder_of(domain) -> str | None:
+    """The template folder for a Domain (by its name), a domain name, a folder or a
+    directory; None when there is none (only the default renderer applies)."""
     if isinstance(domain, Domain):
         return template_dir_for(domain.name)
-    if domain is None:
+    if domain is None or domain == DEFAULT_FOLDER:
         return None
-    return template_dir_for(domain) or domain
+    folder = template_dir_for(domain)
+    if folder is None and Path(domain).is_dir():
+        folder = domain
+    return folder
 
 
 def _symbol_kind(domain, folder: str | None, symbol: str) -> str:
@@ -213,7 +218,7 @@ _ONSETS = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z",
            "br", "dr", "gl", "pl", "sk", "sn", "tr", "fl")
 _VOWELS = ("a", "e", "i", "o", "u", "ai", "oo", "ee")
 _CODAS = ("", "", "", "n", "m", "r", "l", "sk", "nt", "x")
-_CHUNK = re.compile(r"[a-z]+|[^a-z]+")
+_CHUNK = re.compile(r"[A-Za-z]+|[^A-Za-z]+")
 
 
 def _pronounceable(*key: object) -> str:
@@ -443,7 +448,9 @@ class DomainText:
                  obfuscation: str | None = None, seed: int = 0):
         self.domain = domain
         self.obfuscation = obfuscate(domain, obfuscation, seed) if obfuscation else None
-        self.template_dir = None if self.obfuscation else template_dir
+        if self.obfuscation or template_dir == DEFAULT_FOLDER:
+            template_dir = None
+        self.template_dir = template_dir
         if self.template_dir is not None:
             _environment(self.template_dir)  # fail early on a missing directory
         self.fallbacks: set[str] = set()
