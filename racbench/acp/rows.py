@@ -84,9 +84,12 @@ class AcpConfigRows:
 
     def _probe(self, world: ProblemWorld, target: Target) -> bool:
         rng = random.Random(derive_seed("acp-probe", self.name, world.label, target))
-        found = sum(self.family.sample(world, rng, self.cfg, target) is not None
-                    for _ in range(PROBE_TRIES))
-        return found >= 2
+        found = 0
+        for _ in range(PROBE_TRIES):
+            found += self.family.sample(world, rng, self.cfg, target) is not None
+            if found == 2:
+                return True
+        return False
 
     def capacity(self, split: str) -> int:
         """An upper bound on distinct rows of a split: states times subjects."""

@@ -1,0 +1,88 @@
+"""Executability: can this sequence of actions be executed from the current state?
+
+bool: is the sequence executable? Negatives are random executable sequences with one
+step swapped for an action of the same schema that is not applicable at that point.
+mc: which of four sequences is executable. open: the number of the first step that
+cannot be executed, or none (the failing step, or none, drawn uniformly).
+"""
+
+from __future__ import annotations
+
+from ..common import (Family, Question, Target, any_state, assemble, base_context,
+                      choose_options, spoil, term, walk)
+from ..scoring import score_numbers
+from ..text import template
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    sid = any_state(world, rng)
+    plan = walk(world, rng, sid, cfg.length)
+    if plan is None:
+        return None
+    q = Question(sid)
+    if target.form == "bool":
+        if not target.label:
+            spoilt = spoil(world, rng, sid, plan)
+            if spoilt is None:
+                return None
+            plan = spoilt[0]
+        q.actions, q.answer = plan, target.label
+    elif target.form == "mc":
+        wrong = [spoil(world, rng, sid, plan) for _ in range(6)]
+        wrong = [[term(world, k) for k in s[0]] for s in wrong if s is not None]
+        q.options = choose_options(rng, [term(world, k) for k in plan], wrong, target.index)
+        if q.options is None:
+            return None
+        q.answer = target.index
+    else:
+        failing = rng.randrange(len(plan) + 1)  # len(plan): executable
+        if failing < len(plan):
+            for _ in range(8):
+                spoilt = spoil(world, rng, sid, plan)
+                if spoilt is not None and spoilt[1] == failing:
+                    plan = spoilt[0]
+                    break
+            else:
+                return None
+        q.actions = plan
+        _, failed = world.execute(sid, plan)
+        q.answer = None if failed is None else failed + 1
+        q.answer_text = "none" if failed is None else str(failed + 1)
+    return q
+
+
+def render(q, world, text, rng, form):
+    t = template("executability")
+    context = base_context(world, text, q, rng)
+    if form == "mc":
+        choices = [text.steps([tuple(a) for a in o]) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    steps = text.steps([tuple(term(world, k)) for k in q.actions])
+    context = str(text.common.sequence_context(context, steps))
+    if form == "bool":
+        return context, assemble(text, form, str(t.bool())), []
+    return context, assemble(text, form, str(t.open()), [],
+                             str(text.common.step_instruction())), []
+
+
+def first_failure(st, terms) -> int | None:
+    state = st.state
+    for i, t in enumerate(terms):
+        k = st.action(t)
+        if k is None or not st.task.actions[k].applicable(state):
+            return i
+        state = st.task.actions[k].apply(state)
+    return None
+
+
+def truth(st, item) -> bool:
+    return first_failure(st, item if item is not None else st.sym["actions"]) is None
+
+
+def score_open(st, answer: str) -> float:
+    failed = first_failure(st, st.sym["actions"])
+    return score_numbers(answer, [] if failed is None else [failed + 1])
+
+
+FAMILY = Family("executability", ("bool", "mc", "open"), sample, render, truth, score_open,
+                uses_actions=True)

@@ -1,0 +1,101 @@
+"""Landmarks: must every plan from the current state make this fact true?
+
+Subjects are atoms false in the current state and not part of the goal (goal facts and
+facts already true are landmarks trivially). A fact is a landmark when the goal cannot
+be reached through states where it stays false. Negatives come first from facts that
+some shortest plan does make true (they help, but are avoidable). bool: is it a
+landmark? mc: which of four is. open: name one landmark (checked by search).
+"""
+
+from __future__ import annotations
+
+from ...simulator.strips import analysis
+from ..common import (Family, Question, Target, assemble, base_context, choose_options,
+                      pddl_term, problem_goal, state_at_goal_distance)
+from ..scoring import score_one_fact
+from ..text import template
+
+MAX_DISTANCE = 12
+
+
+def split_atoms(world, rng, sid: int) -> tuple[list[int], list[int]]:
+    """(landmarks, non-landmarks) among the atoms false in `sid` and not in the goal;
+    non-landmarks made true by a shortest plan first."""
+    state = world.states[sid]
+    goal_atoms = {world.task.atom_index.get(tuple(l.atom)) for l in world.goal}
+    lm, other = [], []
+    for i in range(len(world.task.atoms)):
+        if state >> i & 1 or i in goal_atoms:
+            continue
+        (lm if world.avoiding_distance(i)[sid] < 0 else other).append(i)
+    plan = world.optimal_plan(rng, sid) or []
+    touched = 0
+    s = sid
+    for k in plan:
+        s = world.step(s, k)
+        touched |= world.states[s]
+    other.sort(key=lambda i: not touched >> i & 1)
+    return lm, other
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    sid = state_at_goal_distance(world, rng, 1, MAX_DISTANCE)
+    if sid is None:
+        return None
+    lm, other = split_atoms(world, rng, sid)
+    atoms = world.task.atoms
+    q = Question(sid, goal=problem_goal(world))
+    q.optimal_plan_length = int(world.goal_distance[sid])
+    if target.form == "bool":
+        pool = lm if target.label else other[:max(3, len(other) // 2)]
+        if not pool:
+            return None
+        q.subject, q.answer = list(atoms[rng.choice(pool)]), target.label
+    elif target.form == "mc":
+        if not lm:
+            return None
+        q.options = choose_options(rng, list(atoms[rng.choice(lm)]),
+                                   [list(atoms[i]) for i in other[:8]], target.index)
+        if q.options is None:
+            return None
+        q.answer = target.index
+    else:
+        if not lm:
+            return None
+        q.answer = [list(atoms[i]) for i in lm]
+        q.answer_text = pddl_term(atoms[lm[0]])
+    return q
+
+
+def render(q, world, text, rng, form):
+    t = template("landmarks")
+    context = base_context(world, text, q, rng)
+    if form == "bool":
+        return context, assemble(text, form, str(t.bool(text.fact(tuple(q.subject))))), []
+    if form == "mc":
+        choices = [text.fact(tuple(o)) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    return context, assemble(text, form, str(t.open()), [],
+                             str(text.common.fact_instruction())), []
+
+
+def _is_landmark(st, atom) -> bool:
+    if st.goal is None or st.holds(st.state, atom):
+        return False
+    if any(tuple(g["atom"]) == tuple(atom) for g in st.sym.get("goal", [])):
+        return False
+    i = st.atom(atom)
+    if i is None:
+        return False  # can never become true, so no plan makes it true
+    return analysis.is_fact_landmark(st.task, st.state, st.goal, i)
+
+
+def truth(st, item) -> bool:
+    return _is_landmark(st, item)
+
+
+def score_open(st, answer: str) -> float:
+    return score_one_fact(st, answer, st.task.atoms, lambda a: _is_landmark(st, a))
+
+
+FAMILY = Family("landmarks", ("bool", "mc", "open"), sample, render, truth, score_open)

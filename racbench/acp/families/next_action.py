@@ -1,0 +1,71 @@
+"""Next action: is this applicable action the first step of some shortest plan?
+
+States are at most MAX_DISTANCE actions from the problem's goal. bool: does a shortest
+plan start with this action? Negatives are applicable actions that do not. mc: which
+of four applicable actions starts a shortest plan (exactly one does). open: name an
+action that starts a shortest plan (checked by search).
+"""
+
+from __future__ import annotations
+
+from ...simulator.strips import analysis
+from ..common import (Family, Question, Target, assemble, base_context, choose_options,
+                      pddl_term, problem_goal, state_at_goal_distance, term)
+from ..scoring import score_one_action
+from ..text import template
+
+MAX_DISTANCE = 12
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    sid = state_at_goal_distance(world, rng, 1, MAX_DISTANCE)
+    if sid is None:
+        return None
+    good = [k for k, _ in world.optimal_steps(sid)]
+    bad = [k for k in world.applicable(sid) if k not in set(good)]
+    q = Question(sid, goal=problem_goal(world))
+    q.optimal_plan_length = int(world.goal_distance[sid])
+    if target.form == "bool":
+        pool = good if target.label else bad
+        if not pool:
+            return None
+        q.subject, q.answer = term(world, rng.choice(pool)), target.label
+    elif target.form == "mc":
+        q.options = choose_options(rng, term(world, rng.choice(good)),
+                                   [term(world, k) for k in bad], target.index,
+                                   kind=lambda t: t[0])
+        if q.options is None:
+            return None
+        q.answer = target.index
+    else:
+        q.answer = [term(world, k) for k in good]
+        q.answer_text = pddl_term(q.answer[0])
+    return q
+
+
+def render(q, world, text, rng, form):
+    t = template("next_action")
+    context = base_context(world, text, q, rng)
+    if form == "bool":
+        return context, assemble(text, form, str(t.bool(text.action(tuple(q.subject))))), []
+    if form == "mc":
+        choices = [text.action(tuple(o)) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    return context, assemble(text, form, str(t.open()), [],
+                             str(text.common.action_instruction())), []
+
+
+def _optimal_first(st, k: int) -> bool:
+    return st.goal is not None and analysis.on_some_optimal_plan(st.task, st.state, st.goal, k)
+
+
+def truth(st, item) -> bool:
+    k = st.action(item)
+    return k is not None and _optimal_first(st, k)
+
+
+def score_open(st, answer: str) -> float:
+    return score_one_action(st, answer, lambda k: _optimal_first(st, k))
+
+
+FAMILY = Family("next_action", ("bool", "mc", "open"), sample, render, truth, score_open)

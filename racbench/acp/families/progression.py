@@ -1,0 +1,98 @@
+"""Progression: what holds, and what changes, after one action.
+
+bool: after this (applicable) action, does this fact hold? Facts are drawn from the
+predicates the action's effects touch, so both answers need the effects. mc: which of
+four such facts holds afterwards. open: list the facts that become true as (p ...) and
+those that become false as (not (p ...)) (set equality).
+"""
+
+from __future__ import annotations
+
+from ...simulator.strips import analysis
+from ...simulator.strips.task import iter_bits
+from ..common import (Family, Question, Target, any_state, assemble, base_context,
+                      choose_options, pddl_literal, term)
+from ..scoring import score_literal_set
+from ..text import template
+
+
+def _effect_atoms(world, action: int) -> list[int]:
+    a = world.task.actions[action]
+    preds = {world.task.atoms[i][0] for i in iter_bits(a.add | a.delete)}
+    return [i for p in sorted(preds) for i in world.atoms_by_predicate.get(p, [])]
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    sid = any_state(world, rng)
+    applicable = world.applicable(sid)
+    if not applicable:
+        return None
+    action = rng.choice(applicable)
+    nxt = world.states[world.step(sid, action)]
+    q = Question(sid, actions=[action])
+    candidates = _effect_atoms(world, action)
+    true_after = [i for i in candidates if nxt >> i & 1]
+    false_after = [i for i in candidates if not nxt >> i & 1]
+    atoms = world.task.atoms
+    if target.form == "bool":
+        pool = true_after if target.label else false_after
+        if not pool:
+            return None
+        q.subject, q.answer = list(atoms[rng.choice(pool)]), target.label
+    elif target.form == "mc":
+        if not true_after:
+            return None
+        q.options = choose_options(rng, list(atoms[rng.choice(true_after)]),
+                                   [list(atoms[i]) for i in false_after], target.index,
+                                   kind=lambda a: a[0])
+        if q.options is None:
+            return None
+        q.answer = target.index
+    else:
+        added, deleted = analysis.progression(world.task, world.states[sid], action)
+        lits = [(atoms[i], True) for i in iter_bits(added)] + \
+               [(atoms[i], False) for i in iter_bits(deleted)]
+        q.answer = [{"atom": list(a), "positive": p} for a, p in lits]
+        q.answer_text = "\n".join(pddl_literal(a, p) for a, p in lits) or "none"
+    return q
+
+
+def render(q, world, text, rng, form):
+    t = template("progression")
+    context = base_context(world, text, q, rng)
+    action = text.action(tuple(term(world, q.actions[0])))
+    if form == "bool":
+        return context, assemble(text, form, str(t.bool(action, text.fact(tuple(q.subject))))), []
+    if form == "mc":
+        choices = [text.fact(tuple(o)) for o in q.options]
+        return context, assemble(text, form, str(t.mc(action)), choices), choices
+    return context, assemble(text, form, str(t.open(action)), [],
+                             str(text.common.facts_instruction())), []
+
+
+def _after(st) -> int | None:
+    k = st.action(st.sym["actions"][0])
+    if k is None or not st.task.actions[k].applicable(st.state):
+        return None
+    return st.task.actions[k].apply(st.state)
+
+
+def truth(st, item) -> bool:
+    after = _after(st)
+    return after is not None and st.task.holds(after, tuple(item))
+
+
+def score_open(st, answer: str) -> float:
+    after = _after(st)
+    if after is None:
+        return 0.0
+    k = st.action(st.sym["actions"][0])
+    added, deleted = analysis.progression(st.task, st.state, k)
+    atoms = st.task.atoms
+    expected = [{"atom": atoms[i], "positive": True} for i in iter_bits(added)] + \
+               [{"atom": atoms[i], "positive": False} for i in iter_bits(deleted)]
+    return score_literal_set(st, answer, expected, atoms)
+
+
+FAMILY = Family("progression", ("bool", "mc", "open"), sample, render, truth, score_open,
+                uses_actions=True)

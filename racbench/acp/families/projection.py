@@ -1,0 +1,105 @@
+"""Projection: what holds after a sequence of actions?
+
+A random executable sequence of `length` actions from a random state. bool: does this
+literal hold afterwards? The literal's polarity is drawn first, then an atom of a
+predicate the sequence's effects touch whose truth gives the wanted label, so neither
+polarity nor predicate tells the label. mc: which of four facts holds afterwards.
+open: list every fact of a given predicate that holds afterwards (set equality).
+"""
+
+from __future__ import annotations
+
+from ...simulator.strips.task import iter_bits
+from ..common import (Family, Question, Target, any_state, assemble, base_context,
+                      choose_options, pddl_term, term, walk)
+from ..scoring import score_literal_set
+from ..text import template
+
+
+def touched_atoms(world, plan: list[int]) -> list[int]:
+    preds = {world.task.atoms[i][0] for k in plan
+             for i in iter_bits(world.task.actions[k].add | world.task.actions[k].delete)}
+    return [i for p in sorted(preds) for i in world.atoms_by_predicate.get(p, [])]
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    sid = any_state(world, rng)
+    plan = walk(world, rng, sid, cfg.length)
+    if plan is None:
+        return None
+    end = world.states[world.execute(sid, plan)[0]]
+    atoms = world.task.atoms
+    cands = touched_atoms(world, plan)
+    true_end = [i for i in cands if end >> i & 1]
+    false_end = [i for i in cands if not end >> i & 1]
+    q = Question(sid, actions=plan)
+    if target.form == "bool":
+        positive = rng.random() < 0.5
+        pool = true_end if positive == target.label else false_end
+        if not pool:
+            return None
+        q.subject = {"atom": list(atoms[rng.choice(pool)]), "positive": positive}
+        q.answer = target.label
+    elif target.form == "mc":
+        if not true_end:
+            return None
+        q.options = choose_options(rng, list(atoms[rng.choice(true_end)]),
+                                   [list(atoms[i]) for i in false_end], target.index,
+                                   kind=lambda a: a[0])
+        if q.options is None:
+            return None
+        q.answer = target.index
+    else:
+        pred = atoms[rng.choice(cands)][0]
+        q.subject = pred
+        q.answer = [list(atoms[i]) for i in world.atoms_by_predicate[pred] if end >> i & 1]
+        q.answer_text = "\n".join(pddl_term(a) for a in q.answer) or "none"
+    return q
+
+
+def render(q, world, text, rng, form):
+    t = template("projection")
+    steps = text.steps([tuple(term(world, k)) for k in q.actions])
+    context = str(text.common.sequence_context(base_context(world, text, q, rng), steps))
+    if form == "bool":
+        fact = text.fact(tuple(q.subject["atom"]), q.subject["positive"])
+        return context, assemble(text, form, str(t.bool(fact))), []
+    if form == "mc":
+        choices = [text.fact(tuple(o)) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    return context, assemble(text, form, str(t.open(q.subject)), [],
+                             str(text.common.facts_instruction())), []
+
+
+def end_state(st) -> int | None:
+    state = st.state
+    for t in st.sym["actions"]:
+        k = st.action(t)
+        if k is None or not st.task.actions[k].applicable(state):
+            return None
+        state = st.task.actions[k].apply(state)
+    return state
+
+
+def truth(st, item) -> bool:
+    end = end_state(st)
+    if end is None:
+        return False
+    if isinstance(item, dict):
+        return st.holds(end, item["atom"], item["positive"])
+    return st.holds(end, item)
+
+
+def score_open(st, answer: str) -> float:
+    end = end_state(st)
+    if end is None:
+        return 0.0
+    pred = st.sym["subject"]
+    atoms = [a for a in st.task.atoms if a[0] == pred]
+    atoms += [a for a in st.task.static_atoms if a[0] == pred]
+    expected = [{"atom": a, "positive": True} for a in atoms if st.task.holds(end, a)]
+    return score_literal_set(st, answer, expected, atoms)
+
+
+FAMILY = Family("projection", ("bool", "mc", "open"), sample, render, truth, score_open,
+                uses_actions=True)

@@ -1,0 +1,118 @@
+"""Validation: is this plan valid for the problem's goal, and where does it fail?
+
+Plans have `length` steps from states at most that far from the goal. bool: is the
+plan valid (executable, goal reached)? Negatives are, in equal shares, the plan with
+one step swapped for an inapplicable action of the same schema, and an executable
+sequence sharing a prefix with a valid plan that misses the goal. mc: which of four
+plans is valid. open: the number of the first step that cannot be executed, or none.
+"""
+
+from __future__ import annotations
+
+from ...simulator.strips import analysis
+from ..common import (Family, Question, Target, assemble, base_context, choose_options,
+                      plan_of_length, problem_goal, spoil, state_at_goal_distance, term, walk)
+from ..scoring import score_numbers
+from ..text import template
+
+KINDS = ("inapplicable step", "goal not reached")
+
+
+def valid_plan(world, rng, length: int) -> tuple[int, list[int]] | None:
+    sid = state_at_goal_distance(world, rng, 1, length)
+    if sid is None:
+        return None
+    plan = plan_of_length(world, rng, sid, length)
+    return None if plan is None else (sid, plan)
+
+
+def invalid_plan(world, rng, sid: int, plan: list[int], kind: int) -> list[int] | None:
+    if kind == 0:
+        spoilt = spoil(world, rng, sid, plan)
+        return None if spoilt is None else spoilt[0]
+    i = rng.randrange(len(plan))
+    mid, _ = world.execute(sid, plan[:i])
+    rest = walk(world, rng, mid, len(plan) - i)
+    if rest is None:
+        return None
+    end, failed = world.execute(mid, rest)
+    if failed is not None or world.goal_distance[end] == 0:
+        return None
+    return plan[:i] + rest
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    found = valid_plan(world, rng, cfg.length)
+    if found is None:
+        return None
+    sid, plan = found
+    q = Question(sid, goal=problem_goal(world))
+    q.optimal_plan_length = int(world.goal_distance[sid])
+    if target.form == "bool":
+        if not target.label:
+            plan = invalid_plan(world, rng, sid, plan, target.variant)
+            if plan is None:
+                return None
+            q.meta["negative_kind"] = KINDS[target.variant]
+        q.actions, q.answer = plan, target.label
+    elif target.form == "mc":
+        wrong = [invalid_plan(world, rng, sid, plan, k % 2) for k in range(6)]
+        wrong = [[term(world, k) for k in p] for p in wrong if p is not None]
+        q.options = choose_options(rng, [term(world, k) for k in plan], wrong, target.index)
+        if q.options is None:
+            return None
+        q.answer = target.index
+    else:
+        if rng.random() < 0.5:
+            spoilt = spoil(world, rng, sid, plan)
+            if spoilt is None:
+                return None
+            plan = spoilt[0]
+        q.actions = plan
+        _, failed = world.execute(sid, plan)
+        q.answer = None if failed is None else failed + 1
+        q.answer_text = "none" if failed is None else str(failed + 1)
+    return q
+
+
+def render(q, world, text, rng, form):
+    t = template("validation")
+    context = base_context(world, text, q, rng)
+    if form == "mc":
+        choices = [text.steps([tuple(a) for a in o]) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    steps = text.steps([tuple(term(world, k)) for k in q.actions])
+    context = str(text.common.plan_context(context, steps))
+    if form == "bool":
+        return context, assemble(text, form, str(t.bool())), []
+    return context, assemble(text, form, str(t.open()), [],
+                             str(text.common.step_instruction())), []
+
+
+def _plan(st, terms) -> list[int] | None:
+    plan = [st.action(t) for t in terms]
+    return None if any(k is None for k in plan) else plan
+
+
+def truth(st, item) -> bool:
+    plan = _plan(st, item if item is not None else st.sym["actions"])
+    if plan is None or st.goal is None:
+        return False
+    return analysis.validate_plan(st.task, st.state, plan, st.goal).valid
+
+
+def score_open(st, answer: str) -> float:
+    terms = st.sym["actions"]
+    state = st.state
+    failed = None
+    for i, t in enumerate(terms):
+        k = st.action(t)
+        if k is None or not st.task.actions[k].applicable(state):
+            failed = i
+            break
+        state = st.task.actions[k].apply(state)
+    return score_numbers(answer, [] if failed is None else [failed + 1])
+
+
+FAMILY = Family("validation", ("bool", "mc", "open"), sample, render, truth, score_open,
+                negative_kinds=KINDS, uses_actions=True)
