@@ -73,7 +73,8 @@ def test_polished_templates_cover_every_symbol(name):
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_default_renderer_covers_every_symbol(name):
-    text = DomainText(domain(name))
+    text = DomainText(domain(name), "default")
+    assert text.template_dir is None
     for _symbol, atom, pos, neg in every_clause(text):
         check_clause(atom, pos, neg)
     assert text.describe_domain().count("\n- ") == len(text.domain.actions)
@@ -150,11 +151,24 @@ def test_brand_new_domain_renders_without_templates():
 def test_a_template_folder_given_as_a_path_overrides_only_what_it_defines(tmp_path):
     (tmp_path / "facts.j2").write_text(
         "{%- macro on_table(b, positive=True) -%}the block {{ b }} is "
-        "{% if not positive %}not {% endif %}lying on the table{%- endmacro -%}")
+        "{% if not positive %}not {% endif %}lying on the table{%- endmacro -%}"
+        "{%- macro at(x, positive=True) -%}wrong arity{%- endmacro -%}")
     text = DomainText(parse_domain(NEW_DOMAIN), str(tmp_path))
     assert text.fact(("on-table", "b")) == "the block b is lying on the table"
     assert text.fact(("clear", "b")) == "b is clear"
-    assert text.fallbacks == {"clear"}
+    assert text.fact(("at", "t", "l")) == "t is at l"
+    assert text.fallbacks == {"clear", "at"}
+    assert "at" in text.missing_templates() and "on-table" not in text.missing_templates()
+
+
+def test_template_folder_is_chosen_by_domain_name_unless_default_is_asked():
+    assert DomainText(domain("logistics")).template_dir == "logistics"
+    assert DomainText(domain("blocksworld")).template_dir == "blocksworld4"
+    assert DomainText(domain("logistics"), "default").template_dir is None
+    assert DomainText(domain("logistics"), obfuscation="random").template_dir is None
+    assert DomainText(parse_domain(NEW_DOMAIN)).template_dir is None
+    with pytest.raises(FileNotFoundError):
+        DomainText(domain("logistics"), "no/such/folder")
 
 
 def test_camel_case_and_underscores_are_split():
@@ -194,10 +208,11 @@ def test_paraphrases_differ_and_held_out_is_stable(name):
             rendered = {text.action(atom, v) for v in vs}
         assert len(rendered) == len(vs), (symbol, rendered)
     assert text.fallbacks == set()
-    # Unknown variants fail loudly rather than silently falling back.
+    # A paraphrase index the symbol lacks gives its main phrasing, and is noted.
     pred = sorted(d.predicates)[0]
-    with pytest.raises(ValueError):
-        text.fact((pred,) + sample_args(len(d.predicates[pred])), True, 99)
+    atom = (pred,) + sample_args(len(d.predicates[pred]))
+    assert text.fact(atom, True, 99) == text.fact(atom)
+    assert text.missing_variants == {(pred, 99)}
 
 
 def test_held_out_variants_spread_over_the_paraphrases():
@@ -271,7 +286,7 @@ from racbench.simulator.strips.pddl_reader import load_domain
 out = []
 for name in {names!r}:
     d = load_domain({root!r} + "/" + name + "/domain.pddl")
-    for folder, obf in ((template_dir_for(name), None), (None, None), (None, "random"),
+    for folder, obf in ((None, None), ("default", None), (None, "random"),
                         (None, "misleading")):
         t = DomainText(d, folder, obfuscation=obf, seed=7)
         atoms = [(p,) + tuple("o%d" % i for i in range(len(ts))) for p, ts in d.predicates.items()]
@@ -336,7 +351,8 @@ def test_untyped_domains_use_class_predicates_and_parameter_names():
 def test_planning_competition_domains_render_by_default(shared_pddl):
     for path in sorted(shared_pddl.glob("*/domain.pddl")):
         d = load_domain(path)
-        for text in (DomainText(d), DomainText(d, obfuscation="misleading")):
+        for text in (DomainText(d), DomainText(d, "default"),
+                     DomainText(d, obfuscation="misleading")):
             for _symbol, atom, pos, neg in every_clause(text):
                 if text.obfuscation is None:
                     check_clause(atom, pos, neg)

@@ -428,6 +428,10 @@ def _find(words: list[str], part: list[str], start: int = 0) -> int:
 
 # ----------------------------------------------------------------------- renderer
 
+def _arity(macro) -> int:
+    return sum(1 for name in macro.arguments if name != "positive")
+
+
 def _letters(n: int) -> list[str]:
     alphabet = [chr(ord("A") + i) for i in range(26)]
     return [alphabet[i] if n <= 26 else f"{alphabet[i % 26]}{i // 26 + 1}" for i in range(n)]
@@ -436,23 +440,29 @@ def _letters(n: int) -> list[str]:
 class DomainText:
     """Clauses and sentences for one STRIPS domain.
 
-    `template_dir` is a folder under racbench/templates (see `template_dir_for`) or a
-    directory path; None renders everything with the derived default. `obfuscation`
-    ("random" or "misleading") renames every symbol first and renders with the opaque
-    default macros, ignoring `template_dir` (and `variant`: opaque symbols have one
-    phrasing). `fallbacks` collects the symbols that a given template folder did not
-    cover and the default had to phrase.
+    `template_dir` is a folder under racbench/templates or a directory path; None
+    picks the shipped folder for the domain's name (`template_dir_for`) when there is
+    one, and "default" renders everything with the derived default. A template macro
+    whose argument count does not match the atom is skipped for the default.
+    `obfuscation` ("random" or "misleading") renames every symbol first and renders with
+    the opaque default macros, ignoring `template_dir` (and `variant`: opaque symbols
+    have one phrasing). A paraphrase index a symbol lacks falls back to its main phrasing
+    (noted in `missing_variants`), so callers may draw one index per row. `fallbacks`
+    collects the symbols that the template folder did not cover.
     """
 
     def __init__(self, domain: Domain, template_dir: str | None = None,
                  obfuscation: str | None = None, seed: int = 0):
         self.domain = domain
         self.obfuscation = obfuscate(domain, obfuscation, seed) if obfuscation else None
+        if template_dir is None:
+            template_dir = template_dir_for(domain.name)
         if self.obfuscation or template_dir == DEFAULT_FOLDER:
             template_dir = None
         self.template_dir = template_dir
         if self.template_dir is not None:
             _environment(self.template_dir)  # fail early on a missing directory
+        self.missing_variants: set[tuple[str, int]] = set()
         self.fallbacks: set[str] = set()
         self._default_facts = _default_module("facts.j2")
         self._default_actions = _default_module("actions.j2")
@@ -488,6 +498,21 @@ class DomainText:
         """A clause as a sentence: capitalised, with a period (parts.j2 `sentence`)."""
         return self._sentence_cached(clause)
 
+    def _template_macro(self, kind: str, symbol: str, variant: int, arity: int):
+        """The template folder's macro for a symbol and paraphrase, or None."""
+        if self.template_dir is None:
+            return None
+        if variant:
+            macro = _lookup(self.template_dir, kind, symbol, variant)
+            if macro is not None and _arity(macro) == arity:
+                return macro
+            self.missing_variants.add((symbol, variant))
+        macro = _lookup(self.template_dir, kind, symbol, 0)
+        if macro is not None and _arity(macro) == arity:
+            return macro
+        self.fallbacks.add(symbol)
+        return None
+
     # -- facts
     def _fact(self, atom: tuple, positive: bool, variant: int) -> str:
         args = atom[1:]
@@ -503,13 +528,9 @@ class DomainText:
             word = self.obfuscation[predicate]
             return str(self._default_facts.opaque(list(split_name(word)), list(args), [],
                                                   positive=positive))
-        if self.template_dir is not None:
-            macro = _lookup(self.template_dir, "fact", predicate, variant)
-            if macro is not None:
-                return str(macro(*args, positive=positive))
-            self.fallbacks.add(predicate)
-        if variant:
-            raise ValueError(f"no paraphrase {variant} for predicate {predicate!r}")
+        macro = self._template_macro("fact", predicate, variant, len(args))
+        if macro is not None:
+            return str(macro(*args, positive=positive))
         if predicate not in self.domain.predicates:
             raise KeyError(f"unknown predicate {predicate!r}")
         shape, prep = fact_shape(self.domain, predicate)
@@ -530,13 +551,9 @@ class DomainText:
             word = self.obfuscation[name]
             return str(self._default_actions.opaque(list(split_name(word)), list(args),
                                                     [], [], -1))
-        if self.template_dir is not None:
-            macro = _lookup(self.template_dir, "action", name, variant)
-            if macro is not None:
-                return str(macro(*args))
-            self.fallbacks.add(name)
-        if variant:
-            raise ValueError(f"no paraphrase {variant} for action {name!r}")
+        macro = self._template_macro("action", name, variant, len(args))
+        if macro is not None:
+            return str(macro(*args))
         if name not in self._schemas:
             raise KeyError(f"unknown action {name!r}")
         head, nouns, preps, direct = action_layout(self._schemas[name])
@@ -600,7 +617,12 @@ class DomainText:
         """Predicates and actions the template folder has no main macro for."""
         if self.template_dir is None:
             return sorted(self.domain.predicates) + sorted(self._schemas)
-        missing = [p for p in self.domain.predicates
-                   if _lookup(self.template_dir, "fact", p, 0) is None]
-        missing += [a for a in self._schemas if _lookup(self.template_dir, "action", a, 0) is None]
+        missing = [p for p, types in self.domain.predicates.items()
+                   if not self._covered("fact", p, len(types))]
+        missing += [a.name for a in self.domain.actions
+                    if not self._covered("action", a.name, len(a.parameters))]
         return sorted(missing)
+
+    def _covered(self, kind: str, symbol: str, arity: int) -> bool:
+        macro = _lookup(self.template_dir, kind, symbol, 0)
+        return macro is not None and _arity(macro) == arity
