@@ -565,15 +565,19 @@ class DomainText:
         return str(self._part("sentence")(clause))
 
     def state(self, atoms: Iterable[tuple], rng=None) -> str:
+        """One sentence per atom, in sorted order, or shuffled by the caller's rng
+        (random.Random or numpy Generator) so the order never depends on set order."""
         atoms = sorted(tuple(a) for a in atoms)
         if rng is not None:
             rng.shuffle(atoms)
         return str(self._part("state")([self.sentence(self.fact(a)) for a in atoms]))
 
     def conjunction(self, literals: Sequence[tuple[tuple, bool]]) -> str:
+        """A clause joining (atom, positive) literals (parts.j2 `conjunction`)."""
         return str(self._part("conjunction")([self.fact(tuple(a), p) for a, p in literals]))
 
     def plan(self, terms: Sequence[tuple]) -> str:
+        """The actions as a numbered list of sentences (parts.j2 `plan`)."""
         return str(self._part("plan")([self.action(tuple(t)) for t in terms]))
 
     def describe_domain(self) -> str:
