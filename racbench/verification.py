@@ -250,6 +250,22 @@ def problem_pddl(objects: dict[str, str] | Sequence[str], state: Iterable[Sequen
             f"  (:init {init})\n  (:goal (and {' '.join(lits)})))\n")
 
 
+def _private_sas_file(planner):
+    """Make Fast Downward write its translator output next to UP's temporary plan file.
+
+    By default the FD driver writes ``output.sas`` into the current directory, so two
+    planners running at once in one directory (our --jobs workers, or anyone else's)
+    read each other's tasks.  Every call gets its own file in UP's temporary folder."""
+    base = planner._base_cmd
+
+    def base_cmd(plan_filename: str):
+        sas = os.path.join(os.path.dirname(os.path.abspath(plan_filename)), "output.sas")
+        return [*base(plan_filename), "--sas-file", sas]
+
+    planner._base_cmd = base_cmd
+    return planner
+
+
 class Engine:
     """UP problems and Fast Downward costs for one process, with caches."""
 
@@ -259,6 +275,7 @@ class Engine:
         self.fd_timeout = fd_timeout
         self._domains: dict[str, Any] = {}
         self._costs: dict[tuple, int | None] = {}
+        self._planner = None
 
     # -- problems -----------------------------------------------------------
 
@@ -413,8 +430,9 @@ class Engine:
         task = prob.clone()
         task.clear_quality_metrics()
         task.add_quality_metric(MinimizeSequentialPlanLength())
-        with OneshotPlanner(name=FD_ENGINE) as planner:
-            result = planner.solve(task, timeout=self.fd_timeout)
+        if self._planner is None:
+            self._planner = _private_sas_file(OneshotPlanner(name=FD_ENGINE))
+        result = self._planner.solve(task, timeout=self.fd_timeout)
         if result.status == S.SOLVED_OPTIMALLY:
             cost: int | None = len(result.plan.actions)
         elif result.status == S.UNSOLVABLE_PROVEN:
@@ -970,15 +988,15 @@ def _iter_rows(files: Sequence[Path], limit: int | None) -> Iterator[dict]:
                 return
 
 
-def _split_limits(splits: dict[str, list[Path]], limit: int | None) -> dict[str, int | None]:
-    """Spread `limit` rows over the splits (first splits take the remainder); a split
-    with fewer rows hands its share on."""
-    if limit is None:
-        return {s: None for s in splits}
+def _split_limits(splits: dict[str, list[Path]], limit: int | None) -> dict[str, int]:
+    """Rows to check per split: all, or `limit` spread over the splits (first splits
+    take the remainder; a split with fewer rows hands its share on)."""
     import pyarrow.parquet as pq
 
     sizes = {s: sum(pq.ParquetFile(f).metadata.num_rows for f in files)
              for s, files in splits.items()}
+    if limit is None:
+        return sizes
     out = {s: 0 for s in splits}
     left = limit
     while left > 0 and any(out[s] < sizes[s] for s in splits):
@@ -991,14 +1009,13 @@ def _split_limits(splits: dict[str, list[Path]], limit: int | None) -> dict[str,
     return out
 
 
-def _jobs(configs, limit, optimal, fd_timeout) -> Iterator[tuple]:
+def _jobs(configs, limits, optimal, fd_timeout) -> Iterator[tuple]:
     for config, splits in configs.items():
-        limits = _split_limits(splits, limit)
         for split, files in splits.items():
-            if limits[split] == 0:
+            if limits[config][split] == 0:
                 continue
             chunk: list[dict] = []
-            for row in _iter_rows(files, limits[split]):
+            for row in _iter_rows(files, limits[config][split]):
                 chunk.append(row)
                 if len(chunk) == CHUNK_ROWS:
                     yield (config, split, chunk, optimal, fd_timeout)
@@ -1018,9 +1035,9 @@ def verify_dataset(root: Path, *, limit: int | None = None,
     not, unless ``require_optimal`` which raises EngineMissing); ``jobs``: worker
     processes (None: all cores).  Raises NotADataset for a folder that is not one."""
     root = Path(root)
+    found = find_configs(root)
     if not up_available():
         raise EngineMissing(f"racbench verify needs unified-planning: {INSTALL_HINT}")
-    found = find_configs(root)
     if configs:
         unknown = [c for c in configs if c not in found]
         if unknown:
@@ -1037,8 +1054,10 @@ def verify_dataset(root: Path, *, limit: int | None = None,
             report.notes.append("Fast Downward (up-fast-downward) is not installed: "
                                 f"skipping optimal-cost checks ({INSTALL_HINT})")
         report.optimal = have_fd
-    work = _jobs(found, limit, report.optimal, fd_timeout)
-    workers = jobs or os.cpu_count() or 1
+    limits = {config: _split_limits(splits, limit) for config, splits in found.items()}
+    chunks = sum(-(-n // CHUNK_ROWS) for per_split in limits.values() for n in per_split.values())
+    work = _jobs(found, limits, report.optimal, fd_timeout)
+    workers = min(jobs or os.cpu_count() or 1, chunks)
 
     def collect(results) -> None:
         for config, split, row_id, check in results:

@@ -1,0 +1,331 @@
+"""racbench verify: labels re-derived by unified-planning (and Fast Downward) agree with
+ours on freshly built datasets, and corrupted rows are caught by id."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("unified_planning", reason="racbench verify needs unified-planning "
+                                                "(pip install 'racbench[verify]')")
+
+import pyarrow as pa  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+from click.testing import CliRunner  # noqa: E402
+
+from racbench import verification  # noqa: E402
+from racbench.verification import verify_command, verify_dataset, verify_row  # noqa: E402
+
+HAVE_FD = verification.fd_available()
+needs_fd = pytest.mark.skipif(not HAVE_FD, reason="Fast Downward checks need up-fast-downward "
+                                                  "(pip install 'racbench[verify]')")
+TASKS = ("projection", "executability", "planning", "goal_recognition")
+GRIPPER = Path(verification.__file__).parent / "data" / "domains" / "gripper" / "domain.pddl"
+
+
+@pytest.fixture(scope="module")
+def trac(tmp_path_factory) -> Path:
+    """One dataset folder with the four TRAC tasks (N = 2, 60 rows each), built by the CLI."""
+    work = tmp_path_factory.mktemp("trac")
+    procs = [subprocess.Popen([sys.executable, "-m", "racbench.cli", "generate", task,
+                               "--length", "2", "-n", "60", "--out", str(work / task),
+                               "--quiet", "--workers", "1"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for task in TASKS]
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err.decode()
+    root = work / "all"
+    root.mkdir()
+    for task in TASKS:
+        shutil.copytree(work / task / f"{task}_L2", root / f"{task}_L2")
+    shutil.copy(work / "projection" / "README.md", root / "README.md")
+    return root
+
+
+def run(*args: str):
+    result = CliRunner().invoke(verify_command, [str(a) for a in args])
+    return result.exit_code, result.output
+
+
+def copy_config(root: Path, config: str, dest: Path) -> Path:
+    shutil.copytree(root / config, dest / config)
+    return dest
+
+
+def rewrite_row(path: Path, index: int, **changes) -> str:
+    """Change columns of one row in place, keeping the schema (and its metadata)."""
+    table = pq.read_table(path)
+    rows = table.to_pylist()
+    rows[index].update(changes)
+    pq.write_table(pa.Table.from_pylist(rows, schema=table.schema), path)
+    return rows[index]["id"]
+
+
+def test_simulator_claims_agree_on_every_row(trac):
+    code, out = run(trac, "--configs", "projection_L2,executability_L2", "--jobs", "1",
+                    "--quiet")
+    assert code == 0, out
+    assert "verified 120 rows in 2 configs: 0 mismatching" in out
+    assert "label 120" in out and "answer 120" in out
+
+
+def test_no_optimal_checks_planning_and_skips_goal_recognition(trac):
+    code, out = run(trac, "--configs", "planning_L2,goal_recognition_L2", "--no-optimal",
+                    "--jobs", "1", "--quiet")
+    assert code == 0, out
+    assert "verified 120 rows in 2 configs: 0 mismatching" in out
+    assert "optimal_plan_length" not in out.split("skipped:")[0]
+    assert "skipped:" in out and "no Fast Downward" in out
+
+
+@needs_fd
+def test_optimal_claims_agree_with_fast_downward(trac):
+    code, out = run(trac, "--limit", "4", "--jobs", "2", "--quiet")
+    assert code == 0, out
+    assert "verified 16 rows in 4 configs: 0 mismatching" in out
+    assert "optimal_plan_length 8" in out
+    assert "skipped" not in out
+
+
+def test_corrupted_label_is_reported_by_row_id(trac, tmp_path):
+    root = copy_config(trac, "executability_L2", tmp_path)
+    shard = root / "executability_L2" / "validation-00000-of-00001.parquet"
+    metadata = pq.read_schema(shard).metadata
+    table = pq.read_table(shard)
+    row_id = rewrite_row(shard, 1, label=1 - table.column("label")[1].as_py())
+    assert pq.read_schema(shard).metadata == metadata
+    code, out = run(root, "--quiet", "--jobs", "1")
+    assert code == 1, out
+    bad = [line for line in out.splitlines() if line.startswith("MISMATCH")]
+    assert len(bad) == 1, out
+    assert row_id in bad[0] and "executability_L2/validation" in bad[0]
+    assert "label: stored" in bad[0] and "answer" in bad[0]
+    assert "1 mismatching" in out
+
+
+def test_corrupted_symbolic_answer_alone_is_reported(trac, tmp_path):
+    root = copy_config(trac, "projection_L2", tmp_path)
+    shard = root / "projection_L2" / "train-00000-of-00001.parquet"
+    row = pq.read_table(shard).slice(3, 1).to_pylist()[0]
+    sym = json.loads(row["symbolic"])
+    sym["answer"] = not sym["answer"]
+    rewrite_row(shard, 3, symbolic=json.dumps(sym))
+    code, out = run(root, "--quiet", "--jobs", "1", "--limit", "10")
+    assert code == 1, out
+    assert f"{row['id']}: answer: stored" in out
+
+
+@needs_fd
+def test_wrong_optimal_plan_length_is_reported(trac, tmp_path):
+    root = copy_config(trac, "planning_L2", tmp_path)
+    shard = root / "planning_L2" / "train-00000-of-00001.parquet"
+    row = pq.read_table(shard).slice(0, 1).to_pylist()[0]
+    rewrite_row(shard, 0, optimal_plan_length=row["optimal_plan_length"] + 1)
+    code, out = run(root, "--quiet", "--jobs", "1", "--limit", "2")
+    assert code == 1, out
+    assert f"{row['id']}: optimal_plan_length: stored {row['optimal_plan_length'] + 1}, " \
+           f"re-derived {row['optimal_plan_length']}" in out
+
+
+def test_not_a_dataset_exits_2_with_one_line(tmp_path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.txt").write_text("hello")
+    for folder in (tmp_path, tmp_path / "missing"):
+        code, out = run(folder)
+        assert code == 2, out
+        lines = out.strip().splitlines()
+        assert len(lines) == 1 and "not a racbench dataset" in lines[0], out
+    other = tmp_path / "other" / "cfg"
+    other.mkdir(parents=True)
+    pq.write_table(pa.table({"text": ["x"], "label": [0]}), other / "train-00000-of-00001.parquet")
+    code, out = run(tmp_path / "other")
+    assert code == 2 and "no 'symbolic' column" in out, out
+
+
+def test_unknown_config_exits_2(trac):
+    code, out = run(trac, "--configs", "projection_L9")
+    assert code == 2 and "projection_L9" in out and "available: executability_L2" in out, out
+
+
+def test_exit_code_1_through_a_real_process(trac, tmp_path):
+    script = "from racbench.verification import verify_command; verify_command()"
+    root = copy_config(trac, "executability_L2", tmp_path / "data")
+    shard = root / "executability_L2" / "test-00000-of-00001.parquet"
+    label = pq.read_table(shard).column("label")[0].as_py()
+    row_id = rewrite_row(shard, 0, label=1 - label)
+    wrong = subprocess.run([sys.executable, "-c", script, str(root), "--limit", "3"],
+                           capture_output=True, text=True, timeout=60)
+    assert wrong.returncode == 1 and row_id in wrong.stdout, wrong.stdout + wrong.stderr
+
+
+def test_missing_fast_downward_is_said_once_and_not_an_error(trac, monkeypatch):
+    monkeypatch.setattr(verification, "fd_available", lambda: False)
+    code, out = run(trac, "--configs", "planning_L2", "--limit", "4", "--jobs", "1",
+                    "--quiet")
+    assert code == 0, out
+    assert out.count("Fast Downward (up-fast-downward) is not installed") == 1
+    code, out = run(trac, "--configs", "planning_L2", "--require-optimal")
+    assert code == 2 and "not installed" in out
+
+
+def test_verify_dataset_api_counts_rows_per_config(trac):
+    report = verify_dataset(trac, limit=7, configs=["executability_L2"], optimal=False)
+    assert report.ok and report.rows == {"executability_L2": 7}
+    assert report.checked["label"] == 7
+
+
+# -- rows directly --------------------------------------------------------
+
+BLOCKS = ["a", "b", "c"]
+INIT = [["clear", "a"], ["on", "a", "b"], ["ontable", "b"], ["clear", "c"], ["ontable", "c"]]
+
+
+def trac_row(task: str, label: bool, **sym) -> dict:
+    symbolic = {"task": task, "domain": "blocksworld", "objects": BLOCKS, "init": INIT,
+                "answer": label, **sym}
+    return {"id": "r", "task": task, "label": int(label), "symbolic": json.dumps(symbolic),
+            "n_actions": len(sym.get("actions", [])), "n_objects": 3,
+            "optimal_plan_length": None}
+
+
+def test_verify_row_trac_semantics():
+    move = [["move", "a", "b", "c"]]
+    assert verify_row(trac_row("executability", True, actions=move)).ok
+    bad = verify_row(trac_row("executability", True, actions=[["move", "b", "a", "c"]]))
+    assert not bad.ok and "action 1 move(b, a, c) is not applicable" in bad.message
+    on_c = [{"atom": ["on", "a", "c"], "positive": True},
+            {"atom": ["clear", "b"], "positive": True}]
+    assert verify_row(trac_row("projection", True, actions=move, query=on_c)).ok
+    assert not verify_row(trac_row("projection", False, actions=move, query=on_c)).ok
+    assert verify_row(trac_row("planning", True, actions=move, goal=on_c)).ok
+    assert verify_row(trac_row("planning", False, actions=[["movetotable", "a", "b"]],
+                               goal=on_c)).ok
+
+
+def test_verify_row_reports_broken_symbolic():
+    row = trac_row("executability", True, actions=[["fly", "a"]])
+    check = verify_row(row)
+    assert not check.ok and "unknown action fly" in check.message
+    check = verify_row({"id": "x", "label": 1, "symbolic": "{}"})
+    assert not check.ok and "neither a TRAC nor an ACP" in check.message
+
+
+@needs_fd
+def test_verify_row_goal_recognition_with_fast_downward():
+    goal = [{"atom": ["on", "a", "c"], "positive": True}]
+    prefix = trac_row("goal_recognition", True, actions=[["move", "a", "b", "c"]], goal=goal)
+    prefix["optimal_plan_length"] = 1
+    check = verify_row(prefix)
+    assert check.ok and "optimal_plan_length" in check.checked, check
+    detour = trac_row("goal_recognition", True, actions=[["movetotable", "a", "b"]], goal=goal)
+    check = verify_row(detour)
+    assert not check.ok and "optimal cost 1 from the start, 1 after 1" in check.message
+
+
+# -- ACP rows (hand-written, in the shape racbench/acp/ writes) -------------
+
+GRIPPER_OBJECTS = {"room1": "room", "room2": "room", "ball1": "ball", "ball2": "ball",
+                   "left": "gripper", "right": "gripper"}
+GRIPPER_STATE = [["robot-at", "room1"], ["free", "left"], ["free", "right"],
+                 ["at", "ball1", "room2"], ["at", "ball2", "room1"]]
+GRIPPER_GOAL = [{"atom": ["at", "ball1", "room1"], "positive": True},
+                {"atom": ["at", "ball2", "room1"], "positive": True}]
+PLAN = [["move", "room1", "room2"], ["pick", "ball1", "room2", "left"],
+        ["move", "room2", "room1"], ["drop", "ball1", "room1", "left"]]
+
+
+def acp_row(family: str, form: str, answer, **sym) -> dict:
+    symbolic = {"family": family, "form": form, "domain": "gripper",
+                "domain_pddl": GRIPPER.read_text(), "problem": "p01",
+                "objects": GRIPPER_OBJECTS, "state": GRIPPER_STATE, "goal": GRIPPER_GOAL,
+                "answer": answer, **sym}
+    label = int(answer) if isinstance(answer, bool) else -1
+    return {"id": f"{family}-{form}", "family": family, "form": form, "label": label,
+            "answer": json.dumps(answer) if not isinstance(answer, bool)
+            else ("true" if answer else "false"),
+            "answer_index": -1, "symbolic": json.dumps(symbolic)}
+
+
+ACP_SIMULATOR_CASES = [
+    ("applicability", "bool", True, {"subject": ["pick", "ball2", "room1", "left"]}),
+    ("applicability", "bool", False, {"subject": ["pick", "ball1", "room1", "left"]}),
+    ("applicability", "mc", "B", {"options": [["pick", "ball1", "room1", "left"],
+                                               ["move", "room1", "room2"],
+                                               ["drop", "ball2", "room1", "left"]]}),
+    ("applicability", "open", [["move", "room1", "room2"], ["pick", "ball2", "room1", "left"],
+                               ["pick", "ball2", "room1", "right"]], {}),
+    ("progression", "bool", False, {"actions": [["pick", "ball2", "room1", "left"]],
+                                    "subject": ["free", "left"]}),
+    ("progression", "mc", 1, {"actions": [["move", "room1", "room2"]],
+                              "options": [["robot-at", "room1"], ["robot-at", "room2"]]}),
+    ("executability", "bool", False, {"actions": PLAN[1:]}),
+    ("validation", "bool", True, {"subject": PLAN}),
+    ("validation", "bool", False, {"subject": PLAN[:3]}),
+    ("plan_generation", "open", PLAN, {}),
+]
+ACP_FD_CASES = [
+    ("reachability", "bool", True, {"subject": ["carry", "ball1", "right"]}),
+    ("reachability", "bool", False, {"subject": [
+        {"atom": ["robot-at", "room1"], "positive": False},
+        {"atom": ["robot-at", "room2"], "positive": False}]}),
+    ("action_reachability", "bool", True, {"subject": ["drop", "ball1", "room1", "right"]}),
+    ("action_reachability", "bool", False, {"subject": ["move", "room1", "room1"]}),
+    ("landmarks", "bool", True, {"subject": ["robot-at", "room2"]}),
+    ("landmarks", "bool", False, {"subject": ["carry", "ball1", "left"]}),
+    ("next_action", "bool", True, {"subject": ["move", "room1", "room2"]}),
+    ("next_action", "mc", "B", {"options": [["pick", "ball2", "room1", "left"],
+                                             ["move", "room1", "room2"]]}),
+    ("goal_recognition", "bool", True, {"actions": [["move", "room1", "room2"]]}),
+]
+
+
+def _flip(answer, form):
+    if form == "bool":
+        return not answer
+    if form == "mc":
+        return "A"
+    return answer[:-1]
+
+
+@pytest.mark.parametrize("family,form,answer,sym", ACP_SIMULATOR_CASES,
+                         ids=[f"{c[0]}-{c[1]}-{c[2] if c[1] == 'bool' else ''}"
+                              for c in ACP_SIMULATOR_CASES])
+def test_acp_simulator_families(family, form, answer, sym):
+    check = verify_row(acp_row(family, form, answer, **sym), optimal=False)
+    assert check.ok and "label" in check.checked, check
+    wrong = verify_row(acp_row(family, form, _flip(answer, form), **sym), optimal=False)
+    assert not wrong.ok and "label" in wrong.message, wrong
+
+
+@needs_fd
+def test_acp_fast_downward_families():
+    for family, form, answer, sym in ACP_FD_CASES:
+        check = verify_row(acp_row(family, form, answer, **sym), optimal=True)
+        assert check.ok and "label" in check.checked, (family, check)
+        wrong = verify_row(acp_row(family, form, _flip(answer, form), **sym), optimal=True)
+        assert not wrong.ok, (family, wrong)
+
+
+def test_acp_without_fast_downward_or_checker_is_skipped_not_failed():
+    check = verify_row(acp_row("landmarks", "bool", True, subject=["robot-at", "room2"]),
+                       optimal=False)
+    assert check.ok and check.skipped == ["label (no Fast Downward)"]
+    check = verify_row(acp_row("mystery", "bool", True, subject=[]), optimal=False)
+    assert check.ok and "no checker for ACP family mystery" in check.skipped[0]
+
+
+def test_problem_pddl_parses_to_the_same_initial_state():
+    from unified_planning.io import PDDLReader
+
+    text = verification.problem_pddl(BLOCKS, INIT, [{"atom": ["on", "a", "c"], "positive": True}])
+    prob = PDDLReader().parse_problem_string(verification.trac_domain_text(), text)
+    engine = verification.Engine(optimal=False)
+    built = engine.problem(verification.trac_domain_text(), {b: "block" for b in BLOCKS}, INIT)
+    true = {str(k) for k, v in prob.initial_values.items() if v.is_true()}
+    assert true == {str(k) for k, v in built.initial_values.items() if v.is_true()}
