@@ -37,13 +37,14 @@ from __future__ import annotations
 import heapq
 import random
 import weakref
-from array import array
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
+
 from .search import SearchBudgetExceeded
-from .task import Condition, GroundTask
+from .task import Condition, GroundTask, iter_bits
 
 __all__ = [
     "DEFAULT_BUDGET", "EXPLICIT_STATES", "JUSTIFICATION_MODES", "PlanCheck",
@@ -56,14 +57,19 @@ __all__ = [
 EXPLICIT_STATES = 20_000  # enumerate a reachable space up to this many states
 DEFAULT_BUDGET = 50_000  # states one bounded search may store before it gives up
 _SPACES_PER_TASK = 8  # LRU of spaces enumerated from states outside the init space
-_GOALS_PER_SPACE = 128  # LRU of per-goal distance arrays
+_GOALS_PER_SPACE = 256  # LRU of per-goal distance arrays
+_SWEEP_ALWAYS = 1024  # spaces this small get a backward sweep at the first request
 UNREACHABLE = -1
 
 
 # -- caches ---------------------------------------------------------------------------
 
 class _Space:
-    """The states reachable from a seed, with successor edges as (action, state id)."""
+    """The states reachable from a seed, with successor edges as (action, state id).
+
+    Forward questions walk the Python successor lists; distances to a goal come from a
+    backward sweep over a CSR copy of the reverse edges, vectorised with numpy for unit
+    costs (a Dijkstra in Python otherwise), cached per goal."""
 
     def __init__(self, task: GroundTask, seed: int, limit: int):
         index = {seed: 0}
@@ -85,21 +91,50 @@ class _Space:
         self.states = states
         self.index = index
         self.succ = succ
+        self.n_atoms = len(task.atoms)
         self.costs = [a.cost for a in task.actions]
         self.unit = all(c == 1 for c in self.costs)
-        self._pred: list[list[tuple[int, int]]] | None = None
-        self._dist: OrderedDict[tuple, array] = OrderedDict()
+        self._rev: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._truth: np.ndarray | None = None
+        self._dist: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._asked: OrderedDict[tuple, None] = OrderedDict()
 
-    def pred(self) -> list[list[tuple[int, int]]]:
-        if self._pred is None:
-            pred: list[list[tuple[int, int]]] = [[] for _ in self.states]
+    def reverse(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Reverse edges as CSR: predecessors of j are src[ptr[j]:ptr[j+1]] (by act)."""
+        if self._rev is None:
+            n = len(self.states)
+            m = sum(len(e) for e in self.succ)
+            src = np.empty(m, dtype=np.int32)
+            dst = np.empty(m, dtype=np.int32)
+            act = np.empty(m, dtype=np.int32)
+            e = 0
             for i, edges in enumerate(self.succ):
                 for k, j in edges:
-                    pred[j].append((i, k))
-            self._pred = pred
-        return self._pred
+                    src[e] = i
+                    dst[e] = j
+                    act[e] = k
+                    e += 1
+            order = np.argsort(dst, kind="stable")
+            ptr = np.zeros(n + 1, dtype=np.int64)
+            np.cumsum(np.bincount(dst, minlength=n), out=ptr[1:])
+            self._rev = (ptr, src[order], act[order])
+        return self._rev
 
-    def distances(self, pos: int, neg: int, by_cost: bool) -> array:
+    def goal_ids(self, pos: int, neg: int) -> np.ndarray:
+        if self._truth is None:
+            nbytes = max(1, (self.n_atoms + 7) // 8)
+            raw = b"".join(s.to_bytes(nbytes, "little") for s in self.states)
+            packed = np.frombuffer(raw, dtype=np.uint8).reshape(len(self.states), nbytes)
+            self._truth = np.unpackbits(packed, axis=1, bitorder="little")[:, :self.n_atoms]
+        truth = self._truth
+        mask = np.ones(len(self.states), dtype=bool)
+        for bit in iter_bits(pos):
+            mask &= truth[:, bit].astype(bool)
+        for bit in iter_bits(neg):
+            mask &= ~truth[:, bit].astype(bool)
+        return np.flatnonzero(mask)
+
+    def distances(self, pos: int, neg: int, by_cost: bool) -> np.ndarray:
         """Distance of every state to the goal (pos, neg); UNREACHABLE = -1.
 
         by_cost=False counts actions; by_cost=True sums action costs."""
@@ -110,40 +145,90 @@ class _Space:
             self._dist.move_to_end(key)
             return dist
         n = len(self.states)
-        dist = array("q", [UNREACHABLE]) * n
-        goals = [j for j, s in enumerate(self.states) if s & pos == pos and not s & neg]
-        pred = self.pred()
+        dist = np.full(n, UNREACHABLE, dtype=np.int64)
+        goals = self.goal_ids(pos, neg)
+        ptr, src, act = self.reverse()
         if not by_cost:
-            for j in goals:
-                dist[j] = 0
-            queue = goals
-            head = 0
-            while head < len(queue):
-                j = queue[head]
-                head += 1
-                d = dist[j] + 1
-                for i, _ in pred[j]:
-                    if dist[i] < 0:
-                        dist[i] = d
-                        queue.append(i)
+            dist[goals] = 0
+            frontier = goals
+            depth = 0
+            while frontier.size:
+                depth += 1
+                starts = ptr[frontier]
+                lens = ptr[frontier + 1] - starts
+                total = int(lens.sum())
+                if not total:
+                    break
+                # positions starts[f] + 0..lens[f]-1 for every frontier state f
+                offsets = np.repeat(starts - (np.cumsum(lens) - lens), lens)
+                cand = src[offsets + np.arange(total)]
+                cand = np.unique(cand[dist[cand] < 0])
+                dist[cand] = depth
+                frontier = cand
         else:
             costs = self.costs
-            heap = [(0, j) for j in goals]
-            best: dict[int, int] = dict.fromkeys(goals, 0)
+            done = [False] * n
+            out = [UNREACHABLE] * n
+            heap = [(0, int(j)) for j in goals]
+            best: dict[int, int] = dict.fromkeys((int(j) for j in goals), 0)
+            ptr_l, src_l, act_l = ptr.tolist(), src.tolist(), act.tolist()
             while heap:
                 d, j = heapq.heappop(heap)
-                if dist[j] >= 0:
+                if done[j]:
                     continue
-                dist[j] = d
-                for i, k in pred[j]:
-                    nd = d + costs[k]
-                    if dist[i] < 0 and nd < best.get(i, nd + 1):
+                done[j] = True
+                out[j] = d
+                for e in range(ptr_l[j], ptr_l[j + 1]):
+                    i = src_l[e]
+                    nd = d + costs[act_l[e]]
+                    if not done[i] and nd < best.get(i, nd + 1):
                         best[i] = nd
                         heapq.heappush(heap, (nd, i))
+            dist[:] = out
+        dist.flags.writeable = False
         self._dist[key] = dist
         if len(self._dist) > _GOALS_PER_SPACE:
             self._dist.popitem(last=False)
         return dist
+
+    def distance(self, i: int, pos: int, neg: int, by_cost: bool) -> int:
+        """Distance of state id i to the goal (UNREACHABLE = -1).
+
+        With action costs, a goal seen for the first time in a big space is answered by
+        a forward Dijkstra from i that stops at the first goal state (cheap for one-off
+        questions); from the second request on, the backward sweep is computed and
+        cached. Unit costs always sweep (vectorised, so about as cheap)."""
+        by_cost = by_cost and not self.unit
+        key = (pos, neg, by_cost)
+        dist = self._dist.get(key)
+        if dist is not None:
+            self._dist.move_to_end(key)
+            return int(dist[i])
+        if not by_cost or len(self.states) <= _SWEEP_ALWAYS or key in self._asked:
+            self._asked.pop(key, None)
+            return int(self.distances(pos, neg, by_cost)[i])
+        self._asked[key] = None
+        if len(self._asked) > 4 * _GOALS_PER_SPACE:
+            self._asked.popitem(last=False)
+        return self._forward_cost(i, pos, neg)
+
+    def _forward_cost(self, i: int, pos: int, neg: int) -> int:
+        states, succ, costs = self.states, self.succ, self.costs
+        best = {i: 0}
+        heap = [(0, i)]
+        while heap:
+            g, j = heapq.heappop(heap)
+            if g > best[j]:
+                continue
+            s = states[j]
+            if s & pos == pos and not s & neg:
+                return g
+            for k, n in succ[j]:
+                ng = g + costs[k]
+                if ng < best.get(n, ng + 1):
+                    best[n] = ng
+                    heapq.heappush(heap, (ng, n))
+        return UNREACHABLE
 
 
 class _TaskCache:
@@ -453,7 +538,7 @@ def _reachable(task, state, pos, neg, max_states, explicit) -> bool:
         return False
     sp = _space(task, state, explicit)
     if sp is not None:
-        return sp.distances(pos, neg, False)[sp.index[state]] >= 0
+        return sp.distance(sp.index[state], pos, neg, False) >= 0
     return _bfs_distance(task, state, pos, neg, max_states) is not None
 
 
@@ -469,7 +554,7 @@ def optimal_cost(task: GroundTask, state: int, goal: Condition,
         return None
     sp = _space(task, state, explicit)
     if sp is not None:
-        d = sp.distances(goal.pos, goal.neg, True)[sp.index[state]]
+        d = sp.distance(sp.index[state], goal.pos, goal.neg, True)
         return None if d < 0 else d
     if all(a.cost == 1 for a in task.actions):
         return _bfs_distance(task, state, goal.pos, goal.neg, max_states)
@@ -487,12 +572,12 @@ def optimal_first_actions(task: GroundTask, state: int, goal: Condition,
     sp = _space(task, state, explicit)
     if sp is not None:
         h = sp.distances(goal.pos, goal.neg, True)
-        here = h[sp.index[state]]
+        here = int(h[sp.index[state]])
         if here < 0:
             return []
         costs = sp.costs
         return sorted({k for k, j in sp.succ[sp.index[state]]
-                       if h[j] >= 0 and costs[k] + h[j] == here})
+                       if h[j] >= 0 and costs[k] + int(h[j]) == here})
     return _optimal_first_by_search(task, state, goal.pos, goal.neg, max_states)
 
 
@@ -507,8 +592,8 @@ def on_some_optimal_plan(task: GroundTask, state: int, goal: Condition, action: 
     sp = _space(task, state, explicit)
     if sp is not None:
         h = sp.distances(goal.pos, goal.neg, True)
-        here = h[sp.index[state]]
-        there = h[sp.index[a.apply(state)]]
+        here = int(h[sp.index[state]])
+        there = int(h[sp.index[a.apply(state)]])
         return here >= 0 and there >= 0 and a.cost + there == here
     return action in optimal_first_actions(task, state, goal, max_states, explicit=False)
 
@@ -632,10 +717,10 @@ def states_near_goal(task: GroundTask, rng: random.Random, goal: Condition, coun
     if sp is not None:
         dist = sp.distances(goal.pos, goal.neg, False)
         by_distance: dict[int, list[int]] = {}
-        for j in range(len(sp.states)):  # ascending ids: deterministic
-            d = dist[j]
-            if 1 <= d <= max_distance:
-                by_distance.setdefault(d, []).append(j)
+        for d in range(1, max_distance + 1):
+            ids = np.flatnonzero(dist == d).tolist()  # ascending ids: deterministic
+            if ids:
+                by_distance[d] = ids
         out = []
         while len(out) < count and by_distance:
             levels = sorted(by_distance)
