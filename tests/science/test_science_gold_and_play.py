@@ -5,7 +5,7 @@ import io
 import datasets
 
 from racbench.simulator.science import play
-from racbench.simulator.science.gold import FEATURES, gold_items, gold_row
+from racbench.generators.science_gold import FEATURES, gold_items, gold_row
 
 
 def test_gold_items_are_sorted_and_complete():

@@ -1,12 +1,18 @@
-"""Gold-trajectory rows for the dataset pipeline: schema, the ordered item list, one row per item."""
+"""Gold-trajectory rows of the science lab for the dataset pipeline.
+
+The schema, the ordered list of (task, variation, simplifications) items, one row per
+item, and `ScienceGoldRows`, which serves them to the build engine split by split (a
+variation's split is fixed by the task, not by the row's position). The simulator
+itself knows nothing of datasets.
+"""
 
 from __future__ import annotations
 
 import datasets
 
-from .registry import TASKS, get_task, parse_simplifications
-from .env import ScienceEnv
-from .trajectory import run_oracle
+from ..simulator.science.env import ScienceEnv
+from ..simulator.science.registry import TASKS, get_task, parse_simplifications
+from ..simulator.science.trajectory import run_oracle
 
 GENERATOR_VERSION = "science-gold-1"
 
@@ -72,3 +78,30 @@ def gold_row(task: str, variation: int, simplifications: str = "", with_valid_ac
         "final_score": float(steps[-1]["score"]),
         "generator_version": GENERATOR_VERSION,
     }
+
+
+class ScienceGoldRows:
+    """Serves one task's gold rows to the build engine: row `index` of a split is the
+    index-th variation of that split, in order, under the given simplifications."""
+
+    features = FEATURES
+    excluded: list = []
+
+    def __init__(self, name: str, task: str, simplifications: tuple[str, ...] = ("",),
+                 with_valid_actions: bool = False):
+        self.name = name
+        self.with_valid_actions = with_valid_actions
+        spec = get_task(task)
+        self.items: dict[str, list[tuple[str, int, str]]] = {}
+        for item in gold_items([task], simplifications):
+            self.items.setdefault(spec.split_of(item[1]), []).append(item)
+
+    def split_sizes(self) -> dict[str, int]:
+        return {s: len(self.items[s]) for s in ("train", "validation", "test") if s in self.items}
+
+    def row(self, split: str, index: int, code: int = 0, attempt: int = 0):
+        from .rows import Row
+
+        task, variation, simplifications = self.items[split][index]
+        columns = gold_row(task, variation, simplifications, self.with_valid_actions)
+        return Row(columns, columns["id"])
