@@ -705,11 +705,16 @@ def states_near_goal(task: GroundTask, rng: random.Random, goal: Condition, coun
       exact distance; the draw is stratified: a distance uniformly among the distances
       1..max_distance that occur, then a state uniformly among those at that distance
       (so near-goal and far-from-goal questions are equally frequent);
-    * otherwise candidates are random-walk states from init and, once some goal state
-      is known, short random walks (1..max_distance steps) from known goal states;
-      each candidate's distance is proved by a depth-limited breadth-first search (at
-      most `max_states` states). A candidate whose check exceeds the budget is skipped,
-      never guessed. Stops after `max_tries` candidates (default 20 * count + 100).
+    * otherwise a greedy best-first search (goal-count heuristic, at most `max_states`
+      states) looks for some path from init to the goal; goal states and the path's
+      last states seed a pool of walk sources. Candidates are random-walk states from
+      init or, half the time once the pool is not empty, short random walks
+      (1..max_distance steps) from a pool state (many domains are reversible, so these
+      land near the goal); proved candidates and the goal states their checks reach
+      join the pool. Each candidate's distance is proved by a depth-limited
+      breadth-first search (at most `max_states` states); a candidate whose check
+      exceeds the budget is skipped, never guessed. Stops after `max_tries`
+      candidates (default 20 * count + 100).
     The result is in draw order and may be shorter than `count`."""
     if max_distance < 1 or count <= 0:
         return []
@@ -736,15 +741,29 @@ def states_near_goal(task: GroundTask, rng: random.Random, goal: Condition, coun
         max_tries = 20 * count + 100
     pos, neg = goal.pos, goal.neg
     max_walk = 2 * len(task.objects)
-    anchors: list[int] = []  # goal states found so far, in discovery order
-    anchor_set: set[int] = set()
+    # walk sources near the goal: goal states and proved near-goal states, in discovery
+    # order; seeded with the tail of a greedy plan from init when one is found cheaply
+    pool: list[int] = []
+    in_pool: set[int] = set()
+
+    def remember(state: int) -> None:
+        if state not in in_pool:
+            in_pool.add(state)
+            pool.append(state)
+
+    try:
+        path = _greedy_path(task, task.init, pos, neg, max_states)
+    except SearchBudgetExceeded:
+        path = None
+    for state in (path or [])[-(max_distance + 1):]:
+        remember(state)
     out = []
     seen: set[int] = set()
     for _ in range(max_tries):
         if len(out) >= count:
             break
-        if anchors and rng.random() < 0.5:
-            start = anchors[rng.randrange(len(anchors))]
+        if pool and rng.random() < 0.5:
+            start = pool[rng.randrange(len(pool))]
             s = _walk(task, rng, start, rng.randint(1, max_distance))
         else:
             s = _walk(task, rng, task.init, rng.randint(1, max(1, max_walk)))
@@ -752,9 +771,7 @@ def states_near_goal(task: GroundTask, rng: random.Random, goal: Condition, coun
             continue
         seen.add(s)
         if s & pos == pos and not s & neg:
-            if s not in anchor_set:
-                anchor_set.add(s)
-                anchors.append(s)
+            remember(s)
             continue
         try:
             d, end = _bfs_to_goal(task, s, pos, neg, max_states, max_distance)
@@ -762,10 +779,38 @@ def states_near_goal(task: GroundTask, rng: random.Random, goal: Condition, coun
             continue
         if d is not None:
             out.append((s, d))
-            if end not in anchor_set:
-                anchor_set.add(end)
-                anchors.append(end)
+            remember(end)
+            remember(s)
     return out
+
+
+def _greedy_path(task: GroundTask, start: int, pos: int, neg: int,
+                 max_states: int) -> list[int] | None:
+    """States of some path from `start` to the goal (not optimal), by greedy best-first
+    search on the number of unsatisfied goal literals; None if there is none."""
+    def h(s: int) -> int:
+        return (pos & ~s).bit_count() + (neg & s).bit_count()
+
+    parent = {start: None}
+    heap = [(h(start), 0, start)]
+    counter = 0
+    while heap:
+        _, _, s = heapq.heappop(heap)
+        if s & pos == pos and not s & neg:
+            path = []
+            while s is not None:
+                path.append(s)
+                s = parent[s]
+            return path[::-1]
+        for _, n in task.successors(s):
+            if n in parent:
+                continue
+            parent[n] = s
+            if len(parent) > max_states:
+                raise SearchBudgetExceeded(f"more than {max_states} states")
+            counter += 1
+            heapq.heappush(heap, (h(n), counter, n))
+    return None
 
 
 def _bfs_to_goal(task, state, pos, neg, max_states, max_depth) -> tuple[int | None, int | None]:
