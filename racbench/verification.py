@@ -51,6 +51,7 @@ __all__ = [
     "RowCheck",
     "VerifyReport",
     "acp_checker",
+    "acp_open_checker",
     "fd_available",
     "problem_pddl",
     "up_available",
@@ -519,14 +520,14 @@ def _row_label(row: dict) -> bool | None:
 
 
 # --------------------------------------------------------------------------
-# ACP rows: one checker per family
+# ACP rows: one checker per family (racbench/acp/families/*, their `truth`)
 #
-# A family checker is a predicate over candidates: ``predicate(ctx, item)`` says
-# whether `item` (an action term, a fact, a sequence, ...) is a correct answer to
-# the family's question about the row's state.  The form then decides the claim:
-#   bool  symbolic answer == predicate(subject)
-#   mc    the options satisfying the predicate are exactly the chosen one
-#   open  with an enumerator: the answer set equals it; else every item satisfies it
+# ``predicate(ctx, item)`` re-derives the family's answer about one candidate: the
+# subject of a bool row, or each option of an mc row (``item`` None: the row's own
+# actions or goal, for bool rows whose subject is the row's sequence).  bool rows must
+# agree with it, mc rows must have exactly their chosen option satisfy it.  Open rows
+# go to ``open(ctx, answer)``, which returns what is wrong with the stored answer (or
+# None).  Claims needing optimal costs call ``ctx.cost`` and are skipped without FD.
 
 
 @dataclass
@@ -543,147 +544,85 @@ class AcpContext:
     def state(self):
         return self.engine.simulator(self.problem).get_initial_state()
 
-    def applicable(self, term: Sequence[str]) -> bool:
+    @property
+    def actions(self) -> list[list[str]]:
+        return [list(t) for t in self.sym.get("actions") or []]
+
+    @property
+    def goal(self) -> list[dict] | None:
+        return self.sym.get("goal") or None
+
+    def holds(self, state, item: Any) -> bool:
+        return self.engine.holds(self.problem, state, item)
+
+    def applicable(self, term: Sequence[str], state=None) -> bool:
         act, params = self.engine.action(self.problem, term)
         sim = self.engine.simulator(self.problem)
-        return bool(sim.is_applicable(sim.get_initial_state(), act, params))
+        return bool(sim.is_applicable(state if state is not None else sim.get_initial_state(),
+                                      act, params))
 
     def after(self, terms: Sequence[Sequence[str]]):
-        """(final state, or None if action number `failed` is inapplicable; failed)."""
+        """(final state, or None if step `failed` (0-based) is inapplicable; failed)."""
         _, states, failed = self.engine.run(self.problem, terms)
         return (None if failed is not None else states[-1]), failed
 
-    def goal_cost(self, state=None, goal: Iterable[Any] | None = None) -> int | None:
-        """Optimal cost from `state` (default: the row's) to `goal` (default: the row's)."""
-        prob = self.problem if state is None else self.engine.rebase(self.problem, state)
-        if goal is not None:
-            prob = _derived(prob)
-            prob.clear_goals()
-            for item in goal:
-                prob.add_goal(self.engine.literal(prob, item))
+    def with_goal(self, goal: Iterable[Any] | None):
+        """The row's problem with another goal (literals or atoms; None: the row's)."""
+        if goal is None:
+            return self.problem
+        prob = _derived(self.problem)
+        prob.clear_goals()
+        for item in goal:
+            prob.add_goal(self.engine.literal(prob, item))
+        return prob
+
+    def valid(self, plan: Sequence[Sequence[str]], goal: Iterable[Any] | None = None) -> bool:
+        """UP's PlanValidator: `plan` executes from the state and reaches the goal."""
+        if goal is None and not self.goal:
+            raise ValueError(f"{self.sym.get('family')} row without a goal")
+        return self.engine.validate(self.with_goal(goal), plan)
+
+    def cost(self, state=None, goal: Iterable[Any] | None = None) -> int | None:
+        """Optimal cost (Fast Downward) from `state` (default: the row's) to `goal`
+        (default: the row's); None if unsolvable."""
+        prob = self.with_goal(goal)
+        if state is not None:
+            prob = self.engine.rebase(prob, state)
         return self.engine.optimal_cost(prob)
 
-    def row_actions(self) -> list[list[str]]:
-        """The row's action sequence: ``actions``, else a sequence-valued ``subject``."""
-        if self.sym.get("actions"):
-            return [list(t) for t in self.sym["actions"]]
-        return _as_plan(self.sym.get("subject") or [])
+    def atoms(self, state) -> set[tuple]:
+        return set(self.engine.state_atoms(self.problem, state))
 
 
 AcpPredicate = Callable[[AcpContext, Any], bool]
+AcpOpen = Callable[[AcpContext, Any], "str | None"]
 
 
 @dataclass
 class FamilyChecker:
-    """``predicate(ctx, item)``: whether a candidate satisfies the family's question;
-    ``enumerate(ctx)``: every candidate that does (checks open answers as sets);
-    ``optimal``: needs Fast Downward."""
-
     family: str
-    predicate: AcpPredicate
-    enumerate: Callable[[AcpContext], list] | None = None
-    optimal: bool = False
+    predicate: AcpPredicate | None = None
+    open: AcpOpen | None = None
 
 
-#: family -> checker.  Adjust with :func:`acp_checker`.
+#: family -> checker.  Adjust with :func:`acp_checker` / :func:`acp_open_checker`.
 ACP_CHECKERS: dict[str, FamilyChecker] = {}
 
 
-def acp_checker(family: str, *, optimal: bool = False,
-                enumerate: Callable[[AcpContext], list] | None = None):
-    """Register ``predicate(ctx, item) -> bool`` as the checker of an ACP family."""
+def acp_checker(family: str):
+    """Register ``predicate(ctx, item) -> bool`` for a family's bool and mc rows."""
     def register(predicate: AcpPredicate) -> AcpPredicate:
-        ACP_CHECKERS[family] = FamilyChecker(family, predicate, enumerate, optimal)
+        ACP_CHECKERS.setdefault(family, FamilyChecker(family)).predicate = predicate
         return predicate
     return register
 
 
-def _is_term(item: Any) -> bool:
-    return isinstance(item, (list, tuple)) and bool(item) and all(isinstance(x, str) for x in item)
-
-
-def _as_term(item: Any) -> list[str]:
-    if isinstance(item, dict):
-        for key in ("action", "term"):
-            if key in item:
-                return list(item[key])
-        raise ValueError(f"no action in {item!r}")
-    if not _is_term(item):
-        raise ValueError(f"{item!r} is not an action term")
-    return list(item)
-
-
-def _as_plan(item: Any) -> list[list[str]]:
-    if isinstance(item, dict):
-        for key in ("actions", "plan"):
-            if key in item:
-                return [list(t) for t in item[key]]
-        return [_as_term(item)]
-    if _is_term(item):
-        return [list(item)]
-    return [list(t) for t in item]
-
-
-def _as_facts(item: Any) -> list:
-    """One literal/atom, or a list of them, as a list."""
-    if isinstance(item, dict) and "atom" not in item:
-        for key in ("facts", "fact", "query"):
-            if key in item:
-                return _as_facts(item[key])
-        raise ValueError(f"no fact in {item!r}")
-    if isinstance(item, dict) or _is_term(item):
-        return [item]
-    return list(item)
-
-
-def _ground_applicable(ctx: AcpContext) -> list[list[str]]:
-    sim = ctx.engine.simulator(ctx.problem)
-    return sorted([a.name, *(str(p) for p in params)]
-                  for a, params in sim.get_applicable_actions(sim.get_initial_state()))
-
-
-@acp_checker("applicability", enumerate=_ground_applicable)
-def _applicability(ctx: AcpContext, item: Any) -> bool:
-    """The action is applicable in the state."""
-    return ctx.applicable(_as_term(item))
-
-
-@acp_checker("executability")
-def _executability(ctx: AcpContext, item: Any) -> bool:
-    """The actions execute in order from the state."""
-    return ctx.after(_as_plan(item))[0] is not None
-
-
-@acp_checker("projection")
-def _projection(ctx: AcpContext, item: Any) -> bool:
-    """The fact(s) hold after the actions (``item["action(s)"]``, else the row's)."""
-    actions = (_as_plan(item) if isinstance(item, dict) and ({"action", "actions"} & set(item))
-               else ctx.row_actions())
-    end, failed = ctx.after(actions)
-    if end is None:
-        raise ValueError(f"the actions do not execute: action {failed + 1} "
-                         f"{_term_text(actions[failed])} is not applicable")
-    return all(ctx.engine.holds(ctx.problem, end, f) for f in _as_facts(item))
-
-
-acp_checker("progression")(_projection)
-
-
-@acp_checker("validation")
-def _validation(ctx: AcpContext, item: Any) -> bool:
-    """The sequence is a plan: it executes and reaches the goal (UP PlanValidator)."""
-    return ctx.engine.validate(ctx.problem, _as_plan(item))
-
-
-acp_checker("planning")(_validation)
-acp_checker("plan_generation")(_validation)
-
-
-@acp_checker("reachability", optimal=True)
-def _reachability(ctx: AcpContext, item: Any) -> bool:
-    """Some state reachable from the state makes the fact(s) true (FD solvability)."""
-    goal = [{"atom": _lit(f)[0], "positive": _lit(f)[1]} for f in _as_facts(item)]
-    return ctx.goal_cost(goal=goal) is not None
+def acp_open_checker(family: str):
+    """Register ``check(ctx, answer) -> message or None`` for a family's open rows."""
+    def register(check: AcpOpen) -> AcpOpen:
+        ACP_CHECKERS.setdefault(family, FamilyChecker(family)).open = check
+        return check
+    return register
 
 
 def _derived(prob):
@@ -691,6 +630,108 @@ def _derived(prob):
     task._racbench_key = prob._racbench_key  # type: ignore[attr-defined]
     return task
 
+
+def _literal_set(items: Iterable[Any]) -> set[tuple]:
+    return {(tuple(_lit(i)[0]), _lit(i)[1]) for i in items}
+
+
+def _set_difference(what: str, stored: Iterable, derived: Iterable) -> str | None:
+    stored, derived = set(stored), set(derived)
+    if stored == derived:
+        return None
+    missing = sorted(derived - stored)
+    extra = sorted(stored - derived)
+    parts = []
+    if missing:
+        parts.append(f"misses {_show([list(x) if isinstance(x, tuple) else x for x in missing])}")
+    if extra:
+        parts.append(f"wrongly has {_show([list(x) if isinstance(x, tuple) else x for x in extra])}")
+    return f"{what}: the answer " + " and ".join(parts)
+
+
+def _shortest_plan(ctx: AcpContext, plan: list, goal: Iterable[Any] | None,
+                   what: str) -> str | None:
+    """A stored plan must be valid for `goal` and as short as Fast Downward's."""
+    if not ctx.valid(plan, goal):
+        return f"{what}: the stored plan {_show(plan)} is not valid"
+    best = ctx.cost(goal=goal)
+    if best != len(plan):
+        return f"{what}: the stored plan has {len(plan)} steps, an optimal one {_show(best)}"
+    stored = ctx.row.get("optimal_plan_length")
+    if stored is not None and stored != best:
+        return f"optimal_plan_length: stored {stored}, re-derived {best}"
+    return None
+
+
+def _first_failure(ctx: AcpContext, plan: list) -> int | None:
+    _, failed = ctx.after(plan)
+    return None if failed is None else failed + 1
+
+
+# -- applicability
+
+@acp_checker("applicability")
+def _applicability(ctx: AcpContext, item: Any) -> bool:
+    return ctx.applicable(item)
+
+
+@acp_open_checker("applicability")
+def _applicability_open(ctx: AcpContext, answer: Any) -> str | None:
+    sim = ctx.engine.simulator(ctx.problem)
+    derived = {(a.name, *(str(p) for p in params))
+               for a, params in sim.get_applicable_actions(sim.get_initial_state())}
+    return _set_difference("applicable actions", {tuple(t) for t in answer}, derived)
+
+
+# -- progression: the row's one action, then a fact
+
+def _one_step(ctx: AcpContext):
+    if not ctx.actions:
+        raise ValueError("progression row without its action")
+    return ctx.after(ctx.actions[:1])[0]
+
+
+@acp_checker("progression")
+def _progression(ctx: AcpContext, item: Any) -> bool:
+    end = _one_step(ctx)
+    return end is not None and ctx.holds(end, item)
+
+
+@acp_open_checker("progression")
+def _progression_open(ctx: AcpContext, answer: Any) -> str | None:
+    end = _one_step(ctx)
+    if end is None:
+        return f"progression: the action {_term_text(ctx.actions[0])} is not applicable"
+    before, after = ctx.atoms(ctx.state), ctx.atoms(end)
+    derived = {(a, True) for a in after - before} | {(a, False) for a in before - after}
+    return _set_difference("changed facts", _literal_set(answer), derived)
+
+
+# -- reachability: facts (together) not all true now that can become true
+
+def _facts(item: Any) -> list:
+    """One atom or literal, or a list of them (a conjunction), as a list."""
+    if isinstance(item, dict) or (isinstance(item, list) and item and isinstance(item[0], str)):
+        return [item]
+    return list(item)
+
+
+@acp_checker("reachability")
+def _reachability(ctx: AcpContext, item: Any) -> bool:
+    facts = _facts(item)
+    if all(ctx.holds(ctx.state, f) for f in facts):
+        return False
+    return ctx.cost(goal=facts) is not None
+
+
+@acp_open_checker("reachability")
+def _reachability_open(ctx: AcpContext, answer: Any) -> str | None:
+    facts = _facts(ctx.sym["subject"])
+    return _shortest_plan(ctx, answer, facts, "a shortest plan making "
+                          + " and ".join(_atom_text(_lit(f)[0]) for f in facts) + " true")
+
+
+# -- action reachability: an action inapplicable now that can become applicable
 
 def _fire_task(ctx: AcpContext, term: Sequence[str]):
     """The problem whose goal is "the action has been applicable": a fresh nullary
@@ -714,11 +755,114 @@ def _fire_task(ctx: AcpContext, term: Sequence[str]):
     return task
 
 
-@acp_checker("action_reachability", optimal=True)
+@acp_checker("action_reachability")
 def _action_reachability(ctx: AcpContext, item: Any) -> bool:
-    """Some state reachable from the state satisfies the action's preconditions."""
-    return ctx.engine.optimal_cost(_fire_task(ctx, _as_term(item))) is not None
+    return (not ctx.applicable(item)
+            and ctx.engine.optimal_cost(_fire_task(ctx, item)) is not None)
 
+
+@acp_open_checker("action_reachability")
+def _action_reachability_open(ctx: AcpContext, answer: Any) -> str | None:
+    subject = ctx.sym["subject"]
+    what = f"a shortest plan after which {_term_text(subject)} is applicable"
+    end, failed = ctx.after(answer)
+    if end is None or not ctx.applicable(subject, end):
+        return f"{what}: the stored plan " + (
+            f"fails at step {failed + 1}" if end is None else "does not make it applicable")
+    fire = ctx.engine.optimal_cost(_fire_task(ctx, subject))
+    best = None if fire is None else fire - 1
+    if best != len(answer):
+        return f"{what}: the stored plan has {len(answer)} steps, an optimal one {_show(best)}"
+    stored = ctx.row.get("optimal_plan_length")
+    if stored is not None and stored != best:
+        return f"optimal_plan_length: stored {stored}, re-derived {best}"
+    return None
+
+
+# -- sequences: executability, projection, planning, validation
+
+@acp_checker("executability")
+def _executability(ctx: AcpContext, item: Any) -> bool:
+    return ctx.after(item if item is not None else ctx.actions)[0] is not None
+
+
+def _failure_open(family: str):
+    def check(ctx: AcpContext, answer: Any) -> str | None:
+        derived = _first_failure(ctx, ctx.actions)
+        if answer != derived:
+            return (f"{family}: stored first failing step {_show(answer)}, "
+                    f"re-derived {_show(derived)}")
+        return None
+    return check
+
+
+acp_open_checker("executability")(_failure_open("executability"))
+
+
+@acp_checker("projection")
+def _projection(ctx: AcpContext, item: Any) -> bool:
+    end = ctx.after(ctx.actions)[0]
+    return end is not None and ctx.holds(end, item)
+
+
+@acp_open_checker("projection")
+def _projection_open(ctx: AcpContext, answer: Any) -> str | None:
+    end, failed = ctx.after(ctx.actions)
+    if end is None:
+        return f"projection: step {failed + 1} of the actions is not applicable"
+    pred = ctx.sym["subject"]
+    derived = {a for a in ctx.atoms(end) if a[0] == pred}
+    return _set_difference(f"true {pred} facts", {tuple(a) for a in answer}, derived)
+
+
+def _plan_predicate(ctx: AcpContext, item: Any) -> bool:
+    return ctx.valid(item if item is not None else ctx.actions)
+
+
+def _plan_open(family: str):
+    def check(ctx: AcpContext, answer: Any) -> str | None:
+        return _shortest_plan(ctx, answer, None, f"{family}: a shortest plan")
+    return check
+
+
+acp_checker("planning")(_plan_predicate)
+acp_open_checker("planning")(_plan_open("planning"))
+acp_checker("validation")(_plan_predicate)
+acp_open_checker("validation")(_failure_open("validation"))
+acp_open_checker("plan_generation")(_plan_open("plan_generation"))
+
+
+# -- goal recognition: the observed actions start a shortest plan for the goal
+
+@acp_checker("goal_recognition")
+def _goal_recognition(ctx: AcpContext, item: Any) -> bool:
+    goal = item if item is not None else ctx.goal
+    if not goal:
+        raise ValueError("goal_recognition row without a goal")
+    end = ctx.after(ctx.actions)[0]
+    if end is None:
+        return False
+    total, rest = ctx.cost(goal=goal), ctx.cost(end, goal=goal)
+    return total is not None and rest is not None and rest + len(ctx.actions) == total
+
+
+# -- justification: a step (0-based) whose removal leaves a valid plan
+
+@acp_checker("justification")
+def _justification(ctx: AcpContext, item: Any) -> bool:
+    plan, i = ctx.actions, int(item)
+    if not 0 <= i < len(plan):
+        raise ValueError(f"step {i} is out of range for a plan of {len(plan)} steps")
+    return ctx.valid(plan) and ctx.valid(plan[:i] + plan[i + 1:])
+
+
+@acp_open_checker("justification")
+def _justification_open(ctx: AcpContext, answer: Any) -> str | None:
+    derived = {i + 1 for i in range(len(ctx.actions)) if _justification(ctx, i)}
+    return _set_difference("removable steps (1-based)", set(answer or []), derived)
+
+
+# -- landmarks: a fact false now and not in the goal that every plan makes true
 
 def _without_adders(ctx: AcpContext, atom: Sequence[str]):
     """The problem where no ground action may make `atom` true: every action with an
@@ -740,138 +884,111 @@ def _without_adders(ctx: AcpContext, atom: Sequence[str]):
     return task
 
 
-@acp_checker("landmarks", optimal=True)
+@acp_checker("landmarks")
 def _landmark(ctx: AcpContext, item: Any) -> bool:
-    """Every plan from the state makes the fact true at some point: it holds now, or
-    without the actions that add it the goal becomes unsolvable."""
-    atom, _ = _lit(_as_facts(item)[0])
-    if ctx.engine.holds(ctx.problem, ctx.state, atom):
-        return True
+    """Every plan from the state makes the fact true: without the actions that add it
+    the goal is unsolvable.  Facts true now or named by the goal are not asked about
+    (the family answers False for them)."""
+    atom = _lit(item)[0]
+    if not ctx.goal:
+        raise ValueError("landmarks row without a goal")
+    if ctx.holds(ctx.state, atom) or any(_lit(g)[0] == atom for g in ctx.goal):
+        return False
     return ctx.engine.optimal_cost(_without_adders(ctx, atom)) is None
 
 
-@acp_checker("next_action", optimal=True)
+@acp_open_checker("landmarks")
+def _landmarks_open(ctx: AcpContext, answer: Any) -> str | None:
+    wrong = [a for a in answer if not _landmark(ctx, a)]
+    return f"landmarks: {_show(wrong[0])} is not a landmark" if wrong else None
+
+
+# -- next action: an applicable action that starts a shortest plan
+
+@acp_checker("next_action")
 def _next_action(ctx: AcpContext, item: Any) -> bool:
-    """The action is applicable and starts some optimal plan from the state."""
-    end, _ = ctx.after([_as_term(item)])
+    end = ctx.after([item])[0]
     if end is None:
         return False
-    now, then = ctx.goal_cost(), ctx.goal_cost(end)
+    now, then = ctx.cost(), ctx.cost(end)
     return now is not None and then is not None and then + 1 == now
 
 
-@acp_checker("goal_recognition", optimal=True)
-def _goal_recognition(ctx: AcpContext, item: Any) -> bool:
-    """The observed actions (the row's) execute and are a prefix of an optimal plan to
-    the goal `item` (a list of literals; None: the row's goal)."""
-    actions = ctx.row_actions()
-    goal = [{"atom": _lit(f)[0], "positive": _lit(f)[1]} for f in _as_facts(item)] \
-        if item else None
-    end, _ = ctx.after(actions)
-    if end is None:
-        return False
-    total = ctx.goal_cost(goal=goal)
-    rest = ctx.goal_cost(end, goal=goal)
-    return total is not None and rest is not None and rest + len(actions) == total
-
-
-SEQUENCE_FAMILIES = ("executability", "validation", "planning", "plan_generation")
-
-
-def _option_index(answer: Any, options: list) -> int:
-    if isinstance(answer, bool):
-        raise ValueError(f"multiple-choice answer {answer!r} is not an option")
-    if isinstance(answer, int):
-        index = answer
-    elif isinstance(answer, str) and len(answer) == 1 and answer.isalpha():
-        index = string.ascii_uppercase.index(answer.upper())
-    elif answer in options:
-        index = options.index(answer)
-    else:
-        raise ValueError(f"multiple-choice answer {answer!r} is none of the options")
-    if not 0 <= index < len(options):
-        raise ValueError(f"multiple-choice answer {answer!r} is beyond {len(options)} options")
-    return index
-
-
-def _canon(item: Any) -> str:
-    return json.dumps(item, sort_keys=True)
-
-
-def _bool_item(family: str, sym: dict) -> Any:
-    """The candidate a yes/no question asks about: the subject, or the row's actions for
-    sequence families without one."""
-    subject = sym.get("subject")
-    if family in SEQUENCE_FAMILIES and not subject:
-        return sym.get("actions")
-    return subject
+@acp_open_checker("next_action")
+def _next_action_open(ctx: AcpContext, answer: Any) -> str | None:
+    sim = ctx.engine.simulator(ctx.problem)
+    applicable = [[a.name, *(str(p) for p in params)]
+                  for a, params in sim.get_applicable_actions(sim.get_initial_state())]
+    derived = {tuple(t) for t in applicable if _next_action(ctx, t)}
+    return _set_difference("optimal first actions", {tuple(t) for t in answer}, derived)
 
 
 def _check_acp(engine: Engine, row: dict, sym: dict, claims: _Claims) -> None:
-    family = sym.get("family")
-    form = sym.get("form", "bool")
-    answer = sym.get("answer")
+    family, form, answer = sym.get("family"), sym.get("form"), sym.get("answer")
     if row.get("family") not in (None, family):
         claims.fail("family", f"column says {row['family']}, symbolic says {family}")
-    # The row's columns against its symbolic answer (racbench/acp/schema.py).
+    if row.get("form") not in (None, form):
+        claims.fail("form", f"column says {row['form']}, symbolic says {form}")
+    # The row's columns against its symbolic answer (racbench/acp/rows.py).
     if form == "bool":
         if not isinstance(answer, bool):
             raise ValueError(f"bool row with answer {answer!r}")
         label = _row_label(row)
         if label is not None:
-            claims.expect("answer", label, answer, "symbolic answer vs label")
-        if isinstance(row.get("answer"), str) and row["answer"] in ("true", "false"):
+            claims.expect("answer", label, answer, "label column vs symbolic answer")
+        if row.get("answer") is not None:
             claims.expect("answer", row["answer"], _show(answer), "answer column")
+    elif form == "mc":
+        if isinstance(answer, bool) or not isinstance(answer, int) \
+                or not 0 <= answer < len(sym.get("options") or []):
+            raise ValueError(f"mc row with answer {answer!r} for "
+                             f"{len(sym.get('options') or [])} options")
+        if row.get("answer_index") is not None:
+            claims.expect("answer", row["answer_index"], answer, "answer_index column")
+        if row.get("answer") is not None:
+            claims.expect("answer", row["answer"], string.ascii_uppercase[answer],
+                          "answer column")
+    elif form != "open":
+        raise ValueError(f"unknown ACP form {form!r}")
     checker = ACP_CHECKERS.get(family)
-    if checker is None:
-        claims.skip("label", f"no checker for ACP family {family}")
-        return
-    if checker.optimal and not engine.optimal:
-        claims.skip("label", "no Fast Downward")
+    check = None if checker is None else (checker.open if form == "open" else checker.predicate)
+    if check is None:
+        claims.skip("label", f"no {form} checker for ACP family {family}")
         return
     objects = sym["objects"]
     if not isinstance(objects, dict):
         raise ValueError("ACP objects must map names to types")
     prob = engine.problem(sym["domain_pddl"], objects, sym["state"], sym.get("goal") or [])
     ctx = AcpContext(engine, row, sym, prob)
+    _acp_optimal_plan_length(ctx, claims)
     if form == "bool":
-        item = _bool_item(family, sym)
-        claims.expect("label", answer, checker.predicate(ctx, item),
-                      f"{family} of {_show(item)}")
+        subject = sym.get("subject")
+        claims.expect("label", answer, bool(check(ctx, subject)),
+                      f"{family} of {_show(subject)}")
     elif form == "mc":
-        options = sym["options"]
-        chosen = _option_index(answer, options)
-        if row.get("answer_index") is not None and row["answer_index"] >= 0:
-            claims.expect("answer", row["answer_index"], chosen, "answer_index column")
-        correct = [i for i, o in enumerate(options) if checker.predicate(ctx, o)]
+        correct = [i for i, option in enumerate(sym["options"]) if check(ctx, option)]
         letters = [string.ascii_uppercase[i] for i in correct]
-        claims.expect("label", string.ascii_uppercase[chosen],
+        claims.expect("label", string.ascii_uppercase[answer],
                       letters[0] if len(letters) == 1 else letters,
                       f"{family}: the options that are correct")
-    elif form == "open":
-        if family in SEQUENCE_FAMILIES or family == "goal_recognition" or not isinstance(answer, list) \
-                or _is_term(answer) or (answer and isinstance(answer[0], dict) and "atom" in answer[0]):
-            items = [answer]
-        else:
-            items = answer
-        if checker.enumerate is not None:
-            stored = {_canon(i): i for i in items}
-            derived = {_canon(i): i for i in checker.enumerate(ctx)}
-            missing = [derived[k] for k in sorted(derived.keys() - stored.keys())]
-            extra = [stored[k] for k in sorted(stored.keys() - derived.keys())]
-            if missing or extra:
-                claims.fail("label", f"{family}: the answer set misses {_show(missing)} "
-                                     f"and wrongly has {_show(extra)}")
-            elif "label" not in claims.checked:
-                claims.checked.append("label")
-        else:
-            wrong = [i for i in items if not checker.predicate(ctx, i)]
-            if wrong:
-                claims.fail("label", f"{family}: the answer {_show(wrong[0])} is not correct")
-            elif "label" not in claims.checked:
-                claims.checked.append("label")
     else:
-        raise ValueError(f"unknown ACP form {form!r}")
+        problem = check(ctx, answer)
+        if problem:
+            claims.fail("label", problem)
+        elif "label" not in claims.checked:
+            claims.checked.append("label")
+
+
+def _acp_optimal_plan_length(ctx: AcpContext, claims: _Claims) -> None:
+    """optimal_plan_length, where the row carries the goal it is measured to."""
+    stored = ctx.row.get("optimal_plan_length")
+    if stored is None or not ctx.goal:
+        return
+    try:
+        claims.expect("optimal_plan_length", stored, ctx.cost(),
+                      "Fast Downward from the state to the row's goal")
+    except _Skip as skip:
+        claims.skip("optimal_plan_length", str(skip))
 
 
 # --------------------------------------------------------------------------
