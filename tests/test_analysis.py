@@ -492,6 +492,19 @@ def test_budget_raises_instead_of_guessing():
     costed = with_costs("rovers")
     with pytest.raises(SearchBudgetExceeded):
         an.optimal_cost(costed, costed.init, goal, max_states=20, explicit=False)
+    missing = next(i for i in iter_bits(goal.pos & ~task.init))
+    with pytest.raises(SearchBudgetExceeded):
+        an.fact_reachable(task, task.init, missing, max_states=3, explicit=False)
+    assert an.fact_reachable(task, task.init, missing, max_states=3)  # explicit: exact
+    loose = next(i for i in range(len(task.atoms)) if not task.init >> i & 1
+                 and brute_avoiding(task, task.init, goal, i))
+    with pytest.raises(SearchBudgetExceeded):
+        an.is_fact_landmark(task, task.init, goal, loose, max_states=3, explicit=False)
+    assert not an.is_fact_landmark(task, task.init, goal, loose)
+    plan = random_plan(task, random.Random(0), task.init, 12)
+    end_goal = Condition(task.execute(task.init, plan)[0], 0)
+    with pytest.raises(SearchBudgetExceeded):
+        an.unnecessary_steps(task, task.init, plan, end_goal, "subsequence", max_states=2)
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_REASON)

@@ -19,7 +19,8 @@ Two engines
   distances *to a goal*, which one backward sweep gives in O(n + edges).
 * **Bounded search.** When the space is too big (or `explicit=False`), each query runs
   its own forward search from the query state, with fast "no" answers from the delete
-  relaxation first.
+  relaxation first. `max_states` bounds these searches only; the explicit engine is
+  exact whatever the budget.
 
 Both engines answer identically; the tests cross-check them against brute force.
 
