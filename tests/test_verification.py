@@ -28,15 +28,35 @@ TASKS = ("projection", "executability", "planning", "goal_recognition")
 GRIPPER = Path(verification.__file__).parent / "data" / "domains" / "gripper" / "domain.pddl"
 
 
+# ACP families whose claims UP's simulator and plan validator decide, every form.
+ACP_RECIPE = """
+name: acp_verify
+seed: 0
+configs:
+  - name: "{family}_{form}"
+    for_each:
+      family: [applicability, progression, executability, projection, validation,
+               justification]
+      form: [bool, mc, open]
+    domain: blocksworld
+    length: 2
+    problems: {train: [p01, p02, p03, p04, p05, p06], test: [p07, p08]}
+    splits: {train: 4, test: 2}
+"""
+
+
 @pytest.fixture(scope="module")
 def trac(tmp_path_factory) -> Path:
     """One dataset folder with the four TRAC tasks (N = 2, 60 rows each), built by the CLI."""
     work = tmp_path_factory.mktemp("trac")
-    procs = [subprocess.Popen([sys.executable, "-m", "racbench.cli", "generate", task,
-                               "--length", "2", "-n", "60", "--out", str(work / task),
-                               "--quiet", "--workers", "1"],
+    (work / "acp.yaml").write_text(ACP_RECIPE)
+    commands = [["generate", task, "--length", "2", "-n", "60", "--out", str(work / task)]
+                for task in TASKS]
+    commands.append(["build", str(work / "acp.yaml"), "--out", str(work / "acp")])
+    procs = [subprocess.Popen([sys.executable, "-m", "racbench.cli", *command, "--quiet",
+                               "--workers", "1"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-             for task in TASKS]
+             for command in commands]
     for proc in procs:
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err.decode()
@@ -46,6 +66,12 @@ def trac(tmp_path_factory) -> Path:
         shutil.copytree(work / task / f"{task}_L2", root / f"{task}_L2")
     shutil.copy(work / "projection" / "README.md", root / "README.md")
     return root
+
+
+@pytest.fixture(scope="module")
+def acp(trac) -> Path:
+    """A small ACP dataset (6 families x 3 forms, blocksworld), built by the CLI."""
+    return trac.parent / "acp"
 
 
 def run(*args: str):
@@ -91,6 +117,36 @@ def test_optimal_claims_agree_with_fast_downward(trac):
     assert "verified 16 rows in 4 configs: 0 mismatching" in out
     assert "optimal_plan_length 8" in out
     assert "skipped" not in out
+
+
+def test_acp_dataset_agrees_in_every_form(acp):
+    code, out = run(acp, "--jobs", "1", "--quiet", "--no-optimal", "--limit", "3")
+    assert code == 0, out
+    assert "verified 54 rows in 18 configs: 0 mismatching" in out
+    assert "label 54" in out
+
+
+def test_acp_corrupted_rows_are_reported(acp, tmp_path):
+    root = tmp_path / "acp"
+    for config in ("applicability_mc", "progression_open"):
+        copy_config(acp, config, root)
+    shard = root / "applicability_mc" / "train-00000-of-00001.parquet"
+    row = pq.read_table(shard).slice(0, 1).to_pylist()[0]
+    sym = json.loads(row["symbolic"])
+    sym["answer"] = (sym["answer"] + 1) % len(sym["options"])
+    rewrite_row(shard, 0, symbolic=json.dumps(sym), answer_index=sym["answer"],
+                answer="ABCD"[sym["answer"]])
+    shard = root / "progression_open" / "test-00000-of-00001.parquet"
+    other = pq.read_table(shard).slice(1, 1).to_pylist()[0]
+    sym = json.loads(other["symbolic"])
+    sym["answer"] = sym["answer"][1:]
+    rewrite_row(shard, 1, symbolic=json.dumps(sym))
+    code, out = run(root, "--jobs", "1", "--quiet", "--no-optimal")
+    assert code == 1, out
+    bad = [line for line in out.splitlines() if line.startswith("MISMATCH")]
+    assert len(bad) == 2, out
+    assert row["id"] in bad[0] and "options that are correct" in bad[0]
+    assert other["id"] in bad[1] and "changed facts: the answer misses" in bad[1]
 
 
 def test_corrupted_label_is_reported_by_row_id(trac, tmp_path):
@@ -159,7 +215,8 @@ def test_exit_code_1_through_a_real_process(trac, tmp_path):
     shard = root / "executability_L2" / "test-00000-of-00001.parquet"
     label = pq.read_table(shard).column("label")[0].as_py()
     row_id = rewrite_row(shard, 0, label=1 - label)
-    wrong = subprocess.run([sys.executable, "-c", script, str(root), "--limit", "3"],
+    wrong = subprocess.run([sys.executable, "-c", script, str(root), "--limit", "3",
+                            "--jobs", "1"],
                            capture_output=True, text=True, timeout=60)
     assert wrong.returncode == 1 and row_id in wrong.stdout, wrong.stdout + wrong.stderr
 
@@ -241,47 +298,68 @@ PLAN = [["move", "room1", "room2"], ["pick", "ball1", "room2", "left"],
 
 
 def acp_row(family: str, form: str, answer, **sym) -> dict:
+    """A row shaped like racbench/acp/rows.py writes them."""
     symbolic = {"family": family, "form": form, "domain": "gripper",
                 "domain_pddl": GRIPPER.read_text(), "problem": "p01",
                 "objects": GRIPPER_OBJECTS, "state": GRIPPER_STATE, "goal": GRIPPER_GOAL,
-                "answer": answer, **sym}
-    label = int(answer) if isinstance(answer, bool) else -1
-    return {"id": f"{family}-{form}", "family": family, "form": form, "label": label,
-            "answer": json.dumps(answer) if not isinstance(answer, bool)
-            else ("true" if answer else "false"),
-            "answer_index": -1, "symbolic": json.dumps(symbolic)}
+                "subject": None, "answer": answer, **sym}
+    if form == "bool":
+        columns = {"label": int(answer), "answer": "true" if answer else "false",
+                   "answer_index": -1}
+    elif form == "mc":
+        columns = {"label": -1, "answer": "ABCD"[answer], "answer_index": answer}
+    else:
+        columns = {"label": -1, "answer": json.dumps(answer), "answer_index": -1}
+    return {"id": f"{family}-{form}", "family": family, "form": form,
+            "optimal_plan_length": None, "symbolic": json.dumps(symbolic), **columns}
 
 
 ACP_SIMULATOR_CASES = [
     ("applicability", "bool", True, {"subject": ["pick", "ball2", "room1", "left"]}),
     ("applicability", "bool", False, {"subject": ["pick", "ball1", "room1", "left"]}),
-    ("applicability", "mc", "B", {"options": [["pick", "ball1", "room1", "left"],
-                                               ["move", "room1", "room2"],
-                                               ["drop", "ball2", "room1", "left"]]}),
+    ("applicability", "mc", 1, {"options": [["pick", "ball1", "room1", "left"],
+                                            ["move", "room1", "room2"],
+                                            ["drop", "ball2", "room1", "left"]]}),
     ("applicability", "open", [["move", "room1", "room2"], ["pick", "ball2", "room1", "left"],
                                ["pick", "ball2", "room1", "right"]], {}),
     ("progression", "bool", False, {"actions": [["pick", "ball2", "room1", "left"]],
                                     "subject": ["free", "left"]}),
     ("progression", "mc", 1, {"actions": [["move", "room1", "room2"]],
                               "options": [["robot-at", "room1"], ["robot-at", "room2"]]}),
+    ("progression", "open", [{"atom": ["robot-at", "room2"], "positive": True},
+                             {"atom": ["robot-at", "room1"], "positive": False}],
+     {"actions": [["move", "room1", "room2"]]}),
     ("executability", "bool", False, {"actions": PLAN[1:]}),
-    ("validation", "bool", True, {"subject": PLAN}),
-    ("validation", "bool", False, {"subject": PLAN[:3]}),
-    ("plan_generation", "open", PLAN, {}),
+    ("executability", "open", 1, {"actions": PLAN[1:]}),
+    ("projection", "bool", True, {"actions": PLAN[:2],
+                                  "subject": {"atom": ["free", "left"], "positive": False}}),
+    ("projection", "open", [["carry", "ball1", "left"]], {"actions": PLAN[:2],
+                                                          "subject": "carry"}),
+    ("validation", "bool", True, {"actions": PLAN}),
+    ("validation", "bool", False, {"actions": PLAN[:3]}),
+    ("validation", "mc", 0, {"options": [PLAN, PLAN[:3]]}),
+    ("justification", "bool", True, {"actions": PLAN + PLAN[:1], "subject": 4}),
+    ("justification", "bool", False, {"actions": PLAN + PLAN[:1], "subject": 3}),
+    ("justification", "open", [5], {"actions": PLAN + PLAN[:1]}),
 ]
 ACP_FD_CASES = [
-    ("reachability", "bool", True, {"subject": ["carry", "ball1", "right"]}),
-    ("reachability", "bool", False, {"subject": [
-        {"atom": ["robot-at", "room1"], "positive": False},
-        {"atom": ["robot-at", "room2"], "positive": False}]}),
+    ("reachability", "bool", True, {"subject": [["carry", "ball1", "right"]]}),
+    ("reachability", "bool", False, {"subject": [["robot-at", "room1"]]}),  # true now
+    ("reachability", "mc", 0, {"options": [[["carry", "ball1", "right"]],
+                                           [["at", "ball2", "room1"]]]}),
+    ("reachability", "open", PLAN[:2], {"subject": [["carry", "ball1", "left"]]}),
     ("action_reachability", "bool", True, {"subject": ["drop", "ball1", "room1", "right"]}),
     ("action_reachability", "bool", False, {"subject": ["move", "room1", "room1"]}),
+    ("action_reachability", "open", PLAN[:1], {"subject": ["move", "room2", "room1"]}),
     ("landmarks", "bool", True, {"subject": ["robot-at", "room2"]}),
     ("landmarks", "bool", False, {"subject": ["carry", "ball1", "left"]}),
     ("next_action", "bool", True, {"subject": ["move", "room1", "room2"]}),
-    ("next_action", "mc", "B", {"options": [["pick", "ball2", "room1", "left"],
-                                             ["move", "room1", "room2"]]}),
+    ("next_action", "mc", 1, {"options": [["pick", "ball2", "room1", "left"],
+                                          ["move", "room1", "room2"]]}),
+    ("next_action", "open", [["move", "room1", "room2"]], {}),
     ("goal_recognition", "bool", True, {"actions": [["move", "room1", "room2"]]}),
+    ("planning", "open", PLAN, {}),
+    ("plan_generation", "open", PLAN, {}),
 ]
 
 
@@ -289,7 +367,9 @@ def _flip(answer, form):
     if form == "bool":
         return not answer
     if form == "mc":
-        return "A"
+        return 1 - answer
+    if isinstance(answer, int):
+        return answer + 1
     return answer[:-1]
 
 
@@ -317,7 +397,7 @@ def test_acp_without_fast_downward_or_checker_is_skipped_not_failed():
                        optimal=False)
     assert check.ok and check.skipped == ["label (no Fast Downward)"]
     check = verify_row(acp_row("mystery", "bool", True, subject=[]), optimal=False)
-    assert check.ok and "no checker for ACP family mystery" in check.skipped[0]
+    assert check.ok and "no bool checker for ACP family mystery" in check.skipped[0]
 
 
 def test_problem_pddl_parses_to_the_same_initial_state():
