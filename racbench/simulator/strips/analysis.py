@@ -265,7 +265,13 @@ def clear_cache(task: GroundTask | None = None) -> None:
 
 
 def _space(task: GroundTask, state: int, explicit: bool) -> _Space | None:
-    """An enumerated space containing `state` (closed under successors), or None."""
+    """An enumerated space containing `state` (closed under successors), or None.
+
+    Which engine answers depends only on (task, state), never on earlier calls: the
+    space from init if it has at most EXPLICIT_STATES states and contains `state`;
+    None if the init space is bigger; else the space from `state` if that one is small
+    enough (a cached space containing `state` implies it is). So results, budget
+    exceptions included, do not depend on the order of queries."""
     if not explicit:
         return None
     c = _cache(task)
@@ -283,6 +289,10 @@ def _space(task: GroundTask, state: int, explicit: bool) -> _Space | None:
     if sp is not None:
         c.spaces.move_to_end(state)
         return sp
+    for seed, sp in c.spaces.items():
+        if state in sp.index:
+            c.spaces.move_to_end(seed)
+            return sp
     if state in c.too_big:
         return None
     try:
@@ -410,16 +420,23 @@ def _justified(task, state, plan, goal, i, mode, max_states) -> bool:
                 s = a.apply(s)
         return not goal.holds(s)
     if mode == "subsequence":
+        # a sub-plan may stop anywhere, so a goal state in the frontier settles it
+        pos, neg = goal.pos, goal.neg
+        if state & pos == pos and not state & neg:
+            return False
         frontier = {state}
         for j, k in enumerate(plan):
             if j == i:
                 continue
             a = actions[k]
             new = [a.apply(s) for s in frontier if a.applicable(s)]
+            for s in new:
+                if s & pos == pos and not s & neg:
+                    return False
             frontier.update(new)
             if len(frontier) > max_states:
                 raise SearchBudgetExceeded(f"more than {max_states} sub-plan states")
-        return not any(goal.holds(s) for s in frontier)
+        return True
     raise AssertionError(mode)
 
 
