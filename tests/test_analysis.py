@@ -477,6 +477,24 @@ def test_forward_then_sweep_answers_agree(name, monkeypatch):
         an.clear_cache(task)
 
 
+@pytest.mark.parametrize("name", ["blocksworld", "gripper", "logistics", "household"])
+def test_agrees_with_core_search(name):
+    """Same answers as search.StateSpace (all-pairs) and search.shortest_plan_length."""
+    from racbench.simulator.strips.search import StateSpace, shortest_plan_length
+
+    task = load(name)
+    space = StateSpace(task, task.init)
+    rng = random.Random(name)
+    for _ in range(5):
+        goal = Condition(space.states[rng.randrange(len(space.states))], 0)
+        dist = space.distances_to(goal)
+        for i in rng.sample(range(len(space.states)), min(10, len(space.states))):
+            s = space.states[i]
+            expected = None if dist[i] < 0 else int(dist[i])
+            assert an.optimal_cost(task, s, goal) == expected
+            assert shortest_plan_length(task, s, goal) == expected
+
+
 # -- budgets and big worlds -----------------------------------------------------------
 
 def test_budget_raises_instead_of_guessing():
