@@ -150,5 +150,20 @@ def play_group() -> None:
     """Play a world interactively at the terminal."""
 
 
+@play_group.command("science")
+@click.argument("task")
+@click.option("--variation", type=int, default=0, show_default=True)
+@click.option("--simplifications", default="", help="Comma-separated: teleport, openDoors, "
+              "openContainers, noElectricalAction, easy.")
+def play_science(task: str, variation: int, simplifications: str) -> None:
+    """Play science-lab TASK (e.g. boil) at the terminal; 'quit' ends."""
+    from .simulator.science.play import play
+
+    try:
+        play(task, variation, simplifications)
+    except ValueError as exc:  # unknown task, variation out of range, bad simplification
+        raise UserError(str(exc)) from None
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
