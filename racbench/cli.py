@@ -18,6 +18,7 @@ from .generators.base import QUERY_KINDS, TASKS, ConfigError, TaskConfig
 from .generators.rows import GenerationError
 from .recipe import ConfigSpec, Recipe, RecipeError, load_recipe
 from .simulator.strips.sexpr import PDDLError
+from .verification import verify_command
 
 USER_ERRORS = (BuildError, ConfigError, GenerationError, RecipeError, PDDLError)
 
@@ -143,6 +144,7 @@ def show_command(directory: Path, config: str, count: int, split: str | None) ->
 
 
 main.add_command(audit_command)
+main.add_command(verify_command)
 
 
 @main.group("play")
