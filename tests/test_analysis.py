@@ -179,6 +179,36 @@ def test_reachability_matches_brute_force(case, explicit):
 
 
 @SETTINGS
+@given(situations())
+def test_h2_pairs_over_approximate(case):
+    """Every pair of atoms true together in a reachable state is h^2-reachable."""
+    task, state, _ = case
+    pairs = an._h2_pairs(an._cache(task).triples, state, len(task.atoms))
+    relaxed = an.relaxed_reachable(task, state)
+    for s in reach(task, state):
+        for p in iter_bits(s):
+            assert s & ~pairs[p] == 0
+    for p in range(len(task.atoms)):
+        assert not pairs[p] >> p & 1 or relaxed >> p & 1  # h2 is the stronger test
+
+
+def test_h2_answers_no_where_the_relaxation_cannot():
+    """Big blocksworld (bounded search only): stack(b1, b1) needs holding(b1) and
+    clear(b1) together, which the delete relaxation allows and h^2 does not."""
+    domain = load_domain(DOMAINS / "blocksworld" / "domain.pddl")
+    task = ground(domain, load_problem(DOMAINS / "blocksworld" / "problems" / "p15.pddl",
+                                       domain))
+    on_self = task.atom_index[("on", "b1", "b1")]
+    stack_self = task.action_of(("stack", "b1", "b1"))
+    assert an.relaxed_reachable(task, task.init) >> on_self & 1
+    assert not an.fact_reachable(task, task.init, on_self, max_states=100)
+    assert not an.action_reachable(task, task.init, stack_self, max_states=100)
+    goal = Condition(1 << on_self, 0)
+    assert an.optimal_cost(task, task.init, goal, max_states=100) is None
+    assert an.optimal_first_actions(task, task.init, goal, max_states=100) == []
+
+
+@SETTINGS
 @given(situations(), st.booleans())
 def test_optimal_cost_and_first_actions_unit(case, explicit):
     task, state, goal = case

@@ -240,6 +240,7 @@ class _TaskCache:
         self.spaces: OrderedDict[int, _Space] = OrderedDict()
         self.too_big: OrderedDict[int, None] = OrderedDict()
         self.relax = [(a.pre, a.add) for a in task.actions]
+        self.triples = [(a.pre, a.add, a.delete) for a in task.actions]
         deletable = 0
         for a in task.actions:
             deletable |= a.delete
@@ -356,6 +357,57 @@ def _provably_unsolvable(task: GroundTask, state: int, pos: int, neg: int) -> bo
     if neg & state & ~_cache(task).deletable:
         return True
     return pos & ~relaxed_reachable(task, state) != 0
+
+
+def _h2_pairs(actions: Sequence[tuple[int, int, int]], state: int, n_atoms: int) -> list[int]:
+    """h^2 reachability (Haslum & Geffner) from `state` over (pre, add, delete) triples:
+    pairs[p] is the mask of atoms q such that {p, q} may be true together in some
+    reachable state (p itself in it iff p may become true). Deletes count, negative
+    preconditions are ignored, so this over-approximates the reachable pairs while
+    catching invariants the delete relaxation misses (holding(x) and clear(x) in
+    blocksworld, say)."""
+    pairs = [0] * n_atoms
+    for p in iter_bits(state):
+        pairs[p] = state
+    reached = state
+    changed = True
+    while changed:
+        changed = False
+        for pre, add, delete in actions:
+            if pre & ~reached:
+                continue
+            common = reached
+            for r in iter_bits(pre):
+                m = pairs[r]
+                if pre & ~m:
+                    break
+                common &= m
+            else:
+                extra = add | (common & ~delete)
+                for p in iter_bits(add):
+                    new = extra & ~pairs[p]
+                    if new:
+                        pairs[p] |= new
+                        changed = True
+                        bit = 1 << p
+                        for q in iter_bits(new):
+                            pairs[q] |= bit
+                reached |= add
+    return pairs
+
+
+def _h2_allows(pairs: list[int], pos: int) -> bool:
+    """Are the atoms of `pos` pairwise h^2-reachable (each one reachable included)?"""
+    for r in iter_bits(pos):
+        if pos & ~pairs[r]:
+            return False
+    return True
+
+
+def _h2_unsolvable(task: GroundTask, state: int, pos: int) -> bool:
+    """A sound 'never', stronger than the delete relaxation, for the search engine."""
+    triples = _cache(task).triples
+    return not _h2_allows(_h2_pairs(triples, state, len(task.atoms)), pos)
 
 
 # -- plans ----------------------------------------------------------------------------
@@ -557,6 +609,8 @@ def _reachable(task, state, pos, neg, max_states, explicit) -> bool:
     sp = _space(task, state, explicit)
     if sp is not None:
         return sp.distance(sp.index[state], pos, neg, False) >= 0
+    if _h2_unsolvable(task, state, pos):
+        return False
     return _bfs_distance(task, state, pos, neg, max_states) is not None
 
 
@@ -574,6 +628,8 @@ def optimal_cost(task: GroundTask, state: int, goal: Condition,
     if sp is not None:
         d = sp.distance(sp.index[state], goal.pos, goal.neg, True)
         return None if d < 0 else d
+    if _h2_unsolvable(task, state, goal.pos):
+        return None
     if all(a.cost == 1 for a in task.actions):
         return _bfs_distance(task, state, goal.pos, goal.neg, max_states)
     return _ucs_cost(task, state, goal.pos, goal.neg, max_states)
@@ -596,6 +652,8 @@ def optimal_first_actions(task: GroundTask, state: int, goal: Condition,
         costs = sp.costs
         return sorted({k for k, j in sp.succ[sp.index[state]]
                        if h[j] >= 0 and costs[k] + int(h[j]) == here})
+    if _h2_unsolvable(task, state, goal.pos):
+        return []
     return _optimal_first_by_search(task, state, goal.pos, goal.neg, max_states)
 
 
@@ -652,6 +710,9 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
                 if not seen[n] and not states[n] & bit:
                     seen[n] = 1
                     queue.append(n)
+        return True
+    triples = [t for t in _cache(task).triples if not (t[0] | t[1]) & bit]
+    if not _h2_allows(_h2_pairs(triples, state, len(task.atoms)), pos):
         return True
     seen_states = {state}
     frontier = [state]
