@@ -12,10 +12,11 @@ from pathlib import Path
 
 import click
 
-from .audit import audit_command
+from .audit import audit_command, audit_dataset, update_card
 from .export.build import BuildError, build
 from .generators.base import QUERY_KINDS, TASKS, ConfigError, TaskConfig
 from .generators.rows import GenerationError
+from .generators.text import environment
 from .recipe import ConfigSpec, Recipe, RecipeError, load_recipe
 from .simulator.strips.sexpr import PDDLError
 from .verification import verify_command
@@ -53,7 +54,10 @@ def main() -> None:
 @click.option("--scale", type=float, default=1.0, help="Multiply every split's size.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def build_command(recipe: str, out: Path, workers, seed, scale, overwrite, quiet) -> None:
+@click.option("--audit", "run_audit", is_flag=True,
+              help="Also run the query-only probe and write it into the card.")
+def build_command(recipe: str, out: Path, workers, seed, scale, overwrite, quiet,
+                  run_audit) -> None:
     """Build a suite RECIPE (a built-in name such as 'trac', or a YAML file)."""
     try:
         loaded = load_recipe(recipe)
@@ -61,6 +65,12 @@ def build_command(recipe: str, out: Path, workers, seed, scale, overwrite, quiet
         raise UserError(str(exc)) from None
     _run_build(loaded, out, seed=seed, scale=scale, workers=workers, overwrite=overwrite,
                progress=not quiet)
+    if run_audit:
+        results = audit_dataset(out)
+        update_card(out, results)
+        failed = [r.config for r in results if not r.passed]
+        click.echo(environment().get_template("cli/audit_summary.j2").render(
+            probed=len(results), failed=failed))
 
 
 def _split_sizes(n: int) -> dict[str, int]:
@@ -120,7 +130,6 @@ def show_command(directory: Path, config: str, count: int, split: str | None) ->
     """Print rows of CONFIG from a built DIRECTORY readably."""
     import pyarrow.parquet as pq
 
-    from .generators.text import environment
 
     folder = directory / config
     if not folder.is_dir():
