@@ -3,6 +3,11 @@
 A config entry may carry `for_each: {field: [values...]}`, expanded into one config per
 combination with `{field}` placeholders filled in its name. A list under `length`
 mixes lengths inside one config (GE1 mixes N = 1, 2, 3 equally).
+
+An entry with `family:` instead of `task:` is an ACP config (racbench.acp): keys family,
+domain (or domain_file), form, length, problems ({split: [p01, ...]}), obfuscation,
+paraphrase, splits. A `for_each` combination pairing a family with a form it does not
+have (e.g. plan_generation with bool) is skipped, so one entry can cover every form.
 """
 
 from __future__ import annotations
@@ -16,12 +21,16 @@ from pathlib import Path
 
 import yaml
 
+from .acp.config import AcpConfig
 from .generators.base import TaskConfig
 
 SPLITS = ("train", "validation", "test")
 RECIPE_KEYS = ("name", "description", "seed", "configs")
 CONFIG_KEYS = ("name", "description", "for_each", "task", "length", "objects",
-               "query_kinds", "names", "domain", "splits")
+               "query_kinds", "names", "domain", "splits", "family", "form", "problems",
+               "domain_file", "obfuscation", "paraphrase")
+ACP_KEYS = ("name", "description", "for_each", "family", "domain", "domain_file", "form",
+            "length", "problems", "obfuscation", "paraphrase", "splits")
 
 
 class RecipeError(ValueError):
@@ -32,8 +41,12 @@ class RecipeError(ValueError):
 class ConfigSpec:
     name: str
     description: str
-    task: TaskConfig
+    task: TaskConfig | AcpConfig
     splits: dict[str, int]  # split -> rows, in SPLITS order
+
+    @property
+    def is_acp(self) -> bool:
+        return isinstance(self.task, AcpConfig)
 
 
 @dataclass(frozen=True)
@@ -135,14 +148,24 @@ def _expand(entry: dict, where: str) -> list[ConfigSpec]:
         except (KeyError, IndexError) as exc:
             raise RecipeError(f"{where}: name placeholder {exc} is not a field") from None
         merged["description"] = str(entry.get("description", "")).format(**merged)
+        if "family" in merged and "form" in for_each and _lacks_form(merged):
+            continue
         out.append(_config(name, merged, where))
     return out
+
+
+def _lacks_form(entry: dict) -> bool:
+    from .acp.families import FAMILIES
+    family = FAMILIES.get(str(entry.get("family")))
+    return family is not None and str(entry.get("form")) not in family.forms
 
 
 def _config(name: str, entry: dict, where: str) -> ConfigSpec:
     if not name:
         raise RecipeError(f"{where}: every config needs a 'name'")
     where = f"{where} ({name})"
+    if "family" in entry:
+        return _acp_config(name, entry, where)
     length = entry.get("length", 1)
     lengths = tuple(length) if isinstance(length, list) else (length,)
     kinds = entry.get("query_kinds", ["literal", "conjunction"])
@@ -158,6 +181,44 @@ def _config(name: str, entry: dict, where: str) -> ConfigSpec:
         task.validate()
     except ValueError as exc:
         raise RecipeError(f"{where}: {exc}") from None
+    return ConfigSpec(name, str(entry.get("description", "")), task, _splits(entry, where))
+
+
+def _acp_config(name: str, entry: dict, where: str) -> ConfigSpec:
+    if "task" in entry:
+        raise RecipeError(f"{where}: give either 'task' (TRAC) or 'family' (ACP), not both")
+    bad = sorted(set(map(str, entry)) - set(ACP_KEYS))
+    if bad:
+        raise RecipeError(f"{where}: unknown key '{bad[0]}' for a family config; accepted: "
+                          f"{', '.join(ACP_KEYS)}")
+    problems = entry.get("problems") or {}
+    if not isinstance(problems, dict) or any(
+            not isinstance(v, list) or not all(isinstance(p, str) for p in v)
+            for v in problems.values()):
+        raise RecipeError(f"{where}: 'problems' must map splits to lists of problem names "
+                          "(p01, ...) or files")
+    length = entry.get("length", 2)
+    if not isinstance(length, int) or isinstance(length, bool):
+        raise RecipeError(f"{where}: 'length' must be an integer for a family config")
+    obfuscation = entry.get("obfuscation")
+    cfg = AcpConfig(family=str(entry.get("family")), domain=str(entry.get("domain", "")),
+                    form=str(entry.get("form", "bool")), length=length,
+                    problems={k: tuple(v) for k, v in problems.items()},
+                    domain_file=str(entry.get("domain_file", "")),
+                    obfuscation=None if obfuscation is None else str(obfuscation),
+                    paraphrase=entry.get("paraphrase", 0))
+    try:
+        cfg.validate()
+    except ValueError as exc:
+        raise RecipeError(f"{where}: {exc}") from None
+    splits = _splits(entry, where)
+    missing = [s for s in splits if s not in cfg.problems] if cfg.problems else []
+    if missing:
+        raise RecipeError(f"{where}: 'problems' lists no problems for split '{missing[0]}'")
+    return ConfigSpec(name, str(entry.get("description", "")), cfg, splits)
+
+
+def _splits(entry: dict, where: str) -> dict[str, int]:
     splits = entry.get("splits")
     if not isinstance(splits, dict) or not splits:
         raise RecipeError(f"{where}: 'splits' must map some of {', '.join(SPLITS)} to row counts")
@@ -167,5 +228,4 @@ def _config(name: str, entry: dict, where: str) -> ConfigSpec:
         if not isinstance(n, int) or n < 2 or n % 2:
             raise RecipeError(f"{where}: split '{split}' needs an even number of rows >= 2 "
                               f"(labels are exactly 50/50), got {n!r}")
-    ordered = {s: splits[s] for s in SPLITS if s in splits}
-    return ConfigSpec(name, str(entry.get("description", "")), task, ordered)
+    return {s: splits[s] for s in SPLITS if s in splits}

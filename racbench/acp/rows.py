@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 from .. import __version__
 from ..generators.rows import GenerationError, Row
@@ -25,7 +26,7 @@ from .config import SPLITS, AcpConfig
 from .families import FAMILIES
 from .schema import acp_features
 from .text import AcpText
-from .world import ProblemWorld, WorldTooLarge, world_for
+from .world import MAX_STATES, ProblemWorld, WorldTooLarge, world_for
 
 SAMPLE_TRIES = 400
 PROBE_TRIES = 40
@@ -45,10 +46,15 @@ class AcpConfigRows:
         self._texts: dict[int, AcpText] = {}
         for split in splits:
             domain_file, problem_files = cfg.files(split)
-            try:
-                worlds = [world_for(domain_file, p) for p in problem_files]
-            except WorldTooLarge as exc:
-                raise GenerationError(f"config '{name}': {exc}") from None
+            worlds = []
+            for path in problem_files:
+                try:
+                    worlds.append(world_for(domain_file, path))
+                except WorldTooLarge as exc:
+                    if split in cfg.problems:  # asked for by name: refuse
+                        raise GenerationError(f"config '{name}': {exc}") from None
+                    self.excluded.append(f"{split}/{Path(path).stem}: more than "
+                                         f"{MAX_STATES} states")
             self.worlds[split] = worlds
             for target in self.targets():
                 ok = [w for w in worlds if self._probe(w, target)]

@@ -32,6 +32,7 @@ from ..simulator.strips.sexpr import PDDLError
 from ..simulator.strips.task import Condition, GroundTask, iter_bits
 
 MAX_STATES = 200_000
+LOCAL_SEARCH_CAP = 5_000
 UNREACHABLE = -1
 
 
@@ -176,15 +177,16 @@ class ProblemWorld:
             mask &= ~self.truth[:, b]
         return mask
 
-    def _backward(self, targets: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
+    def _backward(self, targets: np.ndarray, allowed: np.ndarray | None = None,
+                  max_depth: int | None = None) -> np.ndarray:
         """Shortest distance (in actions) from every state to `targets`, moving only
-        through `allowed` states; UNREACHABLE where none."""
+        through `allowed` states; UNREACHABLE where none (or none within `max_depth`)."""
         dist = np.full(self.n_states, UNREACHABLE, dtype=np.int32)
         frontier = targets.copy() if allowed is None else targets & allowed
         dist[frontier] = 0
         visited = frontier.copy()
         level = 0
-        while frontier.any():
+        while frontier.any() and (max_depth is None or level < max_depth):
             level += 1
             new = self.forward @ frontier
             new &= ~visited
@@ -195,13 +197,15 @@ class ProblemWorld:
             frontier = new
         return dist
 
-    def distances(self, cond: Condition) -> np.ndarray:
-        key = ("goal", cond.pos, cond.neg)
+    def distances(self, cond: Condition, max_depth: int | None = None) -> np.ndarray:
+        """Distances to `cond` from every state. With `max_depth`, states farther than
+        that read UNREACHABLE: exact only for questions about states within it."""
+        key = ("goal", cond.pos, cond.neg, max_depth)
         vec = self._dist_cache.get(key)
         if vec is None:
             if len(self._dist_cache) > 512:
                 self._dist_cache.clear()
-            vec = self._dist_cache[key] = self._backward(self.mask_of(cond))
+            vec = self._dist_cache[key] = self._backward(self.mask_of(cond), None, max_depth)
         return vec
 
     @cached_property
@@ -210,9 +214,46 @@ class ProblemWorld:
             return np.full(self.n_states, UNREACHABLE, dtype=np.int32)
         return self.distances(self.goal_condition)
 
-    def distance(self, sid: int, cond: Condition | None = None) -> int | None:
-        d = int((self.goal_distance if cond is None else self.distances(cond))[sid])
+    def distance(self, sid: int, cond: Condition | None = None,
+                 max_depth: int | None = None) -> int | None:
+        d = int((self.goal_distance if cond is None else self.distances(cond, max_depth))[sid])
         return None if d < 0 else d
+
+    def nearby_plan(self, sid: int, cond: Condition, max_depth: int, rng=None,
+                    cap: int = LOCAL_SEARCH_CAP) -> tuple[int | None, list[int] | None]:
+        """(distance, a shortest plan) to `cond` if within `max_depth` actions, else
+        (None, None): a forward breadth-first search from `sid`, which for goals a few
+        steps away is much cheaper than a backward pass over the whole graph (used
+        when it visits more than `cap` states). `rng` shuffles which plan comes out."""
+        states = self.states
+        if cond.holds(states[sid]):
+            return 0, []
+        parent = {sid: None}
+        frontier = [sid]
+        for depth in range(1, max_depth + 1):
+            nxt = []
+            for s in frontier:
+                acts, dsts = self.succ(s)
+                order = list(range(len(acts)))
+                if rng is not None:
+                    rng.shuffle(order)
+                for j in order:
+                    t = int(dsts[j])
+                    if t in parent:
+                        continue
+                    parent[t] = (s, int(acts[j]))
+                    if cond.holds(states[t]):
+                        plan = []
+                        while parent[t] is not None:
+                            t, k = parent[t]
+                            plan.append(k)
+                        return depth, plan[::-1]
+                    nxt.append(t)
+            if len(parent) > cap:
+                d = self.distance(sid, cond, max_depth)
+                return (None, None) if d is None else (d, self.optimal_plan(rng, sid, cond, max_depth))
+            frontier = nxt
+        return None, None
 
     def avoiding_distance(self, atom: int, cond: Condition | None = None) -> np.ndarray:
         """Distances to the goal through states where `atom` is false: a state with a
@@ -225,20 +266,22 @@ class ProblemWorld:
             vec = self._dist_cache[key] = self._backward(self.mask_of(cond), allowed)
         return vec
 
-    def optimal_steps(self, sid: int, cond: Condition | None = None) -> list[tuple[int, int]]:
-        dist = self.goal_distance if cond is None else self.distances(cond)
+    def optimal_steps(self, sid: int, cond: Condition | None = None,
+                      max_depth: int | None = None) -> list[tuple[int, int]]:
+        dist = self.goal_distance if cond is None else self.distances(cond, max_depth)
         d = dist[sid]
         if d <= 0:
             return []
         acts, dsts = self.succ(sid)
         return [(int(a), int(t)) for a, t in zip(acts, dsts) if dist[t] == d - 1]
 
-    def optimal_plan(self, rng, sid: int, cond: Condition | None = None) -> list[int] | None:
-        dist = self.goal_distance if cond is None else self.distances(cond)
+    def optimal_plan(self, rng, sid: int, cond: Condition | None = None,
+                     max_depth: int | None = None) -> list[int] | None:
+        dist = self.goal_distance if cond is None else self.distances(cond, max_depth)
         if dist[sid] < 0:
             return None
         plan = []
-        while steps := self.optimal_steps(sid, cond):
+        while steps := self.optimal_steps(sid, cond, max_depth):
             k, sid = rng.choice(steps)
             plan.append(k)
         return plan
@@ -284,6 +327,45 @@ class ProblemWorld:
                 atoms[c] |= atoms[ch]
                 actions[c] |= actions[ch]
         return labels, atoms, actions
+
+    def reachable_states(self, sid: int) -> np.ndarray:
+        """Which states can be reached from `sid` (itself included), as a bool vector;
+        cached per strongly connected component."""
+        labels = self._components[0]
+        key = ("reach", int(labels[sid]))
+        mask = self._dist_cache.get(key)
+        if mask is None:
+            backward = self.__dict__.get("_backward_matrix")
+            if backward is None:
+                backward = self.__dict__["_backward_matrix"] = self.forward.T.tocsr()
+            mask = np.zeros(self.n_states, dtype=bool)
+            mask[sid] = True
+            frontier = mask.copy()
+            while frontier.any():
+                frontier = (backward @ frontier) & ~mask
+                mask |= frontier
+            self._dist_cache[key] = mask
+        return mask
+
+    def together(self, sid: int) -> np.ndarray:
+        """together[i, j]: atoms i and j are both true in some state reachable from
+        `sid` (the diagonal: atom i alone); cached per strongly connected component."""
+        key = ("together", int(self._components[0][sid]))
+        mat = self._dist_cache.get(key)
+        if mat is None:
+            m = self.truth[self.reachable_states(sid)].astype(np.float32)
+            mat = self._dist_cache[key] = (m.T @ m) > 0
+        return mat
+
+    @cached_property
+    def has_unreachable_atoms(self) -> bool:
+        """Does some state lose the possibility of some grounded atom, or is some
+        well-typed atom never reachable at all?"""
+        _, atoms, _ = self._components
+        full = (1 << len(self.task.atoms)) - 1
+        if any(m != full for m in atoms):
+            return True
+        return any(a not in self.task.atom_index for v in self.typed_atoms.values() for a in v)
 
     def reachable_atoms(self, sid: int) -> int:
         labels, atoms, _ = self._components

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from ..acp.rows import AcpConfigRows
 from ..generators.rows import ConfigRows, GenerationError, probe, probe_jobs
 from ..recipe import ConfigSpec, Recipe
 from ..splits.names import name_pool
@@ -52,7 +53,7 @@ class ConfigStats:
     name: str
     description: str
     task: str
-    objects: int
+    objects: int | str  # ACP configs: the range over their problems, e.g. "6-12"
     lengths: list[int]
     query_kinds: list[str]
     names: str
@@ -62,7 +63,7 @@ class ConfigStats:
 
 
 # The generators of the current build, set before the pool forks so workers inherit them.
-_GENERATORS: dict[str, ConfigRows] = {}
+_GENERATORS: dict[str, ConfigRows | AcpConfigRows] = {}
 
 
 def _make_chunk(args: tuple[str, str, int, list[int]]) -> list[tuple[dict, str]]:
@@ -91,11 +92,13 @@ def _probe_job(args: tuple) -> bool:
     return probe(cfg, cell, label, variant)
 
 
-def prepare(recipe: Recipe, seed: int, workers: int) -> dict[str, ConfigRows]:
+def prepare(recipe: Recipe, seed: int, workers: int) -> dict[str, ConfigRows | AcpConfigRows]:
     """Decide every config's strata (probing in parallel) and check that the request
-    can be met, before anything is written."""
-    jobs = [(spec.task,) + job for spec in recipe.configs for job in probe_jobs(spec.task)]
-    for spec in recipe.configs:
+    can be met, before anything is written. ACP configs (family configs) load and probe
+    their problems here, in this process, so forked workers share the explored worlds."""
+    trac = [spec for spec in recipe.configs if not spec.is_acp]
+    jobs = [(spec.task,) + job for spec in trac for job in probe_jobs(spec.task)]
+    for spec in trac:
         spec.task.world  # build worlds once, before forking, so workers share them
     if workers > 1:
         with mp.get_context("fork").Pool(workers) as pool:
@@ -107,6 +110,9 @@ def prepare(recipe: Recipe, seed: int, workers: int) -> dict[str, ConfigRows]:
         feasible.setdefault(job[0], {})[job[1:]] = ok
     gens = {}
     for spec in recipe.configs:
+        if spec.is_acp:
+            gens[spec.name] = _acp_rows(spec, seed)
+            continue
         gen = ConfigRows(spec.name, spec.task, seed, feasible[spec.task])
         wanted = sum(spec.splits.values())
         if wanted > capacity(spec, gen):
@@ -115,6 +121,17 @@ def prepare(recipe: Recipe, seed: int, workers: int) -> dict[str, ConfigRows]:
                              f"{spec.task.n_objects} objects; ask for fewer rows or more objects")
         gens[spec.name] = gen
     return gens
+
+
+def _acp_rows(spec: ConfigSpec, seed: int) -> AcpConfigRows:
+    gen = AcpConfigRows(spec.name, spec.task, seed, tuple(spec.splits))
+    for split, wanted in spec.splits.items():
+        if wanted > gen.capacity(split):
+            raise BuildError(f"config '{spec.name}' asks for {wanted} {split} rows but at most "
+                             f"{gen.capacity(split)} distinct {spec.task.family} questions exist "
+                             f"in its {split} problems ({', '.join(spec.task.split_problems(split))}); "
+                             "ask for fewer rows or more problems")
+    return gen
 
 
 def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 1.0,
@@ -170,8 +187,8 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
     return out
 
 
-def _build_config(spec: ConfigSpec, gen: ConfigRows, partial: Path, seed: int, pool,
-                  bar) -> ConfigStats:
+def _build_config(spec: ConfigSpec, gen: ConfigRows | AcpConfigRows, partial: Path, seed: int,
+                  pool, bar) -> ConfigStats:
     done = partial / ".state" / f"{spec.name}.stats.json"
     if done.exists() and (partial / spec.name).is_dir():
         data = json.loads(done.read_text())
@@ -201,28 +218,49 @@ def _build_config(spec: ConfigSpec, gen: ConfigRows, partial: Path, seed: int, p
                         raise GenerationError(
                             f"config '{spec.name}': {MAX_REDRAWS} redraws in a row repeated "
                             f"earlier problems; it asks for more distinct problems than "
-                            f"{spec.task.n_objects} objects offer — ask for fewer rows")
+                            f"{_offer(spec)} offer — ask for fewer rows")
                     row = gen.row(split, index, codes[index], attempt)
                     columns, key = row.columns, row.key
                 seen[key] = (split, index)
                 rows.append(columns)
                 keys.append(key)
             bar.update(len(chunk))
-        files = write_split(work, split, rows, trac_features())
+        files = write_split(work, split, rows, features_of(gen))
         splits[split] = _split_stats(rows, files)
         keys_by_split[split] = keys
-    stats = ConfigStats(
-        name=spec.name, description=spec.description, task=spec.task.task,
-        objects=spec.task.n_objects, lengths=list(spec.task.lengths),
-        query_kinds=list(spec.task.query_kinds), names=spec.task.names, splits=splits,
-        redrawn_duplicates=redrawn,
-        excluded_forms=[_cell_text(c) for c in gen.excluded])
+    if spec.is_acp:
+        cfg = spec.task
+        worlds = [w for ws in gen.worlds.values() for w in ws]
+        sizes = sorted(len(w.objects) for w in worlds)
+        stats = ConfigStats(
+            name=spec.name, description=spec.description, task=cfg.family,
+            objects=f"{sizes[0]}-{sizes[-1]}" if sizes[0] != sizes[-1] else sizes[0],
+            lengths=[cfg.length], query_kinds=[cfg.form], names=cfg.domain_label,
+            splits=splits, redrawn_duplicates=redrawn, excluded_forms=list(gen.excluded))
+    else:
+        stats = ConfigStats(
+            name=spec.name, description=spec.description, task=spec.task.task,
+            objects=spec.task.n_objects, lengths=list(spec.task.lengths),
+            query_kinds=list(spec.task.query_kinds), names=spec.task.names, splits=splits,
+            redrawn_duplicates=redrawn,
+            excluded_forms=[_cell_text(c) for c in gen.excluded])
     (partial / ".state" / f"{spec.name}.keys.json").write_text(json.dumps(keys_by_split))
     final = partial / spec.name
     shutil.rmtree(final, ignore_errors=True)
     os.replace(work, final)
     done.write_text(json.dumps(asdict(stats), sort_keys=True))  # last: marks it finished
     return stats
+
+
+def features_of(gen):
+    """The declared features a config's generator writes (TRAC's unless it says)."""
+    return getattr(gen, "features", None) or trac_features()
+
+
+def _offer(spec: ConfigSpec) -> str:
+    if spec.is_acp:
+        return f"the problems of {spec.task.domain_label}"
+    return f"{spec.task.n_objects} objects"
 
 
 def _split_stats(rows: list[dict], files: list[str]) -> SplitStats:
@@ -232,6 +270,12 @@ def _split_stats(rows: list[dict], files: list[str]) -> SplitStats:
             out[str(v)] = out.get(str(v), 0) + 1
         return dict(sorted(out.items()))
 
+    if rows and "form" in rows[0]:  # ACP rows: labels of bool rows, answers otherwise
+        return SplitStats(rows=len(rows), files=files,
+                          labels=count(r["answer"] if r["form"] != "open" else "open"
+                                       for r in rows),
+                          query_kinds=count(r["form"] for r in rows),
+                          lengths=count(r["sequence_length"] for r in rows))
     return SplitStats(rows=len(rows), files=files,
                       labels=count("true" if r["label"] else "false" for r in rows),
                       query_kinds=count(r["query_kind"] for r in rows),

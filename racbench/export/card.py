@@ -20,8 +20,15 @@ from ..generators.text import environment
 from .schema import trac_features
 
 
+def _features_yaml(features) -> list:
+    return DatasetInfo(features=features)._to_yaml_dict()["features"]
+
+
 def front_matter(recipe, stats) -> dict:
-    features = DatasetInfo(features=trac_features())._to_yaml_dict()["features"]
+    """`dataset_info` declares each config's own features: TRAC rows or ACP rows."""
+    from ..acp.schema import acp_features
+    acp = {c.name for c in recipe.configs if getattr(c, "is_acp", False)}
+    trac_yaml, acp_yaml = _features_yaml(trac_features()), _features_yaml(acp_features())
     return {
         "pretty_name": recipe.name,
         "language": ["en"],
@@ -35,7 +42,7 @@ def front_matter(recipe, stats) -> dict:
         } for s in stats],
         "dataset_info": [{
             "config_name": s.name,
-            "features": features,
+            "features": acp_yaml if s.name in acp else trac_yaml,
             "splits": [{"name": split, "num_examples": st.rows}
                        for split, st in s.splits.items()],
         } for s in stats],

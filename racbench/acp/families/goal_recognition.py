@@ -19,12 +19,19 @@ from .planning import changed_goal
 WALK_TRIES = 8
 
 
-def optimal_prefix(world, sid: int, obs: list[int], cond) -> bool:
+def optimal_prefix(world, sid: int, obs: list[int], cond, bound: int) -> bool:
+    """Exact when the goal is at most `bound` actions from `sid` (goals come from walks
+    of at most that length): a farther end state cannot be on a shortest plan."""
     end, failed = world.execute(sid, obs)
     if failed is not None:
         return False
-    dist = world.distances(cond)
-    return dist[sid] >= 0 and dist[end] >= 0 and dist[end] + len(obs) == dist[sid]
+    here, _ = world.nearby_plan(sid, cond, bound)
+    there, _ = world.nearby_plan(end, cond, bound)
+    return here is not None and there is not None and there + len(obs) == here
+
+
+def bound(cfg) -> int:
+    return cfg.length + 2
 
 
 def random_goal(world, rng, sid: int, length: int):
@@ -35,7 +42,8 @@ def random_goal(world, rng, sid: int, length: int):
     if goal is None:
         return None
     cond = literal_condition(world.task, goal)
-    return (goal, cond) if world.distance(sid, cond) else None
+    d, plan = world.nearby_plan(sid, cond, length + 2, rng)
+    return (goal, cond, d, plan) if d else None
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
@@ -43,18 +51,17 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     found = random_goal(world, rng, sid, cfg.length)
     if found is None:
         return None
-    goal, cond = found
-    d = world.distance(sid, cond)
+    goal, cond, d, plan = found
     if d < cfg.length:
         return None
-    obs = world.optimal_plan(rng, sid, cond)[:cfg.length]
+    obs = plan[:cfg.length]
     if target.form == "bool":
         q = Question(sid, goal=goal)
         q.optimal_plan_length = d
         if not target.label:
             for _ in range(WALK_TRIES):
                 other = walk(world, rng, sid, cfg.length)
-                if other is not None and not optimal_prefix(world, sid, other, cond):
+                if other is not None and not optimal_prefix(world, sid, other, cond, bound(cfg)):
                     obs = other
                     break
             else:
@@ -65,7 +72,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     wrong = []
     for _ in range(WALK_TRIES):
         other = random_goal(world, rng, sid, cfg.length)
-        if other is not None and not optimal_prefix(world, sid, obs, other[1]):
+        if other is not None and not optimal_prefix(world, sid, obs, other[1], bound(cfg)):
             wrong.append([{"atom": list(a), "positive": p} for a, p in other[0]])
     q.options = choose_options(rng, [{"atom": list(a), "positive": p} for a, p in goal],
                                [_hashable(w) for w in wrong], target.index)

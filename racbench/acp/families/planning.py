@@ -58,7 +58,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
         return None
     cond = literal_condition(world.task, goal)
     q = Question(sid, goal=goal)
-    q.optimal_plan_length = world.distance(sid, cond)
+    q.optimal_plan_length, best = world.nearby_plan(sid, cond, cfg.length, rng)  # the walk reaches it
     if target.form == "bool":
         if not target.label:
             plan = negative(world, rng, sid, plan, cond, target.variant)
@@ -74,7 +74,6 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
             return None
         q.answer = target.index
     else:
-        best = world.optimal_plan(rng, sid, cond)
         q.answer = [term(world, k) for k in best]
         q.answer_text = "\n".join(pddl_term(t) for t in q.answer)
     return q

@@ -1,11 +1,12 @@
-"""Reachability: can a fact that is false now ever become true?
+"""Reachability: can a fact (or two facts together) that is not true now become true?
 
-Subjects are well-typed atoms of predicates that actions change. Negatives are atoms
-that some state of the problem makes true but none reachable from this one, and,
-where there are none (reversible domains), well-typed atoms that no state makes true
-(e.g. a truck at a location of another city). bool: can it become true? mc: which
-of four can. open: give a shortest sequence of actions that makes a given fact true
-(scored as a plan for that fact: 1.0 shortest, 0.5 longer, 0.0 invalid).
+The subject is a list of atoms that must hold together. Where the problem has facts
+that can become unreachable (or well-typed facts never reachable, e.g. a truck at a
+location of another city), subjects are single facts; in problems where every fact
+stays reachable from every state (ferry, gripper...), subjects are pairs of facts, each
+reachable alone, and the negatives are pairs that are never true together (a car at
+two locations). bool: can it become true? mc: which of four can. open: give a shortest
+sequence of actions after which it is true (1.0 shortest, 0.5 longer, 0.0 invalid).
 """
 
 from __future__ import annotations
@@ -15,80 +16,112 @@ from ..common import (Family, Question, Target, any_state, assemble, base_contex
                       choose_options, pddl_term)
 from ..scoring import score_plan
 from ..text import template
+from ..world import literal_condition
 
 
-def candidates(world, sid: int, reachable: bool) -> list[tuple]:
+def single_candidates(world, sid: int, reachable: bool) -> list[list]:
     """Atoms false in `sid` that can (or can never) become true from it."""
     state = world.states[sid]
     reach = world.reachable_atoms(sid)
     index = world.task.atom_index
     if reachable:
-        return [a for i, a in enumerate(world.task.atoms)
+        return [[a] for i, a in enumerate(world.task.atoms)
                 if not state >> i & 1 and reach >> i & 1]
-    grounded = [a for i, a in enumerate(world.task.atoms) if not reach >> i & 1]
+    grounded = [[a] for i, a in enumerate(world.task.atoms) if not reach >> i & 1]
     if grounded:
         return grounded
-    return [a for atoms in world.typed_atoms.values() for a in atoms if a not in index]
+    return [[a] for atoms in world.typed_atoms.values() for a in atoms if a not in index]
+
+
+def pair_candidates(world, rng, sid: int, reachable: bool, count: int) -> list[list]:
+    """Pairs of atoms, each reachable alone and not both true in `sid`, that can (or
+    can never) hold together; pairs of one predicate first."""
+    together = world.together(sid)
+    atoms, state = world.task.atoms, world.states[sid]
+    alone = [i for i in range(len(atoms)) if together[i, i]]
+    out = []
+    for _ in range(4 * count):
+        if len(out) >= count or not alone:
+            break
+        i = rng.choice(alone)
+        pool = [j for j in alone if j != i and together[i, j] == reachable
+                and not (state >> i & 1 and state >> j & 1)]
+        same = [j for j in pool if atoms[j][0] == atoms[i][0]]
+        if pool:
+            out.append(sorted([atoms[i], atoms[rng.choice(same or pool)]]))
+    return out
+
+
+def candidates(world, rng, sid: int, reachable: bool, count: int = 1) -> list[list]:
+    if world.has_unreachable_atoms:
+        return single_candidates(world, sid, reachable)
+    return pair_candidates(world, rng, sid, reachable, count)
+
+
+def _json(atoms) -> list[list[str]]:
+    return [list(a) for a in atoms]
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
     sid = any_state(world, rng)
     q = Question(sid)
     if target.form == "bool":
-        pool = candidates(world, sid, target.label)
+        pool = candidates(world, rng, sid, target.label)
         if not pool:
             return None
-        q.subject, q.answer = list(rng.choice(pool)), target.label
+        q.subject, q.answer = _json(rng.choice(pool)), target.label
     elif target.form == "mc":
-        good, bad = candidates(world, sid, True), candidates(world, sid, False)
+        good, bad = candidates(world, rng, sid, True), candidates(world, rng, sid, False, 6)
         if not good:
             return None
-        q.options = choose_options(rng, list(rng.choice(good)), [list(a) for a in bad],
-                                   target.index, kind=lambda a: a[0])
+        q.options = choose_options(rng, _json(rng.choice(good)), [_json(b) for b in bad],
+                                   target.index, kind=lambda s: s[0][0])
         if q.options is None:
             return None
         q.answer = target.index
     else:
-        good = candidates(world, sid, True)
+        good = candidates(world, rng, sid, True)
         if not good:
             return None
-        atom = rng.choice(good)
-        cond = world.task.condition([_lit(atom)])
+        atoms = rng.choice(good)
+        cond = literal_condition(world.task, [(a, True) for a in atoms])
         plan = world.optimal_plan(rng, sid, cond)
-        q.subject = list(atom)
-        q.goal = [(tuple(atom), True)]
+        q.subject = _json(atoms)
         q.optimal_plan_length = len(plan)
         q.answer = [list(world.task.actions[k].term) for k in plan]
         q.answer_text = "\n".join(pddl_term(t) for t in q.answer)
     return q
 
 
-def _lit(atom):
-    from ...simulator.strips.model import Literal
-    return Literal(tuple(atom), True)
+def _phrase(text, atoms) -> str:
+    return text.conjunction([(tuple(a), True) for a in atoms])
 
 
 def render(q, world, text, rng, form):
     t = template("reachability")
-    q_goal, q.goal = q.goal, None  # the fact is the question, not a goal in the context
     context = base_context(world, text, q, rng)
-    q.goal = q_goal
     if form == "bool":
-        return context, assemble(text, form, str(t.bool(text.fact(tuple(q.subject))))), []
+        return context, assemble(text, form, str(t.bool(_phrase(text, q.subject)))), []
     if form == "mc":
-        choices = [text.fact(tuple(o)) for o in q.options]
+        choices = [_phrase(text, o) for o in q.options]
         return context, assemble(text, form, str(t.mc()), choices), choices
-    return context, assemble(text, form, str(t.open(text.fact(tuple(q.subject)))), [],
+    return context, assemble(text, form, str(t.open(_phrase(text, q.subject))), [],
                              str(text.common.plan_instruction())), []
 
 
+def _condition(st, atoms):
+    return st.condition([(tuple(a), True) for a in atoms])
+
+
 def truth(st, item) -> bool:
-    i = st.atom(item)
-    return i is not None and not st.state >> i & 1 and analysis.fact_reachable(st.task, st.state, i)
+    cond = _condition(st, item)
+    if cond is None or cond.holds(st.state):
+        return False
+    return analysis.optimal_cost(st.task, st.state, cond) is not None
 
 
 def score_open(st, answer: str) -> float:
-    return score_plan(st, answer, st.condition([(tuple(st.sym["subject"]), True)]))
+    return score_plan(st, answer, _condition(st, st.sym["subject"]))
 
 
 FAMILY = Family("reachability", ("bool", "mc", "open"), sample, render, truth, score_open)
