@@ -231,6 +231,12 @@ def test_missing_fast_downward_is_said_once_and_not_an_error(trac, monkeypatch):
     assert code == 2 and "not installed" in out
 
 
+def test_missing_unified_planning_exits_2(trac, monkeypatch):
+    monkeypatch.setattr(verification, "up_available", lambda: False)
+    code, out = run(trac, "--limit", "2")
+    assert code == 2 and "needs unified-planning" in out and "racbench[verify]" in out
+
+
 def test_verify_dataset_api_counts_rows_per_config(trac):
     report = verify_dataset(trac, limit=7, configs=["executability_L2"], optimal=False)
     assert report.ok and report.rows == {"executability_L2": 7}
