@@ -59,6 +59,7 @@ EXPLICIT_STATES = 20_000  # enumerate a reachable space up to this many states
 DEFAULT_BUDGET = 50_000  # states one bounded search may store before it gives up
 _SPACES_PER_TASK = 8  # LRU of spaces enumerated from states outside the init space
 _GOALS_PER_SPACE = 256  # LRU of per-goal distance arrays
+_STATES_PER_TASK = 256  # LRU of per-state relaxed closures and h^2 pair tables
 _SWEEP_ALWAYS = 1024  # spaces this small get a backward sweep at the first request
 UNREACHABLE = -1
 
@@ -241,6 +242,8 @@ class _TaskCache:
         self.too_big: OrderedDict[int, None] = OrderedDict()
         self.relax = [(a.pre, a.add) for a in task.actions]
         self.triples = [(a.pre, a.add, a.delete) for a in task.actions]
+        self.relaxed: OrderedDict[int, int] = OrderedDict()  # state -> relaxed closure
+        self.h2: OrderedDict[int, list[int]] = OrderedDict()  # state -> h^2 pairs
         deletable = 0
         for a in task.actions:
             deletable |= a.delete
@@ -332,7 +335,15 @@ def relaxed_reachable(task: GroundTask, state: int) -> int:
 
     Deletes and negative preconditions are ignored, so this over-approximates the atoms
     that can ever be true: an atom outside the mask can never become true."""
-    return _relaxed(_cache(task).relax, state)
+    c = _cache(task)
+    reached = c.relaxed.get(state)
+    if reached is None:
+        reached = c.relaxed[state] = _relaxed(c.relax, state)
+        if len(c.relaxed) > _STATES_PER_TASK:
+            c.relaxed.popitem(last=False)
+    else:
+        c.relaxed.move_to_end(state)
+    return reached
 
 
 def _relaxed(pending: list[tuple[int, int]], reached: int) -> int:
@@ -406,8 +417,15 @@ def _h2_allows(pairs: list[int], pos: int) -> bool:
 
 def _h2_unsolvable(task: GroundTask, state: int, pos: int) -> bool:
     """A sound 'never', stronger than the delete relaxation, for the search engine."""
-    triples = _cache(task).triples
-    return not _h2_allows(_h2_pairs(triples, state, len(task.atoms)), pos)
+    c = _cache(task)
+    pairs = c.h2.get(state)
+    if pairs is None:
+        pairs = c.h2[state] = _h2_pairs(c.triples, state, len(task.atoms))
+        if len(c.h2) > _STATES_PER_TASK:
+            c.h2.popitem(last=False)
+    else:
+        c.h2.move_to_end(state)
+    return not _h2_allows(pairs, pos)
 
 
 # -- plans ----------------------------------------------------------------------------
