@@ -10,19 +10,24 @@ every run.
 Two engines
 -----------
 * **Explicit.** The states reachable from `task.init` are enumerated once per task (at
-  most `EXPLICIT_STATES`), with successor lists and, on demand, reverse edges. Distances
-  to a goal are then one backward breadth-first (or, with action costs, Dijkstra) sweep
-  over the reverse graph, cached per goal, and every query is a list look-up. A state
-  outside that space gets its own enumeration (kept in a small per-task LRU). This is
-  what `search.StateSpace` does, minus its all-pairs matrix: the dense n x n matrix costs
-  O(n^2) memory and O(n^3) per BFS layer, while the oracles here only ever need
-  distances *to a goal*, which one backward sweep gives in O(n + edges).
+  most `EXPLICIT_STATES`), with successor lists and, on demand, a CSR copy of the
+  reverse edges. Distances to a goal are one backward sweep over it (breadth-first and
+  vectorised with numpy for unit costs, a Dijkstra otherwise), cached per goal, and
+  every later query is a look-up. A state outside that space gets its own enumeration
+  (kept in a small per-task LRU). This is `search.StateSpace` minus its all-pairs
+  matrix: the dense n x n matrices cost O(n^2) memory (gigabytes at 20,000 states) and
+  O(n^3) per BFS layer, while the oracles only need distances *to a goal*, which one
+  backward sweep gives in O(n + edges).
 * **Bounded search.** When the space is too big (or `explicit=False`), each query runs
-  its own forward search from the query state, with fast "no" answers from the delete
-  relaxation first. `max_states` bounds these searches only; the explicit engine is
-  exact whatever the budget.
+  its own forward search from the query state, after sound "never" tests: the delete
+  relaxation, then h^2 pair reachability (which catches invariants such as "holding(x)
+  and clear(x) never hold together"). `max_states` bounds these searches only; the
+  explicit engine is exact whatever the budget.
 
-Both engines answer identically; the tests cross-check them against brute force.
+Which engine answers depends only on the task and the query state, never on earlier
+calls, so results (budget exceptions included) do not depend on query order. The exact
+oracles answer identically under both engines (the tests cross-check them against
+brute force); only the sampler `states_near_goal` draws differently (see there).
 
 Conventions
 -----------
@@ -60,7 +65,7 @@ DEFAULT_BUDGET = 50_000  # states one bounded search may store before it gives u
 _SPACES_PER_TASK = 8  # LRU of spaces enumerated from states outside the init space
 _GOALS_PER_SPACE = 256  # LRU of per-goal distance arrays
 _STATES_PER_TASK = 256  # LRU of per-state relaxed closures and h^2 pair tables
-_SWEEP_ALWAYS = 1024  # spaces this small get a backward sweep at the first request
+_SWEEP_ALWAYS = 1024  # with action costs, spaces this small sweep at a goal's first request
 UNREACHABLE = -1
 
 
