@@ -10,14 +10,15 @@ every run.
 Two engines
 -----------
 * **Explicit.** The states reachable from `task.init` are enumerated once per task (at
-  most `EXPLICIT_STATES`), with successor lists and, on demand, a CSR copy of the
-  reverse edges. Distances to a goal are one backward sweep over it (breadth-first and
-  vectorised with numpy for unit costs, a Dijkstra otherwise), cached per goal, and
-  every later query is a look-up. A state outside that space gets its own enumeration
-  (kept in a small per-task LRU). This is `search.StateSpace` minus its all-pairs
-  matrix: the dense n x n matrices cost O(n^2) memory (gigabytes at 20,000 states) and
-  O(n^3) per BFS layer, while the oracles only need distances *to a goal*, which one
-  backward sweep gives in O(n + edges).
+  most `EXPLICIT_STATES`: about 1 s and 50 MB at the limit), with successor lists and,
+  on demand, a CSR copy of the reverse edges. Distances to a goal are one backward
+  sweep over it (breadth-first and vectorised with numpy for unit costs, a Dijkstra
+  otherwise), cached per goal, and every later query is a look-up. A state outside
+  that space gets its own enumeration (at most `OUTSIDE_STATES`, kept in a small
+  per-task LRU). This is `search.StateSpace` minus its all-pairs matrix: the dense
+  n x n matrices cost O(n^2) memory (gigabytes at 20,000 states) and O(n^3) per BFS
+  layer, while the oracles only need distances *to a goal*, which one backward sweep
+  gives in O(n + edges).
 * **Bounded search.** When the space is too big (or `explicit=False`), each query runs
   its own forward search from the query state, after sound "never" tests: the delete
   relaxation, then h^2 pair reachability (which catches invariants such as "holding(x)
@@ -53,14 +54,16 @@ from .search import SearchBudgetExceeded
 from .task import Condition, GroundTask, iter_bits
 
 __all__ = [
-    "DEFAULT_BUDGET", "EXPLICIT_STATES", "JUSTIFICATION_MODES", "PlanCheck",
+    "DEFAULT_BUDGET", "EXPLICIT_STATES", "JUSTIFICATION_MODES", "OUTSIDE_STATES",
+    "PlanCheck",
     "SearchBudgetExceeded", "action_reachable", "applicable_actions", "clear_cache",
     "fact_reachable", "is_fact_landmark", "is_justified_step", "on_some_optimal_plan",
     "optimal_cost", "optimal_first_actions", "progression", "relaxed_reachable",
     "sample_states", "states_near_goal", "unnecessary_steps", "validate_plan",
 ]
 
-EXPLICIT_STATES = 20_000  # enumerate a reachable space up to this many states
+EXPLICIT_STATES = 50_000  # enumerate the space reachable from init up to this many states
+OUTSIDE_STATES = 10_000  # ... and the space of a state outside it up to this many
 DEFAULT_BUDGET = 50_000  # states one bounded search may store before it gives up
 _SPACES_PER_TASK = 8  # LRU of spaces enumerated from states outside the init space
 _GOALS_PER_SPACE = 256  # LRU of per-goal distance arrays
@@ -152,7 +155,7 @@ class _Space:
             self._dist.move_to_end(key)
             return dist
         n = len(self.states)
-        dist = np.full(n, UNREACHABLE, dtype=np.int64)
+        dist = np.full(n, UNREACHABLE, dtype=np.int32)
         goals = self.goal_ids(pos, neg)
         ptr, src, act = self.reverse()
         if not by_cost:
@@ -278,9 +281,9 @@ def _space(task: GroundTask, state: int, explicit: bool) -> _Space | None:
 
     Which engine answers depends only on (task, state), never on earlier calls: the
     space from init if it has at most EXPLICIT_STATES states and contains `state`;
-    None if the init space is bigger; else the space from `state` if that one is small
-    enough (a cached space containing `state` implies it is). So results, budget
-    exceptions included, do not depend on the order of queries."""
+    None if the init space is bigger; else the space from `state` if it has at most
+    OUTSIDE_STATES states (a cached space containing `state` implies it has). So
+    results, budget exceptions included, do not depend on the order of queries."""
     if not explicit:
         return None
     c = _cache(task)
@@ -305,7 +308,7 @@ def _space(task: GroundTask, state: int, explicit: bool) -> _Space | None:
     if state in c.too_big:
         return None
     try:
-        sp = _Space(task, state, EXPLICIT_STATES)
+        sp = _Space(task, state, OUTSIDE_STATES)
     except SearchBudgetExceeded:
         c.too_big[state] = None
         if len(c.too_big) > 4 * _SPACES_PER_TASK:
