@@ -7,7 +7,8 @@ mixes lengths inside one config (GE1 mixes N = 1, 2, 3 equally).
 An entry with `family:` instead of `task:` is an ACP config (racbench.acp): keys family,
 domain (or domain_file), form, length, problems ({split: [p01, ...]}), obfuscation,
 paraphrase, splits. A `for_each` combination pairing a family with a form it does not
-have (e.g. plan_generation with bool) is skipped, so one entry can cover every form.
+have (e.g. plan_generation with bool) is skipped, so one entry can cover every form;
+so is any combination matching every field of a mapping listed under `exclude`.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ SPLITS = ("train", "validation", "test")
 RECIPE_KEYS = ("name", "description", "seed", "configs")
 CONFIG_KEYS = ("name", "description", "for_each", "task", "length", "objects",
                "query_kinds", "names", "domain", "splits", "family", "form", "problems",
-               "domain_file", "obfuscation", "paraphrase")
+               "domain_file", "obfuscation", "paraphrase", "exclude")
 ACP_KEYS = ("name", "description", "for_each", "family", "domain", "domain_file", "form",
-            "length", "problems", "obfuscation", "paraphrase", "splits")
+            "length", "problems", "obfuscation", "paraphrase", "splits", "exclude")
 
 
 class RecipeError(ValueError):
@@ -139,10 +140,15 @@ def _expand(entry: dict, where: str) -> list[ConfigSpec]:
         raise RecipeError(f"{where}: unknown key '{bad[0]}' in for_each; accepted: "
                           f"{', '.join(CONFIG_KEYS)}")
     fields = list(for_each)  # the recipe's order: first field varies slowest
+    exclude = entry.get("exclude") or []
+    if not isinstance(exclude, list) or any(not isinstance(x, dict) for x in exclude):
+        raise RecipeError(f"{where}: 'exclude' must be a list of mappings of fields to values")
     out = []
     for values in itertools.product(*(for_each[f] for f in fields)):
-        merged = {k: v for k, v in entry.items() if k != "for_each"}
+        merged = {k: v for k, v in entry.items() if k not in ("for_each", "exclude")}
         merged.update(zip(fields, values))
+        if any(all(merged.get(k) == v for k, v in x.items()) for x in exclude):
+            continue
         try:
             name = str(entry.get("name", "")).format(**merged)
         except (KeyError, IndexError) as exc:

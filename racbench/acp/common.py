@@ -137,14 +137,16 @@ def spoil(world: ProblemWorld, rng: random.Random, sid: int, plan: list[int]) ->
 
 
 def choose_options(rng: random.Random, correct, wrong: Sequence, index: int,
-                   kind=None) -> list | None:
+                   kind=None, ranked: bool = False) -> list | None:
     """Four distinct options with `correct` at `index`; wrong options of the same kind
-    as the correct one (schema, predicate) first. None if fewer than three exist."""
+    as the correct one (schema, predicate) first, or, if `ranked`, in the given order
+    (the caller lists the most plausible first). None if fewer than three exist."""
     wrong = [w for w in dict.fromkeys(map(_key, wrong)) if w != _key(correct)]
     if len(wrong) < N_OPTIONS - 1:
         return None
-    rng.shuffle(wrong)
-    if kind is not None:
+    if not ranked:
+        rng.shuffle(wrong)
+    if kind is not None and not ranked:
         wrong.sort(key=lambda w: kind(_unkey(w)) != kind(correct))
     picked = [_unkey(w) for w in wrong[:N_OPTIONS - 1]]
     rng.shuffle(picked)

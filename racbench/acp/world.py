@@ -357,6 +357,25 @@ class ProblemWorld:
             mat = self._dist_cache[key] = (m.T @ m) > 0
         return mat
 
+    def co_applicable(self, sid: int) -> np.ndarray:
+        """co[a, b]: actions a and b are both applicable in some state reachable from
+        `sid` (diagonal: a alone); cached per strongly connected component."""
+        key = ("co-applicable", int(self._components[0][sid]))
+        mat = self._dist_cache.get(key)
+        if mat is None:
+            applicable = np.zeros((self.n_states, len(self.task.actions)), dtype=np.float32)
+            applicable[self.edge_src, self.edge_act] = 1.0
+            m = applicable[self.reachable_states(sid)]
+            mat = self._dist_cache[key] = (m.T @ m) > 0
+        return mat
+
+    @cached_property
+    def has_unreachable_actions(self) -> bool:
+        """Does some state lose the possibility of some grounded action?"""
+        _, _, actions = self._components
+        full = (1 << len(self.task.actions)) - 1
+        return any(m != full for m in actions)
+
     @cached_property
     def has_unreachable_atoms(self) -> bool:
         """Does some state lose the possibility of some grounded atom, or is some

@@ -1,15 +1,20 @@
-"""Action reachability: can an action that is not applicable now ever become applicable?
+"""Action reachability: can an action (or two actions in the same state) that is not
+applicable now become applicable?
 
-Negatives are ground actions applicable in some state of the problem but in none
-reachable from this one, and, where there are none, well-typed actions whose static
-preconditions fail (never applicable anywhere). bool: can it become applicable? mc:
-which of four can. open: give a shortest sequence of actions after which a given
-action is applicable (a plan for its preconditions).
+The subject is a list of ground actions that must be applicable in one state. Where
+the problem has actions that can become impossible, or well-typed actions whose
+static preconditions never hold (never applicable anywhere), subjects are single
+actions; in problems where every action stays possible from every state (ferry,
+gripper...), subjects are pairs of actions, each possible alone, and negatives are
+pairs never applicable together (a move from one room and a pick in another). bool:
+can it become applicable? mc: which of four can. open: give a shortest sequence of
+actions after which it is applicable (a plan for its preconditions).
 """
 
 from __future__ import annotations
 
 from ...simulator.strips import analysis
+from ...simulator.strips.task import Condition
 from ..common import (Family, Question, Target, any_state, assemble, base_context,
                       choose_options, pddl_term, term)
 from ..scoring import score_plan
@@ -18,11 +23,12 @@ from ..text import template
 TYPED_TRIES = 60
 
 
-def _typed_never(world, rng, schema_pool) -> list[list[str]]:
+def _typed_never(world, rng) -> list[list]:
     """Well-typed ground actions with distinct arguments that grounding ruled out."""
     found = []
+    schemas = list(world.domain.actions)
     for _ in range(TYPED_TRIES):
-        schema = rng.choice(schema_pool)
+        schema = rng.choice(schemas)
         args = []
         for _, types in schema.parameters:
             objs = world.objects_of_type(types)
@@ -33,18 +39,63 @@ def _typed_never(world, rng, schema_pool) -> list[list[str]]:
             continue
         t = (schema.name,) + tuple(args)
         if t not in world.task.action_index:
-            found.append(list(t))
+            found.append([list(t)])
     return found
 
 
-def candidates(world, rng, sid: int, reachable: bool) -> list[list[str]]:
+def single_candidates(world, rng, sid: int, reachable: bool) -> list[list]:
     reach = world.reachable_actions(sid)
     now = set(world.applicable(sid))
     n = len(world.task.actions)
     if reachable:
-        return [term(world, k) for k in range(n) if reach >> k & 1 and k not in now]
-    grounded = [term(world, k) for k in range(n) if not reach >> k & 1]
-    return grounded or _typed_never(world, rng, list(world.domain.actions))
+        return [[term(world, k)] for k in range(n) if reach >> k & 1 and k not in now]
+    grounded = [[term(world, k)] for k in range(n) if not reach >> k & 1]
+    return grounded or _typed_never(world, rng)
+
+
+def pair_candidates(world, rng, sid: int, reachable: bool, count: int) -> list[list]:
+    co = world.co_applicable(sid)
+    now = set(world.applicable(sid))
+    actions = world.task.actions
+    alone = [k for k in range(len(actions)) if co[k, k]]
+    out = []
+    for _ in range(4 * count):
+        if len(out) >= count or not alone:
+            break
+        a = rng.choice(alone)
+        pool = [b for b in alone if b != a and co[a, b] == reachable
+                and not (a in now and b in now)]
+        same = [b for b in pool if actions[b].name == actions[a].name]
+        if pool:
+            b = rng.choice(same or pool)
+            out.append(sorted([term(world, a), term(world, b)]))
+    return out
+
+
+def single_mode(world) -> bool:
+    """Single actions where some action can be or become impossible (cached)."""
+    mode = world.__dict__.get("_acp_single_actions")
+    if mode is None:
+        mode = world.__dict__["_acp_single_actions"] = (
+            world.has_unreachable_actions or bool(_typed_never(world, _Fixed())))
+    return mode
+
+
+class _Fixed:
+    """A deterministic stand-in for rng.choice when only existence matters."""
+
+    def __init__(self):
+        self.i = 0
+
+    def choice(self, seq):
+        self.i += 1
+        return seq[self.i % len(seq)]
+
+
+def candidates(world, rng, sid: int, reachable: bool, count: int = 1) -> list[list]:
+    if single_mode(world):
+        return single_candidates(world, rng, sid, reachable)
+    return pair_candidates(world, rng, sid, reachable, count)
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
@@ -59,8 +110,9 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
         good = candidates(world, rng, sid, True)
         if not good:
             return None
-        q.options = choose_options(rng, rng.choice(good), candidates(world, rng, sid, False),
-                                   target.index, kind=lambda t: t[0])
+        q.options = choose_options(rng, rng.choice(good),
+                                   candidates(world, rng, sid, False, 6), target.index,
+                                   kind=lambda s: s[0][0])
         if q.options is None:
             return None
         q.answer = target.index
@@ -69,41 +121,55 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
         if not good:
             return None
         q.subject = rng.choice(good)
-        a = world.task.actions[world.task.action_index[tuple(q.subject)]]
-        from ...simulator.strips.task import Condition
-        plan = world.optimal_plan(rng, sid, Condition(a.pre, a.pre_neg))
+        cond = _precondition(world.task, [world.task.action_index[tuple(t)] for t in q.subject])
+        plan = world.optimal_plan(rng, sid, cond)
         q.optimal_plan_length = len(plan)
         q.answer = [term(world, k) for k in plan]
         q.answer_text = "\n".join(pddl_term(t) for t in q.answer)
     return q
 
 
+def _precondition(task, actions: list[int]) -> Condition:
+    pos = neg = 0
+    for k in actions:
+        pos |= task.actions[k].pre
+        neg |= task.actions[k].pre_neg
+    return Condition(pos, neg)
+
+
+def _phrase(text, terms) -> str:
+    return str(template("action_reachability").together([text.action(tuple(t)) for t in terms]))
+
+
 def render(q, world, text, rng, form):
     t = template("action_reachability")
     context = base_context(world, text, q, rng)
     if form == "bool":
-        return context, assemble(text, form, str(t.bool(text.action(tuple(q.subject))))), []
+        return context, assemble(text, form, str(t.bool(_phrase(text, q.subject)))), []
     if form == "mc":
-        choices = [text.action(tuple(o)) for o in q.options]
+        choices = [_phrase(text, o) for o in q.options]
         return context, assemble(text, form, str(t.mc()), choices), choices
-    return context, assemble(text, form, str(t.open(text.action(tuple(q.subject)))), [],
+    return context, assemble(text, form, str(t.open(_phrase(text, q.subject))), [],
                              str(text.common.plan_instruction())), []
 
 
+def _condition(st, terms) -> Condition | None:
+    ks = [st.action(t) for t in terms]
+    if any(k is None for k in ks):
+        return None  # not grounded from this state: never applicable
+    cond = _precondition(st.task, ks)
+    return None if cond.pos & cond.neg else cond
+
+
 def truth(st, item) -> bool:
-    k = st.action(item)
-    if k is None or st.task.actions[k].applicable(st.state):
+    cond = _condition(st, item)
+    if cond is None or cond.holds(st.state):
         return False
-    return analysis.action_reachable(st.task, st.state, k)
+    return analysis.optimal_cost(st.task, st.state, cond) is not None
 
 
 def score_open(st, answer: str) -> float:
-    from ...simulator.strips.task import Condition
-    k = st.action(st.sym["subject"])
-    if k is None:
-        return 0.0
-    a = st.task.actions[k]
-    return score_plan(st, answer, Condition(a.pre, a.pre_neg))
+    return score_plan(st, answer, _condition(st, st.sym["subject"]))
 
 
 FAMILY = Family("action_reachability", ("bool", "mc", "open"), sample, render, truth,

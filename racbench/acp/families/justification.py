@@ -1,7 +1,7 @@
 """Justification: can a step be dropped from a valid plan and the plan stay valid?
 
-Plans are valid, `length + 2` steps long, from states closer to the goal than that
-(or equally close), so they often carry detours. A step is unjustified when the plan
+Plans are valid plans one or two actions longer than optimal, from states 1 to
+`length + 4` actions from the goal, so they carry detours. A step is unjustified when the plan
 without it alone is still valid (analysis.is_justified_step, mode "single"). bool: can
 step i be removed? mc: which of four steps can be removed (exactly one can). open:
 list every step that can be removed on its own (set equality; none if there is none).
@@ -11,13 +11,10 @@ from __future__ import annotations
 
 from ...simulator.strips import analysis
 from ..common import (Family, Question, Target, assemble, base_context, choose_options,
-                      plan_of_length, problem_goal, state_at_goal_distance, term)
+                      problem_goal, term)
 from ..scoring import score_numbers
 from ..text import template
-
-
-def plan_length(cfg) -> int:
-    return cfg.length + 2
+from .validation import valid_plan
 
 
 def removable(world, sid: int, plan: list[int]) -> list[int]:
@@ -30,13 +27,11 @@ def removable(world, sid: int, plan: list[int]) -> list[int]:
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
-    n = plan_length(cfg)
-    sid = state_at_goal_distance(world, rng, 1, n)
-    if sid is None:
+    found = valid_plan(world, rng, cfg.length, (1, 2))
+    if found is None:
         return None
-    plan = plan_of_length(world, rng, sid, n)
-    if plan is None:
-        return None
+    sid, plan = found
+    n = len(plan)
     q = Question(sid, actions=plan, goal=problem_goal(world))
     q.optimal_plan_length = int(world.goal_distance[sid])
     free = removable(world, sid, plan)

@@ -2,7 +2,9 @@
 
 States are at most MAX_DISTANCE actions from the problem's goal. bool: does a shortest
 plan start with this action? Negatives are applicable actions that do not. mc: which
-of four applicable actions starts a shortest plan (exactly one does). open: name an
+of four actions starts a shortest plan (exactly one does); the others are applicable
+actions that do not, topped up where there are fewer than three with actions of the
+same schemas that are not applicable. open: name an
 action that starts a shortest plan (checked by search).
 """
 
@@ -31,9 +33,17 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
             return None
         q.subject, q.answer = term(world, rng.choice(pool)), target.label
     elif target.form == "mc":
+        # applicable detours first; where fewer than three exist (a corridor), actions
+        # of the same schemas that are not applicable here (no plan starts with them)
+        rng.shuffle(bad)
+        schemas = {world.task.actions[k].name for k in world.applicable(sid)}
+        now = set(world.applicable(sid))
+        later = [k for name in sorted(schemas) for k in world.actions_by_schema[name]
+                 if k not in now]
+        rng.shuffle(later)
         q.options = choose_options(rng, term(world, rng.choice(good)),
-                                   [term(world, k) for k in bad], target.index,
-                                   kind=lambda t: t[0])
+                                   [term(world, k) for k in bad + later], target.index,
+                                   ranked=True)
         if q.options is None:
             return None
         q.answer = target.index

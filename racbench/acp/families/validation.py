@@ -1,6 +1,7 @@
 """Validation: is this plan valid for the problem's goal, and where does it fail?
 
-Plans have `length` steps from states at most that far from the goal. bool: is the
+States are 1 to `length + 4` actions from the goal; plans are valid plans from
+them, optimal or up to two actions longer, before any spoiling. bool: is the
 plan valid (executable, goal reached)? Negatives are, in equal shares, the plan with
 one step swapped for an inapplicable action of the same schema, and an executable
 sequence sharing a prefix with a valid plan that misses the goal. mc: which of four
@@ -18,11 +19,13 @@ from ..text import template
 KINDS = ("inapplicable step", "goal not reached")
 
 
-def valid_plan(world, rng, length: int) -> tuple[int, list[int]] | None:
-    sid = state_at_goal_distance(world, rng, 1, length)
+def valid_plan(world, rng, length: int, slack=(0, 1, 2)) -> tuple[int, list[int]] | None:
+    """A state 1 to `length + 4` actions from the goal and a valid plan from it, of
+    its optimal length plus a slack drawn from `slack`."""
+    sid = state_at_goal_distance(world, rng, 1, length + 4)
     if sid is None:
         return None
-    plan = plan_of_length(world, rng, sid, length)
+    plan = plan_of_length(world, rng, sid, int(world.goal_distance[sid]) + rng.choice(slack))
     return None if plan is None else (sid, plan)
 
 
