@@ -730,23 +730,32 @@ def _reachability_open(ctx: AcpContext, answer: Any) -> str | None:
                           + " and ".join(_atom_text(_lit(f)[0]) for f in facts) + " true")
 
 
-# -- action reachability: an action inapplicable now that can become applicable
+# -- action reachability: actions (applicable together) not all applicable now that
+# can become applicable in one state
 
-def _fire_task(ctx: AcpContext, term: Sequence[str]):
-    """The problem whose goal is "the action has been applicable": a fresh nullary
-    fluent set by a new action carrying the ground action's preconditions."""
+def _terms(item: Any) -> list[list[str]]:
+    """One action term or a list of them, as a list."""
+    if isinstance(item, list) and item and isinstance(item[0], str):
+        return [item]
+    return [list(t) for t in item]
+
+
+def _fire_task(ctx: AcpContext, terms: Sequence[Sequence[str]]):
+    """The problem whose goal is "these actions have been applicable in one state": a
+    fresh nullary fluent set by a new action carrying all their ground preconditions."""
     from unified_planning.model import Fluent, InstantaneousAction
     from unified_planning.shortcuts import BoolType
 
-    act, params = ctx.engine.action(ctx.problem, term)
     em = ctx.problem.environment.expression_manager
-    binding = {em.ParameterExp(p): em.ObjectExp(o) for p, o in zip(act.parameters, params)}
     task = _derived(ctx.problem)
     done = Fluent("racbench_verify_fired", BoolType())
     task.add_fluent(done, default_initial_value=False)
     fire = InstantaneousAction("racbench_verify_fire")
-    for pre in act.preconditions:
-        fire.add_precondition(pre.substitute(binding))
+    for term in terms:
+        act, params = ctx.engine.action(ctx.problem, term)
+        binding = {em.ParameterExp(p): em.ObjectExp(o) for p, o in zip(act.parameters, params)}
+        for pre in act.preconditions:
+            fire.add_precondition(pre.substitute(binding))
     fire.add_effect(done(), True)
     task.add_action(fire)
     task.clear_goals()
@@ -756,19 +765,23 @@ def _fire_task(ctx: AcpContext, term: Sequence[str]):
 
 @acp_checker("action_reachability")
 def _action_reachability(ctx: AcpContext, item: Any) -> bool:
-    return (not ctx.applicable(item)
-            and ctx.engine.optimal_cost(_fire_task(ctx, item)) is not None)
+    terms = _terms(item)
+    if all(ctx.applicable(t) for t in terms):
+        return False
+    return ctx.engine.optimal_cost(_fire_task(ctx, terms)) is not None
 
 
 @acp_open_checker("action_reachability")
 def _action_reachability_open(ctx: AcpContext, answer: Any) -> str | None:
-    subject = ctx.sym["subject"]
-    what = f"a shortest plan after which {_term_text(subject)} is applicable"
+    terms = _terms(ctx.sym["subject"])
+    what = ("a shortest plan after which " + " and ".join(_term_text(t) for t in terms)
+            + (" are" if len(terms) > 1 else " is") + " applicable")
     end, failed = ctx.after(answer)
-    if end is None or not ctx.applicable(subject, end):
-        return f"{what}: the stored plan " + (
-            f"fails at step {failed + 1}" if end is None else "does not make it applicable")
-    fire = ctx.engine.optimal_cost(_fire_task(ctx, subject))
+    if end is None:
+        return f"{what}: the stored plan fails at step {failed + 1}"
+    if not all(ctx.applicable(t, end) for t in terms):
+        return f"{what}: the stored plan does not get there"
+    fire = ctx.engine.optimal_cost(_fire_task(ctx, terms))
     best = None if fire is None else fire - 1
     if best != len(answer):
         return f"{what}: the stored plan has {len(answer)} steps, an optimal one {_show(best)}"
