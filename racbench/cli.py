@@ -90,20 +90,35 @@ def _split_sizes(n: int) -> dict[str, int]:
 @click.argument("task")
 @click.option("--objects", type=int, default=5, show_default=True)
 @click.option("--length", "lengths", type=int, multiple=True, default=(1,), show_default=True,
-              help="Sequence length; repeat to mix lengths in one config.")
+              help="Sequence length; repeat to mix lengths in one config (TRAC tasks).")
 @click.option("-n", "rows", type=int, default=1000, show_default=True, help="Total rows.")
 @click.option("--query-kinds", default=",".join(QUERY_KINDS), show_default=True)
 @click.option("--names", default="seen", show_default=True, help="Name pool: seen or unseen.")
+@click.option("--domain", default=None, help="A shipped STRIPS domain (ACP families).")
+@click.option("--domain-file", type=click.Path(path_type=Path), default=None,
+              help="A PDDL domain file (ACP families).")
+@click.option("--problem-file", "problem_files", type=click.Path(path_type=Path),
+              multiple=True, help="A PDDL problem file; repeat for several. With three or "
+              "more, the last fifth (at least one) is the test split, the fifth before it "
+              "validation; with fewer, all rows form one test split.")
+@click.option("--form", default="bool", show_default=True, help="bool, mc or open (ACP).")
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=None)
 @click.option("--overwrite", is_flag=True)
 @click.option("--quiet", is_flag=True)
-def generate_command(task, objects, lengths, rows, query_kinds, names, out, seed, workers,
-                     overwrite, quiet) -> None:
-    """Build one config of TASK (projection, executability, planning, goal_recognition)."""
+def generate_command(task, objects, lengths, rows, query_kinds, names, domain, domain_file,
+                     problem_files, form, out, seed, workers, overwrite, quiet) -> None:
+    """Build one config of TASK: a TRAC task (projection, executability, planning,
+    goal_recognition) on blocksworld, or, with --domain or --domain-file, any ACP
+    family on a STRIPS domain."""
+    if domain or domain_file or problem_files:
+        return _generate_acp(task, domain, domain_file, problem_files, form, lengths[0],
+                             rows, out, seed, workers, overwrite, quiet)
     if task not in TASKS:
-        raise UserError(f"unknown task '{task}'; accepted: {', '.join(TASKS)}")
+        from .acp.families import FAMILIES
+        raise UserError(f"unknown task '{task}'; accepted: {', '.join(TASKS)}, or an ACP "
+                        f"family with --domain/--domain-file: {', '.join(FAMILIES)}")
     cfg = TaskConfig(task=task, n_objects=objects, lengths=tuple(lengths),
                      query_kinds=tuple(k.strip() for k in query_kinds.split(",") if k.strip()),
                      names=names)
@@ -119,6 +134,59 @@ def generate_command(task, objects, lengths, rows, query_kinds, names, out, seed
     recipe = Recipe(name, f"One config of {task}.", seed, (spec,), recipe_text)
     _run_build(recipe, out, seed=seed, workers=workers, overwrite=overwrite,
                progress=not quiet)
+
+
+def _generate_acp(family, domain, domain_file, problem_files, form, length, rows, out, seed,
+                  workers, overwrite, quiet) -> None:
+    from .acp.config import AcpConfig
+
+    if domain and domain_file:
+        raise UserError("give either --domain (a shipped domain) or --domain-file, not both")
+    if domain_file and not problem_files:
+        raise UserError("--domain-file needs at least one --problem-file")
+    if problem_files and not domain_file and not domain:
+        raise UserError("--problem-file needs --domain-file (or --domain for shipped names)")
+    files = [str(p) for p in problem_files]
+    problems: dict[str, tuple[str, ...]] = {}
+    if files and len(files) >= 3:
+        held = max(1, round(len(files) / 5))
+        problems = {"train": tuple(files[:-2 * held]), "validation": tuple(files[-2 * held:-held]),
+                    "test": tuple(files[-held:])}
+        sizes = _split_sizes(rows)
+    elif files:
+        problems = {"test": tuple(files)}
+        if rows < 2 or rows % 2:
+            raise UserError(f"-n must be an even number >= 2 (labels are 50/50), got {rows}")
+        sizes = {"test": rows}
+    else:
+        sizes = _split_sizes(rows)
+    if domain and files:  # shipped domain, problems named p01... or given as paths
+        problems = {k: tuple(Path(p).stem if not Path(p).is_file() else p for p in v)
+                    for k, v in problems.items()}
+        if any(Path(p).is_file() for v in problems.values() for p in v):
+            domain_file = str(_shipped_domain_file(domain))
+            domain = ""
+    cfg = AcpConfig(family=family, domain=domain or "", form=form, length=length,
+                    problems=problems, domain_file=str(domain_file or ""))
+    try:
+        cfg.validate()
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    name = f"{family}_{form}"
+    spec = ConfigSpec(name, f"{family} on {cfg.domain_label}, {form} questions", cfg, sizes)
+    recipe_text = json.dumps({"family": family, "domain": domain, "domain_file": str(domain_file),
+                              "problems": problems, "form": form, "length": length,
+                              "rows": rows}, sort_keys=True, default=str)
+    recipe = Recipe(name, f"One config of {family}.", seed, (spec,), recipe_text)
+    _run_build(recipe, out, seed=seed, workers=workers, overwrite=overwrite,
+               progress=not quiet)
+
+
+def _shipped_domain_file(domain: str) -> Path:
+    from .acp.world import shipped_domains, shipped_files
+    if domain not in shipped_domains():
+        raise UserError(f"unknown domain '{domain}'; accepted: {', '.join(shipped_domains())}")
+    return Path(shipped_files(domain, [])[0])
 
 
 @main.command("show")

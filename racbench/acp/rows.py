@@ -33,7 +33,10 @@ PROBE_TRIES = 40
 
 
 class AcpConfigRows:
-    def __init__(self, name: str, cfg: AcpConfig, seed: int, splits=SPLITS):
+    def __init__(self, name: str, cfg: AcpConfig, seed: int, splits=SPLITS,
+                 probed: tuple[dict, list] | None = None):
+        """`probed` is a previous `probe_result()` of the same config (e.g. computed
+        in a worker process); without it the problems are probed here."""
         self.name = name
         self.cfg = cfg.validate()
         self.seed = seed
@@ -56,18 +59,30 @@ class AcpConfigRows:
                     self.excluded.append(f"{split}/{Path(path).stem}: more than "
                                          f"{MAX_STATES} states")
             self.worlds[split] = worlds
+        if probed is None:
+            probed = self.probe_result()
+        feasible, excluded = probed
+        self.excluded += excluded
+        for (split, target), indices in feasible.items():
+            ok = [self.worlds[split][i] for i in indices]
+            if not ok:
+                raise GenerationError(
+                    f"config '{name}': no problem of split '{split}' ("
+                    f"{', '.join(w.label for w in self.worlds[split])}) gives {cfg.family} "
+                    f"rows with {_target_text(target)} on {cfg.domain_label}; choose other "
+                    "problems or another form")
+            self.feasible[(split, target)] = ok
+
+    def probe_result(self) -> tuple[dict, list]:
+        """Which problems of each split can give each target, and what was left out."""
+        feasible, excluded = {}, []
+        for split, worlds in self.worlds.items():
             for target in self.targets():
-                ok = [w for w in worlds if self._probe(w, target)]
-                for w in worlds:
-                    if w not in ok:
-                        self.excluded.append(f"{split}/{w.label}: no {_target_text(target)}")
-                if not ok:
-                    raise GenerationError(
-                        f"config '{name}': no problem of split '{split}' ("
-                        f"{', '.join(w.label for w in worlds)}) gives {cfg.family} rows with "
-                        f"{_target_text(target)} on {cfg.domain_label}; choose other problems "
-                        "or another form")
-                self.feasible[(split, target)] = ok
+                ok = [i for i, w in enumerate(worlds) if self._probe(w, target)]
+                excluded += [f"{split}/{w.label}: no {_target_text(target)}"
+                             for i, w in enumerate(worlds) if i not in ok]
+                feasible[(split, target)] = ok
+        return feasible, excluded
 
     # -- targets ------------------------------------------------------------------------
     def targets(self) -> list[Target]:
@@ -109,8 +124,11 @@ class AcpConfigRows:
         target = self.target_for(code)
         probe = target if target.form != "mc" else Target("mc", index=0)
         worlds = self.feasible[(split, probe)]
+        # bigger problems hold more distinct questions: problems are drawn in
+        # proportion to the square root of their number of states
+        weights = [w.n_states ** 0.5 for w in worlds]
         for _ in range(SAMPLE_TRIES):
-            world = worlds[rng.randrange(len(worlds))]
+            world = rng.choices(worlds, weights)[0]
             q = self.family.sample(world, rng, self.cfg, target)
             if q is not None:
                 break

@@ -108,10 +108,11 @@ def prepare(recipe: Recipe, seed: int, workers: int) -> dict[str, ConfigRows | A
     feasible: dict = {}
     for job, ok in zip(jobs, results):
         feasible.setdefault(job[0], {})[job[1:]] = ok
+    probed = _probe_acp([spec for spec in recipe.configs if spec.is_acp], seed, workers)
     gens = {}
     for spec in recipe.configs:
         if spec.is_acp:
-            gens[spec.name] = _acp_rows(spec, seed)
+            gens[spec.name] = _acp_rows(spec, seed, probed[spec.name])
             continue
         gen = ConfigRows(spec.name, spec.task, seed, feasible[spec.task])
         wanted = sum(spec.splits.values())
@@ -123,8 +124,37 @@ def prepare(recipe: Recipe, seed: int, workers: int) -> dict[str, ConfigRows | A
     return gens
 
 
-def _acp_rows(spec: ConfigSpec, seed: int) -> AcpConfigRows:
-    gen = AcpConfigRows(spec.name, spec.task, seed, tuple(spec.splits))
+def _probe_acp_job(args: tuple) -> tuple[dict, list]:
+    name, cfg, seed, splits = args
+    return AcpConfigRows(name, cfg, seed, splits, probed=({}, [])).probe_result()
+
+
+def _probe_acp(specs: list[ConfigSpec], seed: int, workers: int) -> dict[str, tuple]:
+    """Probe ACP configs in parallel, after exploring their worlds in this process
+    (so that the row workers forked later share them)."""
+    if not specs:
+        return {}
+    from ..acp.world import WorldTooLarge, world_for
+    for spec in specs:
+        for split in spec.splits:
+            domain_file, problem_files = spec.task.files(split)
+            for path in problem_files:
+                try:
+                    world = world_for(domain_file, path)
+                except WorldTooLarge:
+                    continue  # reported by the config's generator
+                world.goal_distance, world.reachable_atoms(0)  # shared caches
+    jobs = [(spec.name, spec.task, seed, tuple(spec.splits)) for spec in specs]
+    if workers > 1 and len(jobs) > 1:
+        with mp.get_context("fork").Pool(workers) as pool:
+            results = pool.map(_probe_acp_job, jobs, chunksize=1)
+    else:
+        results = [_probe_acp_job(job) for job in jobs]
+    return {spec.name: result for spec, result in zip(specs, results)}
+
+
+def _acp_rows(spec: ConfigSpec, seed: int, probed=None) -> AcpConfigRows:
+    gen = AcpConfigRows(spec.name, spec.task, seed, tuple(spec.splits), probed)
     for split, wanted in spec.splits.items():
         if wanted > gen.capacity(split):
             raise BuildError(f"config '{spec.name}' asks for {wanted} {split} rows but at most "

@@ -35,13 +35,15 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     elif target.form == "mc":
         # applicable detours first; where fewer than three exist (a corridor), actions
         # of the same schemas that are not applicable here (no plan starts with them)
+        best = rng.choice(good)
         rng.shuffle(bad)
+        bad.sort(key=lambda k: world.task.actions[k].name != world.task.actions[best].name)
         schemas = {world.task.actions[k].name for k in world.applicable(sid)}
         now = set(world.applicable(sid))
         later = [k for name in sorted(schemas) for k in world.actions_by_schema[name]
                  if k not in now]
         rng.shuffle(later)
-        q.options = choose_options(rng, term(world, rng.choice(good)),
+        q.options = choose_options(rng, term(world, best),
                                    [term(world, k) for k in bad + later], target.index,
                                    ranked=True)
         if q.options is None:

@@ -1,6 +1,6 @@
 """Plan generation (open only): give a plan from the current state to the goal.
 
-States are `length` to `length + 2` actions from the problem's goal (the distance
+States are `length` to `length + 8` actions from the problem's goal (the distance
 drawn uniformly among those present; closer states where the problem has none). Any valid plan scores 0.5, a shortest one 1.0
 (scoring.score_plan); the canonical answer is one shortest plan.
 """
@@ -14,9 +14,9 @@ from ..text import template
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
-    sid = state_at_goal_distance(world, rng, cfg.length, cfg.length + 2)
+    sid = state_at_goal_distance(world, rng, cfg.length, cfg.length + 8)
     if sid is None:
-        sid = state_at_goal_distance(world, rng, 1, cfg.length + 2)
+        sid = state_at_goal_distance(world, rng, 1, cfg.length + 8)
     if sid is None:
         return None
     plan = world.optimal_plan(rng, sid)
