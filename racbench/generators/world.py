@@ -20,7 +20,7 @@ from ..simulator.strips.heuristics import heuristic_for
 from ..simulator.strips.search import SearchBudgetExceeded, StateSpace, astar
 from ..simulator.strips.task import Condition, GroundTask
 
-EXPLICIT_STATE_LIMIT = 20_000
+EXPLICIT_STATE_LIMIT = 2_500  # dense all-pairs distances: n^2 memory, n^3 per layer
 START_POOL = 256
 SEARCH_BUDGET = 20_000  # states a search may visit before the sample is redrawn
 

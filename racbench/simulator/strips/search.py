@@ -33,7 +33,7 @@ def shortest_plan_length(task: GroundTask, state: int, goal: Condition,
     """Cost of an optimal plan from `state` to `goal` (None if unreachable).
 
     Breadth-first for unit costs, uniform-cost otherwise; raises SearchBudgetExceeded
-    past `max_nodes` expanded states rather than returning a wrong answer.
+    past `max_nodes` visited states rather than returning a wrong answer.
     """
     if goal.holds(state):
         return 0
@@ -52,13 +52,12 @@ def shortest_plan_length(task: GroundTask, state: int, goal: Condition,
                         return depth
                     seen.add(n)
                     nxt.append(n)
-            if len(seen) > max_nodes:
-                raise SearchBudgetExceeded(f"more than {max_nodes} states")
+                if len(seen) > max_nodes:
+                    raise SearchBudgetExceeded(f"more than {max_nodes} states")
             frontier = nxt
         return None
     best = {state: 0}
     heap = [(0, state)]
-    expanded = 0
     while heap:
         g, s = heapq.heappop(heap)
         if g > best[s]:
@@ -70,6 +69,8 @@ def shortest_plan_length(task: GroundTask, state: int, goal: Condition,
             if ng < best.get(n, ng + 1):
                 best[n] = ng
                 heapq.heappush(heap, (ng, n))
+        if len(best) > max_nodes:
+            raise SearchBudgetExceeded(f"more than {max_nodes} states")
     return None
 
 
@@ -126,7 +127,7 @@ class StateSpace:
     Distances count actions (unit costs); use it for unit-cost worlds only.
     """
 
-    def __init__(self, task: GroundTask, seed: int, max_states: int = 20_000):
+    def __init__(self, task: GroundTask, seed: int, max_states: int = 2_500):
         self.task = task
         index = {seed: 0}
         states = [seed]

@@ -1,6 +1,6 @@
 ;; Blocksworld with a single hand: four operators (pick-up, put-down, stack, unstack).
 (define (domain blocksworld)
-  (:requirements :strips :typing)
+  (:requirements :strips :typing :equality)
   (:types block)
   (:predicates
     (on ?top - block ?below - block)
@@ -23,12 +23,12 @@
 
   (:action stack
     :parameters (?b - block ?target - block)
-    :precondition (and (holding ?b) (clear ?target))
+    :precondition (and (holding ?b) (clear ?target) (not (= ?b ?target)))
     :effect (and (on ?b ?target) (clear ?b) (hand-empty)
                  (not (holding ?b)) (not (clear ?target))))
 
   (:action unstack
     :parameters (?b - block ?from - block)
-    :precondition (and (on ?b ?from) (clear ?b) (hand-empty))
+    :precondition (and (on ?b ?from) (clear ?b) (hand-empty) (not (= ?b ?from)))
     :effect (and (holding ?b) (clear ?from)
                  (not (on ?b ?from)) (not (clear ?b)) (not (hand-empty)))))
