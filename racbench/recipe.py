@@ -24,10 +24,14 @@ import yaml
 
 from .acp.config import AcpConfig
 from .generators.base import TaskConfig
+from .generators.science_gold import ScienceGoldConfig, ScienceGoldRows
 
 SPLITS = ("train", "validation", "test")
 RECIPE_KEYS = ("name", "description", "seed", "configs")
-CONFIG_KEYS = ("name", "description", "for_each", "task", "length", "objects",
+SCIENCE_KEYS = ("name", "description", "for_each", "science", "simplifications",
+                "valid_actions")
+CONFIG_KEYS = ("science", "simplifications", "valid_actions",
+               "name", "description", "for_each", "task", "length", "objects",
                "query_kinds", "names", "domain", "splits", "family", "form", "problems",
                "domain_file", "obfuscation", "paraphrase", "exclude")
 ACP_KEYS = ("name", "description", "for_each", "family", "domain", "domain_file", "form",
@@ -48,6 +52,10 @@ class ConfigSpec:
     @property
     def is_acp(self) -> bool:
         return isinstance(self.task, AcpConfig)
+
+    @property
+    def is_science(self) -> bool:
+        return isinstance(self.task, ScienceGoldConfig)
 
 
 @dataclass(frozen=True)
@@ -172,6 +180,8 @@ def _config(name: str, entry: dict, where: str) -> ConfigSpec:
     where = f"{where} ({name})"
     if "family" in entry:
         return _acp_config(name, entry, where)
+    if "science" in entry:
+        return _science_config(name, entry, where)
     length = entry.get("length", 1)
     lengths = tuple(length) if isinstance(length, list) else (length,)
     kinds = entry.get("query_kinds", ["literal", "conjunction"])
@@ -188,6 +198,27 @@ def _config(name: str, entry: dict, where: str) -> ConfigSpec:
     except ValueError as exc:
         raise RecipeError(f"{where}: {exc}") from None
     return ConfigSpec(name, str(entry.get("description", "")), task, _splits(entry, where))
+
+
+def _science_config(name: str, entry: dict, where: str) -> ConfigSpec:
+    """Gold trajectories of one science task: one row per (variation, simplifications);
+    splits come from the task's variation split, so no sizes are given."""
+    bad = sorted(set(map(str, entry)) - set(SCIENCE_KEYS))
+    if bad:
+        raise RecipeError(f"{where}: unknown key '{bad[0]}' for a science config; accepted: "
+                          f"{', '.join(SCIENCE_KEYS)}")
+    settings = entry.get("simplifications", [""])
+    if isinstance(settings, str) or not isinstance(settings, list):
+        raise RecipeError(f"{where}: 'simplifications' must be a list of settings "
+                          "such as ['', easy, 'teleport,openDoors']")
+    cfg = ScienceGoldConfig(str(entry["science"]), tuple(str(s or "") for s in settings),
+                            bool(entry.get("valid_actions", False)))
+    try:
+        cfg.validate()
+    except ValueError as exc:
+        raise RecipeError(f"{where}: {exc}") from None
+    sizes = ScienceGoldRows(name, cfg).split_sizes()
+    return ConfigSpec(name, str(entry.get("description", "")), cfg, sizes)
 
 
 def _acp_config(name: str, entry: dict, where: str) -> ConfigSpec:

@@ -62,7 +62,7 @@ def test_layout_and_card(built):
         "test-00000-of-00001.parquet", "train-00000-of-00001.parquet",
         "validation-00000-of-00001.parquet"]
     card = (built / "README.md").read_text()
-    assert "config_name: projection_L2" in card and "num_examples: 300" in card
+    assert "config_name: projection_L2" in card and "| `projection_L2` | projection | 4 |" in card
     assert "Problems of any train split found again in the validation or test split of any config: 0" in card
     assert not list(built.parent.glob(".*partial*"))
 

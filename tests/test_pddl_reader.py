@@ -75,7 +75,7 @@ def test_types_hierarchy_constants_equality_and_negative_preconditions():
 
 @pytest.mark.parametrize("text,where,words", [
     ("(define (domain d)\n  (:predicates (p ?x)\n  (:action a :parameters (?x) :effect (p ?x)))",
-     "bad.pddl:1:1", "never closed"),
+     "bad.pddl:2:3", "section :action at line 3 starts inside it"),
     ("(define (domain d)\n (:requirements :strips :fluents))", "bad.pddl:2:25", ":fluents"),
     ("(define (domain d) (:predicates (p ?x))\n (:action a :parameters (?x)\n"
      "  :effect (when (p ?x) (p ?x))))", "bad.pddl:3:11", ":conditional-effects"),

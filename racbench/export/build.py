@@ -24,6 +24,7 @@ from tqdm import tqdm
 
 from ..acp.rows import AcpConfigRows
 from ..generators.rows import ConfigRows, GenerationError, probe, probe_jobs
+from ..generators.science_gold import ScienceGoldRows
 from ..recipe import ConfigSpec, Recipe
 from ..splits.names import name_pool
 from ..splits.strata import position_codes
@@ -96,7 +97,7 @@ def prepare(recipe: Recipe, seed: int, workers: int) -> dict[str, ConfigRows | A
     """Decide every config's strata (probing in parallel) and check that the request
     can be met, before anything is written. ACP configs (family configs) load and probe
     their problems here, in this process, so forked workers share the explored worlds."""
-    trac = [spec for spec in recipe.configs if not spec.is_acp]
+    trac = [spec for spec in recipe.configs if not spec.is_acp and not spec.is_science]
     jobs = [(spec.task,) + job for spec in trac for job in probe_jobs(spec.task)]
     for spec in trac:
         spec.task.world  # build worlds once, before forking, so workers share them
@@ -111,6 +112,9 @@ def prepare(recipe: Recipe, seed: int, workers: int) -> dict[str, ConfigRows | A
     probed = _probe_acp([spec for spec in recipe.configs if spec.is_acp], seed, workers)
     gens = {}
     for spec in recipe.configs:
+        if spec.is_science:
+            gens[spec.name] = ScienceGoldRows(spec.name, spec.task)
+            continue
         if spec.is_acp:
             gens[spec.name] = _acp_rows(spec, seed, probed[spec.name])
             continue
@@ -199,7 +203,8 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
         for spec in recipe_run.configs:
             stats.append(_build_config(spec, gens[spec.name], partial, seed, pool, bar))
         leaks = _cross_config_leaks(recipe_run, partial)
-        write_card(partial / "README.md", recipe_run, seed, scale, stats, leaks)
+        features = {name: features_of(gen) for name, gen in gens.items()}
+        write_card(partial / "README.md", recipe_run, seed, scale, stats, leaks, features)
     except GenerationError:
         shutil.rmtree(partial, ignore_errors=True)
         raise
@@ -258,7 +263,13 @@ def _build_config(spec: ConfigSpec, gen: ConfigRows | AcpConfigRows, partial: Pa
         files = write_split(work, split, rows, features_of(gen))
         splits[split] = _split_stats(rows, files)
         keys_by_split[split] = keys
-    if spec.is_acp:
+    if spec.is_science:
+        cfg = spec.task
+        stats = ConfigStats(
+            name=spec.name, description=spec.description, task=cfg.task, objects="-",
+            lengths=[], query_kinds=[], names=",".join(s or "none" for s in cfg.simplifications),
+            splits=splits, redrawn_duplicates=redrawn, excluded_forms=[])
+    elif spec.is_acp:
         cfg = spec.task
         worlds = [w for ws in gen.worlds.values() for w in ws]
         sizes = sorted(len(w.objects) for w in worlds)
@@ -300,6 +311,11 @@ def _split_stats(rows: list[dict], files: list[str]) -> SplitStats:
             out[str(v)] = out.get(str(v), 0) + 1
         return dict(sorted(out.items()))
 
+    if rows and "steps" in rows[0]:  # science gold: every trajectory reaches its score
+        return SplitStats(rows=len(rows), files=files,
+                          labels=count(f"final score {r['final_score']:.2f}" for r in rows),
+                          query_kinds=count(r["simplifications"] or "none" for r in rows),
+                          lengths=count(r["n_steps"] for r in rows))
     if rows and "form" in rows[0]:  # ACP rows: labels of bool rows, answers otherwise
         return SplitStats(rows=len(rows), files=files,
                           labels=count(r["answer"] if r["form"] != "open" else "open"

@@ -24,11 +24,8 @@ def _features_yaml(features) -> list:
     return DatasetInfo(features=features)._to_yaml_dict()["features"]
 
 
-def front_matter(recipe, stats) -> dict:
-    """`dataset_info` declares each config's own features: TRAC rows or ACP rows."""
-    from ..acp.schema import acp_features
-    acp = {c.name for c in recipe.configs if getattr(c, "is_acp", False)}
-    trac_yaml, acp_yaml = _features_yaml(trac_features()), _features_yaml(acp_features())
+def front_matter(recipe, stats, features: dict) -> dict:
+    """`dataset_info` declares each config's own features (TRAC, ACP or science rows)."""
     return {
         "pretty_name": recipe.name,
         "language": ["en"],
@@ -42,15 +39,15 @@ def front_matter(recipe, stats) -> dict:
         } for s in stats],
         "dataset_info": [{
             "config_name": s.name,
-            "features": acp_yaml if s.name in acp else trac_yaml,
-            "splits": [{"name": split, "num_examples": st.rows}
-                       for split, st in s.splits.items()],
+            "features": _features_yaml(features.get(s.name) or trac_features()),
         } for s in stats],
     }
 
 
-def render_card(recipe, seed: int, scale: float, stats, cross_config_leaks: int) -> str:
-    header = yaml.safe_dump(front_matter(recipe, stats), sort_keys=False, allow_unicode=True)
+def render_card(recipe, seed: int, scale: float, stats, cross_config_leaks: int,
+                features: dict | None = None) -> str:
+    header = yaml.safe_dump(front_matter(recipe, stats, features or {}), sort_keys=False,
+                            allow_unicode=True)
     body = environment().get_template("card/README.md.j2").render(
         recipe=recipe, seed=seed, scale=scale, version=__version__,
         stats=[asdict(s) for s in stats], cross_config_leaks=cross_config_leaks,
@@ -59,7 +56,8 @@ def render_card(recipe, seed: int, scale: float, stats, cross_config_leaks: int)
     return f"---\n{header}---\n\n{body}"
 
 
-def write_card(path: Path, recipe, seed: int, scale: float, stats, leaks: int) -> None:
+def write_card(path: Path, recipe, seed: int, scale: float, stats, leaks: int,
+               features: dict | None = None) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(render_card(recipe, seed, scale, stats, leaks))
+    tmp.write_text(render_card(recipe, seed, scale, stats, leaks, features))
     os.replace(tmp, path)

@@ -8,6 +8,8 @@ itself knows nothing of datasets.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import datasets
 
 from ..simulator.science.env import ScienceEnv
@@ -80,6 +82,19 @@ def gold_row(task: str, variation: int, simplifications: str = "", with_valid_ac
     }
 
 
+@dataclass(frozen=True)
+class ScienceGoldConfig:
+    """One science task's gold trajectories under some simplification settings."""
+
+    task: str
+    simplifications: tuple[str, ...] = ("",)
+    valid_actions: bool = False
+
+    def validate(self) -> "ScienceGoldConfig":
+        gold_items([self.task], self.simplifications)  # ValueError naming what is accepted
+        return self
+
+
 class ScienceGoldRows:
     """Serves one task's gold rows to the build engine: row `index` of a split is the
     index-th variation of that split, in order, under the given simplifications."""
@@ -87,13 +102,12 @@ class ScienceGoldRows:
     features = FEATURES
     excluded: list = []
 
-    def __init__(self, name: str, task: str, simplifications: tuple[str, ...] = ("",),
-                 with_valid_actions: bool = False):
+    def __init__(self, name: str, cfg: ScienceGoldConfig):
         self.name = name
-        self.with_valid_actions = with_valid_actions
-        spec = get_task(task)
+        self.with_valid_actions = cfg.valid_actions
+        spec = get_task(cfg.task)
         self.items: dict[str, list[tuple[str, int, str]]] = {}
-        for item in gold_items([task], simplifications):
+        for item in gold_items([cfg.task], cfg.simplifications):
             self.items.setdefault(spec.split_of(item[1]), []).append(item)
 
     def split_sizes(self) -> dict[str, int]:

@@ -53,6 +53,11 @@ class SList:
         return self.items[0] if self.items and isinstance(self.items[0], Symbol) else None
 
 
+SECTIONS = frozenset({":requirements", ":types", ":constants", ":predicates", ":functions",
+                      ":action", ":durative-action", ":derived", ":domain", ":objects",
+                      ":init", ":goal", ":metric"})
+
+
 def tokenize(text: str, filename: str) -> list[tuple[str, int, int]]:
     """Split into '(' , ')' and symbols, dropping comments; positions are 1-based."""
     tokens: list[tuple[str, int, int]] = []
@@ -102,6 +107,11 @@ def read(text: str, filename: str = "<string>") -> SList:
             if not stack:
                 raise PDDLError(f"unexpected '{tok}' outside parentheses; expected '('",
                                 filename, line, col)
+            if tok.lower() in SECTIONS and not stack[-1].items and len(stack) > 2:
+                # a section opening inside another list: some ')' before it is missing
+                blame = stack[-2]
+                raise PDDLError(f"this '(' is never closed: section {tok.lower()} at line "
+                                f"{line} starts inside it", filename, blame.line, blame.col)
             stack[-1].items.append(Symbol(tok, line, col))
     if stack:
         node = stack[-1]
