@@ -29,7 +29,7 @@ from .text import AcpText
 from .world import MAX_STATES, ProblemWorld, WorldTooLarge, world_for
 
 SAMPLE_TRIES = 400
-PROBE_TRIES = 40
+PROBE_TRIES = 24
 
 
 class AcpConfigRows:

@@ -1,0 +1,91 @@
+"""ACP configs in a real build: recipe keys, Parquet with the ACP schema, the card's
+per-config features, and a `datasets.load_dataset` round trip."""
+
+import json
+from collections import Counter
+
+import datasets
+import pytest
+import yaml
+
+from racbench.export.build import build
+from racbench.recipe import RecipeError, load_recipe, parse_recipe
+from racbench.verify import score
+
+RECIPE = """
+name: acp-small
+seed: 5
+configs:
+  - name: "ferry_{family}_{form}"
+    for_each: {family: [applicability, plan_generation], form: [bool, mc, open]}
+    domain: ferry
+    problems: {train: [p04, p05, p06], test: [p07, p08]}
+    splits: {train: 24, test: 8}
+  - name: trac_projection
+    task: projection
+    objects: 4
+    splits: {test: 8}
+"""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("acp") / "data"
+    build(parse_recipe(RECIPE, "acp-small.yaml"), out, workers=2, progress=False)
+    return out
+
+
+def test_for_each_skips_missing_forms_and_card_features(built):
+    names = sorted(p.name for p in built.iterdir() if p.is_dir())
+    assert names == ["ferry_applicability_bool", "ferry_applicability_mc",
+                     "ferry_applicability_open", "ferry_plan_generation_open",
+                     "trac_projection"]
+    front = yaml.safe_load((built / "README.md").read_text().split("---")[1])
+    feats = {c["config_name"]: [f["name"] for f in c["features"]] for c in front["dataset_info"]}
+    assert "family" in feats["ferry_applicability_mc"] and "task" not in feats["ferry_applicability_mc"]
+    assert "task" in feats["trac_projection"] and "family" not in feats["trac_projection"]
+
+
+def test_load_dataset_round_trip(built):
+    ds = datasets.load_dataset(str(built), "ferry_applicability_bool")
+    train = ds["train"]
+    assert train.features["label"] == datasets.ClassLabel(names=["false", "true"])
+    assert Counter(train["label"]) == {0: 12, 1: 12}
+    assert set(train["problem"]) <= {"p04", "p05", "p06"}
+    assert set(ds["test"]["problem"]) <= {"p07", "p08"}  # unseen problems
+    mc = datasets.load_dataset(str(built), "ferry_applicability_mc")["train"]
+    assert Counter(mc["answer"]) == {"A": 6, "B": 6, "C": 6, "D": 6}
+    assert set(mc["label"]) == {-1} and all(len(c) == 4 for c in mc["choices"])
+    rows = datasets.load_dataset(str(built), "ferry_plan_generation_open")["test"]
+    for row in rows:
+        assert score(row, row["answer"]) == 1.0
+        sym = json.loads(row["symbolic"])
+        assert set(sym) >= {"family", "form", "domain", "domain_pddl", "problem", "objects",
+                            "state", "goal", "subject", "answer"}
+
+
+def test_acp_recipe_covers_every_family_domain_and_form():
+    recipe = load_recipe("acp")
+    seen = {(c.task.family, c.task.domain, c.task.form) for c in recipe.configs}
+    from racbench.acp.families import FAMILIES
+    from racbench.acp.world import shipped_domains
+    want = {(f, d, form) for f in FAMILIES for d in shipped_domains()
+            for form in FAMILIES[f].forms}
+    assert seen == want
+
+
+@pytest.mark.parametrize("entry,words", [
+    ("family: nope\n    domain: ferry", ["unknown family 'nope'"]),
+    ("family: plan_generation\n    form: bool\n    domain: ferry", ["no form 'bool'"]),
+    ("family: landmarks\n    domain: mars", ["unknown domain 'mars'"]),
+    ("family: landmarks\n    domain: ferry\n    problems: {train: [p99]}", ["unknown problem 'p99'"]),
+    ("family: landmarks\n    domain: ferry\n    problems: {train: [p01], test: [p01]}",
+     ["both 'train' and 'test'"]),
+    ("family: landmarks\n    task: projection\n    domain: ferry", ["either 'task'"]),
+])
+def test_bad_family_entries_name_the_field(entry, words):
+    text = f"name: x\nconfigs:\n  - name: c\n    {entry}\n    splits: {{train: 4, test: 4}}\n"
+    with pytest.raises(RecipeError) as err:
+        parse_recipe(text, "x.yaml")
+    for w in words:
+        assert w in str(err.value)

@@ -1,0 +1,89 @@
+"""`racbench generate FAMILY` on shipped domains and on user PDDL files."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from racbench.acp.world import shipped_files
+
+
+def racbench(*args):
+    return subprocess.run([sys.executable, "-m", "racbench.cli", *map(str, args)],
+                          capture_output=True, text=True)
+
+
+def user_files(tmp_path: Path, n: int = 3) -> tuple[Path, list[Path]]:
+    domain, problems = shipped_files("gripper", [f"p{i:02d}" for i in range(1, n + 1)])
+    shutil.copy(domain, tmp_path / "domain.pddl")
+    out = []
+    for i, p in enumerate(problems):
+        out.append(tmp_path / f"task{i}.pddl")
+        shutil.copy(p, out[-1])
+    return tmp_path / "domain.pddl", out
+
+
+def test_generate_on_user_files(tmp_path):
+    domain, problems = user_files(tmp_path)
+    args = ["generate", "next_action", "--domain-file", domain, "--form", "mc", "-n", 12,
+            "--out", tmp_path / "out", "--workers", 1, "--quiet"]
+    for p in problems:
+        args += ["--problem-file", p]
+    r = racbench(*args)
+    assert r.returncode == 0, r.stderr
+    files = sorted((tmp_path / "out" / "next_action_mc").glob("*.parquet"))
+    splits = {f.name.split("-")[0] for f in files}
+    assert splits == {"train", "validation", "test"}
+    test = pq.read_table(tmp_path / "out" / "next_action_mc" / files[0].name).to_pylist()
+    assert all(row["family"] == "next_action" and len(row["choices"]) == 4 for row in test)
+
+
+def test_generate_on_a_shipped_domain(tmp_path):
+    r = racbench("generate", "progression", "--domain", "ferry", "--form", "open", "-n", 12,
+                 "--out", tmp_path / "o", "--workers", 1, "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "o" / "progression_open").is_dir()
+
+
+def assert_user_error(r, *words):
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert "Traceback" not in r.stderr
+    for w in words:
+        assert w in r.stderr, r.stderr
+
+
+def test_syntax_error_names_file_line_and_column(tmp_path):
+    domain, problems = user_files(tmp_path, 1)
+    text = domain.read_text().replace("(:action move", "(:action move (", 1)
+    domain.write_text(text)
+    r = racbench("generate", "applicability", "--domain-file", domain, "--problem-file",
+                 problems[0], "-n", 4, "--out", tmp_path / "o")
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "(:action move (" in l)
+    assert_user_error(r, f"{domain}:{line}:")
+    assert not (tmp_path / "o").exists()
+
+
+def test_unsupported_requirement_is_named(tmp_path):
+    domain, problems = user_files(tmp_path, 1)
+    domain.write_text(domain.read_text().replace(":strips", ":strips :conditional-effects", 1))
+    r = racbench("generate", "applicability", "--domain-file", domain, "--problem-file",
+                 problems[0], "-n", 4, "--out", tmp_path / "o")
+    assert_user_error(r, ":conditional-effects")
+
+
+def test_too_many_rows_refused_before_writing(tmp_path):
+    domain, problems = user_files(tmp_path, 1)
+    r = racbench("generate", "applicability", "--domain-file", domain, "--problem-file",
+                 problems[0], "-n", 100_000, "--out", tmp_path / "o")
+    assert_user_error(r, "distinct")
+    assert sorted(os.listdir(tmp_path)) == ["domain.pddl", "task0.pddl"]
+
+
+def test_unknown_family_and_form(tmp_path):
+    assert_user_error(racbench("generate", "nope", "--domain", "ferry", "--out", tmp_path / "o"),
+                      "unknown family 'nope'", "landmarks")
+    assert_user_error(racbench("generate", "plan_generation", "--domain", "ferry", "--form",
+                               "bool", "--out", tmp_path / "o"), "no form 'bool'")
