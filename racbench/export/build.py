@@ -33,6 +33,7 @@ from .parquet import write_split
 from .schema import trac_features
 
 CHUNK = 500
+MIN_CHUNK = 8
 MAX_REDRAWS = 64
 
 
@@ -239,7 +240,9 @@ def _build_config(spec: ConfigSpec, gen: ConfigRows | AcpConfigRows, partial: Pa
     keys_by_split: dict[str, list[str]] = {}
     for split, n in spec.splits.items():
         codes = position_codes(seed, spec.name, split, n)
-        jobs = [(spec.name, split, s, codes[s:s + CHUNK]) for s in range(0, n, CHUNK)]
+        # small splits of slow rows (science trajectories) still spread over all workers
+        size = max(MIN_CHUNK, min(CHUNK, -(-n // (4 * _workers(pool)))))
+        jobs = [(spec.name, split, s, codes[s:s + size]) for s in range(0, n, size)]
         chunks = pool.imap(_make_chunk, jobs) if pool is not None else map(_make_chunk, jobs)
         rows, keys = [], []
         for chunk in chunks:
@@ -291,6 +294,10 @@ def _build_config(spec: ConfigSpec, gen: ConfigRows | AcpConfigRows, partial: Pa
     os.replace(work, final)
     done.write_text(json.dumps(asdict(stats), sort_keys=True))  # last: marks it finished
     return stats
+
+
+def _workers(pool) -> int:
+    return pool._processes if pool is not None else 1
 
 
 def features_of(gen):
