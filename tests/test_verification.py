@@ -209,18 +209,6 @@ def test_unknown_config_exits_2(trac):
     assert code == 2 and "projection_L9" in out and "available: executability_L2" in out, out
 
 
-def test_exit_code_1_through_a_real_process(trac, tmp_path):
-    script = "from racbench.verification import verify_command; verify_command()"
-    root = copy_config(trac, "executability_L2", tmp_path / "data")
-    shard = root / "executability_L2" / "test-00000-of-00001.parquet"
-    label = pq.read_table(shard).column("label")[0].as_py()
-    row_id = rewrite_row(shard, 0, label=1 - label)
-    wrong = subprocess.run([sys.executable, "-c", script, str(root), "--limit", "3",
-                            "--jobs", "1"],
-                           capture_output=True, text=True, timeout=60)
-    assert wrong.returncode == 1 and row_id in wrong.stdout, wrong.stdout + wrong.stderr
-
-
 def test_missing_fast_downward_is_said_once_and_not_an_error(trac, monkeypatch):
     monkeypatch.setattr(verification, "fd_available", lambda: False)
     code, out = run(trac, "--configs", "planning_L2", "--limit", "4", "--jobs", "1",
