@@ -29,7 +29,7 @@ from .text import AcpText
 from .world import MAX_STATES, ProblemWorld, WorldTooLarge, world_for
 
 SAMPLE_TRIES = 400
-PROBE_TRIES = 24
+PROBE_TRIES = 40
 
 
 class AcpConfigRows:
@@ -105,12 +105,8 @@ class AcpConfigRows:
 
     def _probe(self, world: ProblemWorld, target: Target) -> bool:
         rng = random.Random(derive_seed("acp-probe", self.name, world.label, target))
-        found = 0
-        for _ in range(PROBE_TRIES):
-            found += self.family.sample(world, rng, self.cfg, target) is not None
-            if found == 2:
-                return True
-        return False
+        return any(self.family.sample(world, rng, self.cfg, target) is not None
+                   for _ in range(PROBE_TRIES))
 
     def capacity(self, split: str) -> int:
         """An upper bound on distinct rows of a split: states times subjects."""
