@@ -1227,7 +1227,7 @@ class _UsageFailure(click.ClickException):
 
 
 @click.command("verify")
-@click.argument("directory", type=click.Path(path_type=Path))
+@click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="Rows per config (default: all), spread over its splits.")
 @click.option("--configs", default=None, help="Comma-separated configs (default: all).")
@@ -1243,8 +1243,8 @@ class _UsageFailure(click.ClickException):
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def verify_command(directory: Path, limit, configs, no_optimal, require_optimal, jobs,
                    fd_timeout, quiet) -> None:
-    """Re-derive every label of the dataset in DIRECTORY with unified-planning and
-    Fast Downward; exit 1 if any row disagrees."""
+    """Re-derive every label of the dataset in DIR with unified-planning and Fast
+    Downward; exit 1 if any row disagrees, 2 if DIR is not a racbench dataset."""
     if no_optimal and require_optimal:
         raise _UsageFailure("--no-optimal and --require-optimal exclude each other")
     names = [c.strip() for c in configs.split(",") if c.strip()] if configs else None
