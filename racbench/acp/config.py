@@ -11,6 +11,7 @@ from .world import shipped_domains, shipped_files, shipped_problem_names
 FORMS = ("bool", "mc", "open")
 SPLITS = ("train", "validation", "test")
 MAX_LENGTH = 8
+OBFUSCATIONS = (None, "random", "misleading")  # DomainText's renaming modes
 # Shipped problems per split when a config names none: unseen problems in test.
 DEFAULT_SPLIT_PROBLEMS = {"train": [f"p{i:02d}" for i in range(1, 10)],
                           "validation": ["p10", "p11", "p12"],
@@ -44,6 +45,9 @@ class AcpConfig:
             raise ConfigError(f"domain file {self.domain_file} not found")
         if not 1 <= self.length <= MAX_LENGTH:
             raise ConfigError(f"length must be between 1 and {MAX_LENGTH}, got {self.length}")
+        if self.obfuscation not in OBFUSCATIONS:
+            raise ConfigError(f"unknown obfuscation '{self.obfuscation}'; accepted: "
+                              f"{', '.join(str(o) for o in OBFUSCATIONS[1:])} (or none)")
         if not isinstance(self.paraphrase, int) or self.paraphrase < 0:
             raise ConfigError(f"paraphrase must be a non-negative integer, got {self.paraphrase!r}")
         bad = sorted(set(self.problems) - set(SPLITS))

@@ -66,7 +66,7 @@ class SymbolicTask:
         for line in _lines(answer):
             found = _PAREN.findall(line)
             if found:
-                out.extend(tuple(f.lower().split()) for f in found)
+                out.extend(self._pddl(f) for f in found)
                 continue
             phrases = phrases if phrases is not None else self._action_phrases()
             term = phrases.get(_norm(line))
@@ -84,8 +84,8 @@ class SymbolicTask:
             rest = _NOT.sub(" ", line)
             pos = _PAREN.findall(rest)
             if negs or pos:
-                out.extend((tuple(f.lower().split()), False) for f in negs)
-                out.extend((tuple(f.lower().split()), True) for f in pos)
+                out.extend((self._pddl(f), False) for f in negs)
+                out.extend((self._pddl(f), True) for f in pos)
                 continue
             if phrases is None:
                 text = self.text
@@ -98,6 +98,18 @@ class SymbolicTask:
                 return None
             out.append(lit)
         return out
+
+
+    def _pddl(self, inside: str) -> tuple:
+        """A parenthesised term's tokens, with obfuscated names mapped back."""
+        tokens = inside.lower().split()
+        if self.render.get("obfuscation"):
+            names = self.__dict__.get("_names")
+            if names is None:
+                names = self.__dict__["_names"] = {
+                    k.lower(): v for k, v in self.text.original_names(self.sym["objects"]).items()}
+            tokens = [names.get(t, t) for t in tokens]
+        return tuple(tokens)
 
 
 def _lines(answer: str) -> list[str]:

@@ -67,6 +67,16 @@ class AcpText:
     def steps(self, terms: Sequence[tuple]) -> str:
         return str(self.common.steps([self.action(tuple(t)) for t in terms]))
 
+    def original_names(self, objects) -> dict[str, str]:
+        """Surface name -> PDDL name of every action, predicate and object renamed by
+        obfuscation (empty without it), so PDDL-style answers can use either."""
+        obf = getattr(self._engine, "obfuscation", None)
+        if not obf:
+            return {}
+        names = {new: old for old, new in obf.items()}
+        names.update({obf.rename(o): o for o in objects})
+        return names
+
     def describe(self) -> str:
         if self._engine is not None and hasattr(self._engine, "describe_domain"):
             try:

@@ -86,3 +86,18 @@ def test_search_checked_answers(make_rows):
         assert score(row, row["answer"]) == 1.0
         other = "none" if row["answer"] != "none" else "1"
         assert score(row, other) == 0.0
+
+
+def test_obfuscated_rows_accept_either_names():
+    from racbench.acp.config import AcpConfig
+    from racbench.acp.rows import AcpConfigRows
+    cfg = AcpConfig("plan_generation", "logistics", "open", problems={"test": ("p04",)},
+                    obfuscation="random")
+    row = AcpConfigRows("obf", cfg, 0, ("test",)).row("test", 0, 0).columns
+    st = _task(row)
+    surface = {v: k for k, v in st.text.original_names(st.sym["objects"]).items()}
+    assert "truck" not in row["context"] and "plane1" not in row["context"]
+    renamed = "\n".join("(" + " ".join(surface.get(t, t) for t in line[1:-1].split()) + ")"
+                        for line in row["answer"].splitlines())
+    assert renamed != row["answer"]
+    assert score(row, renamed) == 1.0 and score(row, row["answer"]) == 1.0
