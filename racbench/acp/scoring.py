@@ -13,6 +13,8 @@ from ..simulator.strips.task import Condition
 from .symbolic import SymbolicTask, normalized
 
 PARTIAL_PLAN_SCORE = 0.5
+# States a verifying search may store: the generators enumerate up to 200,000.
+SEARCH_BUDGET = 1_000_000
 
 
 def score_plan(st: SymbolicTask, answer: str, goal: Condition | None) -> float:
@@ -27,7 +29,7 @@ def score_plan(st: SymbolicTask, answer: str, goal: Condition | None) -> float:
     check = analysis.validate_plan(st.task, st.state, plan, goal)
     if not check.valid:
         return 0.0
-    best = analysis.optimal_cost(st.task, st.state, goal)
+    best = analysis.optimal_cost(st.task, st.state, goal, SEARCH_BUDGET)
     return 1.0 if best is not None and len(plan) <= best else PARTIAL_PLAN_SCORE
 
 

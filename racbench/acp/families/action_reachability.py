@@ -17,7 +17,7 @@ from ...simulator.strips import analysis
 from ...simulator.strips.task import Condition
 from ..common import (Family, Question, Target, any_state, assemble, base_context,
                       choose_options, pddl_term, term)
-from ..scoring import score_plan
+from ..scoring import SEARCH_BUDGET, score_plan
 from ..text import template
 
 TYPED_TRIES = 60
@@ -165,7 +165,7 @@ def truth(st, item) -> bool:
     cond = _condition(st, item)
     if cond is None or cond.holds(st.state):
         return False
-    return analysis.optimal_cost(st.task, st.state, cond) is not None
+    return analysis.optimal_cost(st.task, st.state, cond, SEARCH_BUDGET) is not None
 
 
 def score_open(st, answer: str) -> float:

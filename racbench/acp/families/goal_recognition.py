@@ -12,6 +12,7 @@ from __future__ import annotations
 from ...simulator.strips import analysis
 from ..common import (Family, Question, Target, any_state, assemble, base_context,
                       choose_options, term, walk)
+from ..scoring import SEARCH_BUDGET
 from ..text import template
 from ..world import literal_condition
 from .planning import changed_goal
@@ -116,8 +117,8 @@ def _optimal_prefix(st, goal_literals) -> bool:
     check = analysis.validate_plan(st.task, st.state, plan, cond)
     if not check.executable:
         return False
-    here = analysis.optimal_cost(st.task, st.state, cond)
-    there = analysis.optimal_cost(st.task, check.final_state, cond)
+    here = analysis.optimal_cost(st.task, st.state, cond, SEARCH_BUDGET)
+    there = analysis.optimal_cost(st.task, check.final_state, cond, SEARCH_BUDGET)
     return here is not None and there is not None and there + len(plan) == here
 
 

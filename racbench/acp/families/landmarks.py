@@ -12,7 +12,7 @@ from __future__ import annotations
 from ...simulator.strips import analysis
 from ..common import (Family, Question, Target, assemble, base_context, choose_options,
                       pddl_term, problem_goal, state_at_goal_distance)
-from ..scoring import score_one_fact
+from ..scoring import SEARCH_BUDGET, score_one_fact
 from ..text import template
 
 MAX_DISTANCE = 12
@@ -87,7 +87,7 @@ def _is_landmark(st, atom) -> bool:
     i = st.atom(atom)
     if i is None:
         return False  # can never become true, so no plan makes it true
-    return analysis.is_fact_landmark(st.task, st.state, st.goal, i)
+    return analysis.is_fact_landmark(st.task, st.state, st.goal, i, SEARCH_BUDGET)
 
 
 def truth(st, item) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ...simulator.strips import analysis
 from ..common import (Family, Question, Target, assemble, base_context, choose_options,
                       pddl_term, problem_goal, state_at_goal_distance, term)
-from ..scoring import score_one_action
+from ..scoring import SEARCH_BUDGET, score_one_action
 from ..text import template
 
 MAX_DISTANCE = 12
@@ -68,7 +68,8 @@ def render(q, world, text, rng, form):
 
 
 def _optimal_first(st, k: int) -> bool:
-    return st.goal is not None and analysis.on_some_optimal_plan(st.task, st.state, st.goal, k)
+    return st.goal is not None and analysis.on_some_optimal_plan(st.task, st.state, st.goal, k,
+                                                                  SEARCH_BUDGET)
 
 
 def truth(st, item) -> bool:

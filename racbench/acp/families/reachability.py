@@ -14,7 +14,7 @@ from __future__ import annotations
 from ...simulator.strips import analysis
 from ..common import (Family, Question, Target, any_state, assemble, base_context,
                       choose_options, pddl_term)
-from ..scoring import score_plan
+from ..scoring import SEARCH_BUDGET, score_plan
 from ..text import template
 from ..world import literal_condition
 
@@ -117,7 +117,7 @@ def truth(st, item) -> bool:
     cond = _condition(st, item)
     if cond is None or cond.holds(st.state):
         return False
-    return analysis.optimal_cost(st.task, st.state, cond) is not None
+    return analysis.optimal_cost(st.task, st.state, cond, SEARCH_BUDGET) is not None
 
 
 def score_open(st, answer: str) -> float:
