@@ -89,3 +89,10 @@ def test_bad_family_entries_name_the_field(entry, words):
         parse_recipe(text, "x.yaml")
     for w in words:
         assert w in str(err.value)
+
+
+def test_same_bytes_whatever_the_workers(built, tmp_path):
+    again = tmp_path / "again"
+    build(parse_recipe(RECIPE, "acp-small.yaml"), again, workers=1, progress=False)
+    for f in sorted(built.rglob("*.parquet")):
+        assert (again / f.relative_to(built)).read_bytes() == f.read_bytes(), f

@@ -87,3 +87,17 @@ def test_unknown_family_and_form(tmp_path):
                       "unknown family 'nope'", "landmarks")
     assert_user_error(racbench("generate", "plan_generation", "--domain", "ferry", "--form",
                                "bool", "--out", tmp_path / "o"), "no form 'bool'")
+
+
+def test_same_bytes_under_two_hash_seeds(tmp_path):
+    outs = []
+    for hash_seed in ("0", "1"):
+        out = tmp_path / f"h{hash_seed}"
+        r = subprocess.run([sys.executable, "-m", "racbench.cli", "generate", "reachability",
+                            "--domain", "gripper", "--problem-file", "p04", "--problem-file", "p06",
+                            "--form", "mc", "-n", "12", "--out", str(out),
+                            "--workers", "2", "--quiet"], capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONHASHSEED=hash_seed))
+        assert r.returncode == 0, r.stderr
+        outs.append({p.relative_to(out): p.read_bytes() for p in out.rglob("*.parquet")})
+    assert outs[0] == outs[1] and outs[0]

@@ -19,6 +19,7 @@ from ..common import (Family, Question, Target, any_state, assemble, base_contex
                       choose_options, pddl_term, term)
 from ..scoring import SEARCH_BUDGET, score_plan
 from ..text import template
+from .reachability import _closest
 
 TYPED_TRIES = 60
 
@@ -65,10 +66,9 @@ def pair_candidates(world, rng, sid: int, reachable: bool, count: int) -> list[l
         a = rng.choice(alone)
         pool = [b for b in alone if b != a and co[a, b] == reachable
                 and not (a in now and b in now)]
-        same = [b for b in pool if actions[b].name == actions[a].name]
         if pool:
-            b = rng.choice(same or pool)
-            out.append(sorted([term(world, a), term(world, b)]))
+            terms = [x.term for x in actions]
+            out.append(sorted([term(world, a), term(world, _closest(rng, terms, a, pool))]))
     return out
 
 

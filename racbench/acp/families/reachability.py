@@ -46,10 +46,19 @@ def pair_candidates(world, rng, sid: int, reachable: bool, count: int) -> list[l
         i = rng.choice(alone)
         pool = [j for j in alone if j != i and together[i, j] == reachable
                 and not (state >> i & 1 and state >> j & 1)]
-        same = [j for j in pool if atoms[j][0] == atoms[i][0]]
         if pool:
-            out.append(sorted([atoms[i], atoms[rng.choice(same or pool)]]))
+            out.append(sorted([atoms[i], atoms[_closest(rng, atoms, i, pool)]]))
     return out
+
+
+def _closest(rng, items, i: int, pool: list[int]) -> int:
+    """A partner for item i: same predicate (schema) and a shared object if any, so
+    that positives look like the negatives (which, being mutually exclusive, mostly
+    share both), then same predicate, then any."""
+    head, args = items[i][0], set(items[i][1:])
+    same = [j for j in pool if items[j][0] == head]
+    sharing = [j for j in same if args & set(items[j][1:])]
+    return rng.choice(sharing or same or pool)
 
 
 def candidates(world, rng, sid: int, reachable: bool, count: int = 1) -> list[list]:
