@@ -89,8 +89,9 @@ def _split_sizes(n: int) -> dict[str, int]:
 @main.command("generate")
 @click.argument("task")
 @click.option("--objects", type=int, default=5, show_default=True)
-@click.option("--length", "lengths", type=int, multiple=True, default=(1,), show_default=True,
-              help="Sequence length; repeat to mix lengths in one config (TRAC tasks).")
+@click.option("--length", "lengths", type=int, multiple=True,
+              help="Sequence length (default 1 for TRAC tasks, 2 for ACP families); "
+              "repeat to mix lengths in one config (TRAC tasks).")
 @click.option("-n", "rows", type=int, default=1000, show_default=True, help="Total rows.")
 @click.option("--query-kinds", default=",".join(QUERY_KINDS), show_default=True)
 @click.option("--names", default="seen", show_default=True, help="Name pool: seen or unseen.")
@@ -113,8 +114,10 @@ def generate_command(task, objects, lengths, rows, query_kinds, names, domain, d
     goal_recognition) on blocksworld, or, with --domain or --domain-file, any ACP
     family on a STRIPS domain."""
     if domain or domain_file or problem_files:
-        return _generate_acp(task, domain, domain_file, problem_files, form, lengths[0],
-                             rows, out, seed, workers, overwrite, quiet)
+        return _generate_acp(task, domain, domain_file, problem_files, form,
+                             lengths[0] if lengths else 2, rows, out, seed, workers,
+                             overwrite, quiet)
+    lengths = lengths or (1,)
     if task not in TASKS:
         from .acp.families import FAMILIES
         raise UserError(f"unknown task '{task}'; accepted: {', '.join(TASKS)}, or an ACP "
