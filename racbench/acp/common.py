@@ -219,3 +219,48 @@ def assemble(text, form: str, question: str, choices: list[str] = (), instructio
     elif instruction:
         parts.append(instruction)
     return "\n".join(parts)
+
+
+def balanced_pick(rng: random.Random, positives: Sequence, negatives: Sequence, label: bool,
+                  kind):
+    """A subject with the wanted label whose kind (predicate, schema...) is drawn
+    uniformly among the kinds both labels offer in this state, so that the kind of
+    a subject says nothing about its label. Where no kind offers both (e.g. in
+    visitall only "the robot at two cells" is ever unreachable), any subject with
+    the label; None if there is none."""
+    kinds = sorted({kind(x) for x in positives} & {kind(x) for x in negatives}, key=repr)
+    if not kinds:
+        pool = positives if label else negatives
+        return rng.choice(pool) if pool else None
+    chosen = rng.choice(kinds)
+    return rng.choice([x for x in (positives if label else negatives) if kind(x) == chosen])
+
+
+PAIR_TRIES = 12
+
+
+def balanced_pair(rng: random.Random, heads: Sequence[str], together, now: set[int],
+                  label: bool) -> tuple[int, int] | None:
+    """Two items (atoms or actions, by index) that can (label) or can never be true /
+    applicable together: `together[i, j]` says whether they can, its diagonal whether
+    each can alone. The pair of heads (predicates or schemas) is drawn among those
+    that offer both answers, so it says nothing about the label; items both true or
+    applicable `now` are never paired."""
+    alone = [i for i in range(len(heads)) if together[i, i]]
+    by_head: dict[str, list[int]] = {}
+    for i in alone:
+        by_head.setdefault(heads[i], []).append(i)
+    names = sorted(by_head)
+    if not names:
+        return None
+    for _ in range(PAIR_TRIES):
+        p, q = sorted((rng.choice(names), rng.choice(names)))
+        pos, neg = [], []
+        for i in by_head[p]:
+            for j in by_head[q]:
+                if i >= j and p == q or i == j or (i in now and j in now):
+                    continue
+                (pos if together[i, j] else neg).append((i, j))
+        if pos and neg:
+            return rng.choice(pos if label else neg)
+    return None

@@ -6,7 +6,9 @@ the problem has actions that can become impossible, or well-typed actions whose
 static preconditions never hold (never applicable anywhere), subjects are single
 actions; in problems where every action stays possible from every state (ferry,
 gripper...), subjects are pairs of actions, each possible alone, and negatives are
-pairs never applicable together (a move from one room and a pick in another). bool:
+pairs never applicable together (a move from one room and a pick in another). bool
+rows draw the subject's schemas uniformly among those that offer both answers in the
+state, falling back to pairs where no single schema does. bool:
 can it become applicable? mc: which of four can. open: give a shortest sequence of
 actions after which it is applicable (a plan for its preconditions).
 """
@@ -15,7 +17,8 @@ from __future__ import annotations
 
 from ...simulator.strips import analysis
 from ...simulator.strips.task import Condition
-from ..common import (Family, Question, Target, any_state, assemble, base_context,
+from ..common import (Family, Question, Target, any_state, assemble, balanced_pair, balanced_pick,
+                      base_context,
                       choose_options, pddl_term, term)
 from ..scoring import SEARCH_BUDGET, score_plan
 from ..text import template
@@ -102,10 +105,23 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     sid = any_state(world, rng)
     q = Question(sid)
     if target.form == "bool":
-        pool = candidates(world, rng, sid, target.label)
-        if not pool:
+        kind = lambda s: tuple(t[0] for t in s)  # noqa: E731 - schemas of the subject
+        pick = None
+        if single_mode(world):
+            good = single_candidates(world, rng, sid, True)
+            bad = single_candidates(world, rng, sid, False)
+            if {kind(x) for x in good} & {kind(x) for x in bad}:
+                pick = balanced_pick(rng, good, bad, target.label, kind)
+        if pick is None:  # no schema offers both answers alone: ask about pairs
+            actions = world.task.actions
+            pair = balanced_pair(rng, [a.name for a in actions], world.co_applicable(sid),
+                                 set(world.applicable(sid)), target.label)
+            pick = None if pair is None else sorted(term(world, k) for k in pair)
+        if pick is None:  # no balanced subject in this state: as the domain allows
+            pick = rng.choice(candidates(world, rng, sid, target.label) or [None])
+        if pick is None:
             return None
-        q.subject, q.answer = rng.choice(pool), target.label
+        q.subject, q.answer = pick, target.label
     elif target.form == "mc":
         good = candidates(world, rng, sid, True)
         if not good:

@@ -10,7 +10,7 @@ list every step that can be removed on its own (set equality; none if there is n
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, assemble, base_context, choose_options,
+from ..common import (Family, Question, Target, assemble, balanced_pick, base_context, choose_options,
                       problem_goal, term)
 from ..scoring import score_numbers
 from ..text import template
@@ -37,10 +37,11 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     free = removable(world, sid, plan)
     needed = [i for i in range(n) if i not in free]
     if target.form == "bool":
-        pool = free if target.label else needed
-        if not pool:
+        i = balanced_pick(rng, free, needed, target.label,
+                          lambda i: world.task.actions[plan[i]].name)
+        if i is None:
             return None
-        q.subject, q.answer = rng.choice(pool), target.label
+        q.subject, q.answer = i, target.label
     elif target.form == "mc":
         if not free:
             return None

@@ -10,7 +10,7 @@ landmark? mc: which of four is. open: name one landmark (checked by search).
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, assemble, base_context, choose_options,
+from ..common import (Family, Question, Target, assemble, balanced_pick, base_context, choose_options,
                       pddl_term, problem_goal, state_at_goal_distance)
 from ..scoring import SEARCH_BUDGET, score_one_fact
 from ..text import template
@@ -47,10 +47,10 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     q = Question(sid, goal=problem_goal(world))
     q.optimal_plan_length = int(world.goal_distance[sid])
     if target.form == "bool":
-        pool = lm if target.label else other[:max(3, len(other) // 2)]
-        if not pool:
+        i = balanced_pick(rng, lm, other, target.label, lambda i: atoms[i][0])
+        if i is None:
             return None
-        q.subject, q.answer = list(atoms[rng.choice(pool)]), target.label
+        q.subject, q.answer = list(atoms[i]), target.label
     elif target.form == "mc":
         if not lm:
             return None

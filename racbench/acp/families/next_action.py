@@ -11,7 +11,7 @@ action that starts a shortest plan (checked by search).
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, assemble, base_context, choose_options,
+from ..common import (Family, Question, Target, assemble, balanced_pick, base_context, choose_options,
                       pddl_term, problem_goal, state_at_goal_distance, term)
 from ..scoring import SEARCH_BUDGET, score_one_action
 from ..text import template
@@ -28,10 +28,10 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     q = Question(sid, goal=problem_goal(world))
     q.optimal_plan_length = int(world.goal_distance[sid])
     if target.form == "bool":
-        pool = good if target.label else bad
-        if not pool:
+        k = balanced_pick(rng, good, bad, target.label, lambda k: world.task.actions[k].name)
+        if k is None:
             return None
-        q.subject, q.answer = term(world, rng.choice(pool)), target.label
+        q.subject, q.answer = term(world, k), target.label
     elif target.form == "mc":
         # applicable detours first; where fewer than three exist (a corridor), actions
         # of the same schemas that are not applicable here (no plan starts with them)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from ...simulator.strips import analysis
 from ...simulator.strips.task import iter_bits
-from ..common import (Family, Question, Target, any_state, assemble, base_context,
-                      choose_options, pddl_literal, term)
+from ..common import (Family, Question, Target, any_state, assemble, balanced_pick,
+                      base_context, choose_options, pddl_literal, term)
 from ..scoring import score_literal_set
 from ..text import template
 
@@ -35,10 +35,10 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     false_after = [i for i in candidates if not nxt >> i & 1]
     atoms = world.task.atoms
     if target.form == "bool":
-        pool = true_after if target.label else false_after
-        if not pool:
+        i = balanced_pick(rng, true_after, false_after, target.label, lambda i: atoms[i][0])
+        if i is None:
             return None
-        q.subject, q.answer = list(atoms[rng.choice(pool)]), target.label
+        q.subject, q.answer = list(atoms[i]), target.label
     elif target.form == "mc":
         if not true_after:
             return None

@@ -10,7 +10,7 @@ open: list every fact of a given predicate that holds afterwards (set equality).
 from __future__ import annotations
 
 from ...simulator.strips.task import iter_bits
-from ..common import (Family, Question, Target, any_state, assemble, base_context,
+from ..common import (Family, Question, Target, any_state, assemble, balanced_pick, base_context,
                       choose_options, pddl_term, term, walk)
 from ..scoring import score_literal_set
 from ..text import template
@@ -35,10 +35,12 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     q = Question(sid, actions=plan)
     if target.form == "bool":
         positive = rng.random() < 0.5
-        pool = true_end if positive == target.label else false_end
-        if not pool:
+        holds = true_end if positive else false_end  # atoms whose literal would hold
+        fails = false_end if positive else true_end
+        i = balanced_pick(rng, holds, fails, target.label, lambda i: atoms[i][0])
+        if i is None:
             return None
-        q.subject = {"atom": list(atoms[rng.choice(pool)]), "positive": positive}
+        q.subject = {"atom": list(atoms[i]), "positive": positive}
         q.answer = target.label
     elif target.form == "mc":
         if not true_end:

@@ -5,14 +5,17 @@ that can become unreachable (or well-typed facts never reachable, e.g. a truck a
 location of another city), subjects are single facts; in problems where every fact
 stays reachable from every state (ferry, gripper...), subjects are pairs of facts, each
 reachable alone, and the negatives are pairs that are never true together (a car at
-two locations). bool: can it become true? mc: which of four can. open: give a shortest
+two locations). bool rows draw the subject's predicates uniformly among those that
+offer both answers in the state, falling back to pairs where no single predicate
+does. bool: can it become true? mc: which of four can. open: give a shortest
 sequence of actions after which it is true (1.0 shortest, 0.5 longer, 0.0 invalid).
 """
 
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, any_state, assemble, base_context,
+from ..common import (Family, Question, Target, any_state, assemble, balanced_pair, balanced_pick,
+                      base_context,
                       choose_options, pddl_term)
 from ..scoring import SEARCH_BUDGET, score_plan
 from ..text import template
@@ -75,10 +78,23 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     sid = any_state(world, rng)
     q = Question(sid)
     if target.form == "bool":
-        pool = candidates(world, rng, sid, target.label)
-        if not pool:
+        kind = lambda s: tuple(a[0] for a in s)  # noqa: E731 - predicates of the subject
+        pick = None
+        if world.has_unreachable_atoms:
+            good, bad = single_candidates(world, sid, True), single_candidates(world, sid, False)
+            if {kind(x) for x in good} & {kind(x) for x in bad}:
+                pick = balanced_pick(rng, good, bad, target.label, kind)
+        if pick is None:  # no predicate offers both answers alone: ask about pairs
+            state, atoms = world.states[sid], world.task.atoms
+            now = {i for i in range(len(atoms)) if state >> i & 1}
+            pair = balanced_pair(rng, [a[0] for a in atoms], world.together(sid), now,
+                                 target.label)
+            pick = None if pair is None else sorted(atoms[i] for i in pair)
+        if pick is None:  # no balanced subject in this state: as the domain allows
+            pick = rng.choice(candidates(world, rng, sid, target.label) or [None])
+        if pick is None:
             return None
-        q.subject, q.answer = _json(rng.choice(pool)), target.label
+        q.subject, q.answer = _json(pick), target.label
     elif target.form == "mc":
         good, bad = candidates(world, rng, sid, True), candidates(world, rng, sid, False, 6)
         if not good:
