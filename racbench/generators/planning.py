@@ -19,6 +19,7 @@ from .queries import form_cells, form_names, goal_exists, pick_goal
 from .world import World
 
 NEGATIVE_KINDS = ("not_executable", "misses_goal")
+OTHER_WALKS = 4  # walks tried for a goal the sequence misses before redrawing the state
 
 
 def cells(world: World, cfg: TaskConfig) -> list[list[tuple]]:
@@ -40,11 +41,15 @@ def sample(world: World, rng: random.Random, cfg: TaskConfig, stratum: Stratum) 
     # forms, and a walk sharing a prefix with it achieves one that it misses.
     if not goal_exists(world, state, states[-1], forms):
         return None
-    split = rng.randrange(length)
-    other = world.walk(rng, states[split], length - split)
-    if other is None:
-        return None
-    missed = pick_goal(world, rng, state, other[1][-1], forms, must_fail_in=(states[-1],))
+    missed = None
+    for _ in range(OTHER_WALKS):
+        split = rng.randrange(length)
+        other = world.walk(rng, states[split], length - split)
+        if other is not None:
+            missed = pick_goal(world, rng, state, other[1][-1], forms,
+                               must_fail_in=(states[-1],))
+            if missed is not None:
+                break
     if missed is None:
         return None
     if stratum.label:
