@@ -123,7 +123,8 @@ def inapplicable_like(world: ProblemWorld, rng: random.Random, sid: int,
     return rng.choice(pool) if pool else None
 
 
-def spoil(world: ProblemWorld, rng: random.Random, sid: int, plan: list[int]) -> tuple[list[int], int] | None:
+def spoil(world: ProblemWorld, rng: random.Random, sid: int,
+          plan: list[int]) -> tuple[list[int], int] | None:
     """The plan with one step replaced by an action of the same schema that is not
     applicable at that point: (plan, failing step)."""
     i = rng.randrange(len(plan))

@@ -52,7 +52,8 @@ class AcpConfig:
             raise ConfigError(f"paraphrase must be a non-negative integer, got {self.paraphrase!r}")
         bad = sorted(set(self.problems) - set(SPLITS))
         if bad:
-            raise ConfigError(f"unknown split '{bad[0]}' in problems; accepted: {', '.join(SPLITS)}")
+            raise ConfigError(f"unknown split '{bad[0]}' in problems; accepted: "
+                              f"{', '.join(SPLITS)}")
         known = set(shipped_problem_names(self.domain)) if not self.domain_file else None
         for split, names in self.problems.items():
             if not names:

@@ -251,7 +251,9 @@ class ProblemWorld:
                     nxt.append(t)
             if len(parent) > cap:
                 d = self.distance(sid, cond, max_depth)
-                return (None, None) if d is None else (d, self.optimal_plan(rng, sid, cond, max_depth))
+                if d is None:
+                    return None, None
+                return d, self.optimal_plan(rng, sid, cond, max_depth)
             frontier = nxt
         return None, None
 

@@ -18,8 +18,7 @@ from __future__ import annotations
 from ...simulator.strips import analysis
 from ...simulator.strips.task import Condition
 from ..common import (Family, Question, Target, any_state, assemble, balanced_pair, balanced_pick,
-                      base_context,
-                      choose_options, pddl_term, term)
+                      base_context, choose_options, pddl_term, term)
 from ..scoring import SEARCH_BUDGET, score_plan
 from ..text import template
 from .reachability import _closest
@@ -117,7 +116,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
             pair = balanced_pair(rng, [a.name for a in actions], world.co_applicable(sid),
                                  set(world.applicable(sid)), target.label)
             pick = None if pair is None else sorted(term(world, k) for k in pair)
-        if pick is None:  # no balanced subject in this state: as the domain allows
+        if pick is None and not single_mode(world):  # no pair balances in this domain
             pick = rng.choice(candidates(world, rng, sid, target.label) or [None])
         if pick is None:
             return None

@@ -8,8 +8,8 @@ every applicable action (set equality).
 
 from __future__ import annotations
 
-from ..common import (Family, Question, Target, any_state, assemble, base_context,
-                      choose_options, term)
+from ..common import (Family, Question, Target, any_state, assemble, base_context, choose_options,
+                      term)
 from ..scoring import score_action_set
 from ..text import template
 

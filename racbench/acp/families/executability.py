@@ -8,8 +8,8 @@ cannot be executed, or none (the failing step, or none, drawn uniformly).
 
 from __future__ import annotations
 
-from ..common import (Family, Question, Target, any_state, assemble, base_context,
-                      choose_options, spoil, term, walk)
+from ..common import (Family, Question, Target, any_state, assemble, base_context, choose_options,
+                      spoil, term, walk)
 from ..scoring import score_numbers
 from ..text import template
 

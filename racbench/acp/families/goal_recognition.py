@@ -10,8 +10,8 @@ of a shortest plan (exactly one). No open form: many goals fit any observations.
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, any_state, assemble, base_context,
-                      choose_options, term, walk)
+from ..common import (Family, Question, Target, any_state, assemble, base_context, choose_options,
+                      term, walk)
 from ..scoring import SEARCH_BUDGET
 from ..text import template
 from ..world import literal_condition

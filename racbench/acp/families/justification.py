@@ -10,8 +10,8 @@ list every step that can be removed on its own (set equality; none if there is n
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, assemble, balanced_pick, base_context, choose_options,
-                      problem_goal, term)
+from ..common import (Family, Question, Target, assemble, balanced_pick, base_context,
+                      choose_options, problem_goal, term)
 from ..scoring import score_numbers
 from ..text import template
 from .validation import valid_plan
@@ -63,8 +63,8 @@ def render(q, world, text, rng, form):
         action = text.action(tuple(term(world, q.actions[q.subject])))
         return context, assemble(text, form, str(t.bool(q.subject + 1, action))), []
     if form == "mc":
-        choices = [str(text.common.step_option(i + 1, text.action(tuple(term(world, q.actions[i])))))
-                   for i in q.options]
+        clauses = [text.action(tuple(term(world, k))) for k in q.actions]
+        choices = [str(text.common.step_option(i + 1, clauses[i])) for i in q.options]
         return context, assemble(text, form, str(t.mc()), choices), choices
     return context, assemble(text, form, str(t.open()), [],
                              str(text.common.steps_instruction())), []

@@ -10,8 +10,8 @@ landmark? mc: which of four is. open: name one landmark (checked by search).
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, assemble, balanced_pick, base_context, choose_options,
-                      pddl_term, problem_goal, state_at_goal_distance)
+from ..common import (Family, Question, Target, assemble, balanced_pick, base_context,
+                      choose_options, pddl_term, problem_goal, state_at_goal_distance)
 from ..scoring import SEARCH_BUDGET, score_one_fact
 from ..text import template
 

@@ -11,8 +11,8 @@ action that starts a shortest plan (checked by search).
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, assemble, balanced_pick, base_context, choose_options,
-                      pddl_term, problem_goal, state_at_goal_distance, term)
+from ..common import (Family, Question, Target, assemble, balanced_pick, base_context,
+                      choose_options, pddl_term, problem_goal, state_at_goal_distance, term)
 from ..scoring import SEARCH_BUDGET, score_one_action
 from ..text import template
 

@@ -1,14 +1,15 @@
 """Plan generation (open only): give a plan from the current state to the goal.
 
 States are `length` to `length + 8` actions from the problem's goal (the distance
-drawn uniformly among those present; closer states where the problem has none). Any valid plan scores 0.5, a shortest one 1.0
-(scoring.score_plan); the canonical answer is one shortest plan.
+drawn uniformly among those present; closer states where the problem has none). Any
+valid plan scores 0.5, a shortest one 1.0 (scoring.score_plan); the canonical answer
+is one shortest plan.
 """
 
 from __future__ import annotations
 
-from ..common import (Family, Question, Target, assemble, base_context, pddl_term,
-                      problem_goal, state_at_goal_distance, term)
+from ..common import (Family, Question, Target, assemble, base_context, pddl_term, problem_goal,
+                      state_at_goal_distance, term)
 from ..scoring import score_plan
 from ..text import template
 

@@ -10,8 +10,8 @@ it. open: give a shortest plan for the goal (1.0 shortest, 0.5 longer, 0.0 inval
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, any_state, assemble, base_context,
-                      choose_options, pddl_term, spoil, term, walk)
+from ..common import (Family, Question, Target, any_state, assemble, base_context, choose_options,
+                      pddl_term, spoil, term, walk)
 from ..scoring import score_plan
 from ..text import template
 from ..world import literal_condition
@@ -58,7 +58,8 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
         return None
     cond = literal_condition(world.task, goal)
     q = Question(sid, goal=goal)
-    q.optimal_plan_length, best = world.nearby_plan(sid, cond, cfg.length, rng)  # the walk reaches it
+    # the walk reaches the goal, so a shortest plan is at most `length` long
+    q.optimal_plan_length, best = world.nearby_plan(sid, cond, cfg.length, rng)
     if target.form == "bool":
         if not target.label:
             plan = negative(world, rng, sid, plan, cond, target.variant)

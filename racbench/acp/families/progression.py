@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from ...simulator.strips import analysis
 from ...simulator.strips.task import iter_bits
-from ..common import (Family, Question, Target, any_state, assemble, balanced_pick,
-                      base_context, choose_options, pddl_literal, term)
+from ..common import (Family, Question, Target, any_state, assemble, balanced_pick, base_context,
+                      choose_options, pddl_literal, term)
 from ..scoring import score_literal_set
 from ..text import template
 

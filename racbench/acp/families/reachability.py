@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from ...simulator.strips import analysis
 from ..common import (Family, Question, Target, any_state, assemble, balanced_pair, balanced_pick,
-                      base_context,
-                      choose_options, pddl_term)
+                      base_context, choose_options, pddl_term)
 from ..scoring import SEARCH_BUDGET, score_plan
 from ..text import template
 from ..world import literal_condition
@@ -90,7 +89,8 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
             pair = balanced_pair(rng, [a[0] for a in atoms], world.together(sid), now,
                                  target.label)
             pick = None if pair is None else sorted(atoms[i] for i in pair)
-        if pick is None:  # no balanced subject in this state: as the domain allows
+        if pick is None and not world.has_unreachable_atoms:
+            # e.g. visitall: only "the robot at two cells" is ever impossible
             pick = rng.choice(candidates(world, rng, sid, target.label) or [None])
         if pick is None:
             return None
