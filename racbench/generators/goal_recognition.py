@@ -21,6 +21,7 @@ from .world import World
 NEGATIVE_KINDS = ("suboptimal", "no_progress")
 WALK_TRIES = 12
 GOAL_SLACK = 2  # goals lie up to N + GOAL_SLACK moves away
+GOAL_TRIES = 6
 
 
 def cells(world: World, cfg: TaskConfig) -> list[list[tuple]]:
@@ -42,22 +43,34 @@ def _negative(world: World, rng: random.Random, state: int, goal, total: int, le
     return None
 
 
+def _far_goal(world: World, rng: random.Random, state: int, length: int, forms):
+    """A goal of these forms, false in `state` and at least `length` actions away.
+
+    Goals come from states a few moves past N away, so they are always achievable;
+    a few draws share one state before the caller redraws it."""
+    for _ in range(GOAL_TRIES):
+        walked = world.walk(rng, state, length + rng.randrange(GOAL_SLACK + 1))
+        if walked is None:
+            return None
+        goal = pick_goal(world, rng, state, walked[1][-1], forms)
+        if goal is None:
+            continue
+        total = world.distance(state, goal)
+        if total is not None and total >= length:
+            return goal, total
+    return None
+
+
 def sample(world: World, rng: random.Random, cfg: TaskConfig, stratum: Stratum) -> Item | None:
     length, kind, forms = stratum.cell
     negative_kind = NEGATIVE_KINDS[stratum.variant]
     state = world.sample_state(rng)
-    # goals come from states a few moves past N away, so they are always achievable
-    walked = world.walk(rng, state, length + rng.randrange(GOAL_SLACK + 1))
-    if walked is None:
-        return None
-    goal = pick_goal(world, rng, state, walked[1][-1], forms)
-    if goal is None:
-        return None
     meta = {"goal_forms": form_names(forms)}
     try:
-        total = world.distance(state, goal)
-        if total is None or total < length:
+        found = _far_goal(world, rng, state, length, forms)
+        if found is None:
             return None
+        goal, total = found
         if stratum.label:
             plan = world.optimal_plan(rng, state, goal)
             actions = plan[:length] if plan else None
