@@ -220,7 +220,7 @@ def show_command(directory: Path, config: str, count: int, split: str | None) ->
     table = pq.read_table(files[0]).slice(0, count).to_pylist()
     template = environment().get_template("cli/show.j2")
     for row in table:
-        click.echo(template.render(row=row, label="true" if row["label"] else "false"))
+        click.echo(template.render(row=row, label="true" if row.get("label") == 1 else "false"))
 
 
 main.add_command(audit_command)
