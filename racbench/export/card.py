@@ -52,8 +52,16 @@ def render_card(recipe, seed: int, scale: float, stats, cross_config_leaks: int,
         recipe=recipe, seed=seed, scale=scale, version=__version__,
         stats=[asdict(s) for s in stats], cross_config_leaks=cross_config_leaks,
         total_rows=sum(st.rows for s in stats for st in s.splits.values()),
-        audit_start=CARD_START, audit_end=CARD_END)
+        audit_start=CARD_START, audit_end=CARD_END, row_kinds=_row_kinds(features or {}))
     return f"---\n{header}---\n\n{body}"
+
+
+def _row_kinds(features: dict) -> list[str]:
+    """Which row layouts the folder holds, to describe only their columns."""
+    kinds = set()
+    for f in features.values():
+        kinds.add("acp" if "family" in f else "science" if "steps" in f else "trac")
+    return sorted(kinds) or ["trac"]
 
 
 def write_card(path: Path, recipe, seed: int, scale: float, stats, leaks: int,
