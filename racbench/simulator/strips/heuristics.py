@@ -19,17 +19,29 @@ Heuristic = Callable[[int], int]
 BLOCKSWORLD_ACTIONS = frozenset({"move", "movetotable", "movefromtable"})
 
 
-def _is_trac_blocksworld(task: GroundTask) -> bool:
-    preds = {a[0] for a in task.atoms}
-    return ({a.name for a in task.actions} == BLOCKSWORLD_ACTIONS
-            and preds <= {"on", "ontable", "clear"})
+def _blocksworld_on_pairs(task: GroundTask) -> dict[int, tuple[str, str]] | None:
+    """The on(x, y) atoms by index if `task` is TRAC blocksworld, else None (memoised)."""
+    cached = _ON_PAIRS.get(id(task))
+    if cached is None or cached[0] is not task:
+        preds = {a[0] for a in task.atoms}
+        pairs = None
+        if ({a.name for a in task.actions} == BLOCKSWORLD_ACTIONS
+                and preds <= {"on", "ontable", "clear"}):
+            pairs = {i: (a[1], a[2]) for i, a in enumerate(task.atoms) if a[0] == "on"}
+        if len(_ON_PAIRS) > 64:
+            _ON_PAIRS.clear()
+        cached = _ON_PAIRS[id(task)] = (task, pairs)
+    return cached[1]
+
+
+_ON_PAIRS: dict[int, tuple[GroundTask, dict | None]] = {}
 
 
 def blocks_must_move(task: GroundTask, goal: Condition) -> Heuristic | None:
     """The must-move lower bound for `goal`, or None if `task` is not TRAC blocksworld."""
-    if not _is_trac_blocksworld(task):
+    on_pairs = _blocksworld_on_pairs(task)
+    if on_pairs is None:
         return None
-    on_pairs = {i: (a[1], a[2]) for i, a in enumerate(task.atoms) if a[0] == "on"}
     on_mask = sum(1 << i for i in on_pairs)
     literals = [(task.atoms[i], True, i) for i in iter_bits(goal.pos)]
     literals += [(task.atoms[i], False, i) for i in iter_bits(goal.neg)]

@@ -14,6 +14,9 @@ from typing import Iterable, Sequence
 from .model import Atom, Literal
 
 
+SUCCESSOR_MEMO = 20_000  # states whose successor lists are kept
+
+
 @dataclass(frozen=True)
 class GroundAction:
     name: str
@@ -69,6 +72,7 @@ class GroundTask:
         self.static_atoms = static_atoms
         self.init = self.state_of(a for a in init if a in self.atom_index)
         self.goal = tuple(goal)
+        self._succ_memo: dict[int, list[tuple[int, int]]] = {}
         self._build_successor_index()
 
     # -- states -----------------------------------------------------------------------
@@ -145,7 +149,14 @@ class GroundTask:
         return found
 
     def successors(self, state: int) -> list[tuple[int, int]]:
-        return [(k, self.actions[k].apply(state)) for k in self.applicable(state)]
+        """(action, next state) pairs, memoised: searches revisit the same states."""
+        succ = self._succ_memo.get(state)
+        if succ is None:
+            if len(self._succ_memo) >= SUCCESSOR_MEMO:
+                self._succ_memo.clear()
+            succ = self._succ_memo[state] = [(k, self.actions[k].apply(state))
+                                             for k in self.applicable(state)]
+        return succ
 
     def action_of(self, term: Sequence[str]) -> int:
         """Index of a ground action given as (name, arg, ...); KeyError if unknown."""
