@@ -121,28 +121,45 @@ def _split_files(config_dir: Path) -> dict[str, list[Path]]:
     return files
 
 
+def _query_column(names: set[str]) -> str:
+    """TRAC rows call the question `query`; task-family (ACP) rows call it `question`."""
+    return "query" if "query" in names or "question" not in names else "question"
+
+
 def _read_split(paths: Sequence[Path], field: str) -> tuple[list[str], list[str], np.ndarray]:
     """Return (field texts, query texts, labels) of all shards, in file order."""
-    columns = ["query", "label"] if field == "query" else ["query", field, "label"]
     texts: list[str] = []
     queries: list[str] = []
     labels: list[np.ndarray] = []
     for path in paths:
         parquet = pq.ParquetFile(path)
         names = set(parquet.schema_arrow.names)
+        query = _query_column(names)
+        text = query if field == "query" else field
+        columns = sorted({query, text, "label"})
         missing = [c for c in columns if c not in names]
         if missing:
             raise AuditError(f"{path}: missing column(s) {', '.join(missing)}")
         table = parquet.read(columns=columns)
-        q = ["" if s is None else str(s) for s in table.column("query").to_pylist()]
+        q = ["" if s is None else str(s) for s in table.column(query).to_pylist()]
         queries.extend(q)
-        if field == "query":
-            texts.extend(q)
-        else:
-            texts.extend("" if s is None else str(s) for s in table.column(field).to_pylist())
+        texts.extend("" if s is None else str(s) for s in table.column(text).to_pylist())
         labels.append(_labels(table.column("label"), path))
     y = np.concatenate(labels) if labels else np.zeros(0, dtype=np.int64)
     return texts, queries, y
+
+
+def has_binary_labels(config_dir: Path) -> bool:
+    """Only configs of true/false rows can be probed (not multiple-choice, open-ended or
+    trajectory rows)."""
+    for path in sorted(Path(config_dir).glob("*.parquet")):
+        parquet = pq.ParquetFile(path)
+        if "label" not in parquet.schema_arrow.names:
+            return False
+        y = parquet.read(columns=["label"]).column("label").to_numpy(zero_copy_only=False)
+        if len(y) and not np.isin(y, (0, 1)).all():
+            return False
+    return True
 
 
 def _labels(column: pa.ChunkedArray, path: Path) -> np.ndarray:
@@ -388,7 +405,8 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
 
 def audit_dataset(root: Path, field: str = "query") -> list[ProbeResult]:
     """Probe every config (subdirectory with *.parquet) of ``root``, sorted by name."""
-    return [probe_config(config_dir, field=field) for config_dir in find_configs(root)]
+    return [probe_config(config_dir, field=field) for config_dir in find_configs(root)
+            if has_binary_labels(config_dir)]
 
 
 # --------------------------------------------------------------------------

@@ -416,3 +416,19 @@ def test_cli_real_subprocess(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.strip() and "\n" not in proc.stderr.strip()
+
+
+def test_task_family_rows_use_question_and_non_binary_configs_are_skipped(tmp_path):
+    """ACP rows name their text `question`; mc/open rows (label -1) cannot be probed."""
+    rng = np.random.default_rng(3)
+    for name, labels in (("fam_bool", None), ("fam_mc", -1)):
+        folder = tmp_path / name
+        folder.mkdir()
+        texts, y = _rows(rng, 400, leak=1.0 if labels is None else 0.0)
+        y = np.full(len(y), labels) if labels is not None else y
+        table = pa.table({"question": texts, "label": pa.array(y, pa.int64())})
+        pq.write_table(table, folder / "test-00000-of-00001.parquet")
+    (tmp_path / "README.md").write_text(CARD)
+    results = audit.audit_dataset(tmp_path)
+    assert [r.config for r in results] == ["fam_bool"]
+    assert results[0].accuracy > 0.8  # the planted leak is found in `question`
