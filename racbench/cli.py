@@ -130,11 +130,12 @@ def generate_command(task, objects, lengths, rows, query_kinds, names, domain, d
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     name = f"{task}_{'_'.join(f'L{n}' for n in lengths)}"
-    spec = ConfigSpec(name, f"{task} with {objects} objects", cfg, _split_sizes(rows))
+    words = environment().get_template("cli/generate.j2").module
+    spec = ConfigSpec(name, str(words.config(task, objects)), cfg, _split_sizes(rows))
     recipe_text = json.dumps({"task": task, "objects": objects, "lengths": list(lengths),
                               "rows": rows, "query_kinds": list(cfg.query_kinds),
                               "names": names})
-    recipe = Recipe(name, f"One config of {task}.", seed, (spec,), recipe_text)
+    recipe = Recipe(name, str(words.recipe(task)), seed, (spec,), recipe_text)
     _run_build(recipe, out, seed=seed, workers=workers, overwrite=overwrite,
                progress=not quiet)
 
@@ -180,7 +181,8 @@ def _generate_acp(family, domain, domain_file, problem_files, form, length, rows
     recipe_text = json.dumps({"family": family, "domain": domain, "domain_file": str(domain_file),
                               "problems": problems, "form": form, "length": length,
                               "rows": rows}, sort_keys=True, default=str)
-    recipe = Recipe(name, f"One config of {family}.", seed, (spec,), recipe_text)
+    recipe = Recipe(name, str(environment().get_template("cli/generate.j2").module.recipe(family)),
+                    seed, (spec,), recipe_text)
     _run_build(recipe, out, seed=seed, workers=workers, overwrite=overwrite,
                progress=not quiet)
 
