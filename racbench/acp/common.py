@@ -222,6 +222,41 @@ def assemble(text, form: str, question: str, choices: list[str] = (), instructio
     return "\n".join(parts)
 
 
+def render_sequence_question(q: Question, world: ProblemWorld, text, rng: random.Random,
+                             form: str, family: str, frame) -> tuple[str, str, list[str]]:
+    """Questions about a sequence of actions (executability, validation): mc options are
+    sequences; otherwise the sequence joins the context through `frame`."""
+    from .text import template
+
+    t = template(family)
+    context = base_context(world, text, q, rng)
+    if form == "mc":
+        choices = [text.steps([tuple(a) for a in o]) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    steps = text.steps([tuple(term(world, k)) for k in q.actions])
+    context = str(frame(context, steps))
+    if form == "bool":
+        return context, assemble(text, form, str(t.bool())), []
+    return context, assemble(text, form, str(t.open()), [],
+                             str(text.common.step_instruction())), []
+
+
+def render_action_question(q: Question, world: ProblemWorld, text, rng: random.Random,
+                           form: str, family: str, instruction) -> tuple[str, str, list[str]]:
+    """Questions about one action of the state (applicability, next action): bool asks
+    about `q.subject`, mc offers actions, open ends with `instruction`."""
+    from .text import template
+
+    t = template(family)
+    context = base_context(world, text, q, rng)
+    if form == "bool":
+        return context, assemble(text, form, str(t.bool(text.action(tuple(q.subject))))), []
+    if form == "mc":
+        choices = [text.action(tuple(o)) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    return context, assemble(text, form, str(t.open()), [], str(instruction())), []
+
+
 def balanced_pick(rng: random.Random, positives: Sequence, negatives: Sequence, label: bool,
                   kind):
     """A subject with the wanted label whose kind (predicate, schema...) is drawn

@@ -8,10 +8,9 @@ every applicable action (set equality).
 
 from __future__ import annotations
 
-from ..common import (Family, Question, Target, any_state, assemble, base_context, choose_options,
-                      term)
+from ..common import (Family, Question, Target, any_state, choose_options,
+                      render_action_question, term)
 from ..scoring import score_action_set
-from ..text import template
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
@@ -45,16 +44,8 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 
 def render(q, world, text, rng, form):
-    t = template("applicability")
-    context = base_context(world, text, q, rng)
-    if form == "bool":
-        return context, assemble(text, form, str(t.bool(text.action(tuple(q.subject))))), []
-    if form == "mc":
-        choices = [text.action(tuple(o)) for o in q.options]
-        return context, assemble(text, form, str(t.mc()), choices), choices
-    return context, assemble(text, form, str(t.open()),
-                             [], str(text.common.actions_instruction())), []
-
+    return render_action_question(q, world, text, rng, form, "applicability",
+                                  text.common.actions_instruction)
 
 def truth(st, item) -> bool:
     k = st.action(item)

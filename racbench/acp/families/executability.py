@@ -8,10 +8,9 @@ cannot be executed, or none (the failing step, or none, drawn uniformly).
 
 from __future__ import annotations
 
-from ..common import (Family, Question, Target, any_state, assemble, base_context, choose_options,
-                      spoil, term, walk)
+from ..common import (Family, Question, Target, any_state, choose_options,
+                      render_sequence_question, spoil, term, walk)
 from ..scoring import score_numbers
-from ..text import template
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
@@ -52,18 +51,8 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 
 def render(q, world, text, rng, form):
-    t = template("executability")
-    context = base_context(world, text, q, rng)
-    if form == "mc":
-        choices = [text.steps([tuple(a) for a in o]) for o in q.options]
-        return context, assemble(text, form, str(t.mc()), choices), choices
-    steps = text.steps([tuple(term(world, k)) for k in q.actions])
-    context = str(text.common.sequence_context(context, steps))
-    if form == "bool":
-        return context, assemble(text, form, str(t.bool())), []
-    return context, assemble(text, form, str(t.open()), [],
-                             str(text.common.step_instruction())), []
-
+    return render_sequence_question(q, world, text, rng, form, "executability",
+                                    text.common.sequence_context)
 
 def first_failure(st, terms) -> int | None:
     state = st.state

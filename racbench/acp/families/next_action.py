@@ -11,10 +11,9 @@ action that starts a shortest plan (checked by search).
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, assemble, balanced_pick, base_context,
-                      choose_options, pddl_term, problem_goal, state_at_goal_distance, term)
+from ..common import (Family, Question, Target, balanced_pick, choose_options, pddl_term,
+                      problem_goal, render_action_question, state_at_goal_distance, term)
 from ..scoring import SEARCH_BUDGET, score_one_action
-from ..text import template
 
 MAX_DISTANCE = 12
 
@@ -56,16 +55,8 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 
 def render(q, world, text, rng, form):
-    t = template("next_action")
-    context = base_context(world, text, q, rng)
-    if form == "bool":
-        return context, assemble(text, form, str(t.bool(text.action(tuple(q.subject))))), []
-    if form == "mc":
-        choices = [text.action(tuple(o)) for o in q.options]
-        return context, assemble(text, form, str(t.mc()), choices), choices
-    return context, assemble(text, form, str(t.open()), [],
-                             str(text.common.action_instruction())), []
-
+    return render_action_question(q, world, text, rng, form, "next_action",
+                                  text.common.action_instruction)
 
 def _optimal_first(st, k: int) -> bool:
     return st.goal is not None and analysis.on_some_optimal_plan(st.task, st.state, st.goal, k,

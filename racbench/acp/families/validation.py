@@ -11,10 +11,9 @@ plans is valid. open: the number of the first step that cannot be executed, or n
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, assemble, base_context, choose_options,
-                      plan_of_length, problem_goal, spoil, state_at_goal_distance, term, walk)
+from ..common import (Family, Question, Target, choose_options, plan_of_length, problem_goal,
+                      render_sequence_question, spoil, state_at_goal_distance, term, walk)
 from ..scoring import score_numbers
-from ..text import template
 
 KINDS = ("inapplicable step", "goal not reached")
 
@@ -79,18 +78,8 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 
 def render(q, world, text, rng, form):
-    t = template("validation")
-    context = base_context(world, text, q, rng)
-    if form == "mc":
-        choices = [text.steps([tuple(a) for a in o]) for o in q.options]
-        return context, assemble(text, form, str(t.mc()), choices), choices
-    steps = text.steps([tuple(term(world, k)) for k in q.actions])
-    context = str(text.common.plan_context(context, steps))
-    if form == "bool":
-        return context, assemble(text, form, str(t.bool())), []
-    return context, assemble(text, form, str(t.open()), [],
-                             str(text.common.step_instruction())), []
-
+    return render_sequence_question(q, world, text, rng, form, "validation",
+                                    text.common.plan_context)
 
 def _plan(st, terms) -> list[int] | None:
     plan = [st.action(t) for t in terms]
