@@ -61,6 +61,7 @@ __all__ = [
 
 #: A config passes when the probe's accuracy is at most this.
 ACCURACY_THRESHOLD = 0.55
+SIGNIFICANCE = 0.01  # above the threshold, a config fails only if clearly above chance
 #: Vocabulary cap (features kept by training document frequency).
 MAX_FEATURES = 2000
 #: L2 strength on the weights (objective: mean log-loss + lam/2 * ||w||^2).
@@ -102,6 +103,22 @@ class ProbeResult:
     majority_baseline: float
     passed: bool
     method: str
+    p_value: float = 1.0  # one-sided binomial test of the accuracy against chance
+
+
+def chance_p_value(accuracy: float, n: int) -> float:
+    """P(at least this many correct of n | guessing at 50%), exact binomial tail."""
+    if n <= 0:
+        return 1.0
+    k = round(accuracy * n)
+    tail = sum(math.comb(n, i) for i in range(k, n + 1))
+    return min(1.0, tail / 2 ** n)
+
+
+def _passes(accuracy: float, n: int) -> bool:
+    """At chance: at most the threshold, or above it by no more than sampling noise
+    (small evaluation sets cannot tell 57% from 50%)."""
+    return accuracy <= ACCURACY_THRESHOLD or chance_p_value(accuracy, n) >= SIGNIFICANCE
 
 
 # --------------------------------------------------------------------------
@@ -362,7 +379,8 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
             config=config_dir.name, field=field, train_split="train", eval_split=eval_name,
             n_train=len(y_tr), n_eval=len(y_ev), accuracy=accuracy,
             majority_baseline=_majority_accuracy(y_tr, y_ev),
-            passed=accuracy <= ACCURACY_THRESHOLD, method=METHOD_HOLDOUT,
+            passed=_passes(accuracy, len(y_ev)), method=METHOD_HOLDOUT,
+            p_value=chance_p_value(accuracy, len(y_ev)),
         )
 
     # One split (or no train/eval pair): pool everything, 5-fold CV.
@@ -399,7 +417,8 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
         config=config_dir.name, field=field, train_split=split_label, eval_split=split_label,
         n_train=len(y_all), n_eval=len(y_all), accuracy=accuracy,
         majority_baseline=float(np.mean(bases)),
-        passed=accuracy <= ACCURACY_THRESHOLD, method=METHOD_CV,
+        passed=_passes(accuracy, len(y_all)), method=METHOD_CV,
+        p_value=chance_p_value(accuracy, len(y_all)),
     )
 
 
@@ -435,7 +454,7 @@ def render_audit_section(results: Iterable[ProbeResult]) -> str:
     results = list(results)
     text = _environment().get_template(_TEMPLATE_NAME).render(
         results=results,
-        threshold=ACCURACY_THRESHOLD,
+        threshold=ACCURACY_THRESHOLD, significance=SIGNIFICANCE,
         max_features=MAX_FEATURES,
         l2_lambda=L2_LAMBDA,
         n_folds=N_FOLDS,
