@@ -257,6 +257,23 @@ def render_action_question(q: Question, world: ProblemWorld, text, rng: random.R
     return context, assemble(text, form, str(t.open()), [], str(instruction())), []
 
 
+def render_subject_question(q: Question, world: ProblemWorld, text, rng: random.Random,
+                            form: str, family: str, phrase) -> tuple[str, str, list[str]]:
+    """Questions about a subject phrased by `phrase(text, subject)` (reachability of facts
+    or of actions): bool and open ask about `q.subject`, mc offers phrased options."""
+    from .text import template
+
+    t = template(family)
+    context = base_context(world, text, q, rng)
+    if form == "bool":
+        return context, assemble(text, form, str(t.bool(phrase(text, q.subject)))), []
+    if form == "mc":
+        choices = [phrase(text, o) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    return context, assemble(text, form, str(t.open(phrase(text, q.subject))), [],
+                             str(text.common.plan_instruction())), []
+
+
 def balanced_pick(rng: random.Random, positives: Sequence, negatives: Sequence, label: bool,
                   kind):
     """A subject with the wanted label whose kind (predicate, schema...) is drawn

@@ -21,7 +21,7 @@ from .. import __version__
 from ..generators.rows import GenerationError, Row
 from ..splits.dedup import problem_key
 from ..splits.seeding import derive_seed
-from .common import LETTERS, N_OPTIONS, Question, Target, goal_json, problem_goal
+from .common import LETTERS, N_OPTIONS, Question, Target, goal_json
 from .config import SPLITS, AcpConfig
 from .families import FAMILIES
 from .schema import acp_features

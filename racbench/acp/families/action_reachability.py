@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from ...simulator.strips import analysis
 from ...simulator.strips.task import Condition
-from ..common import (Family, Question, Target, any_state, assemble, balanced_pair, balanced_pick,
-                      base_context, choose_options, pddl_term, term)
+from ..common import (Family, Question, Target, any_state, balanced_pair, balanced_pick,
+                      choose_options, pddl_term, render_subject_question, term)
 from ..scoring import SEARCH_BUDGET, score_plan
 from ..text import template
 from .reachability import _closest
@@ -157,15 +157,7 @@ def _phrase(text, terms) -> str:
 
 
 def render(q, world, text, rng, form):
-    t = template("action_reachability")
-    context = base_context(world, text, q, rng)
-    if form == "bool":
-        return context, assemble(text, form, str(t.bool(_phrase(text, q.subject)))), []
-    if form == "mc":
-        choices = [_phrase(text, o) for o in q.options]
-        return context, assemble(text, form, str(t.mc()), choices), choices
-    return context, assemble(text, form, str(t.open(_phrase(text, q.subject))), [],
-                             str(text.common.plan_instruction())), []
+    return render_subject_question(q, world, text, rng, form, "action_reachability", _phrase)
 
 
 def _condition(st, terms) -> Condition | None:

@@ -47,6 +47,7 @@ def render(q, world, text, rng, form):
     return render_action_question(q, world, text, rng, form, "applicability",
                                   text.common.actions_instruction)
 
+
 def truth(st, item) -> bool:
     k = st.action(item)
     return k is not None and st.task.actions[k].applicable(st.state)

@@ -54,6 +54,7 @@ def render(q, world, text, rng, form):
     return render_sequence_question(q, world, text, rng, form, "executability",
                                     text.common.sequence_context)
 
+
 def first_failure(st, terms) -> int | None:
     state = st.state
     for i, t in enumerate(terms):

@@ -58,6 +58,7 @@ def render(q, world, text, rng, form):
     return render_action_question(q, world, text, rng, form, "next_action",
                                   text.common.action_instruction)
 
+
 def _optimal_first(st, k: int) -> bool:
     return st.goal is not None and analysis.on_some_optimal_plan(st.task, st.state, st.goal, k,
                                                                   SEARCH_BUDGET)

@@ -14,10 +14,9 @@ sequence of actions after which it is true (1.0 shortest, 0.5 longer, 0.0 invali
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, any_state, assemble, balanced_pair, balanced_pick,
-                      base_context, choose_options, pddl_term)
+from ..common import (Family, Question, Target, any_state, balanced_pair, balanced_pick,
+                      choose_options, pddl_term, render_subject_question)
 from ..scoring import SEARCH_BUDGET, score_plan
-from ..text import template
 from ..world import literal_condition
 
 
@@ -123,15 +122,7 @@ def _phrase(text, atoms) -> str:
 
 
 def render(q, world, text, rng, form):
-    t = template("reachability")
-    context = base_context(world, text, q, rng)
-    if form == "bool":
-        return context, assemble(text, form, str(t.bool(_phrase(text, q.subject)))), []
-    if form == "mc":
-        choices = [_phrase(text, o) for o in q.options]
-        return context, assemble(text, form, str(t.mc()), choices), choices
-    return context, assemble(text, form, str(t.open(_phrase(text, q.subject))), [],
-                             str(text.common.plan_instruction())), []
+    return render_subject_question(q, world, text, rng, form, "reachability", _phrase)
 
 
 def _condition(st, atoms):

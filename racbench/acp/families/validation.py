@@ -81,6 +81,7 @@ def render(q, world, text, rng, form):
     return render_sequence_question(q, world, text, rng, form, "validation",
                                     text.common.plan_context)
 
+
 def _plan(st, terms) -> list[int] | None:
     plan = [st.action(t) for t in terms]
     return None if any(k is None for k in plan) else plan
