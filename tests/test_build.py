@@ -126,7 +126,27 @@ def test_another_seed_gives_other_rows(recipe_file, tmp_path, built):
     assert not set(a.to_pylist()) & set(b.to_pylist())
 
 
-def test_interrupted_build_resumes_to_identical_bytes(recipe_file, tmp_path, built):
+# a quick first config, then one slow enough (ten-block goal recognition, a few
+# seconds) that the interrupt surely lands while the build is still running
+INTERRUPTED_RECIPE = """
+name: interrupted
+seed: 3
+configs:
+  - name: first
+    task: projection
+    objects: 4
+    splits: {test: 20}
+  - name: slow
+    task: goal_recognition
+    objects: 10
+    length: [1, 2]
+    splits: {test: 800}
+"""
+
+
+def test_interrupted_build_resumes_to_identical_bytes(tmp_path):
+    recipe_file = tmp_path / "interrupted.yaml"
+    recipe_file.write_text(INTERRUPTED_RECIPE)
     out = tmp_path / "resumed"
     partial = tmp_path / ".resumed.partial"
     proc = subprocess.Popen([sys.executable, "-m", "racbench.cli", "build", str(recipe_file),
@@ -134,14 +154,17 @@ def test_interrupted_build_resumes_to_identical_bytes(recipe_file, tmp_path, bui
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.time() + 60
     while time.time() < deadline and not list(partial.glob(".state/*.stats.json")):
-        time.sleep(0.05)
+        time.sleep(0.02)
+    assert proc.poll() is None, "the build ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
-    proc.wait(timeout=60)
+    assert proc.wait(timeout=60) == 130
     assert not out.exists(), "an interrupted build must not leave a complete-looking folder"
-    assert partial.exists()
+    assert (partial / "first").is_dir() and not (partial / "slow").exists()
     racbench("build", recipe_file, "--out", out, "--quiet")
-    assert parquet_bytes(out) == parquet_bytes(built)
     assert not partial.exists()
+    reference = tmp_path / "reference"
+    racbench("build", recipe_file, "--out", reference, "--workers", 1, "--quiet")
+    assert parquet_bytes(out) == parquet_bytes(reference)
 
 
 def test_query_alone_does_not_predict_the_label(tmp_path):
