@@ -6,14 +6,17 @@ redraw), `render(question, world, text, rng) -> (context, question, choices)`,
 `truth(st, item) -> bool` (re-derives the answer about one subject or option from
 the row's symbolic form alone, `st` being its `symbolic.SymbolicTask`, with the search
 oracles of `simulator/strips/analysis.py`, a different engine from the graph passes
-that generated it), and, for open rows, `score_open(st, answer) -> float`.
+that generated it), and, for open rows, `score_open(st, answer) -> float`. Families
+whose bool rows ask about one subject also give `bool_pool` (see `Pool`).
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
+
 
 from ..simulator.strips.task import Condition
 from .world import ProblemWorld
@@ -32,6 +35,7 @@ class Target:
     label: bool = True
     index: int = 0
     variant: int = 0
+    kind: object = None  # bool rows: the kind of subject to ask about (see Pool)
 
 
 @dataclass
@@ -57,6 +61,9 @@ class Family:
     score_open: Callable | None = None
     negative_kinds: tuple[str, ...] = ()
     uses_actions: bool = False  # rows carry a sequence or plan (`actions`)
+    # bool rows about a subject: make_pool(world, rng, cfg) -> Pool | None; rows
+    # draw the subject's kind before the label (see Pool)
+    bool_pool: Callable | None = None
 
 
 # -- sampling helpers -------------------------------------------------------------------
@@ -274,46 +281,77 @@ def render_subject_question(q: Question, world: ProblemWorld, text, rng: random.
                              str(text.common.plan_instruction())), []
 
 
-def balanced_pick(rng: random.Random, positives: Sequence, negatives: Sequence, label: bool,
-                  kind):
-    """A subject with the wanted label whose kind (predicate, schema...) is drawn
-    uniformly among the kinds both labels offer in this state, so that the kind of
-    a subject says nothing about its label. Where no kind offers both (e.g. in
-    visitall only "the robot at two cells" is ever unreachable), any subject with
-    the label; None if there is none."""
-    kinds = sorted({kind(x) for x in positives} & {kind(x) for x in negatives}, key=repr)
-    if not kinds:
-        pool = positives if label else negatives
+# -- bool subjects whose text says nothing of their label -------------------------------
+#
+# A bool row asks about a subject (a fact, an action, a step...). If some subjects
+# were mostly true and others mostly false, a reader of the question alone could guess
+# the label (a key at a locked place, a receptacle at another's location, the step
+# that goes to the countertop). So a family offers, for a sampled situation, a `Pool`
+# of the subjects that would make a true row and those that would make a false one,
+# and rows fix the subject's kind (by default the subject itself; what the question
+# shows of it) *before* the label is looked at: the kind is drawn uniformly among the
+# kinds that `survey_kinds` saw with both answers in the problem, and situations are
+# redrawn until one offers that kind with the wanted label. The question then says
+# nothing of the label; only the context (the state, the plan) does.
+
+SURVEY_DRAWS = 200
+SURVEY_MIN = 3  # both answers seen in at least this many of the draws
+
+
+@dataclass
+class Pool:
+    """The subjects of one situation that make true and false rows; `subject(item)`
+    is an item's JSON form and `kind(item)` what the question shows of it (by default
+    the subject itself)."""
+
+    question: Question
+    positives: Sequence
+    negatives: Sequence
+    subject: Callable = lambda item: item
+    kind: Callable | None = None
+
+    def kind_of(self, item):
+        return self.kind(item) if self.kind is not None else _key(self.subject(item))
+
+    def kinds(self, label: bool) -> set:
+        return {self.kind_of(x) for x in (self.positives if label else self.negatives)}
+
+    def pick(self, rng: random.Random, label: bool, kind):
+        pool = [x for x in (self.positives if label else self.negatives)
+                if self.kind_of(x) == kind]
         return rng.choice(pool) if pool else None
-    chosen = rng.choice(kinds)
-    return rng.choice([x for x in (positives if label else negatives) if kind(x) == chosen])
 
 
-PAIR_TRIES = 12
-
-
-def balanced_pair(rng: random.Random, heads: Sequence[str], together, now: set[int],
-                  label: bool) -> tuple[int, int] | None:
-    """Two items (atoms or actions, by index) that can (label) or can never be true /
-    applicable together: `together[i, j]` says whether they can, its diagonal whether
-    each can alone. The pair of heads (predicates or schemas) is drawn among those
-    that offer both answers, so it says nothing about the label; items both true or
-    applicable `now` are never paired."""
-    alone = [i for i in range(len(heads)) if together[i, i]]
-    by_head: dict[str, list[int]] = {}
-    for i in alone:
-        by_head.setdefault(heads[i], []).append(i)
-    names = sorted(by_head)
-    if not names:
+def pick_bool(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
+              target: Target) -> Question | None:
+    """A bool question from `make_pool(world, rng, cfg)` whose subject has the kind
+    `target.kind` (from `survey_kinds`) and the wanted label. Without a surveyed kind,
+    the kind is drawn among those this one situation offers with both answers."""
+    pool = make_pool(world, rng, cfg)
+    if pool is None:
         return None
-    for _ in range(PAIR_TRIES):
-        p, q = sorted((rng.choice(names), rng.choice(names)))
-        pos, neg = [], []
-        for i in by_head[p]:
-            for j in by_head[q]:
-                if i >= j and p == q or i == j or (i in now and j in now):
-                    continue
-                (pos if together[i, j] else neg).append((i, j))
-        if pos and neg:
-            return rng.choice(pos if label else neg)
-    return None
+    wanted = target.kind
+    if wanted is None:
+        both = sorted(pool.kinds(True) & pool.kinds(False), key=repr)
+        if not both:
+            return None
+        wanted = rng.choice(both)
+    item = pool.pick(rng, target.label, wanted)
+    if item is None:
+        return None
+    q = pool.question
+    q.subject, q.answer = pool.subject(item), target.label
+    return q
+
+
+def survey_kinds(make_pool: Callable, world: ProblemWorld, cfg, rng: random.Random) -> list:
+    """The kinds of subject that the problem offers with both answers, each in at
+    least SURVEY_MIN of SURVEY_DRAWS sampled situations, sorted."""
+    seen = {True: Counter(), False: Counter()}
+    for _ in range(SURVEY_DRAWS):
+        pool = make_pool(world, rng, cfg)
+        if pool is not None:
+            for label in (True, False):
+                seen[label].update(pool.kinds(label))
+    return sorted((k for k in seen[True] if seen[True][k] >= SURVEY_MIN
+                   and seen[False][k] >= SURVEY_MIN), key=repr)

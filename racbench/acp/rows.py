@@ -8,27 +8,30 @@ so rows can be made in any order by any number of workers with identical bytes.
 
 Balance: a row's position code fixes its target. bool: label = code % 2 (exactly
 50/50 per split when the split is even), and the kind of negative from the next digit;
-mc: the correct option's index = code % 4 (letters balanced within one row).
+mc: the correct option's index = code % 4 (letters balanced within one row). bool rows
+about a subject draw the problem and the subject (see common.Pool) before the label
+matters, so the question alone says nothing of the label.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 from .. import __version__
 from ..generators.rows import GenerationError, Row
 from ..splits.dedup import problem_key
 from ..splits.seeding import derive_seed
-from .common import LETTERS, N_OPTIONS, Question, Target, goal_json
+from .common import LETTERS, N_OPTIONS, Question, Target, goal_json, survey_kinds
 from .config import SPLITS, AcpConfig
 from .families import FAMILIES
 from .schema import acp_features
 from .text import AcpText
 from .world import MAX_STATES, ProblemWorld, WorldTooLarge, world_for
 
-SAMPLE_TRIES = 400
+SAMPLE_TRIES = 2000
 PROBE_TRIES = 40
 
 
@@ -47,6 +50,7 @@ class AcpConfigRows:
         self.excluded: list[str] = []
         self.feasible: dict[tuple[str, Target], list[ProblemWorld]] = {}
         self._texts: dict[int, AcpText] = {}
+        self._world_kinds: dict[int, list] = {}
         for split in splits:
             domain_file, problem_files = cfg.files(split)
             worlds = []
@@ -61,28 +65,55 @@ class AcpConfigRows:
             self.worlds[split] = worlds
         if probed is None:
             probed = self.probe_result()
-        feasible, excluded = probed
+        feasible, excluded, *surveyed = probed
+        # bool rows of subject families: the kinds of subject each problem offers
+        # with both answers, by (split, problem index); see common.Pool
+        self.subject_kinds: dict[tuple[str, int], list] = surveyed[0] if surveyed else {}
         self.excluded += excluded
         for (split, target), indices in feasible.items():
             ok = [self.worlds[split][i] for i in indices]
             if not ok:
+                what = ("true/false questions about a subject whose answer depends on "
+                        "the state (in each, every subject has one answer whatever the "
+                        "state, so the question alone would tell it)"
+                        if self._surveys_kinds else f"rows with {_target_text(target)}")
                 raise GenerationError(
                     f"config '{name}': no problem of split '{split}' ("
                     f"{', '.join(w.label for w in self.worlds[split])}) gives {cfg.family} "
-                    f"rows with {_target_text(target)} on {cfg.domain_label}; choose other "
-                    "problems or another form")
+                    f"{what} on {cfg.domain_label}; choose other problems or another form")
             self.feasible[(split, target)] = ok
+            if self._surveys_kinds:
+                for i, w in zip(indices, ok):
+                    self._world_kinds[id(w)] = self.subject_kinds[(split, i)]
 
-    def probe_result(self) -> tuple[dict, list]:
-        """Which problems of each split can give each target, and what was left out."""
-        feasible, excluded = {}, []
+    def probe_result(self) -> tuple[dict, list, dict]:
+        """Which problems of each split can give each target, what was left out, and
+        (bool rows about a subject) which kinds of subject each problem offers."""
+        feasible, excluded, kinds = {}, [], {}
         for split, worlds in self.worlds.items():
+            if self._surveys_kinds:
+                for i, w in enumerate(worlds):
+                    kinds[(split, i)] = self._survey(w)
+                ok = [i for i in range(len(worlds)) if kinds[(split, i)]]
+                excluded += [f"{split}/{w.label}: no subject whose answer depends on the state"
+                             for i, w in enumerate(worlds) if i not in ok]
+                for target in self.targets():
+                    feasible[(split, target)] = ok
+                continue
             for target in self.targets():
                 ok = [i for i, w in enumerate(worlds) if self._probe(w, target)]
                 excluded += [f"{split}/{w.label}: no {_target_text(target)}"
                              for i, w in enumerate(worlds) if i not in ok]
                 feasible[(split, target)] = ok
-        return feasible, excluded
+        return feasible, excluded, kinds
+
+    @property
+    def _surveys_kinds(self) -> bool:
+        return self.cfg.form == "bool" and self.family.bool_pool is not None
+
+    def _survey(self, world: ProblemWorld) -> list:
+        rng = random.Random(derive_seed("acp-kinds", self.name, world.label))
+        return survey_kinds(self.family.bool_pool, world, self.cfg, rng)
 
     # -- targets ------------------------------------------------------------------------
     def targets(self) -> list[Target]:
@@ -123,8 +154,15 @@ class AcpConfigRows:
         # bigger problems hold more distinct questions: problems are drawn in
         # proportion to the square root of their number of states
         weights = [w.n_states ** 0.5 for w in worlds]
-        for _ in range(SAMPLE_TRIES):
+        world = None
+        if self._surveys_kinds:
+            # problem and kind of subject first, then situations until one offers
+            # that kind with the wanted label (see common.Pool)
             world = rng.choices(worlds, weights)[0]
+            target = replace(target, kind=rng.choice(self._world_kinds[id(world)]))
+        for _ in range(SAMPLE_TRIES):
+            if not self._surveys_kinds:
+                world = rng.choices(worlds, weights)[0]
             q = self.family.sample(world, rng, self.cfg, target)
             if q is not None:
                 break

@@ -397,6 +397,16 @@ class ProblemWorld:
         return actions[labels[sid]]
 
     # -- well-typed candidates ------------------------------------------------------------
+    def kind_of(self, term) -> tuple:
+        """What a sentence about an atom or action shows besides object names: its
+        predicate or schema, its arguments' types (constants stay themselves) and,
+        if an object comes twice, where (a crate on itself reads differently)."""
+        args = term[1:]
+        kind = (term[0],) + tuple(self.objects.get(a, a) for a in args)
+        if len(set(args)) < len(args):
+            kind += (tuple(args.index(a) for a in args),)
+        return kind
+
     def objects_of_type(self, types: tuple[str, ...]) -> list[str]:
         return [o for o, t in self.objects.items()
                 if any(self.domain.is_subtype(t, want) for want in types)]

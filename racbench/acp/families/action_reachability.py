@@ -1,24 +1,24 @@
 """Action reachability: can an action (or two actions in the same state) that is not
 applicable now become applicable?
 
-The subject is a list of ground actions that must be applicable in one state. Where
-the problem has actions that can become impossible, or well-typed actions whose
-static preconditions never hold (never applicable anywhere), subjects are single
-actions; in problems where every action stays possible from every state (ferry,
-gripper...), subjects are pairs of actions, each possible alone, and negatives are
-pairs never applicable together (a move from one room and a pick in another). bool
-rows draw the subject's schemas uniformly among those that offer both answers in the
-state, falling back to pairs where no single schema does. bool:
-can it become applicable? mc: which of four can. open: give a shortest sequence of
-actions after which it is applicable (a plan for its preconditions).
+The subject is a list of ground actions that must be applicable in one state. bool
+rows ask about one action whose answer depends on the state: it can become applicable
+from some states and not from others (common.Pool draws it before the label); problems
+whose states all reach each other have none and give no bool rows. mc and open rows
+use single actions where some action can become impossible, or a well-typed action's
+static preconditions never hold, and otherwise pairs of actions, each possible alone,
+the wrong options being pairs never applicable together (a move from one room and a
+pick in another). bool: can it become applicable? mc: which of four can. open: give
+a shortest sequence of actions after which it is applicable (a plan for its
+preconditions).
 """
 
 from __future__ import annotations
 
 from ...simulator.strips import analysis
 from ...simulator.strips.task import Condition
-from ..common import (Family, Question, Target, any_state, balanced_pair, balanced_pick,
-                      choose_options, pddl_term, render_subject_question, term)
+from ..common import (Family, Pool, Question, Target, any_state, choose_options,
+                      pddl_term, pick_bool, render_subject_question, term)
 from ..scoring import SEARCH_BUDGET, score_plan
 from ..text import template
 from .reachability import _closest
@@ -100,28 +100,20 @@ def candidates(world, rng, sid: int, reachable: bool, count: int = 1) -> list[li
     return pair_candidates(world, rng, sid, reachable, count)
 
 
+def bool_pool(world, rng, cfg) -> Pool:
+    """Single actions not applicable in a random state that can or can never become
+    applicable."""
+    sid = any_state(world, rng)
+    return Pool(Question(sid), single_candidates(world, rng, sid, True),
+                single_candidates(world, rng, sid, False))
+
+
 def sample(world, rng, cfg, target: Target) -> Question | None:
+    if target.form == "bool":
+        return pick_bool(bool_pool, world, rng, cfg, target)
     sid = any_state(world, rng)
     q = Question(sid)
-    if target.form == "bool":
-        kind = lambda s: tuple(t[0] for t in s)  # noqa: E731 - schemas of the subject
-        pick = None
-        if single_mode(world):
-            good = single_candidates(world, rng, sid, True)
-            bad = single_candidates(world, rng, sid, False)
-            if {kind(x) for x in good} & {kind(x) for x in bad}:
-                pick = balanced_pick(rng, good, bad, target.label, kind)
-        if pick is None:  # no schema offers both answers alone: ask about pairs
-            actions = world.task.actions
-            pair = balanced_pair(rng, [a.name for a in actions], world.co_applicable(sid),
-                                 set(world.applicable(sid)), target.label)
-            pick = None if pair is None else sorted(term(world, k) for k in pair)
-        if pick is None and not single_mode(world):  # no pair balances in this domain
-            pick = rng.choice(candidates(world, rng, sid, target.label) or [None])
-        if pick is None:
-            return None
-        q.subject, q.answer = pick, target.label
-    elif target.form == "mc":
+    if target.form == "mc":
         good = candidates(world, rng, sid, True)
         if not good:
             return None
@@ -180,4 +172,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("action_reachability", ("bool", "mc", "open"), sample, render, truth,
-                score_open)
+                score_open, bool_pool=bool_pool)

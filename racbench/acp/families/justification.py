@@ -3,15 +3,16 @@
 Plans are valid plans one or two actions longer than optimal, from states 1 to
 `length + 4` actions from the goal, so they carry detours. A step is unjustified when the plan
 without it alone is still valid (analysis.is_justified_step, mode "single"). bool: can
-step i be removed? mc: which of four steps can be removed (exactly one can). open:
+step i be removed? (the question names the step by its number only, drawn before the
+label, see common.Pool) mc: which of four steps can be removed (exactly one can). open:
 list every step that can be removed on its own (set equality; none if there is none).
 """
 
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, assemble, balanced_pick, base_context,
-                      choose_options, problem_goal, term)
+from ..common import (Family, Pool, Question, Target, assemble, base_context, choose_options,
+                      pick_bool, problem_goal, term)
 from ..scoring import score_numbers
 from ..text import template
 from .validation import valid_plan
@@ -26,23 +27,36 @@ def removable(world, sid: int, plan: list[int]) -> list[int]:
     return out
 
 
-def sample(world, rng, cfg, target: Target) -> Question | None:
+def _detour_plan(world, rng, cfg) -> tuple[Question, list[int], list[int]] | None:
+    """A valid plan with detours, the steps that can be dropped alone and the others."""
     found = valid_plan(world, rng, cfg.length, (1, 2))
     if found is None:
         return None
     sid, plan = found
-    n = len(plan)
     q = Question(sid, actions=plan, goal=problem_goal(world))
     q.optimal_plan_length = int(world.goal_distance[sid])
     free = removable(world, sid, plan)
-    needed = [i for i in range(n) if i not in free]
+    return q, free, [i for i in range(len(plan)) if i not in free]
+
+
+def bool_pool(world, rng, cfg) -> Pool | None:
+    """Steps that can or cannot be dropped; the question shows only the step's
+    number (the plan is in the context), so that is the kind."""
+    found = _detour_plan(world, rng, cfg)
+    if found is None:
+        return None
+    q, free, needed = found
+    return Pool(q, free, needed)
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
     if target.form == "bool":
-        i = balanced_pick(rng, free, needed, target.label,
-                          lambda i: world.task.actions[plan[i]].name)
-        if i is None:
-            return None
-        q.subject, q.answer = i, target.label
-    elif target.form == "mc":
+        return pick_bool(bool_pool, world, rng, cfg, target)
+    found = _detour_plan(world, rng, cfg)
+    if found is None:
+        return None
+    q, free, needed = found
+    if target.form == "mc":
         if not free:
             return None
         q.options = choose_options(rng, rng.choice(free), needed, target.index)
@@ -60,8 +74,7 @@ def render(q, world, text, rng, form):
     steps = text.steps([tuple(term(world, k)) for k in q.actions])
     context = str(text.common.plan_context(base_context(world, text, q, rng), steps))
     if form == "bool":
-        action = text.action(tuple(term(world, q.actions[q.subject])))
-        return context, assemble(text, form, str(t.bool(q.subject + 1, action))), []
+        return context, assemble(text, form, str(t.bool(q.subject + 1))), []
     if form == "mc":
         clauses = [text.action(tuple(term(world, k))) for k in q.actions]
         choices = [str(text.common.step_option(i + 1, clauses[i])) for i in q.options]
@@ -91,4 +104,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("justification", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True)
+                uses_actions=True, bool_pool=bool_pool)

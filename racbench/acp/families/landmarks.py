@@ -4,14 +4,15 @@ Subjects are atoms false in the current state and not part of the goal (goal fac
 facts already true are landmarks trivially). A fact is a landmark when the goal cannot
 be reached through states where it stays false. Negatives come first from facts that
 some shortest plan does make true (they help, but are avoidable). bool: is it a
-landmark? mc: which of four is. open: name one landmark (checked by search).
+landmark? (only facts that are landmarks from some states and not from others are
+asked about, drawn before the label, see common.Pool) mc: which of four is. open: name one landmark (checked by search).
 """
 
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, assemble, balanced_pick, base_context,
-                      choose_options, pddl_term, problem_goal, state_at_goal_distance)
+from ..common import (Family, Pool, Question, Target, assemble, base_context, choose_options,
+                      pddl_term, pick_bool, problem_goal, state_at_goal_distance)
 from ..scoring import SEARCH_BUDGET, score_one_fact
 from ..text import template
 
@@ -38,20 +39,35 @@ def split_atoms(world, rng, sid: int) -> tuple[list[int], list[int]]:
     return lm, other
 
 
-def sample(world, rng, cfg, target: Target) -> Question | None:
+def _near_goal(world, rng) -> tuple[Question, list[int], list[int]] | None:
     sid = state_at_goal_distance(world, rng, 1, MAX_DISTANCE)
     if sid is None:
         return None
     lm, other = split_atoms(world, rng, sid)
-    atoms = world.task.atoms
     q = Question(sid, goal=problem_goal(world))
     q.optimal_plan_length = int(world.goal_distance[sid])
+    return q, lm, other
+
+
+def bool_pool(world, rng, cfg) -> Pool | None:
+    """Landmarks and other facts of a state near the goal."""
+    found = _near_goal(world, rng)
+    if found is None:
+        return None
+    q, lm, other = found
+    atoms = world.task.atoms
+    return Pool(q, lm, other, subject=lambda i: list(atoms[i]))
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
     if target.form == "bool":
-        i = balanced_pick(rng, lm, other, target.label, lambda i: atoms[i][0])
-        if i is None:
-            return None
-        q.subject, q.answer = list(atoms[i]), target.label
-    elif target.form == "mc":
+        return pick_bool(bool_pool, world, rng, cfg, target)
+    found = _near_goal(world, rng)
+    if found is None:
+        return None
+    q, lm, other = found
+    atoms = world.task.atoms
+    if target.form == "mc":
         if not lm:
             return None
         q.options = choose_options(rng, list(atoms[rng.choice(lm)]),
@@ -98,4 +114,5 @@ def score_open(st, answer: str) -> float:
     return score_one_fact(st, answer, st.task.atoms, lambda a: _is_landmark(st, a))
 
 
-FAMILY = Family("landmarks", ("bool", "mc", "open"), sample, render, truth, score_open)
+FAMILY = Family("landmarks", ("bool", "mc", "open"), sample, render, truth, score_open,
+                bool_pool=bool_pool)

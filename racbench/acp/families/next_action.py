@@ -1,7 +1,9 @@
 """Next action: is this applicable action the first step of some shortest plan?
 
 States are at most MAX_DISTANCE actions from the problem's goal. bool: does a shortest
-plan start with this action? Negatives are applicable actions that do not. mc: which
+plan start with this action? Negatives are applicable actions that do not; only
+actions that start a shortest plan from some states and not from others are asked
+about, drawn before the label (see common.Pool). mc: which
 of four actions starts a shortest plan (exactly one does); the others are applicable
 actions that do not, topped up where there are fewer than three with actions of the
 same schemas that are not applicable. open: name an
@@ -11,14 +13,16 @@ action that starts a shortest plan (checked by search).
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, balanced_pick, choose_options, pddl_term,
+from ..common import (Family, Pool, Question, Target, choose_options, pddl_term, pick_bool,
                       problem_goal, render_action_question, state_at_goal_distance, term)
 from ..scoring import SEARCH_BUDGET, score_one_action
 
 MAX_DISTANCE = 12
 
 
-def sample(world, rng, cfg, target: Target) -> Question | None:
+def _near_goal(world, rng) -> tuple[Question, list[int], list[int]] | None:
+    """A state near the goal, the actions starting a shortest plan and the other
+    applicable actions."""
     sid = state_at_goal_distance(world, rng, 1, MAX_DISTANCE)
     if sid is None:
         return None
@@ -26,12 +30,27 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     bad = [k for k in world.applicable(sid) if k not in set(good)]
     q = Question(sid, goal=problem_goal(world))
     q.optimal_plan_length = int(world.goal_distance[sid])
+    return q, good, bad
+
+
+def bool_pool(world, rng, cfg) -> Pool | None:
+    """Applicable actions that do or do not start a shortest plan."""
+    found = _near_goal(world, rng)
+    if found is None:
+        return None
+    q, good, bad = found
+    return Pool(q, good, bad, subject=lambda k: term(world, k))
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
     if target.form == "bool":
-        k = balanced_pick(rng, good, bad, target.label, lambda k: world.task.actions[k].name)
-        if k is None:
-            return None
-        q.subject, q.answer = term(world, k), target.label
-    elif target.form == "mc":
+        return pick_bool(bool_pool, world, rng, cfg, target)
+    found = _near_goal(world, rng)
+    if found is None:
+        return None
+    q, good, bad = found
+    sid = q.sid
+    if target.form == "mc":
         # applicable detours first; where fewer than three exist (a corridor), actions
         # of the same schemas that are not applicable here (no plan starts with them)
         best = rng.choice(good)
@@ -73,4 +92,5 @@ def score_open(st, answer: str) -> float:
     return score_one_action(st, answer, lambda k: _optimal_first(st, k))
 
 
-FAMILY = Family("next_action", ("bool", "mc", "open"), sample, render, truth, score_open)
+FAMILY = Family("next_action", ("bool", "mc", "open"), sample, render, truth, score_open,
+                bool_pool=bool_pool)

@@ -1,7 +1,9 @@
 """Progression: what holds, and what changes, after one action.
 
 bool: after this (applicable) action, does this fact hold? Facts are drawn from the
-predicates the action's effects touch, so both answers need the effects. mc: which of
+predicates the action's effects touch, so both answers need the effects; the action
+is part of the context, and the fact is drawn before the label among those that hold
+after some actions and not after others (see common.Pool). mc: which of
 four such facts holds afterwards. open: list the facts that become true as (p ...) and
 those that become false as (not (p ...)) (set equality).
 """
@@ -10,8 +12,8 @@ from __future__ import annotations
 
 from ...simulator.strips import analysis
 from ...simulator.strips.task import iter_bits
-from ..common import (Family, Question, Target, any_state, assemble, balanced_pick, base_context,
-                      choose_options, pddl_literal, term)
+from ..common import (Family, Question, Target, any_state, assemble, base_context,
+                      choose_options, pddl_literal, Pool, pick_bool, term)
 from ..scoring import score_literal_set
 from ..text import template
 
@@ -22,24 +24,41 @@ def _effect_atoms(world, action: int) -> list[int]:
     return [i for p in sorted(preds) for i in world.atoms_by_predicate.get(p, [])]
 
 
-def sample(world, rng, cfg, target: Target) -> Question | None:
+def _step(world, rng) -> tuple[Question, list[int], int] | None:
+    """A random state and applicable action, the atoms of the predicates its effects
+    touch, and the state after it."""
     sid = any_state(world, rng)
     applicable = world.applicable(sid)
     if not applicable:
         return None
     action = rng.choice(applicable)
     nxt = world.states[world.step(sid, action)]
-    q = Question(sid, actions=[action])
-    candidates = _effect_atoms(world, action)
+    return Question(sid, actions=[action]), _effect_atoms(world, action), nxt
+
+
+def bool_pool(world, rng, cfg) -> Pool | None:
+    """Atoms that hold or not after the action (which the context shows)."""
+    found = _step(world, rng)
+    if found is None:
+        return None
+    q, candidates, nxt = found
+    atoms = world.task.atoms
+    return Pool(q, [i for i in candidates if nxt >> i & 1],
+                [i for i in candidates if not nxt >> i & 1], subject=lambda i: list(atoms[i]))
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    if target.form == "bool":
+        return pick_bool(bool_pool, world, rng, cfg, target)
+    found = _step(world, rng)
+    if found is None:
+        return None
+    q, candidates, nxt = found
+    sid, action = q.sid, q.actions[0]
     true_after = [i for i in candidates if nxt >> i & 1]
     false_after = [i for i in candidates if not nxt >> i & 1]
     atoms = world.task.atoms
-    if target.form == "bool":
-        i = balanced_pick(rng, true_after, false_after, target.label, lambda i: atoms[i][0])
-        if i is None:
-            return None
-        q.subject, q.answer = list(atoms[i]), target.label
-    elif target.form == "mc":
+    if target.form == "mc":
         if not true_after:
             return None
         q.options = choose_options(rng, list(atoms[rng.choice(true_after)]),
@@ -58,15 +77,17 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 
 def render(q, world, text, rng, form):
+    """The action joins the context (as projection's sequence does); the question asks
+    only about the fact, so it says nothing of the answer by itself."""
     t = template("progression")
-    context = base_context(world, text, q, rng)
     action = text.action(tuple(term(world, q.actions[0])))
+    context = str(t.action_context(base_context(world, text, q, rng), action))
     if form == "bool":
-        return context, assemble(text, form, str(t.bool(action, text.fact(tuple(q.subject))))), []
+        return context, assemble(text, form, str(t.bool(text.fact(tuple(q.subject))))), []
     if form == "mc":
         choices = [text.fact(tuple(o)) for o in q.options]
-        return context, assemble(text, form, str(t.mc(action)), choices), choices
-    return context, assemble(text, form, str(t.open(action)), [],
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    return context, assemble(text, form, str(t.open()), [],
                              str(text.common.facts_instruction())), []
 
 
@@ -95,4 +116,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("progression", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True)
+                uses_actions=True, bool_pool=bool_pool)

@@ -1,17 +1,17 @@
 """Projection: what holds after a sequence of actions?
 
 A random executable sequence of `length` actions from a random state. bool: does this
-literal hold afterwards? The literal's polarity is drawn first, then an atom of a
-predicate the sequence's effects touch whose truth gives the wanted label, so neither
-polarity nor predicate tells the label. mc: which of four facts holds afterwards.
+literal (of a predicate the sequence's effects touch) hold afterwards? Its polarity,
+predicate and argument types are drawn before the label (see common.Pool), so none of
+them tells the label. mc: which of four facts holds afterwards.
 open: list every fact of a given predicate that holds afterwards (set equality).
 """
 
 from __future__ import annotations
 
 from ...simulator.strips.task import iter_bits
-from ..common import (Family, Question, Target, any_state, assemble, balanced_pick, base_context,
-                      choose_options, pddl_term, term, walk)
+from ..common import (Family, Question, Target, any_state, assemble, base_context,
+                      choose_options, Pool, pddl_term, pick_bool, term, walk)
 from ..scoring import score_literal_set
 from ..text import template
 
@@ -22,27 +22,44 @@ def touched_atoms(world, plan: list[int]) -> list[int]:
     return [i for p in sorted(preds) for i in world.atoms_by_predicate.get(p, [])]
 
 
-def sample(world, rng, cfg, target: Target) -> Question | None:
+def _walk_end(world, rng, cfg) -> tuple[Question, list[int], int] | None:
+    """A random walk of `length` actions from a random state, the atoms of the
+    predicates its effects touch, and the state at its end."""
     sid = any_state(world, rng)
     plan = walk(world, rng, sid, cfg.length)
     if plan is None:
         return None
-    end = world.states[world.execute(sid, plan)[0]]
-    atoms = world.task.atoms
-    cands = touched_atoms(world, plan)
+    return (Question(sid, actions=plan), touched_atoms(world, plan),
+            world.states[world.execute(sid, plan)[0]])
+
+
+def bool_pool(world, rng, cfg) -> Pool | None:
+    """Literals (atom, polarity) that hold or fail after the walk; the kind is the
+    polarity with the atom's predicate and argument types."""
+    found = _walk_end(world, rng, cfg)
+    if found is None:
+        return None
+    q, cands, end = found
     true_end = [i for i in cands if end >> i & 1]
     false_end = [i for i in cands if not end >> i & 1]
-    q = Question(sid, actions=plan)
+    atoms = world.task.atoms
+    holds = [(i, True) for i in true_end] + [(i, False) for i in false_end]
+    fails = [(i, True) for i in false_end] + [(i, False) for i in true_end]
+    return Pool(q, holds, fails, kind=lambda x: (x[1],) + world.kind_of(atoms[x[0]]),
+                subject=lambda x: {"atom": list(atoms[x[0]]), "positive": x[1]})
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
     if target.form == "bool":
-        positive = rng.random() < 0.5
-        holds = true_end if positive else false_end  # atoms whose literal would hold
-        fails = false_end if positive else true_end
-        i = balanced_pick(rng, holds, fails, target.label, lambda i: atoms[i][0])
-        if i is None:
-            return None
-        q.subject = {"atom": list(atoms[i]), "positive": positive}
-        q.answer = target.label
-    elif target.form == "mc":
+        return pick_bool(bool_pool, world, rng, cfg, target)
+    found = _walk_end(world, rng, cfg)
+    if found is None:
+        return None
+    q, cands, end = found
+    true_end = [i for i in cands if end >> i & 1]
+    false_end = [i for i in cands if not end >> i & 1]
+    atoms = world.task.atoms
+    if target.form == "mc":
         if not true_end:
             return None
         q.options = choose_options(rng, list(atoms[rng.choice(true_end)]),
@@ -104,4 +121,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("projection", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True)
+                uses_actions=True, bool_pool=bool_pool)

@@ -1,21 +1,23 @@
 """Reachability: can a fact (or two facts together) that is not true now become true?
 
-The subject is a list of atoms that must hold together. Where the problem has facts
-that can become unreachable (or well-typed facts never reachable, e.g. a truck at a
-location of another city), subjects are single facts; in problems where every fact
-stays reachable from every state (ferry, gripper...), subjects are pairs of facts, each
-reachable alone, and the negatives are pairs that are never true together (a car at
-two locations). bool rows draw the subject's predicates uniformly among those that
-offer both answers in the state, falling back to pairs where no single predicate
-does. bool: can it become true? mc: which of four can. open: give a shortest
-sequence of actions after which it is true (1.0 shortest, 0.5 longer, 0.0 invalid).
+The subject is a list of atoms that must hold together. bool rows ask about one fact
+whose answer depends on the state: reachable from some states where it is false and
+not from others (common.Pool draws it before the label). Problems whose states all
+reach each other have no such fact (the answer would follow from the question
+alone: a ball in two rooms, a truck in another city) and give no bool rows. mc and
+open rows use single facts where some fact can be unreachable (or a well-typed fact
+never is, e.g. a truck at a location of another city) and otherwise pairs of facts,
+each reachable alone, the wrong options being pairs never true together (a car at
+two locations). bool: can it become true? mc: which of four can. open: give a
+shortest sequence of actions after which it is true (1.0 shortest, 0.5 longer, 0.0
+invalid).
 """
 
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, any_state, balanced_pair, balanced_pick,
-                      choose_options, pddl_term, render_subject_question)
+from ..common import (Family, Pool, Question, Target, any_state, choose_options,
+                      pddl_term, pick_bool, render_subject_question)
 from ..scoring import SEARCH_BUDGET, score_plan
 from ..world import literal_condition
 
@@ -72,29 +74,19 @@ def _json(atoms) -> list[list[str]]:
     return [list(a) for a in atoms]
 
 
+def bool_pool(world, rng, cfg) -> Pool:
+    """Single atoms false in a random state that can or can never become true."""
+    sid = any_state(world, rng)
+    return Pool(Question(sid), single_candidates(world, sid, True),
+                single_candidates(world, sid, False), subject=_json)
+
+
 def sample(world, rng, cfg, target: Target) -> Question | None:
+    if target.form == "bool":
+        return pick_bool(bool_pool, world, rng, cfg, target)
     sid = any_state(world, rng)
     q = Question(sid)
-    if target.form == "bool":
-        kind = lambda s: tuple(a[0] for a in s)  # noqa: E731 - predicates of the subject
-        pick = None
-        if world.has_unreachable_atoms:
-            good, bad = single_candidates(world, sid, True), single_candidates(world, sid, False)
-            if {kind(x) for x in good} & {kind(x) for x in bad}:
-                pick = balanced_pick(rng, good, bad, target.label, kind)
-        if pick is None:  # no predicate offers both answers alone: ask about pairs
-            state, atoms = world.states[sid], world.task.atoms
-            now = {i for i in range(len(atoms)) if state >> i & 1}
-            pair = balanced_pair(rng, [a[0] for a in atoms], world.together(sid), now,
-                                 target.label)
-            pick = None if pair is None else sorted(atoms[i] for i in pair)
-        if pick is None and not world.has_unreachable_atoms:
-            # e.g. visitall: only "the robot at two cells" is ever impossible
-            pick = rng.choice(candidates(world, rng, sid, target.label) or [None])
-        if pick is None:
-            return None
-        q.subject, q.answer = _json(pick), target.label
-    elif target.form == "mc":
+    if target.form == "mc":
         good, bad = candidates(world, rng, sid, True), candidates(world, rng, sid, False, 6)
         if not good:
             return None
@@ -140,4 +132,5 @@ def score_open(st, answer: str) -> float:
     return score_plan(st, answer, _condition(st, st.sym["subject"]))
 
 
-FAMILY = Family("reachability", ("bool", "mc", "open"), sample, render, truth, score_open)
+FAMILY = Family("reachability", ("bool", "mc", "open"), sample, render, truth, score_open,
+                bool_pool=bool_pool)
