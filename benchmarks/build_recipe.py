@@ -1,0 +1,60 @@
+"""Time `racbench build RECIPE` end to end and print rows/s and peak memory.
+
+Runs the real console script in a subprocess (as a user would) and reads the peak
+resident memory of it and its worker processes from the OS; with --audit, also runs
+the question-only probe on the result and prints its summary.
+
+    python benchmarks/build_recipe.py [trac|acp|science-gold|FILE] [--scale 1.0]
+                                      [--workers N] [--audit]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("recipe", nargs="?", default="trac")
+    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--audit", action="store_true")
+    parser.add_argument("--workers", type=int, default=os.cpu_count())
+    args = parser.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="racbench-bench-"))
+    out = root / "built"
+    cmd = [sys.executable, "-m", "racbench.cli", "build", args.recipe, "--out", str(out),
+           "--scale", str(args.scale), "--workers", str(args.workers), "--quiet"]
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True)
+    seconds = time.perf_counter() - start
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    rows = sum(pq.read_metadata(f).num_rows for f in out.rglob("*.parquet"))
+    print(f"recipe: {args.recipe}  cores: {os.cpu_count()}  workers: {args.workers}  "
+          f"scale: {args.scale}")
+    print(f"rows: {rows}  time: {seconds:.1f} s  rate: {rows / seconds:,.0f} rows/s")
+    print(f"peak memory (largest process): {usage.ru_maxrss / 1024:.0f} MiB")
+    if args.audit:
+        audit = subprocess.run([sys.executable, "-m", "racbench.cli", "audit", str(out),
+                                "--no-card"], capture_output=True, text=True)
+        rows = [[c.strip() for c in line.strip("|").split("|")]
+                for line in audit.stdout.splitlines() if line.endswith(("| pass |", "| **FAIL** |"))]
+        worst = max(rows, key=lambda r: float(r[6].rstrip("%")), default=None)
+        failed = [r[0] for r in rows if "FAIL" in r[-1]]
+        print(f"question-only probe: {len(rows)} configs, {len(failed)} above chance"
+              + (f" ({', '.join(failed)})" if failed else "")
+              + (f"; highest {worst[6]} ({worst[0]}, p={worst[8]})" if worst else ""))
+    shutil.rmtree(root)
+
+
+if __name__ == "__main__":
+    main()
