@@ -22,15 +22,17 @@ def touched_atoms(world, plan: list[int]) -> list[int]:
     return [i for p in sorted(preds) for i in world.atoms_by_predicate.get(p, [])]
 
 
-def _walk_end(world, rng, cfg) -> tuple[Question, list[int], int] | None:
+def _walk_end(world, rng, cfg) -> tuple[Question, list[int], list[int], list[int]] | None:
     """A random walk of `length` actions from a random state, the atoms of the
-    predicates its effects touch, and the state at its end."""
+    predicates its effects touch, and those of them true and false at its end."""
     sid = any_state(world, rng)
     plan = walk(world, rng, sid, cfg.length)
     if plan is None:
         return None
-    return (Question(sid, actions=plan), touched_atoms(world, plan),
-            world.states[world.execute(sid, plan)[0]])
+    end = world.states[world.execute(sid, plan)[0]]
+    cands = touched_atoms(world, plan)
+    return (Question(sid, actions=plan), cands, [i for i in cands if end >> i & 1],
+            [i for i in cands if not end >> i & 1])
 
 
 def bool_pool(world, rng, cfg) -> Pool | None:
@@ -39,9 +41,7 @@ def bool_pool(world, rng, cfg) -> Pool | None:
     found = _walk_end(world, rng, cfg)
     if found is None:
         return None
-    q, cands, end = found
-    true_end = [i for i in cands if end >> i & 1]
-    false_end = [i for i in cands if not end >> i & 1]
+    q, _, true_end, false_end = found
     atoms = world.task.atoms
     holds = [(i, True) for i in true_end] + [(i, False) for i in false_end]
     fails = [(i, True) for i in false_end] + [(i, False) for i in true_end]
@@ -55,9 +55,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     found = _walk_end(world, rng, cfg)
     if found is None:
         return None
-    q, cands, end = found
-    true_end = [i for i in cands if end >> i & 1]
-    false_end = [i for i in cands if not end >> i & 1]
+    q, cands, true_end, false_end = found
     atoms = world.task.atoms
     if target.form == "mc":
         if not true_end:
@@ -71,7 +69,8 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     else:
         pred = atoms[rng.choice(cands)][0]
         q.subject = pred
-        q.answer = [list(atoms[i]) for i in world.atoms_by_predicate[pred] if end >> i & 1]
+        true_now = set(true_end)  # every atom of a touched predicate is a candidate
+        q.answer = [list(atoms[i]) for i in world.atoms_by_predicate[pred] if i in true_now]
         q.answer_text = "\n".join(pddl_term(a) for a in q.answer) or "none"
     return q
 
