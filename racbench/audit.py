@@ -143,6 +143,14 @@ def _query_column(names: set[str]) -> str:
     return "query" if "query" in names or "question" not in names else "question"
 
 
+def _shown_column(splits: dict[str, list[Path]], field: str) -> str:
+    """The column the probe read, as the card names it (`question` for ACP rows)."""
+    if field != "query":
+        return field
+    first = next(iter(splits.values()))[0]
+    return _query_column(set(pq.ParquetFile(first).schema_arrow.names))
+
+
 def _read_split(paths: Sequence[Path], field: str) -> tuple[list[str], list[str], np.ndarray]:
     """Return (field texts, query texts, labels) of all shards, in file order."""
     texts: list[str] = []
@@ -376,7 +384,8 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
         pred = _fit_predict(x_tr, y_tr, x_ev)
         accuracy = float(np.mean(pred == y_ev))
         return ProbeResult(
-            config=config_dir.name, field=field, train_split="train", eval_split=eval_name,
+            config=config_dir.name, field=_shown_column(splits, field), train_split="train",
+            eval_split=eval_name,
             n_train=len(y_tr), n_eval=len(y_ev), accuracy=accuracy,
             majority_baseline=_majority_accuracy(y_tr, y_ev),
             passed=_passes(accuracy, len(y_ev)), method=METHOD_HOLDOUT,
@@ -414,7 +423,8 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
     accuracy = float(np.mean(accs))
     split_label = "+".join(names)
     return ProbeResult(
-        config=config_dir.name, field=field, train_split=split_label, eval_split=split_label,
+        config=config_dir.name, field=_shown_column(splits, field), train_split=split_label,
+        eval_split=split_label,
         n_train=len(y_all), n_eval=len(y_all), accuracy=accuracy,
         majority_baseline=float(np.mean(bases)),
         passed=_passes(accuracy, len(y_all)), method=METHOD_CV,

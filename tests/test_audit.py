@@ -432,3 +432,4 @@ def test_task_family_rows_use_question_and_non_binary_configs_are_skipped(tmp_pa
     results = audit.audit_dataset(tmp_path)
     assert [r.config for r in results] == ["fam_bool"]
     assert results[0].accuracy > 0.8  # the planted leak is found in `question`
+    assert results[0].field == "question"  # and the card names that column
