@@ -45,7 +45,7 @@ class AcpConfigRows:
         self.seed = seed
         self.family = FAMILIES[cfg.family]
         self.features = acp_features()
-        self.kinds = max(1, len(self.family.negative_kinds))
+        self.n_negative_kinds = max(1, len(self.family.negative_kinds))
         self.worlds: dict[str, list[ProblemWorld]] = {}
         self.excluded: list[str] = []
         self.feasible: dict[tuple[str, Target], list[ProblemWorld]] = {}
@@ -120,7 +120,7 @@ class AcpConfigRows:
         form = self.cfg.form
         if form == "bool":
             return [Target("bool", True)] + [Target("bool", False, variant=v)
-                                             for v in range(self.kinds)]
+                                             for v in range(self.n_negative_kinds)]
         if form == "mc":
             return [Target("mc", index=0)]
         return [Target("open")]
@@ -129,7 +129,8 @@ class AcpConfigRows:
         form = self.cfg.form
         if form == "bool":
             label = bool(code % 2)
-            return Target("bool", label, variant=0 if label else (code // 2) % self.kinds)
+            variant = 0 if label else (code // 2) % self.n_negative_kinds
+            return Target("bool", label, variant=variant)
         if form == "mc":
             return Target("mc", index=code % N_OPTIONS)
         return Target("open")
