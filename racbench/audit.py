@@ -1,10 +1,19 @@
-"""Query-only bag-of-words probe for built racbench datasets.
+"""Query-only and options-only bag-of-words probes for built racbench datasets.
 
-The probe answers one question per config: can a classifier that sees only
-one text column (by default ``query``) predict the label?  A benchmark whose
-negatives are worded differently from its positives fails this check even
-when its labels are balanced.  Ours must stay at chance: at most
-``ACCURACY_THRESHOLD`` held-out accuracy.
+The label probe answers one question per true/false config: can a classifier
+that sees only one text column (by default ``query``) predict the label?  A
+benchmark whose negatives are worded differently from its positives fails
+this check even when its labels are balanced.  Ours must stay at chance: at
+most ``ACCURACY_THRESHOLD`` held-out accuracy.
+
+The options probe asks the same of multiple-choice configs (rows with a
+``choices`` list and the correct ``answer_index``): each option text is a
+document labelled correct or wrong, the same classifier is trained on the
+train split's options, and on each evaluated row it picks the option it
+scores highest (ties: the lowest index).  A benchmark whose correct options
+are worded differently from its distractors fails this check; ours must pick
+the correct option at most ``OPTIONS_THRESHOLD`` of the time (chance is one
+over the number of options).
 
 The classifier is deliberately simple and fully deterministic:
 
@@ -20,7 +29,8 @@ The classifier is deliberately simple and fully deterministic:
 
 Splits: train on ``train`` and evaluate on ``test`` (else ``validation``).
 A config without that pair is pooled and scored by 5-fold cross-validation
-with folds assigned by a blake2b hash of each row's query text and index.
+with folds assigned by a blake2b hash of each row's query text and index
+(for the options probe, whole rows go to a fold with all their options).
 
 All English prose shown to readers lives in the Jinja2 template
 ``templates/card/audit.md.j2``.
@@ -36,17 +46,20 @@ import stat
 import tempfile
 from collections import Counter
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 import click
 import jinja2
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 __all__ = [
     "ACCURACY_THRESHOLD",
+    "OPTIONS_THRESHOLD",
     "CARD_END",
     "CARD_START",
     "AuditError",
@@ -54,7 +67,10 @@ __all__ = [
     "audit_command",
     "audit_dataset",
     "find_configs",
+    "has_binary_labels",
+    "has_mc_choices",
     "probe_config",
+    "probe_options",
     "render_audit_section",
     "update_card",
 ]
@@ -62,6 +78,9 @@ __all__ = [
 #: A config passes when the probe's accuracy is at most this.
 ACCURACY_THRESHOLD = 0.55
 SIGNIFICANCE = 0.01  # above the threshold, a config fails only if clearly above chance
+#: An options probe passes when it picks the correct option at most this often
+#: (chance is 25% with four options).
+OPTIONS_THRESHOLD = 0.35
 #: Vocabulary cap (features kept by training document frequency).
 MAX_FEATURES = 2000
 #: L2 strength on the weights (objective: mean log-loss + lam/2 * ||w||^2).
@@ -77,6 +96,12 @@ CARD_START = "<!-- racbench:audit:start -->"
 CARD_END = "<!-- racbench:audit:end -->"
 
 FIELDS = ("query", "context")
+#: The options probe always reads the option texts.
+OPTIONS_FIELD = "choices"
+ANSWER_COLUMN = "answer_index"
+#: What a probe predicts: the row's true/false label, or its correct option.
+PROBE_LABEL = "label"
+PROBE_OPTIONS = "options"
 METHOD_HOLDOUT = "holdout"
 METHOD_CV = f"{N_FOLDS}-fold-cv"
 SPLIT_ORDER = ("train", "validation", "test")
@@ -104,21 +129,33 @@ class ProbeResult:
     passed: bool
     method: str
     p_value: float = 1.0  # one-sided binomial test of the accuracy against chance
+    # PROBE_LABEL (majority_baseline is the majority class) or PROBE_OPTIONS
+    # (majority_baseline is chance, one over the number of options).
+    probe: str = PROBE_LABEL
 
 
-def chance_p_value(accuracy: float, n: int) -> float:
-    """P(at least this many correct of n | guessing at 50%), exact binomial tail."""
+def chance_p_value(accuracy: float, n: int, chance: float = 0.5) -> float:
+    """P(at least this many correct of n | guessing right with probability ``chance``),
+    exact binomial tail in integer arithmetic (so tiny p-values do not underflow early)."""
     if n <= 0:
         return 1.0
     k = round(accuracy * n)
-    tail = sum(math.comb(n, i) for i in range(k, n + 1))
-    return min(1.0, tail / 2 ** n)
+    p = Fraction(chance).limit_denominator(1000)
+    a, c, b = p.numerator, p.denominator - p.numerator, p.denominator
+    # sum_{i>=k} C(n,i) a^i c^(n-i) by Horner's rule in c: O(n) small multiplications.
+    tail, comb, a_pow = 0, math.comb(n, k), 1
+    for i in range(k, n + 1):
+        tail = tail * c + comb * a_pow
+        comb = comb * (n - i) // (i + 1)
+        a_pow *= a
+    return min(1.0, a ** k * tail / b ** n)
 
 
-def _passes(accuracy: float, n: int) -> bool:
+def _passes(accuracy: float, n: int, threshold: float = ACCURACY_THRESHOLD,
+            chance: float = 0.5) -> bool:
     """At chance: at most the threshold, or above it by no more than sampling noise
     (small evaluation sets cannot tell 57% from 50%)."""
-    return accuracy <= ACCURACY_THRESHOLD or chance_p_value(accuracy, n) >= SIGNIFICANCE
+    return accuracy <= threshold or chance_p_value(accuracy, n, chance) >= SIGNIFICANCE
 
 
 # --------------------------------------------------------------------------
@@ -187,6 +224,36 @@ def has_binary_labels(config_dir: Path) -> bool:
     return True
 
 
+def _option_counts(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
+    """(number of choices, answer_index) per row; nulls read as -1 so they never qualify."""
+    counts = pc.fill_null(pc.list_value_length(table.column(OPTIONS_FIELD)), -1)
+    answers = pc.fill_null(table.column(ANSWER_COLUMN), -1)
+    return (np.asarray(counts.to_numpy(), dtype=np.int64),
+            np.asarray(answers.to_numpy(), dtype=np.int64))
+
+
+def has_mc_choices(config_dir: Path) -> bool:
+    """Multiple-choice configs get the options probe: every row names its correct option
+    (answer_index >= 0) among the same number (at least 2) of `choices`.  Open-ended rows
+    (answer_index -1) have no options to probe."""
+    sizes: set[int] = set()
+    for path in sorted(Path(config_dir).glob("*.parquet")):
+        parquet = pq.ParquetFile(path)
+        schema = parquet.schema_arrow
+        if not {OPTIONS_FIELD, ANSWER_COLUMN} <= set(schema.names):
+            return False
+        if not (pa.types.is_list(schema.field(OPTIONS_FIELD).type)
+                or pa.types.is_large_list(schema.field(OPTIONS_FIELD).type)):
+            return False
+        if not pa.types.is_integer(schema.field(ANSWER_COLUMN).type):
+            return False
+        counts, answers = _option_counts(parquet.read(columns=[OPTIONS_FIELD, ANSWER_COLUMN]))
+        if len(answers) and ((answers < 0).any() or (answers >= counts).any()):
+            return False
+        sizes.update(np.unique(counts).tolist())
+    return len(sizes) == 1 and min(sizes) >= 2
+
+
 def _labels(column: pa.ChunkedArray, path: Path) -> np.ndarray:
     if column.null_count:
         raise AuditError(f"{path}: label column has {column.null_count} null(s)")
@@ -245,7 +312,9 @@ class _Binary:
         rows: list[int] = []
         cols: list[int] = []
         for i, feats in enumerate(docs):
-            idx = [vocab[f] for f in feats if f in vocab]
+            # Sorted, so sums over a document's features do not depend on set order
+            # (PYTHONHASHSEED): equal documents get bit-identical scores.
+            idx = sorted(vocab[f] for f in feats if f in vocab)
             rows.extend([i] * len(idx))
             cols.extend(idx)
         self.n = len(docs)
@@ -362,12 +431,32 @@ def _fold_of(query: str, index: int) -> int:
     return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") % N_FOLDS
 
 
+def _folds(queries: Sequence[str]) -> np.ndarray:
+    """CV fold of every pooled row, from its query text and position."""
+    return np.fromiter((_fold_of(q, i) for i, q in enumerate(queries)),
+                       dtype=np.int64, count=len(queries))
+
+
+def _eval_split(splits: dict[str, list[Path]]) -> str | None:
+    """The held-out split (test, else validation), or None when there is no
+    train/held-out pair and the config is scored by cross-validation."""
+    eval_name = next((s for s in ("test", "validation") if s in splits), None)
+    return eval_name if "train" in splits else None
+
+
+def _pooled_names(splits: dict[str, list[Path]]) -> list[str]:
+    """Splits in canonical order (train, validation, test, then others by name), so
+    pooled rows, and hence folds, do not depend on directory listing order."""
+    return sorted(splits, key=lambda s: (SPLIT_ORDER.index(s) if s in SPLIT_ORDER
+                                         else len(SPLIT_ORDER), s))
+
+
 # --------------------------------------------------------------------------
 # Public probe API
 
 
 def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
-    """Probe one config folder; see the module docstring for the protocol."""
+    """Probe one true/false config folder; see the module docstring for the protocol."""
     config_dir = Path(config_dir)
     if field not in FIELDS:
         raise AuditError(f"field must be one of {FIELDS}, got {field!r}")
@@ -375,8 +464,8 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
     if not splits:
         raise AuditError(f"{config_dir}: no parquet files")
 
-    eval_name = next((s for s in ("test", "validation") if s in splits), None)
-    if "train" in splits and eval_name is not None:
+    eval_name = _eval_split(splits)
+    if eval_name is not None:
         x_tr, _, y_tr = _read_split(splits["train"], field)
         x_ev, _, y_ev = _read_split(splits[eval_name], field)
         if len(y_tr) == 0 or len(y_ev) == 0:
@@ -393,7 +482,7 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
         )
 
     # One split (or no train/eval pair): pool everything, 5-fold CV.
-    names = sorted(splits, key=lambda s: (SPLIT_ORDER.index(s) if s in SPLIT_ORDER else len(SPLIT_ORDER), s))
+    names = _pooled_names(splits)
     texts: list[str] = []
     queries: list[str] = []
     ys: list[np.ndarray] = []
@@ -405,8 +494,7 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
     y_all = np.concatenate(ys)
     if len(y_all) < 2:
         raise AuditError(f"{config_dir}: fewer than 2 rows")
-    folds = np.fromiter((_fold_of(q, i) for i, q in enumerate(queries)),
-                        dtype=np.int64, count=len(queries))
+    folds = _folds(queries)
     accs: list[float] = []
     bases: list[float] = []
     for k in range(N_FOLDS):
@@ -432,10 +520,144 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
     )
 
 
+# --------------------------------------------------------------------------
+# Options probe (multiple-choice configs)
+
+
+class _Options(NamedTuple):
+    """Multiple-choice rows: option texts, correct index and query text per row."""
+
+    choices: list[list[str]]
+    answers: np.ndarray
+    queries: list[str]
+
+    def take(self, idx: np.ndarray) -> "_Options":
+        return _Options([self.choices[i] for i in idx], self.answers[idx],
+                        [self.queries[i] for i in idx])
+
+
+def _read_options(paths: Sequence[Path]) -> _Options:
+    """Rows of all shards, in file order; the query column only assigns CV folds."""
+    choices: list[list[str]] = []
+    answers: list[np.ndarray] = []
+    queries: list[str] = []
+    for path in paths:
+        parquet = pq.ParquetFile(path)
+        names = set(parquet.schema_arrow.names)
+        query = _query_column(names)
+        columns = sorted({query, OPTIONS_FIELD, ANSWER_COLUMN})
+        missing = [c for c in columns if c not in names]
+        if missing:
+            raise AuditError(f"{path}: missing column(s) {', '.join(missing)}")
+        table = parquet.read(columns=columns)
+        counts, index = _option_counts(table)
+        if ((index < 0) | (index >= counts)).any():
+            raise AuditError(f"{path}: {ANSWER_COLUMN} outside its row's {OPTIONS_FIELD}")
+        choices.extend(["" if s is None else str(s) for s in row]
+                       for row in table.column(OPTIONS_FIELD).to_pylist())
+        answers.append(index)
+        queries.extend("" if s is None else str(s) for s in table.column(query).to_pylist())
+    y = np.concatenate(answers) if answers else np.zeros(0, dtype=np.int64)
+    return _Options(choices, y, queries)
+
+
+def _n_choices(config_dir: Path, *parts: _Options) -> int:
+    """The config's number of options per row (one number, at least two)."""
+    sizes = {len(row) for part in parts for row in part.choices}
+    if len(sizes) != 1 or min(sizes) < 2:
+        raise AuditError(f"{config_dir}: rows differ in their number of {OPTIONS_FIELD}: "
+                         f"{sorted(sizes)}")
+    return sizes.pop()
+
+
+def _option_docs(rows: _Options) -> list[set[str]]:
+    """One document per option, row by row (row-major, so scores reshape to rows x k)."""
+    return [_features(text) for options in rows.choices for text in options]
+
+
+def _pick_options(train: _Options, held_out: _Options, n_choices: int) -> np.ndarray:
+    """Index of the option the classifier trained on ``train`` scores highest in each
+    held-out row (ties: the lowest index)."""
+    train_docs = _option_docs(train)
+    y = (np.arange(n_choices)[None, :] == train.answers[:, None]).ravel().astype(np.int64)
+    vocab = _build_vocab(train_docs)
+    w, _ = _fit_logreg(_Binary(train_docs, vocab), y)  # the bias is the same for every option
+    scores = _Binary(_option_docs(held_out), vocab).dot(w).reshape(len(held_out.answers), n_choices)
+    return np.argmax(scores, axis=1)
+
+
+def _options_accuracy(train: _Options, held_out: _Options, n_choices: int) -> float:
+    return float(np.mean(_pick_options(train, held_out, n_choices) == held_out.answers))
+
+
+def _options_result(config_dir: Path, train_split: str, eval_split: str, n_train: int,
+                    n_eval: int, accuracy: float, n_choices: int, method: str) -> ProbeResult:
+    """Options-probe result, judged against chance (one over the number of options)."""
+    chance = 1.0 / n_choices
+    return ProbeResult(
+        config=config_dir.name, field=OPTIONS_FIELD, train_split=train_split,
+        eval_split=eval_split, n_train=n_train, n_eval=n_eval, accuracy=accuracy,
+        majority_baseline=chance,
+        passed=_passes(accuracy, n_eval, OPTIONS_THRESHOLD, chance), method=method,
+        p_value=chance_p_value(accuracy, n_eval, chance), probe=PROBE_OPTIONS,
+    )
+
+
+def probe_options(config_dir: Path) -> ProbeResult:
+    """Options-only probe of one multiple-choice config: can the correct option be
+    picked from the option texts alone?  Same splits and folds as ``probe_config``."""
+    config_dir = Path(config_dir)
+    splits = _split_files(config_dir)
+    if not splits:
+        raise AuditError(f"{config_dir}: no parquet files")
+
+    eval_name = _eval_split(splits)
+    if eval_name is not None:
+        train, held_out = _read_options(splits["train"]), _read_options(splits[eval_name])
+        if len(train.answers) == 0 or len(held_out.answers) == 0:
+            raise AuditError(f"{config_dir}: empty train or {eval_name} split")
+        k = _n_choices(config_dir, train, held_out)
+        return _options_result(config_dir, "train", eval_name, len(train.answers),
+                               len(held_out.answers), _options_accuracy(train, held_out, k),
+                               k, METHOD_HOLDOUT)
+
+    # One split (or no train/eval pair): pool everything, 5-fold CV by row.
+    names = _pooled_names(splits)
+    parts = [_read_options(splits[name]) for name in names]
+    rows = _Options([r for p in parts for r in p.choices],
+                    np.concatenate([p.answers for p in parts]),
+                    [q for p in parts for q in p.queries])
+    if len(rows.answers) < 2:
+        raise AuditError(f"{config_dir}: fewer than 2 rows")
+    k = _n_choices(config_dir, rows)
+    folds = _folds(rows.queries)
+    accs = [_options_accuracy(rows.take(np.flatnonzero(folds != f)),
+                              rows.take(np.flatnonzero(folds == f)), k)
+            for f in range(N_FOLDS) if (folds == f).any() and not (folds == f).all()]
+    if not accs:
+        raise AuditError(f"{config_dir}: too few rows for {N_FOLDS}-fold cross-validation")
+    split_label = "+".join(names)
+    return _options_result(config_dir, split_label, split_label, len(rows.answers),
+                           len(rows.answers), float(np.mean(accs)), k, METHOD_CV)
+
+
+def _probe(config_dir: Path, field: str) -> ProbeResult | None:
+    """The probe a config's rows call for: label probe for true/false rows, options
+    probe for multiple-choice rows, none for open-ended or trajectory rows."""
+    if has_binary_labels(config_dir):
+        return probe_config(config_dir, field=field)
+    if has_mc_choices(config_dir):
+        return probe_options(config_dir)
+    return None
+
+
 def audit_dataset(root: Path, field: str = "query") -> list[ProbeResult]:
-    """Probe every config (subdirectory with *.parquet) of ``root``, sorted by name."""
-    return [probe_config(config_dir, field=field) for config_dir in find_configs(root)
-            if has_binary_labels(config_dir)]
+    """Probe every config (subdirectory with *.parquet) of ``root``, sorted by name.
+
+    ``field`` is the text column of true/false configs; multiple-choice configs are
+    always probed on their ``choices``."""
+    results = (_probe(config_dir, field) for config_dir in find_configs(root))
+    return [r for r in results if r is not None]
 
 
 # --------------------------------------------------------------------------
@@ -470,6 +692,8 @@ def render_audit_section(results: Iterable[ProbeResult]) -> str:
         n_folds=N_FOLDS,
         method_holdout=METHOD_HOLDOUT,
         method_cv=METHOD_CV,
+        options_threshold=OPTIONS_THRESHOLD,
+        probe_options=PROBE_OPTIONS,
         all_passed=all(r.passed for r in results),
     )
     return text.strip("\n") + "\n"
@@ -528,14 +752,19 @@ def _fail(message: str) -> None:
 @click.command("audit")
 @click.argument("dir", type=click.Path(path_type=Path, file_okay=True, dir_okay=True))
 @click.option("--field", type=click.Choice(FIELDS), default="query", show_default=True,
-              help="text column visible to the probe")
+              help="text column visible to the probe of true/false configs "
+                   "(multiple-choice configs are probed on choices)")
 @click.option("--no-card", is_flag=True, default=False,
               help="print only, leave README.md untouched")
 def audit_command(dir: Path, field: str, no_card: bool) -> None:
-    """Probe whether the label of each config of DIR is predictable from one text column.
+    """Probe whether each config of DIR is answerable from surface text alone.
 
-    Exit status: 0 if every config stays at chance, 1 if any config exceeds
-    the accuracy threshold, 2 if DIR is not a racbench dataset folder.
+    True/false configs: is the label predictable from one text column?
+    Multiple-choice configs: is the correct option predictable from the
+    option texts alone?  Open-ended configs are skipped.
+
+    Exit status: 0 if every config stays at chance, 1 if any config is
+    clearly above chance, 2 if DIR is not a racbench dataset folder.
     """
     root = Path(dir)
     if not root.is_dir():

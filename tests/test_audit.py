@@ -418,18 +418,144 @@ def test_cli_real_subprocess(tmp_path):
     assert proc.stderr.strip() and "\n" not in proc.stderr.strip()
 
 
-def test_task_family_rows_use_question_and_non_binary_configs_are_skipped(tmp_path):
-    """ACP rows name their text `question`; mc/open rows (label -1) cannot be probed."""
+def _mc_rows(rng: np.random.Generator, n: int, leak: str | None = None,
+             k: int = 4) -> tuple[list[str], list[list[str]], np.ndarray]:
+    """Questions, k options drawn from one word distribution, and a random correct index;
+    with ``leak`` the correct option (and only it) contains that word."""
+    answers = rng.integers(0, k, n).astype(np.int32)
+    questions, choices = [], []
+    for i, answer in enumerate(answers):
+        options = [" ".join(WORDS[j] for j in rng.integers(0, len(WORDS), 6)) for _ in range(k)]
+        if leak is not None:
+            options[answer] += f" {leak}"
+        questions.append(f"which option holds {i}")
+        choices.append(options)
+    return questions, choices, answers
+
+
+def _write_mc(config_dir: Path, split: str, questions, choices, answers) -> None:
+    """ACP-like rows: `question`, `choices`, `answer_index` (-1 for open rows), label -1."""
+    config_dir.mkdir(parents=True, exist_ok=True)
+    table = pa.table({
+        "question": pa.array(list(questions), pa.string()),
+        "choices": pa.array(list(choices), pa.list_(pa.string())),
+        "answer_index": pa.array(np.asarray(answers), pa.int32()),
+        "label": pa.array(np.full(len(questions), -1), pa.int64()),
+    })
+    pq.write_table(table, config_dir / f"{split}-00000-of-00001.parquet")
+
+
+def test_task_family_rows_use_question_and_open_configs_are_skipped(tmp_path):
+    """ACP rows name their text `question`; mc rows (label -1, answer_index >= 0) get the
+    options probe on `choices`; open rows (label -1, answer_index -1) cannot be probed."""
     rng = np.random.default_rng(3)
-    for name, labels in (("fam_bool", None), ("fam_mc", -1)):
-        folder = tmp_path / name
-        folder.mkdir()
-        texts, y = _rows(rng, 400, leak=1.0 if labels is None else 0.0)
-        y = np.full(len(y), labels) if labels is not None else y
-        table = pa.table({"question": texts, "label": pa.array(y, pa.int64())})
-        pq.write_table(table, folder / "test-00000-of-00001.parquet")
+    folder = tmp_path / "fam_bool"
+    folder.mkdir()
+    texts, y = _rows(rng, 400, leak=1.0)
+    pq.write_table(pa.table({"question": texts, "label": pa.array(y, pa.int64())}),
+                   folder / "test-00000-of-00001.parquet")
+    _write_mc(tmp_path / "fam_mc", "test", *_mc_rows(rng, 200))
+    questions, _, _ = _mc_rows(rng, 200)
+    _write_mc(tmp_path / "fam_open", "test", questions, [[] for _ in questions],
+              np.full(len(questions), -1))
     (tmp_path / "README.md").write_text(CARD)
     results = audit.audit_dataset(tmp_path)
-    assert [r.config for r in results] == ["fam_bool"]
+    assert [r.config for r in results] == ["fam_bool", "fam_mc"]
     assert results[0].accuracy > 0.8  # the planted leak is found in `question`
     assert results[0].field == "question"  # and the card names that column
+    assert (results[0].probe, results[1].probe) == ("label", "options")
+    assert results[1].field == "choices" and results[1].method == "5-fold-cv"
+    assert results[1].passed
+
+
+def test_options_probe_finds_planted_leak(tmp_path):
+    rng = np.random.default_rng(11)
+    cfg = tmp_path / "ds" / "fam_mc"
+    _write_mc(cfg, "train", *_mc_rows(rng, 300, leak="reachable"))
+    _write_mc(cfg, "test", *_mc_rows(rng, 100, leak="reachable"))
+    assert audit.has_mc_choices(cfg) and not audit.has_binary_labels(cfg)
+    r = audit.probe_options(cfg)
+    assert (r.config, r.field, r.train_split, r.eval_split, r.method, r.probe) == (
+        "fam_mc", "choices", "train", "test", "holdout", "options")
+    assert (r.n_train, r.n_eval, r.majority_baseline) == (300, 100, 0.25)
+    assert r.accuracy > 0.8 and not r.passed and r.p_value < 1e-6
+
+
+def test_options_probe_without_leak_stays_at_chance(tmp_path):
+    rng = np.random.default_rng(12)
+    cfg = tmp_path / "ds" / "fam_mc"
+    _write_mc(cfg, "train", *_mc_rows(rng, 300))
+    _write_mc(cfg, "validation", *_mc_rows(rng, 300))
+    r = audit.probe_options(cfg)
+    assert r.eval_split == "validation" and r.passed
+    assert abs(r.accuracy - 0.25) < 0.08
+    assert audit.probe_options(cfg) == r  # deterministic
+
+
+def test_options_probe_single_split_uses_row_folds(tmp_path):
+    rng = np.random.default_rng(13)
+    leaky, clean = tmp_path / "ds" / "leaky_mc", tmp_path / "ds" / "clean_mc"
+    _write_mc(leaky, "test", *_mc_rows(rng, 300, leak="reachable"))
+    _write_mc(clean, "test", *_mc_rows(rng, 300))
+    r = audit.probe_options(leaky)
+    assert (r.method, r.train_split, r.n_train, r.n_eval) == ("5-fold-cv", "test", 300, 300)
+    assert r.accuracy > 0.8 and not r.passed
+    c = audit.probe_options(clean)
+    assert c.passed and abs(c.accuracy - 0.25) < 0.08
+
+
+def test_options_probe_ties_pick_the_lowest_index(tmp_path):
+    """Identical options score identically, so the probe always answers 0."""
+    rng = np.random.default_rng(14)
+    cfg = tmp_path / "ds" / "same_mc"
+    for split, n in (("train", 80), ("test", 40)):
+        questions, choices, answers = _mc_rows(rng, n)
+        _write_mc(cfg, split, questions, [[row[0]] * 4 for row in choices], answers)
+    r = audit.probe_options(cfg)
+    test = pq.read_table(cfg / "test-00000-of-00001.parquet")
+    assert r.accuracy == float(np.mean(test.column("answer_index").to_numpy() == 0))
+
+
+def test_mc_detection_reads_values_not_names(tmp_path):
+    rng = np.random.default_rng(15)
+    questions, choices, answers = _mc_rows(rng, 20)
+    _write_mc(tmp_path / "looks_bool", "test", questions, choices, answers)
+    assert audit.has_mc_choices(tmp_path / "looks_bool")
+    _write_mc(tmp_path / "open_mc", "test", questions, [[] for _ in questions],
+              np.full(20, -1))
+    assert not audit.has_mc_choices(tmp_path / "open_mc")
+    _write_mc(tmp_path / "ragged", "test", questions, [c[:3 + i % 2] for i, c in enumerate(choices)],
+              answers % 3)
+    assert not audit.has_mc_choices(tmp_path / "ragged")
+    assert not audit.has_mc_choices(tmp_path / "no_rows")  # no parquet: nothing to probe
+
+
+def test_chance_p_value_generalises_without_changing_the_binary_test():
+    import math
+
+    for n in (1, 10, 57, 200):
+        for acc in (0.0, 0.3, 0.5, 0.56, 0.7, 1.0):
+            k = round(acc * n)
+            old = min(1.0, sum(math.comb(n, i) for i in range(k, n + 1)) / 2 ** n)
+            assert audit.chance_p_value(acc, n) == old
+            quarter = sum(math.comb(n, i) * 0.25 ** i * 0.75 ** (n - i) for i in range(k, n + 1))
+            assert audit.chance_p_value(acc, n, 0.25) == pytest.approx(quarter, rel=1e-9)
+    assert audit.chance_p_value(0.30, 10_000, 0.25) < 1e-20  # large n stays fast and exact
+    assert audit._passes(0.35, 100, audit.OPTIONS_THRESHOLD, 0.25)
+    assert not audit._passes(0.5, 100, audit.OPTIONS_THRESHOLD, 0.25)
+
+
+def test_card_lists_mc_config_on_choices(tmp_path):
+    rng = np.random.default_rng(16)
+    root = _make_dataset(tmp_path / "ds", {"blocks": {"train": _rows(rng, 200), "test": _rows(rng, 100)}})
+    _write_mc(root / "fam_mc", "train", *_mc_rows(rng, 200, leak="reachable"))
+    _write_mc(root / "fam_mc", "test", *_mc_rows(rng, 100, leak="reachable"))
+    result = CliRunner().invoke(audit_command, [str(root)])
+    assert result.exit_code == 1, result.output  # only the mc config fails
+    card = (root / "README.md").read_text(encoding="utf-8")
+    row = [line for line in card.splitlines() if line.startswith("| fam_mc |")]
+    assert len(row) == 1
+    cells = [c.strip() for c in row[0].strip("|").split("|")]
+    assert cells[1] == "`choices`" and cells[7] == "25.0%"
+    assert cells[9] == "held-out split (options)" and cells[10] == "**FAIL**"
+    assert "| blocks |" in card and "(options) | pass" not in card
