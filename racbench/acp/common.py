@@ -35,7 +35,8 @@ class Target:
     label: bool = True
     index: int = 0
     variant: int = 0
-    kind: object = None  # bool rows: the kind of subject to ask about (see Pool)
+    kind: object = None  # the kind of subject to ask about, or of the right option (Pool)
+    survey: "Survey | None" = None  # mc: what the survey of the problem saw (Pool)
 
 
 @dataclass
@@ -61,9 +62,16 @@ class Family:
     score_open: Callable | None = None
     negative_kinds: tuple[str, ...] = ()
     uses_actions: bool = False  # rows carry a sequence or plan (`actions`)
-    # bool rows about a subject: make_pool(world, rng, cfg) -> Pool | None; rows
-    # draw the subject's kind before the label (see Pool)
+    # bool and mc rows about subjects: make_pool(world, rng, cfg) -> Pool | None;
+    # rows draw the subject's kind before the label (see Pool); mc_pool, if given,
+    # offers the mc options (else bool_pool does)
     bool_pool: Callable | None = None
+    mc_pool: Callable | None = None
+
+    def pool_for(self, form: str) -> Callable | None:
+        if form == "bool":
+            return self.bool_pool
+        return (self.mc_pool or self.bool_pool) if form == "mc" else None
 
 
 # -- sampling helpers -------------------------------------------------------------------
@@ -165,6 +173,8 @@ def choose_options(rng: random.Random, correct, wrong: Sequence, index: int,
 def _key(x):
     if isinstance(x, list):
         return tuple(_key(i) for i in x)
+    if isinstance(x, dict):
+        return tuple(sorted((k, _key(v)) for k, v in x.items()))
     return x
 
 
@@ -322,6 +332,23 @@ class Pool:
         return rng.choice(pool) if pool else None
 
 
+@dataclass
+class Survey:
+    """What sampling a problem's situations showed. bool: the kinds of subject seen
+    with both answers, as (kind, times right, times wrong). mc: the subjects seen both
+    right and wrong (the only ones offered as options), by JSON key, with (times
+    right, times wrong), and how many situations offered one such right subject and
+    three wrong ones."""
+
+    kinds: tuple = ()
+    subjects: dict | None = None
+    usable: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.usable >= SURVEY_MIN if self.subjects is not None else bool(self.kinds)
+
+
 def pick_bool(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
               target: Target) -> Question | None:
     """A bool question from `make_pool(world, rng, cfg)` whose subject has the kind
@@ -344,14 +371,84 @@ def pick_bool(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
     return q
 
 
-def survey_kinds(make_pool: Callable, world: ProblemWorld, cfg, rng: random.Random) -> list:
-    """The kinds of subject that the problem offers with both answers, each in at
-    least SURVEY_MIN of SURVEY_DRAWS sampled situations, sorted."""
-    seen = {True: Counter(), False: Counter()}
+def pick_mc(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
+            target: Target) -> Question | None:
+    """A 4-option question from `make_pool(world, rng, cfg)`. Options are subjects the
+    survey saw both right and wrong (none is wrong, or right, whatever the state). The
+    right one is drawn with weight 1 / (times the survey saw it right); the wrong ones
+    are distinct subjects wrong here, of the right one's predicate or schema and
+    argument types first, each drawn with weight 1 / (times seen wrong). So every
+    subject is about as often the right option as a wrong one, options of one row read
+    alike, and the options alone say little of which is right. Without a survey: any
+    subjects, uniformly."""
+    pool = make_pool(world, rng, cfg)
+    if pool is None:
+        return None
+    seen = target.survey.subjects if target.survey is not None else None
+
+    def candidates(items) -> dict:
+        out = {}
+        for x in items:
+            key = _key(pool.subject(x))
+            if seen is None or key in seen:
+                out.setdefault(key, pool.subject(x))
+        return out
+
+    def draw(found: dict, side: int, n: int) -> list:
+        keys, out = sorted(found, key=repr), []
+        for _ in range(min(n, len(keys))):
+            weights = [1.0 / seen[k][side] if seen is not None else 1.0 for k in keys]
+            key = rng.choices(keys, weights)[0]
+            keys.remove(key)
+            out.append(found[key])
+        return out
+
+    right, wrong = candidates(pool.positives), candidates(pool.negatives)
+    if not right or len(wrong) < N_OPTIONS - 1:
+        return None
+    correct = draw(right, 0, 1)[0]
+    kind = _subject_kind(world, correct)
+    alike = {k: v for k, v in wrong.items() if _subject_kind(world, v) == kind}
+    chosen = draw(alike, 1, N_OPTIONS - 1)
+    rest = {k: v for k, v in wrong.items() if k not in alike}
+    chosen += draw(rest, 1, N_OPTIONS - 1 - len(chosen))
+    rng.shuffle(chosen)
+    chosen.insert(target.index, correct)
+    q = pool.question
+    q.options, q.answer = chosen, target.index
+    return q
+
+
+def _subject_kind(world: ProblemWorld, subject):
+    """Predicate or schema and argument types of a subject (an atom, an action, a
+    one-item list of them); None for steps, which have no kind."""
+    if isinstance(subject, int):
+        return None
+    if subject and isinstance(subject[0], list):
+        subject = subject[0]
+    return world.kind_of(subject)
+
+
+def survey_kinds(make_pool: Callable, world: ProblemWorld, cfg, rng: random.Random,
+                 options: int = 1) -> Survey:
+    """Sample SURVEY_DRAWS situations. bool (`options` 1): keep the kinds of subject
+    seen with both answers, each in at least SURVEY_MIN situations. mc: keep the
+    subjects seen both right and wrong, with their counts (see `pick_mc`)."""
+    draws = []
     for _ in range(SURVEY_DRAWS):
         pool = make_pool(world, rng, cfg)
         if pool is not None:
-            for label in (True, False):
-                seen[label].update(pool.kinds(label))
-    return sorted((k for k in seen[True] if seen[True][k] >= SURVEY_MIN
-                   and seen[False][k] >= SURVEY_MIN), key=repr)
+            draws.append(({_key(pool.subject(x)): pool.kind_of(x) for x in pool.positives},
+                          {_key(pool.subject(x)): pool.kind_of(x) for x in pool.negatives}))
+    if options > 1:
+        right = Counter(s for pos, _ in draws for s in pos)
+        wrong = Counter(s for _, neg in draws for s in neg)
+        subjects = {s: (right[s], wrong[s]) for s in sorted(wrong, key=repr) if right[s]}
+        usable = sum(1 for pos, neg in draws if any(s in subjects for s in pos)
+                     and sum(s in subjects for s in neg) >= options - 1)
+        return Survey(subjects=subjects, usable=usable)
+    true_count = Counter(k for pos, _ in draws for k in set(pos.values()))
+    false_count = Counter(k for _, neg in draws for k in set(neg.values()))
+    kinds = sorted((k for k in true_count if true_count[k] >= SURVEY_MIN
+                    and false_count[k] >= SURVEY_MIN), key=repr)
+    return Survey(kinds=tuple((k, true_count[k], false_count[k]) for k in kinds))

@@ -24,7 +24,7 @@ from .. import __version__
 from ..generators.rows import GenerationError, Row
 from ..splits.dedup import problem_key
 from ..splits.seeding import derive_seed
-from .common import LETTERS, N_OPTIONS, Question, Target, goal_json, survey_kinds
+from .common import LETTERS, N_OPTIONS, Question, Survey, Target, goal_json, survey_kinds
 from .config import SPLITS, AcpConfig
 from .families import FAMILIES
 from .schema import acp_features
@@ -32,6 +32,7 @@ from .text import AcpText
 from .world import MAX_STATES, ProblemWorld, WorldTooLarge, world_for
 
 SAMPLE_TRIES = 2000
+KIND_TRIES = 400  # situations tried for one surveyed kind before drawing another
 PROBE_TRIES = 40
 
 
@@ -50,7 +51,7 @@ class AcpConfigRows:
         self.excluded: list[str] = []
         self.feasible: dict[tuple[str, Target], list[ProblemWorld]] = {}
         self._texts: dict[int, AcpText] = {}
-        self._world_kinds: dict[int, list] = {}
+        self._world_survey: dict[int, Survey] = {}
         for split in splits:
             domain_file, problem_files = cfg.files(split)
             worlds = []
@@ -66,17 +67,23 @@ class AcpConfigRows:
         if probed is None:
             probed = self.probe_result()
         feasible, excluded, *surveyed = probed
-        # bool rows of subject families: the kinds of subject each problem offers
-        # with both answers, by (split, problem index); see common.Pool
-        self.subject_kinds: dict[tuple[str, int], list] = surveyed[0] if surveyed else {}
+        # bool and mc rows of subject families: the kinds of subject each problem
+        # offers with both answers, by (split, problem index); see common.Pool
+        self.surveys: dict[tuple[str, int], Survey] = surveyed[0] if surveyed else {}
         self.excluded += excluded
         for (split, target), indices in feasible.items():
             ok = [self.worlds[split][i] for i in indices]
             if not ok:
-                what = ("true/false questions about a subject whose answer depends on "
-                        "the state (in each, every subject has one answer whatever the "
-                        "state, so the question alone would tell it)"
-                        if self._surveys_kinds else f"rows with {_target_text(target)}")
+                what = f"rows with {_target_text(target)}"
+                if self._surveys_kinds and cfg.form == "bool":
+                    what = ("true/false questions about a subject whose answer depends on "
+                            "the state (in each, every subject has one answer whatever the "
+                            "state, so the question alone would tell it)")
+                elif self._surveys_kinds:
+                    what = ("multiple-choice questions whose options could each be right "
+                            "from some states and wrong from others (in each, some options "
+                            "would be wrong whatever the state, so the options alone would "
+                            "tell the answer)")
                 raise GenerationError(
                     f"config '{name}': no problem of split '{split}' ("
                     f"{', '.join(w.label for w in self.worlds[split])}) gives {cfg.family} "
@@ -84,7 +91,7 @@ class AcpConfigRows:
             self.feasible[(split, target)] = ok
             if self._surveys_kinds:
                 for i, w in zip(indices, ok):
-                    self._world_kinds[id(w)] = self.subject_kinds[(split, i)]
+                    self._world_survey[id(w)] = self.surveys[(split, i)]
 
     def probe_result(self) -> tuple[dict, list, dict]:
         """Which problems of each split can give each target, what was left out, and
@@ -94,7 +101,7 @@ class AcpConfigRows:
             if self._surveys_kinds:
                 for i, w in enumerate(worlds):
                     kinds[(split, i)] = self._survey(w)
-                ok = [i for i in range(len(worlds)) if kinds[(split, i)]]
+                ok = [i for i in range(len(worlds)) if kinds[(split, i)].ok]
                 excluded += [f"{split}/{w.label}: no subject whose answer depends on the state"
                              for i, w in enumerate(worlds) if i not in ok]
                 for target in self.targets():
@@ -109,11 +116,12 @@ class AcpConfigRows:
 
     @property
     def _surveys_kinds(self) -> bool:
-        return self.cfg.form == "bool" and self.family.bool_pool is not None
+        return self.family.pool_for(self.cfg.form) is not None
 
-    def _survey(self, world: ProblemWorld) -> list:
+    def _survey(self, world: ProblemWorld) -> Survey:
         rng = random.Random(derive_seed("acp-kinds", self.name, world.label))
-        return survey_kinds(self.family.bool_pool, world, self.cfg, rng)
+        options = N_OPTIONS if self.cfg.form == "mc" else 1
+        return survey_kinds(self.family.pool_for(self.cfg.form), world, self.cfg, rng, options)
 
     # -- targets ------------------------------------------------------------------------
     def targets(self) -> list[Target]:
@@ -155,16 +163,21 @@ class AcpConfigRows:
         # bigger problems hold more distinct questions: problems are drawn in
         # proportion to the square root of their number of states
         weights = [w.n_states ** 0.5 for w in worlds]
-        world = None
-        if self._surveys_kinds:
-            # problem and kind of subject first, then situations until one offers
-            # that kind with the wanted label (see common.Pool)
-            world = rng.choices(worlds, weights)[0]
-            target = replace(target, kind=rng.choice(self._world_kinds[id(world)]))
-        for _ in range(SAMPLE_TRIES):
-            if not self._surveys_kinds:
+        world, asked = None, target
+        for tries in range(SAMPLE_TRIES):
+            if self._surveys_kinds and target.form == "bool" and tries % KIND_TRIES == 0:
+                # problem and kind of subject first, then situations until one offers
+                # that kind with the wanted label (see common.Pool); a kind the survey
+                # saw only by luck is given up after KIND_TRIES situations
                 world = rng.choices(worlds, weights)[0]
-            q = self.family.sample(world, rng, self.cfg, target)
+                survey = self._world_survey[id(world)]
+                asked = replace(target, kind=rng.choice(survey.kinds)[0])
+            elif self._surveys_kinds and target.form == "mc":
+                world = rng.choices(worlds, weights)[0]  # options weighted by the survey
+                asked = replace(target, survey=self._world_survey[id(world)])
+            elif not self._surveys_kinds:
+                world = rng.choices(worlds, weights)[0]
+            q = self.family.sample(world, rng, self.cfg, asked)
             if q is not None:
                 break
         else:

@@ -72,27 +72,31 @@ def test_acp_recipe_covers_every_family_domain_and_form():
     want = {(f, d, form) for f in FAMILIES for d in shipped_domains()
             for form in FAMILIES[f].forms}
     assert seen <= want
-    # left out: true/false questions whose answer never depends on the state there
+    # left out: bool and mc questions whose answer never depends on the state there
     reversible = {"blocksworld", "logistics", "gripper", "visitall", "depots", "household",
                   "ferry", "swap", "satellite"}
-    assert want - seen == ({(f, d, "bool") for f in ("reachability", "action_reachability")
-                            for d in reversible}
-                           | {("reachability", "grid", "bool"), ("landmarks", "swap", "bool")})
+    assert want - seen == ({(f, d, form) for f in ("reachability", "action_reachability")
+                            for d in reversible for form in ("bool", "mc")}
+                           | {("reachability", "grid", "bool"), ("reachability", "grid", "mc"),
+                              ("reachability", "rovers", "mc"), ("landmarks", "swap", "bool"),
+                              ("landmarks", "swap", "mc"), ("landmarks", "gripper", "mc"),
+                              ("landmarks", "satellite", "mc")})
 
 
-@pytest.mark.parametrize("family,domain", [("reachability", "ferry"),
-                                           ("action_reachability", "household"),
-                                           ("reachability", "grid")])
-def test_bool_configs_left_out_of_acp_cannot_be_made(family, domain):
+@pytest.mark.parametrize("family,domain,form", [("reachability", "ferry", "bool"),
+                                                ("action_reachability", "household", "bool"),
+                                                ("reachability", "grid", "bool"),
+                                                ("reachability", "gripper", "mc")])
+def test_configs_left_out_of_acp_cannot_be_made(family, domain, form):
     """The recipe leaves them out because the generator refuses them: in these
     domains every fact (action) has one answer from every state."""
     from racbench.acp.config import AcpConfig
     from racbench.acp.rows import AcpConfigRows
     from racbench.generators.rows import GenerationError
 
-    cfg = AcpConfig(family=family, domain=domain, form="bool",
+    cfg = AcpConfig(family=family, domain=domain, form=form,
                     problems={"train": ("p02", "p05", "p08")})
-    with pytest.raises(GenerationError, match="depends on the state"):
+    with pytest.raises(GenerationError, match="depends on the state|right from some states"):
         AcpConfigRows("left_out", cfg, 0, splits=("train",))
 
 

@@ -16,8 +16,8 @@ def racbench(*args):
                           capture_output=True, text=True)
 
 
-def user_files(tmp_path: Path, n: int = 3) -> tuple[Path, list[Path]]:
-    domain, problems = shipped_files("gripper", [f"p{i:02d}" for i in range(1, n + 1)])
+def user_files(tmp_path: Path, n: int = 3, first: int = 1) -> tuple[Path, list[Path]]:
+    domain, problems = shipped_files("gripper", [f"p{i:02d}" for i in range(first, first + n)])
     shutil.copy(domain, tmp_path / "domain.pddl")
     out = []
     for i, p in enumerate(problems):
@@ -27,7 +27,7 @@ def user_files(tmp_path: Path, n: int = 3) -> tuple[Path, list[Path]]:
 
 
 def test_generate_on_user_files(tmp_path):
-    domain, problems = user_files(tmp_path)
+    domain, problems = user_files(tmp_path, first=4)  # p01-p03 offer too few mc subjects
     args = ["generate", "next_action", "--domain-file", domain, "--form", "mc", "-n", 12,
             "--out", tmp_path / "out", "--workers", 1, "--quiet"]
     for p in problems:
@@ -94,7 +94,7 @@ def test_same_bytes_under_two_hash_seeds(tmp_path):
     for hash_seed in ("0", "1"):
         out = tmp_path / f"h{hash_seed}"
         r = subprocess.run([sys.executable, "-m", "racbench.cli", "generate", "reachability",
-                            "--domain", "gripper", "--problem-file", "p04", "--problem-file", "p06",
+                            "--domain", "floortile", "--problem-file", "p04", "--problem-file", "p06",
                             "--form", "mc", "-n", "12", "--out", str(out),
                             "--workers", "2", "--quiet"], capture_output=True, text=True,
                            env=dict(os.environ, PYTHONHASHSEED=hash_seed))

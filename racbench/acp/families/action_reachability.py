@@ -1,24 +1,22 @@
 """Action reachability: can an action (or two actions in the same state) that is not
 applicable now become applicable?
 
-The subject is a list of ground actions that must be applicable in one state. bool
-rows ask about one action whose answer depends on the state: it can become applicable
-from some states and not from others (common.Pool draws it before the label); problems
-whose states all reach each other have none and give no bool rows. mc and open rows
-use single actions where some action can become impossible, or a well-typed action's
-static preconditions never hold, and otherwise pairs of actions, each possible alone,
-the wrong options being pairs never applicable together (a move from one room and a
-pick in another). bool: can it become applicable? mc: which of four can. open: give
-a shortest sequence of actions after which it is applicable (a plan for its
-preconditions).
+bool and mc rows ask about single actions whose answer depends on the state: they can
+become applicable from some states and not from others (common.Pool draws the
+subject, or the right option, before the state); problems whose states all reach
+each other have none and give no bool or mc rows. Open rows use single actions where
+some action can become impossible, or a well-typed action's static preconditions
+never hold, and otherwise pairs of actions, each possible alone. bool: can it become
+applicable? mc: which of four can. open: give a shortest sequence of actions after
+which it is applicable (a plan for its preconditions).
 """
 
 from __future__ import annotations
 
 from ...simulator.strips import analysis
 from ...simulator.strips.task import Condition
-from ..common import (Family, Pool, Question, Target, any_state, choose_options,
-                      pddl_term, pick_bool, render_subject_question, term)
+from ..common import (Family, Pool, Question, Target, any_state,
+                      pddl_term, pick_bool, pick_mc, render_subject_question, term)
 from ..scoring import SEARCH_BUDGET, score_plan
 from ..text import template
 from .reachability import _closest
@@ -111,28 +109,19 @@ def bool_pool(world, rng, cfg) -> Pool:
 def sample(world, rng, cfg, target: Target) -> Question | None:
     if target.form == "bool":
         return pick_bool(bool_pool, world, rng, cfg, target)
+    if target.form == "mc":
+        return pick_mc(bool_pool, world, rng, cfg, target)
     sid = any_state(world, rng)
     q = Question(sid)
-    if target.form == "mc":
-        good = candidates(world, rng, sid, True)
-        if not good:
-            return None
-        q.options = choose_options(rng, rng.choice(good),
-                                   candidates(world, rng, sid, False, 6), target.index,
-                                   kind=lambda s: s[0][0])
-        if q.options is None:
-            return None
-        q.answer = target.index
-    else:
-        good = candidates(world, rng, sid, True)
-        if not good:
-            return None
-        q.subject = rng.choice(good)
-        cond = _precondition(world.task, [world.task.action_index[tuple(t)] for t in q.subject])
-        plan = world.optimal_plan(rng, sid, cond)
-        q.optimal_plan_length = len(plan)
-        q.answer = [term(world, k) for k in plan]
-        q.answer_text = "\n".join(pddl_term(t) for t in q.answer)
+    good = candidates(world, rng, sid, True)
+    if not good:
+        return None
+    q.subject = rng.choice(good)
+    cond = _precondition(world.task, [world.task.action_index[tuple(t)] for t in q.subject])
+    plan = world.optimal_plan(rng, sid, cond)
+    q.optimal_plan_length = len(plan)
+    q.answer = [term(world, k) for k in plan]
+    q.answer_text = "\n".join(pddl_term(t) for t in q.answer)
     return q
 
 

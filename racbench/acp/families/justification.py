@@ -2,17 +2,18 @@
 
 Plans are valid plans one or two actions longer than optimal, from states 1 to
 `length + 4` actions from the goal, so they carry detours. A step is unjustified when the plan
-without it alone is still valid (analysis.is_justified_step, mode "single"). bool: can
-step i be removed? (the question names the step by its number only, drawn before the
-label, see common.Pool) mc: which of four steps can be removed (exactly one can). open:
-list every step that can be removed on its own (set equality; none if there is none).
+without it alone is still valid (analysis.is_justified_step, mode "single"). Questions
+and options name steps by number only (the plan is in the context), drawn before the
+plan (common.Pool). bool: can step i be removed? mc: which of four steps can be
+removed (exactly one can). open: list every step that can be removed on its own (set
+equality; none if there is none).
 """
 
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Pool, Question, Target, assemble, base_context, choose_options,
-                      pick_bool, problem_goal, term)
+from ..common import (Family, Pool, Question, Target, assemble, base_context,
+                      pick_bool, pick_mc, problem_goal, term)
 from ..scoring import score_numbers
 from ..text import template
 from .validation import valid_plan
@@ -52,20 +53,14 @@ def bool_pool(world, rng, cfg) -> Pool | None:
 def sample(world, rng, cfg, target: Target) -> Question | None:
     if target.form == "bool":
         return pick_bool(bool_pool, world, rng, cfg, target)
+    if target.form == "mc":
+        return pick_mc(bool_pool, world, rng, cfg, target)
     found = _detour_plan(world, rng, cfg)
     if found is None:
         return None
     q, free, needed = found
-    if target.form == "mc":
-        if not free:
-            return None
-        q.options = choose_options(rng, rng.choice(free), needed, target.index)
-        if q.options is None:
-            return None
-        q.answer = target.index
-    else:
-        q.answer = [i + 1 for i in free]
-        q.answer_text = ", ".join(map(str, q.answer)) or "none"
+    q.answer = [i + 1 for i in free]
+    q.answer_text = ", ".join(map(str, q.answer)) or "none"
     return q
 
 
@@ -75,9 +70,8 @@ def render(q, world, text, rng, form):
     context = str(text.common.plan_context(base_context(world, text, q, rng), steps))
     if form == "bool":
         return context, assemble(text, form, str(t.bool(q.subject + 1))), []
-    if form == "mc":
-        clauses = [text.action(tuple(term(world, k))) for k in q.actions]
-        choices = [str(text.common.step_option(i + 1, clauses[i])) for i in q.options]
+    if form == "mc":  # steps by number only, as in bool rows: the plan is in the context
+        choices = [str(text.common.step_option(i + 1)) for i in q.options]
         return context, assemble(text, form, str(t.mc()), choices), choices
     return context, assemble(text, form, str(t.open()), [],
                              str(text.common.steps_instruction())), []

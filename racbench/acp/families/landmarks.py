@@ -2,17 +2,17 @@
 
 Subjects are atoms false in the current state and not part of the goal (goal facts and
 facts already true are landmarks trivially). A fact is a landmark when the goal cannot
-be reached through states where it stays false. Negatives come first from facts that
-some shortest plan does make true (they help, but are avoidable). bool: is it a
-landmark? (only facts that are landmarks from some states and not from others are
-asked about, drawn before the label, see common.Pool) mc: which of four is. open: name one landmark (checked by search).
+be reached through states where it stays false. bool and mc rows ask only about facts
+that are landmarks from some states and not from others, the subject (or right
+option) drawn before the state (common.Pool). bool: is it a landmark? mc: which of
+four is. open: name one landmark (checked by search).
 """
 
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Pool, Question, Target, assemble, base_context, choose_options,
-                      pddl_term, pick_bool, problem_goal, state_at_goal_distance)
+from ..common import (Family, Pool, Question, Target, assemble, base_context,
+                      pddl_term, pick_bool, pick_mc, problem_goal, state_at_goal_distance)
 from ..scoring import SEARCH_BUDGET, score_one_fact
 from ..text import template
 
@@ -62,24 +62,17 @@ def bool_pool(world, rng, cfg) -> Pool | None:
 def sample(world, rng, cfg, target: Target) -> Question | None:
     if target.form == "bool":
         return pick_bool(bool_pool, world, rng, cfg, target)
+    if target.form == "mc":
+        return pick_mc(bool_pool, world, rng, cfg, target)
     found = _near_goal(world, rng)
     if found is None:
         return None
     q, lm, other = found
     atoms = world.task.atoms
-    if target.form == "mc":
-        if not lm:
-            return None
-        q.options = choose_options(rng, list(atoms[rng.choice(lm)]),
-                                   [list(atoms[i]) for i in other[:8]], target.index)
-        if q.options is None:
-            return None
-        q.answer = target.index
-    else:
-        if not lm:
-            return None
-        q.answer = [list(atoms[i]) for i in lm]
-        q.answer_text = pddl_term(atoms[lm[0]])
+    if not lm:
+        return None
+    q.answer = [list(atoms[i]) for i in lm]
+    q.answer_text = pddl_term(atoms[lm[0]])
     return q
 
 

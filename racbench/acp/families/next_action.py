@@ -1,19 +1,17 @@
 """Next action: is this applicable action the first step of some shortest plan?
 
-States are at most MAX_DISTANCE actions from the problem's goal. bool: does a shortest
-plan start with this action? Negatives are applicable actions that do not; only
-actions that start a shortest plan from some states and not from others are asked
-about, drawn before the label (see common.Pool). mc: which
-of four actions starts a shortest plan (exactly one does); the others are applicable
-actions that do not, topped up where there are fewer than three with actions of the
-same schemas that are not applicable. open: name an
-action that starts a shortest plan (checked by search).
+States are at most MAX_DISTANCE actions from the problem's goal. bool and mc rows ask
+only about actions that start a shortest plan from some states and not from others,
+the subject (or right option) drawn before the state (common.Pool); wrong options are
+applicable actions that start no shortest plan. bool: does a shortest plan start with
+this action? mc: which of four actions does (exactly one). open: name an action that
+starts a shortest plan (checked by search).
 """
 
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Pool, Question, Target, choose_options, pddl_term, pick_bool,
+from ..common import (Family, Pool, Question, Target, pddl_term, pick_bool, pick_mc,
                       problem_goal, render_action_question, state_at_goal_distance, term)
 from ..scoring import SEARCH_BUDGET, score_one_action
 
@@ -42,34 +40,31 @@ def bool_pool(world, rng, cfg) -> Pool | None:
     return Pool(q, good, bad, subject=lambda k: term(world, k))
 
 
-def sample(world, rng, cfg, target: Target) -> Question | None:
-    if target.form == "bool":
-        return pick_bool(bool_pool, world, rng, cfg, target)
+def mc_pool(world, rng, cfg) -> Pool | None:
+    """Actions that start a shortest plan, and as wrong options the other applicable
+    actions and, for corridors with few of them, actions of the same schemas that are
+    not applicable here (no plan starts with them)."""
     found = _near_goal(world, rng)
     if found is None:
         return None
     q, good, bad = found
-    sid = q.sid
+    now = set(world.applicable(q.sid))
+    schemas = sorted({world.task.actions[k].name for k in now})
+    later = [k for name in schemas for k in world.actions_by_schema[name] if k not in now]
+    return Pool(q, good, bad + later, subject=lambda k: term(world, k))
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    if target.form == "bool":
+        return pick_bool(bool_pool, world, rng, cfg, target)
     if target.form == "mc":
-        # applicable detours first; where fewer than three exist (a corridor), actions
-        # of the same schemas that are not applicable here (no plan starts with them)
-        best = rng.choice(good)
-        rng.shuffle(bad)
-        bad.sort(key=lambda k: world.task.actions[k].name != world.task.actions[best].name)
-        schemas = {world.task.actions[k].name for k in world.applicable(sid)}
-        now = set(world.applicable(sid))
-        later = [k for name in sorted(schemas) for k in world.actions_by_schema[name]
-                 if k not in now]
-        rng.shuffle(later)
-        q.options = choose_options(rng, term(world, best),
-                                   [term(world, k) for k in bad + later], target.index,
-                                   ranked=True)
-        if q.options is None:
-            return None
-        q.answer = target.index
-    else:
-        q.answer = [term(world, k) for k in good]
-        q.answer_text = pddl_term(q.answer[0])
+        return pick_mc(mc_pool, world, rng, cfg, target)
+    found = _near_goal(world, rng)
+    if found is None:
+        return None
+    q, good, _ = found
+    q.answer = [term(world, k) for k in good]
+    q.answer_text = pddl_term(q.answer[0])
     return q
 
 
@@ -93,4 +88,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("next_action", ("bool", "mc", "open"), sample, render, truth, score_open,
-                bool_pool=bool_pool)
+                bool_pool=bool_pool, mc_pool=mc_pool)

@@ -1,11 +1,11 @@
 """Progression: what holds, and what changes, after one action.
 
-bool: after this (applicable) action, does this fact hold? Facts are drawn from the
-predicates the action's effects touch, so both answers need the effects; the action
-is part of the context, and the fact is drawn before the label among those that hold
-after some actions and not after others (see common.Pool). mc: which of
-four such facts holds afterwards. open: list the facts that become true as (p ...) and
-those that become false as (not (p ...)) (set equality).
+The action is part of the context. bool: after it, does this fact hold? mc: which of
+four facts holds afterwards. Facts are drawn from the predicates the action's effects
+touch, so both answers need the effects, and (the subject or the right option) before
+the state and action, among facts that hold after some actions and not after others
+(see common.Pool). open: list the facts that become true as (p ...) and those that
+become false as (not (p ...)) (set equality).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from ...simulator.strips import analysis
 from ...simulator.strips.task import iter_bits
 from ..common import (Family, Question, Target, any_state, assemble, base_context,
-                      choose_options, pddl_literal, Pool, pick_bool, term)
+                      pddl_literal, Pool, pick_bool, pick_mc, term)
 from ..scoring import score_literal_set
 from ..text import template
 
@@ -50,29 +50,19 @@ def bool_pool(world, rng, cfg) -> Pool | None:
 def sample(world, rng, cfg, target: Target) -> Question | None:
     if target.form == "bool":
         return pick_bool(bool_pool, world, rng, cfg, target)
+    if target.form == "mc":
+        return pick_mc(bool_pool, world, rng, cfg, target)
     found = _step(world, rng)
     if found is None:
         return None
     q, candidates, nxt = found
     sid, action = q.sid, q.actions[0]
-    true_after = [i for i in candidates if nxt >> i & 1]
-    false_after = [i for i in candidates if not nxt >> i & 1]
     atoms = world.task.atoms
-    if target.form == "mc":
-        if not true_after:
-            return None
-        q.options = choose_options(rng, list(atoms[rng.choice(true_after)]),
-                                   [list(atoms[i]) for i in false_after], target.index,
-                                   kind=lambda a: a[0])
-        if q.options is None:
-            return None
-        q.answer = target.index
-    else:
-        added, deleted = analysis.progression(world.task, world.states[sid], action)
-        lits = [(atoms[i], True) for i in iter_bits(added)] + \
-               [(atoms[i], False) for i in iter_bits(deleted)]
-        q.answer = [{"atom": list(a), "positive": p} for a, p in lits]
-        q.answer_text = "\n".join(pddl_literal(a, p) for a, p in lits) or "none"
+    added, deleted = analysis.progression(world.task, world.states[sid], action)
+    lits = [(atoms[i], True) for i in iter_bits(added)] + \
+           [(atoms[i], False) for i in iter_bits(deleted)]
+    q.answer = [{"atom": list(a), "positive": p} for a, p in lits]
+    q.answer_text = "\n".join(pddl_literal(a, p) for a, p in lits) or "none"
     return q
 
 

@@ -1,17 +1,19 @@
 """Projection: what holds after a sequence of actions?
 
-A random executable sequence of `length` actions from a random state. bool: does this
-literal (of a predicate the sequence's effects touch) hold afterwards? Its polarity,
-predicate and argument types are drawn before the label (see common.Pool), so none of
-them tells the label. mc: which of four facts holds afterwards.
-open: list every fact of a given predicate that holds afterwards (set equality).
+A random executable sequence of `length` actions from a random state, in the context.
+bool: does this literal (of a predicate the sequence's effects touch) hold afterwards?
+Its polarity, predicate and argument types are drawn before the label (see
+common.Pool), so none of them tells the label. mc: which of four facts holds
+afterwards (the right fact drawn before the sequence, among facts true after some
+sequences and false after others). open: list every fact of a given predicate that
+holds afterwards (set equality).
 """
 
 from __future__ import annotations
 
 from ...simulator.strips.task import iter_bits
 from ..common import (Family, Question, Target, any_state, assemble, base_context,
-                      choose_options, Pool, pddl_term, pick_bool, term, walk)
+                      Pool, pddl_term, pick_bool, pick_mc, term, walk)
 from ..scoring import score_literal_set
 from ..text import template
 
@@ -49,29 +51,31 @@ def bool_pool(world, rng, cfg) -> Pool | None:
                 subject=lambda x: {"atom": list(atoms[x[0]]), "positive": x[1]})
 
 
+def mc_pool(world, rng, cfg) -> Pool | None:
+    """Facts (of predicates the walk touches) true and false after the walk."""
+    found = _walk_end(world, rng, cfg)
+    if found is None:
+        return None
+    q, _, true_end, false_end = found
+    atoms = world.task.atoms
+    return Pool(q, true_end, false_end, subject=lambda i: list(atoms[i]))
+
+
 def sample(world, rng, cfg, target: Target) -> Question | None:
     if target.form == "bool":
         return pick_bool(bool_pool, world, rng, cfg, target)
+    if target.form == "mc":
+        return pick_mc(mc_pool, world, rng, cfg, target)
     found = _walk_end(world, rng, cfg)
     if found is None:
         return None
     q, cands, true_end, false_end = found
     atoms = world.task.atoms
-    if target.form == "mc":
-        if not true_end:
-            return None
-        q.options = choose_options(rng, list(atoms[rng.choice(true_end)]),
-                                   [list(atoms[i]) for i in false_end], target.index,
-                                   kind=lambda a: a[0])
-        if q.options is None:
-            return None
-        q.answer = target.index
-    else:
-        pred = atoms[rng.choice(cands)][0]
-        q.subject = pred
-        true_now = set(true_end)  # every atom of a touched predicate is a candidate
-        q.answer = [list(atoms[i]) for i in world.atoms_by_predicate[pred] if i in true_now]
-        q.answer_text = "\n".join(pddl_term(a) for a in q.answer) or "none"
+    pred = atoms[rng.choice(cands)][0]
+    q.subject = pred
+    true_now = set(true_end)  # every atom of a touched predicate is a candidate
+    q.answer = [list(atoms[i]) for i in world.atoms_by_predicate[pred] if i in true_now]
+    q.answer_text = "\n".join(pddl_term(a) for a in q.answer) or "none"
     return q
 
 
@@ -120,4 +124,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("projection", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True, bool_pool=bool_pool)
+                uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool)

@@ -1,23 +1,20 @@
 """Reachability: can a fact (or two facts together) that is not true now become true?
 
-The subject is a list of atoms that must hold together. bool rows ask about one fact
-whose answer depends on the state: reachable from some states where it is false and
-not from others (common.Pool draws it before the label). Problems whose states all
-reach each other have no such fact (the answer would follow from the question
-alone: a ball in two rooms, a truck in another city) and give no bool rows. mc and
-open rows use single facts where some fact can be unreachable (or a well-typed fact
-never is, e.g. a truck at a location of another city) and otherwise pairs of facts,
-each reachable alone, the wrong options being pairs never true together (a car at
-two locations). bool: can it become true? mc: which of four can. open: give a
-shortest sequence of actions after which it is true (1.0 shortest, 0.5 longer, 0.0
-invalid).
+bool and mc rows ask about single facts whose answer depends on the state: reachable
+from some states where they are false and not from others (common.Pool draws the
+subject, or the right option, before the state). Problems whose states all reach each
+other have no such fact (the answer would follow from the question alone: a ball in
+two rooms, a truck in another city) and give no bool or mc rows. Open rows use single
+facts where some fact can be unreachable and otherwise pairs of facts, each reachable
+alone. bool: can it become true? mc: which of four can. open: give a shortest
+sequence of actions after which it is true (1.0 shortest, 0.5 longer, 0.0 invalid).
 """
 
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Pool, Question, Target, any_state, choose_options,
-                      pddl_term, pick_bool, render_subject_question)
+from ..common import (Family, Pool, Question, Target, any_state,
+                      pddl_term, pick_bool, pick_mc, render_subject_question)
 from ..scoring import SEARCH_BUDGET, score_plan
 from ..world import literal_condition
 
@@ -84,28 +81,20 @@ def bool_pool(world, rng, cfg) -> Pool:
 def sample(world, rng, cfg, target: Target) -> Question | None:
     if target.form == "bool":
         return pick_bool(bool_pool, world, rng, cfg, target)
+    if target.form == "mc":
+        return pick_mc(bool_pool, world, rng, cfg, target)
     sid = any_state(world, rng)
     q = Question(sid)
-    if target.form == "mc":
-        good, bad = candidates(world, rng, sid, True), candidates(world, rng, sid, False, 6)
-        if not good:
-            return None
-        q.options = choose_options(rng, _json(rng.choice(good)), [_json(b) for b in bad],
-                                   target.index, kind=lambda s: s[0][0])
-        if q.options is None:
-            return None
-        q.answer = target.index
-    else:
-        good = candidates(world, rng, sid, True)
-        if not good:
-            return None
-        atoms = rng.choice(good)
-        cond = literal_condition(world.task, [(a, True) for a in atoms])
-        plan = world.optimal_plan(rng, sid, cond)
-        q.subject = _json(atoms)
-        q.optimal_plan_length = len(plan)
-        q.answer = [list(world.task.actions[k].term) for k in plan]
-        q.answer_text = "\n".join(pddl_term(t) for t in q.answer)
+    good = candidates(world, rng, sid, True)
+    if not good:
+        return None
+    atoms = rng.choice(good)
+    cond = literal_condition(world.task, [(a, True) for a in atoms])
+    plan = world.optimal_plan(rng, sid, cond)
+    q.subject = _json(atoms)
+    q.optimal_plan_length = len(plan)
+    q.answer = [list(world.task.actions[k].term) for k in plan]
+    q.answer_text = "\n".join(pddl_term(t) for t in q.answer)
     return q
 
 
