@@ -71,9 +71,11 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
         return q
     q = Question(sid, actions=obs)
     wrong = []
-    for _ in range(WALK_TRIES):
+    for _ in range(3 * WALK_TRIES):
         other = random_goal(world, rng, sid, cfg.length)
-        if other is not None and not optimal_prefix(world, sid, obs, other[1], bound(cfg)):
+        # as far from the state as the right goal may be, so distance tells nothing
+        if other is not None and other[2] >= cfg.length and \
+                not optimal_prefix(world, sid, obs, other[1], bound(cfg)):
             wrong.append([{"atom": list(a), "positive": p} for a, p in other[0]])
     q.options = choose_options(rng, [{"atom": list(a), "positive": p} for a, p in goal],
                                [_hashable(w) for w in wrong], target.index)

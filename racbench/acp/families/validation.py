@@ -5,7 +5,8 @@ them, optimal or up to two actions longer, before any spoiling. bool: is the
 plan valid (executable, goal reached)? Negatives are, in equal shares, the plan with
 one step swapped for an inapplicable action of the same schema, and an executable
 sequence sharing a prefix with a valid plan that misses the goal. mc: which of four
-plans is valid. open: the number of the first step that cannot be executed, or none.
+plans is valid; the others are valid plans of the same length from other states that
+fail from this one, so every option reads like a valid plan. open: the number of the first step that cannot be executed, or none.
 """
 
 from __future__ import annotations
@@ -43,6 +44,23 @@ def invalid_plan(world, rng, sid: int, plan: list[int], kind: int) -> list[int] 
     return plan[:i] + rest
 
 
+WRONG_TRIES = 24
+
+
+def foreign_plan(world, rng, sid: int, n: int, length: int) -> list[int] | None:
+    """A valid plan of `n` actions from another state that is not valid from `sid`:
+    it ends in the goal like the valid option does, so only the state tells them
+    apart."""
+    other = state_at_goal_distance(world, rng, 1, length + 4)
+    if other is None or other == sid or world.goal_distance[other] > n:
+        return None
+    plan = plan_of_length(world, rng, other, n)
+    if plan is None:
+        return None
+    end, failed = world.execute(sid, plan)
+    return plan if failed is not None or world.goal_distance[end] != 0 else None
+
+
 def sample(world, rng, cfg, target: Target) -> Question | None:
     found = valid_plan(world, rng, cfg.length)
     if found is None:
@@ -58,9 +76,10 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
             q.meta["negative_kind"] = KINDS[target.variant]
         q.actions, q.answer = plan, target.label
     elif target.form == "mc":
-        wrong = [invalid_plan(world, rng, sid, plan, k % 2) for k in range(6)]
+        wrong = [foreign_plan(world, rng, sid, len(plan), cfg.length) for _ in range(WRONG_TRIES)]
         wrong = [[term(world, k) for k in p] for p in wrong if p is not None]
-        q.options = choose_options(rng, [term(world, k) for k in plan], wrong, target.index)
+        q.options = choose_options(rng, [term(world, k) for k in plan], wrong, target.index,
+                                   kind=lambda o: o[0][0])  # same first schema first
         if q.options is None:
             return None
         q.answer = target.index
