@@ -5,7 +5,7 @@ resident memory of it and its worker processes from the OS; with --audit, also r
 the question-only probe on the result and prints its summary.
 
     python benchmarks/build_recipe.py [trac|acp|science-gold|FILE] [--scale 1.0]
-                                      [--workers N] [--audit]
+                                      [--workers N] [--audit] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ def main() -> None:
     parser.add_argument("recipe", nargs="?", default="trac")
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--audit", action="store_true")
+    parser.add_argument("--keep", type=Path, help="move the built dataset here afterwards")
     parser.add_argument("--workers", type=int, default=os.cpu_count())
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="racbench-bench-"))
@@ -53,6 +54,8 @@ def main() -> None:
         print(f"question-only probe: {len(rows)} configs, {len(failed)} above chance"
               + (f" ({', '.join(failed)})" if failed else "")
               + (f"; highest {worst[6]} ({worst[0]}, p={worst[8]})" if worst else ""))
+    if args.keep is not None:
+        shutil.move(str(out), str(args.keep))
     shutil.rmtree(root)
 
 
