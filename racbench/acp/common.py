@@ -319,9 +319,14 @@ class Pool:
     negatives: Sequence
     subject: Callable = lambda item: item
     kind: Callable | None = None
+    text: Callable | None = None  # what an option shows, if not the subject itself
 
     def kind_of(self, item):
         return self.kind(item) if self.kind is not None else _key(self.subject(item))
+
+    def key_of(self, item):
+        """An option's identity for the mc survey: what it shows."""
+        return _key(self.text(item) if self.text is not None else self.subject(item))
 
     def kinds(self, label: bool) -> set:
         return {self.kind_of(x) for x in (self.positives if label else self.negatives)}
@@ -389,7 +394,7 @@ def pick_mc(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
     def candidates(items) -> dict:
         out = {}
         for x in items:
-            key = _key(pool.subject(x))
+            key = pool.key_of(x)
             if seen is None or key in seen:
                 out.setdefault(key, pool.subject(x))
         return out
@@ -438,8 +443,8 @@ def survey_kinds(make_pool: Callable, world: ProblemWorld, cfg, rng: random.Rand
     for _ in range(SURVEY_DRAWS):
         pool = make_pool(world, rng, cfg)
         if pool is not None:
-            draws.append(({_key(pool.subject(x)): pool.kind_of(x) for x in pool.positives},
-                          {_key(pool.subject(x)): pool.kind_of(x) for x in pool.negatives}))
+            draws.append(({pool.key_of(x): pool.kind_of(x) for x in pool.positives},
+                          {pool.key_of(x): pool.kind_of(x) for x in pool.negatives}))
     if options > 1:
         right = Counter(s for pos, _ in draws for s in pos)
         wrong = Counter(s for _, neg in draws for s in neg)

@@ -80,7 +80,10 @@ def test_acp_recipe_covers_every_family_domain_and_form():
                            | {("reachability", "grid", "bool"), ("reachability", "grid", "mc"),
                               ("reachability", "rovers", "mc"), ("landmarks", "swap", "bool"),
                               ("landmarks", "swap", "mc"), ("landmarks", "gripper", "mc"),
-                              ("landmarks", "satellite", "mc")})
+                              ("landmarks", "satellite", "mc")}
+                           | {("justification", d, "mc") for d in
+                              ("blocksworld", "grid", "gripper", "depots", "goldminer",
+                               "household", "ferry", "swap")})
 
 
 @pytest.mark.parametrize("family,domain,form", [("reachability", "ferry", "bool"),

@@ -50,11 +50,22 @@ def bool_pool(world, rng, cfg) -> Pool | None:
     return Pool(q, free, needed)
 
 
+def mc_pool(world, rng, cfg) -> Pool | None:
+    """Steps that can or cannot be dropped, shown as their actions (a plan repeating
+    an action is skipped): step numbers would show that the removable step of a
+    detour plan is usually a late one."""
+    pool = bool_pool(world, rng, cfg)
+    if pool is None or len(set(pool.question.actions)) < len(pool.question.actions):
+        return None
+    pool.text = lambda i: term(world, pool.question.actions[i])
+    return pool
+
+
 def sample(world, rng, cfg, target: Target) -> Question | None:
     if target.form == "bool":
         return pick_bool(bool_pool, world, rng, cfg, target)
     if target.form == "mc":
-        return pick_mc(bool_pool, world, rng, cfg, target)
+        return pick_mc(mc_pool, world, rng, cfg, target)
     found = _detour_plan(world, rng, cfg)
     if found is None:
         return None
@@ -70,8 +81,8 @@ def render(q, world, text, rng, form):
     context = str(text.common.plan_context(base_context(world, text, q, rng), steps))
     if form == "bool":
         return context, assemble(text, form, str(t.bool(q.subject + 1))), []
-    if form == "mc":  # steps by number only, as in bool rows: the plan is in the context
-        choices = [str(text.common.step_option(i + 1)) for i in q.options]
+    if form == "mc":  # steps by their actions (unique in mc plans): numbers would tell
+        choices = [text.action(tuple(term(world, q.actions[i]))) for i in q.options]
         return context, assemble(text, form, str(t.mc()), choices), choices
     return context, assemble(text, form, str(t.open()), [],
                              str(text.common.steps_instruction())), []
@@ -98,4 +109,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("justification", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True, bool_pool=bool_pool)
+                uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool)
