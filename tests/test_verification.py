@@ -38,7 +38,16 @@ configs:
       family: [applicability, progression, executability, projection, validation,
                justification]
       form: [bool, mc, open]
+    exclude: [{family: justification, form: mc}]
     domain: blocksworld
+    length: 2
+    problems: {train: [p01, p02, p03, p04, p05, p06], test: [p07, p08]}
+    splits: {train: 4, test: 2}
+  # blocksworld has too few actions removable in one plan and needed in another
+  - name: justification_mc
+    family: justification
+    form: mc
+    domain: logistics
     length: 2
     problems: {train: [p01, p02, p03, p04, p05, p06], test: [p07, p08]}
     splits: {train: 4, test: 2}
