@@ -7,7 +7,8 @@ redraw), `render(question, world, text, rng) -> (context, question, choices)`,
 the row's symbolic form alone, `st` being its `symbolic.SymbolicTask`, with the search
 oracles of `simulator/strips/analysis.py`, a different engine from the graph passes
 that generated it), and, for open rows, `score_open(st, answer) -> float`. Families
-whose bool rows ask about one subject also give `bool_pool` (see `Pool`).
+whose bool and mc rows ask about subjects give `bool_pool` (and `mc_pool`) instead, and
+`Family.draw` makes those rows from the pools; their `sample` makes the others.
 """
 
 from __future__ import annotations
@@ -72,6 +73,16 @@ class Family:
         if form == "bool":
             return self.bool_pool
         return (self.mc_pool or self.bool_pool) if form == "mc" else None
+
+    def draw(self, world: ProblemWorld, rng: random.Random, cfg,
+             target: "Target") -> "Question | None":
+        """A question for `target`: from the family's pools for bool and mc rows where
+        it has them (see Pool), else from its own `sample`."""
+        pool = self.pool_for(target.form)
+        if pool is None:
+            return self.sample(world, rng, cfg, target)
+        pick = pick_bool if target.form == "bool" else pick_mc
+        return pick(pool, world, rng, cfg, target)
 
 
 # -- sampling helpers -------------------------------------------------------------------

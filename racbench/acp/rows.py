@@ -145,7 +145,7 @@ class AcpConfigRows:
 
     def _probe(self, world: ProblemWorld, target: Target) -> bool:
         rng = random.Random(derive_seed("acp-probe", self.name, world.label, target))
-        return any(self.family.sample(world, rng, self.cfg, target) is not None
+        return any(self.family.draw(world, rng, self.cfg, target) is not None
                    for _ in range(PROBE_TRIES))
 
     def capacity(self, split: str) -> int:
@@ -177,7 +177,7 @@ class AcpConfigRows:
                 asked = replace(target, survey=self._world_survey[id(world)])
             elif not self._surveys_kinds:
                 world = rng.choices(worlds, weights)[0]
-            q = self.family.sample(world, rng, self.cfg, asked)
+            q = self.family.draw(world, rng, self.cfg, asked)
             if q is not None:
                 break
         else:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from ...simulator.strips import analysis
 from ...simulator.strips.task import Condition
-from ..common import (Family, Pool, Question, Target, any_state,
-                      pddl_term, pick_bool, pick_mc, render_subject_question, term)
+from ..common import (Family, Pool, Question, Target, any_state, pddl_term,
+                      render_subject_question, term)
 from ..scoring import SEARCH_BUDGET, score_plan
 from ..text import template
 from .reachability import _closest
@@ -107,10 +107,6 @@ def bool_pool(world, rng, cfg) -> Pool:
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
-    if target.form == "bool":
-        return pick_bool(bool_pool, world, rng, cfg, target)
-    if target.form == "mc":
-        return pick_mc(bool_pool, world, rng, cfg, target)
     sid = any_state(world, rng)
     q = Question(sid)
     good = candidates(world, rng, sid, True)

@@ -12,8 +12,8 @@ equality; none if there is none).
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Pool, Question, Target, assemble, base_context,
-                      pick_bool, pick_mc, problem_goal, term)
+from ..common import (Family, Pool, Question, Target, assemble, base_context, problem_goal,
+                      term)
 from ..scoring import score_numbers
 from ..text import template
 from .validation import valid_plan
@@ -62,10 +62,6 @@ def mc_pool(world, rng, cfg) -> Pool | None:
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
-    if target.form == "bool":
-        return pick_bool(bool_pool, world, rng, cfg, target)
-    if target.form == "mc":
-        return pick_mc(mc_pool, world, rng, cfg, target)
     found = _detour_plan(world, rng, cfg)
     if found is None:
         return None

@@ -11,8 +11,8 @@ four is. open: name one landmark (checked by search).
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Pool, Question, Target, assemble, base_context,
-                      pddl_term, pick_bool, pick_mc, problem_goal, state_at_goal_distance)
+from ..common import (Family, Pool, Question, Target, assemble, base_context, pddl_term,
+                      problem_goal, state_at_goal_distance)
 from ..scoring import SEARCH_BUDGET, score_one_fact
 from ..text import template
 
@@ -60,10 +60,6 @@ def bool_pool(world, rng, cfg) -> Pool | None:
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
-    if target.form == "bool":
-        return pick_bool(bool_pool, world, rng, cfg, target)
-    if target.form == "mc":
-        return pick_mc(bool_pool, world, rng, cfg, target)
     found = _near_goal(world, rng)
     if found is None:
         return None

@@ -11,8 +11,8 @@ starts a shortest plan (checked by search).
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Pool, Question, Target, pddl_term, pick_bool, pick_mc,
-                      problem_goal, render_action_question, state_at_goal_distance, term)
+from ..common import (Family, Pool, Question, Target, pddl_term, problem_goal,
+                      render_action_question, state_at_goal_distance, term)
 from ..scoring import SEARCH_BUDGET, score_one_action
 
 MAX_DISTANCE = 12
@@ -55,10 +55,6 @@ def mc_pool(world, rng, cfg) -> Pool | None:
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
-    if target.form == "bool":
-        return pick_bool(bool_pool, world, rng, cfg, target)
-    if target.form == "mc":
-        return pick_mc(mc_pool, world, rng, cfg, target)
     found = _near_goal(world, rng)
     if found is None:
         return None

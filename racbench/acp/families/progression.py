@@ -13,7 +13,7 @@ from __future__ import annotations
 from ...simulator.strips import analysis
 from ...simulator.strips.task import iter_bits
 from ..common import (Family, Question, Target, any_state, assemble, base_context,
-                      pddl_literal, Pool, pick_bool, pick_mc, term)
+                      pddl_literal, Pool, term)
 from ..scoring import score_literal_set
 from ..text import template
 
@@ -48,10 +48,6 @@ def bool_pool(world, rng, cfg) -> Pool | None:
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
-    if target.form == "bool":
-        return pick_bool(bool_pool, world, rng, cfg, target)
-    if target.form == "mc":
-        return pick_mc(bool_pool, world, rng, cfg, target)
     found = _step(world, rng)
     if found is None:
         return None

@@ -12,8 +12,8 @@ holds afterwards (set equality).
 from __future__ import annotations
 
 from ...simulator.strips.task import iter_bits
-from ..common import (Family, Question, Target, any_state, assemble, base_context,
-                      Pool, pddl_term, pick_bool, pick_mc, term, walk)
+from ..common import (Family, Question, Target, any_state, assemble, base_context, Pool,
+                      pddl_term, term, walk)
 from ..scoring import score_literal_set
 from ..text import template
 
@@ -62,10 +62,6 @@ def mc_pool(world, rng, cfg) -> Pool | None:
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
-    if target.form == "bool":
-        return pick_bool(bool_pool, world, rng, cfg, target)
-    if target.form == "mc":
-        return pick_mc(mc_pool, world, rng, cfg, target)
     found = _walk_end(world, rng, cfg)
     if found is None:
         return None

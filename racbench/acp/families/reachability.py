@@ -13,8 +13,8 @@ sequence of actions after which it is true (1.0 shortest, 0.5 longer, 0.0 invali
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Pool, Question, Target, any_state,
-                      pddl_term, pick_bool, pick_mc, render_subject_question)
+from ..common import (Family, Pool, Question, Target, any_state, pddl_term,
+                      render_subject_question)
 from ..scoring import SEARCH_BUDGET, score_plan
 from ..world import literal_condition
 
@@ -79,10 +79,6 @@ def bool_pool(world, rng, cfg) -> Pool:
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
-    if target.form == "bool":
-        return pick_bool(bool_pool, world, rng, cfg, target)
-    if target.form == "mc":
-        return pick_mc(bool_pool, world, rng, cfg, target)
     sid = any_state(world, rng)
     q = Question(sid)
     good = candidates(world, rng, sid, True)
