@@ -14,7 +14,6 @@ whose bool and mc rows ask about subjects give `bool_pool` (and `mc_pool`) inste
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -36,8 +35,8 @@ class Target:
     label: bool = True
     index: int = 0
     variant: int = 0
-    kind: object = None  # the kind of subject to ask about, or of the right option (Pool)
-    survey: "Survey | None" = None  # mc: what the survey of the problem saw (Pool)
+    kind: object = None  # bool: the kind of subject to ask about (balance.Pool)
+    survey: object = None  # mc: the balance.Survey of the problem
 
 
 @dataclass
@@ -78,6 +77,8 @@ class Family:
              target: "Target") -> "Question | None":
         """A question for `target`: from the family's pools for bool and mc rows where
         it has them (see Pool), else from its own `sample`."""
+        from .balance import pick_bool, pick_mc
+
         pool = self.pool_for(target.form)
         if pool is None:
             return self.sample(world, rng, cfg, target)
@@ -168,7 +169,7 @@ def choose_options(rng: random.Random, correct, wrong: Sequence, index: int,
     """Four distinct options with `correct` at `index`; wrong options of the same kind
     as the correct one (schema, predicate) first, or, if `ranked`, in the given order
     (the caller lists the most plausible first). None if fewer than three exist."""
-    wrong = [w for w in dict.fromkeys(map(_key, wrong)) if w != _key(correct)]
+    wrong = [w for w in dict.fromkeys(map(json_key, wrong)) if w != json_key(correct)]
     if len(wrong) < N_OPTIONS - 1:
         return None
     if not ranked:
@@ -181,11 +182,12 @@ def choose_options(rng: random.Random, correct, wrong: Sequence, index: int,
     return picked
 
 
-def _key(x):
+def json_key(x):
+    """A hashable form of a JSON-ready value (lists become tuples)."""
     if isinstance(x, list):
-        return tuple(_key(i) for i in x)
+        return tuple(json_key(i) for i in x)
     if isinstance(x, dict):
-        return tuple(sorted((k, _key(v)) for k, v in x.items()))
+        return tuple(sorted((k, json_key(v)) for k, v in x.items()))
     return x
 
 
@@ -300,171 +302,3 @@ def render_subject_question(q: Question, world: ProblemWorld, text, rng: random.
         return context, assemble(text, form, str(t.mc()), choices), choices
     return context, assemble(text, form, str(t.open(phrase(text, q.subject))), [],
                              str(text.common.plan_instruction())), []
-
-
-# -- bool subjects whose text says nothing of their label -------------------------------
-#
-# A bool row asks about a subject (a fact, an action, a step...). If some subjects
-# were mostly true and others mostly false, a reader of the question alone could guess
-# the label (a key at a locked place, a receptacle at another's location, the step
-# that goes to the countertop). So a family offers, for a sampled situation, a `Pool`
-# of the subjects that would make a true row and those that would make a false one,
-# and rows fix the subject's kind (by default the subject itself; what the question
-# shows of it) *before* the label is looked at: the kind is drawn uniformly among the
-# kinds that `survey_kinds` saw with both answers in the problem, and situations are
-# redrawn until one offers that kind with the wanted label. The question then says
-# nothing of the label; only the context (the state, the plan) does.
-
-SURVEY_DRAWS = 200
-SURVEY_MIN = 3  # both answers seen in at least this many of the draws
-
-
-@dataclass
-class Pool:
-    """The subjects of one situation that make true and false rows; `subject(item)`
-    is an item's JSON form and `kind(item)` what the question shows of it (by default
-    the subject itself)."""
-
-    question: Question
-    positives: Sequence
-    negatives: Sequence
-    subject: Callable = lambda item: item
-    kind: Callable | None = None
-    text: Callable | None = None  # what an option shows, if not the subject itself
-
-    def kind_of(self, item):
-        return self.kind(item) if self.kind is not None else _key(self.subject(item))
-
-    def key_of(self, item):
-        """An option's identity for the mc survey: what it shows."""
-        return _key(self.text(item) if self.text is not None else self.subject(item))
-
-    def kinds(self, label: bool) -> set:
-        return {self.kind_of(x) for x in (self.positives if label else self.negatives)}
-
-    def pick(self, rng: random.Random, label: bool, kind):
-        pool = [x for x in (self.positives if label else self.negatives)
-                if self.kind_of(x) == kind]
-        return rng.choice(pool) if pool else None
-
-
-@dataclass
-class Survey:
-    """What sampling a problem's situations showed. bool: the kinds of subject seen
-    with both answers, as (kind, times right, times wrong). mc: the subjects seen both
-    right and wrong (the only ones offered as options), by JSON key, with (times
-    right, times wrong), and how many situations offered one such right subject and
-    three wrong ones."""
-
-    kinds: tuple = ()
-    subjects: dict | None = None
-    usable: int = 0
-
-    @property
-    def ok(self) -> bool:
-        return self.usable >= SURVEY_MIN if self.subjects is not None else bool(self.kinds)
-
-
-def pick_bool(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
-              target: Target) -> Question | None:
-    """A bool question from `make_pool(world, rng, cfg)` whose subject has the kind
-    `target.kind` (from `survey_kinds`) and the wanted label. Without a surveyed kind,
-    the kind is drawn among those this one situation offers with both answers."""
-    pool = make_pool(world, rng, cfg)
-    if pool is None:
-        return None
-    wanted = target.kind
-    if wanted is None:
-        both = sorted(pool.kinds(True) & pool.kinds(False), key=repr)
-        if not both:
-            return None
-        wanted = rng.choice(both)
-    item = pool.pick(rng, target.label, wanted)
-    if item is None:
-        return None
-    q = pool.question
-    q.subject, q.answer = pool.subject(item), target.label
-    return q
-
-
-def pick_mc(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
-            target: Target) -> Question | None:
-    """A 4-option question from `make_pool(world, rng, cfg)`. Options are subjects the
-    survey saw both right and wrong (none is wrong, or right, whatever the state). The
-    right one is drawn with weight 1 / (times the survey saw it right); the wrong ones
-    are distinct subjects wrong here, of the right one's predicate or schema and
-    argument types first, each drawn with weight 1 / (times seen wrong). So every
-    subject is about as often the right option as a wrong one, options of one row read
-    alike, and the options alone say little of which is right. Without a survey: any
-    subjects, uniformly."""
-    pool = make_pool(world, rng, cfg)
-    if pool is None:
-        return None
-    seen = target.survey.subjects if target.survey is not None else None
-
-    def candidates(items) -> dict:
-        out = {}
-        for x in items:
-            key = pool.key_of(x)
-            if seen is None or key in seen:
-                out.setdefault(key, pool.subject(x))
-        return out
-
-    def draw(found: dict, side: int, n: int) -> list:
-        keys, out = sorted(found, key=repr), []
-        for _ in range(min(n, len(keys))):
-            weights = [1.0 / seen[k][side] if seen is not None else 1.0 for k in keys]
-            key = rng.choices(keys, weights)[0]
-            keys.remove(key)
-            out.append(found[key])
-        return out
-
-    right, wrong = candidates(pool.positives), candidates(pool.negatives)
-    if not right or len(wrong) < N_OPTIONS - 1:
-        return None
-    correct = draw(right, 0, 1)[0]
-    kind = _subject_kind(world, correct)
-    alike = {k: v for k, v in wrong.items() if _subject_kind(world, v) == kind}
-    chosen = draw(alike, 1, N_OPTIONS - 1)
-    rest = {k: v for k, v in wrong.items() if k not in alike}
-    chosen += draw(rest, 1, N_OPTIONS - 1 - len(chosen))
-    rng.shuffle(chosen)
-    chosen.insert(target.index, correct)
-    q = pool.question
-    q.options, q.answer = chosen, target.index
-    return q
-
-
-def _subject_kind(world: ProblemWorld, subject):
-    """Predicate or schema and argument types of a subject (an atom, an action, a
-    one-item list of them); None for steps, which have no kind."""
-    if isinstance(subject, int):
-        return None
-    if subject and isinstance(subject[0], list):
-        subject = subject[0]
-    return world.kind_of(subject)
-
-
-def survey_kinds(make_pool: Callable, world: ProblemWorld, cfg, rng: random.Random,
-                 options: int = 1) -> Survey:
-    """Sample SURVEY_DRAWS situations. bool (`options` 1): keep the kinds of subject
-    seen with both answers, each in at least SURVEY_MIN situations. mc: keep the
-    subjects seen both right and wrong, with their counts (see `pick_mc`)."""
-    draws = []
-    for _ in range(SURVEY_DRAWS):
-        pool = make_pool(world, rng, cfg)
-        if pool is not None:
-            draws.append(({pool.key_of(x): pool.kind_of(x) for x in pool.positives},
-                          {pool.key_of(x): pool.kind_of(x) for x in pool.negatives}))
-    if options > 1:
-        right = Counter(s for pos, _ in draws for s in pos)
-        wrong = Counter(s for _, neg in draws for s in neg)
-        subjects = {s: (right[s], wrong[s]) for s in sorted(wrong, key=repr) if right[s]}
-        usable = sum(1 for pos, neg in draws if any(s in subjects for s in pos)
-                     and sum(s in subjects for s in neg) >= options - 1)
-        return Survey(subjects=subjects, usable=usable)
-    true_count = Counter(k for pos, _ in draws for k in set(pos.values()))
-    false_count = Counter(k for _, neg in draws for k in set(neg.values()))
-    kinds = sorted((k for k in true_count if true_count[k] >= SURVEY_MIN
-                    and false_count[k] >= SURVEY_MIN), key=repr)
-    return Survey(kinds=tuple((k, true_count[k], false_count[k]) for k in kinds))

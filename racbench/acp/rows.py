@@ -8,9 +8,10 @@ so rows can be made in any order by any number of workers with identical bytes.
 
 Balance: a row's position code fixes its target. bool: label = code % 2 (exactly
 50/50 per split when the split is even), and the kind of negative from the next digit;
-mc: the correct option's index = code % 4 (letters balanced within one row). bool rows
-about a subject draw the problem and the subject (see common.Pool) before the label
-matters, so the question alone says nothing of the label.
+mc: the correct option's index = code % 4 (letters balanced within one row). Rows of
+families with pools (see balance.py) say nothing of their answer in the question: bool
+rows draw the problem and the subject's kind before the label matters; mc rows take
+four options each right in one situation and pick the situation after the options.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from .. import __version__
 from ..generators.rows import GenerationError, Row
 from ..splits.dedup import problem_key
 from ..splits.seeding import derive_seed
-from .common import LETTERS, N_OPTIONS, Question, Survey, Target, goal_json, survey_kinds
+from .balance import Survey, survey_kinds, survey_options
+from .common import LETTERS, N_OPTIONS, Question, Target, goal_json
 from .config import SPLITS, AcpConfig
 from .families import FAMILIES
 from .schema import acp_features
@@ -97,12 +99,25 @@ class AcpConfigRows:
         """Which problems of each split can give each target, what was left out, and
         (bool rows about a subject) which kinds of subject each problem offers."""
         feasible, excluded, kinds = {}, [], {}
-        for split, worlds in self.worlds.items():
-            if self._surveys_kinds:
+        if self._surveys_kinds:
+            for split, worlds in self.worlds.items():
                 for i, w in enumerate(worlds):
                     kinds[(split, i)] = self._survey(w)
+            if self.cfg.form == "mc":
+                # option sets (exact balance) if every split has a problem with them
+                exact = all(any(kinds[(split, i)].has_sets for i in range(len(worlds)))
+                            for split, worlds in self.worlds.items())
+                for survey in kinds.values():
+                    survey.exact = exact
+        for split, worlds in self.worlds.items():
+            if self._surveys_kinds:
                 ok = [i for i in range(len(worlds)) if kinds[(split, i)].ok]
-                excluded += [f"{split}/{w.label}: no subject whose answer depends on the state"
+                why = "no subject whose answer depends on the state"
+                if self.cfg.form == "mc" and kinds and next(iter(kinds.values())).exact:
+                    why = "no four options each right in one situation and wrong in the others'"
+                elif self.cfg.form == "mc":
+                    why = "no options right from some states and wrong from others"
+                excluded += [f"{split}/{w.label}: {why}"
                              for i, w in enumerate(worlds) if i not in ok]
                 for target in self.targets():
                     feasible[(split, target)] = ok
@@ -119,9 +134,12 @@ class AcpConfigRows:
         return self.family.pool_for(self.cfg.form) is not None
 
     def _survey(self, world: ProblemWorld) -> Survey:
+        make_pool = self.family.pool_for(self.cfg.form)
+        if self.cfg.form == "mc":
+            seed = derive_seed("acp-options", self.name, world.label)
+            return survey_options(make_pool, world, self.cfg, seed)
         rng = random.Random(derive_seed("acp-kinds", self.name, world.label))
-        options = N_OPTIONS if self.cfg.form == "mc" else 1
-        return survey_kinds(self.family.pool_for(self.cfg.form), world, self.cfg, rng, options)
+        return survey_kinds(make_pool, world, self.cfg, rng)
 
     # -- targets ------------------------------------------------------------------------
     def targets(self) -> list[Target]:
@@ -173,7 +191,7 @@ class AcpConfigRows:
                 survey = self._world_survey[id(world)]
                 asked = replace(target, kind=rng.choice(survey.kinds)[0])
             elif self._surveys_kinds and target.form == "mc":
-                world = rng.choices(worlds, weights)[0]  # options weighted by the survey
+                world = rng.choices(worlds, weights)[0]  # options from the survey
                 asked = replace(target, survey=self._world_survey[id(world)])
             elif not self._surveys_kinds:
                 world = rng.choices(worlds, weights)[0]

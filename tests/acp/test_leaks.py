@@ -1,14 +1,21 @@
-"""Bool rows must not give their label away in the question: the subject is drawn
-before the label (acp/common.Pool), so a reader of the question alone is at chance."""
+"""No row may give its answer away in its wording (acp/balance.py): bool rows draw the
+subject before the label, and each mc option is the right answer of one of four
+situations, the row showing one of them chosen after the options."""
 
 import json
+
+import random
+from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
 
+from racbench.acp import balance
 from racbench.acp.config import AcpConfig
 from racbench.acp.families import FAMILIES
 from racbench.acp.rows import AcpConfigRows
+from racbench.acp.symbolic import SymbolicTask
+from racbench.acp.world import world_for
 from racbench.audit import probe_config, probe_options
 from racbench.export.build import build
 from racbench.recipe import parse_recipe
@@ -60,26 +67,67 @@ MC_RECIPE = """
 name: mc-leaks
 seed: 2
 configs:
-  - name: "{domain}_landmarks_mc"
-    for_each: {domain: [ferry, grid]}
-    family: landmarks
+  - name: "{domain}_{family}_mc"
+    for_each: {domain: [ferry, grid], family: [landmarks]}
     form: mc
     problems: {train: [p03, p04, p05, p06, p07, p08, p09], test: [p10, p11, p12]}
+    splits: {train: 300, test: 100}
+  - name: "{domain}_{family}_mc"
+    for_each: {domain: [goldminer], family: [action_reachability]}
+    form: mc
+    problems: {train: [p01, p02, p03, p04, p05, p06, p07, p08, p09], test: [p10, p11, p12]}
+    splits: {train: 300, test: 100}
+  - name: "{domain}_{family}_mc"
+    for_each: {domain: [satellite], family: [applicability, validation]}
+    form: mc
+    problems: {train: [p01, p02, p03, p04, p05], test: [p06, p07, p08, p09]}
     splits: {train: 300, test: 100}
 """
 
 
 def test_options_alone_are_at_chance_where_they_once_were_not(tmp_path):
-    """Ferry and grid landmark options gave the right one away 100% and 88% of the
-    time (goal-like facts right, facts of other objects wrong); options are now
-    subjects right from some states and wrong from others, weighted by the survey."""
+    """Options once gave the right one away: ferry and grid landmarks 100% and 88%
+    (goal-like facts right), goldminer action reachability 73% (detonations rarely
+    right), satellite applicability and validation 42-45%. Each option is now the
+    answer of one of four situations, the row's drawn after the options."""
     out = tmp_path / "data"
     build(parse_recipe(MC_RECIPE, "mc-leaks.yaml"), out, workers=2, progress=False)
-    for name in ("ferry_landmarks_mc", "grid_landmarks_mc"):
+    for name in ("ferry_landmarks_mc", "grid_landmarks_mc", "goldminer_action_reachability_mc",
+                 "satellite_applicability_mc", "satellite_validation_mc"):
         result = probe_options(out / name)
         assert result.passed and result.accuracy < 0.36, (name, result.accuracy)
         rows = [json.loads(s) for s in _column(out / name, "symbolic")]
         assert all(len({json.dumps(o) for o in r["options"]}) == 4 for r in rows)
+
+
+@pytest.mark.parametrize("family,domain", [("executability", "ferry"), ("landmarks", "grid"),
+                                           ("applicability", "satellite")])
+def test_each_option_is_the_answer_of_one_of_four_situations(family, domain):
+    """option_set: four subjects, each right in its own draw and wrong in the other
+    three draws; the row made from the set has exactly one right option, re-derived
+    from the row's symbolic form alone."""
+    cfg = AcpConfig(family=family, domain=domain, form="mc").validate()
+    domain_file, problems = cfg.files("train")
+    world = world_for(domain_file, problems[-1])
+    make_pool = FAMILIES[family].pool_for("mc")
+    survey = balance.survey_options(make_pool, world, cfg, seed=11)
+    assert survey.has_sets
+    rng = random.Random(5)
+    sets = [found for found in (balance.option_set(survey, rng) for _ in range(40)) if found]
+    assert len(sets) >= 10
+    for found in sets:
+        assert len({s for _, s in found}) == len({d for d, _ in found}) == 4
+        for d, s in found:
+            assert s in survey.right[d]
+            assert all(survey.wrong[s] >> e & 1 for e, _ in found if e != d)
+    last = AcpConfig(family=family, domain=domain, form="mc",
+                     problems={"train": (Path(problems[-1]).stem,)})
+    gen = AcpConfigRows(f"sets_{family}", last, 4, ("train",))
+    for index in range(12):
+        sym = json.loads(gen.row("train", index, index).columns["symbolic"])
+        st = SymbolicTask(sym)
+        truths = [FAMILIES[family].truth(st, o) for o in sym["options"]]
+        assert truths.count(True) == 1 and truths[sym["answer"]], (index, truths)
 
 
 def _column(folder, name):

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from ...simulator.strips import analysis
 from ...simulator.strips.task import Condition
-from ..common import (Family, Pool, Question, Target, any_state, pddl_term,
+from ..balance import Pool
+from ..common import (Family, Question, Target, any_state, pddl_term,
                       render_subject_question, term)
 from ..scoring import SEARCH_BUDGET, score_plan
 from ..text import template

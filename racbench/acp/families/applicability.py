@@ -2,15 +2,29 @@
 
 bool: is this action applicable? Negatives are ground actions of a schema that has
 applicable instances (so types and static facts fit), but whose fluent preconditions
-fail. mc: which of four actions of mostly the same schema is applicable. open: list
+fail. mc: which of four actions (of one schema where possible) is applicable; each option
+is applicable in one of four sampled states and not in the other three, and the row
+shows one of those states (balance.py). open: list
 every applicable action (set equality).
 """
 
 from __future__ import annotations
 
-from ..common import (Family, Question, Target, any_state, choose_options,
-                      render_action_question, term)
+from ..balance import Pool
+from ..common import Family, Question, Target, any_state, render_action_question, term
 from ..scoring import score_action_set
+
+
+def mc_pool(world, rng, cfg) -> Pool | None:
+    """A state, its applicable actions and the others."""
+    sid = any_state(world, rng)
+    applicable = world.applicable(sid)
+    if not applicable:
+        return None
+    now = set(applicable)
+    actions = world.task.actions
+    return Pool(Question(sid), applicable, [k for k in range(len(actions)) if k not in now],
+                subject=lambda k: term(world, k), key=lambda k: actions[k].term)
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
@@ -29,14 +43,6 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
             if not inapplicable:
                 return None
             q.subject, q.answer = term(world, rng.choice(inapplicable)), False
-    elif target.form == "mc":
-        others = set(applicable)
-        wrong = [term(world, k) for k in range(len(world.task.actions)) if k not in others]
-        q.options = choose_options(rng, term(world, chosen), wrong, target.index,
-                                   kind=lambda t: t[0])
-        if q.options is None:
-            return None
-        q.answer = target.index
     else:
         q.answer = [term(world, k) for k in applicable]
         q.answer_text = "\n".join("(" + " ".join(t) + ")" for t in q.answer)
@@ -58,4 +64,5 @@ def score_open(st, answer: str) -> float:
     return score_action_set(st, answer, expected)
 
 
-FAMILY = Family("applicability", ("bool", "mc", "open"), sample, render, truth, score_open)
+FAMILY = Family("applicability", ("bool", "mc", "open"), sample, render, truth, score_open,
+                mc_pool=mc_pool)

@@ -2,38 +2,27 @@
 
 bool: is the sequence executable? Negatives are random executable sequences with one
 step swapped for an action of the same schema that is not applicable at that point.
-mc: which of four sequences is executable; the others are walks executable from other
-states (not from this one), so every option reads like an executable sequence. open: the number of the first step that
-cannot be executed, or none (the failing step, or none, drawn uniformly).
+mc: which of four sequences is executable; the options are walks from four sampled
+states, each executable from its own state only, and the row shows one of those
+states (balance.py), so every option reads like an executable sequence. open: the number of the first step that cannot be executed,
+or none (the failing step, or none, drawn uniformly).
 """
 
 from __future__ import annotations
 
-from ..common import (Family, Question, Target, any_state, choose_options,
-                      render_sequence_question, spoil, term, walk)
+from ..balance import Pool, sequence_pool
+from ..common import Family, Question, Target, any_state, render_sequence_question, spoil, walk
 from ..scoring import score_numbers
 
 
-WRONG_TRIES = 24
-
-
-def foreign_walk(world, rng, sid: int, length: int) -> list[int] | None:
-    """A walk executable from another state (half the time one a few steps from
-    `sid`) but not from `sid`: it reads like the executable option, step after step
-    chained, so only the current state tells them apart."""
-    other = sid
-    if rng.random() < 0.5:
-        for _ in range(rng.randint(1, 3)):
-            acts, dsts = world.succ(other)
-            if not len(acts):
-                return None
-            other = int(dsts[rng.randrange(len(acts))])
-    else:
-        other = any_state(world, rng)
-    plan = walk(world, rng, other, length)
-    if plan is None or world.execute(sid, plan)[1] is None:
+def mc_pool(world, rng, cfg) -> Pool | None:
+    """A state and a walk executable from it."""
+    sid = any_state(world, rng)
+    plan = walk(world, rng, sid, cfg.length)
+    if plan is None:
         return None
-    return plan
+    return sequence_pool(world, Question(sid), plan,
+                         lambda seq: world.execute(sid, seq)[1] is None)
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
@@ -49,14 +38,6 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
                 return None
             plan = spoilt[0]
         q.actions, q.answer = plan, target.label
-    elif target.form == "mc":
-        wrong = [foreign_walk(world, rng, sid, cfg.length) for _ in range(WRONG_TRIES)]
-        wrong = [[term(world, k) for k in w] for w in wrong if w is not None]
-        q.options = choose_options(rng, [term(world, k) for k in plan], wrong, target.index,
-                                   kind=lambda o: o[0][0])  # same first schema first
-        if q.options is None:
-            return None
-        q.answer = target.index
     else:
         failing = rng.randrange(len(plan) + 1)  # len(plan): executable
         if failing < len(plan):
@@ -99,4 +80,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("executability", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True)
+                uses_actions=True, mc_pool=mc_pool)

@@ -12,7 +12,8 @@ equality; none if there is none).
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Pool, Question, Target, assemble, base_context, problem_goal,
+from ..balance import Pool
+from ..common import (Family, Question, Target, assemble, base_context, problem_goal,
                       term)
 from ..scoring import score_numbers
 from ..text import template

@@ -11,7 +11,8 @@ four is. open: name one landmark (checked by search).
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Pool, Question, Target, assemble, base_context, pddl_term,
+from ..balance import Pool
+from ..common import (Family, Question, Target, assemble, base_context, pddl_term,
                       problem_goal, state_at_goal_distance)
 from ..scoring import SEARCH_BUDGET, score_one_fact
 from ..text import template

@@ -11,7 +11,8 @@ starts a shortest plan (checked by search).
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Pool, Question, Target, pddl_term, problem_goal,
+from ..balance import Pool
+from ..common import (Family, Question, Target, pddl_term, problem_goal,
                       render_action_question, state_at_goal_distance, term)
 from ..scoring import SEARCH_BUDGET, score_one_action
 

@@ -4,13 +4,16 @@ Goals are one or two literals that a random executable sequence of `length` acti
 changes (made true, or made false), so they are reachable and not yet true. bool:
 does the sequence execute and achieve the goal? Negatives, in equal shares, have one
 inapplicable step, or execute but miss the goal. mc: which of four sequences achieves
-it. open: give a shortest plan for the goal (1.0 shortest, 0.5 longer, 0.0 invalid).
+it; the options are walks from four sampled states, each achieving its own state's
+goal only, and the row shows one of those states and its goal (balance.py). open:
+give a shortest plan for the goal (1.0 shortest, 0.5 longer, 0.0 invalid).
 """
 
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, any_state, assemble, base_context, choose_options,
+from ..balance import Pool, sequence_pool
+from ..common import (Family, Question, Target, any_state, assemble, base_context,
                       pddl_term, spoil, term, walk)
 from ..scoring import score_plan
 from ..text import template
@@ -48,6 +51,21 @@ def negative(world, rng, sid, plan, cond, kind: int) -> list[int] | None:
     return None
 
 
+def mc_pool(world, rng, cfg) -> Pool | None:
+    """A state, a goal that a walk from it achieves, and the walk."""
+    sid = any_state(world, rng)
+    plan = walk(world, rng, sid, cfg.length)
+    if plan is None:
+        return None
+    goal = changed_goal(world, rng, sid, plan)
+    if goal is None:
+        return None
+    cond = literal_condition(world.task, goal)
+    q = Question(sid, goal=goal)
+    q.optimal_plan_length, _ = world.nearby_plan(sid, cond, cfg.length, rng)
+    return sequence_pool(world, q, plan, lambda seq: achieves(world, sid, seq, cond))
+
+
 def sample(world, rng, cfg, target: Target) -> Question | None:
     sid = any_state(world, rng)
     plan = walk(world, rng, sid, cfg.length)
@@ -67,13 +85,6 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
                 return None
             q.meta["negative_kind"] = KINDS[target.variant]
         q.actions, q.answer = plan, target.label
-    elif target.form == "mc":
-        wrong = [negative(world, rng, sid, plan, cond, k % 2) for k in range(6)]
-        wrong = [[term(world, k) for k in p] for p in wrong if p is not None]
-        q.options = choose_options(rng, [term(world, k) for k in plan], wrong, target.index)
-        if q.options is None:
-            return None
-        q.answer = target.index
     else:
         q.answer = [term(world, k) for k in best]
         q.answer_text = "\n".join(pddl_term(t) for t in q.answer)
@@ -106,4 +117,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("planning", ("bool", "mc", "open"), sample, render, truth, score_open,
-                negative_kinds=KINDS, uses_actions=True)
+                negative_kinds=KINDS, uses_actions=True, mc_pool=mc_pool)

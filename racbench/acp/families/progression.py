@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from ...simulator.strips import analysis
 from ...simulator.strips.task import iter_bits
+from ..balance import Pool
 from ..common import (Family, Question, Target, any_state, assemble, base_context,
-                      pddl_literal, Pool, term)
+                      pddl_literal, term)
 from ..scoring import score_literal_set
 from ..text import template
 

@@ -12,7 +12,8 @@ holds afterwards (set equality).
 from __future__ import annotations
 
 from ...simulator.strips.task import iter_bits
-from ..common import (Family, Question, Target, any_state, assemble, base_context, Pool,
+from ..balance import Pool
+from ..common import (Family, Question, Target, any_state, assemble, base_context,
                       pddl_term, term, walk)
 from ..scoring import score_literal_set
 from ..text import template

@@ -13,7 +13,8 @@ sequence of actions after which it is true (1.0 shortest, 0.5 longer, 0.0 invali
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Pool, Question, Target, any_state, pddl_term,
+from ..balance import Pool
+from ..common import (Family, Question, Target, any_state, pddl_term,
                       render_subject_question)
 from ..scoring import SEARCH_BUDGET, score_plan
 from ..world import literal_condition

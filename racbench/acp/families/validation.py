@@ -5,15 +5,18 @@ them, optimal or up to two actions longer, before any spoiling. bool: is the
 plan valid (executable, goal reached)? Negatives are, in equal shares, the plan with
 one step swapped for an inapplicable action of the same schema, and an executable
 sequence sharing a prefix with a valid plan that misses the goal. mc: which of four
-plans is valid; the others are valid plans of the same length from other states that
-fail from this one, so every option reads like a valid plan. open: the number of the first step that cannot be executed, or none.
+plans is valid; the options are valid plans from four sampled states, each valid from
+its own state only, and the row shows one of those states (balance.py), so every
+option reads like a valid plan. open: the number of the first step that cannot be
+executed, or none.
 """
 
 from __future__ import annotations
 
 from ...simulator.strips import analysis
-from ..common import (Family, Question, Target, choose_options, plan_of_length, problem_goal,
-                      render_sequence_question, spoil, state_at_goal_distance, term, walk)
+from ..balance import Pool, sequence_pool
+from ..common import (Family, Question, Target, plan_of_length, problem_goal,
+                      render_sequence_question, spoil, state_at_goal_distance, walk)
 from ..scoring import score_numbers
 
 KINDS = ("inapplicable step", "goal not reached")
@@ -44,21 +47,20 @@ def invalid_plan(world, rng, sid: int, plan: list[int], kind: int) -> list[int] 
     return plan[:i] + rest
 
 
-WRONG_TRIES = 24
-
-
-def foreign_plan(world, rng, sid: int, n: int, length: int) -> list[int] | None:
-    """A valid plan of `n` actions from another state that is not valid from `sid`:
-    it ends in the goal like the valid option does, so only the state tells them
-    apart."""
-    other = state_at_goal_distance(world, rng, 1, length + 4)
-    if other is None or other == sid or world.goal_distance[other] > n:
+def mc_pool(world, rng, cfg) -> Pool | None:
+    """A state near the goal and a valid plan from it."""
+    found = valid_plan(world, rng, cfg.length)
+    if found is None:
         return None
-    plan = plan_of_length(world, rng, other, n)
-    if plan is None:
-        return None
-    end, failed = world.execute(sid, plan)
-    return plan if failed is not None or world.goal_distance[end] != 0 else None
+    sid, plan = found
+    q = Question(sid, goal=problem_goal(world))
+    q.optimal_plan_length = int(world.goal_distance[sid])
+
+    def valid(seq: list[int]) -> bool:
+        end, failed = world.execute(sid, seq)
+        return failed is None and world.goal_distance[end] == 0
+
+    return sequence_pool(world, q, plan, valid)
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
@@ -75,14 +77,6 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
                 return None
             q.meta["negative_kind"] = KINDS[target.variant]
         q.actions, q.answer = plan, target.label
-    elif target.form == "mc":
-        wrong = [foreign_plan(world, rng, sid, len(plan), cfg.length) for _ in range(WRONG_TRIES)]
-        wrong = [[term(world, k) for k in p] for p in wrong if p is not None]
-        q.options = choose_options(rng, [term(world, k) for k in plan], wrong, target.index,
-                                   kind=lambda o: o[0][0])  # same first schema first
-        if q.options is None:
-            return None
-        q.answer = target.index
     else:
         if rng.random() < 0.5:
             spoilt = spoil(world, rng, sid, plan)
@@ -127,4 +121,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("validation", ("bool", "mc", "open"), sample, render, truth, score_open,
-                negative_kinds=KINDS, uses_actions=True)
+                negative_kinds=KINDS, uses_actions=True, mc_pool=mc_pool)
