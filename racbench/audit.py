@@ -27,10 +27,16 @@ The classifier is deliberately simple and fully deterministic:
   coordinate arrays, and products use ``np.bincount`` so no scipy or sklearn
   is needed.
 
-Splits: train on ``train`` and evaluate on ``test`` (else ``validation``).
-A config without that pair is pooled and scored by 5-fold cross-validation
-with folds assigned by a blake2b hash of each row's query text and index
-(for the options probe, whole rows go to a fold with all their options).
+Splits: train on ``train`` and evaluate on every other split pooled
+(``validation+test``: problems the probe has not seen). A config without that
+pair is pooled and scored by 5-fold cross-validation with folds assigned by a
+blake2b hash of each row's query text and index (for the options probe, whole
+rows go to a fold with all their options).
+
+Verdict: a config fails when its accuracy is above the threshold and a
+one-sided binomial test against chance gives p < ``SIGNIFICANCE``; an audit of
+many configs adjusts the p-values for their number (Holm), so that a dataset
+whose every config is at chance is flagged by luck at most 1% of the time.
 
 All English prose shown to readers lives in the Jinja2 template
 ``templates/card/audit.md.j2``.
@@ -45,7 +51,7 @@ import re
 import stat
 import tempfile
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Iterable, NamedTuple, Sequence
@@ -129,6 +135,7 @@ class ProbeResult:
     passed: bool
     method: str
     p_value: float = 1.0  # one-sided binomial test of the accuracy against chance
+    p_adjusted: float | None = None  # p_value adjusted for the configs of an audit (holm)
     # PROBE_LABEL (majority_baseline is the majority class) or PROBE_OPTIONS
     # (majority_baseline is chance, one over the number of options).
     probe: str = PROBE_LABEL
@@ -438,10 +445,15 @@ def _folds(queries: Sequence[str]) -> np.ndarray:
 
 
 def _eval_split(splits: dict[str, list[Path]]) -> str | None:
-    """The held-out split (test, else validation), or None when there is no
-    train/held-out pair and the config is scored by cross-validation."""
-    eval_name = next((s for s in ("test", "validation") if s in splits), None)
-    return eval_name if "train" in splits else None
+    """The held-out splits, every split but train pooled (e.g. "validation+test"),
+    or None when there is no train/held-out pair and the config is scored by
+    cross-validation. Pooling them doubles the rows a verdict rests on."""
+    held_out = [name for name in _pooled_names(splits) if name != "train"]
+    return "+".join(held_out) if "train" in splits and held_out else None
+
+
+def _eval_files(splits: dict[str, list[Path]], eval_name: str) -> list[Path]:
+    return [path for name in eval_name.split("+") for path in splits[name]]
 
 
 def _pooled_names(splits: dict[str, list[Path]]) -> list[str]:
@@ -467,7 +479,7 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
     eval_name = _eval_split(splits)
     if eval_name is not None:
         x_tr, _, y_tr = _read_split(splits["train"], field)
-        x_ev, _, y_ev = _read_split(splits[eval_name], field)
+        x_ev, _, y_ev = _read_split(_eval_files(splits, eval_name), field)
         if len(y_tr) == 0 or len(y_ev) == 0:
             raise AuditError(f"{config_dir}: empty train or {eval_name} split")
         pred = _fit_predict(x_tr, y_tr, x_ev)
@@ -613,7 +625,8 @@ def probe_options(config_dir: Path) -> ProbeResult:
 
     eval_name = _eval_split(splits)
     if eval_name is not None:
-        train, held_out = _read_options(splits["train"]), _read_options(splits[eval_name])
+        train = _read_options(splits["train"])
+        held_out = _read_options(_eval_files(splits, eval_name))
         if len(train.answers) == 0 or len(held_out.answers) == 0:
             raise AuditError(f"{config_dir}: empty train or {eval_name} split")
         k = _n_choices(config_dir, train, held_out)
@@ -657,7 +670,25 @@ def audit_dataset(root: Path, field: str = "query") -> list[ProbeResult]:
     ``field`` is the text column of true/false configs; multiple-choice configs are
     always probed on their ``choices``."""
     results = (_probe(config_dir, field) for config_dir in find_configs(root))
-    return [r for r in results if r is not None]
+    return holm([r for r in results if r is not None])
+
+
+def holm(results: list[ProbeResult]) -> list[ProbeResult]:
+    """Adjust the p-values of a whole audit for the number of configs probed (Holm's
+    step-down method) and judge each config on its adjusted p-value: at a 1% level
+    per config, an audit of hundreds of configs at chance would flag a few by luck;
+    this keeps the chance of any false alarm in the audit at 1%."""
+    order = sorted(range(len(results)), key=lambda i: (results[i].p_value, i))
+    adjusted, running = [1.0] * len(results), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(results) - rank) * results[i].p_value))
+        adjusted[i] = running
+    out = []
+    for r, p in zip(results, adjusted):
+        threshold = OPTIONS_THRESHOLD if r.probe == PROBE_OPTIONS else ACCURACY_THRESHOLD
+        out.append(replace(r, p_adjusted=p,
+                           passed=r.accuracy <= threshold or p >= SIGNIFICANCE))
+    return out
 
 
 # --------------------------------------------------------------------------

@@ -202,10 +202,10 @@ def test_shards_and_validation_fallback(tmp_path):
     _write_split(cfg, "validation", *_rows(rng, 120), shards=2)
     r = probe_config(cfg)
     assert (r.train_split, r.eval_split, r.n_train, r.n_eval) == ("train", "validation", 500, 120)
-    # test wins over validation when both exist
+    # validation and test are pooled when both exist: more rows for the verdict
     _write_split(cfg, "test", *_rows(rng, 90))
     r = probe_config(cfg)
-    assert (r.eval_split, r.n_eval) == ("test", 90)
+    assert (r.eval_split, r.n_eval) == ("validation+test", 210)
 
 
 def test_context_field(tmp_path):
@@ -559,3 +559,22 @@ def test_card_lists_mc_config_on_choices(tmp_path):
     assert cells[1] == "`choices`" and cells[7] == "25.0%"
     assert cells[9] == "held-out split (options)" and cells[10] == "**FAIL**"
     assert "| blocks |" in card and "(options) | pass" not in card
+
+
+def test_holm_judges_an_audit_of_many_configs_as_a_whole():
+    """One config 36% right of 100 options rows (p = 0.008) fails alone, but among 200
+    configs at chance that is luck; a real leak (50%) still fails among them."""
+    from racbench.audit import PROBE_OPTIONS, ProbeResult, chance_p_value, holm
+
+    def result(name, accuracy):
+        p = chance_p_value(accuracy, 100, 0.25)
+        return ProbeResult(name, "choices", "train", "test", 400, 100, accuracy, 0.25,
+                           p >= 0.01 or accuracy <= 0.35, "holdout", p, probe=PROBE_OPTIONS)
+
+    lucky, leak = result("lucky", 0.36), result("leak", 0.50)
+    assert not holm([lucky])[0].passed and not holm([leak])[0].passed
+    crowd = [result(f"c{i:03d}", 0.25) for i in range(200)]
+    judged = {r.config: r for r in holm(crowd + [lucky, leak])}
+    assert judged["lucky"].passed and not judged["leak"].passed
+    assert judged["leak"].p_adjusted == pytest.approx(min(1.0, 202 * leak.p_value))
+    assert all(judged[f"c{i:03d}"].passed for i in range(200))
