@@ -51,9 +51,9 @@ class Pool:
     is an item's JSON form, `kind(item)` what the question shows of it (by default
     the subject itself), `text(item)` what an mc option shows (by default the
     subject), `key(item)` a hashable form of that (computed if not given), and
-    `judge(subject)` whether a subject of another situation (JSON form) would be
+    `judge(key)` whether a subject of another situation (by its key) would be
     right here (True), wrong (False) or cannot be asked (None), for families whose
-    lists name only some of the subjects."""
+    lists name only some of the subjects (given its key)."""
 
     question: Question
     positives: Sequence
@@ -209,7 +209,7 @@ def survey_options(make_pool: Callable, world: ProblemWorld, cfg, seed: int) -> 
                 wrong[s] |= 1 << d
         if pool.judge is not None:
             for s, key in enumerate(keys):
-                if key not in listed and pool.judge(subjects[s]) is False:
+                if key not in listed and pool.judge(key) is False:
                     wrong[s] |= 1 << d
     survey = Survey(seed=seed, keys=tuple(keys), subjects=tuple(subjects),
                     kind=tuple(kinds), right=tuple(right), wrong=tuple(wrong))
@@ -250,7 +250,7 @@ def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | No
         draws = _bits(open_draws)
         rng.shuffle(draws)
         # draws offering a subject like the first one first
-        draws.sort(key=lambda d: min((unlike(s) for s in survey.right[d]), default=2))
+        draws.sort(key=rank)
         for d in draws:
             budget[0] -= 1
             if budget[0] < 0:
@@ -265,6 +265,14 @@ def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | No
                 if found is not None:
                     return found
         return None
+
+    ranks: dict[int, int] = {}
+
+    def rank(d: int) -> int:
+        """How unlike the first subject a draw's likest subject is."""
+        if d not in ranks:
+            ranks[d] = min((unlike(s) for s in survey.right[d]), default=2)
+        return ranks[d]
 
     # options of the first one's predicate or schema if such a set is found in half
     # the budget, else any
@@ -383,12 +391,19 @@ def _subject_kind(world: ProblemWorld, subject):
 def sequence_pool(world: ProblemWorld, question: Question, plan: list[int],
                   right_here: Callable[[list[int]], bool]) -> Pool:
     """A pool whose one right subject is the sequence of actions `plan`; sequences
-    from other situations are judged by `right_here(actions)` (executable, valid...)."""
+    from other situations are judged by `right_here(actions)` (executable, valid...),
+    those whose first action is not applicable in the question's state at once."""
     actions, index = world.task.actions, world.task.action_index
+    first = set(world.applicable(question.sid))
+    known = world.__dict__.setdefault("_acp_sequences", {})  # key -> action indices
 
-    def judge(subject) -> bool | None:
-        seq = [index.get(tuple(t)) for t in subject]
-        return None if None in seq else right_here(seq)
+    def judge(key) -> bool | None:
+        seq = known.get(key)
+        if seq is None:
+            seq = known[key] = [index.get(t) for t in key]
+        if None in seq:
+            return None
+        return seq[0] in first and right_here(seq) if seq else right_here(seq)
 
     return Pool(question, [plan], [], subject=lambda p: [list(actions[k].term) for k in p],
                 key=lambda p: tuple(actions[k].term for k in p), judge=judge)

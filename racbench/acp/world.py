@@ -150,10 +150,11 @@ class ProblemWorld:
         return self.edge_act[a:b], self.edge_dst[a:b]
 
     def step(self, sid: int, action: int) -> int | None:
-        acts, dsts = self.succ(sid)
-        pos = np.searchsorted(acts, action)
-        if pos < len(acts) and acts[pos] == action:
-            return int(dsts[pos])
+        lo, hi = self.indptr[sid], self.indptr[sid + 1]
+        acts = self.edge_act[lo:hi]
+        pos = acts.searchsorted(action)  # the method: half the cost of np.searchsorted
+        if pos < hi - lo and acts[pos] == action:
+            return int(self.edge_dst[lo + pos])
         return None
 
     def applicable(self, sid: int) -> list[int]:

@@ -37,7 +37,7 @@ def changed_goal(world, rng, sid: int, plan: list[int]) -> list[tuple[tuple, boo
 
 def achieves(world, sid: int, plan: list[int], cond) -> bool:
     end, failed = world.execute(sid, plan)
-    return failed is None and bool(world.mask_of(cond)[end])
+    return failed is None and cond.holds(world.states[end])
 
 
 def negative(world, rng, sid, plan, cond, kind: int) -> list[int] | None:
