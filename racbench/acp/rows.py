@@ -83,9 +83,10 @@ class AcpConfigRows:
                             "state, so the question alone would tell it)")
                 elif self._surveys_kinds:
                     what = ("multiple-choice questions whose options could each be right "
-                            "from some states and wrong from others (in each, some options "
-                            "would be wrong whatever the state, so the options alone would "
-                            "tell the answer)")
+                            "from some states and wrong from others (in each, no four "
+                            "options are each right in one sampled situation and wrong in "
+                            "the other three's, and some would be wrong whatever the state, "
+                            "so the options alone would tell the answer)")
                 raise GenerationError(
                     f"config '{name}': no problem of split '{split}' ("
                     f"{', '.join(w.label for w in self.worlds[split])}) gives {cfg.family} "

@@ -51,22 +51,9 @@ def negative(world, rng, sid, plan, cond, kind: int) -> list[int] | None:
     return None
 
 
-def mc_pool(world, rng, cfg) -> Pool | None:
-    """A state, a goal that a walk from it achieves, and the walk."""
-    sid = any_state(world, rng)
-    plan = walk(world, rng, sid, cfg.length)
-    if plan is None:
-        return None
-    goal = changed_goal(world, rng, sid, plan)
-    if goal is None:
-        return None
-    cond = literal_condition(world.task, goal)
-    q = Question(sid, goal=goal)
-    q.optimal_plan_length, _ = world.nearby_plan(sid, cond, cfg.length, rng)
-    return sequence_pool(world, q, plan, lambda seq: achieves(world, sid, seq, cond))
-
-
-def sample(world, rng, cfg, target: Target) -> Question | None:
+def situation(world, rng, cfg):
+    """A state, a goal that a walk from it achieves, the walk and the goal's
+    condition, with the goal's distance and a shortest plan in the question."""
     sid = any_state(world, rng)
     plan = walk(world, rng, sid, cfg.length)
     if plan is None:
@@ -78,6 +65,23 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     q = Question(sid, goal=goal)
     # the walk reaches the goal, so a shortest plan is at most `length` long
     q.optimal_plan_length, best = world.nearby_plan(sid, cond, cfg.length, rng)
+    return q, plan, cond, best
+
+
+def mc_pool(world, rng, cfg) -> Pool | None:
+    found = situation(world, rng, cfg)
+    if found is None:
+        return None
+    q, plan, cond, _ = found
+    return sequence_pool(world, q, plan, lambda seq: achieves(world, q.sid, seq, cond))
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    found = situation(world, rng, cfg)
+    if found is None:
+        return None
+    q, plan, cond, best = found
+    sid = q.sid
     if target.form == "bool":
         if not target.label:
             plan = negative(world, rng, sid, plan, cond, target.variant)

@@ -47,14 +47,23 @@ def invalid_plan(world, rng, sid: int, plan: list[int], kind: int) -> list[int] 
     return plan[:i] + rest
 
 
-def mc_pool(world, rng, cfg) -> Pool | None:
-    """A state near the goal and a valid plan from it."""
+def situation(world, rng, cfg) -> tuple[Question, list[int]] | None:
+    """A question about a state near the goal, and a valid plan from it."""
     found = valid_plan(world, rng, cfg.length)
     if found is None:
         return None
     sid, plan = found
     q = Question(sid, goal=problem_goal(world))
     q.optimal_plan_length = int(world.goal_distance[sid])
+    return q, plan
+
+
+def mc_pool(world, rng, cfg) -> Pool | None:
+    found = situation(world, rng, cfg)
+    if found is None:
+        return None
+    q, plan = found
+    sid = q.sid
 
     def valid(seq: list[int]) -> bool:
         end, failed = world.execute(sid, seq)
@@ -64,12 +73,11 @@ def mc_pool(world, rng, cfg) -> Pool | None:
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
-    found = valid_plan(world, rng, cfg.length)
+    found = situation(world, rng, cfg)
     if found is None:
         return None
-    sid, plan = found
-    q = Question(sid, goal=problem_goal(world))
-    q.optimal_plan_length = int(world.goal_distance[sid])
+    q, plan = found
+    sid = q.sid
     if target.form == "bool":
         if not target.label:
             plan = invalid_plan(world, rng, sid, plan, target.variant)
