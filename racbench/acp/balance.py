@@ -22,12 +22,15 @@ worded or whichever objects they name.
 Some families' subjects rarely allow such sets (a justification option must be a
 step of every one of the four plans; a blocksworld landmark is seldom a non-landmark
 elsewhere). Configs whose splits lack them fall back to `pick_weighted`: options are
-subjects seen both right and wrong, weighted so that each is about as often right as
-wrong; that balance is statistical, and `racbench audit` measures it.
+subjects seen both right and wrong, drawn from a fresh situation and kept with a
+probability fitted on the survey (`fit_acceptance`) so that each subject is the right
+option in about a quarter of the rows showing it. That balance holds on average
+only, and `racbench audit` measures it.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -42,6 +45,10 @@ SURVEY_DRAWS = 200
 SURVEY_MIN = 3  # bool: both answers seen in at least this many of the draws
 OPTION_TRIALS = 20  # mc: option sets tried while surveying a problem
 OPTION_MIN = 2  # mc: a problem gives rows if at least this many trials found a set
+FIT_PICKS = 4  # mc, weighted: rows simulated per survey draw to fit the acceptance
+FIT_ROUNDS = 40  # mc, weighted: rounds of iterative scaling
+FACTOR_RANGE = 3.0  # mc, weighted: bound on a subject's log factor
+CAP_QUANTILE = 0.75  # mc, weighted: rows above this quantile of weight are all kept
 SEARCH_BUDGET = 400  # mc: draws looked at while searching one option set
 
 
@@ -104,6 +111,8 @@ class Survey:
     usable: int = 0  # mc: draws with a subject right and three wrong, all seen both ways
     exact: bool = True  # mc: rows use option sets (else pick_weighted); set per config
     _seen: dict | None = field(default=None, repr=False, compare=False)
+    _times: list | None = field(default=None, repr=False, compare=False)
+    _acceptance: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def has_sets(self) -> bool:
@@ -116,20 +125,26 @@ class Survey:
         return self.has_sets if self.exact else self.usable >= SURVEY_MIN
 
     def seen_both(self) -> dict:
-        """Subjects seen both right and wrong, by key: (times right, times wrong)."""
+        """Subjects seen both right and wrong: key -> subject index."""
         if self._seen is None:
-            times_right, times_wrong = self.counts()
-            self._seen = {k: (times_right[s], times_wrong[s]) for s, k in enumerate(self.keys)
-                          if times_right[s] and times_wrong[s]}
+            self._seen = {k: s for s, k in enumerate(self.keys) if all(self.times()[s])}
         return self._seen
 
-    def counts(self) -> tuple[list[int], list[int]]:
-        """Per subject, the draws where it is right and where wrong."""
-        times_right = [0] * len(self.keys)
-        for here in self.right:
-            for s in here:
-                times_right[s] += 1
-        return times_right, [bin(w).count("1") for w in self.wrong]
+    def times(self) -> list[tuple[int, int]]:
+        """Per subject, how many draws it is right in and how many wrong."""
+        if self._times is None:
+            times_right = [0] * len(self.keys)
+            for here in self.right:
+                for s in here:
+                    times_right[s] += 1
+            self._times = [(r, bin(w).count("1")) for r, w in zip(times_right, self.wrong)]
+        return self._times
+
+    def acceptance(self) -> tuple[dict, float]:
+        """Log factors per subject and the cap of `pick_weighted` (fit_acceptance)."""
+        if self._acceptance is None:
+            self._acceptance = fit_acceptance(self)
+        return self._acceptance
 
 
 def draw_rng(seed: int, draw: int) -> random.Random:
@@ -215,8 +230,7 @@ def survey_options(make_pool: Callable, world: ProblemWorld, cfg, seed: int) -> 
                     kind=tuple(kinds), right=tuple(right), wrong=tuple(wrong))
     trials = random.Random(derive_seed(seed, "trials"))
     survey.found = sum(option_set(survey, trials) is not None for _ in range(OPTION_TRIALS))
-    times_right, times_wrong = survey.counts()
-    both = {s for s in range(len(keys)) if times_right[s] and times_wrong[s]}
+    both = set(survey.seen_both().values())
     wrong_here = Counter(d for s in both for d in _bits(wrong[s]))
     survey.usable = sum(1 for d, here in enumerate(right)
                         if any(s in both for s in here) and wrong_here[d] >= N_OPTIONS - 1)
@@ -335,10 +349,8 @@ def pick_mc(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
 def pick_weighted(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
                   index: int, survey: Survey) -> Question | None:
     """A 4-option question from a fresh situation whose options are subjects the
-    survey saw both right and wrong. The right one is drawn with weight 1 / (times
-    the survey saw it right); the wrong ones are distinct subjects wrong here, of the
-    right one's predicate or schema first, each drawn with weight 1 / (times seen
-    wrong). So every subject is about as often the right option as a wrong one."""
+    survey saw both right and wrong (`weighted_options`), kept with a probability
+    that evens out how often each subject is right (`Survey.acceptance`)."""
     pool = make_pool(world, rng, cfg)
     if pool is None:
         return None
@@ -347,33 +359,90 @@ def pick_weighted(make_pool: Callable, world: ProblemWorld, rng: random.Random, 
     def candidates(items) -> dict:
         out = {}
         for x in items:
-            key = pool.key_of(x)
-            if key in seen:
-                out.setdefault(key, pool.subject(x))
-        return out
-
-    def draw(found: dict, side: int, n: int) -> list:
-        keys, out = sorted(found, key=repr), []
-        for _ in range(min(n, len(keys))):
-            key = rng.choices(keys, [1.0 / seen[k][side] for k in keys])[0]
-            keys.remove(key)
-            out.append(found[key])
+            s = seen.get(pool.key_of(x))
+            if s is not None:
+                out.setdefault(s, pool.subject(x))
         return out
 
     right, wrong = candidates(pool.positives), candidates(pool.negatives)
     if not right or len(wrong) < N_OPTIONS - 1:
         return None
-    correct = draw(right, 0, 1)[0]
-    kind = _subject_kind(world, correct)
-    alike = {k: v for k, v in wrong.items() if _subject_kind(world, v) == kind}
-    chosen = draw(alike, 1, N_OPTIONS - 1)
-    rest = {k: v for k, v in wrong.items() if k not in alike}
-    chosen += draw(rest, 1, N_OPTIONS - 1 - len(chosen))
-    rng.shuffle(chosen)
-    chosen.insert(index, correct)
+    correct, chosen = weighted_options(survey, rng, sorted(right), sorted(wrong))
+    factors, cap = survey.acceptance()
+    weight = factors[correct][0] + sum(factors[s][1] for s in chosen)
+    if rng.random() >= math.exp(min(0.0, weight - cap)):
+        return None
+    options = [wrong[s] for s in chosen]
+    rng.shuffle(options)
+    options.insert(index, right[correct])
     q = pool.question
-    q.options, q.answer = chosen, index
+    q.options, q.answer = options, index
     return q
+
+
+def weighted_options(survey: Survey, rng: random.Random, right: list[int],
+                     wrong: list[int]) -> tuple[int, list[int]]:
+    """The right subject, drawn with weight 1 / (times the survey saw it right), and
+    three wrong ones, of its kind first, each with weight 1 / (times seen wrong)."""
+    times = survey.times()
+
+    def draw(found: list[int], side: int, n: int) -> list[int]:
+        found, out = list(found), []
+        for _ in range(min(n, len(found))):
+            s = rng.choices(found, [1.0 / times[s][side] for s in found])[0]
+            found.remove(s)
+            out.append(s)
+        return out
+
+    correct = draw(right, 0, 1)[0]
+    kind = survey.kind[correct]
+    chosen = draw([s for s in wrong if survey.kind[s] == kind], 1, N_OPTIONS - 1)
+    chosen += draw([s for s in wrong if survey.kind[s] != kind], 1, N_OPTIONS - 1 - len(chosen))
+    return correct, chosen
+
+
+def fit_acceptance(survey: Survey) -> tuple[dict, float]:
+    """Per subject, log factors for being the right option and for being a wrong
+    one, fitted by iterative scaling on rows simulated from the survey's draws so
+    that, rows kept with probability exp(sum of factors - cap), each subject is the
+    right option in a quarter of the rows showing it; and the cap (a high percentile
+    of the simulated rows' sums, so that most rows are kept at a rate in proportion)."""
+    seen = survey.seen_both()
+    subjects = sorted(seen.values())
+    wrong_in: dict[int, list[int]] = {}
+    for s in subjects:
+        for d in _bits(survey.wrong[s]):
+            wrong_in.setdefault(d, []).append(s)
+    rng = random.Random(derive_seed(survey.seed, "acceptance"))
+    both = set(subjects)
+    rows = []
+    for d, here in enumerate(survey.right):
+        right = [s for s in here if s in both]
+        wrong = wrong_in.get(d, [])
+        if right and len(wrong) >= N_OPTIONS - 1:
+            rows += [weighted_options(survey, rng, right, wrong) for _ in range(FIT_PICKS)]
+    up = {s: 0.0 for s in subjects}
+    down = {s: 0.0 for s in subjects}
+    for _ in range(FIT_ROUNDS):
+        weights = [math.exp(up[r] + sum(down[s] for s in ws)) for r, ws in rows]
+        as_right, as_wrong = Counter(), Counter()
+        for (r, ws), w in zip(rows, weights):
+            as_right[r] += w
+            for s in ws:
+                as_wrong[s] += w
+        for s in subjects:
+            if as_right[s] and as_wrong[s]:
+                step = 0.5 * math.log(as_wrong[s] / ((N_OPTIONS - 1) * as_right[s]))
+                up[s] = min(FACTOR_RANGE, max(-FACTOR_RANGE, up[s] + step))
+                down[s] = min(FACTOR_RANGE, max(-FACTOR_RANGE, down[s] - step))
+            elif as_right[s]:  # never a wrong option: keep it from being the right one
+                up[s] = -FACTOR_RANGE
+            elif as_wrong[s]:
+                down[s] = -FACTOR_RANGE
+    sums = sorted(up[r] + sum(down[s] for s in ws) for r, ws in rows)
+    cap = sums[int(CAP_QUANTILE * (len(sums) - 1))] if sums else 0.0
+    factors = {s: (up[s], down[s]) for s in subjects}
+    return factors, cap
 
 
 def _subject_kind(world: ProblemWorld, subject):
