@@ -2,7 +2,7 @@
 
 Runs the real console script in a subprocess (as a user would) and reads the peak
 resident memory of it and its worker processes from the OS; with --audit, also runs
-the question-only probe on the result and prints its summary.
+the question-only and options-only probes on the result and prints their summary.
 
     python benchmarks/build_recipe.py [trac|acp|science-gold|FILE] [--scale 1.0]
                                       [--workers N] [--audit] [--keep DIR]
@@ -51,9 +51,9 @@ def main() -> None:
                 for line in audit.stdout.splitlines() if line.endswith(("| pass |", "| **FAIL** |"))]
         worst = max(rows, key=lambda r: float(r[6].rstrip("%")), default=None)
         failed = [r[0] for r in rows if "FAIL" in r[-1]]
-        print(f"question-only probe: {len(rows)} configs, {len(failed)} above chance"
+        print(f"probes (question-only, options-only): {len(rows)} configs, {len(failed)} above chance"
               + (f" ({', '.join(failed)})" if failed else "")
-              + (f"; highest {worst[6]} ({worst[0]}, p={worst[8]})" if worst else ""))
+              + (f"; highest {worst[6]} ({worst[0]}, adjusted p={worst[8]})" if worst else ""))
     if args.keep is not None:
         shutil.move(str(out), str(args.keep))
     shutil.rmtree(root)
