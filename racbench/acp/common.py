@@ -141,6 +141,16 @@ def plan_of_length(world: ProblemWorld, rng: random.Random, sid: int, length: in
     return extend(sid, length)
 
 
+def ask_first_failure(q: "Question", world: ProblemWorld, plan: list[int]) -> "Question":
+    """Open rows about a sequence: its first step that cannot be executed from the
+    question's state (1-based), or none."""
+    q.actions = plan
+    _, failed = world.execute(q.sid, plan)
+    q.answer = None if failed is None else failed + 1
+    q.answer_text = "none" if failed is None else str(failed + 1)
+    return q
+
+
 def inapplicable_like(world: ProblemWorld, rng: random.Random, sid: int,
                       action: int) -> int | None:
     """A ground action of the same schema as `action` that is not applicable in `sid`."""

@@ -11,7 +11,8 @@ or none (the failing step, or none, drawn uniformly).
 from __future__ import annotations
 
 from ..balance import Pool, sequence_pool
-from ..common import Family, Question, Target, any_state, render_sequence_question, spoil, walk
+from ..common import (Family, Question, Target, any_state, ask_first_failure,
+                      render_sequence_question, spoil, walk)
 from ..scoring import score_numbers
 
 
@@ -48,10 +49,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
                     break
             else:
                 return None
-        q.actions = plan
-        _, failed = world.execute(sid, plan)
-        q.answer = None if failed is None else failed + 1
-        q.answer_text = "none" if failed is None else str(failed + 1)
+        return ask_first_failure(q, world, plan)
     return q
 
 

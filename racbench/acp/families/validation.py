@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from ...simulator.strips import analysis
 from ..balance import Pool, sequence_pool
-from ..common import (Family, Question, Target, plan_of_length, problem_goal,
-                      render_sequence_question, spoil, state_at_goal_distance, walk)
+from ..common import (Family, Question, Target, ask_first_failure, plan_of_length,
+                      problem_goal, render_sequence_question, spoil, state_at_goal_distance,
+                      walk)
 from ..scoring import score_numbers
+from .executability import first_failure
 
 KINDS = ("inapplicable step", "goal not reached")
 
@@ -91,10 +93,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
             if spoilt is None:
                 return None
             plan = spoilt[0]
-        q.actions = plan
-        _, failed = world.execute(sid, plan)
-        q.answer = None if failed is None else failed + 1
-        q.answer_text = "none" if failed is None else str(failed + 1)
+        return ask_first_failure(q, world, plan)
     return q
 
 
@@ -116,15 +115,7 @@ def truth(st, item) -> bool:
 
 
 def score_open(st, answer: str) -> float:
-    terms = st.sym["actions"]
-    state = st.state
-    failed = None
-    for i, t in enumerate(terms):
-        k = st.action(t)
-        if k is None or not st.task.actions[k].applicable(state):
-            failed = i
-            break
-        state = st.task.actions[k].apply(state)
+    failed = first_failure(st, st.sym["actions"])
     return score_numbers(answer, [] if failed is None else [failed + 1])
 
 
