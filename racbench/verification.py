@@ -224,6 +224,28 @@ def _lit(item: Any) -> tuple[list[str], bool]:
     return list(item), True
 
 
+def _symbol(prob, term: Sequence[str], kind: str):
+    """The UP fluent ("predicate") or action a ground term names, and its argument
+    objects; a ValueError naming the term if the name, the arity or an object does
+    not fit the problem (names are tried as written, then lower-cased)."""
+    name, *args = term
+    if kind == "predicate":
+        has, get, text, noun = prob.has_fluent, prob.fluent, _atom_text(term), "arguments"
+    else:
+        has, get, text, noun = prob.has_action, prob.action, _term_text(term), "parameters"
+    name = name if has(name) else name.lower()
+    if not has(name):
+        raise ValueError(f"unknown {kind} {name} in {text}")
+    symbol = get(name)
+    arity = symbol.arity if kind == "predicate" else len(symbol.parameters)
+    if arity != len(args):
+        raise ValueError(f"{text}: {name} takes {arity} {noun}")
+    for a in args:
+        if not prob.has_object(a):
+            raise ValueError(f"unknown object {a} in {text}")
+    return symbol, tuple(prob.object(a) for a in args)
+
+
 def _atom_text(atom: Sequence[str]) -> str:
     return f"({' '.join(str(a) for a in atom)})"
 
@@ -315,17 +337,8 @@ class Engine:
 
     @staticmethod
     def atom(prob, atom: Sequence[str]):
-        pred, *args = atom
-        pred = pred if prob.has_fluent(pred) else pred.lower()
-        if not prob.has_fluent(pred):
-            raise ValueError(f"unknown predicate {pred} in {_atom_text(atom)}")
-        fluent = prob.fluent(pred)
-        if fluent.arity != len(args):
-            raise ValueError(f"{_atom_text(atom)}: {pred} takes {fluent.arity} arguments")
-        for a in args:
-            if not prob.has_object(a):
-                raise ValueError(f"unknown object {a} in {_atom_text(atom)}")
-        return fluent(*(prob.object(a) for a in args))
+        fluent, args = _symbol(prob, atom, "predicate")
+        return fluent(*args)
 
     def literal(self, prob, item: Any):
         from unified_planning.shortcuts import Not
@@ -336,18 +349,7 @@ class Engine:
 
     @staticmethod
     def action(prob, term: Sequence[str]):
-        name, *args = term
-        name = name if prob.has_action(name) else name.lower()
-        if not prob.has_action(name):
-            raise ValueError(f"unknown action {name} in {_term_text(term)}")
-        act = prob.action(name)
-        if len(act.parameters) != len(args):
-            raise ValueError(f"{_term_text(term)}: {name} takes {len(act.parameters)} "
-                             f"parameters")
-        for a in args:
-            if not prob.has_object(a):
-                raise ValueError(f"unknown object {a} in {_term_text(term)}")
-        return act, tuple(prob.object(a) for a in args)
+        return _symbol(prob, term, "action")
 
     def plan(self, prob, terms: Sequence[Sequence[str]]):
         from unified_planning.plans import ActionInstance, SequentialPlan
