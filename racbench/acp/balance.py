@@ -34,7 +34,6 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Callable, Sequence
 
 from ..splits.seeding import derive_seed
@@ -215,14 +214,13 @@ def survey_options(make_pool: Callable, world: ProblemWorld, cfg, seed: int) -> 
     for d, pool in enumerate(pools):
         if pool is None:
             continue
-        listed = set()
-        for x in chain(pool.positives, pool.negatives):
-            listed.add(pool.key_of(x))
-        for x in pool.negatives:
-            s = index.get(pool.key_of(x))
+        negatives = [pool.key_of(x) for x in pool.negatives]
+        for key in negatives:
+            s = index.get(key)
             if s is not None:
                 wrong[s] |= 1 << d
-        if pool.judge is not None:
+        if pool.judge is not None:  # the subjects this pool does not list
+            listed = set(negatives).union(pool.key_of(x) for x in pool.positives)
             for s, key in enumerate(keys):
                 if key not in listed and pool.judge(key) is False:
                     wrong[s] |= 1 << d

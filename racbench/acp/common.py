@@ -174,18 +174,13 @@ def spoil(world: ProblemWorld, rng: random.Random, sid: int,
     return plan[:i] + [bad] + plan[i + 1:], i
 
 
-def choose_options(rng: random.Random, correct, wrong: Sequence, index: int,
-                   kind=None, ranked: bool = False) -> list | None:
-    """Four distinct options with `correct` at `index`; wrong options of the same kind
-    as the correct one (schema, predicate) first, or, if `ranked`, in the given order
-    (the caller lists the most plausible first). None if fewer than three exist."""
+def choose_options(rng: random.Random, correct, wrong: Sequence, index: int) -> list | None:
+    """Four distinct options with `correct` at `index` and three of `wrong` drawn
+    uniformly; None if fewer than three exist."""
     wrong = [w for w in dict.fromkeys(map(json_key, wrong)) if w != json_key(correct)]
     if len(wrong) < N_OPTIONS - 1:
         return None
-    if not ranked:
-        rng.shuffle(wrong)
-    if kind is not None and not ranked:
-        wrong.sort(key=lambda w: kind(_unkey(w)) != kind(correct))
+    rng.shuffle(wrong)
     picked = [_unkey(w) for w in wrong[:N_OPTIONS - 1]]
     rng.shuffle(picked)
     picked.insert(index, correct)
