@@ -93,6 +93,21 @@ _FUZZ_ENV = ScienceEnv("test-conductivity", 0, "easy")
 _FUZZ_ENV.reset()
 
 
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.text(max_size=12) | st.sampled_from(["\u00b2", "\u0663", "\uff11", "1\u00b2", "007",
+                                                 "99999", "0", "-1", " 2 "]))
+def test_any_answer_to_a_clarification_gets_an_observation(answer):
+    """A numbered clarification takes ASCII numbers only; any other text ('²' counts as
+    a digit to str.isdigit but not to int) is read as a new command."""
+    env = ScienceEnv("test-conductivity", 0, "easy")
+    env.reset()
+    asked, *_ = env.step("look at door")
+    assert env.pending, asked
+    obs, _, _, _, info = env.step(answer)
+    assert isinstance(obs, str) and obs
+    assert 0.0 <= info["score"] <= 1.0
+
+
 def test_gold_trajectory_actions_are_plain_strings():
     assert all(isinstance(s["action"], str) for s in gold_trajectory("freeze", 20))
 

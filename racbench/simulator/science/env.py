@@ -6,6 +6,8 @@ seed for interface compatibility, and it does not change the world.
 
 from __future__ import annotations
 
+import re
+
 from . import actions, describe, electrical, thermo
 from .facts import facts
 from .house import Layout
@@ -17,6 +19,8 @@ from .text import say
 from .valid import valid_actions
 
 MAX_MOVES = 1000
+# an answer to a numbered clarification: ASCII digits only ('²' is a digit to str.isdigit)
+_CHOICE = re.compile("[0-9]{1,5}")
 
 
 class ScienceEnv:
@@ -78,7 +82,7 @@ class ScienceEnv:
         """The single action `text` means, or the answer to give instead (clarification, error)."""
         pending, self.pending = self.pending, None
         stripped = text.strip()
-        if pending is not None and stripped.isdigit() and len(stripped) < 6:
+        if pending is not None and _CHOICE.fullmatch(stripped):
             k = int(stripped)
             if 1 <= k <= len(pending):
                 return pending[k - 1]

@@ -52,7 +52,7 @@ _TEMPLATES, _SUFFIX_FORMS = _grammar()
 _ARTICLES = tuple(a + " " for a in load("commands")["articles"])
 MAX_LENGTH = load("commands")["max_length"]
 # 'wait N': any form of the wait verb followed by a number of ticks
-_WAIT_N = re.compile("(?:" + "|".join(map(re.escape, commands()["wait"]["forms"])) + r") ?(\d{1,6})")
+_WAIT_N = re.compile("(?:" + "|".join(map(re.escape, commands()["wait"]["forms"])) + r") ?([0-9]{1,6})")
 
 
 def normalize(text: str) -> str:
