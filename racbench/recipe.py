@@ -17,12 +17,13 @@ import hashlib
 import itertools
 import json
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import yaml
 
+from .errors import InputError
 from .acp.config import AcpConfig
+from .data import recipe_names, recipe_text
 from .generators.base import TaskConfig
 from .generators.science_gold import ScienceGoldConfig, ScienceGoldRows
 
@@ -34,11 +35,12 @@ CONFIG_KEYS = ("science", "simplifications", "valid_actions",
                "name", "description", "for_each", "task", "length", "objects",
                "query_kinds", "names", "domain", "splits", "family", "form", "problems",
                "domain_file", "obfuscation", "paraphrase", "exclude")
+MAX_RECIPE_BYTES = 1_000_000
 ACP_KEYS = ("name", "description", "for_each", "family", "domain", "domain_file", "form",
             "length", "problems", "obfuscation", "paraphrase", "splits", "exclude")
 
 
-class RecipeError(ValueError):
+class RecipeError(InputError):
     """A recipe we cannot accept; the message names the file and the field."""
 
 
@@ -80,25 +82,33 @@ class Recipe:
         return Recipe(self.name, self.description, self.seed, configs, self.source_text)
 
 
-def builtin_recipes() -> list[str]:
-    folder = resources.files("racbench.data").joinpath("recipes")
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
-
-
 def load_recipe(name_or_path: str) -> Recipe:
-    """A built-in recipe by name (e.g. 'trac') or a YAML file by path."""
+    """A built-in recipe by name (e.g. 'trac') or a YAML file by path.
+
+    A built-in name always means the built-in recipe, even if a file or folder of that
+    name sits in the working directory; write ./NAME to read such a file instead."""
+    if name_or_path in recipe_names():
+        return parse_recipe(recipe_text(name_or_path), f"{name_or_path}.yaml")
     path = Path(name_or_path)
-    if path.suffix in (".yaml", ".yml") or path.exists():
-        try:
-            text = path.read_text()
-        except OSError as exc:
-            raise RecipeError(f"{name_or_path}: cannot read recipe ({exc.strerror})") from None
-        return parse_recipe(text, str(path))
-    if name_or_path not in builtin_recipes():
+    if path.suffix not in (".yaml", ".yml") and not path.exists():
         raise RecipeError(f"unknown recipe '{name_or_path}'; accepted: "
-                          f"{', '.join(builtin_recipes())} or a path to a .yaml file")
-    text = resources.files("racbench.data").joinpath("recipes", f"{name_or_path}.yaml").read_text()
-    return parse_recipe(text, f"{name_or_path}.yaml")
+                          f"{', '.join(recipe_names())} or a path to a .yaml file")
+    if path.is_dir():
+        raise RecipeError(f"{name_or_path}: is a folder; a recipe is a built-in name "
+                          f"({', '.join(recipe_names())}) or a .yaml file")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RecipeError(f"{name_or_path}: cannot read recipe ({exc.strerror})") from None
+    if len(data) > MAX_RECIPE_BYTES:
+        raise RecipeError(f"{name_or_path}: {len(data):,} bytes; a recipe is a YAML text of "
+                          f"at most {MAX_RECIPE_BYTES:,} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecipeError(f"{name_or_path}: not UTF-8 text (byte {exc.start}); a recipe is "
+                          "a YAML file") from None
+    return parse_recipe(text, str(path))
 
 
 def parse_recipe(text: str, source: str) -> Recipe:

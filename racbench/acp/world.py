@@ -25,6 +25,7 @@ import yaml
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
+from ..errors import InputError
 from ..simulator.strips.grounding import ground
 from ..simulator.strips.model import Domain, Literal, Problem
 from ..simulator.strips.pddl_reader import parse_domain, parse_problem
@@ -36,7 +37,7 @@ LOCAL_SEARCH_CAP = 5_000
 UNREACHABLE = -1
 
 
-class WorldTooLarge(ValueError):
+class WorldTooLarge(InputError):
     """A problem whose reachable state space is beyond what we enumerate."""
 
 

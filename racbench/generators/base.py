@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..errors import InputError
 from .. import __version__
 from ..splits.names import POOLS, name_pool
 from ..splits.strata import Stratum
@@ -24,7 +25,7 @@ DOMAINS = ("blocksworld",)
 MAX_LENGTH = 8
 
 
-class ConfigError(ValueError):
+class ConfigError(InputError):
     """A config value outside what is accepted; the message names field and values."""
 
 

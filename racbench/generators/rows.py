@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..errors import InputError
 from ..splits.dedup import problem_key
 from ..splits.seeding import derive_seed
 from ..splits.strata import Stratum, stratum_for
@@ -24,7 +25,7 @@ SAMPLE_TRIES = 2000  # redraws of one row before the stratum is declared exhaust
 PROBE = {"enumerated": (300, 3), "searched": (30, 2)}
 
 
-class GenerationError(RuntimeError):
+class GenerationError(InputError):
     """A request the generator cannot meet (e.g. more distinct rows than exist)."""
 
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...errors import InputError
 
-class PDDLError(ValueError):
+
+class PDDLError(InputError):
     """A PDDL file we cannot accept; the message names the file, line and column."""
 
     def __init__(self, message: str, filename: str = "<string>", line: int | None = None,
