@@ -56,12 +56,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Iterable, NamedTuple, Sequence
 
-import click
 import jinja2
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+
+from .errors import InputError
+from .progress import progress_bar
 
 __all__ = [
     "ACCURACY_THRESHOLD",
@@ -70,7 +72,6 @@ __all__ = [
     "CARD_START",
     "AuditError",
     "ProbeResult",
-    "audit_command",
     "audit_dataset",
     "find_configs",
     "has_binary_labels",
@@ -118,7 +119,7 @@ _TEMPLATE_DIR = Path(__file__).resolve().parent / "templates" / "card"
 _TEMPLATE_NAME = "audit.md.j2"
 
 
-class AuditError(ValueError):
+class AuditError(InputError):
     """Raised when a folder or config is not a usable racbench dataset."""
 
 
@@ -664,13 +665,31 @@ def _probe(config_dir: Path, field: str) -> ProbeResult | None:
     return None
 
 
-def audit_dataset(root: Path, field: str = "query") -> list[ProbeResult]:
+def audit_dataset(root: Path, field: str = "query", progress: bool = False) -> list[ProbeResult]:
     """Probe every config (subdirectory with *.parquet) of ``root``, sorted by name.
 
     ``field`` is the text column of true/false configs; multiple-choice configs are
-    always probed on their ``choices``."""
-    results = (_probe(config_dir, field) for config_dir in find_configs(root))
-    return holm([r for r in results if r is not None])
+    always probed on their ``choices``. Raises AuditError if ``root`` is not a dataset
+    folder or a config cannot be read."""
+    root = Path(root)
+    if not root.is_dir():
+        raise AuditError(f"{root}: not a directory; give a folder racbench built")
+    if not (root / "README.md").is_file():
+        raise AuditError(f"{root}: no README.md, not a racbench dataset folder")
+    configs = find_configs(root)
+    if not configs:
+        raise AuditError(f"{root}: no <config>/*.parquet files, not a racbench dataset folder")
+    results = []
+    for config_dir in progress_bar(configs, enabled=progress, desc="audit", unit="configs",
+                                   leave=False):
+        try:
+            result = _probe(config_dir, field)
+        except (pa.ArrowException, OSError) as exc:
+            raise AuditError(f"{config_dir}: cannot read its Parquet files "
+                             f"({' '.join(str(exc).split())})") from None
+        if result is not None:
+            results.append(result)
+    return holm(results)
 
 
 def holm(results: list[ProbeResult]) -> list[ProbeResult]:
@@ -769,51 +788,3 @@ def update_card(root: Path, results: Iterable[ProbeResult]) -> Path:
     if new != card:
         _atomic_write(readme, new)
     return readme
-
-
-# --------------------------------------------------------------------------
-# CLI
-
-
-def _fail(message: str) -> None:
-    click.echo(f"racbench audit: {message}", err=True)
-    click.get_current_context().exit(2)
-
-
-@click.command("audit")
-@click.argument("dir", type=click.Path(path_type=Path, file_okay=True, dir_okay=True))
-@click.option("--field", type=click.Choice(FIELDS), default="query", show_default=True,
-              help="text column visible to the probe of true/false configs "
-                   "(multiple-choice configs are probed on choices)")
-@click.option("--no-card", is_flag=True, default=False,
-              help="print only, leave README.md untouched")
-def audit_command(dir: Path, field: str, no_card: bool) -> None:
-    """Probe whether each config of DIR is answerable from surface text alone.
-
-    True/false configs: is the label predictable from one text column?
-    Multiple-choice configs: is the correct option predictable from the
-    option texts alone?  Open-ended configs are skipped.
-
-    Exit status: 0 if every config stays at chance, 1 if any config is
-    clearly above chance, 2 if DIR is not a racbench dataset folder.
-    """
-    root = Path(dir)
-    if not root.is_dir():
-        _fail(f"{root}: not a directory")
-    if not (root / "README.md").is_file():
-        _fail(f"{root}: no README.md, not a racbench dataset folder")
-    if not find_configs(root):
-        _fail(f"{root}: no <config>/*.parquet files, not a racbench dataset folder")
-    try:
-        results = audit_dataset(root, field=field)
-        section = render_audit_section(results)
-        if not no_card:
-            update_card(root, results)
-    except (AuditError, pa.ArrowException, OSError) as exc:
-        _fail(" ".join(str(exc).split()))
-    click.echo(section, nl=False)
-    click.get_current_context().exit(0 if all(r.passed for r in results) else 1)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    audit_command()

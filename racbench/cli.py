@@ -1,89 +1,124 @@
-"""racbench's command line: build | generate | show | audit | play.
+"""racbench's command line: build | generate | show | audit | verify | play.
 
-User mistakes (unknown task, bad recipe value, malformed PDDL, impossible request)
-end with one line naming what was wrong and what is accepted, and exit code 2.
+Each command imports the engine it needs only when it runs, so `racbench --help` and
+argument errors answer at once. A user's mistake (any `racbench.errors.InputError`: an
+unknown recipe key, malformed PDDL, an impossible request, an unusable path) ends with
+one message naming what was wrong and what is accepted, and exit code 2. Ctrl-C ends
+with exit code 130 and keeps what a rerun resumes from.
 """
 
 from __future__ import annotations
 
-import json
+import math
 import sys
 from pathlib import Path
 
 import click
 
-from .audit import audit_command, audit_dataset, update_card
-from .export.build import BuildError, build
-from .generators.base import QUERY_KINDS, TASKS, ConfigError, TaskConfig
-from .generators.rows import GenerationError
-from .generators.text import environment
-from .recipe import ConfigSpec, Recipe, RecipeError, load_recipe
-from .simulator.strips.sexpr import PDDLError
-from .verification import verify_command
+from .data import recipe_names
+from .errors import InputError
 
-USER_ERRORS = (BuildError, ConfigError, GenerationError, RecipeError, PDDLError)
+INTERRUPTED = 130
 
 
 class UserError(click.ClickException):
     exit_code = 2
 
 
-def _run_build(recipe: Recipe, out: Path, **options) -> None:
-    try:
-        build(recipe, out, **options)
-    except USER_ERRORS as exc:
-        raise UserError(str(exc)) from None
-    except KeyboardInterrupt:
-        click.echo(f"interrupted; rerun the same command to resume into {out}", err=True)
-        sys.exit(130)
-    click.echo(f"wrote {out}")
+class _Racbench(click.Group):
+    """Turns refused requests into exit code 2 and Ctrl-C into 130, for every command."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            raise UserError(str(exc)) from None
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(INTERRUPTED)
 
 
-@click.group()
+class PositiveNumber(click.ParamType):
+    """A finite number above zero (click's FloatRange lets nan and inf through)."""
+
+    name = "number"
+
+    def convert(self, value, param, ctx):
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not math.isfinite(number) or number <= 0:
+            self.fail(f"{value!r} must be a finite number above 0, e.g. 0.1 or 2", param, ctx)
+        return number
+
+
+def _recipes_help() -> str:
+    return ", ".join(recipe_names())
+
+
+@click.group(cls=_Racbench)
 @click.version_option(package_name="racbench")
 def main() -> None:
     """Generate offline text benchmarks about actions and change."""
 
 
-@main.command("build")
+def _build_options(command):
+    """Options shared by `build` and `generate`."""
+    options = [
+        click.option("--workers", type=click.IntRange(min=1), default=None,
+                     help="Worker processes (default: all cores)."),
+        click.option("--overwrite", is_flag=True,
+                     help="Replace an existing dataset folder that racbench built."),
+        click.option("--quiet", is_flag=True, help="No progress output."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _run_build(recipe, out: Path, **options) -> None:
+    from .export.build import build
+
+    try:
+        build(recipe, out, **options)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted; rerun the same command to resume into {out}", err=True)
+        sys.exit(INTERRUPTED)
+    click.echo(f"wrote {out}")
+
+
+@main.command("build", help="Build a suite RECIPE: a built-in name (" + _recipes_help() +
+              ") or a YAML recipe file. A built-in name always means the built-in "
+              "recipe; write ./NAME for a file of that name.")
 @click.argument("recipe")
 @click.option("--out", required=True, type=click.Path(path_type=Path), help="Output folder.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: all cores).")
 @click.option("--seed", type=int, default=None, help="Override the recipe's seed.")
-@click.option("--scale", type=float, default=1.0, help="Multiply every split's size.")
-@click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--scale", type=PositiveNumber(), default=1.0,
+              help="Multiply every split's size (kept even, at least 2).")
 @click.option("--audit", "run_audit", is_flag=True,
-              help="Also run the query-only probe and write it into the card.")
-def build_command(recipe: str, out: Path, workers, seed, scale, overwrite, quiet,
-                  run_audit) -> None:
-    """Build a suite RECIPE (a built-in name such as 'trac', or a YAML file)."""
-    try:
-        loaded = load_recipe(recipe)
-    except RecipeError as exc:
-        raise UserError(str(exc)) from None
+              help="Also run the surface-text probes and write them into the card.")
+@_build_options
+def build_command(recipe: str, out: Path, seed, scale, run_audit, workers, overwrite,
+                  quiet) -> None:
+    from .recipe import load_recipe
+
+    loaded = load_recipe(recipe)
     _run_build(loaded, out, seed=seed, scale=scale, workers=workers, overwrite=overwrite,
                progress=not quiet)
     if run_audit:
-        results = audit_dataset(out)
-        update_card(out, results)
-        failed = [r.config for r in results if not r.passed]
-        click.echo(environment().get_template("cli/audit_summary.j2").render(
-            probed=len(results), failed=failed))
+        _audit_and_report(out, "query", card=True, progress=not quiet)
 
 
 def _split_sizes(n: int) -> dict[str, int]:
-    """TRAC's 10 : 2 : 3 train/validation/test proportions, even sizes."""
-    if n < 6:
-        raise UserError(f"-n must be at least 6 (three splits of two rows), got {n}")
+    """TRAC's 10 : 2 : 3 train/validation/test proportions, each split even."""
+    if n < 6 or n % 2:
+        raise UserError(f"-n must be an even number of at least 6, got {n}: every split "
+                        "gets an even number of rows so that true/false labels are "
+                        "exactly 50/50 (e.g. -n 200)")
     validation = max(2, 2 * round(n * 2 / 15 / 2))
     test = max(2, 2 * round(n * 3 / 15 / 2))
-    train = n - validation - test
-    if train % 2:
-        train -= 1
-        test += 1 if test % 2 else 0
-    return {"train": train, "validation": validation, "test": n - train - validation}
+    return {"train": n - validation - test, "validation": validation, "test": test}
 
 
 @main.command("generate")
@@ -92,8 +127,9 @@ def _split_sizes(n: int) -> dict[str, int]:
 @click.option("--length", "lengths", type=int, multiple=True,
               help="Sequence length (default 1 for TRAC tasks, 2 for ACP families); "
               "repeat to mix lengths in one config (TRAC tasks).")
-@click.option("-n", "rows", type=int, default=1000, show_default=True, help="Total rows.")
-@click.option("--query-kinds", default=",".join(QUERY_KINDS), show_default=True)
+@click.option("-n", "rows", type=int, default=1000, show_default=True,
+              help="Total rows, an even number (split 10:2:3 into train, validation, test).")
+@click.option("--query-kinds", default="literal,conjunction", show_default=True)
 @click.option("--names", default="seen", show_default=True, help="Name pool: seen or unseen.")
 @click.option("--domain", default=None, help="A shipped STRIPS domain (ACP families).")
 @click.option("--domain-file", type=click.Path(path_type=Path), default=None,
@@ -105,128 +141,109 @@ def _split_sizes(n: int) -> dict[str, int]:
 @click.option("--form", default="bool", show_default=True, help="bool, mc or open (ACP).")
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=None)
-@click.option("--overwrite", is_flag=True)
-@click.option("--quiet", is_flag=True)
+@_build_options
 def generate_command(task, objects, lengths, rows, query_kinds, names, domain, domain_file,
                      problem_files, form, out, seed, workers, overwrite, quiet) -> None:
     """Build one config of TASK: a TRAC task (projection, executability, planning,
     goal_recognition) on blocksworld, or, with --domain or --domain-file, any ACP
     family on a STRIPS domain."""
+    from .generate import acp_recipe, trac_recipe
+
     if domain or domain_file or problem_files:
-        return _generate_acp(task, domain, domain_file, problem_files, form,
-                             lengths[0] if lengths else 2, rows, out, seed, workers,
-                             overwrite, quiet)
-    lengths = lengths or (1,)
-    if task not in TASKS:
-        from .acp.families import FAMILIES
-        raise UserError(f"unknown task '{task}'; accepted: {', '.join(TASKS)}, or an ACP "
-                        f"family with --domain/--domain-file: {', '.join(FAMILIES)}")
-    cfg = TaskConfig(task=task, n_objects=objects, lengths=tuple(lengths),
-                     query_kinds=tuple(k.strip() for k in query_kinds.split(",") if k.strip()),
-                     names=names)
-    try:
-        cfg.validate()
-    except ConfigError as exc:
-        raise UserError(str(exc)) from None
-    name = f"{task}_{'_'.join(f'L{n}' for n in lengths)}"
-    words = environment().get_template("cli/generate.j2").module
-    spec = ConfigSpec(name, str(words.config(task, objects)), cfg, _split_sizes(rows))
-    recipe_text = json.dumps({"task": task, "objects": objects, "lengths": list(lengths),
-                              "rows": rows, "query_kinds": list(cfg.query_kinds),
-                              "names": names})
-    recipe = Recipe(name, str(words.recipe(task)), seed, (spec,), recipe_text)
-    _run_build(recipe, out, seed=seed, workers=workers, overwrite=overwrite,
-               progress=not quiet)
-
-
-def _generate_acp(family, domain, domain_file, problem_files, form, length, rows, out, seed,
-                  workers, overwrite, quiet) -> None:
-    from .acp.config import AcpConfig
-
-    if domain and domain_file:
-        raise UserError("give either --domain (a shipped domain) or --domain-file, not both")
-    if domain_file and not problem_files:
-        raise UserError("--domain-file needs at least one --problem-file")
-    if problem_files and not domain_file and not domain:
-        raise UserError("--problem-file needs --domain-file (or --domain for shipped names)")
-    files = [str(p) for p in problem_files]
-    problems: dict[str, tuple[str, ...]] = {}
-    if files and len(files) >= 3:
-        held = max(1, round(len(files) / 5))
-        problems = {"train": tuple(files[:-2 * held]), "validation": tuple(files[-2 * held:-held]),
-                    "test": tuple(files[-held:])}
-        sizes = _split_sizes(rows)
-    elif files:
-        problems = {"test": tuple(files)}
-        if rows < 2 or rows % 2:
-            raise UserError(f"-n must be an even number >= 2 (labels are 50/50), got {rows}")
-        sizes = {"test": rows}
+        recipe = acp_recipe(task, domain, domain_file, problem_files, form,
+                            lengths[0] if lengths else 2, rows, seed, _split_sizes)
     else:
-        sizes = _split_sizes(rows)
-    if domain and files:  # shipped domain, problems named p01... or given as paths
-        problems = {k: tuple(Path(p).stem if not Path(p).is_file() else p for p in v)
-                    for k, v in problems.items()}
-        if any(Path(p).is_file() for v in problems.values() for p in v):
-            domain_file = str(_shipped_domain_file(domain))
-            domain = ""
-    cfg = AcpConfig(family=family, domain=domain or "", form=form, length=length,
-                    problems=problems, domain_file=str(domain_file or ""))
-    try:
-        cfg.validate()
-    except ConfigError as exc:
-        raise UserError(str(exc)) from None
-    name = f"{family}_{form}"
-    spec = ConfigSpec(name, f"{family} on {cfg.domain_label}, {form} questions", cfg, sizes)
-    recipe_text = json.dumps({"family": family, "domain": domain, "domain_file": str(domain_file),
-                              "problems": problems, "form": form, "length": length,
-                              "rows": rows}, sort_keys=True, default=str)
-    recipe = Recipe(name, str(environment().get_template("cli/generate.j2").module.recipe(family)),
-                    seed, (spec,), recipe_text)
+        recipe = trac_recipe(task, objects, lengths or (1,), rows, query_kinds, names, seed,
+                             _split_sizes)
     _run_build(recipe, out, seed=seed, workers=workers, overwrite=overwrite,
                progress=not quiet)
-
-
-def _shipped_domain_file(domain: str) -> Path:
-    from .acp.world import shipped_domains, shipped_files
-    if domain not in shipped_domains():
-        raise UserError(f"unknown domain '{domain}'; accepted: {', '.join(shipped_domains())}")
-    return Path(shipped_files(domain, [])[0])
 
 
 @main.command("show")
 @click.argument("directory", type=click.Path(path_type=Path))
 @click.argument("config")
-@click.option("-n", "count", type=int, default=3, show_default=True)
+@click.option("-n", "count", type=click.IntRange(min=1), default=3, show_default=True)
 @click.option("--split", default=None, help="Split to show (default: the first one).")
 def show_command(directory: Path, config: str, count: int, split: str | None) -> None:
     """Print rows of CONFIG from a built DIRECTORY readably."""
-    import pyarrow.parquet as pq
+    from .show import show_rows
+
+    for text in show_rows(directory, config, count, split):
+        click.echo(text)
 
 
-    folder = directory / config
-    if not folder.is_dir():
-        available = sorted(p.name for p in directory.iterdir() if p.is_dir()
-                           and not p.name.startswith(".")) if directory.is_dir() else []
-        raise UserError(f"no config '{config}' in {directory}; available: "
-                        f"{', '.join(available) or 'none (is this a racbench folder?)'}")
-    files = sorted(folder.glob(f"{split or ''}*.parquet"))
-    if split is None and files:
-        first = files[0].name.split("-")[0]
-        order = [s for s in ("train", "validation", "test")
-                 if any(f.name.startswith(s + "-") for f in files)]
-        first = order[0] if order else first
-        files = [f for f in files if f.name.startswith(first + "-")]
-    if not files:
-        raise UserError(f"no '{split}' split in {folder}")
-    table = pq.read_table(files[0]).slice(0, count).to_pylist()
-    template = environment().get_template("cli/show.j2")
-    for row in table:
-        click.echo(template.render(row=row, label="true" if row.get("label") == 1 else "false"))
+def _audit_and_report(directory: Path, field: str, card: bool, progress: bool) -> bool:
+    from .audit import audit_dataset, render_audit_section, update_card
+
+    results = audit_dataset(directory, field=field, progress=progress)
+    if card:
+        update_card(directory, results)
+    click.echo(render_audit_section(results), nl=False)
+    return all(r.passed for r in results)
 
 
-main.add_command(audit_command)
-main.add_command(verify_command)
+@main.command("audit")
+@click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
+@click.option("--field", type=click.Choice(("query", "context")), default="query",
+              show_default=True, help="text column visible to the probe of true/false "
+              "configs (multiple-choice configs are probed on choices)")
+@click.option("--no-card", is_flag=True, help="print only, leave README.md untouched")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+def audit_command(directory: Path, field: str, no_card: bool, quiet: bool) -> None:
+    """Probe whether each config of DIR is answerable from surface text alone.
+
+    True/false configs: is the label predictable from one text column?
+    Multiple-choice configs: is the correct option predictable from the
+    option texts alone?  Open-ended configs are skipped.
+
+    Exit status: 0 if every config stays at chance, 1 if any config is
+    clearly above chance, 2 if DIR is not a racbench dataset folder.
+    """
+    passed = _audit_and_report(directory, field, card=not no_card, progress=not quiet)
+    sys.exit(0 if passed else 1)
+
+
+@main.command("verify")
+@click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
+@click.option("--limit", type=click.IntRange(min=1), default=None,
+              help="Rows per config (default: all), spread over its splits.")
+@click.option("--configs", default=None, help="Comma-separated configs (default: all).")
+@click.option("--no-optimal", is_flag=True,
+              help="Skip the Fast Downward (optimal cost, solvability) checks.")
+@click.option("--require-optimal", is_flag=True,
+              help="Fail (exit 2) if Fast Downward is not installed.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: all cores).")
+@click.option("--fd-timeout", type=click.FloatRange(min=1, max=86_400), default=120.0,
+              show_default=True, help="Seconds per Fast Downward search; slower claims "
+                                      "are skipped.")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+def verify_command(directory: Path, limit, configs, no_optimal, require_optimal, jobs,
+                   fd_timeout, quiet) -> None:
+    """Re-derive every label of the dataset in DIR with unified-planning and Fast
+    Downward; exit 1 if any row disagrees, 2 if DIR is not a racbench dataset."""
+    from .verification import verify_dataset
+
+    if no_optimal and require_optimal:
+        raise UserError("--no-optimal and --require-optimal exclude each other")
+    names = [c.strip() for c in configs.split(",") if c.strip()] if configs else None
+    from .progress import progress_bar
+
+    bar = progress_bar(enabled=not quiet, unit="rows", desc="verify")
+    try:
+        report = verify_dataset(directory, limit=limit, configs=names,
+                                optimal=False if no_optimal else None,
+                                require_optimal=require_optimal, jobs=jobs,
+                                fd_timeout=fd_timeout,
+                                progress=bar.update)
+    finally:
+        bar.close()
+    for note in report.notes:
+        click.echo(note, err=True)
+    for mismatch in report.mismatches:
+        click.echo(f"MISMATCH {mismatch}")
+    click.echo(report.summary())
+    sys.exit(report.exit_code)
 
 
 @main.group("play")

@@ -34,14 +34,14 @@ import importlib.resources
 import json
 import os
 import string
-import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-import click
+
+from .errors import InputError
 
 __all__ = [
     "ACP_CHECKERS",
@@ -55,7 +55,6 @@ __all__ = [
     "fd_available",
     "problem_pddl",
     "up_available",
-    "verify_command",
     "verify_dataset",
     "verify_row",
 ]
@@ -71,11 +70,11 @@ FD_ENGINE = "fast-downward-opt"
 INSTALL_HINT = "pip install 'racbench[verify]'"
 
 
-class NotADataset(Exception):
+class NotADataset(InputError):
     """The folder (or a requested config) is not a racbench dataset."""
 
 
-class EngineMissing(Exception):
+class EngineMissing(InputError):
     """A required verification engine is not installed."""
 
 
@@ -1223,57 +1222,3 @@ def verify_dataset(root: Path, *, limit: int | None = None,
     for name in found:
         report.rows.setdefault(name, 0)
     return report
-
-
-# --------------------------------------------------------------------------
-# Command
-
-
-class _UsageFailure(click.ClickException):
-    exit_code = 2
-
-
-@click.command("verify")
-@click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
-@click.option("--limit", type=click.IntRange(min=1), default=None,
-              help="Rows per config (default: all), spread over its splits.")
-@click.option("--configs", default=None, help="Comma-separated configs (default: all).")
-@click.option("--no-optimal", is_flag=True,
-              help="Skip the Fast Downward (optimal cost, solvability) checks.")
-@click.option("--require-optimal", is_flag=True,
-              help="Fail (exit 2) if Fast Downward is not installed.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: all cores).")
-@click.option("--fd-timeout", type=click.FloatRange(min=1), default=FD_TIMEOUT,
-              show_default=True, help="Seconds per Fast Downward search; slower claims "
-                                      "are skipped.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-def verify_command(directory: Path, limit, configs, no_optimal, require_optimal, jobs,
-                   fd_timeout, quiet) -> None:
-    """Re-derive every label of the dataset in DIR with unified-planning and Fast
-    Downward; exit 1 if any row disagrees, 2 if DIR is not a racbench dataset."""
-    if no_optimal and require_optimal:
-        raise _UsageFailure("--no-optimal and --require-optimal exclude each other")
-    names = [c.strip() for c in configs.split(",") if c.strip()] if configs else None
-    bar = None
-    if not quiet and sys.stderr.isatty():
-        from tqdm import tqdm
-
-        bar = tqdm(unit="rows", desc="verify", file=sys.stderr)
-    try:
-        report = verify_dataset(directory, limit=limit, configs=names,
-                                optimal=False if no_optimal else None,
-                                require_optimal=require_optimal, jobs=jobs,
-                                fd_timeout=fd_timeout,
-                                progress=bar.update if bar is not None else None)
-    except (NotADataset, EngineMissing) as exc:
-        raise _UsageFailure(str(exc)) from None
-    finally:
-        if bar is not None:
-            bar.close()
-    for note in report.notes:
-        click.echo(note, err=True)
-    for mismatch in report.mismatches:
-        click.echo(f"MISMATCH {mismatch}")
-    click.echo(report.summary())
-    sys.exit(report.exit_code)

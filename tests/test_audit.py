@@ -18,13 +18,13 @@ import pytest
 from click.testing import CliRunner
 
 from racbench import audit
+from racbench.cli import main
 from racbench.audit import (
     ACCURACY_THRESHOLD,
     CARD_END,
     CARD_START,
     AuditError,
     ProbeResult,
-    audit_command,
     audit_dataset,
     probe_config,
     render_audit_section,
@@ -352,7 +352,7 @@ def test_update_card_rejects_malformed_markers(tmp_path):
 
 def test_cli_passes_and_writes_card(tmp_path):
     root = _clean_dataset(tmp_path / "ds")
-    result = CliRunner().invoke(audit_command, [str(root)])
+    result = CliRunner().invoke(main, ["audit", str(root)])
     assert result.exit_code == 0, result.output
     assert "| blocks |" in result.stdout
     assert (root / "README.md").read_text(encoding="utf-8").count(CARD_START) == 1
@@ -360,7 +360,7 @@ def test_cli_passes_and_writes_card(tmp_path):
 
 def test_cli_fails_on_leak(tmp_path):
     root = _leaky_dataset(tmp_path / "ds")
-    result = CliRunner().invoke(audit_command, [str(root)])
+    result = CliRunner().invoke(main, ["audit", str(root)])
     assert result.exit_code == 1, result.output
     assert "| leaky |" in result.stdout
     card = (root / "README.md").read_text(encoding="utf-8")
@@ -369,11 +369,11 @@ def test_cli_fails_on_leak(tmp_path):
 
 def test_cli_no_card_and_field(tmp_path):
     root = _clean_dataset(tmp_path / "ds")
-    result = CliRunner().invoke(audit_command, [str(root), "--no-card", "--field", "context"])
+    result = CliRunner().invoke(main, ["audit", str(root), "--no-card", "--field", "context"])
     assert result.exit_code == 0, result.output
     assert "`context`" in result.stdout
     assert (root / "README.md").read_text(encoding="utf-8") == CARD
-    bad = CliRunner().invoke(audit_command, [str(root), "--field", "label"])
+    bad = CliRunner().invoke(main, ["audit", str(root), "--field", "label"])
     assert bad.exit_code == 2
 
 
@@ -392,7 +392,7 @@ def test_cli_not_a_dataset_exits_2(tmp_path, case):
         (root / "blocks").mkdir()
         pq.write_table(pa.table({"text": ["a"], "label": pa.array([0], pa.int64())}),
                        root / "blocks" / "test-00000-of-00001.parquet")
-    result = CliRunner().invoke(audit_command, [str(root)])
+    result = CliRunner().invoke(main, ["audit", str(root)])
     assert result.exit_code == 2, result.output
     message = result.stderr.strip()
     assert message and "\n" not in message
@@ -404,7 +404,7 @@ def test_cli_real_subprocess(tmp_path):
     root = _leaky_dataset(tmp_path / "ds")
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    cmd = [sys.executable, "-c", "from racbench.audit import audit_command; audit_command()"]
+    cmd = [sys.executable, "-c", "from racbench.cli import main; main()", "audit"]
     proc = subprocess.run(cmd + [str(root)], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1, proc.stderr
@@ -550,7 +550,7 @@ def test_card_lists_mc_config_on_choices(tmp_path):
     root = _make_dataset(tmp_path / "ds", {"blocks": {"train": _rows(rng, 200), "test": _rows(rng, 100)}})
     _write_mc(root / "fam_mc", "train", *_mc_rows(rng, 200, leak="reachable"))
     _write_mc(root / "fam_mc", "test", *_mc_rows(rng, 100, leak="reachable"))
-    result = CliRunner().invoke(audit_command, [str(root)])
+    result = CliRunner().invoke(main, ["audit", str(root)])
     assert result.exit_code == 1, result.output  # only the mc config fails
     card = (root / "README.md").read_text(encoding="utf-8")
     row = [line for line in card.splitlines() if line.startswith("| fam_mc |")]

@@ -19,7 +19,8 @@ import pyarrow.parquet as pq  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
 from racbench import verification  # noqa: E402
-from racbench.verification import verify_command, verify_dataset, verify_row  # noqa: E402
+from racbench.cli import main  # noqa: E402
+from racbench.verification import verify_dataset, verify_row  # noqa: E402
 
 HAVE_FD = verification.fd_available()
 needs_fd = pytest.mark.skipif(not HAVE_FD, reason="Fast Downward checks need up-fast-downward "
@@ -84,7 +85,7 @@ def acp(trac) -> Path:
 
 
 def run(*args: str):
-    result = CliRunner().invoke(verify_command, [str(a) for a in args])
+    result = CliRunner().invoke(main, ["verify", *(str(a) for a in args)])
     return result.exit_code, result.output
 
 

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing as mp
 import os
 import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tqdm import tqdm
-
+from ..errors import InputError
+from ..progress import progress_bar
 from ..acp.rows import AcpConfigRows
 from ..generators.rows import ConfigRows, GenerationError, probe, probe_jobs
 from ..generators.science_gold import ScienceGoldRows
@@ -29,7 +28,9 @@ from ..recipe import ConfigSpec, Recipe
 from ..splits.names import name_pool
 from ..splits.strata import position_codes
 from .card import write_card
+from .folder import check_out, make_parents, remove_empty
 from .parquet import write_split
+from .pool import worker_pool
 from .schema import trac_features
 
 CHUNK = 500
@@ -37,7 +38,7 @@ MIN_CHUNK = 8
 MAX_REDRAWS = 64
 
 
-class BuildError(RuntimeError):
+class BuildError(InputError):
     """A build request we refuse before writing anything."""
 
 
@@ -94,7 +95,15 @@ def _probe_job(args: tuple) -> bool:
     return probe(cfg, cell, label, variant)
 
 
-def prepare(recipe: Recipe, seed: int, workers: int) -> dict[str, ConfigRows | AcpConfigRows]:
+def _phase(pool, job, jobs: list, progress: bool, desc: str, chunksize: int = 1) -> list:
+    """`job` over `jobs`, in the pool if there is one, with a progress bar; in order."""
+    results = pool.imap(job, jobs, chunksize=chunksize) if pool is not None else map(job, jobs)
+    return list(progress_bar(results, enabled=progress and bool(jobs), total=len(jobs),
+                             desc=desc, unit="probes", leave=False))
+
+
+def prepare(recipe: Recipe, seed: int, workers: int,
+            progress: bool = False) -> dict[str, ConfigRows | AcpConfigRows]:
     """Decide every config's strata (probing in parallel) and check that the request
     can be met, before anything is written. ACP configs (family configs) load and probe
     their problems here, in this process, so forked workers share the explored worlds."""
@@ -102,15 +111,17 @@ def prepare(recipe: Recipe, seed: int, workers: int) -> dict[str, ConfigRows | A
     jobs = [(spec.task,) + job for spec in trac for job in probe_jobs(spec.task)]
     for spec in trac:
         spec.task.world  # build worlds once, before forking, so workers share them
-    if workers > 1:
-        with mp.get_context("fork").Pool(workers) as pool:
-            results = pool.map(_probe_job, jobs, chunksize=8)
-    else:
-        results = [_probe_job(job) for job in jobs]
+    acp = [spec for spec in recipe.configs if spec.is_acp]
+    _explore_acp(acp, progress)
+    with worker_pool(workers) as pool:
+        results = _phase(pool, _probe_job, jobs, progress, "prepare", chunksize=8)
+        acp_jobs = [(spec.name, spec.task, seed, tuple(spec.splits)) for spec in acp]
+        probed = dict(zip((spec.name for spec in acp),
+                          _phase(pool if len(acp_jobs) > 1 else None, _probe_acp_job,
+                                 acp_jobs, progress, "survey")))
     feasible: dict = {}
     for job, ok in zip(jobs, results):
         feasible.setdefault(job[0], {})[job[1:]] = ok
-    probed = _probe_acp([spec for spec in recipe.configs if spec.is_acp], seed, workers)
     gens = {}
     for spec in recipe.configs:
         if spec.is_science:
@@ -134,28 +145,21 @@ def _probe_acp_job(args: tuple) -> tuple[dict, list]:
     return AcpConfigRows(name, cfg, seed, splits, probed=({}, [])).probe_result()
 
 
-def _probe_acp(specs: list[ConfigSpec], seed: int, workers: int) -> dict[str, tuple]:
-    """Probe ACP configs in parallel, after exploring their worlds in this process
-    (so that the row workers forked later share them)."""
+def _explore_acp(specs: list[ConfigSpec], progress: bool) -> None:
+    """Explore the worlds of ACP configs in this process, so that the probing and row
+    workers forked later share them."""
     if not specs:
-        return {}
+        return
     from ..acp.world import WorldTooLarge, world_for
-    for spec in specs:
-        for split in spec.splits:
-            domain_file, problem_files = spec.task.files(split)
-            for path in problem_files:
-                try:
-                    world = world_for(domain_file, path)
-                except WorldTooLarge:
-                    continue  # reported by the config's generator
-                world.goal_distance, world.reachable_atoms(0)  # shared caches
-    jobs = [(spec.name, spec.task, seed, tuple(spec.splits)) for spec in specs]
-    if workers > 1 and len(jobs) > 1:
-        with mp.get_context("fork").Pool(workers) as pool:
-            results = pool.map(_probe_acp_job, jobs, chunksize=1)
-    else:
-        results = [_probe_acp_job(job) for job in jobs]
-    return {spec.name: result for spec, result in zip(specs, results)}
+    files = sorted({(domain_file, path) for spec in specs for split in spec.splits
+                    for domain_file, paths in [spec.task.files(split)] for path in paths})
+    for domain_file, path in progress_bar(files, enabled=progress, desc="explore",
+                                          unit="problems", leave=False):
+        try:
+            world = world_for(domain_file, path)
+        except WorldTooLarge:
+            continue  # reported by the config's generator
+        world.goal_distance, world.reachable_atoms(0)  # shared caches
 
 
 def _acp_rows(spec: ConfigSpec, seed: int, probed=None) -> AcpConfigRows:
@@ -171,17 +175,21 @@ def _acp_rows(spec: ConfigSpec, seed: int, probed=None) -> AcpConfigRows:
 
 def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 1.0,
           workers: int | None = None, overwrite: bool = False, progress: bool = True) -> Path:
-    out = Path(out)
+    """Build `recipe` into the folder `out`; see the module's text. Raises an InputError
+    subclass for a request we refuse, before writing anything."""
+    out = Path(os.path.abspath(out))
     seed = recipe.seed if seed is None else seed
-    if scale <= 0:
-        raise BuildError(f"--scale must be positive, got {scale}")
+    if not math.isfinite(scale) or scale <= 0:
+        raise BuildError(f"scale must be a finite number above 0, got {scale}")
+    if not out.name:
+        raise BuildError(f"--out {out} is not a folder a build can create")
+    check_out(out, overwrite)
     recipe_run = recipe.scaled(scale) if scale != 1.0 else recipe
-    if out.exists() and not overwrite:
-        raise BuildError(f"{out} already exists; choose another --out or pass --overwrite")
     workers = workers or os.cpu_count() or 1
-    gens = prepare(recipe_run, seed, workers)
+    gens = prepare(recipe_run, seed, workers, progress)
 
     partial = out.parent / f".{out.name}.partial"
+    created = make_parents(partial)
     fingerprint = recipe.fingerprint(seed, scale)
     manifest = partial / "build.json"
     if partial.exists():
@@ -191,29 +199,31 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
             same = False
         if not same:
             shutil.rmtree(partial)
-    (partial / ".state").mkdir(parents=True, exist_ok=True)
-    manifest.write_text(json.dumps({"fingerprint": fingerprint, "recipe": recipe.name}))
+    try:
+        (partial / ".state").mkdir(parents=True, exist_ok=True)
+        manifest.write_text(json.dumps({"fingerprint": fingerprint, "recipe": recipe.name}))
+    except OSError as exc:
+        shutil.rmtree(partial, ignore_errors=True)
+        remove_empty(created)
+        raise BuildError(f"cannot write {partial}: {exc.strerror}") from None
 
     total = sum(sum(s.splits.values()) for s in recipe_run.configs)
-    bar = tqdm(total=total, unit="rows", disable=not progress, desc=recipe.name)
+    bar = progress_bar(enabled=progress, total=total, unit="rows", desc=recipe.name)
     _GENERATORS.clear()
     _GENERATORS.update(gens)
-    pool = mp.get_context("fork").Pool(workers) if workers > 1 else None
     try:
-        stats = []
-        for spec in recipe_run.configs:
-            stats.append(_build_config(spec, gens[spec.name], partial, seed, pool, bar))
+        with worker_pool(workers) as pool:
+            stats = [_build_config(spec, gens[spec.name], partial, seed, pool, bar)
+                     for spec in recipe_run.configs]
         leaks = _cross_config_leaks(recipe_run, partial)
         features = {name: features_of(gen) for name, gen in gens.items()}
         write_card(partial / "README.md", recipe_run, seed, scale, stats, leaks, features)
-    except GenerationError:
+    except InputError:  # a request found impossible while writing: leave nothing behind
         shutil.rmtree(partial, ignore_errors=True)
+        remove_empty(created)
         raise
     finally:
         bar.close()
-        if pool is not None:
-            pool.terminate()
-            pool.join()
         _GENERATORS.clear()
     shutil.rmtree(partial / ".state")
     manifest.unlink()
