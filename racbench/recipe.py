@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +37,7 @@ CONFIG_KEYS = ("science", "simplifications", "valid_actions",
                "query_kinds", "names", "domain", "splits", "family", "form", "problems",
                "domain_file", "obfuscation", "paraphrase", "exclude")
 MAX_RECIPE_BYTES = 1_000_000
+MAX_CONFIGS = 10_000
 ACP_KEYS = ("name", "description", "for_each", "family", "domain", "domain_file", "form",
             "length", "problems", "obfuscation", "paraphrase", "splits", "exclude")
 
@@ -158,6 +160,10 @@ def _expand(entry: dict, where: str) -> list[ConfigSpec]:
         raise RecipeError(f"{where}: unknown key '{bad[0]}' in for_each; accepted: "
                           f"{', '.join(CONFIG_KEYS)}")
     fields = list(for_each)  # the recipe's order: first field varies slowest
+    combinations = math.prod(len(v) for v in for_each.values())
+    if combinations > MAX_CONFIGS:
+        raise RecipeError(f"{where}: 'for_each' makes {combinations:,} configs; a recipe "
+                          f"holds at most {MAX_CONFIGS:,} configs")
     exclude = entry.get("exclude") or []
     if not isinstance(exclude, list) or any(not isinstance(x, dict) for x in exclude):
         raise RecipeError(f"{where}: 'exclude' must be a list of mappings of fields to values")
@@ -197,6 +203,9 @@ def _config(name: str, entry: dict, where: str) -> ConfigSpec:
     kinds = entry.get("query_kinds", ["literal", "conjunction"])
     if isinstance(kinds, str):
         kinds = [kinds]
+    if not isinstance(kinds, list):
+        raise RecipeError(f"{where}: 'query_kinds' must be a list such as [literal, "
+                          f"conjunction], got {kinds!r}")
     if any(not isinstance(n, int) for n in lengths) or not isinstance(entry.get("objects", 5), int):
         raise RecipeError(f"{where}: 'length' and 'objects' must be integers")
     task = TaskConfig(task=str(entry.get("task", "")), n_objects=entry.get("objects", 5),

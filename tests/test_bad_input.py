@@ -1,0 +1,307 @@
+"""Bad input, case by case: exit code 2, one message naming what is wrong, no traceback,
+nothing written, nothing of the user's deleted.
+
+Each case prepares a folder of its own (recipes, files, a user's folder that must
+survive), runs the real CLI on it, and compares the folder's whole content before
+and after. Most cases run in-process (click's runner: the same code path as the
+console script, many times faster); `test_a_sample_through_real_subprocesses` runs
+some of them as a user would.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from racbench.cli import main
+
+GOOD_CONFIG = ("  - name: a\n    task: projection\n    objects: 3\n    splits: {test: 4}\n")
+
+
+def recipe(body: str) -> Callable[[Path], None]:
+    def make(root: Path) -> None:
+        (root / "r.yaml").write_text(body, encoding="utf-8")
+    return make
+
+
+def raw_recipe(data: bytes) -> Callable[[Path], None]:
+    def make(root: Path) -> None:
+        (root / "r.yaml").write_bytes(data)
+    return make
+
+
+def config(extra: str, base: str = "task: projection\n    objects: 3\n    splits: {test: 4}"
+           ) -> Callable[[Path], None]:
+    return recipe(f"name: r\nconfigs:\n  - name: a\n    {base}\n    {extra}\n")
+
+
+def family(extra: str) -> Callable[[Path], None]:
+    return recipe("name: r\nconfigs:\n  - name: a\n    family: applicability\n"
+                  f"    domain: gripper\n    splits: {{test: 4}}\n    {extra}\n")
+
+
+def user_folder(root: Path) -> None:
+    """A folder of someone's work, named where a build might write."""
+    (root / "thesis").mkdir()
+    (root / "thesis" / "chapter1.tex").write_text("\\chapter{One}\n")
+    (root / "thesis" / "README.md").write_text("---\ntags: [mine]\n---\nmy notes\n")
+
+
+def a_file(root: Path) -> None:
+    (root / "afile").write_text("keep me\n")
+
+
+def a_dataset(root: Path) -> None:
+    """A config folder with one good and one broken Parquet file, and a card."""
+    folder = root / "ds" / "cfg"
+    folder.mkdir(parents=True)
+    (root / "ds" / "README.md").write_text("---\ntags: [racbench]\n---\n")
+    pq.write_table(pa.table({"id": ["x"], "label": [1]}), folder / "train-00000-of-00001.parquet")
+    (folder / "test-00000-of-00001.parquet").write_bytes(b"PAR1 this is not parquet")
+
+
+def nothing(root: Path) -> None:
+    pass
+
+
+def both(*makers) -> Callable[[Path], None]:
+    def make(root: Path) -> None:
+        for m in makers:
+            m(root)
+    return make
+
+
+@dataclass
+class Case:
+    name: str
+    args: list[str]  # '{root}' is replaced by the case's folder
+    words: tuple[str, ...]  # each must appear in the message
+    setup: Callable[[Path], None] = nothing
+    env: dict = field(default_factory=dict)
+
+
+BUILD = ["build", "{root}/r.yaml", "--out", "{root}/out", "--quiet", "--workers", "1"]
+GEN = ["generate", "projection", "--out", "{root}/out", "--quiet", "--workers", "1"]
+
+CASES = [
+    # -- recipe files ------------------------------------------------------------------
+    Case("yaml-syntax", BUILD, ("r.yaml:", "not valid YAML"), recipe("configs: [\n")),
+    Case("yaml-list", BUILD, ("r.yaml", "expected a mapping"), recipe("- a\n- b\n")),
+    Case("yaml-scalar", BUILD, ("r.yaml", "expected a mapping"), recipe("hello\n")),
+    Case("yaml-empty", BUILD, ("r.yaml", "expected a mapping"), recipe("")),
+    Case("binary", BUILD, ("r.yaml", "not UTF-8"), raw_recipe(bytes(range(256)) * 4)),
+    Case("latin1", BUILD, ("r.yaml", "not UTF-8"), raw_recipe("name: caf\xe9\n".encode("latin-1"))),
+    Case("nul-bytes", BUILD, ("r.yaml", "not valid YAML"), raw_recipe(b"name: r\x00\nconfigs: []\n")),
+    Case("huge-recipe", BUILD, ("r.yaml", "bytes"), raw_recipe(b"# x\n" * 400_000)),
+    Case("no-configs", BUILD, ("'configs'", "non-empty list"), recipe("name: r\n")),
+    Case("configs-empty", BUILD, ("'configs'", "non-empty list"), recipe("name: r\nconfigs: []\n")),
+    Case("configs-mapping", BUILD, ("'configs'", "list"), recipe("name: r\nconfigs: {a: 1}\n")),
+    Case("config-not-mapping", BUILD, ("configs[0]", "mapping"), recipe("configs: [3]\n")),
+    Case("unknown-top-key", BUILD, ("unknown key 'colour'", "accepted:"),
+         recipe("colour: red\nconfigs:\n" + GOOD_CONFIG)),
+    Case("unknown-config-key", BUILD, ("unknown key 'colour'", "configs[0]"), config("colour: red")),
+    Case("unknown-task", BUILD, ("unknown task 'juggling'", "projection"),
+         config("", "task: juggling\n    splits: {test: 4}")),
+    Case("odd-split", BUILD, ("even number of rows",),
+         config("", "task: projection\n    splits: {test: 5}")),
+    Case("unknown-split", BUILD, ("unknown split 'tset'", "train, validation, test"),
+         config("", "task: projection\n    splits: {tset: 4}")),
+    Case("splits-not-mapping", BUILD, ("'splits'",), config("", "task: projection\n    splits: 4")),
+    Case("split-size-text", BUILD, ("split 'test'", "even number"),
+         config("", "task: projection\n    splits: {test: many}")),
+    Case("split-size-bool", BUILD, ("split 'test'", "even number"),
+         config("", "task: projection\n    splits: {test: true}")),
+    Case("seed-text", BUILD, ("'seed'", "integer"), recipe("seed: abc\nconfigs:\n" + GOOD_CONFIG)),
+    Case("length-text", BUILD, ("'length'",), config("length: long")),
+    Case("length-list-text", BUILD, ("'length'",), config("length: [1, two]")),
+    Case("length-zero", BUILD, ("length must be between 1",), config("length: 0")),
+    Case("objects-huge", BUILD, ("objects must be between 2",), config("", "task: projection\n"
+                                                                        "    objects: 999\n    splits: {test: 4}")),
+    Case("objects-text", BUILD, ("'objects'",), config("", "task: projection\n    objects: five\n"
+                                                           "    splits: {test: 4}")),
+    Case("query-kinds-number", BUILD, ("query_kinds",), config("query_kinds: 5")),
+    Case("query-kinds-unknown", BUILD, ("unknown query kind",), config("query_kinds: [disjunction]")),
+    Case("names-unknown", BUILD, ("unknown name pool 'secret'",), config("names: secret")),
+    Case("for-each-not-mapping", BUILD, ("'for_each'",), config("for_each: [1, 2]")),
+    Case("for-each-value", BUILD, ("'for_each'",), config("for_each: {length: 3}")),
+    Case("for-each-unknown", BUILD, ("unknown key 'colour' in for_each",),
+         config("for_each: {colour: [red]}")),
+    Case("for-each-explosion", BUILD, ("27,000,000 configs", "at most"),
+         recipe("configs:\n  - name: 'a{length}{objects}{names}'\n    task: projection\n"
+                "    for_each: {length: [" + ",".join(["1"] * 300) + "], objects: ["
+                + ",".join(["3"] * 300) + "], names: [" + ",".join(["seen"] * 300) + "]}\n"
+                "    splits: {test: 4}\n")),
+    Case("placeholder", BUILD, ("placeholder", "colour"),
+         recipe("configs:\n  - name: 'a{colour}'\n    task: projection\n    splits: {test: 4}\n")),
+    Case("duplicate-names", BUILD, ("unique", "a"),
+         recipe("configs:\n" + GOOD_CONFIG + GOOD_CONFIG)),
+    Case("exclude-not-list", BUILD, ("'exclude'",), config("exclude: {length: 1}")),
+    Case("family-unknown", BUILD, ("unknown family 'juggling'",),
+         recipe("configs:\n  - name: a\n    family: juggling\n    domain: gripper\n"
+                "    splits: {test: 4}\n")),
+    Case("family-and-task", BUILD, ("either 'task'", "'family'"), family("task: projection")),
+    Case("family-form", BUILD, ("no form 'essay'",), family("form: essay")),
+    Case("family-domain", BUILD, ("unknown domain 'chess'",),
+         recipe("configs:\n  - name: a\n    family: applicability\n    domain: chess\n"
+                "    splits: {test: 4}\n")),
+    Case("family-problems-type", BUILD, ("'problems'",), family("problems: p01")),
+    Case("family-problem-unknown", BUILD, ("unknown problem 'p99'",), family("problems: {test: [p99]}")),
+    Case("family-problem-twice", BUILD, ("both", "p01"),
+         recipe("configs:\n  - name: a\n    family: applicability\n    domain: gripper\n"
+                "    problems: {train: [p01], test: [p01]}\n    splits: {train: 4, test: 4}\n")),
+    Case("family-domain-file", BUILD, ("nowhere.pddl", "not found"),
+         recipe("configs:\n  - name: a\n    family: applicability\n    domain_file: nowhere.pddl\n"
+                "    problems: {test: [p.pddl]}\n    splits: {test: 4}\n")),
+    Case("family-obfuscation", BUILD, ("unknown obfuscation 'rot13'",), family("obfuscation: rot13")),
+    Case("family-paraphrase", BUILD, ("paraphrase",), family("paraphrase: -1")),
+    Case("family-length", BUILD, ("'length'",), family("length: [1, 2]")),
+    Case("science-task", BUILD, ("unknown", "juggle"),
+         recipe("configs:\n  - name: a\n    science: juggle\n")),
+    Case("science-simplifications", BUILD, ("'simplifications'",),
+         recipe("configs:\n  - name: a\n    science: boil\n    simplifications: easy\n")),
+    Case("recipe-missing", ["build", "{root}/none.yaml", "--out", "{root}/out"],
+         ("none.yaml", "cannot read")),
+    Case("recipe-folder", ["build", "{root}/thesis", "--out", "{root}/out"],
+         ("thesis", "folder"), user_folder),
+    Case("recipe-unknown", ["build", "tarc", "--out", "{root}/out"], ("unknown recipe 'tarc'", "trac")),
+    # -- option values ---------------------------------------------------------------------
+    Case("scale-nan", BUILD + ["--scale", "nan"], ("--scale", "finite")),
+    Case("scale-inf", BUILD + ["--scale", "inf"], ("--scale", "finite")),
+    Case("scale-zero", BUILD + ["--scale", "0"], ("--scale", "above 0")),
+    Case("scale-negative", BUILD + ["--scale", "-1"], ("--scale", "above 0")),
+    Case("scale-text", BUILD + ["--scale", "big"], ("--scale", "not a number")),
+    Case("workers-zero", BUILD + ["--workers", "0"], ("--workers",)),
+    Case("seed-float", BUILD + ["--seed", "1.5"], ("--seed",)),
+    # -- output paths -------------------------------------------------------------------------
+    Case("out-is-file", ["build", "trac", "--out", "{root}/afile"], ("afile", "is a file"), a_file),
+    Case("out-is-file-overwrite", ["build", "trac", "--out", "{root}/afile", "--overwrite"],
+         ("afile", "is a file"), a_file),
+    Case("out-exists", ["build", "trac", "--out", "{root}/thesis"], ("thesis", "already exists"),
+         user_folder),
+    Case("out-foreign-overwrite", ["build", "trac", "--out", "{root}/thesis", "--overwrite"],
+         ("thesis", "chapter1.tex", "racbench built"), user_folder),
+    Case("generate-foreign-overwrite", GEN[:2] + ["--out", "{root}/thesis", "--overwrite"],
+         ("thesis", "racbench built"), user_folder),
+    Case("out-under-proc", ["build", "trac", "--out", "/proc/racbench-out"], ("/proc", "not writable")),
+    Case("out-under-file", ["build", "trac", "--out", "{root}/afile/sub"], ("afile", "is a file"),
+         a_file),
+    # -- generate -------------------------------------------------------------------------------
+    Case("n-odd", GEN + ["-n", "201"], ("-n", "even", "201")),
+    Case("n-small", GEN + ["-n", "4"], ("-n", "at least 6")),
+    Case("n-negative", GEN + ["-n", "-10"], ("-n",)),
+    Case("task-unknown", ["generate", "projecton", "--out", "{root}/out"],
+         ("unknown task 'projecton'", "projection, executability")),
+    Case("objects-99", GEN + ["--objects", "99"], ("objects must be between 2 and",)),
+    Case("objects-negative", GEN + ["--objects", "-3"], ("objects must be between 2 and",)),
+    Case("length-0", GEN + ["--length", "0"], ("length must be between 1",)),
+    Case("length-100", GEN + ["--length", "100"], ("length must be between 1",)),
+    Case("query-kinds", GEN + ["--query-kinds", "disjunction"], ("unknown query kind",)),
+    Case("query-kinds-empty", GEN + ["--query-kinds", ","], ("query kind",)),
+    Case("names", GEN + ["--names", "secret"], ("unknown name pool",)),
+    Case("form", ["generate", "applicability", "--domain", "gripper", "--form", "essay",
+                  "--out", "{root}/out"], ("no form 'essay'", "bool, mc, open")),
+    Case("domain", ["generate", "applicability", "--domain", "chess", "--out", "{root}/out"],
+         ("unknown domain 'chess'", "gripper")),
+    Case("family", ["generate", "juggling", "--domain", "gripper", "--out", "{root}/out"],
+         ("unknown family 'juggling'",)),
+    Case("domain-and-file", ["generate", "applicability", "--domain", "gripper",
+                             "--domain-file", "{root}/afile", "--problem-file", "{root}/afile",
+                             "--out", "{root}/out"], ("either --domain",), a_file),
+    Case("domain-file-alone", ["generate", "applicability", "--domain-file", "{root}/afile",
+                               "--out", "{root}/out"], ("--problem-file",), a_file),
+    Case("problem-file-missing", ["generate", "applicability", "--domain", "gripper",
+                                  "--problem-file", "p99", "--out", "{root}/out"],
+         ("unknown problem 'p99'",)),
+    Case("domain-file-missing", ["generate", "applicability", "--domain-file", "{root}/nope.pddl",
+                                 "--problem-file", "{root}/nope2.pddl", "--out", "{root}/out"],
+         ("nope.pddl", "not found")),
+    Case("domain-file-binary", ["generate", "applicability", "--domain-file", "{root}/r.yaml",
+                                "--problem-file", "{root}/r.yaml", "--out", "{root}/out"],
+         ("r.yaml", "UTF-8"), raw_recipe(bytes(range(128, 256)))),
+    # -- reading datasets ------------------------------------------------------------------
+    Case("show-missing", ["show", "{root}/nowhere", "cfg"], ("no config 'cfg'",)),
+    Case("show-config", ["show", "{root}/ds", "nope"], ("no config 'nope'", "cfg"), a_dataset),
+    Case("show-broken-parquet", ["show", "{root}/ds", "cfg", "--split", "test"],
+         ("test-00000-of-00001.parquet", "not a readable Parquet file"), a_dataset),
+    Case("show-split", ["show", "{root}/ds", "cfg", "--split", "dev"], ("no 'dev' split", "train"),
+         a_dataset),
+    Case("show-count", ["show", "{root}/ds", "cfg", "-n", "0"], ("-n",), a_dataset),
+    Case("audit-missing", ["audit", "{root}/nowhere"], ("nowhere", "not a directory")),
+    Case("audit-foreign", ["audit", "{root}/thesis"], ("thesis",), user_folder),
+    Case("audit-broken-parquet", ["audit", "{root}/ds", "--no-card"], ("cfg",), a_dataset),
+    Case("verify-missing", ["verify", "{root}/nowhere", "--no-optimal"], ("nowhere",)),
+    Case("verify-foreign", ["verify", "{root}/thesis", "--no-optimal"], ("thesis",), user_folder),
+    Case("verify-flags", ["verify", "{root}/ds", "--no-optimal", "--require-optimal"],
+         ("exclude each other",), a_dataset),
+    Case("play-task", ["play", "science", "juggle"], ("juggle",)),
+    Case("play-variation", ["play", "science", "boil", "--variation", "9999"], ("variation",)),
+    Case("play-simplification", ["play", "science", "boil", "--simplifications", "fly"], ("fly",)),
+]
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    """Every path under root with a hash of its bytes (folders map to '')."""
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for d in dirnames:
+            out[os.path.relpath(os.path.join(dirpath, d), root)] = ""
+        for f in filenames:
+            path = os.path.join(dirpath, f)
+            out[os.path.relpath(path, root)] = hashlib.blake2b(Path(path).read_bytes()).hexdigest()
+    return out
+
+
+def args_of(case: Case, root: Path) -> list[str]:
+    return [a.replace("{root}", str(root)) for a in case.args]
+
+
+def test_the_battery_is_big_enough():
+    assert len(CASES) >= 60
+    assert len({c.name for c in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_bad_input_is_refused_cleanly(tmp_path, monkeypatch, case):
+    root = tmp_path / "case"
+    root.mkdir()
+    case.setup(root)
+    before = snapshot(tmp_path)
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(main, args_of(case, root))
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert isinstance(result.exception, SystemExit), result.exception
+    message = result.stderr.strip()
+    assert message, result.output
+    assert "Traceback" not in result.output
+    for word in case.words:
+        assert word in message, message
+    assert snapshot(tmp_path) == before  # nothing written, nothing deleted
+
+
+SAMPLE = ("binary", "scale-nan", "out-foreign-overwrite", "out-is-file", "out-under-proc",
+          "n-odd", "show-broken-parquet", "family-problem-unknown")
+
+
+@pytest.mark.parametrize("name", SAMPLE)
+def test_a_sample_through_real_subprocesses(tmp_path, name):
+    case = next(c for c in CASES if c.name == name)
+    root = tmp_path / "case"
+    root.mkdir()
+    case.setup(root)
+    before = snapshot(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "racbench.cli", *args_of(case, root)],
+                          capture_output=True, text=True, cwd=root, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip() and all(w in proc.stderr for w in case.words), proc.stderr
+    assert snapshot(tmp_path) == before
