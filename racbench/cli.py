@@ -10,7 +10,10 @@ with exit code 130 and keeps what a rerun resumes from.
 from __future__ import annotations
 
 import math
+import os
+import signal
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -25,6 +28,34 @@ class UserError(click.ClickException):
     exit_code = 2
 
 
+def _exit_interrupted(message: str = "interrupted") -> None:
+    """Exit with 130 at once. `sys.exit` is not enough: if the interrupt surfaced inside
+    a C extension's import code, CPython still ends the process with SIGINT (-2)."""
+    click.echo(message, err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(INTERRUPTED)
+
+
+@contextmanager
+def _working():
+    """Ctrl-C raises KeyboardInterrupt while a command works (so pools are terminated and
+    finished configs kept); everywhere else `run` makes it exit at once."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def run() -> None:
+    """The console script: Ctrl-C exits at once while modules load (nothing is written
+    yet, and some libraries' import code swallows KeyboardInterrupt: a build once ran on
+    after it), and raises KeyboardInterrupt only inside `_working`."""
+    signal.signal(signal.SIGINT, lambda signum, frame: _exit_interrupted())
+    main()
+
+
 class _Racbench(click.Group):
     """Turns refused requests into exit code 2 and Ctrl-C into 130, for every command."""
 
@@ -34,8 +65,7 @@ class _Racbench(click.Group):
         except InputError as exc:
             raise UserError(str(exc)) from None
         except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            sys.exit(INTERRUPTED)
+            _exit_interrupted()
 
 
 class PositiveNumber(click.ParamType):
@@ -79,12 +109,11 @@ def _build_options(command):
 
 def _run_build(recipe, out: Path, **options) -> None:
     from .export.build import build
-
     try:
-        build(recipe, out, **options)
+        with _working():
+            build(recipe, out, **options)
     except KeyboardInterrupt:
-        click.echo(f"interrupted; rerun the same command to resume into {out}", err=True)
-        sys.exit(INTERRUPTED)
+        _exit_interrupted(f"interrupted; rerun the same command to resume into {out}")
     click.echo(f"wrote {out}")
 
 
@@ -102,7 +131,6 @@ def _run_build(recipe, out: Path, **options) -> None:
 def build_command(recipe: str, out: Path, seed, scale, run_audit, workers, overwrite,
                   quiet) -> None:
     from .recipe import load_recipe
-
     loaded = load_recipe(recipe)
     _run_build(loaded, out, seed=seed, scale=scale, workers=workers, overwrite=overwrite,
                progress=not quiet)
@@ -175,7 +203,8 @@ def show_command(directory: Path, config: str, count: int, split: str | None) ->
 def _audit_and_report(directory: Path, field: str, card: bool, progress: bool) -> bool:
     from .audit import audit_dataset, render_audit_section, update_card
 
-    results = audit_dataset(directory, field=field, progress=progress)
+    with _working():
+        results = audit_dataset(directory, field=field, progress=progress)
     if card:
         update_card(directory, results)
     click.echo(render_audit_section(results), nl=False)
@@ -222,20 +251,19 @@ def verify_command(directory: Path, limit, configs, no_optimal, require_optimal,
                    fd_timeout, quiet) -> None:
     """Re-derive every label of the dataset in DIR with unified-planning and Fast
     Downward; exit 1 if any row disagrees, 2 if DIR is not a racbench dataset."""
+    from .progress import progress_bar
     from .verification import verify_dataset
 
     if no_optimal and require_optimal:
         raise UserError("--no-optimal and --require-optimal exclude each other")
     names = [c.strip() for c in configs.split(",") if c.strip()] if configs else None
-    from .progress import progress_bar
-
     bar = progress_bar(enabled=not quiet, unit="rows", desc="verify")
     try:
-        report = verify_dataset(directory, limit=limit, configs=names,
-                                optimal=False if no_optimal else None,
-                                require_optimal=require_optimal, jobs=jobs,
-                                fd_timeout=fd_timeout,
-                                progress=bar.update)
+        with _working():
+            report = verify_dataset(directory, limit=limit, configs=names,
+                                    optimal=False if no_optimal else None,
+                                    require_optimal=require_optimal, jobs=jobs,
+                                    fd_timeout=fd_timeout, progress=bar.update)
     finally:
         bar.close()
     for note in report.notes:
@@ -267,4 +295,4 @@ def play_science(task: str, variation: int, simplifications: str) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()

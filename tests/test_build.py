@@ -167,6 +167,56 @@ def test_interrupted_build_resumes_to_identical_bytes(tmp_path):
     assert parquet_bytes(out) == parquet_bytes(reference)
 
 
+@pytest.mark.parametrize("delay", [0.4, 1.5, 3.0, 5.0])
+def test_ctrl_c_stops_any_phase_at_once(tmp_path, delay):
+    """Ctrl-C at a terminal signals the whole process group (workers too); the build
+    must end promptly with code 130 whatever phase it is in (probing, rows, card),
+    leaving either nothing or a partial folder that a rerun resumes.
+    benchmarks/interrupts.py measures the time to exit over many tries (under 2 s)."""
+    recipe_file = tmp_path / "interrupted.yaml"
+    recipe_file.write_text(INTERRUPTED_RECIPE)
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "racbench.cli", "build", str(recipe_file),
+                             "--out", str(out), "--workers", "2", "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    time.sleep(delay)
+    if proc.poll() is not None:
+        pytest.skip("the build ended before the interrupt")
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        code = proc.wait(timeout=20)  # a hang, not a slow machine, fails this
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise AssertionError("the build did not stop after Ctrl-C")
+    assert code == 130, proc.stderr.read()
+    assert "Traceback" not in proc.stderr.read().decode()
+    assert not out.exists()
+    racbench("build", recipe_file, "--out", out, "--quiet")
+    assert (out / "slow").is_dir() and not (tmp_path / ".out.partial").exists()
+
+
+def test_a_builtin_name_wins_over_a_folder_of_that_name(tmp_path, monkeypatch):
+    from racbench.recipe import load_recipe
+
+    (tmp_path / "trac").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert load_recipe("trac").name == "trac"
+    (tmp_path / "mine.yaml").write_text(INTERRUPTED_RECIPE)
+    (tmp_path / "trac2").write_text(INTERRUPTED_RECIPE)
+    assert load_recipe("mine.yaml").name == "interrupted"
+    assert load_recipe("./trac2").name == "interrupted"
+
+
+def test_build_help_lists_the_builtin_recipes():
+    from click.testing import CliRunner
+
+    from racbench.cli import main
+
+    shown = CliRunner().invoke(main, ["build", "--help"]).output
+    assert all(name in shown for name in ("trac", "acp", "science-gold"))
+
+
 def test_query_alone_does_not_predict_the_label(tmp_path):
     out = tmp_path / "probe"
     for task in ("projection", "executability"):
