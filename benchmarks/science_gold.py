@@ -4,7 +4,8 @@ fifteen science tasks (or a sample with --quick), and which tasks the oracles so
 Prints trajectories/s, steps/s, total wall time, peak memory (largest worker RSS, and
 tracemalloc's peak for one sampled trajectory) and, per task, how many trajectories reached 1.0.
 
-    python benchmarks/science_gold.py [--quick] [--workers 2] [--simplifications easy | all]
+    python benchmarks/science_gold.py [--quick | --every K] [--tasks boil,melt] [--workers 2]
+                                      [--simplifications easy | all]
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import time
 import tracemalloc
 
 from racbench.simulator.science import TASKS, OracleError, gold_trajectory
-from racbench.simulator.science.gold import gold_items
+from racbench.generators.science_gold import gold_items
 
 ALL_SETTINGS = ("", "teleport", "openDoors", "openContainers", "noElectricalAction", "easy")
 
@@ -37,14 +38,17 @@ def _run(chunk):
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="every 20th variation of each task")
+    ap.add_argument("--every", type=int, default=1, help="every k-th variation of each task")
+    ap.add_argument("--tasks", default="", help="comma-separated tasks (default: all)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--simplifications", default="",
                     help="one setting such as 'easy' or 'teleport,openDoors'; 'all' runs the six settings")
     args = ap.parse_args(argv)
     settings = ALL_SETTINGS if args.simplifications == "all" else (args.simplifications,)
-    items = gold_items(simplification_settings=settings)
-    if args.quick:
-        items = [it for it in items if it[1] % 20 == 0]
+    tasks = [t for t in args.tasks.split(",") if t] or None
+    items = gold_items(tasks, simplification_settings=settings)
+    every = 20 if args.quick else args.every
+    items = [it for it in items if it[1] % every == 0]
     chunks = [items[i:i + 25] for i in range(0, len(items), 25)]
 
     tracemalloc.start()

@@ -196,6 +196,43 @@ def test_ctrl_c_stops_any_phase_at_once(tmp_path, delay):
     assert (out / "slow").is_dir() and not (tmp_path / ".out.partial").exists()
 
 
+def _on_a_terminal(args: list[str], cwd: Path) -> str:
+    """Run the CLI with a pseudo-terminal as stdout and stderr; everything it printed."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 100 columns
+    proc = subprocess.Popen([sys.executable, "-m", "racbench.cli", *args], stdin=subprocess.DEVNULL,
+                            stdout=slave, stderr=slave, cwd=cwd)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # the terminal closed: the process ended
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    assert proc.wait(timeout=120) == 0
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_every_phase_shows_progress_on_a_terminal_and_quiet_silences_it(tmp_path, recipe_file):
+    shown = _on_a_terminal(["build", str(recipe_file), "--out", "a", "--workers", "2"], tmp_path)
+    assert "prepare" in shown and "small:" in shown and "rows" in shown
+    shown = _on_a_terminal(["audit", "a", "--no-card"], tmp_path)
+    assert "audit:" in shown
+    quiet = _on_a_terminal(["build", str(recipe_file), "--out", "b", "--workers", "2", "--quiet"],
+                           tmp_path)
+    assert quiet.strip() == "wrote b"
+    assert "audit:" not in _on_a_terminal(["audit", "b", "--no-card", "--quiet"], tmp_path)
+
+
 def test_a_builtin_name_wins_over_a_folder_of_that_name(tmp_path, monkeypatch):
     from racbench.recipe import load_recipe
 

@@ -1,0 +1,51 @@
+"""Every script in benchmarks/ runs from a fresh install and prints its figures.
+
+Each is run as a user would (a subprocess from the repository root) with the smallest
+size it takes; the figures themselves are read by people, not asserted here.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY_RECIPE = """
+name: tiny
+configs:
+  - name: p
+    task: projection
+    objects: 3
+    splits: {test: 8}
+"""
+
+# script -> (arguments for the smallest run, a word its figures print)
+TINY = {
+    "acp_families.py": (["--rows", "2", "--domains", "gripper", "--families", "applicability"],
+                        "rows/s"),
+    "analysis_oracles.py": (["--seconds", "0.01", "--situations", "3", "--cases", "gripper:p01"],
+                            "/s"),
+    "build_recipe.py": (["{tiny_recipe}", "--workers", "1"], "rows/s"),
+    "cli_startup.py": (["--repeat", "1"], "median"),
+    "interrupts.py": (["--tries", "1", "--max-delay", "0"], "exit codes"),
+    "science_gold.py": (["--tasks", "boil", "--every", "15", "--workers", "1"], "steps/s"),
+}
+
+
+def test_every_benchmark_has_a_tiny_run():
+    assert sorted(p.name for p in (ROOT / "benchmarks").glob("*.py")) == sorted(TINY)
+
+
+@pytest.mark.parametrize("script", sorted(TINY))
+def test_benchmark_runs(tmp_path, script):
+    recipe = tmp_path / "tiny.yaml"
+    recipe.write_text(TINY_RECIPE)
+    args, word = TINY[script]
+    args = [a.replace("{tiny_recipe}", str(recipe)) for a in args]
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert word in proc.stdout, proc.stdout[-2000:]

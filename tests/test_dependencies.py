@@ -1,0 +1,88 @@
+"""Every package the code imports is declared in the extra that needs it, and nothing
+is declared that no code imports.
+
+A user installs `pip install -e .` and runs a build; CI installs `.[test]`. A package
+the core imports but only the test extra pulls in (scipy once came in through
+unified-planning) passes CI and crashes the user's first command, so the declared
+requirements are read from the installed metadata and checked against the imports.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from importlib.metadata import packages_distributions, requires
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# Packages used by name without an import: Fast Downward runs through unified-planning.
+USED_WITHOUT_IMPORT = {"up-fast-downward": "verify"}
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def declared() -> dict[str, set[str]]:
+    """Requirement names by extra ('' for the base requirements)."""
+    out: dict[str, set[str]] = {}
+    for req in requires("racbench") or []:
+        name = _normal(re.split(r"[\s<>=!~;\[(]", req, maxsplit=1)[0])
+        extra = re.search(r"extra\s*==\s*['\"]([^'\"]+)['\"]", req)
+        out.setdefault(extra.group(1) if extra else "", set()).add(name)
+    return out
+
+
+def imports(folder: str) -> dict[str, dict[str, str]]:
+    """Third-party top-level module -> {file: 'module' or 'function'} of its imports."""
+    std = set(sys.stdlib_module_names)
+    found: dict[str, dict[str, str]] = {}
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        tree = ast.parse(path.read_text("utf-8"))
+        top = {id(node) for node in tree.body}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name.split(".")[0] for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module.split(".")[0]]
+            else:
+                continue
+            for name in names:
+                if name not in std and name != "racbench":
+                    where = "module" if id(node) in top else "function"
+                    found.setdefault(name, {})[str(path.relative_to(ROOT))] = where
+    return found
+
+
+def distribution(module: str) -> str:
+    dists = packages_distributions().get(module)
+    assert dists, f"no installed distribution provides '{module}'"
+    return _normal(dists[0])
+
+
+def test_the_package_imports_at_module_level_only_its_base_requirements():
+    base = declared()[""]
+    for module, files in imports("racbench").items():
+        if "module" in files.values():
+            assert distribution(module) in base, (module, files)
+
+
+def test_optional_imports_are_declared_in_some_extra():
+    every = set().union(*declared().values())
+    for module, files in imports("racbench").items():
+        assert distribution(module) in every, (module, files)
+
+
+def test_tests_and_benchmarks_import_only_base_and_test_requirements():
+    allowed = declared()[""] | declared()["test"]
+    for folder in ("tests", "benchmarks"):
+        for module, files in imports(folder).items():
+            assert distribution(module) in allowed, (module, files)
+
+
+def test_every_declared_requirement_is_used():
+    used = {distribution(m) for folder in ("racbench", "tests", "benchmarks")
+            for m in imports(folder)} | set(USED_WITHOUT_IMPORT)
+    for extra, names in declared().items():
+        assert names <= used, (extra or "base", sorted(names - used))
