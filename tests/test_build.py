@@ -57,6 +57,12 @@ def parquet_bytes(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.parquet"))}
 
 
+def folder_bytes(root: Path) -> dict[str, bytes]:
+    """Every file of a built folder: shards, the card and anything written beside it."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file()}
+
+
 def test_layout_and_card(built):
     assert sorted(p.name for p in (built / "planning_L2").iterdir()) == [
         "test-00000-of-00001.parquet", "train-00000-of-00001.parquet",
@@ -127,7 +133,8 @@ def test_another_seed_gives_other_rows(recipe_file, tmp_path, built):
 
 
 # a quick first config, then one slow enough (ten-block goal recognition, a few
-# seconds) that the interrupt surely lands while the build is still running
+# seconds) that the interrupt surely lands while the build is still running; the first
+# has three splits, whose order the card must keep when the resumed build restores it
 INTERRUPTED_RECIPE = """
 name: interrupted
 seed: 3
@@ -135,7 +142,7 @@ configs:
   - name: first
     task: projection
     objects: 4
-    splits: {test: 20}
+    splits: {train: 20, validation: 10, test: 10}
   - name: slow
     task: goal_recognition
     objects: 10
@@ -164,7 +171,9 @@ def test_interrupted_build_resumes_to_identical_bytes(tmp_path):
     assert not partial.exists()
     reference = tmp_path / "reference"
     racbench("build", recipe_file, "--out", reference, "--workers", 1, "--quiet")
-    assert parquet_bytes(out) == parquet_bytes(reference)
+    resumed, uninterrupted = folder_bytes(out), folder_bytes(reference)
+    assert sorted(resumed) == sorted(uninterrupted)
+    assert [name for name in resumed if resumed[name] != uninterrupted[name]] == []
 
 
 def test_query_alone_does_not_predict_the_label(tmp_path):

@@ -228,7 +228,8 @@ def _build_config(spec: ConfigSpec, gen: ConfigRows | AcpConfigRows, partial: Pa
     done = partial / ".state" / f"{spec.name}.stats.json"
     if done.exists() and (partial / spec.name).is_dir():
         data = json.loads(done.read_text())
-        data["splits"] = {k: SplitStats(**v) for k, v in data["splits"].items()}
+        # the file's keys are sorted: restore the recipe's split order, which the card keeps
+        data["splits"] = {k: SplitStats(**data["splits"][k]) for k in spec.splits}
         bar.update(sum(s.rows for s in data["splits"].values()))
         return ConfigStats(**data)
     work = partial / f"{spec.name}.tmp"
