@@ -204,8 +204,7 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
         for spec in recipe_run.configs:
             stats.append(_build_config(spec, gens[spec.name], partial, seed, pool, bar))
         leaks = _cross_config_leaks(recipe_run, partial)
-        features = {name: features_of(gen) for name, gen in gens.items()}
-        write_card(partial / "README.md", recipe_run, seed, scale, stats, leaks, features)
+        write_card(partial, recipe_run, seed, scale, stats, leaks)
     except GenerationError:
         shutil.rmtree(partial, ignore_errors=True)
         raise
