@@ -9,10 +9,14 @@ domain (or domain_file), form, length, problems ({split: [p01, ...]}), obfuscati
 paraphrase, splits. A `for_each` combination pairing a family with a form it does not
 have (e.g. plan_generation with bool) is skipped, so one entry can cover every form;
 so is any combination matching every field of a mapping listed under `exclude`.
+
+Top-level `license` (a licence identifier the Hugging Face Hub knows, `unknown` when
+absent) and `citation` (BibTeX) go into the dataset card.
 """
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import itertools
 import json
@@ -27,9 +31,10 @@ from .acp.config import AcpConfig
 from .data import recipe_names, recipe_text
 from .generators.base import TaskConfig
 from .generators.science_gold import ScienceGoldConfig, ScienceGoldRows
+from .licenses import DEFAULT_LICENSE, HUB_LICENSES
 
 SPLITS = ("train", "validation", "test")
-RECIPE_KEYS = ("name", "description", "seed", "configs")
+RECIPE_KEYS = ("name", "description", "seed", "license", "citation", "configs")
 SCIENCE_KEYS = ("name", "description", "for_each", "science", "simplifications",
                 "valid_actions")
 CONFIG_KEYS = ("science", "simplifications", "valid_actions",
@@ -69,6 +74,8 @@ class Recipe:
     seed: int
     configs: tuple[ConfigSpec, ...]
     source_text: str
+    license: str = DEFAULT_LICENSE  # a Hub licence identifier, for the dataset card
+    citation: str = ""  # BibTeX of the work the data follows, for the dataset card
 
     def fingerprint(self, seed: int, scale: float) -> str:
         """Identifies what a build will produce, for resuming a partial build."""
@@ -81,7 +88,8 @@ class Recipe:
         configs = tuple(ConfigSpec(c.name, c.description, c.task,
                                    {s: max(2, 2 * round(n * scale / 2)) for s, n in c.splits.items()})
                         for c in self.configs)
-        return Recipe(self.name, self.description, self.seed, configs, self.source_text)
+        return Recipe(self.name, self.description, self.seed, configs, self.source_text,
+                      self.license, self.citation)
 
 
 def load_recipe(name_or_path: str) -> Recipe:
@@ -141,7 +149,27 @@ def parse_recipe(text: str, source: str) -> Recipe:
     if not isinstance(seed, int):
         raise RecipeError(f"{source}: 'seed' must be an integer, got {seed!r}")
     return Recipe(str(data.get("name", source)), str(data.get("description", "")), seed,
-                  tuple(configs), text)
+                  tuple(configs), text, _license(data, source), _citation(data, source))
+
+
+def _license(data: dict, source: str) -> str:
+    value = data.get("license", DEFAULT_LICENSE)
+    if value in HUB_LICENSES:
+        return value
+    close = difflib.get_close_matches(str(value).lower(), HUB_LICENSES, n=1)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    raise RecipeError(f"{source}: 'license' must be a licence identifier the Hugging Face Hub "
+                      f"knows, such as mit, apache-2.0, cc-by-4.0, cc-by-sa-4.0, cc0-1.0 or "
+                      f"{DEFAULT_LICENSE}; got {value!r}{hint}. All accepted: "
+                      f"{', '.join(HUB_LICENSES)}")
+
+
+def _citation(data: dict, source: str) -> str:
+    value = data.get("citation", "")
+    if not isinstance(value, str) or (value.strip() and not value.lstrip().startswith("@")):
+        raise RecipeError(f"{source}: 'citation' must be BibTeX text, one or more entries "
+                          f"such as @article{{key, title = {{...}}, ...}}; got {value!r:.60}")
+    return value.strip()
 
 
 def _check_keys(data: dict, accepted: tuple[str, ...], source: str, where: str) -> None:

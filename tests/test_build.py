@@ -53,8 +53,17 @@ def built(tmp_path_factory, recipe_file) -> Path:
     return out
 
 
-def parquet_bytes(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.parquet"))}
+def folder_bytes(root: Path) -> dict[str, bytes]:
+    """Every file of a built folder: shards, the card and anything written beside it."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file()}
+
+
+def assert_same_files(a: Path, b: Path) -> None:
+    """The same files with the same bytes (compared name by name, for a short message)."""
+    bytes_a, bytes_b = folder_bytes(a), folder_bytes(b)
+    assert sorted(bytes_a) == sorted(bytes_b)
+    assert [name for name in bytes_a if bytes_a[name] != bytes_b[name]] == []
 
 
 def test_layout_and_card(built):
@@ -114,8 +123,7 @@ def test_same_bytes_whatever_workers_and_hash_seed(built, recipe_file, tmp_path)
     other = tmp_path / "again"
     racbench("build", recipe_file, "--out", other, "--workers", 1, "--quiet",
              env={"PYTHONHASHSEED": "1"})
-    assert parquet_bytes(other) == parquet_bytes(built)
-    assert (other / "README.md").read_text() == (built / "README.md").read_text()
+    assert_same_files(other, built)
 
 
 def test_another_seed_gives_other_rows(recipe_file, tmp_path, built):
@@ -127,7 +135,8 @@ def test_another_seed_gives_other_rows(recipe_file, tmp_path, built):
 
 
 # a quick first config, then one slow enough (ten-block goal recognition, a few
-# seconds) that the interrupt surely lands while the build is still running
+# seconds) that the interrupt surely lands while the build is still running; the first
+# has three splits, whose order the card must keep when the resumed build restores it
 INTERRUPTED_RECIPE = """
 name: interrupted
 seed: 3
@@ -135,7 +144,7 @@ configs:
   - name: first
     task: projection
     objects: 4
-    splits: {test: 20}
+    splits: {train: 20, validation: 10, test: 10}
   - name: slow
     task: goal_recognition
     objects: 10
@@ -164,7 +173,7 @@ def test_interrupted_build_resumes_to_identical_bytes(tmp_path):
     assert not partial.exists()
     reference = tmp_path / "reference"
     racbench("build", recipe_file, "--out", reference, "--workers", 1, "--quiet")
-    assert parquet_bytes(out) == parquet_bytes(reference)
+    assert_same_files(out, reference)
 
 
 @pytest.mark.parametrize("delay", [0.4, 1.5, 3.0, 5.0])

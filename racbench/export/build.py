@@ -216,8 +216,7 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
             stats = [_build_config(spec, gens[spec.name], partial, seed, pool, bar)
                      for spec in recipe_run.configs]
         leaks = _cross_config_leaks(recipe_run, partial)
-        features = {name: features_of(gen) for name, gen in gens.items()}
-        write_card(partial / "README.md", recipe_run, seed, scale, stats, leaks, features)
+        write_card(partial, recipe_run, seed, scale, stats, leaks)
     except InputError:  # a request found impossible while writing: leave nothing behind
         shutil.rmtree(partial, ignore_errors=True)
         remove_empty(created)
@@ -238,7 +237,8 @@ def _build_config(spec: ConfigSpec, gen: ConfigRows | AcpConfigRows, partial: Pa
     done = partial / ".state" / f"{spec.name}.stats.json"
     if done.exists() and (partial / spec.name).is_dir():
         data = json.loads(done.read_text())
-        data["splits"] = {k: SplitStats(**v) for k, v in data["splits"].items()}
+        # the file's keys are sorted: restore the recipe's split order, which the card keeps
+        data["splits"] = {k: SplitStats(**data["splits"][k]) for k in spec.splits}
         bar.update(sum(s.rows for s in data["splits"].values()))
         return ConfigStats(**data)
     work = partial / f"{spec.name}.tmp"

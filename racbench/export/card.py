@@ -1,71 +1,109 @@
-"""The dataset card: YAML front matter that `datasets` reads, and a body people read.
+"""The dataset card: YAML front matter that the Hub and `datasets` read, a body people read.
 
-The front matter's `configs:` maps each config to its Parquet files, which is what
-makes `datasets.load_dataset(DIR, CONFIG)` work offline; `dataset_info` repeats the
-declared features and split sizes. The prose comes from `templates/card/README.md.j2`.
+The front matter carries the Hub's tags (licence, size bucket, task categories of the
+row kinds present), `configs:` mapping each config's splits to its Parquet files (the
+first is the default, which `load_dataset(DIR)` loads) and `dataset_info` with each
+split's size. It stays small whatever the number of configs: features are not repeated
+there, since every shard carries them in its schema metadata and `load_dataset` restores
+them from it, and each config's long detail goes to configs.json beside the card. The
+prose comes from `templates/card/README.md.j2`.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import asdict
 from pathlib import Path
 
 import yaml
-from datasets import DatasetInfo
 
 from .. import __version__
 from ..audit import CARD_END, CARD_START
 from ..generators.text import environment
-from .schema import trac_features
+from ..licenses import DEFAULT_LICENSE
+from .details import CONFIGS_FILE, render_details
+from .hub import row_kind, size_category, task_tags
+from .splitinfo import split_size
+
+TAGS = ["reasoning-about-actions", "planning", "synthetic", "racbench"]
 
 
-def _features_yaml(features) -> list:
-    return DatasetInfo(features=features)._to_yaml_dict()["features"]
+class _Flow(list):
+    """A list written on one line: a config's data files or split sizes."""
 
 
-def front_matter(recipe, stats, features: dict) -> dict:
-    """`dataset_info` declares each config's own features (TRAC, ACP or science rows)."""
-    return {
+class _Dumper(yaml.SafeDumper):
+    def ignore_aliases(self, data) -> bool:  # plain YAML, no anchors, for every reader
+        return True
+
+
+_Dumper.add_representer(
+    _Flow, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data,
+                                                          flow_style=True))
+
+
+def front_matter(recipe, stats, sizes: dict) -> dict:
+    specs = {spec.name: spec for spec in recipe.configs}
+    categories, task_ids = task_tags(row_kind(specs[s.name]) for s in stats)
+    meta = {
         "pretty_name": recipe.name,
+        "license": recipe.license,
         "language": ["en"],
-        "license": "mit",
-        "task_categories": ["text-classification"],
-        "tags": ["reasoning-about-actions", "planning", "synthetic", "racbench"],
-        "configs": [{
-            "config_name": s.name,
-            "data_files": [{"split": split, "path": f"{s.name}/{split}-*.parquet"}
-                           for split in s.splits],
-        } for s in stats],
-        "dataset_info": [{
-            "config_name": s.name,
-            "features": _features_yaml(features.get(s.name) or trac_features()),
-        } for s in stats],
+        "annotations_creators": ["machine-generated"],
+        "language_creators": ["machine-generated"],
+        "multilinguality": ["monolingual"],
+        "size_categories": [size_category(_total_rows(sizes))],
+        "task_categories": categories,
     }
+    if task_ids:
+        meta["task_ids"] = task_ids
+    meta["tags"] = TAGS
+    meta["configs"] = [{
+        "config_name": s.name,
+        "data_files": _Flow({"split": split, "path": f"{s.name}/{split}-*.parquet"}
+                            for split in s.splits),
+        **({"default": True} if i == 0 else {}),
+    } for i, s in enumerate(stats)]
+    meta["dataset_info"] = [{
+        "config_name": s.name,
+        "splits": _Flow({"name": split, "num_bytes": sizes[s.name][split][1],
+                         "num_examples": sizes[s.name][split][0]} for split in s.splits),
+    } for s in stats]
+    return meta
 
 
 def render_card(recipe, seed: int, scale: float, stats, cross_config_leaks: int,
-                features: dict | None = None) -> str:
-    header = yaml.safe_dump(front_matter(recipe, stats, features or {}), sort_keys=False,
-                            allow_unicode=True)
+                sizes: dict) -> str:
+    header = yaml.dump(front_matter(recipe, stats, sizes), Dumper=_Dumper, sort_keys=False,
+                       allow_unicode=True, width=1 << 16)
+    specs = {spec.name: spec for spec in recipe.configs}
     body = environment().get_template("card/README.md.j2").render(
-        recipe=recipe, seed=seed, scale=scale, version=__version__,
-        stats=[asdict(s) for s in stats], cross_config_leaks=cross_config_leaks,
-        total_rows=sum(st.rows for s in stats for st in s.splits.values()),
-        audit_start=CARD_START, audit_end=CARD_END, row_kinds=_row_kinds(features or {}))
+        recipe=recipe, seed=seed, scale=scale, version=__version__, stats=stats,
+        sizes=sizes, cross_config_leaks=cross_config_leaks, total_rows=_total_rows(sizes),
+        default_license=DEFAULT_LICENSE, configs_file=CONFIGS_FILE,
+        audit_start=CARD_START, audit_end=CARD_END,
+        row_kinds=sorted({_layout(specs[s.name]) for s in stats}))
     return f"---\n{header}---\n\n{body}"
 
 
-def _row_kinds(features: dict) -> list[str]:
-    """Which row layouts the folder holds, to describe only their columns."""
-    kinds = set()
-    for f in features.values():
-        kinds.add("acp" if "family" in f else "science" if "steps" in f else "trac")
-    return sorted(kinds) or ["trac"]
+def _total_rows(sizes: dict) -> int:
+    return sum(rows for per in sizes.values() for rows, _ in per.values())
 
 
-def write_card(path: Path, recipe, seed: int, scale: float, stats, leaks: int,
-               features: dict | None = None) -> None:
+def _layout(spec) -> str:
+    """Which column layout a config's rows have, to describe only those present."""
+    return "science" if spec.is_science else "acp" if spec.is_acp else "trac"
+
+
+def write_card(folder: Path, recipe, seed: int, scale: float, stats, leaks: int) -> None:
+    """README.md and configs.json of a folder whose shards are written."""
+    folder = Path(folder)
+    sizes = {s.name: {split: split_size(folder / s.name, st.files)
+                      for split, st in s.splits.items()} for s in stats}
+    _write(folder / CONFIGS_FILE, render_details(recipe, seed, scale, stats, leaks, sizes))
+    _write(folder / "README.md", render_card(recipe, seed, scale, stats, leaks, sizes))
+
+
+def _write(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(render_card(recipe, seed, scale, stats, leaks, features))
+    tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)

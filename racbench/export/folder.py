@@ -14,9 +14,10 @@ from pathlib import Path
 import yaml
 
 from ..errors import InputError
+from .details import CONFIGS_FILE
 
 CARD = "README.md"
-SIDE_FILES = frozenset({CARD, "configs.json"})
+SIDE_FILES = frozenset({CARD, CONFIGS_FILE})
 TAG = "racbench"
 
 

@@ -1,5 +1,5 @@
-"""ACP configs in a real build: recipe keys, Parquet with the ACP schema, the card's
-per-config features, and a `datasets.load_dataset` round trip."""
+"""ACP configs in a real build: recipe keys, Parquet with the ACP schema, each config's
+own features, and a `datasets.load_dataset` round trip."""
 
 import json
 from collections import Counter
@@ -35,15 +35,17 @@ def built(tmp_path_factory):
     return out
 
 
-def test_for_each_skips_missing_forms_and_card_features(built):
+def test_for_each_skips_missing_forms_and_each_config_has_its_features(built):
     names = sorted(p.name for p in built.iterdir() if p.is_dir())
     assert names == ["ferry_applicability_bool", "ferry_applicability_mc",
                      "ferry_applicability_open", "ferry_plan_generation_open",
                      "trac_projection"]
     front = yaml.safe_load((built / "README.md").read_text().split("---")[1])
-    feats = {c["config_name"]: [f["name"] for f in c["features"]] for c in front["dataset_info"]}
-    assert "family" in feats["ferry_applicability_mc"] and "task" not in feats["ferry_applicability_mc"]
-    assert "task" in feats["trac_projection"] and "family" not in feats["trac_projection"]
+    assert sorted(c["config_name"] for c in front["configs"]) == names
+    mc = datasets.load_dataset(str(built), "ferry_applicability_mc", split="train").features
+    trac = datasets.load_dataset(str(built), "trac_projection", split="test").features
+    assert "family" in mc and "task" not in mc
+    assert "task" in trac and "family" not in trac
 
 
 def test_load_dataset_round_trip(built):
