@@ -125,13 +125,19 @@ def _run_build(recipe, out: Path, **options) -> None:
 @click.option("--seed", type=int, default=None, help="Override the recipe's seed.")
 @click.option("--scale", type=PositiveNumber(), default=1.0,
               help="Multiply every split's size (kept even, at least 2).")
+@click.option("--configs", "patterns", default=None,
+              help="Only the configs matching these comma-separated patterns, e.g. "
+              "'blocksworld_*,gripper_planning_bool'.")
 @click.option("--audit", "run_audit", is_flag=True,
               help="Also run the surface-text probes and write them into the card.")
 @_build_options
-def build_command(recipe: str, out: Path, seed, scale, run_audit, workers, overwrite,
+def build_command(recipe: str, out: Path, seed, scale, patterns, run_audit, workers, overwrite,
                   quiet) -> None:
     from .recipe import load_recipe
+
     loaded = load_recipe(recipe)
+    if patterns is not None:
+        loaded = loaded.select(patterns)
     _run_build(loaded, out, seed=seed, scale=scale, workers=workers, overwrite=overwrite,
                progress=not quiet)
     if run_audit:

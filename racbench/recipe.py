@@ -17,6 +17,8 @@ absent) and `citation` (BibTeX) go into the dataset card.
 from __future__ import annotations
 
 import difflib
+import dataclasses
+import fnmatch
 import hashlib
 import itertools
 import json
@@ -80,8 +82,20 @@ class Recipe:
     def fingerprint(self, seed: int, scale: float) -> str:
         """Identifies what a build will produce, for resuming a partial build."""
         from . import __version__
-        text = json.dumps([self.source_text, seed, scale, __version__])
+        text = json.dumps([self.source_text, [c.name for c in self.configs], seed, scale,
+                           __version__])
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+    def select(self, patterns: str) -> "Recipe":
+        """The configs whose names match any of the comma-separated shell patterns
+        (`blocksworld_*,gripper_planning_bool`), in the recipe's order."""
+        wanted = [p.strip() for p in patterns.split(",") if p.strip()]
+        configs = tuple(c for c in self.configs
+                        if any(fnmatch.fnmatchcase(c.name, p) for p in wanted))
+        if not configs:
+            raise RecipeError(f"--configs {patterns!r} matches none of the recipe's "
+                              f"{len(self.configs)} configs (e.g. {self.configs[0].name})")
+        return dataclasses.replace(self, configs=configs)
 
     def scaled(self, scale: float) -> "Recipe":
         """Every split at `scale` times its rows, kept even so labels stay 50/50."""
