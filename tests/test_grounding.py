@@ -2,6 +2,7 @@
 
 from racbench.simulator.strips import limits
 from racbench.simulator.strips.grounding import PLANNED_PRECONDITIONS, ground
+from racbench.simulator.strips.model import ActionSchema, Domain, Problem
 from racbench.simulator.strips.pddl_reader import parse_domain, parse_problem
 
 LONG = PLANNED_PRECONDITIONS + 1  # edges in the long jump: more preconditions than planned
@@ -46,3 +47,16 @@ def test_exactly_at_the_limit_is_fine_when_a_fixed_order_finds_bindings_again():
     size = len(ground(domain, problem).actions)
     with limits.overridden(max_ground_actions=size):
         assert len(ground(domain, problem).actions) == size
+
+
+def test_models_built_in_code_with_odd_types_ground_without_crashing():
+    """The reader refuses these; a Domain or Problem built directly still grounds: a type
+    in a cycle is still below `object`, an undeclared type has only `object` above it."""
+    domain = Domain(name="odd", requirements=frozenset(), supertypes={"a": "b", "b": "a"},
+                    constants={}, predicates={"seen": (("b",),)},
+                    actions=(ActionSchema("look", (("?x", ("b",)),), (), (("seen", "?x"),), ()),
+                             ActionSchema("poke", (("?x", ("object",)),), (), (), ())))
+    problem = Problem(name="p", domain_name="odd", objects={"x": "a", "y": "ghost"},
+                      init=frozenset(), goal=())
+    task = ground(domain, problem)
+    assert [a.term for a in task.actions] == [("look", "x"), ("poke", "x"), ("poke", "y")]
