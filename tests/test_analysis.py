@@ -2,7 +2,7 @@
 
 Each property enumerates the states reachable from the query state by a plain
 breadth-first search written here (not the module's engines), on the shipped domains'
-first problems and on the smallest planning-competition problems in ../shared/pddl.
+first problems and on the smallest planning-competition problems in tests/data/pddl.
 Both engines of the module (explicit enumeration and bounded search) are checked.
 """
 
@@ -27,14 +27,13 @@ from racbench.simulator.strips.task import Condition, GroundTask, iter_bits
 
 ROOT = Path(__file__).resolve().parents[1]
 DOMAINS = ROOT / "racbench" / "data" / "domains"
-SHARED = ROOT.parent / "shared" / "pddl"
-SHARED_REASON = f"planning-competition files not found at {SHARED} (../shared absent)"
+COMPETITION = ROOT / "tests" / "data" / "pddl"
 
 SHIPPED = ["blocksworld", "depots", "ferry", "floortile", "goldminer", "grid", "gripper",
            "household", "logistics", "rovers", "satellite", "swap", "visitall"]
-SHARED_SMALL = {"blocks": "probBLOCKS-4-0.pddl", "gripper": "prob01.pddl",
-                "depot": "p01.pddl"}
-NAMES = SHIPPED + ([f"shared/{d}" for d in SHARED_SMALL] if SHARED.is_dir() else [])
+COMPETITION_SMALL = {"blocks": "probBLOCKS-4-0.pddl", "gripper": "prob01.pddl",
+                     "depot": "p01.pddl"}
+NAMES = SHIPPED + [f"competition/{d}" for d in COMPETITION_SMALL]
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -42,12 +41,12 @@ SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
 
 @lru_cache(maxsize=None)
 def load(name: str) -> GroundTask:
-    if name.startswith("shared/"):
-        folder = SHARED / name.split("/", 1)[1]
-        problem_file = folder / SHARED_SMALL[folder.name]
-    elif name.startswith("shared-file/"):
+    if name.startswith("competition/"):
+        folder = COMPETITION / name.split("/", 1)[1]
+        problem_file = folder / COMPETITION_SMALL[folder.name]
+    elif name.startswith("competition-file/"):
         _, folder_name, file_name = name.split("/")
-        folder = SHARED / folder_name
+        folder = COMPETITION / folder_name
         problem_file = folder / file_name
     else:
         folder = DOMAINS / name
@@ -384,12 +383,12 @@ def brute_unjustified(task, state, plan, goal, mode):
 
 INVERSE_PAIRS = {  # domain -> (first action name, second action name)
     "blocksworld": ("pick-up", "put-down"), "gripper": ("pick", "drop"),
-    "shared/blocks": ("pick-up", "put-down"),
+    "competition/blocks": ("pick-up", "put-down"),
 }
 
 
 @SETTINGS
-@given(st.sampled_from([n for n in INVERSE_PAIRS if n in NAMES]),
+@given(st.sampled_from(list(INVERSE_PAIRS)),
        st.integers(0, 2**32 - 1))
 def test_justification_of_inserted_useless_pair(name, seed):
     task = load(name)
@@ -558,9 +557,8 @@ def test_budget_raises_instead_of_guessing():
         an.unnecessary_steps(task, task.init, plan, end_goal, "subsequence", max_states=2)
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_REASON)
 def test_big_world_falls_back_to_bounded_search():
-    task = load("shared-file/logistics00/probLOGISTICS-4-0.pddl")  # > 100k states
+    task = load("competition-file/logistics00/probLOGISTICS-4-0.pddl")  # > 100k states
     goal = task.condition(task.goal)
     with pytest.raises(SearchBudgetExceeded):
         an.optimal_cost(task, task.init, goal, max_states=2000)
@@ -574,11 +572,10 @@ def test_big_world_falls_back_to_bounded_search():
     assert an.fact_reachable(task, task.init, atom)
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason=SHARED_REASON)
-@pytest.mark.parametrize("folder", sorted(SHARED_SMALL))
-def test_shared_competition_problems(folder):
+@pytest.mark.parametrize("folder", sorted(COMPETITION_SMALL))
+def test_competition_problems(folder):
     """The task goals of the competition problems: engines agree with brute force."""
-    task = load(f"shared/{folder}")
+    task = load(f"competition/{folder}")
     goal = task.condition(task.goal)
     rng = random.Random(folder)
     states = reach(task, task.init)

@@ -348,8 +348,10 @@ def test_untyped_domains_use_class_predicates_and_parameter_names():
         "drive truck t1 from a to b in city c1"
 
 
-def test_planning_competition_domains_render_by_default(shared_pddl):
-    for path in sorted(shared_pddl.glob("*/domain.pddl")):
+def test_planning_competition_domains_render_by_default(competition_pddl):
+    paths = sorted(competition_pddl.glob("*/domain.pddl"))
+    assert len(paths) == 4  # blocks, depot, gripper, logistics00
+    for path in paths:
         d = load_domain(path)
         for text in (DomainText(d), DomainText(d, "default"),
                      DomainText(d, obfuscation="misleading")):

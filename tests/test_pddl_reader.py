@@ -19,17 +19,19 @@ OPTIMAL = {
 
 
 @pytest.mark.parametrize("domain,problem", sorted(OPTIMAL))
-def test_competition_problems_load_ground_and_solve(shared_pddl, domain, problem):
-    dom = load_domain(shared_pddl / domain / "domain.pddl")
-    prob = load_problem(shared_pddl / domain / problem, dom)
+def test_competition_problems_load_ground_and_solve(competition_pddl, domain, problem):
+    dom = load_domain(competition_pddl / domain / "domain.pddl")
+    prob = load_problem(competition_pddl / domain / problem, dom)
     task = ground(dom, prob)
     goal = task.condition(task.goal)
     assert not goal.holds(task.init)
     assert shortest_plan_length(task, task.init, goal) == OPTIMAL[(domain, problem)]
 
 
-def test_every_shared_problem_grounds(shared_pddl):
-    for domain_file in sorted(shared_pddl.glob("*/domain.pddl")):
+def test_every_competition_problem_grounds(competition_pddl):
+    domain_files = sorted(competition_pddl.glob("*/domain.pddl"))
+    assert len(domain_files) == 4  # blocks, depot, gripper, logistics00
+    for domain_file in domain_files:
         dom = load_domain(domain_file)
         for problem_file in sorted(domain_file.parent.glob("*.pddl")):
             if problem_file.name == "domain.pddl":
@@ -45,9 +47,9 @@ def test_every_shared_problem_grounds(shared_pddl):
                 assert nxt & a.add == a.add and not nxt & (a.delete & ~a.add)
 
 
-def test_upper_case_problem_is_read_case_insensitively(shared_pddl):
-    dom = load_domain(shared_pddl / "blocks" / "domain.pddl")
-    prob = load_problem(shared_pddl / "blocks" / "probBLOCKS-4-0.pddl", dom)
+def test_upper_case_problem_is_read_case_insensitively(competition_pddl):
+    dom = load_domain(competition_pddl / "blocks" / "domain.pddl")
+    prob = load_problem(competition_pddl / "blocks" / "probBLOCKS-4-0.pddl", dom)
     assert ("ontable", "c") in prob.init and prob.goal[0].atom == ("on", "d", "c")
 
 

@@ -28,8 +28,7 @@ from scipy.sparse.csgraph import connected_components
 from ..errors import InputError
 from ..simulator.strips.grounding import ground
 from ..simulator.strips.model import Domain, Literal, Problem
-from ..simulator.strips.pddl_reader import parse_domain, parse_problem
-from ..simulator.strips.sexpr import PDDLError
+from ..simulator.strips.pddl_reader import parse_domain, parse_problem, read_pddl_text
 from ..simulator.strips.task import Condition, GroundTask, iter_bits
 
 MAX_STATES = 200_000
@@ -63,18 +62,9 @@ def shipped_problem_names(domain: str) -> list[str]:
     return [f"p{i:02d}" for i in range(1, shipped_domains()[domain]["problems"] + 1)]
 
 
-def _read(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PDDLError("file not found", str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise PDDLError(f"not UTF-8 text ({exc.reason})", str(path)) from None
-
-
 @lru_cache(maxsize=64)
 def load_domain_text(path: str) -> tuple[str, Domain]:
-    text = _read(path)
+    text = read_pddl_text(path)
     return text, parse_domain(text, path)
 
 
@@ -85,7 +75,7 @@ def world_for(domain_file: str, problem_file: str, max_states: int = MAX_STATES)
 @lru_cache(maxsize=None)
 def _world(domain_file: str, problem_file: str, max_states: int) -> "ProblemWorld":
     text, domain = load_domain_text(domain_file)
-    problem = parse_problem(_read(problem_file), domain, problem_file)
+    problem = parse_problem(read_pddl_text(problem_file), domain, problem_file)
     return ProblemWorld(domain, text, problem, Path(problem_file).stem, max_states)
 
 

@@ -1,0 +1,62 @@
+"""Grounding: what relaxed reachability instantiates, over several rounds, on both join paths."""
+
+from racbench.simulator.strips import limits
+from racbench.simulator.strips.grounding import PLANNED_PRECONDITIONS, ground
+from racbench.simulator.strips.model import ActionSchema, Domain, Problem
+from racbench.simulator.strips.pddl_reader import parse_domain, parse_problem
+
+LONG = PLANNED_PRECONDITIONS + 1  # edges in the long jump: more preconditions than planned
+NODES = [f"n{i:02d}" for i in range(LONG + 3)]
+
+
+def line_world():
+    """Nodes on a line; `step` reaches the next node, `jump` needs LONG edges in a row
+    from a reached node (one fixed join order) and `mark` needs a reached node twice."""
+    jump_vars = " ".join(f"?v{i}" for i in range(LONG + 1))
+    edges = " ".join(f"(edge ?v{i} ?v{i + 1})" for i in range(LONG))
+    domain = parse_domain(f"""(define (domain line)
+      (:predicates (edge ?a ?b) (reached ?a) (far ?a) (marked ?a))
+      (:action step :parameters (?a ?b) :precondition (and (reached ?a) (edge ?a ?b))
+        :effect (reached ?b))
+      (:action jump :parameters ({jump_vars}) :precondition (and (reached ?v0) {edges})
+        :effect (far ?v{LONG}))
+      (:action mark :parameters (?a ?b) :precondition (and (reached ?a) (reached ?b)
+                                                            (not (= ?a ?b)))
+        :effect (marked ?a)))""", "line.pddl")
+    facts = " ".join(f"(edge {a} {b})" for a, b in zip(NODES, NODES[1:]))
+    problem = parse_problem(f"(define (problem p) (:domain line) (:objects {' '.join(NODES)})"
+                            f" (:init (reached n00) {facts}) (:goal (far {NODES[-1]})))",
+                            domain, "p.pddl")
+    return domain, problem
+
+
+def test_actions_found_over_many_rounds_on_both_join_paths():
+    domain, problem = line_world()
+    task = ground(domain, problem)
+    by_name = {}
+    for a in task.actions:
+        by_name.setdefault(a.name, []).append(a.args)
+    assert by_name["step"] == list(zip(NODES, NODES[1:]))
+    assert by_name["jump"] == [tuple(NODES[s:s + LONG + 1]) for s in range(3)]
+    assert by_name["mark"] == [(a, b) for a in NODES for b in NODES if a != b]
+    assert len(task.actions) == len(NODES) - 1 + 3 + len(NODES) * (len(NODES) - 1)
+
+
+def test_exactly_at_the_limit_is_fine_when_a_fixed_order_finds_bindings_again():
+    domain, problem = line_world()
+    size = len(ground(domain, problem).actions)
+    with limits.overridden(max_ground_actions=size):
+        assert len(ground(domain, problem).actions) == size
+
+
+def test_models_built_in_code_with_odd_types_ground_without_crashing():
+    """The reader refuses these; a Domain or Problem built directly still grounds: a type
+    in a cycle is still below `object`, an undeclared type has only `object` above it."""
+    domain = Domain(name="odd", requirements=frozenset(), supertypes={"a": "b", "b": "a"},
+                    constants={}, predicates={"seen": (("b",),)},
+                    actions=(ActionSchema("look", (("?x", ("b",)),), (), (("seen", "?x"),), ()),
+                             ActionSchema("poke", (("?x", ("object",)),), (), (), ())))
+    problem = Problem(name="p", domain_name="odd", objects={"x": "a", "y": "ghost"},
+                      init=frozenset(), goal=())
+    task = ground(domain, problem)
+    assert [a.term for a in task.actions] == [("look", "x"), ("poke", "x"), ("poke", "y")]
