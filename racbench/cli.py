@@ -101,16 +101,25 @@ def _build_options(command):
         click.option("--overwrite", is_flag=True,
                      help="Replace an existing dataset folder that racbench built."),
         click.option("--quiet", is_flag=True, help="No progress output."),
+        click.option("--max-pddl-mb", type=click.FloatRange(min=0, min_open=True, max=1e6),
+                     default=None, help="Refuse PDDL files larger than this (default 10 MB)."),
+        click.option("--max-ground-actions", type=click.IntRange(min=1), default=None,
+                     help="Refuse problems with more ground actions or fluent atoms than "
+                     "this (default 50,000)."),
     ]
     for option in reversed(options):
         command = option(command)
     return command
 
 
-def _run_build(recipe, out: Path, **options) -> None:
+def _run_build(recipe, out: Path, max_pddl_mb=None, max_ground_actions=None,
+               **options) -> None:
     from .export.build import build
+    from .simulator.strips.limits import overridden
+
     try:
-        with _working():
+        with _working(), overridden(max_pddl_mb=max_pddl_mb,
+                                    max_ground_actions=max_ground_actions):
             build(recipe, out, **options)
     except KeyboardInterrupt:
         _exit_interrupted(f"interrupted; rerun the same command to resume into {out}")
@@ -132,14 +141,15 @@ def _run_build(recipe, out: Path, **options) -> None:
               help="Also run the surface-text probes and write them into the card.")
 @_build_options
 def build_command(recipe: str, out: Path, seed, scale, patterns, run_audit, workers, overwrite,
-                  quiet) -> None:
+                  quiet, max_pddl_mb, max_ground_actions) -> None:
     from .recipe import load_recipe
 
     loaded = load_recipe(recipe)
     if patterns is not None:
         loaded = loaded.select(patterns)
     _run_build(loaded, out, seed=seed, scale=scale, workers=workers, overwrite=overwrite,
-               progress=not quiet)
+               progress=not quiet, max_pddl_mb=max_pddl_mb,
+               max_ground_actions=max_ground_actions)
     if run_audit:
         _audit_and_report(out, "query", card=True, progress=not quiet)
 
@@ -177,7 +187,8 @@ def _split_sizes(n: int) -> dict[str, int]:
 @click.option("--seed", type=int, default=0, show_default=True)
 @_build_options
 def generate_command(task, objects, lengths, rows, query_kinds, names, domain, domain_file,
-                     problem_files, form, out, seed, workers, overwrite, quiet) -> None:
+                     problem_files, form, out, seed, workers, overwrite, quiet, max_pddl_mb,
+                     max_ground_actions) -> None:
     """Build one config of TASK: a TRAC task (projection, executability, planning,
     goal_recognition) on blocksworld, or, with --domain or --domain-file, any ACP
     family on a STRIPS domain."""
@@ -190,7 +201,8 @@ def generate_command(task, objects, lengths, rows, query_kinds, names, domain, d
         recipe = trac_recipe(task, objects, lengths or (1,), rows, query_kinds, names, seed,
                              _split_sizes)
     _run_build(recipe, out, seed=seed, workers=workers, overwrite=overwrite,
-               progress=not quiet)
+               progress=not quiet, max_pddl_mb=max_pddl_mb,
+               max_ground_actions=max_ground_actions)
 
 
 @main.command("show")

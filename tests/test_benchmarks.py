@@ -30,6 +30,7 @@ TINY = {
                             "/s"),
     "build_recipe.py": (["{tiny_recipe}", "--workers", "1"], "rows/s"),
     "cli_startup.py": (["--repeat", "1"], "median"),
+    "fuzz_pddl.py": (["--n", "200"], "inputs"),
     "interrupts.py": (["--tries", "1", "--max-delay", "0"], "exit codes"),
     "science_gold.py": (["--tasks", "boil", "--every", "15", "--workers", "1"], "steps/s"),
 }
