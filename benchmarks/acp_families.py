@@ -13,10 +13,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from racbench.acp.families import FAMILIES
-from racbench.acp.rows import AcpConfigRows
+from racbench.tasks import FAMILIES
+from racbench.tasks.rows import AcpConfigRows
 from racbench.generators.rows import GenerationError
-from racbench.recipe import load_recipe
+from racbench.suites.recipe import load_recipe
 
 
 def main() -> None:

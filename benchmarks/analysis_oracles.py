@@ -1,4 +1,4 @@
-"""Calls per second of each oracle in `racbench.simulator.strips.analysis`.
+"""Calls per second of each oracle in `racbench.worlds.strips.analysis`.
 
 For shipped problems of three domains (small, mid-size and near the enumeration limit,
 all answered from the enumerated space) and one too big to enumerate (every query a
@@ -20,11 +20,11 @@ import random
 import time
 from importlib import resources
 
-from racbench.simulator.strips import analysis as an
-from racbench.simulator.strips.grounding import ground
-from racbench.simulator.strips.pddl_reader import parse_domain, parse_problem
-from racbench.simulator.strips.search import SearchBudgetExceeded
-from racbench.simulator.strips.task import Condition, GroundTask
+from racbench.worlds.strips import analysis as an
+from racbench.worlds.strips.grounding import ground
+from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem
+from racbench.worlds.strips.search import SearchBudgetExceeded
+from racbench.worlds.strips.task import Condition, GroundTask
 
 DEFAULT_CASES = ("gripper:p05", "blocksworld:p10", "rovers:p10", "satellite:p15")
 

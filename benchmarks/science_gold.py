@@ -16,8 +16,8 @@ import resource
 import time
 import tracemalloc
 
-from racbench.simulator.science import TASKS, OracleError, gold_trajectory
-from racbench.generators.science_gold import gold_items
+from racbench.worlds.science import TASKS, OracleError, gold_trajectory
+from racbench.tasks.gold_trajectories import gold_items
 
 ALL_SETTINGS = ("", "teleport", "openDoors", "openContainers", "noElectricalAction", "easy")
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import click
 
-from .data import recipe_names
-from .errors import InputError
+from racbench.data import recipe_names
+from racbench.errors import InputError
 
 INTERRUPTED = 130
 
@@ -114,8 +114,8 @@ def _build_options(command):
 
 def _run_build(recipe, out: Path, max_pddl_mb=None, max_ground_actions=None,
                **options) -> None:
-    from .export.build import build
-    from .simulator.strips.limits import overridden
+    from racbench.export.build import build
+    from racbench.worlds.strips.limits import overridden
 
     try:
         with _working(), overridden(max_pddl_mb=max_pddl_mb,
@@ -142,7 +142,7 @@ def _run_build(recipe, out: Path, max_pddl_mb=None, max_ground_actions=None,
 @_build_options
 def build_command(recipe: str, out: Path, seed, scale, patterns, run_audit, workers, overwrite,
                   quiet, max_pddl_mb, max_ground_actions) -> None:
-    from .recipe import load_recipe
+    from racbench.suites.recipe import load_recipe
 
     loaded = load_recipe(recipe)
     if patterns is not None:
@@ -192,7 +192,7 @@ def generate_command(task, objects, lengths, rows, query_kinds, names, domain, d
     """Build one config of TASK: a TRAC task (projection, executability, planning,
     goal_recognition) on blocksworld, or, with --domain or --domain-file, any ACP
     family on a STRIPS domain."""
-    from .generate import acp_recipe, trac_recipe
+    from racbench.suites.generate import acp_recipe, trac_recipe
 
     if domain or domain_file or problem_files:
         recipe = acp_recipe(task, domain, domain_file, problem_files, form,
@@ -212,14 +212,14 @@ def generate_command(task, objects, lengths, rows, query_kinds, names, domain, d
 @click.option("--split", default=None, help="Split to show (default: the first one).")
 def show_command(directory: Path, config: str, count: int, split: str | None) -> None:
     """Print rows of CONFIG from a built DIRECTORY readably."""
-    from .show import show_rows
+    from racbench.export.show import show_rows
 
     for text in show_rows(directory, config, count, split):
         click.echo(text)
 
 
 def _audit_and_report(directory: Path, field: str, card: bool, progress: bool) -> bool:
-    from .audit import audit_dataset, render_audit_section, update_card
+    from racbench.checks.audit import audit_dataset, render_audit_section, update_card
 
     with _working():
         results = audit_dataset(directory, field=field, progress=progress)
@@ -269,8 +269,8 @@ def verify_command(directory: Path, limit, configs, no_optimal, require_optimal,
                    fd_timeout, quiet) -> None:
     """Re-derive every label of the dataset in DIR with unified-planning and Fast
     Downward; exit 1 if any row disagrees, 2 if DIR is not a racbench dataset."""
-    from .progress import progress_bar
-    from .verification import verify_dataset
+    from racbench.progress import progress_bar
+    from racbench.checks.verify import verify_dataset
 
     if no_optimal and require_optimal:
         raise UserError("--no-optimal and --require-optimal exclude each other")
@@ -304,7 +304,7 @@ def play_group() -> None:
               "openContainers, noElectricalAction, easy.")
 def play_science(task: str, variation: int, simplifications: str) -> None:
     """Play science-lab TASK (e.g. boil) at the terminal; 'quit' ends."""
-    from .simulator.science.play import play
+    from racbench.worlds.science.play import play
 
     try:
         play(task, variation, simplifications)

@@ -1,3 +1,4 @@
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,3 +10,7 @@ COMPETITION_PDDL = ROOT / "tests" / "data" / "pddl"  # see its README.md: where 
 @pytest.fixture
 def competition_pddl() -> Path:
     return COMPETITION_PDDL
+
+
+# Authoring scripts (tools/) are not part of the package; tests import them by path.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))

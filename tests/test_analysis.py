@@ -19,11 +19,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from racbench.simulator.strips import analysis as an
-from racbench.simulator.strips.grounding import ground
-from racbench.simulator.strips.pddl_reader import load_domain, parse_domain, load_problem
-from racbench.simulator.strips.search import SearchBudgetExceeded
-from racbench.simulator.strips.task import Condition, GroundTask, iter_bits
+from racbench.worlds.strips import analysis as an
+from racbench.worlds.strips.grounding import ground
+from racbench.worlds.strips.pddl_reader import load_domain, parse_domain, load_problem
+from racbench.worlds.strips.search import SearchBudgetExceeded
+from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
 
 ROOT = Path(__file__).resolve().parents[1]
 DOMAINS = ROOT / "racbench" / "data" / "domains"
@@ -512,7 +512,7 @@ def test_forward_then_sweep_answers_agree(name, monkeypatch):
 @pytest.mark.parametrize("name", ["blocksworld", "gripper", "logistics", "household"])
 def test_agrees_with_core_search(name):
     """Same answers as search.StateSpace (all-pairs) and search.shortest_plan_length."""
-    from racbench.simulator.strips.search import StateSpace, shortest_plan_length
+    from racbench.worlds.strips.search import StateSpace, shortest_plan_length
 
     task = load(name)
     space = StateSpace(task, task.init)

@@ -17,9 +17,9 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from racbench import audit
+from racbench.checks import audit
 from racbench.cli import main
-from racbench.audit import (
+from racbench.checks.audit import (
     ACCURACY_THRESHOLD,
     CARD_END,
     CARD_START,
@@ -564,7 +564,7 @@ def test_card_lists_mc_config_on_choices(tmp_path):
 def test_holm_judges_an_audit_of_many_configs_as_a_whole():
     """One config 36% right of 100 options rows (p = 0.008) fails alone, but among 200
     configs at chance that is luck; a real leak (50%) still fails among them."""
-    from racbench.audit import PROBE_OPTIONS, ProbeResult, chance_p_value, holm
+    from racbench.checks.audit import PROBE_OPTIONS, ProbeResult, chance_p_value, holm
 
     def result(name, accuracy):
         p = chance_p_value(accuracy, 100, 0.25)

@@ -13,7 +13,7 @@ import datasets
 import pyarrow.parquet as pq
 import pytest
 
-from racbench.audit import probe_config
+from racbench.checks.audit import probe_config
 
 SMALL_RECIPE = """
 name: small
@@ -243,7 +243,7 @@ def test_every_phase_shows_progress_on_a_terminal_and_quiet_silences_it(tmp_path
 
 
 def test_a_builtin_name_wins_over_a_folder_of_that_name(tmp_path, monkeypatch):
-    from racbench.recipe import load_recipe
+    from racbench.suites.recipe import load_recipe
 
     (tmp_path / "trac").mkdir()
     monkeypatch.chdir(tmp_path)

@@ -12,14 +12,14 @@ import yaml
 from datasets.utils.metadata import known_task_ids
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from racbench.acp.schema import acp_features
-from racbench.audit import CARD_START, audit_dataset, update_card
+from racbench.tasks.schema import acp_features
+from racbench.checks.audit import CARD_START, audit_dataset, update_card
 from racbench.export.build import ConfigStats, SplitStats, build
 from racbench.export.card import render_card
 from racbench.export.hub import size_category, task_tags
 from racbench.export.schema import trac_features
-from racbench.generators.science_gold import FEATURES as SCIENCE_FEATURES
-from racbench.recipe import RecipeError, load_recipe, parse_recipe
+from racbench.tasks.gold_trajectories import FEATURES as SCIENCE_FEATURES
+from racbench.suites.recipe import RecipeError, load_recipe, parse_recipe
 
 CITATION = "@misc{smith2024blocks,\n  title = {Blocks},\n  year = {2024}\n}"
 

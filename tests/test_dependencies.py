@@ -37,6 +37,8 @@ def declared() -> dict[str, set[str]]:
 def imports(folder: str) -> dict[str, dict[str, str]]:
     """Third-party top-level module -> {file: 'module' or 'function'} of its imports."""
     std = set(sys.stdlib_module_names)
+    local = {"racbench", "tests"} | {p.stem for d in ("tools", "tests", "benchmarks")
+                                     for p in (ROOT / d).rglob("*.py")}
     found: dict[str, dict[str, str]] = {}
     for path in sorted((ROOT / folder).rglob("*.py")):
         tree = ast.parse(path.read_text("utf-8"))
@@ -49,7 +51,7 @@ def imports(folder: str) -> dict[str, dict[str, str]]:
             else:
                 continue
             for name in names:
-                if name not in std and name != "racbench":
+                if name not in std and name not in local:
                     where = "module" if id(node) in top else "function"
                     found.setdefault(name, {})[str(path.relative_to(ROOT))] = where
     return found
@@ -74,15 +76,15 @@ def test_optional_imports_are_declared_in_some_extra():
         assert distribution(module) in every, (module, files)
 
 
-def test_tests_and_benchmarks_import_only_base_and_test_requirements():
+def test_tests_benchmarks_and_tools_import_only_base_and_test_requirements():
     allowed = declared()[""] | declared()["test"]
-    for folder in ("tests", "benchmarks"):
+    for folder in ("tests", "benchmarks", "tools"):
         for module, files in imports(folder).items():
             assert distribution(module) in allowed, (module, files)
 
 
 def test_every_declared_requirement_is_used():
-    used = {distribution(m) for folder in ("racbench", "tests", "benchmarks")
+    used = {distribution(m) for folder in ("racbench", "tests", "benchmarks", "tools")
             for m in imports(folder)} | set(USED_WITHOUT_IMPORT)
     for extra, names in declared().items():
         assert names <= used, (extra or "base", sorted(names - used))

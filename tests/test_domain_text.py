@@ -1,4 +1,4 @@
-"""English for any STRIPS domain (racbench.generators.domain_text)."""
+"""English for any STRIPS domain (racbench.text.domain)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from racbench.generators import domain_text as dt
-from racbench.generators.domain_text import (DomainText, held_out_variant, obfuscate,
+from racbench.text import domain as dt
+from racbench.text.domain import (DomainText, held_out_variant, obfuscate,
                                              template_dir_for, variants)
-from racbench.simulator.strips.pddl_reader import load_domain, load_problem, parse_domain
+from racbench.worlds.strips.pddl_reader import load_domain, load_problem, parse_domain
 
 ROOT = Path(__file__).resolve().parents[1]
 DOMAINS_DIR = ROOT / "racbench" / "data" / "domains"
@@ -86,7 +86,7 @@ def test_blocksworld_uses_its_own_folder_and_trac_folder_is_untouched():
     text = DomainText(domain("blocksworld"), "blocksworld4")
     assert text.fact(("on-table", "b1")) == "block b1 is on the table"
     assert text.action(("unstack", "b1", "b2")) == "the hand unstacks block b1 from block b2"
-    from racbench.generators.text import Verbalizer
+    from racbench.text import Verbalizer
     trac = Verbalizer("blocksworld")
     assert trac.fact(("on", "red", "blue")) == "the red block is on top of the blue block"
 
@@ -281,8 +281,8 @@ def test_rendering_is_fast_after_warm_up():
 
 DETERMINISM_SCRIPT = """
 import json, random
-from racbench.generators.domain_text import DomainText, held_out_variant, template_dir_for
-from racbench.simulator.strips.pddl_reader import load_domain
+from racbench.text.domain import DomainText, held_out_variant, template_dir_for
+from racbench.worlds.strips.pddl_reader import load_domain
 out = []
 for name in {names!r}:
     d = load_domain({root!r} + "/" + name + "/domain.pddl")
@@ -314,7 +314,7 @@ def test_outputs_do_not_depend_on_python_hash_seed():
 def test_no_english_sentences_in_python():
     """Every sentence lives in a template: string literals in domain_text.py are names,
     single words or error messages, never phrasing."""
-    tree = ast.parse((ROOT / "racbench" / "generators" / "domain_text.py").read_text())
+    tree = ast.parse((ROOT / "racbench" / "text" / "domain.py").read_text())
     skip = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body:

@@ -20,7 +20,7 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 
 import pytest
 
-from racbench.simulator.strips import problem_generators as pg
+import problem_generators as pg  # tools/, an authoring script outside the package
 
 DOMAINS_DIR = Path(__file__).resolve().parents[1] / "racbench" / "data" / "domains"
 
@@ -405,7 +405,7 @@ def test_generator_reproduces_committed_files():
 
 
 def test_write_all_rewrites_the_tree_byte_identically(tmp_path):
-    """What ``python -m racbench.simulator.strips.problem_generators`` writes."""
+    """What ``python tools/problem_generators.py`` writes."""
     written = pg.write_all(tmp_path)
     assert len(written) == len(CASES) + 1
     for path in written:

@@ -1,9 +1,9 @@
 """Grounding: what relaxed reachability instantiates, over several rounds, on both join paths."""
 
-from racbench.simulator.strips import limits
-from racbench.simulator.strips.grounding import PLANNED_PRECONDITIONS, ground
-from racbench.simulator.strips.model import ActionSchema, Domain, Problem
-from racbench.simulator.strips.pddl_reader import parse_domain, parse_problem
+from racbench.worlds.strips import limits
+from racbench.worlds.strips.grounding import PLANNED_PRECONDITIONS, ground
+from racbench.worlds.strips.model import ActionSchema, Domain, Problem
+from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem
 
 LONG = PLANNED_PRECONDITIONS + 1  # edges in the long jump: more preconditions than planned
 NODES = [f"n{i:02d}" for i in range(LONG + 3)]

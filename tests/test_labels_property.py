@@ -5,7 +5,6 @@ appendix B) and shares no code with racbench's PDDL engine or generators.
 """
 
 import json
-from collections import deque
 
 from hypothesis import given, settings
 from hypothesis import strategies as st

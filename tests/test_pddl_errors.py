@@ -12,12 +12,12 @@ import time
 
 import pytest
 
-from racbench.simulator.strips import limits
-from racbench.simulator.strips.grounding import ground
-from racbench.simulator.strips.pddl_reader import (load_domain, load_problem, parse_domain,
+from racbench.worlds.strips import limits
+from racbench.worlds.strips.grounding import ground
+from racbench.worlds.strips.pddl_reader import (load_domain, load_problem, parse_domain,
                                                    parse_problem)
-from racbench.simulator.strips.search import shortest_plan_length
-from racbench.simulator.strips.sexpr import PDDLError
+from racbench.worlds.strips.search import shortest_plan_length
+from racbench.worlds.strips.sexpr import PDDLError
 
 DOMAIN = """(define (domain d)
   (:requirements :strips :typing :action-costs)

@@ -11,10 +11,10 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from racbench.simulator.strips import limits
-from racbench.simulator.strips.grounding import ground
-from racbench.simulator.strips.pddl_reader import parse_domain, parse_problem
-from racbench.simulator.strips.sexpr import PDDLError
+from racbench.worlds.strips import limits
+from racbench.worlds.strips.grounding import ground
+from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem
+from racbench.worlds.strips.sexpr import PDDLError
 
 ROOT = Path(__file__).resolve().parents[1]
 

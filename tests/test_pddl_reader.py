@@ -2,10 +2,10 @@
 
 import pytest
 
-from racbench.simulator.strips.grounding import ground
-from racbench.simulator.strips.pddl_reader import load_domain, load_problem, parse_domain, parse_problem
-from racbench.simulator.strips.search import shortest_plan_length
-from racbench.simulator.strips.sexpr import PDDLError
+from racbench.worlds.strips.grounding import ground
+from racbench.worlds.strips.pddl_reader import load_domain, load_problem, parse_domain, parse_problem
+from racbench.worlds.strips.search import shortest_plan_length
+from racbench.worlds.strips.sexpr import PDDLError
 
 # Optimal plan lengths of the competition problems (known from the literature / BFS).
 OPTIMAL = {

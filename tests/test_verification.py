@@ -18,15 +18,15 @@ import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
-from racbench import verification  # noqa: E402
+from racbench.checks import verify as verification  # noqa: E402
 from racbench.cli import main  # noqa: E402
-from racbench.verification import verify_dataset, verify_row  # noqa: E402
+from racbench.checks.verify import verify_dataset, verify_row  # noqa: E402
 
 HAVE_FD = verification.fd_available()
 needs_fd = pytest.mark.skipif(not HAVE_FD, reason="Fast Downward checks need up-fast-downward "
                                                   "(pip install 'racbench[verify]')")
 TASKS = ("projection", "executability", "planning", "goal_recognition")
-GRIPPER = Path(verification.__file__).parent / "data" / "domains" / "gripper" / "domain.pddl"
+GRIPPER = Path(__file__).resolve().parents[1] / "racbench" / "data" / "domains" / "gripper" / "domain.pddl"
 
 
 # ACP families whose claims UP's simulator and plan validator decide, every form.
@@ -302,7 +302,7 @@ PLAN = [["move", "room1", "room2"], ["pick", "ball1", "room2", "left"],
 
 
 def acp_row(family: str, form: str, answer, **sym) -> dict:
-    """A row shaped like racbench/acp/rows.py writes them."""
+    """A row shaped like racbench/tasks/rows.py writes them."""
     symbolic = {"family": family, "form": form, "domain": "gripper",
                 "domain_pddl": GRIPPER.read_text(), "problem": "p01",
                 "objects": GRIPPER_OBJECTS, "state": GRIPPER_STATE, "goal": GRIPPER_GOAL,

@@ -19,19 +19,19 @@ import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..errors import InputError
-from ..progress import progress_bar
-from ..acp.rows import AcpConfigRows
-from ..generators.rows import ConfigRows, GenerationError, probe, probe_jobs
-from ..generators.science_gold import ScienceGoldRows
-from ..recipe import ConfigSpec, Recipe
-from ..splits.names import name_pool
-from ..splits.strata import position_codes
-from .card import write_card
-from .folder import check_out, make_parents, remove_empty
-from .parquet import write_split
-from .pool import worker_pool
-from .schema import trac_features
+from racbench.errors import InputError
+from racbench.progress import progress_bar
+from racbench.tasks.rows import AcpConfigRows
+from racbench.generators.rows import ConfigRows, GenerationError, probe, probe_jobs
+from racbench.tasks.gold_trajectories import ScienceGoldRows
+from racbench.suites.recipe import ConfigSpec, Recipe
+from racbench.splits.names import name_pool
+from racbench.splits.strata import position_codes
+from racbench.export.card import write_card
+from racbench.export.folder import check_out, make_parents, remove_empty
+from racbench.export.parquet import write_split
+from racbench.export.pool import worker_pool
+from racbench.export.schema import trac_features
 
 CHUNK = 500
 MIN_CHUNK = 8
@@ -150,7 +150,7 @@ def _explore_acp(specs: list[ConfigSpec], progress: bool) -> None:
     workers forked later share them."""
     if not specs:
         return
-    from ..acp.world import WorldTooLarge, world_for
+    from racbench.worlds.strips.world import WorldTooLarge, world_for
     files = sorted({(domain_file, path) for spec in specs for split in spec.splits
                     for domain_file, paths in [spec.task.files(split)] for path in paths})
     for domain_file, path in progress_bar(files, enabled=progress, desc="explore",

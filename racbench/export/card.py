@@ -16,13 +16,13 @@ from pathlib import Path
 
 import yaml
 
-from .. import __version__
-from ..audit import CARD_END, CARD_START
-from ..generators.text import environment
-from ..licenses import DEFAULT_LICENSE
-from .details import CONFIGS_FILE, render_details
-from .hub import row_kind, size_category, task_tags
-from .splitinfo import split_size
+from racbench import __version__
+from racbench.checks.audit import CARD_END, CARD_START
+from racbench.text import environment
+from racbench.export.licenses import DEFAULT_LICENSE
+from racbench.export.details import CONFIGS_FILE, render_details
+from racbench.export.hub import row_kind, size_category, task_tags
+from racbench.export.splitinfo import split_size
 
 TAGS = ["reasoning-about-actions", "planning", "synthetic", "racbench"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 
-from .. import __version__
-from .hub import row_kind
+from racbench import __version__
+from racbench.export.hub import row_kind
 
 CONFIGS_FILE = "configs.json"
 

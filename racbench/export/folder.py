@@ -13,8 +13,8 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import InputError
-from .details import CONFIGS_FILE
+from racbench.errors import InputError
+from racbench.export.details import CONFIGS_FILE
 
 CARD = "README.md"
 SIDE_FILES = frozenset({CARD, CONFIGS_FILE})

@@ -13,11 +13,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..errors import InputError
-from .. import __version__
-from ..splits.names import POOLS, name_pool
-from ..splits.strata import Stratum
-from .world import GoalLiteral, World, blocksworld
+from racbench.errors import InputError
+from racbench import __version__
+from racbench.splits.names import POOLS, name_pool
+from racbench.splits.strata import Stratum
+from racbench.generators.world import GoalLiteral, World, blocksworld
 
 TASKS = ("projection", "executability", "planning", "goal_recognition")
 QUERY_KINDS = ("literal", "conjunction")

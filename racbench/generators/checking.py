@@ -10,10 +10,10 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from ..simulator.strips.grounding import ground
-from ..simulator.strips.model import Literal, Problem
-from ..simulator.strips.pddl_reader import parse_domain
-from ..simulator.strips.task import Condition, GroundTask
+from racbench.worlds.strips.grounding import ground
+from racbench.worlds.strips.model import Literal, Problem
+from racbench.worlds.strips.pddl_reader import parse_domain
+from racbench.worlds.strips.task import Condition, GroundTask
 
 DOMAIN_FILES = {"blocksworld": "blocksworld_trac/domain.pddl"}
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from itertools import product
 
-from ..splits.strata import Stratum
-from .base import Item, TaskConfig, TaskModule
-from .checking import execute, replay
-from .world import World
+from racbench.splits.strata import Stratum
+from racbench.generators.base import Item, TaskConfig, TaskModule
+from racbench.generators.checking import execute, replay
+from racbench.generators.world import World
 
 
 def cells(world: World, cfg: TaskConfig) -> list[list[tuple]]:

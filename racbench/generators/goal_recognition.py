@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import random
 
-from ..simulator.strips.search import SearchBudgetExceeded, shortest_plan_length
-from ..splits.strata import Stratum
-from .base import Item, TaskConfig, TaskModule
-from .checking import condition_of, execute, replay
-from .queries import form_cells, form_names, pick_goal
-from .world import World
+from racbench.worlds.strips.search import SearchBudgetExceeded, shortest_plan_length
+from racbench.splits.strata import Stratum
+from racbench.generators.base import Item, TaskConfig, TaskModule
+from racbench.generators.checking import condition_of, execute, replay
+from racbench.generators.queries import form_cells, form_names, pick_goal
+from racbench.generators.world import World
 
 NEGATIVE_KINDS = ("suboptimal", "no_progress")
 WALK_TRIES = 12

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 
-from ..simulator.strips.search import SearchBudgetExceeded
-from ..splits.strata import Stratum
-from .base import Item, TaskConfig, TaskModule
-from .checking import condition_of, execute, replay
-from .executability import non_executable
-from .queries import form_cells, form_names, goal_exists, pick_goal
-from .world import World
+from racbench.worlds.strips.search import SearchBudgetExceeded
+from racbench.splits.strata import Stratum
+from racbench.generators.base import Item, TaskConfig, TaskModule
+from racbench.generators.checking import condition_of, execute, replay
+from racbench.generators.executability import non_executable
+from racbench.generators.queries import form_cells, form_names, goal_exists, pick_goal
+from racbench.generators.world import World
 
 NEGATIVE_KINDS = ("not_executable", "misses_goal")
 OTHER_WALKS = 4  # walks tried for a goal the sequence misses before redrawing the state

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from ..simulator.strips.task import Condition
-from ..splits.strata import Stratum
-from .base import Item, TaskConfig, TaskModule
-from .checking import condition_of, execute, replay
-from .queries import form_cells, form_names, pick_query
-from .world import World
+from racbench.worlds.strips.task import Condition
+from racbench.splits.strata import Stratum
+from racbench.generators.base import Item, TaskConfig, TaskModule
+from racbench.generators.checking import condition_of, execute, replay
+from racbench.generators.queries import form_cells, form_names, pick_query
+from racbench.generators.world import World
 
 
 def cells(world: World, cfg: TaskConfig) -> list[list[tuple]]:

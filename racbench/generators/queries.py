@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from itertools import product
 
-from .world import Form, GoalLiteral, World
+from racbench.generators.world import Form, GoalLiteral, World
 
 
 def form_cells(world: World, kind: str) -> list[tuple[Form, ...]]:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..errors import InputError
-from ..splits.dedup import problem_key
-from ..splits.seeding import derive_seed
-from ..splits.strata import Stratum, stratum_for
-from . import TASK_MODULES
-from .base import Item, TaskConfig, assign_names, row_columns, symbolic_problem
-from .text import Verbalizer
+from racbench.errors import InputError
+from racbench.splits.dedup import problem_key
+from racbench.splits.seeding import derive_seed
+from racbench.splits.strata import Stratum, stratum_for
+from racbench.generators import TASK_MODULES
+from racbench.generators.base import Item, TaskConfig, assign_names, row_columns, symbolic_problem
+from racbench.text.trac import Verbalizer
 
 SAMPLE_TRIES = 2000  # redraws of one row before the stratum is declared exhausted
 # A stratum is kept only if each label succeeds `needed` times within `tries` draws, so

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from ..simulator.strips.grounding import ground
-from ..simulator.strips.model import Literal, Problem
-from ..simulator.strips.pddl_reader import parse_domain
-from ..simulator.strips.heuristics import heuristic_for
-from ..simulator.strips.search import SearchBudgetExceeded, StateSpace, astar
-from ..simulator.strips.task import Condition, GroundTask
+from racbench.worlds.strips.grounding import ground
+from racbench.worlds.strips.model import Literal, Problem
+from racbench.worlds.strips.pddl_reader import parse_domain
+from racbench.worlds.strips.heuristics import heuristic_for
+from racbench.worlds.strips.search import SearchBudgetExceeded, StateSpace, astar
+from racbench.worlds.strips.task import Condition, GroundTask
 
 EXPLICIT_STATE_LIMIT = 2_500  # dense all-pairs distances: n^2 memory, n^3 per layer
 START_POOL = 256

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from .seeding import derive_seed
+from racbench.splits.seeding import derive_seed
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from racbench.acp.config import AcpConfig
-from racbench.acp.rows import AcpConfigRows
+from racbench.tasks.config import AcpConfig
+from racbench.tasks.rows import AcpConfigRows
 
 # Small problems keep the whole folder fast; one split is enough for label checks.
 SMALL = {"test": ("p04", "p05", "p06")}

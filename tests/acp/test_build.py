@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from racbench.export.build import build
-from racbench.recipe import RecipeError, load_recipe, parse_recipe
-from racbench.verify import score
+from racbench.suites.recipe import RecipeError, load_recipe, parse_recipe
+from racbench.checks.score import score
 
 RECIPE = """
 name: acp-small
@@ -69,8 +69,8 @@ def test_load_dataset_round_trip(built):
 def test_acp_recipe_covers_every_family_domain_and_form():
     recipe = load_recipe("acp")
     seen = {(c.task.family, c.task.domain, c.task.form) for c in recipe.configs}
-    from racbench.acp.families import FAMILIES
-    from racbench.acp.world import shipped_domains
+    from racbench.tasks import FAMILIES
+    from racbench.worlds.strips.world import shipped_domains
     want = {(f, d, form) for f in FAMILIES for d in shipped_domains()
             for form in FAMILIES[f].forms}
     assert seen <= want
@@ -103,8 +103,8 @@ OPTIONS_ALONE = {("landmarks", "depots", "mc"), ("landmarks", "household", "mc")
 def test_configs_left_out_of_acp_cannot_be_made(family, domain, form):
     """The recipe leaves them out because the generator refuses them: in these
     domains every fact (action) has one answer from every state."""
-    from racbench.acp.config import AcpConfig
-    from racbench.acp.rows import AcpConfigRows
+    from racbench.tasks.config import AcpConfig
+    from racbench.tasks.rows import AcpConfigRows
     from racbench.generators.rows import GenerationError
 
     cfg = AcpConfig(family=family, domain=domain, form=form,

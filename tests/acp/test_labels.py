@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from racbench.acp.families import FAMILIES
-from racbench.acp.symbolic import symbolic_task
-from racbench.verify import score
+from racbench.tasks import FAMILIES
+from racbench.tasks.symbolic import symbolic_task
+from racbench.checks.score import score
 
 # blocksworld, gripper (every fact stays reachable: mc and open reachability ask about
 # pairs), logistics (trucks bound to cities)

@@ -10,15 +10,15 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from racbench.acp import balance
-from racbench.acp.config import AcpConfig
-from racbench.acp.families import FAMILIES
-from racbench.acp.rows import AcpConfigRows
-from racbench.acp.symbolic import SymbolicTask
-from racbench.acp.world import world_for
-from racbench.audit import probe_config, probe_options
+from racbench.tasks import balance
+from racbench.tasks.config import AcpConfig
+from racbench.tasks import FAMILIES
+from racbench.tasks.rows import AcpConfigRows
+from racbench.tasks.symbolic import SymbolicTask
+from racbench.worlds.strips.world import world_for
+from racbench.checks.audit import probe_config, probe_options
 from racbench.export.build import build
-from racbench.recipe import parse_recipe
+from racbench.suites.recipe import parse_recipe
 
 SUBJECT_FAMILIES = sorted(f for f, fam in FAMILIES.items() if fam.bool_pool is not None)
 DOMAIN = {"reachability": "floortile", "action_reachability": "rovers"}

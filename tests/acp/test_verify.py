@@ -1,11 +1,11 @@
-"""`racbench.verify.score`: bool, mc, and open answers checked by simulation, set
+"""`racbench.checks.score.score`: bool, mc, and open answers checked by simulation, set
 equality and search, with wrong and partially right answers."""
 
 import json
 
-from racbench.acp.symbolic import symbolic_task
-from racbench.simulator.strips import analysis
-from racbench.verify import score
+from racbench.tasks.symbolic import symbolic_task
+from racbench.worlds.strips import analysis
+from racbench.checks.score import score
 
 
 def test_bool_and_mc_answers(make_rows):
@@ -89,8 +89,8 @@ def test_search_checked_answers(make_rows):
 
 
 def test_obfuscated_rows_accept_either_names():
-    from racbench.acp.config import AcpConfig
-    from racbench.acp.rows import AcpConfigRows
+    from racbench.tasks.config import AcpConfig
+    from racbench.tasks.rows import AcpConfigRows
     cfg = AcpConfig("plan_generation", "logistics", "open", problems={"test": ("p04",)},
                     obfuscation="random")
     row = AcpConfigRows("obf", cfg, 0, ("test",)).row("test", 0, 0).columns

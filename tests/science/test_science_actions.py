@@ -1,7 +1,7 @@
 """Actions through the parser: containers hide contents, carrying, pouring, reading, eating, waiting."""
 
-from racbench.simulator.science import ScienceEnv
-from racbench.simulator.science.house import furniture, make, make_substance
+from racbench.worlds.science import ScienceEnv
+from racbench.worlds.science.house import furniture, make, make_substance
 
 
 def _kitchen_env(simp="teleport"):

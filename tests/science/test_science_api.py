@@ -2,7 +2,7 @@
 
 import pytest
 
-from racbench.simulator.science import SIMPLIFICATIONS, TASKS, ScienceEnv, TaskError, task_names, variation_split
+from racbench.worlds.science import SIMPLIFICATIONS, TASKS, ScienceEnv, TaskError, task_names, variation_split
 
 EXPECTED = {
     "boil": 30, "melt": 30, "freeze": 30, "change-the-state-of-matter-of": 30,

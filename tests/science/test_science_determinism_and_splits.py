@@ -1,18 +1,17 @@
 """Same inputs, same text under any hash seed; critical objects never leak into train; failures end episodes."""
 
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from racbench.simulator.science import TASKS, ScienceEnv, gold_trajectory, variation_split
-from racbench.simulator.science.data import load
+from racbench.worlds.science import TASKS, ScienceEnv, gold_trajectory, variation_split
+from racbench.worlds.science.data import load
 
 ROOT = Path(__file__).resolve().parents[2]
 _SCRIPT = """
 import json, sys
-from racbench.simulator.science import gold_trajectory
+from racbench.worlds.science import gold_trajectory
 items = [("boil", 17, ""), ("use-thermometer", 300, "teleport"), ("test-conductivity-of-unknown-substances", 450, ""),
          ("find-living-thing", 250, "easy"), ("power-component-renewable-vs-nonrenewable-energy", 3, "")]
 print(json.dumps([gold_trajectory(t, v, s, with_valid_actions=True) for t, v, s in items]))

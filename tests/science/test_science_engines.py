@@ -1,8 +1,8 @@
 """Thermodynamics and electricity on small hand-built worlds."""
 
-from racbench.simulator.science import electrical, thermo
-from racbench.simulator.science.house import add_agent, make, make_substance
-from racbench.simulator.science.world import World
+from racbench.worlds.science import electrical, thermo
+from racbench.worlds.science.house import add_agent, make, make_substance
+from racbench.worlds.science.world import World
 
 
 def _kitchen(ambient=25.0):
@@ -120,7 +120,7 @@ def test_solar_panel_works_outside_only():
 
 
 def test_switch_opens_and_closes_the_loop_through_actions():
-    from racbench.simulator.science import ScienceEnv
+    from racbench.worlds.science import ScienceEnv
     env = ScienceEnv("power-component", 0, "easy")
     env.reset()
     env.step("teleport to workshop")
@@ -159,7 +159,7 @@ def test_things_in_one_container_share_heat():
 
 
 def test_facts_record_containment_states_and_links():
-    from racbench.simulator.science import ScienceEnv, gold_trajectory
+    from racbench.worlds.science import ScienceEnv, gold_trajectory
     env = ScienceEnv("power-component", 2, "easy")
     env.reset()
     for step in gold_trajectory("power-component", 2, "easy"):

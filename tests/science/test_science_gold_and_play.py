@@ -4,8 +4,8 @@ import io
 
 import datasets
 
-from racbench.simulator.science import play
-from racbench.generators.science_gold import FEATURES, gold_items, gold_row
+from racbench.worlds.science import play
+from racbench.tasks.gold_trajectories import FEATURES, gold_items, gold_row
 
 
 def test_gold_items_are_sorted_and_complete():
@@ -32,7 +32,7 @@ def test_play_reads_commands_until_quit():
 
 
 def test_play_ends_at_completion_and_at_end_of_input():
-    from racbench.simulator.science import gold_trajectory
+    from racbench.worlds.science import gold_trajectory
     actions = "\n".join(s["action"] for s in gold_trajectory("freeze", 1, "easy"))
     out = io.StringIO()
     assert play("freeze", 1, "easy", io.StringIO(actions + "\n"), out) == 1.0

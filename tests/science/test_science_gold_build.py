@@ -6,7 +6,7 @@ import sys
 
 import datasets
 
-from racbench.simulator.science import TASKS, variation_split
+from racbench.worlds.science import TASKS, variation_split
 
 RECIPE = """
 name: sg

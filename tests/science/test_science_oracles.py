@@ -5,7 +5,7 @@ The exhaustive run over all variations is benchmarks/science_gold.py.
 
 import pytest
 
-from racbench.simulator.science import TASKS, Layout, gold_trajectory, variation_split
+from racbench.worlds.science import TASKS, Layout, gold_trajectory, variation_split
 
 SETTINGS = ["", "easy", "teleport", "openDoors,openContainers", "noElectricalAction"]
 
@@ -40,8 +40,8 @@ def test_layout_rejects_bad_sizes():
 
 
 def test_generated_layout_has_the_requested_rooms_joined_as_a_tree():
-    from racbench.simulator.science import ScienceEnv
-    from racbench.simulator.science.tasks.common import route
+    from racbench.worlds.science import ScienceEnv
+    from racbench.worlds.science.tasks.common import route
     env = ScienceEnv("find-animal", 7, layout=Layout(n_rooms=5, n_distractors=4))
     env.reset()
     w = env.world

@@ -4,8 +4,8 @@ import string
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from racbench.simulator.science import ScienceEnv, gold_trajectory
-from racbench.simulator.science.parser import parse
+from racbench.worlds.science import ScienceEnv, gold_trajectory
+from racbench.worlds.science.parser import parse
 
 
 def _env(task="boil", variation=0, simp="easy"):

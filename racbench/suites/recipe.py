@@ -1,0 +1,329 @@
+"""Recipes: YAML files that name every config of a suite, its task knobs and splits.
+
+A config entry may carry `for_each: {field: [values...]}`, expanded into one config per
+combination with `{field}` placeholders filled in its name. A list under `length`
+mixes lengths inside one config (GE1 mixes N = 1, 2, 3 equally).
+
+An entry with `family:` instead of `task:` is an ACP config (racbench.acp): keys family,
+domain (or domain_file), form, length, problems ({split: [p01, ...]}), obfuscation,
+paraphrase, splits. A `for_each` combination pairing a family with a form it does not
+have (e.g. plan_generation with bool) is skipped, so one entry can cover every form;
+so is any combination matching every field of a mapping listed under `exclude`.
+
+Top-level `license` (a licence identifier the Hugging Face Hub knows, `unknown` when
+absent) and `citation` (BibTeX) go into the dataset card.
+"""
+
+from __future__ import annotations
+
+import difflib
+import dataclasses
+import fnmatch
+import hashlib
+import itertools
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from racbench.errors import InputError
+from racbench.tasks.config import AcpConfig
+from racbench.data import recipe_names, recipe_text
+from racbench.generators.base import TaskConfig
+from racbench.tasks.gold_trajectories import ScienceGoldConfig, ScienceGoldRows
+from racbench.export.licenses import DEFAULT_LICENSE, HUB_LICENSES
+
+SPLITS = ("train", "validation", "test")
+RECIPE_KEYS = ("name", "description", "seed", "license", "citation", "configs")
+SCIENCE_KEYS = ("name", "description", "for_each", "science", "simplifications",
+                "valid_actions")
+CONFIG_KEYS = ("science", "simplifications", "valid_actions",
+               "name", "description", "for_each", "task", "length", "objects",
+               "query_kinds", "names", "domain", "splits", "family", "form", "problems",
+               "domain_file", "obfuscation", "paraphrase", "exclude")
+MAX_RECIPE_BYTES = 1_000_000
+MAX_CONFIGS = 10_000
+ACP_KEYS = ("name", "description", "for_each", "family", "domain", "domain_file", "form",
+            "length", "problems", "obfuscation", "paraphrase", "splits", "exclude")
+
+
+class RecipeError(InputError):
+    """A recipe we cannot accept; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class ConfigSpec:
+    name: str
+    description: str
+    task: TaskConfig | AcpConfig
+    splits: dict[str, int]  # split -> rows, in SPLITS order
+
+    @property
+    def is_acp(self) -> bool:
+        return isinstance(self.task, AcpConfig)
+
+    @property
+    def is_science(self) -> bool:
+        return isinstance(self.task, ScienceGoldConfig)
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    description: str
+    seed: int
+    configs: tuple[ConfigSpec, ...]
+    source_text: str
+    license: str = DEFAULT_LICENSE  # a Hub licence identifier, for the dataset card
+    citation: str = ""  # BibTeX of the work the data follows, for the dataset card
+
+    def fingerprint(self, seed: int, scale: float) -> str:
+        """Identifies what a build will produce, for resuming a partial build."""
+        from racbench import __version__
+        text = json.dumps([self.source_text, [c.name for c in self.configs], seed, scale,
+                           __version__])
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+    def select(self, patterns: str) -> "Recipe":
+        """The configs whose names match any of the comma-separated shell patterns
+        (`blocksworld_*,gripper_planning_bool`), in the recipe's order."""
+        wanted = [p.strip() for p in patterns.split(",") if p.strip()]
+        configs = tuple(c for c in self.configs
+                        if any(fnmatch.fnmatchcase(c.name, p) for p in wanted))
+        if not configs:
+            raise RecipeError(f"--configs {patterns!r} matches none of the recipe's "
+                              f"{len(self.configs)} configs (e.g. {self.configs[0].name})")
+        return dataclasses.replace(self, configs=configs)
+
+    def scaled(self, scale: float) -> "Recipe":
+        """Every split at `scale` times its rows, kept even so labels stay 50/50."""
+        configs = tuple(ConfigSpec(c.name, c.description, c.task,
+                                   {s: max(2, 2 * round(n * scale / 2)) for s, n in c.splits.items()})
+                        for c in self.configs)
+        return Recipe(self.name, self.description, self.seed, configs, self.source_text,
+                      self.license, self.citation)
+
+
+def load_recipe(name_or_path: str) -> Recipe:
+    """A built-in recipe by name (e.g. 'trac') or a YAML file by path.
+
+    A built-in name always means the built-in recipe, even if a file or folder of that
+    name sits in the working directory; write ./NAME to read such a file instead."""
+    if name_or_path in recipe_names():
+        return parse_recipe(recipe_text(name_or_path), f"{name_or_path}.yaml")
+    path = Path(name_or_path)
+    if path.suffix not in (".yaml", ".yml") and not path.exists():
+        raise RecipeError(f"unknown recipe '{name_or_path}'; accepted: "
+                          f"{', '.join(recipe_names())} or a path to a .yaml file")
+    if path.is_dir():
+        raise RecipeError(f"{name_or_path}: is a folder; a recipe is a built-in name "
+                          f"({', '.join(recipe_names())}) or a .yaml file")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RecipeError(f"{name_or_path}: cannot read recipe ({exc.strerror})") from None
+    if len(data) > MAX_RECIPE_BYTES:
+        raise RecipeError(f"{name_or_path}: {len(data):,} bytes; a recipe is a YAML text of "
+                          f"at most {MAX_RECIPE_BYTES:,} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecipeError(f"{name_or_path}: not UTF-8 text (byte {exc.start}); a recipe is "
+                          "a YAML file") from None
+    return parse_recipe(text, str(path))
+
+
+def parse_recipe(text: str, source: str) -> Recipe:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{source}:{mark.line + 1}" if mark else source
+        raise RecipeError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    if not isinstance(data, dict):
+        raise RecipeError(f"{source}: expected a mapping with keys {', '.join(RECIPE_KEYS)}")
+    _check_keys(data, RECIPE_KEYS, source, "recipe")
+    entries = data.get("configs")
+    if not isinstance(entries, list) or not entries:
+        raise RecipeError(f"{source}: 'configs' must be a non-empty list")
+    configs: list[ConfigSpec] = []
+    for i, entry in enumerate(entries):
+        where = f"{source}: configs[{i}]"
+        if not isinstance(entry, dict):
+            raise RecipeError(f"{where}: expected a mapping")
+        _check_keys(entry, CONFIG_KEYS, source, f"configs[{i}]")
+        configs.extend(_expand(entry, where))
+    names = [c.name for c in configs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise RecipeError(f"{source}: config names must be unique; repeated: {', '.join(dupes)}")
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int):
+        raise RecipeError(f"{source}: 'seed' must be an integer, got {seed!r}")
+    return Recipe(str(data.get("name", source)), str(data.get("description", "")), seed,
+                  tuple(configs), text, _license(data, source), _citation(data, source))
+
+
+def _license(data: dict, source: str) -> str:
+    value = data.get("license", DEFAULT_LICENSE)
+    if value in HUB_LICENSES:
+        return value
+    close = difflib.get_close_matches(str(value).lower(), HUB_LICENSES, n=1)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    raise RecipeError(f"{source}: 'license' must be a licence identifier the Hugging Face Hub "
+                      f"knows, such as mit, apache-2.0, cc-by-4.0, cc-by-sa-4.0, cc0-1.0 or "
+                      f"{DEFAULT_LICENSE}; got {value!r}{hint}. All accepted: "
+                      f"{', '.join(HUB_LICENSES)}")
+
+
+def _citation(data: dict, source: str) -> str:
+    value = data.get("citation", "")
+    if not isinstance(value, str) or (value.strip() and not value.lstrip().startswith("@")):
+        raise RecipeError(f"{source}: 'citation' must be BibTeX text, one or more entries "
+                          f"such as @article{{key, title = {{...}}, ...}}; got {value!r:.60}")
+    return value.strip()
+
+
+def _check_keys(data: dict, accepted: tuple[str, ...], source: str, where: str) -> None:
+    unknown = sorted(set(map(str, data)) - set(accepted))
+    if unknown:
+        raise RecipeError(f"{source}: unknown key '{unknown[0]}' in {where}; accepted: "
+                          f"{', '.join(accepted)}")
+
+
+def _expand(entry: dict, where: str) -> list[ConfigSpec]:
+    for_each = entry.get("for_each") or {}
+    if not isinstance(for_each, dict) or any(not isinstance(v, list) for v in for_each.values()):
+        raise RecipeError(f"{where}: 'for_each' must map fields to lists of values")
+    bad = sorted(set(for_each) - set(CONFIG_KEYS))
+    if bad:
+        raise RecipeError(f"{where}: unknown key '{bad[0]}' in for_each; accepted: "
+                          f"{', '.join(CONFIG_KEYS)}")
+    fields = list(for_each)  # the recipe's order: first field varies slowest
+    combinations = math.prod(len(v) for v in for_each.values())
+    if combinations > MAX_CONFIGS:
+        raise RecipeError(f"{where}: 'for_each' makes {combinations:,} configs; a recipe "
+                          f"holds at most {MAX_CONFIGS:,} configs")
+    exclude = entry.get("exclude") or []
+    if not isinstance(exclude, list) or any(not isinstance(x, dict) for x in exclude):
+        raise RecipeError(f"{where}: 'exclude' must be a list of mappings of fields to values")
+    out = []
+    for values in itertools.product(*(for_each[f] for f in fields)):
+        merged = {k: v for k, v in entry.items() if k not in ("for_each", "exclude")}
+        merged.update(zip(fields, values))
+        if any(all(merged.get(k) == v for k, v in x.items()) for x in exclude):
+            continue
+        try:
+            name = str(entry.get("name", "")).format(**merged)
+        except (KeyError, IndexError) as exc:
+            raise RecipeError(f"{where}: name placeholder {exc} is not a field") from None
+        merged["description"] = str(entry.get("description", "")).format(**merged)
+        if "family" in merged and "form" in for_each and _lacks_form(merged):
+            continue
+        out.append(_config(name, merged, where))
+    return out
+
+
+def _lacks_form(entry: dict) -> bool:
+    from racbench.tasks import FAMILIES
+    family = FAMILIES.get(str(entry.get("family")))
+    return family is not None and str(entry.get("form")) not in family.forms
+
+
+def _config(name: str, entry: dict, where: str) -> ConfigSpec:
+    if not name:
+        raise RecipeError(f"{where}: every config needs a 'name'")
+    where = f"{where} ({name})"
+    if "family" in entry:
+        return _acp_config(name, entry, where)
+    if "science" in entry:
+        return _science_config(name, entry, where)
+    length = entry.get("length", 1)
+    lengths = tuple(length) if isinstance(length, list) else (length,)
+    kinds = entry.get("query_kinds", ["literal", "conjunction"])
+    if isinstance(kinds, str):
+        kinds = [kinds]
+    if not isinstance(kinds, list):
+        raise RecipeError(f"{where}: 'query_kinds' must be a list such as [literal, "
+                          f"conjunction], got {kinds!r}")
+    if any(not isinstance(n, int) for n in lengths) or not isinstance(entry.get("objects", 5), int):
+        raise RecipeError(f"{where}: 'length' and 'objects' must be integers")
+    task = TaskConfig(task=str(entry.get("task", "")), n_objects=entry.get("objects", 5),
+                      lengths=lengths, query_kinds=tuple(kinds),
+                      names=str(entry.get("names", "seen")),
+                      domain=str(entry.get("domain", "blocksworld")))
+    try:
+        task.validate()
+    except ValueError as exc:
+        raise RecipeError(f"{where}: {exc}") from None
+    return ConfigSpec(name, str(entry.get("description", "")), task, _splits(entry, where))
+
+
+def _science_config(name: str, entry: dict, where: str) -> ConfigSpec:
+    """Gold trajectories of one science task: one row per (variation, simplifications);
+    splits come from the task's variation split, so no sizes are given."""
+    bad = sorted(set(map(str, entry)) - set(SCIENCE_KEYS))
+    if bad:
+        raise RecipeError(f"{where}: unknown key '{bad[0]}' for a science config; accepted: "
+                          f"{', '.join(SCIENCE_KEYS)}")
+    settings = entry.get("simplifications", [""])
+    if isinstance(settings, str) or not isinstance(settings, list):
+        raise RecipeError(f"{where}: 'simplifications' must be a list of settings "
+                          "such as ['', easy, 'teleport,openDoors']")
+    cfg = ScienceGoldConfig(str(entry["science"]), tuple(str(s or "") for s in settings),
+                            bool(entry.get("valid_actions", False)))
+    try:
+        cfg.validate()
+    except ValueError as exc:
+        raise RecipeError(f"{where}: {exc}") from None
+    sizes = ScienceGoldRows(name, cfg).split_sizes()
+    return ConfigSpec(name, str(entry.get("description", "")), cfg, sizes)
+
+
+def _acp_config(name: str, entry: dict, where: str) -> ConfigSpec:
+    if "task" in entry:
+        raise RecipeError(f"{where}: give either 'task' (TRAC) or 'family' (ACP), not both")
+    bad = sorted(set(map(str, entry)) - set(ACP_KEYS))
+    if bad:
+        raise RecipeError(f"{where}: unknown key '{bad[0]}' for a family config; accepted: "
+                          f"{', '.join(ACP_KEYS)}")
+    problems = entry.get("problems") or {}
+    if not isinstance(problems, dict) or any(
+            not isinstance(v, list) or not all(isinstance(p, str) for p in v)
+            for v in problems.values()):
+        raise RecipeError(f"{where}: 'problems' must map splits to lists of problem names "
+                          "(p01, ...) or files")
+    length = entry.get("length", 2)
+    if not isinstance(length, int) or isinstance(length, bool):
+        raise RecipeError(f"{where}: 'length' must be an integer for a family config")
+    obfuscation = entry.get("obfuscation")
+    cfg = AcpConfig(family=str(entry.get("family")), domain=str(entry.get("domain", "")),
+                    form=str(entry.get("form", "bool")), length=length,
+                    problems={k: tuple(v) for k, v in problems.items()},
+                    domain_file=str(entry.get("domain_file", "")),
+                    obfuscation=None if obfuscation is None else str(obfuscation),
+                    paraphrase=entry.get("paraphrase", 0))
+    try:
+        cfg.validate()
+    except ValueError as exc:
+        raise RecipeError(f"{where}: {exc}") from None
+    splits = _splits(entry, where)
+    missing = [s for s in splits if s not in cfg.problems] if cfg.problems else []
+    if missing:
+        raise RecipeError(f"{where}: 'problems' lists no problems for split '{missing[0]}'")
+    return ConfigSpec(name, str(entry.get("description", "")), cfg, splits)
+
+
+def _splits(entry: dict, where: str) -> dict[str, int]:
+    splits = entry.get("splits")
+    if not isinstance(splits, dict) or not splits:
+        raise RecipeError(f"{where}: 'splits' must map some of {', '.join(SPLITS)} to row counts")
+    for split, n in splits.items():
+        if split not in SPLITS:
+            raise RecipeError(f"{where}: unknown split '{split}'; accepted: {', '.join(SPLITS)}")
+        if not isinstance(n, int) or n < 2 or n % 2:
+            raise RecipeError(f"{where}: split '{split}' needs an even number of rows >= 2 "
+                              f"(labels are exactly 50/50), got {n!r}")
+    return {s: splits[s] for s in SPLITS if s in splits}

@@ -1,0 +1,161 @@
+"""Action reachability: can an action (or two actions in the same state) that is not
+applicable now become applicable?
+
+bool and mc rows ask about single actions whose answer depends on the state: they can
+become applicable from some states and not from others (common.Pool draws the
+subject, or the right option, before the state); problems whose states all reach
+each other have none and give no bool or mc rows. Open rows use single actions where
+some action can become impossible, or a well-typed action's static preconditions
+never hold, and otherwise pairs of actions, each possible alone. bool: can it become
+applicable? mc: which of four can. open: give a shortest sequence of actions after
+which it is applicable (a plan for its preconditions).
+"""
+
+from __future__ import annotations
+
+from racbench.worlds.strips import analysis
+from racbench.worlds.strips.task import Condition
+from racbench.tasks.balance import Pool
+from racbench.tasks.base import (Family, Question, Target, any_state, pddl_term,
+                      render_subject_question, term)
+from racbench.tasks.scoring import SEARCH_BUDGET, score_plan
+from racbench.tasks.text import template
+from racbench.tasks.reachability import _closest
+
+TYPED_TRIES = 60
+
+
+def _typed_never(world, rng) -> list[list]:
+    """Well-typed ground actions with distinct arguments that grounding ruled out."""
+    found = []
+    schemas = list(world.domain.actions)
+    for _ in range(TYPED_TRIES):
+        schema = rng.choice(schemas)
+        args = []
+        for _, types in schema.parameters:
+            objs = world.objects_of_type(types)
+            if not objs:
+                break
+            args.append(rng.choice(objs))
+        if len(args) != len(schema.parameters) or len(set(args)) != len(args):
+            continue
+        t = (schema.name,) + tuple(args)
+        if t not in world.task.action_index:
+            found.append([list(t)])
+    return found
+
+
+def single_candidates(world, rng, sid: int, reachable: bool) -> list[list]:
+    reach = world.reachable_actions(sid)
+    now = set(world.applicable(sid))
+    n = len(world.task.actions)
+    if reachable:
+        return [[term(world, k)] for k in range(n) if reach >> k & 1 and k not in now]
+    grounded = [[term(world, k)] for k in range(n) if not reach >> k & 1]
+    return grounded or _typed_never(world, rng)
+
+
+def pair_candidates(world, rng, sid: int, reachable: bool, count: int) -> list[list]:
+    co = world.co_applicable(sid)
+    now = set(world.applicable(sid))
+    actions = world.task.actions
+    alone = [k for k in range(len(actions)) if co[k, k]]
+    out = []
+    for _ in range(4 * count):
+        if len(out) >= count or not alone:
+            break
+        a = rng.choice(alone)
+        pool = [b for b in alone if b != a and co[a, b] == reachable
+                and not (a in now and b in now)]
+        if pool:
+            terms = [x.term for x in actions]
+            out.append(sorted([term(world, a), term(world, _closest(rng, terms, a, pool))]))
+    return out
+
+
+def single_mode(world) -> bool:
+    """Single actions where some action can be or become impossible (cached)."""
+    mode = world.__dict__.get("_acp_single_actions")
+    if mode is None:
+        mode = world.__dict__["_acp_single_actions"] = (
+            world.has_unreachable_actions or bool(_typed_never(world, _Fixed())))
+    return mode
+
+
+class _Fixed:
+    """A deterministic stand-in for rng.choice when only existence matters."""
+
+    def __init__(self):
+        self.i = 0
+
+    def choice(self, seq):
+        self.i += 1
+        return seq[self.i % len(seq)]
+
+
+def candidates(world, rng, sid: int, reachable: bool, count: int = 1) -> list[list]:
+    if single_mode(world):
+        return single_candidates(world, rng, sid, reachable)
+    return pair_candidates(world, rng, sid, reachable, count)
+
+
+def bool_pool(world, rng, cfg) -> Pool:
+    """Single actions not applicable in a random state that can or can never become
+    applicable."""
+    sid = any_state(world, rng)
+    return Pool(Question(sid), single_candidates(world, rng, sid, True),
+                single_candidates(world, rng, sid, False))
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    sid = any_state(world, rng)
+    q = Question(sid)
+    good = candidates(world, rng, sid, True)
+    if not good:
+        return None
+    q.subject = rng.choice(good)
+    cond = _precondition(world.task, [world.task.action_index[tuple(t)] for t in q.subject])
+    plan = world.optimal_plan(rng, sid, cond)
+    q.optimal_plan_length = len(plan)
+    q.answer = [term(world, k) for k in plan]
+    q.answer_text = "\n".join(pddl_term(t) for t in q.answer)
+    return q
+
+
+def _precondition(task, actions: list[int]) -> Condition:
+    pos = neg = 0
+    for k in actions:
+        pos |= task.actions[k].pre
+        neg |= task.actions[k].pre_neg
+    return Condition(pos, neg)
+
+
+def _phrase(text, terms) -> str:
+    return str(template("action_reachability").together([text.action(tuple(t)) for t in terms]))
+
+
+def render(q, world, text, rng, form):
+    return render_subject_question(q, world, text, rng, form, "action_reachability", _phrase)
+
+
+def _condition(st, terms) -> Condition | None:
+    ks = [st.action(t) for t in terms]
+    if any(k is None for k in ks):
+        return None  # not grounded from this state: never applicable
+    cond = _precondition(st.task, ks)
+    return None if cond.pos & cond.neg else cond
+
+
+def truth(st, item) -> bool:
+    cond = _condition(st, item)
+    if cond is None or cond.holds(st.state):
+        return False
+    return analysis.optimal_cost(st.task, st.state, cond, SEARCH_BUDGET) is not None
+
+
+def score_open(st, answer: str) -> float:
+    return score_plan(st, answer, _condition(st, st.sym["subject"]))
+
+
+FAMILY = Family("action_reachability", ("bool", "mc", "open"), sample, render, truth,
+                score_open, bool_pool=bool_pool)

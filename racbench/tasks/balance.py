@@ -1,0 +1,476 @@
+"""Questions whose wording says nothing of their answer.
+
+A question's text must not give its answer away; only the context (the state, the
+plan) may. Families describe a sampled situation as a `Pool`: the subjects (facts,
+actions, steps, sequences) that would be right there and those that would be wrong.
+
+bool rows: if some subjects were mostly true and others mostly false, a reader of the
+question alone could guess the label (a key at a locked place, the step that goes to
+the countertop). So rows fix the subject's kind (by default the subject itself; what
+the question shows of it) *before* the label is looked at: the kind is drawn
+uniformly among the kinds that `survey_kinds` saw with both answers in the problem,
+and situations are redrawn until one offers that kind with the wanted label.
+
+mc rows: every option is the right answer of some situation. `survey_options`
+samples a problem's situations once; a row then takes four of them whose right
+subjects are each wrong in the other three (`option_set`), shows those four
+subjects as the options and one of the four situations, chosen uniformly *after*
+the options, as the context. Whatever the options are, each is then the right one
+with probability exactly 1/4, so the options alone tell nothing, however they are
+worded or whichever objects they name.
+
+Some families' subjects rarely allow such sets (a justification option must be a
+step of every one of the four plans; a blocksworld landmark is seldom a non-landmark
+elsewhere). Configs whose splits lack them fall back to `pick_weighted`: options are
+subjects seen both right and wrong, drawn from a fresh situation and kept with a
+probability fitted on the survey (`fit_acceptance`) so that each subject is the right
+option in about a quarter of the rows showing it. That balance holds on average
+only, and `racbench audit` measures it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from racbench.splits.seeding import derive_seed
+from racbench.tasks.base import N_OPTIONS, Question, Target, json_key
+from racbench.worlds.strips.world import ProblemWorld
+
+SURVEY_DRAWS = 200
+SURVEY_MIN = 3  # bool: both answers seen in at least this many of the draws
+OPTION_TRIALS = 20  # mc: option sets tried while surveying a problem
+OPTION_MIN = 2  # mc: a problem gives rows if at least this many trials found a set
+FIT_PICKS = 4  # mc, weighted: rows simulated per survey draw to fit the acceptance
+FIT_ROUNDS = 40  # mc, weighted: rounds of iterative scaling
+FACTOR_RANGE = 3.0  # mc, weighted: bound on a subject's log factor
+CAP_QUANTILE = 0.75  # mc, weighted: rows above this quantile of weight are all kept
+SEARCH_BUDGET = 400  # mc: draws looked at while searching one option set
+
+
+@dataclass
+class Pool:
+    """The subjects of one situation that make true and false rows. `subject(item)`
+    is an item's JSON form, `kind(item)` what the question shows of it (by default
+    the subject itself), `text(item)` what an mc option shows (by default the
+    subject), `key(item)` a hashable form of that (computed if not given), and
+    `judge(key)` whether a subject of another situation (by its key) would be
+    right here (True), wrong (False) or cannot be asked (None), for families whose
+    lists name only some of the subjects (given its key)."""
+
+    question: Question
+    positives: Sequence
+    negatives: Sequence
+    subject: Callable = lambda item: item
+    kind: Callable | None = None
+    text: Callable | None = None
+    key: Callable | None = None
+    judge: Callable | None = None
+
+    def kind_of(self, item):
+        return self.kind(item) if self.kind is not None else json_key(self.subject(item))
+
+    def key_of(self, item):
+        """An option's identity: what it shows."""
+        if self.key is not None:
+            return self.key(item)
+        return json_key(self.text(item) if self.text is not None else self.subject(item))
+
+    def kinds(self, label: bool) -> set:
+        return {self.kind_of(x) for x in (self.positives if label else self.negatives)}
+
+    def pick(self, rng: random.Random, label: bool, kind):
+        pool = [x for x in (self.positives if label else self.negatives)
+                if self.kind_of(x) == kind]
+        return rng.choice(pool) if pool else None
+
+
+@dataclass
+class Survey:
+    """What sampling a problem's situations showed.
+
+    bool: `kinds`, the kinds of subject seen with both answers, as (kind, times
+    right, times wrong). mc: draw `d` is the situation `make_pool` gives with
+    `draw_rng(seed, d)`; `right[d]` lists the subjects (indices into `keys`) right
+    there, `wrong[s]` is the bitset of draws where subject `s` is wrong, `subjects[s]`
+    its JSON form, `kind[s]` its predicate or schema; `found` counts how many of
+    OPTION_TRIALS trials found an option set."""
+
+    kinds: tuple = ()
+    seed: int | None = None
+    keys: tuple = ()
+    subjects: tuple = ()
+    kind: tuple = ()
+    right: tuple = ()
+    wrong: tuple = ()
+    found: int = 0
+    usable: int = 0  # mc: draws with a subject right and three wrong, all seen both ways
+    exact: bool = True  # mc: rows use option sets (else pick_weighted); set per config
+    _seen: dict | None = field(default=None, repr=False, compare=False)
+    _times: list | None = field(default=None, repr=False, compare=False)
+    _acceptance: tuple | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def has_sets(self) -> bool:
+        return self.found >= OPTION_MIN
+
+    @property
+    def ok(self) -> bool:
+        if self.seed is None:
+            return bool(self.kinds)
+        return self.has_sets if self.exact else self.usable >= SURVEY_MIN
+
+    def seen_both(self) -> dict:
+        """Subjects seen both right and wrong: key -> subject index."""
+        if self._seen is None:
+            self._seen = {k: s for s, k in enumerate(self.keys) if all(self.times()[s])}
+        return self._seen
+
+    def times(self) -> list[tuple[int, int]]:
+        """Per subject, how many draws it is right in and how many wrong."""
+        if self._times is None:
+            times_right = [0] * len(self.keys)
+            for here in self.right:
+                for s in here:
+                    times_right[s] += 1
+            self._times = [(r, bin(w).count("1")) for r, w in zip(times_right, self.wrong)]
+        return self._times
+
+    def acceptance(self) -> tuple[dict, float]:
+        """Log factors per subject and the cap of `pick_weighted` (fit_acceptance)."""
+        if self._acceptance is None:
+            self._acceptance = fit_acceptance(self)
+        return self._acceptance
+
+
+def draw_rng(seed: int, draw: int) -> random.Random:
+    return random.Random(derive_seed(seed, "draw", draw))
+
+
+# -- bool ---------------------------------------------------------------------------------
+
+def survey_kinds(make_pool: Callable, world: ProblemWorld, cfg, rng: random.Random) -> Survey:
+    """Sample SURVEY_DRAWS situations; keep the kinds of subject seen with both
+    answers, each in at least SURVEY_MIN situations."""
+    true_count, false_count = Counter(), Counter()
+    for _ in range(SURVEY_DRAWS):
+        pool = make_pool(world, rng, cfg)
+        if pool is not None:
+            true_count.update(pool.kinds(True))
+            false_count.update(pool.kinds(False))
+    kinds = sorted((k for k in true_count if true_count[k] >= SURVEY_MIN
+                    and false_count[k] >= SURVEY_MIN), key=repr)
+    return Survey(kinds=tuple((k, true_count[k], false_count[k]) for k in kinds))
+
+
+def pick_bool(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
+              target: Target) -> Question | None:
+    """A bool question from `make_pool(world, rng, cfg)` whose subject has the kind
+    `target.kind` (from `survey_kinds`) and the wanted label. Without a surveyed kind,
+    the kind is drawn among those this one situation offers with both answers."""
+    pool = make_pool(world, rng, cfg)
+    if pool is None:
+        return None
+    wanted = target.kind
+    if wanted is None:
+        both = sorted(pool.kinds(True) & pool.kinds(False), key=repr)
+        if not both:
+            return None
+        wanted = rng.choice(both)
+    item = pool.pick(rng, target.label, wanted)
+    if item is None:
+        return None
+    q = pool.question
+    q.subject, q.answer = pool.subject(item), target.label
+    return q
+
+
+# -- mc -----------------------------------------------------------------------------------
+
+def survey_options(make_pool: Callable, world: ProblemWorld, cfg, seed: int) -> Survey:
+    """Sample SURVEY_DRAWS situations and record, for every subject right in one of
+    them, where it is right and where wrong (from the pools' lists, and from their
+    `judge` for subjects a pool does not list)."""
+    pools = [make_pool(world, draw_rng(seed, d), cfg) for d in range(SURVEY_DRAWS)]
+    index: dict = {}
+    keys, subjects, kinds, right = [], [], [], []
+    for pool in pools:
+        here = set()
+        for x in (pool.positives if pool is not None else ()):
+            key = pool.key_of(x)
+            s = index.get(key)
+            if s is None:
+                s = index[key] = len(keys)
+                keys.append(key)
+                subjects.append(pool.subject(x))
+                shown = pool.text(x) if pool.text is not None else pool.subject(x)
+                kinds.append(_subject_kind(world, shown))
+            here.add(s)
+        right.append(tuple(sorted(here)))
+    wrong = [0] * len(keys)
+    for d, pool in enumerate(pools):
+        if pool is None:
+            continue
+        negatives = [pool.key_of(x) for x in pool.negatives]
+        for key in negatives:
+            s = index.get(key)
+            if s is not None:
+                wrong[s] |= 1 << d
+        if pool.judge is not None:  # the subjects this pool does not list
+            listed = set(negatives).union(pool.key_of(x) for x in pool.positives)
+            for s, key in enumerate(keys):
+                if key not in listed and pool.judge(key) is False:
+                    wrong[s] |= 1 << d
+    survey = Survey(seed=seed, keys=tuple(keys), subjects=tuple(subjects),
+                    kind=tuple(kinds), right=tuple(right), wrong=tuple(wrong))
+    trials = random.Random(derive_seed(seed, "trials"))
+    survey.found = sum(option_set(survey, trials) is not None for _ in range(OPTION_TRIALS))
+    both = set(survey.seen_both().values())
+    wrong_here = Counter(d for s in both for d in _bits(wrong[s]))
+    survey.usable = sum(1 for d, here in enumerate(right)
+                        if any(s in both for s in here) and wrong_here[d] >= N_OPTIONS - 1)
+    return survey
+
+
+def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | None:
+    """Four (draw, subject) pairs, each subject right in its draw and wrong in the
+    other three, distinct; subjects of the first one's predicate or schema first.
+    Any way of choosing them would do: which of the four is the row's is drawn
+    afterwards."""
+    starts = [d for d, here in enumerate(survey.right) if here]
+    if not starts:
+        return None
+    first = rng.choice(starts)
+    subject = rng.choice(survey.right[first])
+    wrong, kind = survey.wrong, survey.kind[subject]
+
+    def unlike(s: int) -> int:
+        """0: same predicate or schema and argument types as the first subject; 1:
+        same predicate or schema; 2: other."""
+        other = survey.kind[s]
+        return 0 if other == kind else 1 if _head(other) == _head(kind) else 2
+
+    def extend(chosen: list, open_draws: int, used: int, most: int) -> list | None:
+        """Depth first: `open_draws` is the bitset of draws where every chosen
+        subject is wrong, `used` that of the chosen draws; subjects at most `most`
+        unlike the first one."""
+        if len(chosen) == N_OPTIONS:
+            return chosen
+        draws = _bits(open_draws)
+        rng.shuffle(draws)
+        # draws offering a subject like the first one first
+        draws.sort(key=rank)
+        for d in draws:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+            fits = [s for s in survey.right[d] if wrong[s] & used == used
+                    and unlike(s) <= most and all(s != c for _, c in chosen)]
+            rng.shuffle(fits)
+            fits.sort(key=unlike)
+            for s in fits[:2]:
+                found = extend(chosen + [(d, s)], open_draws & wrong[s] & ~(1 << d),
+                               used | 1 << d, most)
+                if found is not None:
+                    return found
+        return None
+
+    ranks: dict[int, int] = {}
+
+    def rank(d: int) -> int:
+        """How unlike the first subject a draw's likest subject is."""
+        if d not in ranks:
+            ranks[d] = min((unlike(s) for s in survey.right[d]), default=2)
+        return ranks[d]
+
+    # options of the first one's predicate or schema if such a set is found in half
+    # the budget, else any
+    for most, share in ((1, SEARCH_BUDGET // 2), (2, SEARCH_BUDGET)):
+        budget = [share]
+        found = extend([(first, subject)], wrong[subject] & ~(1 << first), 1 << first, most)
+        if found is not None:
+            return found
+    return None
+
+
+def _head(kind):
+    """The predicate or schema of a kind (with its polarity, for literals)."""
+    if kind is None:
+        return None
+    return kind[:2] if isinstance(kind[0], bool) else kind[:1]
+
+
+def _bits(x: int) -> list[int]:
+    out, i = [], 0
+    while x:
+        if x & 1:
+            out.append(i)
+        x >>= 1
+        i += 1
+    return out
+
+
+def pick_mc(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
+            target: Target) -> Question | None:
+    """A 4-option question: an option set from the problem's survey, and the
+    situation of one of its four subjects, drawn uniformly (see the module's text),
+    with that subject at `target.index`; or, if the config has no option sets,
+    `pick_weighted`."""
+    survey = target.survey
+    if survey is None:
+        survey = survey_options(make_pool, world, cfg, rng.getrandbits(63))
+        survey.exact = survey.has_sets
+    if not survey.exact:
+        return pick_weighted(make_pool, world, rng, cfg, target.index, survey)
+    found = option_set(survey, rng)
+    if found is None:
+        return None
+    right = rng.randrange(N_OPTIONS)
+    draw = found[right][0]
+    pool = make_pool(world, draw_rng(survey.seed, draw), cfg)
+    here = {pool.key_of(x): pool.subject(x) for x in pool.negatives}
+    here.update((pool.key_of(x), pool.subject(x)) for x in pool.positives)
+    if survey.keys[found[right][1]] not in here:
+        raise RuntimeError(f"{world.label}: survey draw {draw} did not repeat itself")
+    options = [here.get(survey.keys[s], survey.subjects[s]) for _, s in found]
+    correct = options.pop(right)
+    rng.shuffle(options)
+    options.insert(target.index, correct)
+    q = pool.question
+    q.options, q.answer = options, target.index
+    return q
+
+
+def pick_weighted(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
+                  index: int, survey: Survey) -> Question | None:
+    """A 4-option question from a fresh situation whose options are subjects the
+    survey saw both right and wrong (`weighted_options`), kept with a probability
+    that evens out how often each subject is right (`Survey.acceptance`)."""
+    pool = make_pool(world, rng, cfg)
+    if pool is None:
+        return None
+    seen = survey.seen_both()
+
+    def candidates(items) -> dict:
+        out = {}
+        for x in items:
+            s = seen.get(pool.key_of(x))
+            if s is not None:
+                out.setdefault(s, pool.subject(x))
+        return out
+
+    right, wrong = candidates(pool.positives), candidates(pool.negatives)
+    if not right or len(wrong) < N_OPTIONS - 1:
+        return None
+    correct, chosen = weighted_options(survey, rng, sorted(right), sorted(wrong))
+    factors, cap = survey.acceptance()
+    weight = factors[correct][0] + sum(factors[s][1] for s in chosen)
+    if rng.random() >= math.exp(min(0.0, weight - cap)):
+        return None
+    options = [wrong[s] for s in chosen]
+    rng.shuffle(options)
+    options.insert(index, right[correct])
+    q = pool.question
+    q.options, q.answer = options, index
+    return q
+
+
+def weighted_options(survey: Survey, rng: random.Random, right: list[int],
+                     wrong: list[int]) -> tuple[int, list[int]]:
+    """The right subject, drawn with weight 1 / (times the survey saw it right), and
+    three wrong ones, of its kind first, each with weight 1 / (times seen wrong)."""
+    times = survey.times()
+
+    def draw(found: list[int], side: int, n: int) -> list[int]:
+        found, out = list(found), []
+        for _ in range(min(n, len(found))):
+            s = rng.choices(found, [1.0 / times[s][side] for s in found])[0]
+            found.remove(s)
+            out.append(s)
+        return out
+
+    correct = draw(right, 0, 1)[0]
+    kind = survey.kind[correct]
+    chosen = draw([s for s in wrong if survey.kind[s] == kind], 1, N_OPTIONS - 1)
+    chosen += draw([s for s in wrong if survey.kind[s] != kind], 1, N_OPTIONS - 1 - len(chosen))
+    return correct, chosen
+
+
+def fit_acceptance(survey: Survey) -> tuple[dict, float]:
+    """Per subject, log factors for being the right option and for being a wrong
+    one, fitted by iterative scaling on rows simulated from the survey's draws so
+    that, rows kept with probability exp(sum of factors - cap), each subject is the
+    right option in a quarter of the rows showing it; and the cap (a high percentile
+    of the simulated rows' sums, so that most rows are kept at a rate in proportion)."""
+    seen = survey.seen_both()
+    subjects = sorted(seen.values())
+    wrong_in: dict[int, list[int]] = {}
+    for s in subjects:
+        for d in _bits(survey.wrong[s]):
+            wrong_in.setdefault(d, []).append(s)
+    rng = random.Random(derive_seed(survey.seed, "acceptance"))
+    both = set(subjects)
+    rows = []
+    for d, here in enumerate(survey.right):
+        right = [s for s in here if s in both]
+        wrong = wrong_in.get(d, [])
+        if right and len(wrong) >= N_OPTIONS - 1:
+            rows += [weighted_options(survey, rng, right, wrong) for _ in range(FIT_PICKS)]
+    up = {s: 0.0 for s in subjects}
+    down = {s: 0.0 for s in subjects}
+    for _ in range(FIT_ROUNDS):
+        weights = [math.exp(up[r] + sum(down[s] for s in ws)) for r, ws in rows]
+        as_right, as_wrong = Counter(), Counter()
+        for (r, ws), w in zip(rows, weights):
+            as_right[r] += w
+            for s in ws:
+                as_wrong[s] += w
+        for s in subjects:
+            if as_right[s] and as_wrong[s]:
+                step = 0.5 * math.log(as_wrong[s] / ((N_OPTIONS - 1) * as_right[s]))
+                up[s] = min(FACTOR_RANGE, max(-FACTOR_RANGE, up[s] + step))
+                down[s] = min(FACTOR_RANGE, max(-FACTOR_RANGE, down[s] - step))
+            elif as_right[s]:  # never a wrong option: keep it from being the right one
+                up[s] = -FACTOR_RANGE
+            elif as_wrong[s]:
+                down[s] = -FACTOR_RANGE
+    sums = sorted(up[r] + sum(down[s] for s in ws) for r, ws in rows)
+    cap = sums[int(CAP_QUANTILE * (len(sums) - 1))] if sums else 0.0
+    factors = {s: (up[s], down[s]) for s in subjects}
+    return factors, cap
+
+
+def _subject_kind(world: ProblemWorld, subject):
+    """Predicate or schema and argument types of a subject (an atom, an action, a
+    literal, a list of actions: its first); None for steps, which have no kind."""
+    if isinstance(subject, int):
+        return None
+    if isinstance(subject, dict):
+        return (subject.get("positive"),) + world.kind_of(subject["atom"])
+    if subject and isinstance(subject[0], list):
+        subject = subject[0]
+    return world.kind_of(subject)
+
+
+def sequence_pool(world: ProblemWorld, question: Question, plan: list[int],
+                  right_here: Callable[[list[int]], bool]) -> Pool:
+    """A pool whose one right subject is the sequence of actions `plan`; sequences
+    from other situations are judged by `right_here(actions)` (executable, valid...),
+    those whose first action is not applicable in the question's state at once."""
+    actions, index = world.task.actions, world.task.action_index
+    first = set(world.applicable(question.sid))
+    known = world.__dict__.setdefault("_acp_sequences", {})  # key -> action indices
+
+    def judge(key) -> bool | None:
+        seq = known.get(key)
+        if seq is None:
+            seq = known[key] = [index.get(t) for t in key]
+        if None in seq:
+            return None
+        return seq[0] in first and right_here(seq) if seq else right_here(seq)
+
+    return Pool(question, [plan], [], subject=lambda p: [list(actions[k].term) for k in p],
+                key=lambda p: tuple(actions[k].term for k in p), judge=judge)

@@ -1,0 +1,309 @@
+"""What the ACP families share: the sampled question, the family record, sampling
+helpers (states, plans, plausible wrong options) and the parts of a row's text.
+
+A family module supplies `sample(world, rng, cfg, target) -> Question | None` (None:
+redraw), `render(question, world, text, rng) -> (context, question, choices)`,
+`truth(st, item) -> bool` (re-derives the answer about one subject or option from
+the row's symbolic form alone, `st` being its `symbolic.SymbolicTask`, with the search
+oracles of `simulator/strips/analysis.py`, a different engine from the graph passes
+that generated it), and, for open rows, `score_open(st, answer) -> float`. Families
+whose bool and mc rows ask about subjects give `bool_pool` (and `mc_pool`) instead, and
+`Family.draw` makes those rows from the pools; their `sample` makes the others.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+
+from racbench.worlds.strips.task import Condition
+from racbench.worlds.strips.world import ProblemWorld
+
+LETTERS = "ABCD"
+N_OPTIONS = 4
+PLAN_NODE_BUDGET = 5_000
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a row must be: its form, and the label (bool), the correct option's index
+    (mc) or nothing (open); `variant` picks a kind of negative."""
+
+    form: str
+    label: bool = True
+    index: int = 0
+    variant: int = 0
+    kind: object = None  # bool: the kind of subject to ask about (balance.Pool)
+    survey: object = None  # mc: the balance.Survey of the problem
+
+
+@dataclass
+class Question:
+    sid: int  # state id in the world
+    subject: object = None  # JSON-ready: an atom, a literal, an action term or a step
+    actions: list[int] = field(default_factory=list)  # the sequence or plan, if any
+    goal: list[tuple[tuple, bool]] | None = None  # literals; None = no goal in the row
+    options: list | None = None  # JSON-ready symbolic options (mc)
+    answer: object = None  # bool (bool rows), option index (mc), JSON-ready (open)
+    answer_text: str = ""  # the `answer` column for open rows
+    optimal_plan_length: int | None = None
+    meta: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    forms: tuple[str, ...]
+    sample: Callable
+    render: Callable
+    truth: Callable | None = None
+    score_open: Callable | None = None
+    negative_kinds: tuple[str, ...] = ()
+    uses_actions: bool = False  # rows carry a sequence or plan (`actions`)
+    # bool and mc rows about subjects: make_pool(world, rng, cfg) -> Pool | None;
+    # rows draw the subject's kind before the label (see Pool); mc_pool, if given,
+    # offers the mc options (else bool_pool does)
+    bool_pool: Callable | None = None
+    mc_pool: Callable | None = None
+
+    def pool_for(self, form: str) -> Callable | None:
+        if form == "bool":
+            return self.bool_pool
+        return (self.mc_pool or self.bool_pool) if form == "mc" else None
+
+    def draw(self, world: ProblemWorld, rng: random.Random, cfg,
+             target: "Target") -> "Question | None":
+        """A question for `target`: from the family's pools for bool and mc rows where
+        it has them (see Pool), else from its own `sample`."""
+        from racbench.tasks.balance import pick_bool, pick_mc
+
+        pool = self.pool_for(target.form)
+        if pool is None:
+            return self.sample(world, rng, cfg, target)
+        pick = pick_bool if target.form == "bool" else pick_mc
+        return pick(pool, world, rng, cfg, target)
+
+
+# -- sampling helpers -------------------------------------------------------------------
+
+def any_state(world: ProblemWorld, rng: random.Random) -> int:
+    return rng.randrange(world.n_states)
+
+
+def state_at_goal_distance(world: ProblemWorld, rng: random.Random, lo: int, hi: int,
+                           cond: Condition | None = None) -> int | None:
+    """A uniformly chosen distance in [lo, hi] that some state has, then such a state."""
+    options = [d for d in range(lo, hi + 1) if len(world.states_at_distance(d, cond))]
+    if not options:
+        return None
+    states = world.states_at_distance(rng.choice(options), cond)
+    return int(states[rng.randrange(len(states))])
+
+
+def walk(world: ProblemWorld, rng: random.Random, sid: int, length: int) -> list[int] | None:
+    plan = []
+    for _ in range(length):
+        acts, dsts = world.succ(sid)
+        if not len(acts):
+            return None
+        j = rng.randrange(len(acts))
+        plan.append(int(acts[j]))
+        sid = int(dsts[j])
+    return plan
+
+
+def plan_of_length(world: ProblemWorld, rng: random.Random, sid: int, length: int,
+                   dist=None) -> list[int] | None:
+    """A random plan of exactly `length` actions from `sid` to the goal whose distance
+    vector is `dist` (the problem goal by default); None if none is found."""
+    dist = world.goal_distance if dist is None else dist
+    budget = [PLAN_NODE_BUDGET]
+
+    def extend(s: int, rem: int) -> list[int] | None:
+        if rem == 0:
+            return [] if dist[s] == 0 else None
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        acts, dsts = world.succ(s)
+        order = list(range(len(acts)))
+        rng.shuffle(order)
+        for j in order:
+            t = int(dsts[j])
+            if 0 <= dist[t] <= rem - 1:
+                rest = extend(t, rem - 1)
+                if rest is not None:
+                    return [int(acts[j])] + rest
+        return None
+
+    return extend(sid, length)
+
+
+def ask_first_failure(q: "Question", world: ProblemWorld, plan: list[int]) -> "Question":
+    """Open rows about a sequence: its first step that cannot be executed from the
+    question's state (1-based), or none."""
+    q.actions = plan
+    _, failed = world.execute(q.sid, plan)
+    q.answer = None if failed is None else failed + 1
+    q.answer_text = "none" if failed is None else str(failed + 1)
+    return q
+
+
+def inapplicable_like(world: ProblemWorld, rng: random.Random, sid: int,
+                      action: int) -> int | None:
+    """A ground action of the same schema as `action` that is not applicable in `sid`."""
+    name = world.task.actions[action].name
+    applicable = set(world.applicable(sid))
+    pool = [k for k in world.actions_by_schema[name] if k not in applicable]
+    return rng.choice(pool) if pool else None
+
+
+def spoil(world: ProblemWorld, rng: random.Random, sid: int,
+          plan: list[int]) -> tuple[list[int], int] | None:
+    """The plan with one step replaced by an action of the same schema that is not
+    applicable at that point: (plan, failing step)."""
+    i = rng.randrange(len(plan))
+    state, failed = world.execute(sid, plan[:i])
+    if failed is not None:
+        return None
+    bad = inapplicable_like(world, rng, state, plan[i])
+    if bad is None:
+        return None
+    return plan[:i] + [bad] + plan[i + 1:], i
+
+
+def choose_options(rng: random.Random, correct, wrong: Sequence, index: int) -> list | None:
+    """Four distinct options with `correct` at `index` and three of `wrong` drawn
+    uniformly; None if fewer than three exist."""
+    wrong = [w for w in dict.fromkeys(map(json_key, wrong)) if w != json_key(correct)]
+    if len(wrong) < N_OPTIONS - 1:
+        return None
+    rng.shuffle(wrong)
+    picked = [_unkey(w) for w in wrong[:N_OPTIONS - 1]]
+    rng.shuffle(picked)
+    picked.insert(index, correct)
+    return picked
+
+
+def json_key(x):
+    """A hashable form of a JSON-ready value (lists become tuples)."""
+    if isinstance(x, list):
+        return tuple(json_key(i) for i in x)
+    if isinstance(x, dict):
+        return tuple(sorted((k, json_key(v)) for k, v in x.items()))
+    return x
+
+
+def _unkey(x):
+    if isinstance(x, tuple):
+        return [_unkey(i) for i in x]
+    return x
+
+
+# -- symbolic pieces --------------------------------------------------------------------
+
+def term(world: ProblemWorld, action: int) -> list[str]:
+    return list(world.task.actions[action].term)
+
+
+def atom_of(world: ProblemWorld, index: int) -> list[str]:
+    return list(world.task.atoms[index])
+
+
+def goal_json(literals) -> list[dict]:
+    return [{"atom": list(a), "positive": bool(p)} for a, p in literals]
+
+
+def problem_goal(world: ProblemWorld) -> list[tuple[tuple, bool]]:
+    return [(tuple(l.atom), l.positive) for l in world.goal]
+
+
+def pddl_term(items: Sequence[str]) -> str:
+    return "(" + " ".join(items) + ")"
+
+
+def pddl_literal(atom: Sequence[str], positive: bool = True) -> str:
+    return pddl_term(atom) if positive else f"(not {pddl_term(atom)})"
+
+
+def open_lines(lines: Sequence[str]) -> str:
+    return "\n".join(lines) if lines else "none"
+
+
+# -- text pieces ------------------------------------------------------------------------
+
+def state_clauses(world: ProblemWorld, sid: int) -> list[tuple]:
+    return [tuple(a) for a in world.state_atoms(sid)]
+
+
+def base_context(world: ProblemWorld, text, q: Question, rng: random.Random) -> str:
+    goal = text.conjunction(q.goal) if q.goal else ""
+    return str(text.common.context(text.describe(), text.state(state_clauses(world, q.sid), rng),
+                                   goal))
+
+
+def assemble(text, form: str, question: str, choices: list[str] = (), instruction: str = "") -> str:
+    """The question column: the question, the lettered options (mc), an instruction."""
+    parts = [question]
+    if form == "mc":
+        parts.append(str(text.common.options(choices)))
+        parts.append(str(text.common.mc_instruction()))
+    elif form == "bool":
+        parts.append(str(text.common.bool_instruction()))
+    elif instruction:
+        parts.append(instruction)
+    return "\n".join(parts)
+
+
+def render_sequence_question(q: Question, world: ProblemWorld, text, rng: random.Random,
+                             form: str, family: str, frame) -> tuple[str, str, list[str]]:
+    """Questions about a sequence of actions (executability, validation): mc options are
+    sequences; otherwise the sequence joins the context through `frame`."""
+    from racbench.tasks.text import template
+
+    t = template(family)
+    context = base_context(world, text, q, rng)
+    if form == "mc":
+        choices = [text.steps([tuple(a) for a in o]) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    steps = text.steps([tuple(term(world, k)) for k in q.actions])
+    context = str(frame(context, steps))
+    if form == "bool":
+        return context, assemble(text, form, str(t.bool())), []
+    return context, assemble(text, form, str(t.open()), [],
+                             str(text.common.step_instruction())), []
+
+
+def render_action_question(q: Question, world: ProblemWorld, text, rng: random.Random,
+                           form: str, family: str, instruction) -> tuple[str, str, list[str]]:
+    """Questions about one action of the state (applicability, next action): bool asks
+    about `q.subject`, mc offers actions, open ends with `instruction`."""
+    from racbench.tasks.text import template
+
+    t = template(family)
+    context = base_context(world, text, q, rng)
+    if form == "bool":
+        return context, assemble(text, form, str(t.bool(text.action(tuple(q.subject))))), []
+    if form == "mc":
+        choices = [text.action(tuple(o)) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    return context, assemble(text, form, str(t.open()), [], str(instruction())), []
+
+
+def render_subject_question(q: Question, world: ProblemWorld, text, rng: random.Random,
+                            form: str, family: str, phrase) -> tuple[str, str, list[str]]:
+    """Questions about a subject phrased by `phrase(text, subject)` (reachability of facts
+    or of actions): bool and open ask about `q.subject`, mc offers phrased options."""
+    from racbench.tasks.text import template
+
+    t = template(family)
+    context = base_context(world, text, q, rng)
+    if form == "bool":
+        return context, assemble(text, form, str(t.bool(phrase(text, q.subject)))), []
+    if form == "mc":
+        choices = [phrase(text, o) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    return context, assemble(text, form, str(t.open(phrase(text, q.subject))), [],
+                             str(text.common.plan_instruction())), []

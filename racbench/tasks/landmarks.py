@@ -1,0 +1,108 @@
+"""Landmarks: must every plan from the current state make this fact true?
+
+Subjects are atoms false in the current state and not part of the goal (goal facts and
+facts already true are landmarks trivially). A fact is a landmark when the goal cannot
+be reached through states where it stays false. bool and mc rows ask only about facts
+that are landmarks from some states and not from others, the subject (or right
+option) drawn before the state (common.Pool). bool: is it a landmark? mc: which of
+four is. open: name one landmark (checked by search).
+"""
+
+from __future__ import annotations
+
+from racbench.worlds.strips import analysis
+from racbench.tasks.balance import Pool
+from racbench.tasks.base import (Family, Question, Target, assemble, base_context, pddl_term,
+                      problem_goal, state_at_goal_distance)
+from racbench.tasks.scoring import SEARCH_BUDGET, score_one_fact
+from racbench.tasks.text import template
+
+MAX_DISTANCE = 12
+
+
+def split_atoms(world, rng, sid: int) -> tuple[list[int], list[int]]:
+    """(landmarks, non-landmarks) among the atoms false in `sid` and not in the goal;
+    non-landmarks made true by a shortest plan first."""
+    state = world.states[sid]
+    goal_atoms = {world.task.atom_index.get(tuple(l.atom)) for l in world.goal}
+    lm, other = [], []
+    for i in range(len(world.task.atoms)):
+        if state >> i & 1 or i in goal_atoms:
+            continue
+        (lm if world.avoiding_distance(i)[sid] < 0 else other).append(i)
+    plan = world.optimal_plan(rng, sid) or []
+    touched = 0
+    s = sid
+    for k in plan:
+        s = world.step(s, k)
+        touched |= world.states[s]
+    other.sort(key=lambda i: not touched >> i & 1)
+    return lm, other
+
+
+def _near_goal(world, rng) -> tuple[Question, list[int], list[int]] | None:
+    sid = state_at_goal_distance(world, rng, 1, MAX_DISTANCE)
+    if sid is None:
+        return None
+    lm, other = split_atoms(world, rng, sid)
+    q = Question(sid, goal=problem_goal(world))
+    q.optimal_plan_length = int(world.goal_distance[sid])
+    return q, lm, other
+
+
+def bool_pool(world, rng, cfg) -> Pool | None:
+    """Landmarks and other facts of a state near the goal."""
+    found = _near_goal(world, rng)
+    if found is None:
+        return None
+    q, lm, other = found
+    atoms = world.task.atoms
+    return Pool(q, lm, other, subject=lambda i: list(atoms[i]))
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    found = _near_goal(world, rng)
+    if found is None:
+        return None
+    q, lm, other = found
+    atoms = world.task.atoms
+    if not lm:
+        return None
+    q.answer = [list(atoms[i]) for i in lm]
+    q.answer_text = pddl_term(atoms[lm[0]])
+    return q
+
+
+def render(q, world, text, rng, form):
+    t = template("landmarks")
+    context = base_context(world, text, q, rng)
+    if form == "bool":
+        return context, assemble(text, form, str(t.bool(text.fact(tuple(q.subject))))), []
+    if form == "mc":
+        choices = [text.fact(tuple(o)) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    return context, assemble(text, form, str(t.open()), [],
+                             str(text.common.fact_instruction())), []
+
+
+def _is_landmark(st, atom) -> bool:
+    if st.goal is None or st.holds(st.state, atom):
+        return False
+    if any(tuple(g["atom"]) == tuple(atom) for g in st.sym.get("goal", [])):
+        return False
+    i = st.atom(atom)
+    if i is None:
+        return False  # can never become true, so no plan makes it true
+    return analysis.is_fact_landmark(st.task, st.state, st.goal, i, SEARCH_BUDGET)
+
+
+def truth(st, item) -> bool:
+    return _is_landmark(st, item)
+
+
+def score_open(st, answer: str) -> float:
+    return score_one_fact(st, answer, st.task.atoms, lambda a: _is_landmark(st, a))
+
+
+FAMILY = Family("landmarks", ("bool", "mc", "open"), sample, render, truth, score_open,
+                bool_pool=bool_pool)

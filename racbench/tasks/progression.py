@@ -1,0 +1,106 @@
+"""Progression: what holds, and what changes, after one action.
+
+The action is part of the context. bool: after it, does this fact hold? mc: which of
+four facts holds afterwards. Facts are drawn from the predicates the action's effects
+touch, so both answers need the effects, and (the subject or the right option) before
+the state and action, among facts that hold after some actions and not after others
+(see common.Pool). open: list the facts that become true as (p ...) and those that
+become false as (not (p ...)) (set equality).
+"""
+
+from __future__ import annotations
+
+from racbench.worlds.strips import analysis
+from racbench.worlds.strips.task import iter_bits
+from racbench.tasks.balance import Pool
+from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
+                      pddl_literal, term)
+from racbench.tasks.scoring import score_literal_set
+from racbench.tasks.text import template
+
+
+def _effect_atoms(world, action: int) -> list[int]:
+    a = world.task.actions[action]
+    preds = {world.task.atoms[i][0] for i in iter_bits(a.add | a.delete)}
+    return [i for p in sorted(preds) for i in world.atoms_by_predicate.get(p, [])]
+
+
+def _step(world, rng) -> tuple[Question, list[int], int] | None:
+    """A random state and applicable action, the atoms of the predicates its effects
+    touch, and the state after it."""
+    sid = any_state(world, rng)
+    applicable = world.applicable(sid)
+    if not applicable:
+        return None
+    action = rng.choice(applicable)
+    nxt = world.states[world.step(sid, action)]
+    return Question(sid, actions=[action]), _effect_atoms(world, action), nxt
+
+
+def bool_pool(world, rng, cfg) -> Pool | None:
+    """Atoms that hold or not after the action (which the context shows)."""
+    found = _step(world, rng)
+    if found is None:
+        return None
+    q, candidates, nxt = found
+    atoms = world.task.atoms
+    return Pool(q, [i for i in candidates if nxt >> i & 1],
+                [i for i in candidates if not nxt >> i & 1], subject=lambda i: list(atoms[i]))
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    found = _step(world, rng)
+    if found is None:
+        return None
+    q, candidates, nxt = found
+    sid, action = q.sid, q.actions[0]
+    atoms = world.task.atoms
+    added, deleted = analysis.progression(world.task, world.states[sid], action)
+    lits = [(atoms[i], True) for i in iter_bits(added)] + \
+           [(atoms[i], False) for i in iter_bits(deleted)]
+    q.answer = [{"atom": list(a), "positive": p} for a, p in lits]
+    q.answer_text = "\n".join(pddl_literal(a, p) for a, p in lits) or "none"
+    return q
+
+
+def render(q, world, text, rng, form):
+    """The action joins the context (as projection's sequence does); the question asks
+    only about the fact, so it says nothing of the answer by itself."""
+    t = template("progression")
+    action = text.action(tuple(term(world, q.actions[0])))
+    context = str(t.action_context(base_context(world, text, q, rng), action))
+    if form == "bool":
+        return context, assemble(text, form, str(t.bool(text.fact(tuple(q.subject))))), []
+    if form == "mc":
+        choices = [text.fact(tuple(o)) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    return context, assemble(text, form, str(t.open()), [],
+                             str(text.common.facts_instruction())), []
+
+
+def _after(st) -> int | None:
+    k = st.action(st.sym["actions"][0])
+    if k is None or not st.task.actions[k].applicable(st.state):
+        return None
+    return st.task.actions[k].apply(st.state)
+
+
+def truth(st, item) -> bool:
+    after = _after(st)
+    return after is not None and st.task.holds(after, tuple(item))
+
+
+def score_open(st, answer: str) -> float:
+    after = _after(st)
+    if after is None:
+        return 0.0
+    k = st.action(st.sym["actions"][0])
+    added, deleted = analysis.progression(st.task, st.state, k)
+    atoms = st.task.atoms
+    expected = [{"atom": atoms[i], "positive": True} for i in iter_bits(added)] + \
+               [{"atom": atoms[i], "positive": False} for i in iter_bits(deleted)]
+    return score_literal_set(st, answer, expected, atoms)
+
+
+FAMILY = Family("progression", ("bool", "mc", "open"), sample, render, truth, score_open,
+                uses_actions=True, bool_pool=bool_pool)

@@ -1,0 +1,124 @@
+"""Projection: what holds after a sequence of actions?
+
+A random executable sequence of `length` actions from a random state, in the context.
+bool: does this literal (of a predicate the sequence's effects touch) hold afterwards?
+Its polarity, predicate and argument types are drawn before the label (see
+common.Pool), so none of them tells the label. mc: which of four facts holds
+afterwards (the right fact drawn before the sequence, among facts true after some
+sequences and false after others). open: list every fact of a given predicate that
+holds afterwards (set equality).
+"""
+
+from __future__ import annotations
+
+from racbench.worlds.strips.task import iter_bits
+from racbench.tasks.balance import Pool
+from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
+                      pddl_term, term, walk)
+from racbench.tasks.scoring import score_literal_set
+from racbench.tasks.text import template
+
+
+def touched_atoms(world, plan: list[int]) -> list[int]:
+    preds = {world.task.atoms[i][0] for k in plan
+             for i in iter_bits(world.task.actions[k].add | world.task.actions[k].delete)}
+    return [i for p in sorted(preds) for i in world.atoms_by_predicate.get(p, [])]
+
+
+def _walk_end(world, rng, cfg) -> tuple[Question, list[int], list[int], list[int]] | None:
+    """A random walk of `length` actions from a random state, the atoms of the
+    predicates its effects touch, and those of them true and false at its end."""
+    sid = any_state(world, rng)
+    plan = walk(world, rng, sid, cfg.length)
+    if plan is None:
+        return None
+    end = world.states[world.execute(sid, plan)[0]]
+    cands = touched_atoms(world, plan)
+    return (Question(sid, actions=plan), cands, [i for i in cands if end >> i & 1],
+            [i for i in cands if not end >> i & 1])
+
+
+def bool_pool(world, rng, cfg) -> Pool | None:
+    """Literals (atom, polarity) that hold or fail after the walk; the kind is the
+    polarity with the atom's predicate and argument types."""
+    found = _walk_end(world, rng, cfg)
+    if found is None:
+        return None
+    q, _, true_end, false_end = found
+    atoms = world.task.atoms
+    holds = [(i, True) for i in true_end] + [(i, False) for i in false_end]
+    fails = [(i, True) for i in false_end] + [(i, False) for i in true_end]
+    return Pool(q, holds, fails, kind=lambda x: (x[1],) + world.kind_of(atoms[x[0]]),
+                subject=lambda x: {"atom": list(atoms[x[0]]), "positive": x[1]})
+
+
+def mc_pool(world, rng, cfg) -> Pool | None:
+    """Facts (of predicates the walk touches) true and false after the walk."""
+    found = _walk_end(world, rng, cfg)
+    if found is None:
+        return None
+    q, _, true_end, false_end = found
+    atoms = world.task.atoms
+    return Pool(q, true_end, false_end, subject=lambda i: list(atoms[i]))
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    found = _walk_end(world, rng, cfg)
+    if found is None:
+        return None
+    q, cands, true_end, false_end = found
+    atoms = world.task.atoms
+    pred = atoms[rng.choice(cands)][0]
+    q.subject = pred
+    true_now = set(true_end)  # every atom of a touched predicate is a candidate
+    q.answer = [list(atoms[i]) for i in world.atoms_by_predicate[pred] if i in true_now]
+    q.answer_text = "\n".join(pddl_term(a) for a in q.answer) or "none"
+    return q
+
+
+def render(q, world, text, rng, form):
+    t = template("projection")
+    steps = text.steps([tuple(term(world, k)) for k in q.actions])
+    context = str(text.common.sequence_context(base_context(world, text, q, rng), steps))
+    if form == "bool":
+        fact = text.fact(tuple(q.subject["atom"]), q.subject["positive"])
+        return context, assemble(text, form, str(t.bool(fact))), []
+    if form == "mc":
+        choices = [text.fact(tuple(o)) for o in q.options]
+        return context, assemble(text, form, str(t.mc()), choices), choices
+    return context, assemble(text, form, str(t.open(q.subject)), [],
+                             str(text.common.facts_instruction())), []
+
+
+def end_state(st) -> int | None:
+    state = st.state
+    for t in st.sym["actions"]:
+        k = st.action(t)
+        if k is None or not st.task.actions[k].applicable(state):
+            return None
+        state = st.task.actions[k].apply(state)
+    return state
+
+
+def truth(st, item) -> bool:
+    end = end_state(st)
+    if end is None:
+        return False
+    if isinstance(item, dict):
+        return st.holds(end, item["atom"], item["positive"])
+    return st.holds(end, item)
+
+
+def score_open(st, answer: str) -> float:
+    end = end_state(st)
+    if end is None:
+        return 0.0
+    pred = st.sym["subject"]
+    atoms = [a for a in st.task.atoms if a[0] == pred]
+    atoms += [a for a in st.task.static_atoms if a[0] == pred]
+    expected = [{"atom": a, "positive": True} for a in atoms if st.task.holds(end, a)]
+    return score_literal_set(st, answer, expected, atoms)
+
+
+FAMILY = Family("projection", ("bool", "mc", "open"), sample, render, truth, score_open,
+                uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool)

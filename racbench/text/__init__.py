@@ -1,0 +1,52 @@
+"""The one jinja2 environment: every English sentence racbench writes comes from here.
+
+Templates live in the package (`racbench/templates/<folder>/*.j2`); a user's own
+template folder (e.g. phrasing for their PDDL domain) is mounted under a prefix of the
+same environment by `user_templates`, so package and user templates share one set of
+options and filters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import jinja2
+
+_USER_FOLDERS: dict[str, jinja2.BaseLoader] = {}
+_ENV = jinja2.Environment(
+    loader=jinja2.ChoiceLoader([jinja2.PrefixLoader(_USER_FOLDERS),
+                                jinja2.PackageLoader("racbench", "templates")]),
+    undefined=jinja2.StrictUndefined,
+    autoescape=False,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def _article(name: object) -> str:
+    return "an" if str(name)[:1] in "aeiou" else "a"
+
+
+def _md_cell(value: object) -> str:
+    """A value safe inside a Markdown table cell."""
+    return str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+_ENV.filters["article"] = _article
+_ENV.filters["md_cell"] = _md_cell
+
+
+def environment() -> jinja2.Environment:
+    return _ENV
+
+
+def user_templates(folder: str | Path) -> str:
+    """Mount a folder of the user's templates; returns the prefix to name its files by
+    (`<prefix>/facts.j2`). FileNotFoundError if it is not a folder."""
+    path = Path(folder).resolve()
+    if not path.is_dir():
+        raise FileNotFoundError(str(folder))
+    prefix = "user-" + hashlib.blake2b(str(path).encode(), digest_size=8).hexdigest()
+    _USER_FOLDERS.setdefault(prefix, jinja2.FileSystemLoader(str(path)))
+    return prefix

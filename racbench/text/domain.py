@@ -1,0 +1,622 @@
+"""English for any STRIPS domain: polished per-domain templates over a derived default.
+
+A fact `(pred, a, b)` or action `(name, a, b)` is phrased by the first of:
+
+1. the macro named after the symbol in the domain's template folder
+   (`templates/<folder>/facts.j2` or `actions.j2`; '-' in PDDL names becomes '_', and a
+   name that is a Python keyword such as `in` gets a trailing '_'), or a paraphrase
+   `<macro>__<k>` from `facts_variants.j2` / `actions_variants.j2` when `variant=k`;
+2. the default renderer: this module splits the name into words, guesses its shape from
+   the word classes in `data/vocab/grammar.yaml` (a preposition last, a verb first, ...)
+   and calls the macro of that shape in `templates/default/`. A brand-new domain
+   therefore reads as English with no template at all.
+
+Every English word order lives in the templates; Python only splits names, classifies
+them and picks macros. Rendered clauses are cached per instance.
+
+Obfuscation (PlanBench's "mystery" domains) renames predicates, actions, types,
+constants and the alphabetic chunks of object names to pronounceable nonsense words or
+to misleading real words; obfuscated symbols are always phrased by the opaque default
+macros, so no template can leak their meaning. Everything is deterministic: choices come
+from blake2b hashes, never from Python's randomised `hash`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import keyword
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import jinja2
+import yaml
+
+from racbench.text import environment, user_templates
+from racbench.worlds.strips.model import ROOT_TYPE, Domain
+
+# Domain-file folder -> template folder, where they differ. `templates/blocksworld/`
+# holds TRAC's three-action blocksworld; the shipped four-operator one has its own.
+TEMPLATE_FOLDERS = {"blocksworld": "blocksworld4"}
+DEFAULT_FOLDER = "default"
+VARIANT_SEPARATOR = "__"
+_CACHE_SIZE = 1 << 18
+
+
+
+# ----------------------------------------------------------------------------- words
+
+def _vocab_text(name: str) -> str:
+    return resources.files("racbench").joinpath("data", "vocab", name).read_text("utf-8")
+
+
+@lru_cache(maxsize=None)
+def _grammar() -> dict:
+    data = yaml.safe_load(_vocab_text("grammar.yaml"))
+    sets = {key: frozenset(data[key]) for key in
+            ("prepositions", "copulas", "possessive_verbs", "verbs", "adjectives")}
+    sets["collocations"] = {k: (v or "") for k, v in data["collocations"].items()}
+    sets["role_prepositions"] = dict(data["role_prepositions"])
+    sets["type_prepositions"] = dict(data["type_prepositions"])
+    return sets
+
+
+@lru_cache(maxsize=None)
+def _word_list(name: str) -> tuple[str, ...]:
+    lines = (line.strip() for line in _vocab_text(name).splitlines())
+    return tuple(line for line in lines if line and not line.startswith("#"))
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_SEPARATORS = re.compile(r"[-_\s]+")
+
+
+@lru_cache(maxsize=None)
+def split_name(name: str) -> tuple[str, ...]:
+    """`drive-truck` / `drive_truck` / `driveTruck` -> ('drive', 'truck')."""
+    name = _CAMEL.sub(" ", name.lstrip("?"))
+    return tuple(word.lower() for word in _SEPARATORS.split(name) if word)
+
+
+def macro_name(symbol: str) -> str:
+    """The jinja2 macro for a PDDL symbol: '-' -> '_', keywords get a trailing '_'."""
+    name = re.sub(r"\W", "_", symbol)
+    if name[:1].isdigit():
+        name = "_" + name
+    if keyword.iskeyword(name) or name in ("true", "false", "none"):
+        name += "_"
+    return name
+
+
+def _digest(*parts: object) -> int:
+    text = "\x1f".join(str(p) for p in parts).encode("utf-8")
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+
+
+# ----------------------------------------------------------------------- templates
+
+def _has_package_folder(folder: str) -> bool:
+    return resources.files("racbench").joinpath("templates", folder).is_dir()
+
+
+def template_dir_for(domain_name: str) -> str | None:
+    """The template folder (under racbench/templates) a shipped domain uses, or None."""
+    folder = TEMPLATE_FOLDERS.get(domain_name, domain_name)
+    if folder == DEFAULT_FOLDER or not _has_package_folder(folder):
+        return None
+    return folder
+
+
+@lru_cache(maxsize=None)
+def _prefix(template_dir: str | None) -> str | None:
+    """The template-name prefix of a package folder name or a user's directory."""
+    if template_dir is None:
+        return None
+    if _has_package_folder(template_dir) and "/" not in template_dir:
+        return template_dir
+    return user_templates(template_dir)
+
+
+@lru_cache(maxsize=None)
+def _module(template_dir: str | None, filename: str):
+    """The template module of `<folder>/<filename>`, or None when the file is absent."""
+    prefix = _prefix(template_dir)
+    if prefix is None:
+        return None
+    try:
+        return environment().get_template(f"{prefix}/{filename}").module
+    except jinja2.TemplateNotFound:
+        return None
+
+
+def _default_module(filename: str):
+    return environment().get_template(f"{DEFAULT_FOLDER}/{filename}").module
+
+
+def _macro(module, name: str):
+    if module is None:
+        return None
+    macro = getattr(module, name, None)
+    return macro if isinstance(macro, jinja2.runtime.Macro) else None
+
+
+_KIND_FILES = {"fact": ("facts.j2", "facts_variants.j2"),
+               "action": ("actions.j2", "actions_variants.j2")}
+
+
+def _lookup(template_dir: str | None, kind: str, symbol: str, variant: int):
+    main, extra = _KIND_FILES[kind]
+    name = macro_name(symbol)
+    if variant == 0:
+        return _macro(_module(template_dir, main), name)
+    name = f"{name}{VARIANT_SEPARATOR}{variant}"
+    return _macro(_module(template_dir, extra), name) or _macro(_module(template_dir, main), name)
+
+
+def _folder_of(domain) -> str | None:
+    """The template folder for a Domain (by its name), a domain name, a folder or a
+    directory; None when there is none (only the default renderer applies)."""
+    if isinstance(domain, Domain):
+        return template_dir_for(domain.name)
+    if domain is None or domain == DEFAULT_FOLDER:
+        return None
+    folder = template_dir_for(domain)
+    if folder is None and Path(domain).is_dir():
+        folder = domain
+    return folder
+
+
+def _symbol_kind(domain, folder: str | None, symbol: str) -> str:
+    if isinstance(domain, Domain):
+        return "fact" if symbol in domain.predicates else "action"
+    return "fact" if _lookup(folder, "fact", symbol, 0) is not None else "action"
+
+
+@lru_cache(maxsize=None)
+def _variants(folder: str | None, kind: str, symbol: str) -> tuple[int, ...]:
+    found = [0]
+    k = 1
+    while _lookup(folder, kind, symbol, k) is not None:
+        found.append(k)
+        k += 1
+    return tuple(found)
+
+
+def variants(domain, symbol: str) -> list[int]:
+    """The phrasings available for a predicate or action: 0 (the main template) and the
+    paraphrases 1, 2, ... of `templates/<folder>/*_variants.j2`. `domain` is a Domain,
+    a shipped domain's name or a template folder."""
+    folder = _folder_of(domain)
+    return list(_variants(folder, _symbol_kind(domain, folder, symbol), symbol))
+
+
+def held_out_variant(domain, symbol: str) -> int:
+    """The paraphrase of `symbol` reserved for evaluation (an unseen phrasing), chosen by
+    a fixed hash among the paraphrases; -1 when the symbol has none (nothing held out)."""
+    folder = _folder_of(domain)
+    extra = variants(domain, symbol)[1:]
+    if not extra:
+        return -1
+    return extra[_digest("held-out", folder, symbol) % len(extra)]
+
+
+# --------------------------------------------------------------------- obfuscation
+
+_ONSETS = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z",
+           "br", "dr", "gl", "pl", "sk", "sn", "tr", "fl")
+_VOWELS = ("a", "e", "i", "o", "u", "ai", "oo", "ee")
+_CODAS = ("", "", "", "n", "m", "r", "l", "sk", "nt", "x")
+_CHUNK = re.compile(r"[A-Za-z]+|[^A-Za-z]+")
+
+
+def _pronounceable(*key: object) -> str:
+    h = _digest(*key)
+    syllables = 2 + h % 2
+    h //= 2
+    word = []
+    for _ in range(syllables):
+        word.append(_ONSETS[h % len(_ONSETS)])
+        h //= len(_ONSETS)
+        word.append(_VOWELS[h % len(_VOWELS)])
+        h //= len(_VOWELS)
+    word.append(_CODAS[h % len(_CODAS)])
+    return "".join(word)
+
+
+class Obfuscation(dict):
+    """Symbol -> new name for every predicate, action, type and constant of a domain (a
+    bijection onto fresh words); `rename` extends it to object names chunk by chunk
+    (`truck12` -> `<word for truck>12`), keeping digits and separators."""
+
+    MODES = ("random", "misleading")
+
+    def __init__(self, domain: Domain, mode: str = "random", seed: int = 0):
+        if mode not in self.MODES:
+            raise ValueError(f"obfuscation mode must be one of {self.MODES}, not {mode!r}")
+        super().__init__()
+        self.mode, self.seed = mode, seed
+        self._reserved = set(domain.predicates) | {a.name for a in domain.actions}
+        self._reserved |= set(domain.supertypes) | set(domain.constants)
+        self._taken: dict[str, str] = {}  # new word -> symbol
+        self._chunks: dict[str, str] = {}
+        actions = {a.name for a in domain.actions}
+        symbols = (self._reserved | set(domain.supertypes.values())) - {ROOT_TYPE}
+        for symbol in sorted(symbols):
+            self[symbol] = self._fresh(symbol, "verb" if symbol in actions else "noun")
+        for name in sorted(domain.constants):
+            self.rename(name)
+
+    def _fresh(self, symbol: str, part: str) -> str:
+        if self.mode == "misleading":
+            words = _word_list(f"misleading_{part}s.txt")
+            start = _digest(self.seed, part, symbol) % len(words)
+            for i in range(len(words)):
+                word = words[(start + i) % len(words)]
+                if self._free(word, symbol):
+                    return self._claim(word, symbol)
+        attempt = 0
+        while True:
+            word = _pronounceable(self.seed, symbol, attempt)
+            if self._free(word, symbol):
+                return self._claim(word, symbol)
+            attempt += 1
+
+    def _free(self, word: str, symbol: str) -> bool:
+        return word != symbol and word not in self._taken and word not in self._reserved
+
+    def _claim(self, word: str, symbol: str) -> str:
+        self._taken[word] = symbol
+        return word
+
+    def _chunk(self, chunk: str) -> str:
+        if chunk in self:
+            return self[chunk]
+        if chunk not in self._chunks:
+            self._chunks[chunk] = self._fresh(chunk, "noun")
+        return self._chunks[chunk]
+
+    def rename(self, name: str) -> str:
+        """The obfuscated form of any name: a symbol's word, or an object name with its
+        alphabetic chunks replaced."""
+        if name in self:
+            return self[name]
+        return "".join(self._chunk(c) if c[0].isalpha() else c for c in _CHUNK.findall(name))
+
+
+def obfuscate(domain: Domain, mode: str = "random", seed: int = 0) -> Obfuscation:
+    """Rename the domain's symbols to pronounceable nonsense (`random`) or to unrelated
+    common nouns and verbs (`misleading`, from data/vocab/misleading_*.txt)."""
+    return Obfuscation(domain, mode, seed)
+
+
+# -------------------------------------------------------------------------- shapes
+
+def _type_words(types: Sequence[str]) -> str:
+    return " ".join(split_name(types[0])) if types else ""
+
+
+def _ancestors(domain: Domain, types: Iterable[str]) -> set[tuple[str, ...]]:
+    found = set()
+    for t in types:
+        seen = set()
+        while t and t not in seen:
+            seen.add(t)
+            found.add(split_name(t))
+            t = domain.supertypes.get(t)
+    return found
+
+
+_ADJECTIVE_ENDINGS = ("ed", "able", "ible", "ing", "ful", "ous", "ive", "al", "ic", "less")
+
+
+def fact_shape(domain: Domain, predicate: str) -> tuple[str, str]:
+    """(default macro, preposition) for a predicate, from its words and argument types."""
+    g = _grammar()
+    words = split_name(predicate)
+    arg_types = domain.predicates[predicate]
+    arity, many = len(arg_types), len(words) > 1
+    first, last = words[0], words[-1]
+    if arity == 0:
+        if many and (last in g["adjectives"] or last.endswith("ed")):
+            return "state0", ""
+        if many and (first in g["verbs"] or first in g["possessive_verbs"]):
+            return "verb0", ""
+        return "nullary", ""
+    if arity == 1:
+        if many and first in g["copulas"]:
+            return "copula1", ""
+        if many and first in g["possessive_verbs"]:
+            return "has1", ""
+        if many and first in g["prepositions"]:
+            return "prep_first1", ""
+        if many and last in g["adjectives"]:
+            return "state1", ""
+        if many and last in g["prepositions"]:
+            return "prep_last1", ""
+        if not many and first.endswith("ing"):
+            return "gerund1", ""
+        if (not many and predicate not in domain.fluent_predicates
+                and first not in g["adjectives"] and not first.endswith(_ADJECTIVE_ENDINGS)):
+            return "kind1", ""  # a static one-word class such as (truck ?x) in untyped PDDL
+        return "adj1", ""
+    if arity == 2:
+        head_is_type = many and words[:-1] in _ancestors(domain, arg_types[0])
+        if many and first in g["possessive_verbs"]:
+            return "has2", ""
+        if last in g["prepositions"] or first in g["prepositions"]:
+            if head_is_type and last == "of":
+                return "of2", ""  # (store-of s r) where s is a store -> s is the store of r
+            return ("typed_prep2" if head_is_type and last in g["prepositions"] else "prep2"), ""
+        if not many and first in g["collocations"]:
+            return "collocation2", g["collocations"][first]
+        if not many and (first in g["verbs"] or first in g["possessive_verbs"]):
+            return "verb2", ""
+        if head_is_type and (last in g["verbs"] or last in g["possessive_verbs"]):
+            return "typed_verb2", ""
+        if not many and first.endswith("ing"):
+            return "collocation2", ""
+        if not many and first.endswith("ed"):
+            return "collocation2", g["collocations"].get(first, "to")
+        if many and not any(w in g["verbs"] for w in words):
+            return "compound2", ""
+    return "relation", ""
+
+
+def action_layout(schema) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], int]:
+    """How the default imperative lays out an action: (head words, type noun per
+    argument, preposition per argument, index of the direct object or -1)."""
+    g = _grammar()
+    head = list(split_name(schema.name))
+    roles = [_role(var) for var, _types in schema.parameters]
+    if len(head) > 1 and head[-1] in g["prepositions"] and head[-1] in roles:
+        head.pop()  # go-to ?from ?to -> go from A to B
+    direct = next((i for i, r in enumerate(roles) if not r), -1)
+    nouns, preps = [], []
+    for i, (var, types) in enumerate(schema.parameters):
+        if roles[i] or i == direct:
+            nouns.append("")
+            preps.append(roles[i])
+            continue
+        noun = _noun(var, types)
+        at = _find(head, noun, start=1)
+        if at >= 0:
+            del head[at:at + len(noun)]  # load-truck ?p ?t -> load A with truck B
+        nouns.append(" ".join(noun))
+        preps.append(g["type_prepositions"].get("-".join(noun), ""))
+    return tuple(head), tuple(nouns), tuple(preps), direct
+
+
+def _noun(var: str, types: Sequence[str]) -> list[str]:
+    """The words naming what an argument is: its type, or for untyped domains a
+    parameter name of three letters or more (`?truck`), else nothing."""
+    if types and types[0] != ROOT_TYPE:
+        return list(split_name(types[0]))
+    words = [w for w in split_name(re.sub(r"\d+$", "", var)) if not w.isdigit()]
+    return words if len("".join(words)) >= 3 else []
+
+
+def _role(var: str) -> str:
+    """A preposition from a parameter's name: `?from`, `?loc-from`, `?to2` ..."""
+    roles = _grammar()["role_prepositions"]
+    for word in reversed(split_name(re.sub(r"\d+$", "", var))):
+        word = re.sub(r"\d+$", "", word)
+        if word in roles:
+            return roles[word]
+    return ""
+
+
+def _find(words: list[str], part: list[str], start: int = 0) -> int:
+    if not part:
+        return -1
+    for i in range(start, len(words) - len(part) + 1):
+        if words[i:i + len(part)] == part:
+            return i
+    return -1
+
+
+# ----------------------------------------------------------------------- renderer
+
+def _arity(macro) -> int:
+    return sum(1 for name in macro.arguments if name != "positive")
+
+
+def _letters(n: int) -> list[str]:
+    alphabet = [chr(ord("A") + i) for i in range(26)]
+    return [alphabet[i] if n <= 26 else f"{alphabet[i % 26]}{i // 26 + 1}" for i in range(n)]
+
+
+class DomainText:
+    """Clauses and sentences for one STRIPS domain.
+
+    `template_dir` is a folder under racbench/templates or a directory path; None
+    picks the shipped folder for the domain's name (`template_dir_for`) when there is
+    one, and "default" renders everything with the derived default. A template macro
+    whose argument count does not match the atom is skipped for the default.
+    `obfuscation` ("random" or "misleading") renames every symbol first and renders with
+    the opaque default macros, ignoring `template_dir` (and `variant`: opaque symbols
+    have one phrasing). A paraphrase index a symbol lacks falls back to its main phrasing
+    (noted in `missing_variants`), so callers may draw one index per row. `fallbacks`
+    collects the symbols that the template folder did not cover.
+    """
+
+    def __init__(self, domain: Domain, template_dir: str | None = None,
+                 obfuscation: str | None = None, seed: int = 0):
+        self.domain = domain
+        self.obfuscation = obfuscate(domain, obfuscation, seed) if obfuscation else None
+        if template_dir is None:
+            template_dir = template_dir_for(domain.name)
+        if self.obfuscation or template_dir == DEFAULT_FOLDER:
+            template_dir = None
+        self.template_dir = template_dir
+        if self.template_dir is not None:
+            _prefix(self.template_dir)  # fail early on a missing directory
+        self.missing_variants: set[tuple[str, int]] = set()
+        self.fallbacks: set[str] = set()
+        self._default_facts = _default_module("facts.j2")
+        self._default_actions = _default_module("actions.j2")
+        self._default_parts = _default_module("parts.j2")
+        self._schemas = {a.name: a for a in domain.actions}
+        self._fact_cached = lru_cache(maxsize=_CACHE_SIZE)(self._fact)
+        self._action_cached = lru_cache(maxsize=_CACHE_SIZE)(self._action)
+        self._sentence_cached = lru_cache(maxsize=_CACHE_SIZE)(self._sentence)
+        self._phrase_fact = lru_cache(maxsize=_CACHE_SIZE)(self._phrase_fact_uncached)
+        self._phrase_action = lru_cache(maxsize=_CACHE_SIZE)(self._phrase_action_uncached)
+        self._description: str | None = None
+
+    # -- parts
+    def _part(self, name: str):
+        return _macro(_module(self.template_dir, "parts.j2"), name) or getattr(
+            self._default_parts, name)
+
+    # -- public clauses
+    def fact(self, atom: tuple, positive: bool = True, variant: int = 0) -> str:
+        """The clause for a ground atom, negated when `positive` is false; `variant`
+        picks a paraphrase (see `variants`). Starts lower-case, no final period."""
+        if type(atom) is not tuple:
+            atom = tuple(atom)
+        return self._fact_cached(atom, positive, variant)
+
+    def action(self, term: tuple, variant: int = 0) -> str:
+        """The clause saying that the ground action `term` happens."""
+        if type(term) is not tuple:
+            term = tuple(term)
+        return self._action_cached(term, variant)
+
+    def sentence(self, clause: str) -> str:
+        """A clause as a sentence: capitalised, with a period (parts.j2 `sentence`)."""
+        return self._sentence_cached(clause)
+
+    def _template_macro(self, kind: str, symbol: str, variant: int, arity: int):
+        """The template folder's macro for a symbol and paraphrase, or None."""
+        if self.template_dir is None:
+            return None
+        if variant:
+            macro = _lookup(self.template_dir, kind, symbol, variant)
+            if macro is not None and _arity(macro) == arity:
+                return macro
+            self.missing_variants.add((symbol, variant))
+        macro = _lookup(self.template_dir, kind, symbol, 0)
+        if macro is not None and _arity(macro) == arity:
+            return macro
+        self.fallbacks.add(symbol)
+        return None
+
+    # -- facts
+    def _fact(self, atom: tuple, positive: bool, variant: int) -> str:
+        args = atom[1:]
+        if self.obfuscation is not None:
+            args = tuple(self.obfuscation.rename(a) for a in args)
+        return self._phrase_fact(atom[0], args, bool(positive), variant)
+
+    def _phrase_fact_uncached(self, predicate: str, args: tuple, positive: bool,
+                              variant: int) -> str:
+        if predicate == "=":
+            return str(self._default_facts.equal(["="], list(args), [], positive=positive))
+        if self.obfuscation is not None:
+            word = self.obfuscation[predicate]
+            return str(self._default_facts.opaque(list(split_name(word)), list(args), [],
+                                                  positive=positive))
+        macro = self._template_macro("fact", predicate, variant, len(args))
+        if macro is not None:
+            return str(macro(*args, positive=positive))
+        if predicate not in self.domain.predicates:
+            raise KeyError(f"unknown predicate {predicate!r}")
+        shape, prep = fact_shape(self.domain, predicate)
+        types = [_type_words(t) for t in self.domain.predicates[predicate]]
+        macro = getattr(self._default_facts, shape)
+        return str(macro(list(split_name(predicate)), list(args), types,
+                         positive=positive, prep=prep))
+
+    # -- actions
+    def _action(self, term: tuple, variant: int) -> str:
+        args = term[1:]
+        if self.obfuscation is not None:
+            args = tuple(self.obfuscation.rename(a) for a in args)
+        return self._phrase_action(term[0], args, variant)
+
+    def _phrase_action_uncached(self, name: str, args: tuple, variant: int) -> str:
+        if self.obfuscation is not None:
+            word = self.obfuscation[name]
+            return str(self._default_actions.opaque(list(split_name(word)), list(args),
+                                                    [], [], -1))
+        macro = self._template_macro("action", name, variant, len(args))
+        if macro is not None:
+            return str(macro(*args))
+        if name not in self._schemas:
+            raise KeyError(f"unknown action {name!r}")
+        head, nouns, preps, direct = action_layout(self._schemas[name])
+        return str(self._default_actions.imperative(list(head), list(args), list(nouns),
+                                                    list(preps), direct))
+
+    # -- composition
+    def _sentence(self, clause: str) -> str:
+        return str(self._part("sentence")(clause))
+
+    def state(self, atoms: Iterable[tuple], rng=None) -> str:
+        """One sentence per atom, in sorted order, or shuffled by the caller's rng
+        (random.Random or numpy Generator) so the order never depends on set order."""
+        atoms = sorted(tuple(a) for a in atoms)
+        if rng is not None:
+            rng.shuffle(atoms)
+        return str(self._part("state")([self.sentence(self.fact(a)) for a in atoms]))
+
+    def conjunction(self, literals: Sequence[tuple[tuple, bool]]) -> str:
+        """A clause joining (atom, positive) literals (parts.j2 `conjunction`)."""
+        return str(self._part("conjunction")([self.fact(tuple(a), p) for a, p in literals]))
+
+    def plan(self, terms: Sequence[tuple]) -> str:
+        """The actions as a numbered list of sentences (parts.j2 `plan`)."""
+        return str(self._part("plan")([self.action(tuple(t)) for t in terms]))
+
+    def describe_domain(self) -> str:
+        """Each action with placeholder objects, its preconditions and its effects."""
+        if self._description is None:
+            self._description = self._describe()
+        return self._description
+
+    def _describe(self) -> str:
+        obf = self.obfuscation
+        entries = []
+        for schema in self.domain.actions:
+            names = _letters(len(schema.parameters))
+            bind = {var: name for (var, _), name in zip(schema.parameters, names)}
+
+            def ground(atom):
+                return (atom[0],) + tuple(bind.get(a, obf.rename(a) if obf else a)
+                                          for a in atom[1:])
+
+            kinds = []
+            for (var, types), name in zip(schema.parameters, names):
+                shown = [obf.rename(t) if obf else t for t in types]
+                kinds.append((name, " or ".join(" ".join(split_name(t)) for t in shown)))
+            requires = [self._phrase_fact(*self._split(ground(l.atom)), l.positive, 0)
+                        for l in schema.precondition]
+            adds = [self._phrase_fact(*self._split(ground(a)), True, 0) for a in schema.add]
+            added = set(schema.add)
+            deletes = [self._phrase_fact(*self._split(ground(a)), False, 0)
+                       for a in schema.delete if a not in added]
+            clause = self._phrase_action(schema.name, tuple(names), 0)
+            entries.append(str(self._part("describe_action")(clause, kinds, requires,
+                                                             adds, deletes)))
+        title = obf.rename(self.domain.name) if obf else self.domain.name
+        return str(self._part("describe_domain")(title, entries)).strip()
+
+    @staticmethod
+    def _split(atom: tuple) -> tuple[str, tuple]:
+        return atom[0], tuple(atom[1:])
+
+    def missing_templates(self) -> list[str]:
+        """Predicates and actions the template folder has no main macro for."""
+        if self.template_dir is None:
+            return sorted(self.domain.predicates) + sorted(self._schemas)
+        missing = [p for p, types in self.domain.predicates.items()
+                   if not self._covered("fact", p, len(types))]
+        missing += [a.name for a in self.domain.actions
+                    if not self._covered("action", a.name, len(a.parameters))]
+        return sorted(missing)
+
+    def _covered(self, kind: str, symbol: str, arity: int) -> bool:
+        macro = _lookup(self.template_dir, kind, symbol, 0)
+        return macro is not None and _arity(macro) == arity

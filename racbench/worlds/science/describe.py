@@ -1,0 +1,57 @@
+"""Turns world state into the plain view dicts the look templates render."""
+
+from __future__ import annotations
+
+from racbench.worlds.science.text import say
+from racbench.worlds.science.world import AGENT, World
+
+
+class View:
+    """What the look templates may know about a thing (attribute access keeps jinja fast)."""
+
+    __slots__ = ("name", "agent", "substance", "burning", "broken", "device", "load", "on", "container",
+                 "open", "surface", "contents")
+
+    def __init__(self, t):
+        is_container = t.container and t.kind != AGENT
+        self.name = t.name
+        self.agent = t.kind == AGENT
+        self.substance = t.is_substance
+        self.burning = t.burning > 0
+        self.broken = t.broken
+        self.device = t.device in ("heater", "cooler", "switchable")
+        self.load = t.elec == "load"
+        self.on = t.is_on
+        self.container = is_container
+        self.open = t.is_open
+        self.surface = t.surface
+        self.contents = [View(c) for c in t.contents] if is_container and t.is_open else []
+
+
+def view(t) -> View:
+    return View(t)
+
+
+def look_around(world: World) -> str:
+    room = world.agent_room()
+    items = [view(c) for c in room.contents]
+    doors = [(other.name, door.is_open) for door, other in world.doors_of(room)]
+    return say("room", name=room.name, items=items, doors=doors)
+
+
+def inventory(world: World) -> str:
+    return say("inventory", items=[view(c) for c in world.agent.contents])
+
+
+def look_at(world: World, t) -> str:
+    if t.kind == "door":
+        here = world.agent_room()
+        other = t.rooms[1] if t.rooms[0] is here else t.rooms[0]
+        return say("look_door", other=other.name, open=t.is_open)
+    return say("look_at", v=view(t))
+
+
+def look_in(world: World, t) -> str:
+    if not t.container or t.kind == AGENT:
+        return say("not_container", name=t.name)
+    return say("look_in", v=view(t))

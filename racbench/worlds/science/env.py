@@ -1,0 +1,164 @@
+"""A gymnasium-style environment over one task variation (no gymnasium dependency).
+
+The world is fully determined by (task, variation, simplifications); `reset(seed=...)` accepts a
+seed for interface compatibility, and it does not change the world.
+"""
+
+from __future__ import annotations
+
+import re
+
+from racbench.worlds.science import actions, describe, electrical, thermo
+from racbench.worlds.science.facts import facts
+from racbench.worlds.science.house import Layout
+from racbench.worlds.science.naming import command, terminal
+from racbench.worlds.science.parser import parse
+from racbench.worlds.science.registry import check_variation, get_task, parse_simplifications
+from racbench.worlds.science.scope import scope_of, terminal_names
+from racbench.worlds.science.text import say
+from racbench.worlds.science.valid import valid_actions
+
+MAX_MOVES = 1000
+# an answer to a numbered clarification: ASCII digits only ('²' is a digit to str.isdigit)
+_CHOICE = re.compile("[0-9]{1,5}")
+
+
+class ScienceEnv:
+    """One task variation under a set of simplifications; `layout` optionally generates the map."""
+
+    def __init__(self, task: str, variation: int, simplifications: str = "", layout: Layout | None = None):
+        self.spec = get_task(task)
+        self.variation = check_variation(self.spec, variation)
+        self.simplifications = simplifications
+        self.flags = parse_simplifications(simplifications)
+        self.layout = layout or Layout()
+        self.layout.validate()
+        self.teleport_ok = self.flags.teleport
+        # electrical tasks need their actions, so noElectricalAction only applies to the others
+        self.electric_ok = self.spec.electrical or not self.flags.no_electrical
+        self.world = None
+        self.episode = None
+
+    # ---- gymnasium interface ---------------------------------------------------------------
+    def reset(self, seed: int | None = None):
+        self.episode = self.spec.setup(self.spec, self.variation, self.flags, self.layout)
+        self.world = self.episode.world
+        electrical.update(self.world)
+        self._cache: dict = {}
+        self.moves = 0
+        self.pending = None
+        self.finished = False
+        self.extra_ticks = 0
+        self.task_description = self.episode.description
+        self.episode.update()
+        return self.look(), self._info()
+
+    def step(self, action: str):
+        if self.world is None:
+            self.reset()
+        before = self.episode.score
+        if self.finished:
+            return say("episode_over"), 0.0, True, False, self._info()
+        text = action if isinstance(action, str) else str(action)
+        chosen = self._choose(text)
+        if isinstance(chosen, str):
+            return chosen, 0.0, False, False, self._info()
+        obs = actions.run(self, chosen)
+        self._advance(1 + self.extra_ticks)
+        self.extra_ticks = 0
+        self.moves += 1
+        score = self.episode.update()
+        if self.episode.failed:
+            obs += "\n" + say("task_failed")
+            self.finished = True
+        elif self.episode.complete:
+            obs += "\n" + say("task_complete")
+            self.finished = True
+        truncated = not self.finished and self.moves >= MAX_MOVES
+        return obs, score - before, self.finished, truncated, self._info()
+
+    # ---- internals ----------------------------------------------------------------------------
+    def _choose(self, text: str):
+        """The single action `text` means, or the answer to give instead (clarification, error)."""
+        pending, self.pending = self.pending, None
+        stripped = text.strip()
+        if pending is not None and _CHOICE.fullmatch(stripped):
+            k = int(stripped)
+            if 1 <= k <= len(pending):
+                return pending[k - 1]
+            self.pending = pending
+            return say("bad_choice", n=len(pending))
+        if not stripped:
+            return say("empty_input")
+        result = parse(stripped, self.scope)
+        if not result.candidates:
+            if result.unresolved:
+                return say("no_referent", words=result.unresolved)
+            return say("not_understood")
+        if len(result.candidates) > 1:
+            self.pending = result.candidates
+            return say("clarify", options=[self.render(a) for a in result.candidates])
+        return result.candidates[0]
+
+    def _advance(self, ticks: int) -> None:
+        w = self.world
+        for _ in range(ticks):
+            thermo.tick(w)
+            electrical.update(w)
+            w.ticks += 1
+            if self.episode.update() and self.episode.complete:
+                break
+
+    def focus(self, thing) -> str:
+        self.episode.focus(thing)
+        return say("focused", name=self.canon(thing))
+
+    @property
+    def scope(self):
+        return scope_of(self.world, self._cache)
+
+    def canon(self, thing) -> str:
+        return self.scope.canon[thing.uid]
+
+    def render(self, action) -> str:
+        """Canonical text of a parsed action (used in clarification lists)."""
+        names = []
+        for a in action.args:
+            if isinstance(a, tuple):
+                thing, i = a
+                names.append(self.canon(thing) if i is None else terminal(self.canon(thing), terminal_names(thing)[i]))
+            elif isinstance(a, int):
+                names.append(str(a))
+            elif a.kind == "room":
+                names.append(a.name)
+            else:
+                names.append(self.canon(a))
+        return command(action.verb, *names)
+
+    def _cached(self, key, make):
+        v = self.world.version
+        hit = self._cache.get(key)
+        if hit is None or hit[0] != v:
+            hit = (v, make())
+            self._cache[key] = hit
+        return hit[1]
+
+    def facts(self) -> list[tuple]:
+        """The current state as sorted symbolic facts (see facts.py)."""
+        return facts(self.world)
+
+    def look(self) -> str:
+        """The room description, rendered once per world version."""
+        return self._cached("look", lambda: describe.look_around(self.world))
+
+    def _info(self) -> dict:
+        w = self.world
+        return {
+            "look": self.look(),
+            "inventory": self._cached("inventory", lambda: describe.inventory(w)),
+            "score": self.episode.score,
+            "valid_actions": list(self._cached("valid", lambda: valid_actions(
+                w, self.scope, self.teleport_ok, self.electric_ok))),
+            "task_description": self.task_description,
+            "moves": self.moves,
+        }

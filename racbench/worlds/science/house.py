@@ -1,0 +1,175 @@
+"""Builds the house for one variation: the fixed ten-room map or a generated layout (complexity knob)."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+
+from racbench.worlds.science.data import load
+from racbench.worlds.science.tasks.base import TaskError
+from racbench.worlds.science.text import say
+from racbench.worlds.science.world import AGENT, THING, World
+
+
+def seed_for(*parts) -> int:
+    """A 64-bit seed hashed from its parts (never `seed + index`), stable across processes."""
+    key = "\x1f".join(str(p) for p in parts).encode("utf-8")
+    return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
+
+
+def rng_for(*parts) -> random.Random:
+    return random.Random(seed_for(*parts))
+
+
+MAX_DISTRACTORS = 12
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Complexity knob. Defaults reproduce the fixed house; set n_rooms to generate a map instead.
+
+    n_rooms: how many rooms (rooms a task needs are always kept); doors form a random tree.
+    n_distractors: distractor things per room (None: the per-room ranges from the data).
+    closed_doors: whether doors start closed (the openDoors simplification overrides).
+    """
+    n_rooms: int | None = None
+    n_distractors: int | None = None
+    closed_doors: bool = True
+
+    def validate(self) -> None:
+        total = len(load("house")["rooms"])
+        if self.n_rooms is not None and not 1 <= self.n_rooms <= total:
+            raise TaskError(say("bad_layout", field="n_rooms", low=1, high=total, value=self.n_rooms))
+        if self.n_distractors is not None and not 0 <= self.n_distractors <= MAX_DISTRACTORS:
+            raise TaskError(say("bad_layout", field="n_distractors", low=0, high=MAX_DISTRACTORS,
+                                value=self.n_distractors))
+
+
+def make(world: World, archetype: str, name: str | None = None, temp: float = 25.0,
+         color: str | None = None, material_name: str | None = None):
+    """A new thing from an archetype in things.json; a custom name keeps the archetype as a referent."""
+    arch = load("things")[archetype]
+    t = world.new(THING, name or archetype, material_name or arch["material"], temp)
+    t.container = arch.get("container", False)
+    t.surface = arch.get("surface", False)
+    t.openable = arch.get("openable", False)
+    t.is_open = not t.openable or arch.get("open", False)
+    t.portable = arch.get("portable", False)
+    t.device = arch.get("device")
+    t.heat = arch.get("heat")
+    t.rate = arch.get("rate", 0.0)
+    t.is_on = arch.get("on", False)
+    t.living = arch.get("living")
+    t.alive = t.living is not None
+    t.elec = arch.get("elec")
+    t.polarized = arch.get("polarized", False)
+    t.source = arch.get("source")
+    t.renewable = arch.get("renewable", False)
+    t.edible = arch.get("edible", False)
+    t.readable = load("vocab")["readable"].get(arch.get("readable")) if arch.get("readable") else None
+    t.tool = arch.get("tool")
+    t.color = color
+    refs = list(arch.get("referents", ()))
+    if name and name != archetype and archetype not in ("animal", "plant", "unknown"):
+        refs.insert(0, archetype)
+    t.referents = tuple(refs)
+    return t
+
+
+def make_substance(world: World, material_name: str, temp: float, label: str | None = None, mat=None):
+    """A portion of substance, named by its state of matter (or by a masked label).
+
+    `mat` passes a generated Material (unknown substances) that is not in the material table.
+    """
+    t = world.new(THING, material_name, "water" if mat is not None else material_name, temp)
+    if mat is not None:
+        t.mat = mat
+        t.state = mat.state_at(temp)
+    t.is_substance = True
+    t.label = label
+    t.portable = True
+    return t
+
+
+def furniture(world: World, room_name: str, base: str):
+    """The first piece of furniture called `base` in a room (None when absent)."""
+    for t in world.rooms[room_name].contents:
+        if t.base == base:
+            return t
+    return None
+
+
+def build_house(rng: random.Random, layout: Layout = Layout(), required=(), animals=(), plants=(),
+                winter: bool = False) -> World:
+    """Rooms, doors, furniture, distractors and living things; the agent is placed by the task."""
+    house = load("house")
+    names = list(house["rooms"])
+    if layout.n_rooms is not None:
+        keep = [n for n in names if n in required]
+        others = [n for n in names if n not in required]
+        rng.shuffle(others)
+        keep += others[: max(0, layout.n_rooms - len(keep))]
+        names = [n for n in names if n in keep]
+    world = World()
+    for name in names:
+        spec = house["rooms"][name]
+        ambient = house["winter_ambient"] if (winter and name == "outside") else spec["ambient"]
+        room = world.add_room(name, ambient)
+        for item in spec["furniture"]:
+            f = make(world, item["a"], temp=ambient)
+            world.place(f, room)
+            for inner in item.get("contents", ()):
+                world.place(make(world, inner["a"], temp=ambient), f)
+    if layout.n_rooms is None:
+        pairs = [tuple(p) for p in house["doors"] if p[0] in world.rooms and p[1] in world.rooms]
+    else:
+        order = list(names)
+        rng.shuffle(order)
+        pairs = [(order[i], order[rng.randrange(i)]) for i in range(1, len(order))]
+    for a, b in pairs:
+        world.add_door(world.rooms[a], world.rooms[b], not layout.closed_doors)
+    for name in names:
+        spec = house["rooms"][name]["distractors"]
+        room = world.rooms[name]
+        pool = list(spec["pool"])
+        k = rng.randint(spec["min"], spec["max"]) if layout.n_distractors is None else layout.n_distractors
+        picks = rng.sample(pool, min(k, len(pool)))
+        targets = [f for f in room.contents if f.base in spec["into"]]
+        for base in picks:
+            world.place(make(world, base, temp=room.temp), rng.choice(targets))
+    for base in animals:
+        if "outside" in world.rooms:
+            world.place(make(world, "animal", name=base, temp=world.rooms["outside"].temp),
+                        furniture(world, "outside", "ground"))
+    for base in plants:
+        if "greenhouse" in world.rooms:
+            room = world.rooms["greenhouse"]
+            pot = make(world, "flower pot", temp=room.temp)
+            world.place(pot, room)
+            world.place(make(world, "plant", name=base, temp=room.temp), pot)
+    return world
+
+
+def add_agent(world: World, room_name: str) -> None:
+    agent = world.new(AGENT, "agent", "flesh", world.rooms[room_name].temp)
+    agent.container = True
+    world.agent = agent
+    world.place(agent, world.rooms[room_name])
+
+
+def settle(world: World, open_doors: bool, open_containers: bool) -> None:
+    """Apply start-of-episode simplifications and put things inside active devices at their temperature."""
+    if open_doors:
+        for d in world.doors:
+            d.is_open = True
+    for t in world.things:
+        if open_containers and t.openable and t.kind == THING:
+            t.is_open = True
+        if t.heat is not None and t.is_on:
+            for inner in world.subtree(t)[1:]:
+                inner.temp = t.heat
+                if inner.is_substance:
+                    inner.state = inner.mat.state_at(inner.temp)
+                world.thermal_active[inner.uid] = inner
+    world.changed()

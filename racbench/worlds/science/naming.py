@@ -1,0 +1,87 @@
+"""Names composed from words: doors, qualified twins, terminals, coloured things, and commands.
+
+The patterns live in data (vocab.json 'names', commands.json) so that no wording hides in logic.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from racbench.worlds.science.data import load
+
+
+_NAMES = load("vocab")["names"]
+
+
+def _names() -> dict:
+    return _NAMES
+
+
+@lru_cache(maxsize=1)
+def commands() -> dict:
+    """verb -> command entry (canonical wording, surface forms, slots, separators)."""
+    return {entry["verb"]: entry for entry in load("commands")["verbs"]}
+
+
+_CANONICAL = {e["verb"]: e["canonical"] for e in load("commands")["verbs"]}
+
+
+def command(verb: str, *args: str) -> str:
+    """The canonical command text, e.g. command("move", "apple", "table") -> 'move apple to table'."""
+    return _CANONICAL[verb].format(*args)
+
+
+def door(room: str) -> str:
+    return _names()["door"].format(room=room)
+
+
+def door_aliases(room: str) -> list[str]:
+    return [p.format(room=room) for p in _names()["door_aliases"]]
+
+
+def qualified(name: str, container: str) -> str:
+    return _names()["qualified"].format(name=name, container=container)
+
+
+def inventory_word() -> str:
+    return _names()["inventory"]
+
+
+def twin(name: str, k: int) -> str:
+    return _names()["twin"].format(name=name, k=k)
+
+
+def colored(color: str, name: str) -> str:
+    return _names()["colored"].format(color=color, name=name)
+
+
+def state_material(state: str, material: str) -> str:
+    return _names()["state_material"].format(state=state, material=material)
+
+
+_TERMINAL = _NAMES["terminal"]
+_TERMINAL_ALIASES = tuple(_NAMES["terminal_aliases"])
+
+
+def terminal(thing: str, term: str) -> str:
+    return _TERMINAL.format(thing=thing, terminal=term)
+
+
+def terminal_aliases(thing: str, term: str) -> list[str]:
+    return [p.format(thing=thing, terminal=term) for p in _TERMINAL_ALIASES]
+
+
+def self_words() -> list[str]:
+    return list(_names()["self"])
+
+
+def box(color: str) -> str:
+    return _names()["box"].format(color=color)
+
+
+def wire(color: str) -> str:
+    return _names()["wire"].format(color=color)
+
+
+def unknown(letter: str) -> str:
+    return _names()["unknown"].format(word=load("vocab")["unknown_name"], letter=letter)

@@ -1,0 +1,148 @@
+"""From typed text to candidate actions over the things in scope.
+
+Each command template is a verb (with surface variants) and up to two argument slots joined by
+separator words. The text after the verb is split at every separator occurrence, each side is
+looked up among the current scope's referents, and every consistent reading becomes a candidate.
+One candidate runs; several make the caller ask a numbered clarification; none gets an answer
+that names the words we could not place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from racbench.worlds.science.data import load
+from racbench.worlds.science.naming import commands
+from racbench.worlds.science.scope import Scope
+
+OBJ, ROOM, TERM = "obj", "room", "term"
+_CLEAN = re.compile(r"[^a-z0-9 ]+")
+
+
+@dataclass(frozen=True)
+class Action:
+    verb: str
+    args: tuple = ()
+
+    def key(self) -> tuple:
+        return (self.verb,) + tuple(_arg_key(a) for a in self.args)
+
+
+def _arg_key(a):
+    if isinstance(a, tuple):
+        return (a[0].uid, a[1])
+    if isinstance(a, int):
+        return a
+    return a.uid
+
+
+def _grammar():
+    """(surface forms, verb, slots, separators) per command, and (head, tail, verb) suffix forms."""
+    templates, suffixes = [], []
+    for verb, entry in commands().items():
+        templates.append((tuple(entry["forms"]), verb, tuple(entry.get("slots", ())),
+                          tuple(entry.get("separators", ()))))
+        for head, tail in entry.get("suffix_forms", ()):
+            suffixes.append((head + " ", " " + tail, verb))
+    return tuple(templates), tuple(suffixes)
+
+
+_TEMPLATES, _SUFFIX_FORMS = _grammar()
+_ARTICLES = tuple(a + " " for a in load("commands")["articles"])
+MAX_LENGTH = load("commands")["max_length"]
+# 'wait N': any form of the wait verb followed by a number of ticks
+_WAIT_N = re.compile("(?:" + "|".join(map(re.escape, commands()["wait"]["forms"])) + r") ?([0-9]{1,6})")
+
+
+def normalize(text: str) -> str:
+    return " ".join(_CLEAN.sub(" ", text.lower()).split())
+
+
+def _strip_article(words: str) -> str:
+    for a in _ARTICLES:
+        if words.startswith(a):
+            return words[len(a):]
+    return words
+
+
+@dataclass
+class Parse:
+    """Result: candidate actions, or the words that matched a verb but no thing in scope."""
+    candidates: list
+    unresolved: str | None = None
+
+
+def _resolve(slot: str, words: str, scope: Scope) -> list:
+    words = _strip_article(words)
+    if not words:
+        return []
+    if slot == ROOM:
+        room = scope.rooms.get(words)
+        return [room] if room is not None else []
+    if slot == TERM:
+        found = list(scope.terms.get(words, ()))
+        if found:
+            return found
+        return [(t, None) for t in scope.refs.get(words, ())]
+    return list(scope.refs.get(words, ()))
+
+
+def _readings(rest: str, slots: tuple, seps: tuple, scope: Scope, missing: list) -> list[tuple]:
+    if len(slots) == 1:
+        found = _resolve(slots[0], rest, scope)
+        if not found:
+            missing.append(rest)
+        return [(x,) for x in found]
+    out = []
+    tokens = rest.split(" ")
+    for i in range(1, len(tokens) - 1):
+        if tokens[i] not in seps:
+            continue
+        left, right = " ".join(tokens[:i]), " ".join(tokens[i + 1:])
+        a = _resolve(slots[0], left, scope)
+        b = _resolve(slots[1], right, scope) if a else []
+        if not a:
+            missing.append(left)
+        elif not b:
+            missing.append(right)
+        out.extend((x, y) for x in a for y in b)
+    return out
+
+
+def parse(text: str, scope: Scope) -> Parse:
+    norm = normalize(text[: MAX_LENGTH * 4])
+    if len(norm) > MAX_LENGTH:
+        return Parse([])
+    m = _WAIT_N.fullmatch(norm)
+    if m:
+        return Parse([Action("wait_n", (int(m.group(1)),))])
+    candidates: list[Action] = []
+    seen: set = set()
+    missing: list[str] = []
+
+    def add(action: Action):
+        k = action.key()
+        if k not in seen:
+            seen.add(k)
+            candidates.append(action)
+
+    for prefixes, verb, slots, seps in _TEMPLATES:
+        for prefix in prefixes:
+            if not slots:
+                if norm == prefix:
+                    add(Action(verb))
+                continue
+            if not norm.startswith(prefix + " "):
+                continue
+            rest = norm[len(prefix) + 1:]
+            for args in _readings(rest, slots, seps, scope, missing):
+                add(Action(verb, args))
+    for head, tail, verb in _SUFFIX_FORMS:
+        if norm.startswith(head) and norm.endswith(tail) and len(norm) > len(head) + len(tail):
+            middle = norm[len(head):-len(tail)]
+            for (x,) in _readings(middle, (OBJ,), (), scope, missing):
+                add(Action(verb, (x,)))
+    if candidates:
+        return Parse(candidates)
+    return Parse([], missing[0] if missing else None)

@@ -1,0 +1,125 @@
+"""What the agent can see and how each visible thing may be named.
+
+A Scope is computed once per world version and reused by the parser, the valid-action lister and
+the describers, so a run of `wait` steps costs no lookups at all.
+"""
+
+from __future__ import annotations
+
+from racbench.worlds.science import naming
+from racbench.worlds.science.data import load
+from racbench.worlds.science.world import AGENT, World
+
+
+def _terminal_words() -> tuple[tuple[str, str], tuple[str, str]]:
+    terms = load("vocab")["terminals"]
+    return tuple(terms["polarized"]), tuple(terms["unpolarized"])
+
+
+POLARIZED, UNPOLARIZED = _terminal_words()
+SUBSTANCE_WORD = load("vocab")["substance_word"]
+
+
+def terminal_names(thing) -> tuple[str, str]:
+    return POLARIZED if thing.polarized else UNPOLARIZED
+
+
+def has_terminals(thing) -> bool:
+    """Electrical components always; any other loose, solid, non-living thing as a virtual conductor."""
+    if thing.elec is not None:
+        return True
+    return thing.portable and thing.living is None and not thing.container and thing.state == "solid"
+
+
+class Scope:
+    __slots__ = ("things", "canon", "refs", "terms", "rooms", "room", "version")
+
+    def __init__(self, world: World):
+        self.version = world.version
+        room = world.agent_room()
+        self.room = room
+        things: list = []
+        stack = list(reversed(room.contents))
+        while stack:
+            t = stack.pop()
+            things.append(t)
+            if t.kind == AGENT or (t.container and t.is_open):
+                stack.extend(reversed(t.contents))
+        doors = [d for d, _ in world.doors_of(room)]
+        self.things = things + doors
+        # canonical names: the plain name when unique here, else qualified by the container
+        counts: dict[str, int] = {}
+        for t in things:
+            counts[t.name] = counts.get(t.name, 0) + 1
+        canon: dict[int, str] = {}
+        for t in things:
+            name = t.name
+            if t.kind == AGENT:
+                canon[t.uid] = naming.self_words()[0]
+            elif counts[name] > 1:
+                p = t.parent
+                where = naming.inventory_word() if p.kind == AGENT else p.name
+                canon[t.uid] = naming.qualified(name, where)
+            else:
+                canon[t.uid] = name
+        # still-identical qualified names (twins in one container) are numbered in visible order
+        seen_names: dict[str, list] = {}
+        for t in things:
+            seen_names.setdefault(canon[t.uid], []).append(t)
+        for name, group in seen_names.items():
+            if len(group) > 1:
+                base = group[0].name
+                for k, t in enumerate(group, 1):
+                    canon[t.uid] = naming.twin(base, k)
+        for door, other in world.doors_of(room):
+            canon[door.uid] = naming.door(other.name)
+        self.canon = canon
+        refs: dict[str, list] = {}
+
+        def add(key, t):
+            lst = refs.setdefault(key.lower(), [])
+            if t not in lst:
+                lst.append(t)
+
+        for t in things:
+            c = canon[t.uid]
+            add(c, t)
+            add(t.name, t)
+            if t.kind == AGENT:
+                for word in naming.self_words():
+                    add(word, t)
+                continue
+            for r in t.referents:
+                add(r, t)
+                if t.color:
+                    add(naming.colored(t.color, r), t)
+            if t.is_substance:
+                add(naming.state_material(t.state, t.label or t.mat.name), t)
+                add(SUBSTANCE_WORD, t)
+        for door, other in world.doors_of(room):
+            add(canon[door.uid], door)
+            for alias in naming.door_aliases(other.name):
+                add(alias, door)
+        self.refs = refs
+        terms: dict[str, list] = {}
+        for t in things:
+            if not has_terminals(t):
+                continue
+            names = [canon[t.uid], t.name, *t.referents]
+            for i, word in enumerate(terminal_names(t)):
+                for n in names:
+                    for key in (naming.terminal(n, word), *naming.terminal_aliases(n, word)):
+                        lst = terms.setdefault(key.lower(), [])
+                        if (t, i) not in lst:
+                            lst.append((t, i))
+        self.terms = terms
+        self.rooms = world.rooms
+
+
+def scope_of(world: World, cache: dict) -> Scope:
+    """The current scope, rebuilt only when the world version moved on."""
+    s = cache.get("scope")
+    if s is None or s.version != world.version:
+        s = Scope(world)
+        cache["scope"] = s
+    return s

@@ -1,0 +1,108 @@
+"""Topic 4, classification: find a living thing, a non-living thing, a plant, an animal (with oracles)."""
+
+from __future__ import annotations
+
+from racbench.worlds.science import naming
+from racbench.worlds.science.naming import command
+from racbench.worlds.science.data import load
+from racbench.worlds.science.house import Layout, add_agent, build_house, make, rng_for, settle
+from racbench.worlds.science.text import say
+from racbench.worlds.science.world import THING
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, split_counts
+from racbench.worlds.science.tasks.common import deliver, route, visit
+
+CATEGORIES = {
+    "living": lambda t: t.living is not None and t.alive,
+    "non-living": lambda t: t.kind == THING and t.living is None and not t.is_substance,
+    "plant": lambda t: t.living == "plant" and t.alive,
+    "animal": lambda t: t.living == "animal" and t.alive,
+}
+
+
+def _split_pool(items: list, held_out: bool) -> list:
+    half = (len(items) + 1) // 2
+    return items[half:] if held_out else items[:half]
+
+
+def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, category: str) -> Episode:
+    vocab = load("vocab")
+    tables = load("tasks")
+    rng = rng_for(spec.name, variation)
+    train, _, _ = split_counts(spec.n_variations)
+    held_out = variation >= train
+    j = variation if not held_out else variation - train
+    color = vocab["colors"][j % len(vocab["colors"])]
+    box_rooms = tables["find_box_rooms"]
+    box_room = box_rooms[(j // len(vocab["colors"])) % len(box_rooms)]
+    animals = rng.sample(_split_pool(vocab["animals"], held_out), rng.randint(2, 4))
+    plants = rng.sample(_split_pool(vocab["plants"], held_out), rng.randint(1, 3))
+    start = rng.choice(tables["start_rooms"])
+    world = build_house(rng, layout, required={start, box_room, "outside", "greenhouse", "kitchen"},
+                        animals=animals, plants=plants)
+    box = make(world, "box", name=naming.box(color), color=color, temp=world.rooms[box_room].temp)
+    world.place(box, world.rooms[box_room])
+    add_agent(world, start)
+    settle(world, flags.open_doors, flags.open_containers)
+    member = CATEGORIES[category]
+    chosen: list = []
+
+    def on_focus(ep, thing):
+        if chosen:
+            return thing is chosen[0]
+        if member(thing) and thing is not box:
+            chosen.append(thing)
+            return True
+        return False
+
+    def in_box(ep):
+        return bool(chosen) and world.inside(chosen[0], box)
+
+    return Episode(
+        world=world, description=say("task_find", category=category, box=box.name, room=box_room),
+        required=[lambda ep: bool(chosen), in_box],
+        optional=[lambda ep: bool(chosen) and chosen[0].parent is world.agent,
+                  lambda ep: bool(chosen) and world.room_of(chosen[0]).name == box_room],
+        on_focus=on_focus,
+        failure=lambda ep: bool(chosen) and chosen[0].parent is None,
+        hints={"box": box, "member": member},
+    )
+
+
+def _pick_target(env, member, box):
+    """The closest candidate by door distance, then by the order things are seen."""
+    world = env.world
+    here = world.agent_room()
+    best = None
+    for room in world.rooms.values():
+        dist = len(route(world, here, room)) if room is not here else 0
+        for t in world.subtree(room)[1:]:
+            if t is box or not t.portable or not member(t) or world.inside(t, world.agent):
+                continue
+            if t.is_substance and t.state != "solid":
+                continue
+            key = (dist, t.uid)
+            if best is None or key < best[0]:
+                best = (key, t)
+    return best[1]
+
+
+def oracle(env):
+    ep = env.episode
+    box = ep.hints["box"]
+    target = _pick_target(env, ep.hints["member"], box)
+    yield from visit(env, target)
+    yield command("focus", env.canon(target))
+    yield from deliver(env, target, box)
+
+
+def _spec(name, category) -> TaskSpec:
+    return TaskSpec(name, "classification", 300,
+                    lambda spec, v, f, lay: _setup(spec, v, f, lay, category), oracle)
+
+
+SPECS = [
+    _spec("find-living-thing", "living"),
+    _spec("find-non-living-thing", "non-living"),
+    _spec("find-plant", "plant"),
+    _spec("find-animal", "animal"),
+]

@@ -1,0 +1,211 @@
+"""The containment tree: rooms hold furniture and things, things hold things, the agent holds its inventory.
+
+World logic only; nothing here produces English. Every mutation goes through a World method so the
+`version` counter (which keys the caches of look text, visibility and valid actions) stays honest.
+"""
+
+from __future__ import annotations
+
+from racbench.worlds.science.materials import GAS, LIQUID, SOLID, Material, material
+
+ROOM, AGENT, DOOR, THING = "room", "agent", "door", "thing"
+
+
+class Thing:
+    """One object. A flat record with flags rather than a class hierarchy: cheap to tick and to copy."""
+
+    __slots__ = (
+        "uid", "kind", "base", "mat", "is_substance", "label", "temp", "state", "parent", "contents",
+        "container", "surface", "openable", "is_open", "portable", "device", "heat", "rate", "is_on",
+        "broken", "living", "alive", "elec", "polarized", "source", "renewable", "powered", "edible",
+        "readable", "tool", "referents", "burning", "color", "rooms",
+    )
+
+    def __init__(self, uid: int, kind: str, base: str, mat: Material, temp: float):
+        self.uid = uid
+        self.kind = kind
+        self.base = base            # name when not a substance
+        self.mat = mat
+        self.is_substance = False   # substances are named by material and state of matter
+        self.label = None           # masked name ("unknown substance B") overrides state names
+        self.temp = temp
+        self.state = mat.state_at(temp)
+        self.parent: Thing | None = None
+        self.contents: list[Thing] = []
+        self.container = False
+        self.surface = False
+        self.openable = False
+        self.is_open = True
+        self.portable = False
+        self.device = None
+        self.heat = None
+        self.rate = 0.0
+        self.is_on = False
+        self.broken = False
+        self.living = None
+        self.alive = False
+        self.elec = None
+        self.polarized = False
+        self.source = None
+        self.renewable = False
+        self.powered = False
+        self.edible = False
+        self.readable = None
+        self.tool = None
+        self.referents: tuple[str, ...] = ()
+        self.burning = 0
+        self.color = None
+        self.rooms: tuple = ()      # doors: the two rooms they join
+
+    @property
+    def name(self) -> str:
+        if self.label is not None:
+            return self.label
+        if self.is_substance:
+            return self.mat.names[self.state]
+        return self.base
+
+    def __repr__(self) -> str:
+        return f"<{self.uid}:{self.name}>"
+
+
+class World:
+    """Rooms, doors, the agent and every thing, plus the bookkeeping the engines need."""
+
+    def __init__(self):
+        self.things: list[Thing] = []
+        self.rooms: dict[str, Thing] = {}
+        self.doors: list[Thing] = []
+        self.agent: Thing | None = None
+        self.version = 0
+        self.ticks = 0
+        self.thermal_active: dict[int, Thing] = {}   # uid -> thing whose temperature may still change
+        self.links: dict[tuple[int, int], tuple[int, int]] = {}  # terminal -> terminal (symmetric)
+        self.elec_dirty = False
+        self.phase_log: list[tuple[int, int, str, str]] = []     # (tick, uid, old state, new state)
+        self.measurements: list[tuple[int, int, int]] = []        # (tick, target uid, reading)
+        self.electric_actions = True
+        self.power_source: dict = {}                                 # load uid -> source feeding it
+
+    # ---- construction -------------------------------------------------------------------
+    def new(self, kind: str, base: str, mat_name: str, temp: float) -> Thing:
+        t = Thing(len(self.things), kind, base, material(mat_name), temp)
+        self.things.append(t)
+        return t
+
+    def add_room(self, name: str, ambient: float) -> Thing:
+        room = self.new(ROOM, name, "air", ambient)
+        room.container = True
+        self.rooms[name] = room
+        return room
+
+    def add_door(self, a: Thing, b: Thing, is_open: bool) -> Thing:
+        door = self.new(DOOR, "door", "wood", a.temp)
+        door.openable = True
+        door.is_open = is_open
+        door.rooms = (a, b)
+        self.doors.append(door)
+        return door
+
+    def place(self, thing: Thing, parent: Thing) -> None:
+        """Put a new thing into `parent` during construction (no tick bookkeeping needed yet)."""
+        thing.parent = parent
+        parent.contents.append(thing)
+
+    # ---- queries ------------------------------------------------------------------------
+    def room_of(self, thing: Thing) -> Thing:
+        while thing.kind != ROOM:
+            thing = thing.parent
+        return thing
+
+    def agent_room(self) -> Thing:
+        return self.agent.parent
+
+    def doors_of(self, room: Thing) -> list[tuple[Thing, Thing]]:
+        """(door, room on the other side) pairs, in data order."""
+        out = []
+        for door in self.doors:
+            a, b = door.rooms
+            if a is room:
+                out.append((door, b))
+            elif b is room:
+                out.append((door, a))
+        return out
+
+    def inside(self, thing: Thing, container: Thing) -> bool:
+        """True when `thing` is (transitively) inside `container`."""
+        p = thing.parent
+        while p is not None:
+            if p is container:
+                return True
+            p = p.parent
+        return False
+
+    def subtree(self, thing: Thing) -> list[Thing]:
+        out = [thing]
+        i = 0
+        while i < len(out):
+            out.extend(out[i].contents)
+            i += 1
+        return out
+
+    # ---- mutations ----------------------------------------------------------------------
+    def changed(self) -> None:
+        self.version += 1
+
+    def move(self, thing: Thing, dest: Thing) -> None:
+        """Move `thing` into `dest`; loosens its electrical links and wakes its temperature."""
+        old = thing.parent
+        if old is not None:
+            old.contents.remove(thing)
+        thing.parent = dest
+        dest.contents.append(thing)
+        self.disconnect_all(thing)
+        self.touch(thing)
+        if dest.kind not in (ROOM, AGENT):
+            for other in dest.contents:   # new neighbours share heat with it
+                self.thermal_active[other.uid] = other
+        if self.links:
+            self.elec_dirty = True
+        self.changed()
+
+    def remove(self, thing: Thing) -> None:
+        if thing.parent is not None:
+            thing.parent.contents.remove(thing)
+        thing.parent = None
+        self.disconnect_all(thing)
+        self.thermal_active.pop(thing.uid, None)
+        self.changed()
+
+    def touch(self, thing: Thing) -> None:
+        """Mark a subtree as thermally live so the next ticks update it."""
+        for t in self.subtree(thing):
+            if t.kind != AGENT:
+                self.thermal_active[t.uid] = t
+
+    def set_state(self, thing: Thing, new: str) -> None:
+        self.phase_log.append((self.ticks, thing.uid, thing.state, new))
+        thing.state = new
+        self.changed()
+
+    # ---- electrical links ---------------------------------------------------------------
+    def connect(self, a: tuple[int, int], b: tuple[int, int]) -> None:
+        self.links[a] = b
+        self.links[b] = a
+        self.elec_dirty = True
+        self.changed()
+
+    def disconnect_all(self, thing: Thing) -> bool:
+        hit = False
+        for term in ((thing.uid, 0), (thing.uid, 1)):
+            other = self.links.pop(term, None)
+            if other is not None:
+                self.links.pop(other, None)
+                hit = True
+        if hit:
+            self.elec_dirty = True
+            self.changed()
+        return hit
+
+
+__all__ = ["World", "Thing", "ROOM", "AGENT", "DOOR", "THING", "SOLID", "LIQUID", "GAS"]

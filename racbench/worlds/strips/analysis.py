@@ -1,0 +1,941 @@
+"""Exact oracles over a ground STRIPS task: the answers the task families ask about.
+
+Everything here is a pure function of a `GroundTask` (action indices, states as int
+bitmasks, goals as `Condition`). Answers are exact: when a search would have to visit
+more than its budget (`max_states`) it raises `SearchBudgetExceeded` instead of guessing.
+Results never depend on set or dict iteration order (successors come sorted by action
+index, candidate lists are sorted), so a seeded `random.Random` gives the same output on
+every run.
+
+Two engines
+-----------
+* **Explicit.** The states reachable from `task.init` are enumerated once per task (at
+  most `EXPLICIT_STATES`: about 1 s and 50 MB at the limit), with successor lists and,
+  on demand, a CSR copy of the reverse edges. Distances to a goal are one backward
+  sweep over it (breadth-first and vectorised with numpy for unit costs, a Dijkstra
+  otherwise), cached per goal, and every later query is a look-up. A state outside
+  that space gets its own enumeration (at most `OUTSIDE_STATES`, kept in a small
+  per-task LRU). This is `search.StateSpace` minus its all-pairs matrix: the dense
+  n x n matrices cost O(n^2) memory (gigabytes at 20,000 states) and O(n^3) per BFS
+  layer, while the oracles only need distances *to a goal*, which one backward sweep
+  gives in O(n + edges).
+* **Bounded search.** When the space is too big (or `explicit=False`), each query runs
+  its own forward search from the query state, after sound "never" tests: the delete
+  relaxation, then h^2 pair reachability (which catches invariants such as "holding(x)
+  and clear(x) never hold together"). `max_states` bounds these searches only; the
+  explicit engine is exact whatever the budget.
+
+Which engine answers depends only on the task and the query state, never on earlier
+calls, so results (budget exceptions included) do not depend on query order. The exact
+oracles answer identically under both engines (the tests cross-check them against
+brute force); only the sampler `states_near_goal` draws differently (see there).
+
+Conventions
+-----------
+* Distances in `states_near_goal` count actions; `optimal_cost` and the optimal-plan
+  predicates use action costs (which are 1 in all shipped domains).
+* `relaxed_reachable` ignores delete effects and negative preconditions, so it is an
+  over-approximation of what can ever become true: "not relaxed-reachable" is a proof of
+  unreachability, "relaxed-reachable" proves nothing.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+import weakref
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from racbench.worlds.strips.search import SearchBudgetExceeded
+from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
+
+__all__ = [
+    "DEFAULT_BUDGET", "EXPLICIT_STATES", "JUSTIFICATION_MODES", "OUTSIDE_STATES",
+    "PlanCheck",
+    "SearchBudgetExceeded", "action_reachable", "applicable_actions", "clear_cache",
+    "fact_reachable", "is_fact_landmark", "is_justified_step", "on_some_optimal_plan",
+    "optimal_cost", "optimal_first_actions", "progression", "relaxed_reachable",
+    "sample_states", "states_near_goal", "unnecessary_steps", "validate_plan",
+]
+
+EXPLICIT_STATES = 50_000  # enumerate the space reachable from init up to this many states
+OUTSIDE_STATES = 10_000  # ... and the space of a state outside it up to this many
+DEFAULT_BUDGET = 50_000  # states one bounded search may store before it gives up
+_SPACES_PER_TASK = 8  # LRU of spaces enumerated from states outside the init space
+_GOALS_PER_SPACE = 256  # LRU of per-goal distance arrays
+_STATES_PER_TASK = 256  # LRU of per-state relaxed closures and h^2 pair tables
+_SWEEP_ALWAYS = 1024  # with action costs, spaces this small sweep at a goal's first request
+UNREACHABLE = -1
+
+
+# -- caches ---------------------------------------------------------------------------
+
+class _Space:
+    """The states reachable from a seed, with successor edges as (action, state id).
+
+    Forward questions walk the Python successor lists; distances to a goal come from a
+    backward sweep over a CSR copy of the reverse edges, vectorised with numpy for unit
+    costs (a Dijkstra in Python otherwise), cached per goal."""
+
+    def __init__(self, task: GroundTask, seed: int, limit: int):
+        index = {seed: 0}
+        states = [seed]
+        succ: list[list[tuple[int, int]]] = []
+        i = 0
+        while i < len(states):
+            edges = []
+            for k, n in task.successors(states[i]):
+                j = index.get(n)
+                if j is None:
+                    if len(states) >= limit:
+                        raise SearchBudgetExceeded(f"more than {limit} reachable states")
+                    j = index[n] = len(states)
+                    states.append(n)
+                edges.append((k, j))
+            succ.append(edges)
+            i += 1
+        self.states = states
+        self.index = index
+        self.succ = succ
+        self.n_atoms = len(task.atoms)
+        self.costs = [a.cost for a in task.actions]
+        self.unit = all(c == 1 for c in self.costs)
+        self._rev: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._truth: np.ndarray | None = None
+        self._dist: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._asked: OrderedDict[tuple, None] = OrderedDict()
+
+    def reverse(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Reverse edges as CSR: predecessors of j are src[ptr[j]:ptr[j+1]] (by act)."""
+        if self._rev is None:
+            n = len(self.states)
+            m = sum(len(e) for e in self.succ)
+            src = np.empty(m, dtype=np.int32)
+            dst = np.empty(m, dtype=np.int32)
+            act = np.empty(m, dtype=np.int32)
+            e = 0
+            for i, edges in enumerate(self.succ):
+                for k, j in edges:
+                    src[e] = i
+                    dst[e] = j
+                    act[e] = k
+                    e += 1
+            order = np.argsort(dst, kind="stable")
+            ptr = np.zeros(n + 1, dtype=np.int64)
+            np.cumsum(np.bincount(dst, minlength=n), out=ptr[1:])
+            self._rev = (ptr, src[order], act[order])
+        return self._rev
+
+    def goal_ids(self, pos: int, neg: int) -> np.ndarray:
+        if self._truth is None:
+            nbytes = max(1, (self.n_atoms + 7) // 8)
+            raw = b"".join(s.to_bytes(nbytes, "little") for s in self.states)
+            packed = np.frombuffer(raw, dtype=np.uint8).reshape(len(self.states), nbytes)
+            self._truth = np.unpackbits(packed, axis=1, bitorder="little")[:, :self.n_atoms]
+        truth = self._truth
+        mask = np.ones(len(self.states), dtype=bool)
+        for bit in iter_bits(pos):
+            mask &= truth[:, bit].astype(bool)
+        for bit in iter_bits(neg):
+            mask &= ~truth[:, bit].astype(bool)
+        return np.flatnonzero(mask)
+
+    def distances(self, pos: int, neg: int, by_cost: bool) -> np.ndarray:
+        """Distance of every state to the goal (pos, neg); UNREACHABLE = -1.
+
+        by_cost=False counts actions; by_cost=True sums action costs."""
+        by_cost = by_cost and not self.unit
+        key = (pos, neg, by_cost)
+        dist = self._dist.get(key)
+        if dist is not None:
+            self._dist.move_to_end(key)
+            return dist
+        n = len(self.states)
+        dist = np.full(n, UNREACHABLE, dtype=np.int32)
+        goals = self.goal_ids(pos, neg)
+        ptr, src, act = self.reverse()
+        if not by_cost:
+            dist[goals] = 0
+            frontier = goals
+            depth = 0
+            while frontier.size:
+                depth += 1
+                starts = ptr[frontier]
+                lens = ptr[frontier + 1] - starts
+                total = int(lens.sum())
+                if not total:
+                    break
+                # positions starts[f] + 0..lens[f]-1 for every frontier state f
+                offsets = np.repeat(starts - (np.cumsum(lens) - lens), lens)
+                cand = src[offsets + np.arange(total)]
+                cand = np.unique(cand[dist[cand] < 0])
+                dist[cand] = depth
+                frontier = cand
+        else:
+            costs = self.costs
+            done = [False] * n
+            out = [UNREACHABLE] * n
+            heap = [(0, int(j)) for j in goals]
+            best: dict[int, int] = dict.fromkeys((int(j) for j in goals), 0)
+            ptr_l, src_l, act_l = ptr.tolist(), src.tolist(), act.tolist()
+            while heap:
+                d, j = heapq.heappop(heap)
+                if done[j]:
+                    continue
+                done[j] = True
+                out[j] = d
+                for e in range(ptr_l[j], ptr_l[j + 1]):
+                    i = src_l[e]
+                    nd = d + costs[act_l[e]]
+                    if not done[i] and nd < best.get(i, nd + 1):
+                        best[i] = nd
+                        heapq.heappush(heap, (nd, i))
+            dist[:] = out
+        dist.flags.writeable = False
+        self._dist[key] = dist
+        if len(self._dist) > _GOALS_PER_SPACE:
+            self._dist.popitem(last=False)
+        return dist
+
+    def distance(self, i: int, pos: int, neg: int, by_cost: bool) -> int:
+        """Distance of state id i to the goal (UNREACHABLE = -1).
+
+        With action costs, a goal seen for the first time in a big space is answered by
+        a forward Dijkstra from i that stops at the first goal state (cheap for one-off
+        questions); from the second request on, the backward sweep is computed and
+        cached. Unit costs always sweep (vectorised, so about as cheap)."""
+        by_cost = by_cost and not self.unit
+        key = (pos, neg, by_cost)
+        dist = self._dist.get(key)
+        if dist is not None:
+            self._dist.move_to_end(key)
+            return int(dist[i])
+        if not by_cost or len(self.states) <= _SWEEP_ALWAYS or key in self._asked:
+            self._asked.pop(key, None)
+            return int(self.distances(pos, neg, by_cost)[i])
+        self._asked[key] = None
+        if len(self._asked) > 4 * _GOALS_PER_SPACE:
+            self._asked.popitem(last=False)
+        return self._forward_cost(i, pos, neg)
+
+    def _forward_cost(self, i: int, pos: int, neg: int) -> int:
+        states, succ, costs = self.states, self.succ, self.costs
+        best = {i: 0}
+        heap = [(0, i)]
+        while heap:
+            g, j = heapq.heappop(heap)
+            if g > best[j]:
+                continue
+            s = states[j]
+            if s & pos == pos and not s & neg:
+                return g
+            for k, n in succ[j]:
+                ng = g + costs[k]
+                if ng < best.get(n, ng + 1):
+                    best[n] = ng
+                    heapq.heappush(heap, (ng, n))
+        return UNREACHABLE
+
+
+class _TaskCache:
+    def __init__(self, task: GroundTask):
+        self.init_space: _Space | None = None
+        self.init_tried = False
+        self.init_too_big = False
+        self.spaces: OrderedDict[int, _Space] = OrderedDict()
+        self.too_big: OrderedDict[int, None] = OrderedDict()
+        self.relax = [(a.pre, a.add) for a in task.actions]
+        self.triples = [(a.pre, a.add, a.delete) for a in task.actions]
+        self.relaxed: OrderedDict[int, int] = OrderedDict()  # state -> relaxed closure
+        self.h2: OrderedDict[int, list[int]] = OrderedDict()  # state -> h^2 pairs
+        deletable = 0
+        for a in task.actions:
+            deletable |= a.delete
+        self.deletable = deletable
+
+
+_CACHES: "weakref.WeakKeyDictionary[GroundTask, _TaskCache]" = weakref.WeakKeyDictionary()
+
+
+def _cache(task: GroundTask) -> _TaskCache:
+    c = _CACHES.get(task)
+    if c is None:
+        c = _CACHES[task] = _TaskCache(task)
+    return c
+
+
+def clear_cache(task: GroundTask | None = None) -> None:
+    """Forget enumerated spaces and distance tables (of one task, or of all)."""
+    if task is None:
+        _CACHES.clear()
+    else:
+        _CACHES.pop(task, None)
+
+
+def _space(task: GroundTask, state: int, explicit: bool) -> _Space | None:
+    """An enumerated space containing `state` (closed under successors), or None.
+
+    Which engine answers depends only on (task, state), never on earlier calls: the
+    space from init if it has at most EXPLICIT_STATES states and contains `state`;
+    None if the init space is bigger; else the space from `state` if it has at most
+    OUTSIDE_STATES states (a cached space containing `state` implies it has). So
+    results, budget exceptions included, do not depend on the order of queries."""
+    if not explicit:
+        return None
+    c = _cache(task)
+    if not c.init_tried:
+        c.init_tried = True
+        try:
+            c.init_space = _Space(task, task.init, EXPLICIT_STATES)
+        except SearchBudgetExceeded:
+            c.init_too_big = True
+    if c.init_space is not None and state in c.init_space.index:
+        return c.init_space
+    if c.init_too_big:
+        return None  # a big world: do not pay for a failed enumeration per query
+    sp = c.spaces.get(state)
+    if sp is not None:
+        c.spaces.move_to_end(state)
+        return sp
+    for seed, sp in c.spaces.items():
+        if state in sp.index:
+            c.spaces.move_to_end(seed)
+            return sp
+    if state in c.too_big:
+        return None
+    try:
+        sp = _Space(task, state, OUTSIDE_STATES)
+    except SearchBudgetExceeded:
+        c.too_big[state] = None
+        if len(c.too_big) > 4 * _SPACES_PER_TASK:
+            c.too_big.popitem(last=False)
+        return None
+    c.spaces[state] = sp
+    if len(c.spaces) > _SPACES_PER_TASK:
+        c.spaces.popitem(last=False)
+    return sp
+
+
+# -- thin helpers ---------------------------------------------------------------------
+
+def applicable_actions(task: GroundTask, state: int) -> list[int]:
+    """Indices of the actions applicable in `state`, ascending."""
+    return task.applicable(state)
+
+
+def progression(task: GroundTask, state: int, action: int) -> tuple[int, int]:
+    """Which facts change: (atoms made true that were false, atoms made false that were
+    true), as masks. PDDL semantics (delete, then add): an atom both deleted and added
+    stays true. ValueError if the action is not applicable in `state`."""
+    a = task.actions[action]
+    if not a.applicable(state):
+        raise ValueError(f"action {action} {a.term} is not applicable in this state")
+    new = a.apply(state)
+    return new & ~state, state & ~new
+
+
+def relaxed_reachable(task: GroundTask, state: int) -> int:
+    """Mask of the atoms reachable from `state` under the delete relaxation.
+
+    Deletes and negative preconditions are ignored, so this over-approximates the atoms
+    that can ever be true: an atom outside the mask can never become true."""
+    c = _cache(task)
+    reached = c.relaxed.get(state)
+    if reached is None:
+        reached = c.relaxed[state] = _relaxed(c.relax, state)
+        if len(c.relaxed) > _STATES_PER_TASK:
+            c.relaxed.popitem(last=False)
+    else:
+        c.relaxed.move_to_end(state)
+    return reached
+
+
+def _relaxed(pending: list[tuple[int, int]], reached: int) -> int:
+    changed = True
+    while changed and pending:
+        changed = False
+        rest = []
+        for pre, add in pending:
+            if reached & pre == pre:
+                if add & ~reached:
+                    reached |= add
+                    changed = True
+            else:
+                rest.append((pre, add))
+        pending = rest
+    return reached
+
+
+def _provably_unsolvable(task: GroundTask, state: int, pos: int, neg: int) -> bool:
+    """A sound 'never': a positive atom outside the relaxed closure, or a negative one
+    that is true now and that no action deletes."""
+    if neg & state & ~_cache(task).deletable:
+        return True
+    return pos & ~relaxed_reachable(task, state) != 0
+
+
+def _h2_pairs(actions: Sequence[tuple[int, int, int]], state: int, n_atoms: int) -> list[int]:
+    """h^2 reachability (Haslum & Geffner) from `state` over (pre, add, delete) triples:
+    pairs[p] is the mask of atoms q such that {p, q} may be true together in some
+    reachable state (p itself in it iff p may become true). Deletes count, negative
+    preconditions are ignored, so this over-approximates the reachable pairs while
+    catching invariants the delete relaxation misses (holding(x) and clear(x) in
+    blocksworld, say)."""
+    pairs = [0] * n_atoms
+    for p in iter_bits(state):
+        pairs[p] = state
+    reached = state
+    changed = True
+    while changed:
+        changed = False
+        for pre, add, delete in actions:
+            if pre & ~reached:
+                continue
+            common = reached
+            for r in iter_bits(pre):
+                m = pairs[r]
+                if pre & ~m:
+                    break
+                common &= m
+            else:
+                extra = add | (common & ~delete)
+                for p in iter_bits(add):
+                    new = extra & ~pairs[p]
+                    if new:
+                        pairs[p] |= new
+                        changed = True
+                        bit = 1 << p
+                        for q in iter_bits(new):
+                            pairs[q] |= bit
+                reached |= add
+    return pairs
+
+
+def _h2_allows(pairs: list[int], pos: int) -> bool:
+    """Are the atoms of `pos` pairwise h^2-reachable (each one reachable included)?"""
+    for r in iter_bits(pos):
+        if pos & ~pairs[r]:
+            return False
+    return True
+
+
+def _h2_unsolvable(task: GroundTask, state: int, pos: int) -> bool:
+    """A sound 'never', stronger than the delete relaxation, for the search engine."""
+    c = _cache(task)
+    pairs = c.h2.get(state)
+    if pairs is None:
+        pairs = c.h2[state] = _h2_pairs(c.triples, state, len(task.atoms))
+        if len(c.h2) > _STATES_PER_TASK:
+            c.h2.popitem(last=False)
+    else:
+        c.h2.move_to_end(state)
+    return not _h2_allows(pairs, pos)
+
+
+# -- plans ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlanCheck:
+    executable: bool  # every step applicable in turn
+    first_failure: int | None  # 0-based index of the first inapplicable step
+    achieves_goal: bool  # executable and the goal holds at the end
+    valid: bool  # executable and achieves the goal
+    final_state: int  # state after the executable prefix
+
+
+def validate_plan(task: GroundTask, state: int, plan: Sequence[int],
+                  goal: Condition) -> PlanCheck:
+    end, failed = task.execute(state, plan)
+    executable = failed is None
+    achieves = executable and goal.holds(end)
+    return PlanCheck(executable, failed, achieves, achieves, end)
+
+
+JUSTIFICATION_MODES = ("single", "greedy", "subsequence")
+
+
+def is_justified_step(task: GroundTask, state: int, plan: Sequence[int], goal: Condition,
+                      i: int, mode: str = "single", max_states: int = DEFAULT_BUDGET) -> bool:
+    """Whether step i (0-based) of a valid plan is needed.
+
+    mode="single" (the default): False iff the plan without step i alone is still valid.
+    mode="greedy": False iff removing step i, and then every later step that is no
+      longer applicable when its turn comes, still reaches the goal (Fink & Yang's greedy
+      justification): catches a useless action whose only use was a later useless one.
+    mode="subsequence": False iff some order-preserving sub-plan without step i is
+      valid (the step is not in every valid sub-plan), e.g. both halves of an inserted
+      pick-up/put-down pair. Exact, by carrying the set of states that subsets of the
+      earlier steps reach; raises SearchBudgetExceeded past `max_states` such states.
+
+    Each mode finds at least the unjustified steps of the previous one. ValueError if
+    `plan` is not valid from `state`; IndexError if i is out of range."""
+    _check_mode(mode)
+    if not 0 <= i < len(plan):
+        raise IndexError(f"step {i} out of range for a plan of {len(plan)} steps")
+    if not validate_plan(task, state, plan, goal).valid:
+        raise ValueError("justification is defined for valid plans only")
+    return _justified(task, state, plan, goal, i, mode, max_states)
+
+
+def _check_mode(mode: str) -> None:
+    if mode not in JUSTIFICATION_MODES:
+        raise ValueError(f"unknown justification mode {mode!r}; use one of {JUSTIFICATION_MODES}")
+
+
+def _justified(task, state, plan, goal, i, mode, max_states) -> bool:
+    actions = task.actions
+    if mode == "single":
+        return not validate_plan(task, state, list(plan[:i]) + list(plan[i + 1:]), goal).valid
+    if mode == "greedy":
+        s = state
+        for j, k in enumerate(plan):
+            a = actions[k]
+            if j != i and a.applicable(s):
+                s = a.apply(s)
+        return not goal.holds(s)
+    if mode == "subsequence":
+        # a sub-plan may stop anywhere, so a goal state in the frontier settles it
+        pos, neg = goal.pos, goal.neg
+        if state & pos == pos and not state & neg:
+            return False
+        frontier = {state}
+        for j, k in enumerate(plan):
+            if j == i:
+                continue
+            a = actions[k]
+            new = [a.apply(s) for s in frontier if a.applicable(s)]
+            for s in new:
+                if s & pos == pos and not s & neg:
+                    return False
+            frontier.update(new)
+            if len(frontier) > max_states:
+                raise SearchBudgetExceeded(f"more than {max_states} sub-plan states")
+        return True
+    raise AssertionError(mode)
+
+
+def unnecessary_steps(task: GroundTask, state: int, plan: Sequence[int], goal: Condition,
+                      mode: str = "single", max_states: int = DEFAULT_BUDGET) -> list[int]:
+    """The steps i of a valid plan with is_justified_step(...) False, ascending."""
+    _check_mode(mode)
+    if not validate_plan(task, state, plan, goal).valid:
+        raise ValueError("justification is defined for valid plans only")
+    return [i for i in range(len(plan))
+            if not _justified(task, state, plan, goal, i, mode, max_states)]
+
+
+# -- bounded searches -----------------------------------------------------------------
+
+def _bfs_distance(task: GroundTask, state: int, pos: int, neg: int, max_states: int,
+                  max_depth: int | None = None) -> int | None:
+    """Fewest actions from `state` to the goal; None if unreachable (or, with max_depth,
+    not within max_depth actions)."""
+    if state & pos == pos and not state & neg:
+        return 0
+    return _bfs_to_goal(task, state, pos, neg, max_states, max_depth)[0]
+
+
+def _ucs_cost(task: GroundTask, state: int, pos: int, neg: int, max_states: int) -> int | None:
+    best = {state: 0}
+    heap = [(0, state)]
+    actions = task.actions
+    while heap:
+        g, s = heapq.heappop(heap)
+        if g > best[s]:
+            continue
+        if s & pos == pos and not s & neg:
+            return g
+        for k, n in task.successors(s):
+            ng = g + actions[k].cost
+            if ng < best.get(n, ng + 1):
+                if n not in best and len(best) >= max_states:
+                    raise SearchBudgetExceeded(f"more than {max_states} states")
+                best[n] = ng
+                heapq.heappush(heap, (ng, n))
+    return None
+
+
+def _optimal_first_by_search(task: GroundTask, state: int, pos: int, neg: int,
+                             max_states: int) -> list[int]:
+    """First actions of optimal plans by one forward uniform-cost search.
+
+    Every node with g <= C* is expanded and its tight edges (g(p) + cost == g(n)) kept;
+    a prefix of an optimal plan is an optimal path, so the optimal plans are exactly
+    the tight paths from `state` to goal nodes with g == C*."""
+    actions = task.actions
+    best = {state: 0}
+    parents: dict[int, list[tuple[int, int, int]]] = {}  # n -> [(g via edge, p, action)]
+    heap = [(0, state)]
+    optimum = None
+    goals = []
+    while heap:
+        g, s = heapq.heappop(heap)
+        if g > best[s]:
+            continue
+        if optimum is not None and g > optimum:
+            break
+        if s & pos == pos and not s & neg:
+            if optimum is None:
+                optimum = g
+            goals.append(s)
+        for k, n in task.successors(s):
+            ng = g + actions[k].cost
+            old = best.get(n)
+            if optimum is not None and ng > optimum:
+                continue
+            if old is None or ng <= old:
+                parents.setdefault(n, []).append((ng, s, k))
+            if old is None or ng < old:
+                if old is None and len(best) >= max_states:
+                    raise SearchBudgetExceeded(f"more than {max_states} states")
+                best[n] = ng
+                heapq.heappush(heap, (ng, n))
+    if optimum is None:
+        return []
+    on_optimal = set(goals)
+    stack = list(goals)
+    first = set()
+    while stack:
+        n = stack.pop()
+        for ng, p, k in parents.get(n, ()):
+            if ng != best[n]:
+                continue
+            if p == state:
+                first.add(k)
+            if p not in on_optimal:
+                on_optimal.add(p)
+                stack.append(p)
+    return sorted(first)
+
+
+# -- reachability ---------------------------------------------------------------------
+
+def fact_reachable(task: GroundTask, state: int, atom: int, max_states: int = DEFAULT_BUDGET,
+                   explicit: bool = True) -> bool:
+    """Can atom `atom` (index) ever become true from `state`? True if it holds now."""
+    return _reachable(task, state, 1 << atom, 0, max_states, explicit)
+
+
+def action_reachable(task: GroundTask, state: int, action: int,
+                     max_states: int = DEFAULT_BUDGET, explicit: bool = True) -> bool:
+    """Can action `action` (index) ever become applicable from `state`? True if it is now."""
+    a = task.actions[action]
+    return _reachable(task, state, a.pre, a.pre_neg, max_states, explicit)
+
+
+def _reachable(task, state, pos, neg, max_states, explicit) -> bool:
+    if state & pos == pos and not state & neg:
+        return True
+    if _provably_unsolvable(task, state, pos, neg):
+        return False
+    sp = _space(task, state, explicit)
+    if sp is not None:
+        return sp.distance(sp.index[state], pos, neg, False) >= 0
+    if _h2_unsolvable(task, state, pos):
+        return False
+    return _bfs_distance(task, state, pos, neg, max_states) is not None
+
+
+# -- optimal plans --------------------------------------------------------------------
+
+def optimal_cost(task: GroundTask, state: int, goal: Condition,
+                 max_states: int = DEFAULT_BUDGET, explicit: bool = True) -> int | None:
+    """Cost of a cheapest plan from `state` to `goal` (action costs; 0 if the goal
+    holds); None if the goal is unreachable."""
+    if goal.holds(state):
+        return 0
+    if _provably_unsolvable(task, state, goal.pos, goal.neg):
+        return None
+    sp = _space(task, state, explicit)
+    if sp is not None:
+        d = sp.distance(sp.index[state], goal.pos, goal.neg, True)
+        return None if d < 0 else d
+    if _h2_unsolvable(task, state, goal.pos):
+        return None
+    if all(a.cost == 1 for a in task.actions):
+        return _bfs_distance(task, state, goal.pos, goal.neg, max_states)
+    return _ucs_cost(task, state, goal.pos, goal.neg, max_states)
+
+
+def optimal_first_actions(task: GroundTask, state: int, goal: Condition,
+                          max_states: int = DEFAULT_BUDGET, explicit: bool = True) -> list[int]:
+    """The actions a (ascending) with on_some_optimal_plan(task, state, goal, a).
+
+    Empty if the goal is unreachable, or if it holds and no zero-cost action keeps
+    the cost at 0 (the empty plan is the optimal plan)."""
+    if _provably_unsolvable(task, state, goal.pos, goal.neg):
+        return []
+    sp = _space(task, state, explicit)
+    if sp is not None:
+        h = sp.distances(goal.pos, goal.neg, True)
+        here = int(h[sp.index[state]])
+        if here < 0:
+            return []
+        costs = sp.costs
+        return sorted({k for k, j in sp.succ[sp.index[state]]
+                       if h[j] >= 0 and costs[k] + int(h[j]) == here})
+    if _h2_unsolvable(task, state, goal.pos):
+        return []
+    return _optimal_first_by_search(task, state, goal.pos, goal.neg, max_states)
+
+
+def on_some_optimal_plan(task: GroundTask, state: int, goal: Condition, action: int,
+                         max_states: int = DEFAULT_BUDGET, explicit: bool = True) -> bool:
+    """Is `action` the first step of some optimal plan from `state` to `goal`? That is:
+    applicable, the goal reachable, and cost(action) + optimal_cost(successor) ==
+    optimal_cost(state)."""
+    a = task.actions[action]
+    if not a.applicable(state):
+        return False
+    sp = _space(task, state, explicit)
+    if sp is not None:
+        h = sp.distances(goal.pos, goal.neg, True)
+        here = int(h[sp.index[state]])
+        there = int(h[sp.index[a.apply(state)]])
+        return here >= 0 and there >= 0 and a.cost + there == here
+    return action in optimal_first_actions(task, state, goal, max_states, explicit=False)
+
+
+# -- landmarks ------------------------------------------------------------------------
+
+def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
+                     max_states: int = DEFAULT_BUDGET, explicit: bool = True) -> bool:
+    """Does every plan from `state` to `goal` make atom `atom` true at some point?
+
+    True if the atom already holds in `state` (the empty prefix makes it true; question
+    generators should avoid that case), and vacuously True if the goal is unreachable.
+    Otherwise exact: search the states reachable while the atom stays false for one
+    satisfying the goal. A delete-relaxation test answers "yes" first when the goal is
+    out of relaxed reach without the actions that add the atom or need it."""
+    bit = 1 << atom
+    if state & bit or goal.pos & bit:
+        return True
+    pending = [(a.pre, a.add) for a in task.actions if not (a.add | a.pre) & bit]
+    if goal.pos & ~_relaxed(pending, state):
+        return True
+    pos, neg = goal.pos, goal.neg
+    sp = _space(task, state, explicit)
+    if sp is not None:
+        states, succ = sp.states, sp.succ
+        seen = bytearray(len(states))
+        start = sp.index[state]
+        seen[start] = 1
+        queue = [start]
+        head = 0
+        while head < len(queue):
+            j = queue[head]
+            head += 1
+            s = states[j]
+            if s & pos == pos and not s & neg:
+                return False
+            for _, n in succ[j]:
+                if not seen[n] and not states[n] & bit:
+                    seen[n] = 1
+                    queue.append(n)
+        return True
+    triples = [t for t in _cache(task).triples if not (t[0] | t[1]) & bit]
+    if not _h2_allows(_h2_pairs(triples, state, len(task.atoms)), pos):
+        return True
+    seen_states = {state}
+    frontier = [state]
+    while frontier:
+        nxt = []
+        for s in frontier:
+            if s & pos == pos and not s & neg:
+                return False
+            for _, n in task.successors(s):
+                if n & bit or n in seen_states:
+                    continue
+                seen_states.add(n)
+                nxt.append(n)
+                if len(seen_states) > max_states:
+                    raise SearchBudgetExceeded(f"more than {max_states} states")
+        frontier = nxt
+    return True
+
+
+# -- sampling -------------------------------------------------------------------------
+
+def _walk(task: GroundTask, rng: random.Random, state: int, length: int) -> int:
+    for _ in range(length):
+        succ = task.successors(state)
+        if not succ:
+            break  # dead end: the walk stops where it is
+        state = succ[rng.randrange(len(succ))][1]
+    return state
+
+
+def sample_states(task: GroundTask, rng: random.Random, count: int, min_walk: int = 1,
+                  max_walk: int | None = None, max_tries: int | None = None) -> list[int]:
+    """Up to `count` distinct states reached by random walks from `task.init`.
+
+    Each walk's length is drawn uniformly from [min_walk, max_walk] (default max: twice
+    the number of objects), each step picks uniformly among the applicable actions, and
+    a walk that hits a dead end stops there. Duplicates are dropped; the result is in
+    draw order. Stops after `max_tries` walks (default 10 * count + 100), so a small
+    world may return fewer states than asked."""
+    if max_walk is None:
+        max_walk = max(min_walk, 2 * len(task.objects))
+    if not 0 <= min_walk <= max_walk:
+        raise ValueError(f"need 0 <= min_walk <= max_walk, got {min_walk}, {max_walk}")
+    if max_tries is None:
+        max_tries = 10 * count + 100
+    out: list[int] = []
+    seen: set[int] = set()
+    for _ in range(max_tries):
+        if len(out) >= count:
+            break
+        s = _walk(task, rng, task.init, rng.randint(min_walk, max_walk))
+        if s not in seen:
+            seen.add(s)
+            out.append(s)
+    return out
+
+
+def states_near_goal(task: GroundTask, rng: random.Random, goal: Condition, count: int,
+                     max_distance: int, max_states: int = DEFAULT_BUDGET,
+                     explicit: bool = True, max_tries: int | None = None
+                     ) -> list[tuple[int, int]]:
+    """Up to `count` distinct (state, distance) pairs, states reachable from `task.init`,
+    from which `goal` is 1..max_distance actions away (distance = fewest actions).
+
+    STRIPS states cannot be regressed from a goal *condition* into concrete states
+    without enumerating, so:
+    * when the space reachable from init is small (<= EXPLICIT_STATES) it is
+      enumerated and one backward sweep over its reverse edges gives every state's
+      exact distance; the draw is stratified: a distance uniformly among the distances
+      1..max_distance that occur, then a state uniformly among those at that distance
+      (so near-goal and far-from-goal questions are equally frequent);
+    * otherwise a greedy best-first search (goal-count heuristic, at most `max_states`
+      states) looks for some path from init to the goal; goal states and the path's
+      last states seed a pool of walk sources. Candidates are random-walk states from
+      init or, half the time once the pool is not empty, short random walks
+      (1..max_distance steps) from a pool state (many domains are reversible, so these
+      land near the goal); proved candidates and the goal states their checks reach
+      join the pool. Each candidate's distance is proved by a depth-limited
+      breadth-first search (at most `max_states` states); a candidate whose check
+      exceeds the budget is skipped, never guessed. Stops after `max_tries`
+      candidates (default 20 * count + 100).
+    The result is in draw order and may be shorter than `count`."""
+    if max_distance < 1 or count <= 0:
+        return []
+    sp = _space(task, task.init, explicit)
+    if sp is not None:
+        dist = sp.distances(goal.pos, goal.neg, False)
+        by_distance: dict[int, list[int]] = {}
+        for d in range(1, max_distance + 1):
+            ids = np.flatnonzero(dist == d).tolist()  # ascending ids: deterministic
+            if ids:
+                by_distance[d] = ids
+        out = []
+        while len(out) < count and by_distance:
+            levels = sorted(by_distance)
+            d = levels[rng.randrange(len(levels))]
+            bucket = by_distance[d]
+            j = bucket.pop(rng.randrange(len(bucket)))
+            if not bucket:
+                del by_distance[d]
+            out.append((sp.states[j], d))
+        return out
+
+    if max_tries is None:
+        max_tries = 20 * count + 100
+    pos, neg = goal.pos, goal.neg
+    max_walk = 2 * len(task.objects)
+    # walk sources near the goal: goal states and proved near-goal states, in discovery
+    # order; seeded with the tail of a greedy plan from init when one is found cheaply
+    pool: list[int] = []
+    in_pool: set[int] = set()
+
+    def remember(state: int) -> None:
+        if state not in in_pool:
+            in_pool.add(state)
+            pool.append(state)
+
+    try:
+        path = _greedy_path(task, task.init, pos, neg, max_states)
+    except SearchBudgetExceeded:
+        path = None
+    for state in (path or [])[-(max_distance + 1):]:
+        remember(state)
+    out = []
+    seen: set[int] = set()
+    for _ in range(max_tries):
+        if len(out) >= count:
+            break
+        if pool and rng.random() < 0.5:
+            start = pool[rng.randrange(len(pool))]
+            s = _walk(task, rng, start, rng.randint(1, max_distance))
+        else:
+            s = _walk(task, rng, task.init, rng.randint(1, max(1, max_walk)))
+        if s in seen:
+            continue
+        seen.add(s)
+        if s & pos == pos and not s & neg:
+            remember(s)
+            continue
+        try:
+            d, end = _bfs_to_goal(task, s, pos, neg, max_states, max_distance)
+        except SearchBudgetExceeded:
+            continue
+        if d is not None:
+            out.append((s, d))
+            remember(end)
+            remember(s)
+    return out
+
+
+def _greedy_path(task: GroundTask, start: int, pos: int, neg: int,
+                 max_states: int) -> list[int] | None:
+    """States of some path from `start` to the goal (not optimal), by greedy best-first
+    search on the number of unsatisfied goal literals; None if there is none."""
+    def h(s: int) -> int:
+        return (pos & ~s).bit_count() + (neg & s).bit_count()
+
+    parent = {start: None}
+    heap = [(h(start), 0, start)]
+    counter = 0
+    while heap:
+        _, _, s = heapq.heappop(heap)
+        if s & pos == pos and not s & neg:
+            path = []
+            while s is not None:
+                path.append(s)
+                s = parent[s]
+            return path[::-1]
+        for _, n in task.successors(s):
+            if n in parent:
+                continue
+            parent[n] = s
+            if len(parent) > max_states:
+                raise SearchBudgetExceeded(f"more than {max_states} states")
+            counter += 1
+            heapq.heappush(heap, (h(n), counter, n))
+    return None
+
+
+def _bfs_to_goal(task, state, pos, neg, max_states, max_depth) -> tuple[int | None, int | None]:
+    """Like _bfs_distance but also returns the first goal state found."""
+    seen = {state}
+    frontier = [state]
+    depth = 0
+    successors = task.successors
+    while frontier and (max_depth is None or depth < max_depth):
+        depth += 1
+        nxt = []
+        for s in frontier:
+            for _, n in successors(s):
+                if n in seen:
+                    continue
+                if n & pos == pos and not n & neg:
+                    return depth, n
+                seen.add(n)
+                nxt.append(n)
+                if len(seen) > max_states:
+                    raise SearchBudgetExceeded(f"more than {max_states} states")
+        frontier = nxt
+    return None, None

@@ -1,0 +1,356 @@
+"""Grounding by relaxed reachability, not by the cross product of all objects.
+
+Starting from the initial atoms, actions are instantiated only with bindings whose
+positive preconditions are all (relaxed-)reachable, their add effects join the
+reachable set, and this repeats to a fixpoint. Each round joins only the bindings that
+use at least one atom first reached in the round before (semi-naive evaluation), and
+each join step looks its atoms up by the arguments already bound, so the work stays
+close to the number of ground actions. A problem that needs more ground actions, fluent
+atoms or candidate bindings than `limits` allows stops with a LimitExceeded naming the
+action and the flag that raises the limit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from itertools import product
+
+from racbench.worlds.strips import limits
+from racbench.worlds.strips.model import ROOT_TYPE, ActionSchema, Atom, Domain, Problem
+from racbench.worlds.strips.sexpr import PDDLError
+from racbench.worlds.strips.task import GroundAction, GroundTask
+
+
+def _ancestors(domain: Domain, type_name: str) -> list[str]:
+    """The type, its parents up to `object`, and `object` (also under a cycle)."""
+    out: list[str] = []
+    t = type_name
+    while t not in out:
+        out.append(t)
+        if t == ROOT_TYPE:
+            return out
+        t = domain.supertypes.get(t, ROOT_TYPE)
+    return out + [ROOT_TYPE]
+
+
+def _objects_by_type(domain: Domain, objects: dict[str, str]) -> dict[str, list[str]]:
+    by_type: dict[str, list[str]] = defaultdict(list)
+    chains: dict[str, list[str]] = {}
+    for name in sorted(objects):
+        t = objects[name]
+        if t not in chains:
+            chains[t] = _ancestors(domain, t)
+        for ancestor in chains[t]:
+            by_type[ancestor].append(name)
+    return by_type
+
+
+class _Budget:
+    """Ground actions, fluent atoms and join work of one grounding, against the limits."""
+
+    def __init__(self, problem: Problem):
+        self.limits = limits.current()
+        self.source = problem.source
+        self.work = 0
+        self.actions = 0
+
+    def _exceeded(self, message: str) -> limits.LimitExceeded:
+        return limits.LimitExceeded(
+            f"{message}; the limit is {limits.FLAGS['max_ground_actions']} (now "
+            f"{self.limits.max_ground_actions}): raise it or use fewer objects", self.source)
+
+    def spend(self, n: int, schema: ActionSchema) -> None:
+        """`n` more candidate bindings tried for `schema`."""
+        self.work += n
+        if self.work > self.limits.max_candidates:
+            alone = f" (one step alone has {n:,})" if n > self.limits.max_candidates else ""
+            raise self._exceeded(
+                f"grounding action '{schema.name}' needs more than "
+                f"{self.limits.max_candidates:,} candidate bindings{alone}, over the "
+                f"{limits.CANDIDATES_PER_GROUND_ACTION} per ground action allowed")
+
+    def check_actions(self, new: int, schema: ActionSchema) -> None:
+        """`new` ground actions of `schema` on top of the `actions` found before."""
+        if self.actions + new > self.limits.max_ground_actions:
+            raise self._exceeded(
+                f"grounding needs more than {self.limits.max_ground_actions:,} ground actions "
+                f"(reached while grounding action '{schema.name}')")
+
+    def check_atoms(self, n: int) -> None:
+        if n > self.limits.max_ground_actions:
+            raise self._exceeded(f"grounding reaches more than "
+                                 f"{self.limits.max_ground_actions:,} fluent atoms, which "
+                                 "the ground-action limit also bounds")
+
+
+class _Index:
+    """Atoms of each predicate grouped by the values at the argument positions some
+    join step knows before it looks the predicate up."""
+
+    def __init__(self, keys: dict[tuple[str, int], set[tuple[int, ...]]]):
+        self.keys = keys
+        self.tables: dict[tuple, dict[tuple, list[Atom]]] = {
+            (pred_arity, positions): {} for pred_arity, all_positions in keys.items()
+            for positions in all_positions}
+
+    def add(self, atom: Atom) -> None:
+        pred_arity = (atom[0], len(atom))
+        for positions in self.keys.get(pred_arity, ()):
+            key = tuple(atom[i] for i in positions)
+            self.tables[(pred_arity, positions)].setdefault(key, []).append(atom)
+
+    def lookup(self, step: "_Step", key: tuple) -> list[Atom]:
+        return self.tables[step.table].get(key, [])
+
+
+NEW, OLD, BOTH = "new", "old", "both"  # which atoms a join step reads
+# Planning one join order per positive precondition costs their number cubed; a schema
+# with more than this many gets one fixed order that rejoins everything each round.
+PLANNED_PRECONDITIONS = 16
+
+
+class _Step:
+    """One positive precondition in join order."""
+
+    def __init__(self, pattern: Atom, bound: set[str]):
+        self.table = ((pattern[0], len(pattern)),
+                      tuple(i for i, t in enumerate(pattern) if i and
+                            (not t.startswith("?") or t in bound)))
+        self.key_terms = tuple(pattern[i] for i in self.table[1])
+        self.binds: list[tuple[int, str]] = []  # first occurrences of new variables
+        self.repeats: list[tuple[int, str]] = []  # their later occurrences in this atom
+        seen: set[str] = set()
+        for i, t in enumerate(pattern[1:], start=1):
+            if t.startswith("?") and t not in bound:
+                (self.repeats if t in seen else self.binds).append((i, t))
+                seen.add(t)
+        bound.update(seen)
+
+    def key(self, binding: dict[str, str]) -> tuple:
+        return tuple(binding.get(t, t) for t in self.key_terms)
+
+    def extend(self, atom: Atom, binding: dict[str, str], domains) -> dict[str, str] | None:
+        new = dict(binding)
+        for i, var in self.binds:
+            if atom[i] not in domains[var]:
+                return None
+            new[var] = atom[i]
+        for i, var in self.repeats:
+            if atom[i] != new[var]:
+                return None
+        return new
+
+
+class _SchemaGrounder:
+    """Enumerates the bindings of one schema against a growing set of reachable atoms."""
+
+    def __init__(self, schema: ActionSchema, by_type, static_preds: frozenset[str]):
+        self.schema = schema
+        self.params = [v for v, _ in schema.parameters]
+        self.domains = {v: set().union(*(by_type.get(t, ()) for t in types))
+                        for v, types in schema.parameters}
+        self.positive = list(dict.fromkeys(lit.atom for lit in schema.precondition
+                                           if lit.positive and lit.atom[0] != "="))
+        self.static_preds = static_preds
+        self.naive = len(self.positive) > PLANNED_PRECONDITIONS
+        if self.naive:
+            bound: set[str] = set()
+            order = sorted(self.positive, key=lambda a: (a[0] not in static_preds, -len(a)))
+            self.plans = [[(_Step(atom, bound), BOTH) for atom in order]]
+        else:
+            self.plans = [self._plan(j) for j in range(len(self.positive))]
+        bound = {t for atom in self.positive for t in atom[1:] if t.startswith("?")}
+        self.free = [v for v in self.params if v not in bound]
+        self.free_values = [sorted(self.domains[v]) for v in self.free]
+        self.equalities = [lit for lit in schema.precondition if lit.atom[0] == "="]
+        self.static_negative = [lit.atom for lit in schema.precondition
+                                if not lit.positive and lit.atom[0] in static_preds]
+
+    def _plan(self, j: int) -> list[tuple["_Step", str]]:
+        """The join order when precondition j reads the new atoms: j first, then always
+        the precondition with the most arguments already known. Those listed before j
+        read the old atoms, those after it old and new (each binding is found once)."""
+        bound: set[str] = set()
+        plan = [(_Step(self.positive[j], bound), NEW)]
+        rest = [i for i in range(len(self.positive)) if i != j]
+        while rest:
+            best = min(rest, key=lambda i: self._rank(i, bound))
+            rest.remove(best)
+            plan.append((_Step(self.positive[best], bound), OLD if best < j else BOTH))
+        return plan
+
+    def _rank(self, i: int, bound: set[str]) -> tuple:
+        """Smaller first: checks before searches, then more known arguments, fewer new
+        variables, static predicates."""
+        terms = self.positive[i][1:]
+        new_vars = {t for t in terms if t.startswith("?") and t not in bound}
+        known = sum(1 for t in terms if not t.startswith("?") or t in bound)
+        return (bool(new_vars), -known, len(new_vars),
+                self.positive[i][0] not in self.static_preds, i)
+
+    def new_bindings(self, old: _Index, new: _Index, first_round: bool, seen: set,
+                     static: frozenset[Atom], budget: _Budget) -> list[tuple[str, ...]]:
+        """Bindings not `seen` before whose positive preconditions hold in the old and new
+        atoms together and that use a new atom at least once."""
+        found: list[tuple[str, ...]] = []
+        if not self.plans:
+            if first_round:
+                self._leaves({}, found, seen, static, budget)
+            return found
+        for plan in self.plans:
+            if self.naive:
+                if not (first_round or any(new.tables[step.table] for step, _ in plan)):
+                    continue
+            elif not new.tables[plan[0][0].table]:
+                continue
+            stack: list[tuple[int, dict[str, str]]] = [(0, {})]
+            while stack:
+                i, binding = stack.pop()
+                if i == len(plan):
+                    self._leaves(binding, found, seen, static, budget)
+                    continue
+                step, source = plan[i]
+                key = step.key(binding)
+                if source is NEW:
+                    atoms = new.lookup(step, key)
+                elif source is OLD:
+                    atoms = old.lookup(step, key)
+                else:
+                    atoms = old.lookup(step, key) + new.lookup(step, key)
+                budget.spend(len(atoms), self.schema)
+                for atom in atoms:
+                    extended = step.extend(atom, binding, self.domains)
+                    if extended is not None:
+                        stack.append((i + 1, extended))
+        return found
+
+    def _leaves(self, binding: dict[str, str], found: list, seen: set,
+                static: frozenset[Atom], budget: _Budget) -> None:
+        """Complete a join result with every value of the free parameters."""
+        budget.spend(math.prod(len(v) for v in self.free_values), self.schema)
+        for values in product(*self.free_values):
+            full = dict(binding, **dict(zip(self.free, values)))
+            if self._constraints_ok(full, static):
+                args = tuple(full[v] for v in self.params)
+                if args not in seen:  # the fixed order of a naive plan finds it again
+                    found.append(args)
+                    budget.check_actions(len(found), self.schema)
+
+    def _constraints_ok(self, binding: dict[str, str], static: frozenset[Atom]) -> bool:
+        def sub(term: str) -> str:
+            return binding.get(term, term)
+
+        for lit in self.equalities:
+            if (sub(lit.atom[1]) == sub(lit.atom[2])) != lit.positive:
+                return False
+        for atom in self.static_negative:
+            if (atom[0],) + tuple(sub(t) for t in atom[1:]) in static:
+                return False
+        return True
+
+
+def _instantiate(atom: Atom, binding: dict[str, str]) -> Atom:
+    get = binding.get
+    return (atom[0], *map(get, atom[1:], atom[1:]))
+
+
+def _reachable_bindings(grounders: list[_SchemaGrounder], init: frozenset[Atom],
+                        static: frozenset[Atom], fluent_preds: frozenset[str],
+                        budget: _Budget) -> tuple[list[set[tuple[str, ...]]], set[Atom]]:
+    """Every binding of every schema reachable from `init` (relaxed), and the atoms."""
+    keys: dict[tuple[str, int], set[tuple[int, ...]]] = defaultdict(set)
+    for g in grounders:
+        for plan in g.plans:
+            for step, _ in plan:
+                keys[step.table[0]].add(step.table[1])
+    old = _Index(keys)
+    reachable: set[Atom] = set(init)
+    fluent = sum(1 for a in init if a[0] in fluent_preds)
+    budget.check_atoms(fluent)
+    bindings: list[set[tuple[str, ...]]] = [set() for _ in grounders]
+    new_atoms = sorted(init)
+    first_round = True
+    while first_round or new_atoms:  # actions without preconditions apply to an empty init
+        new = _Index(keys)
+        for atom in new_atoms:
+            new.add(atom)
+        reached: list[Atom] = []
+        for g, seen in zip(grounders, bindings):
+            for args in g.new_bindings(old, new, first_round, seen, static, budget):
+                seen.add(args)
+                budget.actions += 1
+                binding = dict(zip(g.params, args))
+                for atom in g.schema.add:
+                    atom = _instantiate(atom, binding)
+                    if atom not in reachable:
+                        reachable.add(atom)
+                        reached.append(atom)
+        for atom in new_atoms:
+            old.add(atom)
+        fluent += len(reached)
+        budget.check_atoms(fluent)
+        new_atoms = reached
+        first_round = False
+    return bindings, reachable
+
+
+def ground(domain: Domain, problem: Problem) -> GroundTask:
+    """Ground `problem` over `domain` into a GroundTask (sorted atoms and actions)."""
+    objects = dict(problem.objects)
+    by_type = _objects_by_type(domain, objects)
+    fluent_preds = domain.fluent_predicates
+    static_preds = frozenset(domain.predicates) - fluent_preds
+    static = frozenset(a for a in problem.init if a[0] in static_preds)
+    budget = _Budget(problem)
+    grounders = [_SchemaGrounder(s, by_type, static_preds) for s in domain.actions]
+    bindings, reachable = _reachable_bindings(grounders, problem.init, static, fluent_preds,
+                                              budget)
+
+    goal_atoms = {tuple(lit.atom) for lit in problem.goal}
+    fluent_atoms = sorted(a for a in reachable | goal_atoms if a[0] in fluent_preds)
+    budget.check_atoms(len(fluent_atoms))
+    index = {a: i for i, a in enumerate(fluent_atoms)}
+
+    def mask(atoms) -> int:
+        m = 0
+        for a in atoms:
+            i = index.get(a)
+            if i is not None:
+                m |= 1 << i
+        return m
+
+    actions: list[GroundAction] = []
+    for g, seen in zip(grounders, bindings):
+        schema = g.schema
+        pos = [lit.atom for lit in schema.precondition
+               if lit.positive and lit.atom[0] != "=" and lit.atom[0] in fluent_preds]
+        neg = [lit.atom for lit in schema.precondition
+               if not lit.positive and lit.atom[0] != "=" and lit.atom[0] in fluent_preds]
+        for args in sorted(seen):
+            binding = dict(zip(g.params, args))
+            actions.append(GroundAction(
+                name=schema.name, args=args,
+                pre=mask(_instantiate(a, binding) for a in pos),
+                pre_neg=mask(_instantiate(a, binding) for a in neg),
+                add=mask(_instantiate(a, binding) for a in schema.add),
+                delete=mask(_instantiate(a, binding) for a in schema.delete),
+                cost=_cost(schema, binding, problem)))
+    actions.sort(key=lambda a: a.term)
+    return GroundTask(domain.name, objects, fluent_atoms, actions, static, problem.init,
+                      problem.goal)
+
+
+def _cost(schema: ActionSchema, binding: dict[str, str], problem: Problem) -> int:
+    if isinstance(schema.cost, int):
+        return schema.cost
+    term = _instantiate(schema.cost, binding)
+    shown = f"({' '.join(term)})"
+    if term not in problem.numeric_init:
+        raise PDDLError(f"cost {shown} of action {schema.name} has no value in :init; "
+                        f"add (= {shown} N)", problem.source)
+    value = problem.numeric_init[term]
+    if not (math.isfinite(value) and value >= 0 and value == int(value)):
+        raise PDDLError(f"cost {shown} of action {schema.name} is {value:g} in :init; action "
+                        "costs must be non-negative whole numbers", problem.source)
+    return int(value)

@@ -1,0 +1,607 @@
+"""Read PDDL domain and problem files into the lifted model.
+
+Accepts files as planning-competition collections ship them: any case, comments,
+`:requirements` lists that omit what the domain uses, typed and untyped objects,
+type hierarchies and `either`, constants, equality, negative preconditions and
+action costs. Anything beyond STRIPS (conditional effects, quantifiers, numeric
+fluents, durations, derived predicates) stops with a PDDLError naming it, and so does
+every malformed input: a missing or extra part, a name declared twice (both places are
+named), an undeclared type, predicate, object or variable, a circular type hierarchy,
+a number that is not a plain non-negative decimal. As in Fast Downward, an object may
+not repeat a domain constant and each section appears at most once.
+
+Positions are token indices (see sexpr) until an error turns one into line:column.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+
+from racbench.worlds.strips import limits
+from racbench.worlds.strips.model import ROOT_TYPE, ActionSchema, Atom, Domain, Literal, Problem
+from racbench.worlds.strips.sexpr import PDDLError, SList, Source, read
+
+SUPPORTED_REQUIREMENTS = frozenset({
+    ":strips", ":typing", ":negative-preconditions", ":equality", ":action-costs",
+})
+UNSUPPORTED_CONSTRUCTS = {
+    "when": ":conditional-effects", "forall": ":universal-preconditions",
+    "exists": ":existential-preconditions", "or": ":disjunctive-preconditions",
+    "imply": ":disjunctive-preconditions", "assign": ":numeric-fluents",
+    "decrease": ":numeric-fluents", "scale-up": ":numeric-fluents",
+    "scale-down": ":numeric-fluents", "at": ":durative-actions",
+}
+DOMAIN_SECTIONS = (":requirements", ":types", ":constants", ":predicates", ":functions",
+                   ":action")
+PROBLEM_SECTIONS = (":domain", ":requirements", ":objects", ":init", ":goal", ":metric")
+REPEATABLE_SECTIONS = frozenset({":action", ":durative-action", ":derived", ":process",
+                                 ":event"})
+ACTION_KEYWORDS = (":parameters", ":precondition", ":effect")
+NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
+
+Name = tuple  # (text, index of its token)
+Typed = tuple  # (name, token, ((type, token), ...)) from a typed list
+
+
+class _Reader:
+    def __init__(self, source: Source):
+        self.source = source
+        self.filename = source.filename
+
+    def error(self, at, message: str) -> PDDLError:
+        """An error at a token index or at the '(' of a list."""
+        return self.source.error(at.start if isinstance(at, SList) else at, message)
+
+    def where(self, k: int) -> str:
+        line, col = self.source.position(k)
+        return f"line {line} column {col}"
+
+    def expect_list(self, item, k: int, what: str) -> SList:
+        if not isinstance(item, SList):
+            raise self.error(k, f"expected {what} in parentheses, found '{item}'")
+        return item
+
+    def expect_symbol(self, item, k: int, what: str) -> str:
+        if isinstance(item, SList):
+            raise self.error(k, f"expected {what}, found a parenthesised list")
+        return item
+
+    def head_symbol(self, node: SList, what: str) -> str:
+        """The first item of a list, which must be a name."""
+        if not node.items:
+            raise self.error(node, f"expected {what}, found '()'")
+        return self.expect_symbol(node.items[0], node.start + 1, what)
+
+    def declare(self, seen: dict[str, int], name: str, k: int, kind: str) -> None:
+        """Record a declaration; a second one with the same name names both places."""
+        first = seen.get(name)
+        if first is not None:
+            raise self.error(k, f"{kind} '{name}' is declared twice: here and at "
+                             f"{self.where(first)}; names must be unique")
+        seen[name] = k
+
+    def number(self, item, k: int, what: str) -> float:
+        """A plain non-negative decimal such as 3 or 2.5 (no sign, exponent, nan or inf)."""
+        text = self.expect_symbol(item, k, what)
+        if not NUMBER.fullmatch(text):
+            raise self.error(k, f"expected {what}: a non-negative decimal number such as 3 "
+                             f"or 2.5, found '{text}'")
+        value = float(text)
+        if not math.isfinite(value):
+            raise self.error(k, f"number {text[:12]}... ({len(text)} characters) is too large")
+        return value
+
+    def header(self, top: SList, kind: str, known: tuple[str, ...]) -> tuple[str, list]:
+        """Check `(define (KIND name) ...)`; return the name and the sections."""
+        if top.head() != "define":
+            raise self.error(top, "expected '(define ...)' at the top of the file")
+        if len(top) < 2 or not isinstance(top.items[1], SList) or top.items[1].head() != kind:
+            raise self.error(top.token_of(1), f"expected '({kind} NAME)' after 'define'")
+        if len(top.items[1]) != 2:
+            raise self.error(top.items[1], f"expected '({kind} NAME)' with exactly one name")
+        name = self.expect_symbol(top.items[1].items[1], top.items[1].start + 2,
+                                  f"a {kind} name")
+        sections = []
+        seen: dict[str, SList] = {}
+        for section, k in top.located(2):
+            section = self.expect_list(section, k, "a section such as (:objects ...)")
+            head = section.head()
+            if head is None or not head.startswith(":"):
+                raise self.error(section, "expected a section keyword starting with ':' "
+                                 f"({' '.join(known)})")
+            if head in seen and head not in REPEATABLE_SECTIONS:
+                raise self.error(section, f"a second ({head} ...) section; the first is at "
+                                 f"{self.where(seen[head].start)}")
+            seen[head] = section
+            sections.append(section)
+        return name, sections
+
+    def typed_list(self, node: SList, start: int, what: str) -> list[Typed]:
+        """Parse `a b - t c - (either u v) d` into (name, token, types); untyped -> object."""
+        result: list[Typed] = []
+        pending: list[Name] = []
+        items = list(node.located(start))
+        i = 0
+        while i < len(items):
+            item, k = items[i]
+            if item == "-":
+                if i + 1 >= len(items):
+                    raise self.error(k, f"expected a type after '-' in {what}")
+                if not pending:
+                    raise self.error(k, f"'-' with no names before it in {what}")
+                types = self.type_spec(*items[i + 1])
+                result.extend((name, nk, types) for name, nk in pending)
+                pending = []
+                i += 2
+                continue
+            pending.append((self.expect_symbol(item, k, f"a name in {what}"), k))
+            i += 1
+        result.extend((name, nk, ((ROOT_TYPE, nk),)) for name, nk in pending)
+        return result
+
+    def type_spec(self, item, k: int) -> tuple[Name, ...]:
+        if not isinstance(item, SList):
+            return ((item, k),)
+        if item.head() == "either" and len(item) > 1:
+            return tuple((self.expect_symbol(t, tk, "a type name"), tk)
+                         for t, tk in item.located(1))
+        raise self.error(k, "expected a type name or '(either TYPE ...)'")
+
+    def requirements(self, section: SList) -> frozenset[str]:
+        reqs = set()
+        for item, k in section.located(1):
+            req = self.expect_symbol(item, k, "a requirement such as :strips")
+            if req not in SUPPORTED_REQUIREMENTS:
+                raise self.error(
+                    k, f"requirement {req} is not supported; racbench accepts STRIPS with "
+                    f"{', '.join(sorted(SUPPORTED_REQUIREMENTS))}")
+            reqs.add(req)
+        return frozenset(reqs)
+
+    def not_argument(self, item: SList, where: str):
+        """The one item of `(not X)`, with its token."""
+        if len(item) != 2:
+            raise self.error(item, f"'not' takes exactly one atom, found {len(item) - 1} "
+                             f"in {where}")
+        return item.items[1], item.token_of(1)
+
+    def conjuncts(self, node, k: int, where: str, names: dict) -> list[SList]:
+        """The items of nested `(and ...)`s in order, without recursion (any depth);
+        `()` is the empty conjunction."""
+        out: list[SList] = []
+        stack = [(node, k)]
+        while stack:
+            item = self.expect_list(*stack.pop(), f"a condition in {where}")
+            head = item.head()
+            if head == "and":
+                stack.extend(reversed(list(item.located(1))))
+            elif head in UNSUPPORTED_CONSTRUCTS and head not in names:
+                raise self.error(item, f"'{head}' in {where} needs "
+                                 f"{UNSUPPORTED_CONSTRUCTS[head]}, which racbench does not "
+                                 "support; accepted: conjunctions of literals")
+            elif item.items:
+                out.append(item)
+        return out
+
+
+class _DomainReader(_Reader):
+    def parse(self) -> Domain:
+        name, sections = self.header(read(self.source), "domain", DOMAIN_SECTIONS)
+        requirements: frozenset[str] = frozenset({":strips"})
+        self.supertypes: dict[str, str] = {}
+        self.type_tokens: dict[str, int] = {}
+        self.constants: dict[str, str] = {}
+        self.predicates: dict[str, tuple[tuple[str, ...], ...]] = {}
+        self.functions: dict[str, int] = {}
+        constant_tokens: dict[str, int] = {}
+        predicate_tokens: dict[str, int] = {}
+        action_nodes: list[SList] = []
+        typed: list[tuple[Name, ...]] = []  # type uses, checked once all types are known
+        for section in sections:
+            head = section.head()
+            if head == ":requirements":
+                requirements = self.requirements(section)
+            elif head == ":types":
+                self.types(section)
+            elif head == ":constants":
+                for const, k, types in self.typed_list(section, 1, ":constants"):
+                    self.declare(constant_tokens, const, k, "constant")
+                    self.constants[const] = self.single_type(types, k, "a constant's type")
+                    typed.append(types)
+            elif head == ":predicates":
+                for pred, k in section.located(1):
+                    pred = self.expect_list(pred, k, "a predicate declaration such as "
+                                            "(on ?x ?y)")
+                    pname = self.head_symbol(pred, "a predicate name")
+                    self.declare(predicate_tokens, pname, pred.start + 1, "predicate")
+                    params = self.typed_list(pred, 1, f"predicate {pname}")
+                    for var, vk, types in params:
+                        self.check_variable(var, vk, f"predicate {pname}")
+                        typed.append(types)
+                    self.predicates[pname] = tuple(tuple(t for t, _ in types)
+                                                   for _, _, types in params)
+            elif head == ":functions":
+                self.function_section(section)
+            elif head == ":action":
+                action_nodes.append(section)
+            elif head in (":durative-action", ":derived", ":process", ":event"):
+                construct = {":durative-action": ":durative-actions",
+                             ":derived": ":derived-predicates"}.get(head, ":time")
+                raise self.error(section, f"{head} needs {construct}, which racbench does not "
+                                 "support; accepted: :action with STRIPS preconditions and effects")
+            else:
+                raise self.error(section, f"unknown domain section {head}; expected one of "
+                                 f"{' '.join(DOMAIN_SECTIONS)}")
+        self.check_hierarchy()
+        for types in typed:
+            self.check_types(types)
+        action_tokens: dict[str, int] = {}
+        actions = tuple(self.action(node, action_tokens) for node in action_nodes)
+        return Domain(name=name, requirements=requirements, supertypes=self.supertypes,
+                      constants=self.constants, predicates=self.predicates, actions=actions,
+                      functions=self.functions, source=self.filename)
+
+    # -- types -------------------------------------------------------------------------
+    def types(self, section: SList) -> None:
+        parents: list[Name] = []
+        for type_name, k, parent_types in self.typed_list(section, 1, ":types"):
+            parent = self.single_type(parent_types, k, "a type's parent")
+            if type_name == ROOT_TYPE:
+                continue
+            if self.supertypes.get(type_name, parent) != parent:
+                raise self.error(k, f"type '{type_name}' is declared twice with different "
+                                 f"parents: here and at {self.where(self.type_tokens[type_name])}")
+            self.supertypes.setdefault(type_name, parent)
+            self.type_tokens.setdefault(type_name, k)
+            parents.append(parent_types[0])
+        for parent, k in parents:  # a parent used but not declared is a child of object
+            if parent != ROOT_TYPE and parent not in self.supertypes:
+                self.supertypes[parent] = ROOT_TYPE
+                self.type_tokens[parent] = k
+
+    def single_type(self, types: tuple[Name, ...], k: int, what: str) -> str:
+        if len(types) != 1:
+            raise self.error(k, f"{what} cannot be '(either ...)'; give one type")
+        return types[0][0]
+
+    def check_hierarchy(self) -> None:
+        done: set[str] = {ROOT_TYPE}
+        for start in self.supertypes:
+            path: dict[str, None] = {}  # the walk up from `start`, in order
+            t = start
+            while t not in done:
+                if t in path:
+                    walk = list(path)
+                    cycle = " - ".join(walk[walk.index(t):] + [t])
+                    raise self.error(self.type_tokens[t], f"circular type hierarchy: {cycle}; "
+                                     "every type must lead up to 'object'")
+                path[t] = None
+                t = self.supertypes.get(t, ROOT_TYPE)
+            done.update(path)
+
+    def check_types(self, types: tuple[Name, ...]) -> None:
+        for t, k in types:
+            if t != ROOT_TYPE and t not in self.supertypes:
+                raise self.error(k, f"unknown type '{t}'; declared types: "
+                                 f"{', '.join([ROOT_TYPE] + sorted(self.supertypes))}")
+
+    # -- functions ---------------------------------------------------------------------
+    def function_section(self, section: SList) -> None:
+        tokens: dict[str, int] = {}
+        items = list(section.located(1))
+        i = 0
+        while i < len(items):
+            item, k = items[i]
+            if isinstance(item, SList):
+                fname = self.head_symbol(item, "a function name")
+                self.declare(tokens, fname, item.start + 1, "function")
+                self.functions[fname] = len(self.typed_list(item, 1, f"function {fname}"))
+                i += 1
+            elif item == "-" and i + 1 < len(items) and items[i + 1][0] == "number":
+                i += 2
+            else:
+                raise self.error(k, "expected a function declaration such as "
+                                 "(total-cost) - number; functions must be numbers")
+
+    # -- actions -----------------------------------------------------------------------
+    def check_variable(self, var: str, k: int, where: str) -> None:
+        if not var.startswith("?"):
+            raise self.error(k, f"parameter '{var}' of {where} must start with '?'")
+
+    def action(self, node: SList, action_tokens: dict[str, int]) -> ActionSchema:
+        if len(node) < 2:
+            raise self.error(node, "expected an action name after :action")
+        name = self.expect_symbol(node.items[1], node.start + 2, "an action name")
+        self.declare(action_tokens, name, node.start + 2, "action")
+        fields: dict[str, tuple] = {}
+        items = list(node.located(2))
+        for i in range(0, len(items), 2):
+            key, k = items[i]
+            key = self.expect_symbol(key, k, "a keyword (:parameters, :precondition, :effect)")
+            if key not in ACTION_KEYWORDS:
+                raise self.error(k, f"unknown action keyword {key} in action {name}; "
+                                 "expected :parameters, :precondition or :effect")
+            if key in fields:
+                raise self.error(k, f"{key} appears twice in action {name}: here and at "
+                                 f"{self.where(fields[key][2])}")
+            if i + 1 >= len(items):
+                raise self.error(k, f"{key} in action {name} has no value")
+            fields[key] = items[i + 1] + (k,)
+        params: list[Typed] = []
+        if ":parameters" in fields:
+            params_node = self.expect_list(*fields[":parameters"][:2], "a parameter list")
+            params = self.typed_list(params_node, 0, f"parameters of {name}")
+        variables: dict[str, int] = {}
+        for var, k, types in params:
+            self.check_variable(var, k, name)
+            self.declare(variables, var, k, f"parameter of {name}")
+            self.check_types(types)
+        precondition: tuple[Literal, ...] = ()
+        if ":precondition" in fields:
+            precondition = tuple(self.condition(fields[":precondition"], variables, name))
+        add: list[Atom] = []
+        delete: list[Atom] = []
+        cost = None
+        if ":effect" in fields:
+            cost = self.effect(fields[":effect"], variables, name, add, delete)
+        if cost is None:  # with action costs an action that does not say costs 0
+            cost = 0 if "total-cost" in self.functions else 1
+        return ActionSchema(name=name,
+                            parameters=tuple((v, tuple(t for t, _ in types))
+                                             for v, _, types in params),
+                            precondition=precondition, add=tuple(add), delete=tuple(delete),
+                            cost=cost)
+
+    def term(self, item, k: int, variables: dict[str, int], where: str) -> str:
+        arg = self.expect_symbol(item, k, "an argument (a ?variable or a constant)")
+        if arg.startswith("?"):
+            if arg not in variables:
+                raise self.error(k, f"variable {arg} in {where} is not a parameter")
+        elif arg not in self.constants:
+            raise self.error(k, f"'{arg}' in {where} is neither a parameter nor a declared "
+                             "constant")
+        return arg
+
+    def atom(self, item, k: int, variables: dict[str, int], where: str) -> Atom:
+        node = self.expect_list(item, k, "an atom such as (on ?x ?y)")
+        pred = self.head_symbol(node, f"a predicate name in {where}")
+        args = tuple(self.term(a, ak, variables, where) for a, ak in node.located(1))
+        if pred == "=":
+            if len(args) != 2:
+                raise self.error(node, f"'=' takes exactly two arguments, found {len(args)}")
+            return ("=",) + args
+        if pred not in self.predicates:
+            raise self.error(node.start + 1, f"unknown predicate '{pred}' in {where}; "
+                             f"declared: {', '.join(sorted(self.predicates)) or 'none'}")
+        if len(args) != len(self.predicates[pred]):
+            raise self.error(node, f"predicate '{pred}' takes {len(self.predicates[pred])} "
+                             f"arguments, found {len(args)} in {where}")
+        return (pred,) + args
+
+    def condition(self, field: tuple, variables: dict[str, int], name: str) -> list[Literal]:
+        where = f"the precondition of {name}"
+        literals = []
+        for item in self.conjuncts(field[0], field[1], where, self.predicates):
+            if item.head() == "not":
+                atom = self.atom(*self.not_argument(item, where), variables, where)
+                literals.append(Literal(atom, False))
+            else:
+                literals.append(Literal(self.atom(item, item.start, variables, where), True))
+        return literals
+
+    def effect(self, field: tuple, variables: dict[str, int], name: str, add: list,
+               delete: list) -> int | Atom | None:
+        where = f"the effect of {name}"
+        cost: int | Atom | None = None
+        cost_node: SList | None = None
+        for item in self.conjuncts(field[0], field[1], where, self.predicates):
+            head = item.head()
+            if head == "not":
+                delete.append(self.effect_atom(*self.not_argument(item, where), variables,
+                                               where))
+            elif head == "increase":
+                if cost_node is not None:
+                    raise self.error(item, f"a second cost effect in {where}; the first is "
+                                     f"at {self.where(cost_node.start)}")
+                cost_node = item
+                cost = self.cost_term(item, variables, where)
+            else:
+                add.append(self.effect_atom(item, item.start, variables, where))
+        return cost
+
+    def effect_atom(self, item, k: int, variables: dict[str, int], where: str) -> Atom:
+        atom = self.atom(item, k, variables, where)
+        if atom[0] == "=":
+            raise self.error(k, f"'=' cannot be an effect ({where}); accepted: atoms of "
+                             "declared predicates and their negations")
+        return atom
+
+    def cost_term(self, item: SList, variables: dict[str, int], where: str) -> int | Atom:
+        counter = item.items[1] if len(item) > 1 else None
+        if (len(item) != 3 or not isinstance(counter, SList) or len(counter) != 1
+                or counter.head() != "total-cost"):
+            raise self.error(item, f"only '(increase (total-cost) N)' is supported in {where} "
+                             "(:action-costs); other numeric effects need :numeric-fluents")
+        amount, k = item.items[2], item.token_of(2)
+        if not isinstance(amount, SList):
+            value = self.number(amount, k, "a cost")
+            if value != int(value):
+                raise self.error(k, f"action costs must be whole numbers, found '{amount}'")
+            return int(value)
+        fname = self.head_symbol(amount, "a function name")
+        if fname not in self.functions:
+            raise self.error(amount.start + 1, f"unknown function '{fname}' in {where}; "
+                             f"declared: {', '.join(sorted(self.functions)) or 'none'}")
+        args = tuple(self.term(a, ak, variables, where) for a, ak in amount.located(1))
+        if len(args) != self.functions[fname]:
+            raise self.error(amount, f"function '{fname}' takes {self.functions[fname]} "
+                             f"arguments, found {len(args)}")
+        return (fname,) + args
+
+
+class _ProblemReader(_Reader):
+    def __init__(self, source: Source, domain: Domain):
+        super().__init__(source)
+        self.domain = domain
+
+    def parse(self) -> Problem:
+        name, sections = self.header(read(self.source), "problem", PROBLEM_SECTIONS)
+        objects: dict[str, str] = dict(self.domain.constants)
+        init: set[Atom] = set()
+        numeric: dict[Atom, float] = {}
+        goal: list[Literal] = []
+        domain_name = None
+        for section in sections:
+            head = section.head()
+            if head == ":domain":
+                if len(section) != 2:
+                    raise self.error(section, "expected '(:domain NAME)' with exactly one name")
+                k = section.start + 2
+                domain_name = self.expect_symbol(section.items[1], k, "a domain name")
+                if domain_name != self.domain.name:
+                    raise self.error(k, f"problem is for domain '{domain_name}' but the "
+                                     f"domain file defines '{self.domain.name}'")
+            elif head == ":requirements":
+                self.requirements(section)
+            elif head == ":objects":
+                self.objects(section, objects)
+            elif head == ":init":
+                for item, k in section.located(1):
+                    item = self.expect_list(item, k, "an initial fact such as (on a b)")
+                    if item.head() == "=":
+                        self.assignment(item, objects, numeric)
+                    elif item.head() == "not":
+                        raise self.error(item, "negative facts are not accepted in :init; "
+                                         "every fact not listed is false")
+                    else:
+                        init.add(self.ground_atom(item, objects, ":init"))
+            elif head == ":goal":
+                if len(section) != 2:
+                    raise self.error(section, "expected '(:goal CONDITION)' with exactly one "
+                                     f"condition, found {len(section) - 1}")
+                goal = self.goal(section.items[1], section.start + 2, objects)
+            elif head == ":metric":
+                continue
+            else:
+                raise self.error(section, f"unknown problem section {head}; expected one of "
+                                 f"{' '.join(PROBLEM_SECTIONS)}")
+        return Problem(name=name, domain_name=domain_name or self.domain.name, objects=objects,
+                       init=frozenset(init), goal=tuple(goal), numeric_init=numeric,
+                       source=self.filename)
+
+    def objects(self, section: SList, objects: dict[str, str]) -> None:
+        declared: dict[str, int] = {}
+        types = self.domain.supertypes
+        for obj, k, obj_types in self.typed_list(section, 1, ":objects"):
+            if obj in self.domain.constants:
+                raise self.error(k, f"object '{obj}' is already a constant of domain "
+                                 f"'{self.domain.name}'; declare it once")
+            self.declare(declared, obj, k, "object")
+            if len(obj_types) != 1:
+                raise self.error(k, "an object's type cannot be '(either ...)'; give one type")
+            t, tk = obj_types[0]
+            if t != ROOT_TYPE and t not in types:
+                raise self.error(tk, f"object {obj} has undeclared type '{t}'; declared "
+                                 f"types: {', '.join([ROOT_TYPE] + sorted(types))}")
+            objects[obj] = t
+
+    def assignment(self, item: SList, objects: dict[str, str],
+                   numeric: dict[Atom, float]) -> None:
+        if len(item) != 3 or not isinstance(item.items[1], SList):
+            raise self.error(item, "expected '(= (FUNCTION OBJECT ...) NUMBER)' in :init")
+        term = self.ground_atom(item.items[1], objects, ":init", function=True)
+        value = self.number(item.items[2], item.token_of(2), "a value")
+        if numeric.get(term, value) != value:
+            raise self.error(item, f"({' '.join(term)}) is given two values in :init: "
+                             f"{numeric[term]:g} and {value:g}")
+        numeric[term] = value
+
+    def ground_atom(self, node: SList, objects: dict[str, str], where: str,
+                    function: bool = False) -> Atom:
+        kind = "function" if function else "predicate"
+        pred = self.head_symbol(node, f"a {kind} name")
+        declared = self.domain.functions if function else self.domain.predicates
+        if pred not in declared:
+            raise self.error(node.start + 1, f"unknown {kind} '{pred}' in {where}; declared: "
+                             f"{', '.join(sorted(declared)) or 'none'}")
+        args = node.items[1:]
+        for i, arg in enumerate(args, start=1):  # lists and unknown names: the slow path
+            if not isinstance(arg, str) or arg not in objects:
+                k = node.token_of(i)
+                self.expect_symbol(arg, k, "an object name")
+                raise self.error(k, f"'{arg}' in {where} is not a declared object")
+        arity = self.domain.functions[pred] if function else len(self.domain.predicates[pred])
+        if len(args) != arity:
+            raise self.error(node, f"{kind} '{pred}' takes {arity} arguments, found {len(args)}")
+        return (pred, *args)
+
+    def goal(self, item, k: int, objects: dict[str, str]) -> list[Literal]:
+        out = []
+        for node in self.conjuncts(item, k, ":goal", self.domain.predicates):
+            if node.head() == "not":
+                atom, ak = self.not_argument(node, ":goal")
+                atom = self.expect_list(atom, ak, "a fact such as (on a b)")
+                out.append(Literal(self.ground_atom(atom, objects, ":goal"), False))
+            else:
+                out.append(Literal(self.ground_atom(node, objects, ":goal"), True))
+        return out
+
+
+def _check_size(text: str, filename: str) -> None:
+    limit = limits.current()
+    if len(text) > limit.max_pddl_bytes:
+        raise _too_large(filename, len(text), limit)
+
+
+def _too_large(filename: str, size: int, limit: limits.Limits) -> limits.LimitExceeded:
+    return limits.LimitExceeded(
+        f"{size / limits.MB:.1f} MB is more than the {limit.max_pddl_mb:g} MB accepted for a "
+        f"PDDL file; raise the limit with {limits.FLAGS['max_pddl_mb']}", filename)
+
+
+def parse_domain(text: str, filename: str = "<string>") -> Domain:
+    _check_size(text, filename)
+    return _DomainReader(Source(text, filename)).parse()
+
+
+def parse_problem(text: str, domain: Domain, filename: str = "<string>") -> Problem:
+    _check_size(text, filename)
+    return _ProblemReader(Source(text, filename), domain).parse()
+
+
+def read_pddl_text(path) -> str:
+    """The text of a PDDL file, refused unread if it is over the size limit.
+
+    Bytes that are not UTF-8 are read as Latin-1, so that a comment may hold anything;
+    outside comments the reader refuses any non-ASCII character with its position.
+    """
+    name = str(path)
+    limit = limits.current()
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > limit.max_pddl_bytes:
+                raise _too_large(name, size, limit)
+            data = f.read(limit.max_pddl_bytes + 1)  # a pipe or device has no size
+    except FileNotFoundError:
+        raise PDDLError("file not found", name) from None
+    except IsADirectoryError:
+        raise PDDLError("is a directory; expected a PDDL file", name) from None
+    except OSError as exc:
+        raise PDDLError(f"cannot read the file ({exc.strerror or exc})", name) from None
+    if len(data) > limit.max_pddl_bytes:
+        raise _too_large(name, len(data), limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def load_domain(path) -> Domain:
+    return parse_domain(read_pddl_text(path), str(path))
+
+
+def load_problem(path, domain: Domain) -> Problem:
+    return parse_problem(read_pddl_text(path), domain, str(path))

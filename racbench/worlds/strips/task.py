@@ -1,0 +1,172 @@
+"""Ground STRIPS: atoms indexed as bits, states as Python ints, actions as bit masks.
+
+A state is the set of true fluent atoms (closed world), held as an int whose bit i is
+atom i. Applicability and progression are then two mask operations, which keeps the
+oracle and the generators fast in plain Python. Static atoms (never changed by any
+action) are folded away during grounding and kept in `static_atoms` for rendering.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from racbench.worlds.strips.model import Atom, Literal
+
+
+SUCCESSOR_MEMO = 20_000  # states whose successor lists are kept
+
+
+@dataclass(frozen=True)
+class GroundAction:
+    name: str
+    args: tuple[str, ...]
+    pre: int  # atoms that must be true
+    pre_neg: int  # atoms that must be false
+    add: int
+    delete: int
+    cost: int = 1
+
+    @property
+    def term(self) -> tuple[str, ...]:
+        return (self.name,) + self.args
+
+    def applicable(self, state: int) -> bool:
+        return state & self.pre == self.pre and not state & self.pre_neg
+
+    def apply(self, state: int) -> int:
+        """PDDL semantics: deletes first, then adds."""
+        return (state & ~self.delete) | self.add
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A conjunction of ground literals over fluent atoms, as two masks."""
+
+    pos: int
+    neg: int
+
+    def holds(self, state: int) -> bool:
+        return state & self.pos == self.pos and not state & self.neg
+
+
+def iter_bits(mask: int) -> Iterable[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class GroundTask:
+    """A grounded STRIPS world: objects, fluent atoms, actions, and an initial state."""
+
+    def __init__(self, domain_name: str, objects: dict[str, str], atoms: Sequence[Atom],
+                 actions: Sequence[GroundAction], static_atoms: frozenset,
+                 init: frozenset, goal: Sequence[Literal] = ()):
+        self.domain_name = domain_name
+        self.objects = dict(sorted(objects.items()))
+        self.atoms: list[Atom] = list(atoms)
+        self.atom_index = {atom: i for i, atom in enumerate(self.atoms)}
+        self.actions: list[GroundAction] = list(actions)
+        self.action_index = {a.term: i for i, a in enumerate(self.actions)}
+        self.static_atoms = static_atoms
+        self.init = self.state_of(a for a in init if a in self.atom_index)
+        self.goal = tuple(goal)
+        self._succ_memo: dict[int, list[tuple[int, int]]] = {}
+        self._build_successor_index()
+
+    # -- states -----------------------------------------------------------------------
+    def state_of(self, atoms: Iterable[Atom]) -> int:
+        state = 0
+        for atom in atoms:
+            state |= 1 << self.atom_index[tuple(atom)]
+        return state
+
+    def atoms_of(self, state: int) -> list[Atom]:
+        """True fluent atoms of a state, in index (sorted) order."""
+        return [self.atoms[i] for i in iter_bits(state)]
+
+    def holds(self, state: int, atom: Atom) -> bool:
+        """Truth of any ground atom, static ones included (closed world)."""
+        atom = tuple(atom)
+        i = self.atom_index.get(atom)
+        if i is None:
+            return atom in self.static_atoms
+        return bool(state >> i & 1)
+
+    def condition(self, literals: Iterable[Literal]) -> Condition | None:
+        """Masks for a conjunction; None if a static literal makes it unsatisfiable.
+
+        Statically true literals drop out; a fluent atom that no action can reach is
+        treated as always false, so its positive literal makes the condition impossible.
+        """
+        pos = neg = 0
+        for lit in literals:
+            atom = tuple(lit.atom)
+            i = self.atom_index.get(atom)
+            if i is None:
+                if (atom in self.static_atoms) != lit.positive:
+                    return None
+                continue
+            if lit.positive:
+                pos |= 1 << i
+            else:
+                neg |= 1 << i
+        if pos & neg:
+            return None
+        return Condition(pos, neg)
+
+    # -- actions ----------------------------------------------------------------------
+    def _build_successor_index(self) -> None:
+        """Bucket each action under one of its preconditions so that `applicable`
+        only checks actions whose bucket atom is true in the state."""
+        counts = [0] * len(self.atoms)
+        for action in self.actions:
+            for i in iter_bits(action.pre):
+                counts[i] += 1
+        self._buckets: dict[int, list[int]] = {}
+        self._unconditional: list[int] = []
+        for k, action in enumerate(self.actions):
+            if not action.pre:
+                self._unconditional.append(k)
+                continue
+            key = min(iter_bits(action.pre), key=lambda i: (counts[i], i))
+            self._buckets.setdefault(key, []).append(k)
+
+    def applicable(self, state: int) -> list[int]:
+        """Indices of the actions applicable in `state`, ascending."""
+        actions = self.actions
+        found = [k for k in self._unconditional if actions[k].applicable(state)]
+        buckets = self._buckets
+        for i in iter_bits(state):
+            bucket = buckets.get(i)
+            if bucket:
+                for k in bucket:
+                    a = actions[k]
+                    if state & a.pre == a.pre and not state & a.pre_neg:
+                        found.append(k)
+        found.sort()
+        return found
+
+    def successors(self, state: int) -> list[tuple[int, int]]:
+        """(action, next state) pairs, memoised: searches revisit the same states."""
+        succ = self._succ_memo.get(state)
+        if succ is None:
+            if len(self._succ_memo) >= SUCCESSOR_MEMO:
+                self._succ_memo.clear()
+            succ = self._succ_memo[state] = [(k, self.actions[k].apply(state))
+                                             for k in self.applicable(state)]
+        return succ
+
+    def action_of(self, term: Sequence[str]) -> int:
+        """Index of a ground action given as (name, arg, ...); KeyError if unknown."""
+        return self.action_index[tuple(term)]
+
+    def execute(self, state: int, plan: Sequence[int]) -> tuple[int, int | None]:
+        """Run a sequence; returns (final state, index of the first failing step or None)."""
+        for step, k in enumerate(plan):
+            action = self.actions[k]
+            if not action.applicable(state):
+                return state, step
+            state = action.apply(state)
+        return state, None

@@ -1,0 +1,453 @@
+"""A ProblemWorld: one domain file and one problem file, grounded and explored once.
+
+Every ACP question is asked about states reachable from a problem's initial state, so
+the whole reachable state graph is enumerated once per problem (cached per process)
+and kept as arrays: state ids, edges labelled by action, the truth of every atom in
+every state. Oracles then become vectorised graph passes (scipy sparse products)
+instead of searches per row: distances to any goal are reverse breadth-first levels,
+"can this fact/action still happen" is a pass over strongly connected components, and
+"must every plan make this fact true" is a reverse pass over the states without it.
+
+Plans are counted in actions (unit cost): ACP asks for shortest plans even in domains
+that declare action costs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from functools import cached_property, lru_cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import yaml
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
+
+from racbench.errors import InputError
+from racbench.worlds.strips.grounding import ground
+from racbench.worlds.strips.model import Domain, Literal, Problem
+from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem, read_pddl_text
+from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
+
+MAX_STATES = 200_000
+LOCAL_SEARCH_CAP = 5_000
+UNREACHABLE = -1
+
+
+class WorldTooLarge(InputError):
+    """A problem whose reachable state space is beyond what we enumerate."""
+
+
+def domains_root():
+    return resources.files("racbench.data").joinpath("domains")
+
+
+@lru_cache(maxsize=None)
+def shipped_domains() -> dict[str, dict]:
+    data = yaml.safe_load(domains_root().joinpath("domains.yaml").read_text())
+    return {d["name"]: d for d in data["domains"]}
+
+
+def shipped_files(domain: str, problems: list[str]) -> tuple[str, list[str]]:
+    """Paths of a shipped domain's domain file and named problem files (p01, ...)."""
+    entry = shipped_domains()[domain]
+    root = Path(str(domains_root()))
+    return (str(root / entry["domain_file"]),
+            [str(root / domain / "problems" / f"{p}.pddl") for p in problems])
+
+
+def shipped_problem_names(domain: str) -> list[str]:
+    return [f"p{i:02d}" for i in range(1, shipped_domains()[domain]["problems"] + 1)]
+
+
+@lru_cache(maxsize=64)
+def load_domain_text(path: str) -> tuple[str, Domain]:
+    text = read_pddl_text(path)
+    return text, parse_domain(text, path)
+
+
+def world_for(domain_file: str, problem_file: str, max_states: int = MAX_STATES) -> "ProblemWorld":
+    return _world(str(domain_file), str(problem_file), max_states)
+
+
+@lru_cache(maxsize=None)
+def _world(domain_file: str, problem_file: str, max_states: int) -> "ProblemWorld":
+    text, domain = load_domain_text(domain_file)
+    problem = parse_problem(read_pddl_text(problem_file), domain, problem_file)
+    return ProblemWorld(domain, text, problem, Path(problem_file).stem, max_states)
+
+
+class ProblemWorld:
+    def __init__(self, domain: Domain, domain_text: str, problem: Problem, label: str,
+                 max_states: int = MAX_STATES):
+        self.domain = domain
+        self.domain_text = domain_text
+        self.problem = problem
+        self.label = label  # the problem's file stem (p01), used in ids and metadata
+        self.task: GroundTask = ground(domain, problem)
+        self.objects = dict(sorted(problem.objects.items()))
+        self.static_atoms = sorted(self.task.static_atoms)
+        self.goal = tuple(problem.goal)
+        self.goal_condition = self.task.condition(self.goal)
+        self._explore(max_states)
+        self._dist_cache: dict = {}
+
+    # -- exploration --------------------------------------------------------------------
+    def _explore(self, max_states: int) -> None:
+        task = self.task
+        states, index = [task.init], {task.init: 0}
+        src, dst, act = [], [], []
+        i = 0
+        while i < len(states):
+            for k, n in task.successors(states[i]):
+                j = index.get(n)
+                if j is None:
+                    if len(states) >= max_states:
+                        raise WorldTooLarge(
+                            f"{self.problem.source}: more than {max_states} reachable states; "
+                            "ACP questions enumerate the state space, use a smaller problem")
+                    j = index[n] = len(states)
+                    states.append(n)
+                src.append(i)
+                dst.append(j)
+                act.append(k)
+            i += 1
+        self.states = states
+        self.index = index
+        n = len(states)
+        order = np.lexsort((np.array(act, dtype=np.int32), np.array(src, dtype=np.int32)))
+        self.edge_src = np.array(src, dtype=np.int32)[order]
+        self.edge_dst = np.array(dst, dtype=np.int32)[order]
+        self.edge_act = np.array(act, dtype=np.int32)[order]
+        self.indptr = np.searchsorted(self.edge_src, np.arange(n + 1)).astype(np.int64)
+        ones = np.ones(len(self.edge_src), dtype=bool)
+        # forward[i, j] when some action leads from i to j; `forward @ frontier` marks the
+        # predecessors of the frontier, one backward breadth-first level per product
+        self.forward = csr_matrix((ones, (self.edge_src, self.edge_dst)), shape=(n, n))
+        self.truth = np.zeros((n, len(task.atoms)), dtype=bool)
+        for s, state in enumerate(states):
+            for b in iter_bits(state):
+                self.truth[s, b] = True
+
+    @property
+    def n_states(self) -> int:
+        return len(self.states)
+
+    def succ(self, sid: int) -> tuple[np.ndarray, np.ndarray]:
+        """(actions, successor ids) of a state id, by action index."""
+        a, b = self.indptr[sid], self.indptr[sid + 1]
+        return self.edge_act[a:b], self.edge_dst[a:b]
+
+    def step(self, sid: int, action: int) -> int | None:
+        lo, hi = self.indptr[sid], self.indptr[sid + 1]
+        acts = self.edge_act[lo:hi]
+        pos = acts.searchsorted(action)  # the method: half the cost of np.searchsorted
+        if pos < hi - lo and acts[pos] == action:
+            return int(self.edge_dst[lo + pos])
+        return None
+
+    def applicable(self, sid: int) -> list[int]:
+        return [int(a) for a in self.succ(sid)[0]]
+
+    def execute(self, sid: int, plan: list[int]) -> tuple[int, int | None]:
+        """(final state id, first failing step or None)."""
+        for i, k in enumerate(plan):
+            nxt = self.step(sid, k)
+            if nxt is None:
+                return sid, i
+            sid = nxt
+        return sid, None
+
+    # -- distances ----------------------------------------------------------------------
+    def mask_of(self, cond: Condition) -> np.ndarray:
+        mask = np.ones(self.n_states, dtype=bool)
+        for b in iter_bits(cond.pos):
+            mask &= self.truth[:, b]
+        for b in iter_bits(cond.neg):
+            mask &= ~self.truth[:, b]
+        return mask
+
+    def _backward(self, targets: np.ndarray, allowed: np.ndarray | None = None,
+                  max_depth: int | None = None) -> np.ndarray:
+        """Shortest distance (in actions) from every state to `targets`, moving only
+        through `allowed` states; UNREACHABLE where none (or none within `max_depth`)."""
+        dist = np.full(self.n_states, UNREACHABLE, dtype=np.int32)
+        frontier = targets.copy() if allowed is None else targets & allowed
+        dist[frontier] = 0
+        visited = frontier.copy()
+        level = 0
+        while frontier.any() and (max_depth is None or level < max_depth):
+            level += 1
+            new = self.forward @ frontier
+            new &= ~visited
+            if allowed is not None:
+                new &= allowed
+            dist[new] = level
+            visited |= new
+            frontier = new
+        return dist
+
+    def distances(self, cond: Condition, max_depth: int | None = None) -> np.ndarray:
+        """Distances to `cond` from every state. With `max_depth`, states farther than
+        that read UNREACHABLE: exact only for questions about states within it."""
+        key = ("goal", cond.pos, cond.neg, max_depth)
+        vec = self._dist_cache.get(key)
+        if vec is None:
+            if len(self._dist_cache) > 512:
+                self._dist_cache.clear()
+            vec = self._dist_cache[key] = self._backward(self.mask_of(cond), None, max_depth)
+        return vec
+
+    @cached_property
+    def goal_distance(self) -> np.ndarray:
+        if self.goal_condition is None:
+            return np.full(self.n_states, UNREACHABLE, dtype=np.int32)
+        return self.distances(self.goal_condition)
+
+    def distance(self, sid: int, cond: Condition | None = None,
+                 max_depth: int | None = None) -> int | None:
+        d = int((self.goal_distance if cond is None else self.distances(cond, max_depth))[sid])
+        return None if d < 0 else d
+
+    def nearby_plan(self, sid: int, cond: Condition, max_depth: int, rng=None,
+                    cap: int = LOCAL_SEARCH_CAP) -> tuple[int | None, list[int] | None]:
+        """(distance, a shortest plan) to `cond` if within `max_depth` actions, else
+        (None, None): a forward breadth-first search from `sid`, which for goals a few
+        steps away is much cheaper than a backward pass over the whole graph (used
+        when it visits more than `cap` states). `rng` shuffles which plan comes out."""
+        states = self.states
+        if cond.holds(states[sid]):
+            return 0, []
+        parent = {sid: None}
+        frontier = [sid]
+        for depth in range(1, max_depth + 1):
+            nxt = []
+            for s in frontier:
+                acts, dsts = self.succ(s)
+                order = list(range(len(acts)))
+                if rng is not None:
+                    rng.shuffle(order)
+                for j in order:
+                    t = int(dsts[j])
+                    if t in parent:
+                        continue
+                    parent[t] = (s, int(acts[j]))
+                    if cond.holds(states[t]):
+                        plan = []
+                        while parent[t] is not None:
+                            t, k = parent[t]
+                            plan.append(k)
+                        return depth, plan[::-1]
+                    nxt.append(t)
+            if len(parent) > cap:
+                d = self.distance(sid, cond, max_depth)
+                if d is None:
+                    return None, None
+                return d, self.optimal_plan(rng, sid, cond, max_depth)
+            frontier = nxt
+        return None, None
+
+    def avoiding_distance(self, atom: int, cond: Condition | None = None) -> np.ndarray:
+        """Distances to the goal through states where `atom` is false: a state with a
+        finite value can reach the goal without ever making `atom` true."""
+        cond = cond or self.goal_condition
+        key = ("avoid", atom, cond.pos, cond.neg)
+        vec = self._dist_cache.get(key)
+        if vec is None:
+            allowed = ~self.truth[:, atom]
+            vec = self._dist_cache[key] = self._backward(self.mask_of(cond), allowed)
+        return vec
+
+    def optimal_steps(self, sid: int, cond: Condition | None = None,
+                      max_depth: int | None = None) -> list[tuple[int, int]]:
+        dist = self.goal_distance if cond is None else self.distances(cond, max_depth)
+        d = dist[sid]
+        if d <= 0:
+            return []
+        acts, dsts = self.succ(sid)
+        return [(int(a), int(t)) for a, t in zip(acts, dsts) if dist[t] == d - 1]
+
+    def optimal_plan(self, rng, sid: int, cond: Condition | None = None,
+                     max_depth: int | None = None) -> list[int] | None:
+        dist = self.goal_distance if cond is None else self.distances(cond, max_depth)
+        if dist[sid] < 0:
+            return None
+        plan = []
+        while steps := self.optimal_steps(sid, cond, max_depth):
+            k, sid = rng.choice(steps)
+            plan.append(k)
+        return plan
+
+    def states_at_distance(self, d: int, cond: Condition | None = None) -> np.ndarray:
+        dist = self.goal_distance if cond is None else self.distances(cond)
+        key = ("at", d) if cond is None else None
+        if key is not None:
+            hit = self._dist_cache.get(key)
+            if hit is None:
+                hit = self._dist_cache[key] = np.flatnonzero(dist == d)
+            return hit
+        return np.flatnonzero(dist == d)
+
+    # -- what can still happen ------------------------------------------------------------
+    @cached_property
+    def _components(self):
+        """Strongly connected components and, per component, the atoms true and the
+        actions applicable in some state reachable from it (as int bit masks)."""
+        n_comp, labels = connected_components(self.forward, directed=True,
+                                              connection="strong")
+        atoms = [0] * n_comp
+        for s, state in enumerate(self.states):
+            atoms[labels[s]] |= state
+        actions = [0] * n_comp
+        for c, k in set(zip(labels[self.edge_src].tolist(), self.edge_act.tolist())):
+            actions[c] |= 1 << k
+        pairs = set(zip(labels[self.edge_src].tolist(), labels[self.edge_dst].tolist()))
+        children: list[list[int]] = [[] for _ in range(n_comp)]
+        indegree = [0] * n_comp
+        for a, b in pairs:
+            if a != b:
+                children[a].append(b)
+                indegree[b] += 1
+        order = [c for c in range(n_comp) if indegree[c] == 0]
+        for c in order:
+            for ch in children[c]:
+                indegree[ch] -= 1
+                if indegree[ch] == 0:
+                    order.append(ch)
+        for c in reversed(order):  # children first
+            for ch in children[c]:
+                atoms[c] |= atoms[ch]
+                actions[c] |= actions[ch]
+        return labels, atoms, actions
+
+    def reachable_states(self, sid: int) -> np.ndarray:
+        """Which states can be reached from `sid` (itself included), as a bool vector;
+        cached per strongly connected component."""
+        labels = self._components[0]
+        key = ("reach", int(labels[sid]))
+        mask = self._dist_cache.get(key)
+        if mask is None:
+            backward = self.__dict__.get("_backward_matrix")
+            if backward is None:
+                backward = self.__dict__["_backward_matrix"] = self.forward.T.tocsr()
+            mask = np.zeros(self.n_states, dtype=bool)
+            mask[sid] = True
+            frontier = mask.copy()
+            while frontier.any():
+                frontier = (backward @ frontier) & ~mask
+                mask |= frontier
+            self._dist_cache[key] = mask
+        return mask
+
+    def together(self, sid: int) -> np.ndarray:
+        """together[i, j]: atoms i and j are both true in some state reachable from
+        `sid` (the diagonal: atom i alone); cached per strongly connected component."""
+        key = ("together", int(self._components[0][sid]))
+        mat = self._dist_cache.get(key)
+        if mat is None:
+            m = self.truth[self.reachable_states(sid)].astype(np.float32)
+            mat = self._dist_cache[key] = (m.T @ m) > 0
+        return mat
+
+    def co_applicable(self, sid: int) -> np.ndarray:
+        """co[a, b]: actions a and b are both applicable in some state reachable from
+        `sid` (diagonal: a alone); cached per strongly connected component."""
+        key = ("co-applicable", int(self._components[0][sid]))
+        mat = self._dist_cache.get(key)
+        if mat is None:
+            applicable = np.zeros((self.n_states, len(self.task.actions)), dtype=np.float32)
+            applicable[self.edge_src, self.edge_act] = 1.0
+            m = applicable[self.reachable_states(sid)]
+            mat = self._dist_cache[key] = (m.T @ m) > 0
+        return mat
+
+    @cached_property
+    def has_unreachable_actions(self) -> bool:
+        """Does some state lose the possibility of some grounded action?"""
+        _, _, actions = self._components
+        full = (1 << len(self.task.actions)) - 1
+        return any(m != full for m in actions)
+
+    @cached_property
+    def has_unreachable_atoms(self) -> bool:
+        """Does some state lose the possibility of some grounded atom, or is some
+        well-typed atom never reachable at all?"""
+        _, atoms, _ = self._components
+        full = (1 << len(self.task.atoms)) - 1
+        if any(m != full for m in atoms):
+            return True
+        return any(a not in self.task.atom_index for v in self.typed_atoms.values() for a in v)
+
+    def reachable_atoms(self, sid: int) -> int:
+        labels, atoms, _ = self._components
+        return atoms[labels[sid]]
+
+    def reachable_actions(self, sid: int) -> int:
+        labels, _, actions = self._components
+        return actions[labels[sid]]
+
+    # -- well-typed candidates ------------------------------------------------------------
+    def kind_of(self, term) -> tuple:
+        """What a sentence about an atom or action shows besides object names: its
+        predicate or schema, its arguments' types (constants stay themselves) and,
+        if an object comes twice, where (a crate on itself reads differently)."""
+        args = term[1:]
+        kind = (term[0],) + tuple(self.objects.get(a, a) for a in args)
+        if len(set(args)) < len(args):
+            kind += (tuple(args.index(a) for a in args),)
+        return kind
+
+    def objects_of_type(self, types: tuple[str, ...]) -> list[str]:
+        return [o for o, t in self.objects.items()
+                if any(self.domain.is_subtype(t, want) for want in types)]
+
+    @cached_property
+    def fluent_predicates(self) -> list[str]:
+        return sorted(self.domain.fluent_predicates)
+
+    @cached_property
+    def typed_atoms(self) -> dict[str, list[tuple]]:
+        """Every well-typed atom of each fluent predicate, without repeated objects
+        (those are ruled out by types and common sense alike), capped per predicate."""
+        out = {}
+        for pred in self.fluent_predicates:
+            pools = [self.objects_of_type(t) for t in self.domain.predicates[pred]]
+            atoms = []
+            for args in itertools.product(*pools):
+                if len(set(args)) == len(args):
+                    atoms.append((pred,) + args)
+                    if len(atoms) >= 5000:
+                        break
+            out[pred] = atoms
+        return out
+
+    @cached_property
+    def actions_by_schema(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for k, a in enumerate(self.task.actions):
+            out.setdefault(a.name, []).append(k)
+        return out
+
+    @cached_property
+    def atoms_by_predicate(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for i, a in enumerate(self.task.atoms):
+            out.setdefault(a[0], []).append(i)
+        return out
+
+    # -- symbolic ---------------------------------------------------------------------------
+    def state_atoms(self, sid: int) -> list[list[str]]:
+        """Every true atom, static ones included, sorted."""
+        atoms = self.task.atoms_of(self.states[sid]) + self.static_atoms
+        return sorted(list(a) for a in atoms)
+
+    @cached_property
+    def fingerprint(self) -> str:
+        text = self.domain_text + "\x1f" + repr(sorted(self.problem.init)) + repr(self.objects)
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def literal_condition(task: GroundTask, literals) -> Condition | None:
+    return task.condition(Literal(tuple(a), p) for a, p in literals)
