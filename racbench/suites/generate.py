@@ -79,7 +79,7 @@ def acp_recipe(family: str, domain: str | None, domain_file: Path | None,
 
 
 def _shipped_domain_file(domain: str) -> Path:
-    from racbench.worlds.strips.world import shipped_domains, shipped_files
+    from racbench.worlds.strips.shipped import shipped_domains, shipped_files
     if domain not in shipped_domains():
         raise ConfigError(f"unknown domain '{domain}'; accepted: {', '.join(shipped_domains())}")
     return Path(shipped_files(domain, [])[0])

@@ -38,7 +38,7 @@ from typing import Callable, Sequence
 
 from racbench.splits.seeding import derive_seed
 from racbench.tasks.base import N_OPTIONS, Question, Target, json_key
-from racbench.worlds.strips.world import ProblemWorld
+from racbench.worlds.strips.world import StripsWorld
 
 SURVEY_DRAWS = 200
 SURVEY_MIN = 3  # bool: both answers seen in at least this many of the draws
@@ -152,7 +152,7 @@ def draw_rng(seed: int, draw: int) -> random.Random:
 
 # -- bool ---------------------------------------------------------------------------------
 
-def survey_kinds(make_pool: Callable, world: ProblemWorld, cfg, rng: random.Random) -> Survey:
+def survey_kinds(make_pool: Callable, world: StripsWorld, cfg, rng: random.Random) -> Survey:
     """Sample SURVEY_DRAWS situations; keep the kinds of subject seen with both
     answers, each in at least SURVEY_MIN situations."""
     true_count, false_count = Counter(), Counter()
@@ -166,7 +166,7 @@ def survey_kinds(make_pool: Callable, world: ProblemWorld, cfg, rng: random.Rand
     return Survey(kinds=tuple((k, true_count[k], false_count[k]) for k in kinds))
 
 
-def pick_bool(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
+def pick_bool(make_pool: Callable, world: StripsWorld, rng: random.Random, cfg,
               target: Target) -> Question | None:
     """A bool question from `make_pool(world, rng, cfg)` whose subject has the kind
     `target.kind` (from `survey_kinds`) and the wanted label. Without a surveyed kind,
@@ -190,7 +190,7 @@ def pick_bool(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
 
 # -- mc -----------------------------------------------------------------------------------
 
-def survey_options(make_pool: Callable, world: ProblemWorld, cfg, seed: int) -> Survey:
+def survey_options(make_pool: Callable, world: StripsWorld, cfg, seed: int) -> Survey:
     """Sample SURVEY_DRAWS situations and record, for every subject right in one of
     them, where it is right and where wrong (from the pools' lists, and from their
     `judge` for subjects a pool does not list)."""
@@ -313,7 +313,7 @@ def _bits(x: int) -> list[int]:
     return out
 
 
-def pick_mc(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
+def pick_mc(make_pool: Callable, world: StripsWorld, rng: random.Random, cfg,
             target: Target) -> Question | None:
     """A 4-option question: an option set from the problem's survey, and the
     situation of one of its four subjects, drawn uniformly (see the module's text),
@@ -344,7 +344,7 @@ def pick_mc(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
     return q
 
 
-def pick_weighted(make_pool: Callable, world: ProblemWorld, rng: random.Random, cfg,
+def pick_weighted(make_pool: Callable, world: StripsWorld, rng: random.Random, cfg,
                   index: int, survey: Survey) -> Question | None:
     """A 4-option question from a fresh situation whose options are subjects the
     survey saw both right and wrong (`weighted_options`), kept with a probability
@@ -443,7 +443,7 @@ def fit_acceptance(survey: Survey) -> tuple[dict, float]:
     return factors, cap
 
 
-def _subject_kind(world: ProblemWorld, subject):
+def _subject_kind(world: StripsWorld, subject):
     """Predicate or schema and argument types of a subject (an atom, an action, a
     literal, a list of actions: its first); None for steps, which have no kind."""
     if isinstance(subject, int):
@@ -455,7 +455,7 @@ def _subject_kind(world: ProblemWorld, subject):
     return world.kind_of(subject)
 
 
-def sequence_pool(world: ProblemWorld, question: Question, plan: list[int],
+def sequence_pool(world: StripsWorld, question: Question, plan: list[int],
                   right_here: Callable[[list[int]], bool]) -> Pool:
     """A pool whose one right subject is the sequence of actions `plan`; sequences
     from other situations are judged by `right_here(actions)` (executable, valid...),

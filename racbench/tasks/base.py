@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 
 
 from racbench.worlds.strips.task import Condition
-from racbench.worlds.strips.world import ProblemWorld
+from racbench.worlds.strips.world import StripsWorld
 
 LETTERS = "ABCD"
 N_OPTIONS = 4
@@ -73,7 +73,7 @@ class Family:
             return self.bool_pool
         return (self.mc_pool or self.bool_pool) if form == "mc" else None
 
-    def draw(self, world: ProblemWorld, rng: random.Random, cfg,
+    def draw(self, world: StripsWorld, rng: random.Random, cfg,
              target: "Target") -> "Question | None":
         """A question for `target`: from the family's pools for bool and mc rows where
         it has them (see Pool), else from its own `sample`."""
@@ -88,11 +88,11 @@ class Family:
 
 # -- sampling helpers -------------------------------------------------------------------
 
-def any_state(world: ProblemWorld, rng: random.Random) -> int:
+def any_state(world: StripsWorld, rng: random.Random) -> int:
     return rng.randrange(world.n_states)
 
 
-def state_at_goal_distance(world: ProblemWorld, rng: random.Random, lo: int, hi: int,
+def state_at_goal_distance(world: StripsWorld, rng: random.Random, lo: int, hi: int,
                            cond: Condition | None = None) -> int | None:
     """A uniformly chosen distance in [lo, hi] that some state has, then such a state."""
     options = [d for d in range(lo, hi + 1) if len(world.states_at_distance(d, cond))]
@@ -102,7 +102,7 @@ def state_at_goal_distance(world: ProblemWorld, rng: random.Random, lo: int, hi:
     return int(states[rng.randrange(len(states))])
 
 
-def walk(world: ProblemWorld, rng: random.Random, sid: int, length: int) -> list[int] | None:
+def walk(world: StripsWorld, rng: random.Random, sid: int, length: int) -> list[int] | None:
     plan = []
     for _ in range(length):
         acts, dsts = world.succ(sid)
@@ -114,7 +114,7 @@ def walk(world: ProblemWorld, rng: random.Random, sid: int, length: int) -> list
     return plan
 
 
-def plan_of_length(world: ProblemWorld, rng: random.Random, sid: int, length: int,
+def plan_of_length(world: StripsWorld, rng: random.Random, sid: int, length: int,
                    dist=None) -> list[int] | None:
     """A random plan of exactly `length` actions from `sid` to the goal whose distance
     vector is `dist` (the problem goal by default); None if none is found."""
@@ -141,7 +141,7 @@ def plan_of_length(world: ProblemWorld, rng: random.Random, sid: int, length: in
     return extend(sid, length)
 
 
-def ask_first_failure(q: "Question", world: ProblemWorld, plan: list[int]) -> "Question":
+def ask_first_failure(q: "Question", world: StripsWorld, plan: list[int]) -> "Question":
     """Open rows about a sequence: its first step that cannot be executed from the
     question's state (1-based), or none."""
     q.actions = plan
@@ -151,7 +151,7 @@ def ask_first_failure(q: "Question", world: ProblemWorld, plan: list[int]) -> "Q
     return q
 
 
-def inapplicable_like(world: ProblemWorld, rng: random.Random, sid: int,
+def inapplicable_like(world: StripsWorld, rng: random.Random, sid: int,
                       action: int) -> int | None:
     """A ground action of the same schema as `action` that is not applicable in `sid`."""
     name = world.task.actions[action].name
@@ -160,7 +160,7 @@ def inapplicable_like(world: ProblemWorld, rng: random.Random, sid: int,
     return rng.choice(pool) if pool else None
 
 
-def spoil(world: ProblemWorld, rng: random.Random, sid: int,
+def spoil(world: StripsWorld, rng: random.Random, sid: int,
           plan: list[int]) -> tuple[list[int], int] | None:
     """The plan with one step replaced by an action of the same schema that is not
     applicable at that point: (plan, failing step)."""
@@ -204,11 +204,11 @@ def _unkey(x):
 
 # -- symbolic pieces --------------------------------------------------------------------
 
-def term(world: ProblemWorld, action: int) -> list[str]:
+def term(world: StripsWorld, action: int) -> list[str]:
     return list(world.task.actions[action].term)
 
 
-def atom_of(world: ProblemWorld, index: int) -> list[str]:
+def atom_of(world: StripsWorld, index: int) -> list[str]:
     return list(world.task.atoms[index])
 
 
@@ -216,7 +216,7 @@ def goal_json(literals) -> list[dict]:
     return [{"atom": list(a), "positive": bool(p)} for a, p in literals]
 
 
-def problem_goal(world: ProblemWorld) -> list[tuple[tuple, bool]]:
+def problem_goal(world: StripsWorld) -> list[tuple[tuple, bool]]:
     return [(tuple(l.atom), l.positive) for l in world.goal]
 
 
@@ -234,11 +234,11 @@ def open_lines(lines: Sequence[str]) -> str:
 
 # -- text pieces ------------------------------------------------------------------------
 
-def state_clauses(world: ProblemWorld, sid: int) -> list[tuple]:
+def state_clauses(world: StripsWorld, sid: int) -> list[tuple]:
     return [tuple(a) for a in world.state_atoms(sid)]
 
 
-def base_context(world: ProblemWorld, text, q: Question, rng: random.Random) -> str:
+def base_context(world: StripsWorld, text, q: Question, rng: random.Random) -> str:
     goal = text.conjunction(q.goal) if q.goal else ""
     return str(text.common.context(text.describe(), text.state(state_clauses(world, q.sid), rng),
                                    goal))
@@ -257,7 +257,7 @@ def assemble(text, form: str, question: str, choices: list[str] = (), instructio
     return "\n".join(parts)
 
 
-def render_sequence_question(q: Question, world: ProblemWorld, text, rng: random.Random,
+def render_sequence_question(q: Question, world: StripsWorld, text, rng: random.Random,
                              form: str, family: str, frame) -> tuple[str, str, list[str]]:
     """Questions about a sequence of actions (executability, validation): mc options are
     sequences; otherwise the sequence joins the context through `frame`."""
@@ -276,7 +276,7 @@ def render_sequence_question(q: Question, world: ProblemWorld, text, rng: random
                              str(text.common.step_instruction())), []
 
 
-def render_action_question(q: Question, world: ProblemWorld, text, rng: random.Random,
+def render_action_question(q: Question, world: StripsWorld, text, rng: random.Random,
                            form: str, family: str, instruction) -> tuple[str, str, list[str]]:
     """Questions about one action of the state (applicability, next action): bool asks
     about `q.subject`, mc offers actions, open ends with `instruction`."""
@@ -292,7 +292,7 @@ def render_action_question(q: Question, world: ProblemWorld, text, rng: random.R
     return context, assemble(text, form, str(t.open()), [], str(instruction())), []
 
 
-def render_subject_question(q: Question, world: ProblemWorld, text, rng: random.Random,
+def render_subject_question(q: Question, world: StripsWorld, text, rng: random.Random,
                             form: str, family: str, phrase) -> tuple[str, str, list[str]]:
     """Questions about a subject phrased by `phrase(text, subject)` (reachability of facts
     or of actions): bool and open ask about `q.subject`, mc offers phrased options."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from racbench.generators.base import ConfigError
-from racbench.worlds.strips.world import shipped_domains, shipped_files, shipped_problem_names
+from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipped_problem_names
 
 FORMS = ("bool", "mc", "open")
 SPLITS = ("train", "validation", "test")

@@ -31,7 +31,7 @@ from racbench.tasks.config import SPLITS, AcpConfig
 from racbench.tasks import FAMILIES
 from racbench.tasks.schema import acp_features
 from racbench.tasks.text import AcpText
-from racbench.worlds.strips.world import MAX_STATES, ProblemWorld, WorldTooLarge, world_for
+from racbench.worlds.strips.world import MAX_STATES, StripsWorld, WorldTooLarge, world_for
 
 SAMPLE_TRIES = 2000
 KIND_TRIES = 400  # situations tried for one surveyed kind before drawing another
@@ -49,9 +49,9 @@ class AcpConfigRows:
         self.family = FAMILIES[cfg.family]
         self.features = acp_features()
         self.n_negative_kinds = max(1, len(self.family.negative_kinds))
-        self.worlds: dict[str, list[ProblemWorld]] = {}
+        self.worlds: dict[str, list[StripsWorld]] = {}
         self.excluded: list[str] = []
-        self.feasible: dict[tuple[str, Target], list[ProblemWorld]] = {}
+        self.feasible: dict[tuple[str, Target], list[StripsWorld]] = {}
         self._texts: dict[int, AcpText] = {}
         self._world_survey: dict[int, Survey] = {}
         for split in splits:
@@ -134,7 +134,7 @@ class AcpConfigRows:
     def _surveys_kinds(self) -> bool:
         return self.family.pool_for(self.cfg.form) is not None
 
-    def _survey(self, world: ProblemWorld) -> Survey:
+    def _survey(self, world: StripsWorld) -> Survey:
         make_pool = self.family.pool_for(self.cfg.form)
         if self.cfg.form == "mc":
             seed = derive_seed("acp-options", self.name, world.label)
@@ -162,7 +162,7 @@ class AcpConfigRows:
             return Target("mc", index=code % N_OPTIONS)
         return Target("open")
 
-    def _probe(self, world: ProblemWorld, target: Target) -> bool:
+    def _probe(self, world: StripsWorld, target: Target) -> bool:
         rng = random.Random(derive_seed("acp-probe", self.name, world.label, target))
         return any(self.family.draw(world, rng, self.cfg, target) is not None
                    for _ in range(PROBE_TRIES))
@@ -210,14 +210,14 @@ class AcpConfigRows:
                                 choices, symbolic)
         return Row(columns, problem_key(key_problem))
 
-    def _text(self, world: ProblemWorld) -> AcpText:
+    def _text(self, world: StripsWorld) -> AcpText:
         text = self._texts.get(id(world.domain))
         if text is None:
             text = self._texts[id(world.domain)] = AcpText(
                 world.domain, self.cfg.obfuscation, self.cfg.paraphrase, self.seed)
         return text
 
-    def _symbolic(self, world: ProblemWorld, q: Question, target: Target) -> dict:
+    def _symbolic(self, world: StripsWorld, q: Question, target: Target) -> dict:
         sym = {
             "family": self.cfg.family,
             "form": target.form,

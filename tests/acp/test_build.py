@@ -70,7 +70,7 @@ def test_acp_recipe_covers_every_family_domain_and_form():
     recipe = load_recipe("acp")
     seen = {(c.task.family, c.task.domain, c.task.form) for c in recipe.configs}
     from racbench.tasks import FAMILIES
-    from racbench.worlds.strips.world import shipped_domains
+    from racbench.worlds.strips.shipped import shipped_domains
     want = {(f, d, form) for f in FAMILIES for d in shipped_domains()
             for form in FAMILIES[f].forms}
     assert seen <= want

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from racbench.worlds.strips.world import shipped_files
+from racbench.worlds.strips.shipped import shipped_files
 
 
 def racbench(*args):

@@ -127,7 +127,6 @@ def test_switch_opens_and_closes_the_loop_through_actions():
     bat = next(t for t in env.world.things if t.source == "battery")
     comp = env.episode.hints["component"]
     wires = env.episode.hints["wires"]
-    switch = next(t for t in env.world.things if t.elec == "switch")
     plan = [f"connect battery anode to {wires[0].name} terminal 1",
             f"connect {wires[0].name} terminal 2 to switch terminal 1",
             f"connect switch terminal 2 to {comp.name} cathode",

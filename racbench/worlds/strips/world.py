@@ -1,65 +1,58 @@
-"""A ProblemWorld: one domain file and one problem file, grounded and explored once.
+"""STRIPS worlds behind the world protocol: a grounded problem whose states families step.
 
-Every ACP question is asked about states reachable from a problem's initial state, so
-the whole reachable state graph is enumerated once per problem (cached per process)
-and kept as arrays: state ids, edges labelled by action, the truth of every atom in
-every state. Oracles then become vectorised graph passes (scipy sparse products)
-instead of searches per row: distances to any goal are reverse breadth-first levels,
-"can this fact/action still happen" is a pass over strongly connected components, and
-"must every plan make this fact true" is a reverse pass over the states without it.
+A world is a domain and a problem, grounded once (cached per process). Families see it
+through a small set of methods: draw a state (`sample_state`), its successors (`succ`,
+`step`, `execute`, `applicable`), its facts (`bits`, `state_atoms`), and oracle queries
+(`distance`, `optimal_plan`, `nearby_plan`, ...). States are opaque int handles.
 
-Plans are counted in actions (unit cost): ACP asks for shortest plans even in domains
-that declare action costs.
+* `ExplicitWorld`: the reachable states are enumerated (at most `max_states`) and kept
+  as arrays: a handle is a state's index, edges are labelled by action, the truth of
+  every atom in every state is a matrix. Oracles become vectorised graph passes (scipy
+  sparse products) instead of searches per row: distances to any goal are reverse
+  breadth-first levels, "can this fact/action still happen" is a pass over strongly
+  connected components, "must every plan make this fact true" a reverse pass over the
+  states without it. Every family runs on it.
+* `ImplicitWorld`: too many states to enumerate (TRAC's ten blocks: 58 million). A
+  handle is the state's bitmask; states are drawn by random walks from a fixed pool of
+  well-mixed states, successors come from the task, and optimal distances from A* with
+  an admissible heuristic under a node budget (`SearchBudgetExceeded`: the row is
+  redrawn, never guessed). Only families that need no enumeration run on it.
+
+Plans are counted in actions (unit cost): questions ask for shortest plans even in
+domains that declare action costs.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import random
 from functools import cached_property, lru_cache
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
-import yaml
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from racbench.errors import InputError
 from racbench.worlds.strips.grounding import ground
+from racbench.worlds.strips.heuristics import heuristic_for
 from racbench.worlds.strips.model import Domain, Literal, Problem
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem, read_pddl_text
+from racbench.worlds.strips.search import astar
+from racbench.worlds.strips.shipped import blocks_problem, trac_domain_file
 from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
 
 MAX_STATES = 200_000
+TRAC_EXPLICIT_STATES = 2_500  # TRAC's worlds enumerate up to this (five blocks: 501)
 LOCAL_SEARCH_CAP = 5_000
+SEARCH_BUDGET = 20_000  # states one A* may store in an implicit world before giving up
+START_POOL = 256  # implicit worlds: well-mixed states that walks start from
 UNREACHABLE = -1
 
 
 class WorldTooLarge(InputError):
     """A problem whose reachable state space is beyond what we enumerate."""
-
-
-def domains_root():
-    return resources.files("racbench.data").joinpath("domains")
-
-
-@lru_cache(maxsize=None)
-def shipped_domains() -> dict[str, dict]:
-    data = yaml.safe_load(domains_root().joinpath("domains.yaml").read_text())
-    return {d["name"]: d for d in data["domains"]}
-
-
-def shipped_files(domain: str, problems: list[str]) -> tuple[str, list[str]]:
-    """Paths of a shipped domain's domain file and named problem files (p01, ...)."""
-    entry = shipped_domains()[domain]
-    root = Path(str(domains_root()))
-    return (str(root / entry["domain_file"]),
-            [str(root / domain / "problems" / f"{p}.pddl") for p in problems])
-
-
-def shipped_problem_names(domain: str) -> list[str]:
-    return [f"p{i:02d}" for i in range(1, shipped_domains()[domain]["problems"] + 1)]
 
 
 @lru_cache(maxsize=64)
@@ -68,20 +61,38 @@ def load_domain_text(path: str) -> tuple[str, Domain]:
     return text, parse_domain(text, path)
 
 
-def world_for(domain_file: str, problem_file: str, max_states: int = MAX_STATES) -> "ProblemWorld":
+def world_for(domain_file: str, problem_file: str,
+              max_states: int = MAX_STATES) -> "ExplicitWorld":
+    """The enumerated world of a problem file (cached); WorldTooLarge beyond max_states."""
     return _world(str(domain_file), str(problem_file), max_states)
 
 
 @lru_cache(maxsize=None)
-def _world(domain_file: str, problem_file: str, max_states: int) -> "ProblemWorld":
+def _world(domain_file: str, problem_file: str, max_states: int) -> "ExplicitWorld":
     text, domain = load_domain_text(domain_file)
     problem = parse_problem(read_pddl_text(problem_file), domain, problem_file)
-    return ProblemWorld(domain, text, problem, Path(problem_file).stem, max_states)
+    return ExplicitWorld(domain, text, problem, Path(problem_file).stem, max_states)
 
 
-class ProblemWorld:
-    def __init__(self, domain: Domain, domain_text: str, problem: Problem, label: str,
-                 max_states: int = MAX_STATES):
+@lru_cache(maxsize=None)
+def trac_world(n_blocks: int) -> "StripsWorld":
+    """TRAC's blocksworld over `n_blocks` blocks: enumerated when small (five blocks:
+    501 states), implicit beyond TRAC_EXPLICIT_STATES (ten blocks)."""
+    text, domain = load_domain_text(trac_domain_file())
+    problem = blocks_problem(domain.name, n_blocks)
+    try:
+        return ExplicitWorld(domain, text, problem, problem.name, TRAC_EXPLICIT_STATES)
+    except WorldTooLarge:
+        return ImplicitWorld(domain, text, problem, problem.name)
+
+
+class StripsWorld:
+    """What every STRIPS world offers: the grounded task, its objects and the protocol
+    methods that do not depend on how states are held."""
+
+    explicit = False
+
+    def __init__(self, domain: Domain, domain_text: str, problem: Problem, label: str):
         self.domain = domain
         self.domain_text = domain_text
         self.problem = problem
@@ -91,6 +102,138 @@ class ProblemWorld:
         self.static_atoms = sorted(self.task.static_atoms)
         self.goal = tuple(problem.goal)
         self.goal_condition = self.task.condition(self.goal)
+
+    # -- stepping (through succ and step, which each kind of world defines) -------------
+    def applicable(self, state: int) -> list[int]:
+        return [int(a) for a in self.succ(state)[0]]
+
+    def execute(self, state: int, plan: list[int]) -> tuple[int, int | None]:
+        """(final state, first failing step or None)."""
+        for i, k in enumerate(plan):
+            nxt = self.step(state, k)
+            if nxt is None:
+                return state, i
+            state = nxt
+        return state, None
+
+    def optimal_steps(self, state: int, cond: Condition | None = None,
+                      max_depth: int | None = None) -> list[tuple[int, int]]:
+        """Applicable (action, successor) pairs that start some shortest plan to `cond`."""
+        d = self.distance(state, cond, max_depth)
+        if not d:
+            return []
+        acts, dsts = self.succ(state)
+        return [(int(a), int(t)) for a, t in zip(acts, dsts)
+                if self.distance(int(t), cond, max_depth) == d - 1]
+
+    def nearby_plan(self, state: int, cond: Condition, max_depth: int, rng=None,
+                    cap: int = LOCAL_SEARCH_CAP) -> tuple[int | None, list[int] | None]:
+        """(distance, a shortest plan) to `cond` if within `max_depth` actions, else
+        (None, None): a forward breadth-first search from `state`, which for goals a few
+        steps away is much cheaper than a backward pass over the whole graph (used
+        when it visits more than `cap` states). `rng` shuffles which plan comes out."""
+        bits = self.bits
+        if cond.holds(bits(state)):
+            return 0, []
+        parent = {state: None}
+        frontier = [state]
+        for depth in range(1, max_depth + 1):
+            nxt = []
+            for s in frontier:
+                acts, dsts = self.succ(s)
+                order = list(range(len(acts)))
+                if rng is not None:
+                    rng.shuffle(order)
+                for j in order:
+                    t = int(dsts[j])
+                    if t in parent:
+                        continue
+                    parent[t] = (s, int(acts[j]))
+                    if cond.holds(bits(t)):
+                        plan = []
+                        while parent[t] is not None:
+                            t, k = parent[t]
+                            plan.append(k)
+                        return depth, plan[::-1]
+                    nxt.append(t)
+            if len(parent) > cap:
+                d = self.distance(state, cond, max_depth)
+                if d is None:
+                    return None, None
+                return d, self.optimal_plan(rng, state, cond, max_depth)
+            frontier = nxt
+        return None, None
+
+    # -- facts --------------------------------------------------------------------------
+    def state_atoms(self, state: int) -> list[list[str]]:
+        """Every true atom, static ones included, sorted."""
+        atoms = self.task.atoms_of(self.bits(state)) + self.static_atoms
+        return sorted(list(a) for a in atoms)
+
+    def kind_of(self, term) -> tuple:
+        """What a sentence about an atom or action shows besides object names: its
+        predicate or schema, its arguments' types (constants stay themselves) and,
+        if an object comes twice, where (a crate on itself reads differently)."""
+        args = term[1:]
+        kind = (term[0],) + tuple(self.objects.get(a, a) for a in args)
+        if len(set(args)) < len(args):
+            kind += (tuple(args.index(a) for a in args),)
+        return kind
+
+    def objects_of_type(self, types: tuple[str, ...]) -> list[str]:
+        return [o for o, t in self.objects.items()
+                if any(self.domain.is_subtype(t, want) for want in types)]
+
+    @cached_property
+    def fluent_predicates(self) -> list[str]:
+        return sorted(self.domain.fluent_predicates)
+
+    @cached_property
+    def typed_atoms(self) -> dict[str, list[tuple]]:
+        """Every well-typed atom of each fluent predicate, without repeated objects
+        (those are ruled out by types and common sense alike), capped per predicate."""
+        out = {}
+        for pred in self.fluent_predicates:
+            pools = [self.objects_of_type(t) for t in self.domain.predicates[pred]]
+            atoms = []
+            for args in itertools.product(*pools):
+                if len(set(args)) == len(args):
+                    atoms.append((pred,) + args)
+                    if len(atoms) >= 5000:
+                        break
+            out[pred] = atoms
+        return out
+
+    @cached_property
+    def actions_by_schema(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for k, a in enumerate(self.task.actions):
+            out.setdefault(a.name, []).append(k)
+        return out
+
+    @cached_property
+    def atoms_by_predicate(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for i, a in enumerate(self.task.atoms):
+            out.setdefault(a[0], []).append(i)
+        return out
+
+    # -- symbolic ---------------------------------------------------------------------------
+    @cached_property
+    def fingerprint(self) -> str:
+        text = self.domain_text + "\x1f" + repr(sorted(self.problem.init)) + repr(self.objects)
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+
+class ExplicitWorld(StripsWorld):
+    """A world whose reachable states are enumerated; a state handle is its index."""
+
+    explicit = True
+
+    def __init__(self, domain: Domain, domain_text: str, problem: Problem, label: str,
+                 max_states: int = MAX_STATES):
+        super().__init__(domain, domain_text, problem, label)
         self._explore(max_states)
         self._dist_cache: dict = {}
 
@@ -148,17 +291,12 @@ class ProblemWorld:
             return int(self.edge_dst[lo + pos])
         return None
 
-    def applicable(self, sid: int) -> list[int]:
-        return [int(a) for a in self.succ(sid)[0]]
+    def sample_state(self, rng: random.Random) -> int:
+        """Uniform over the reachable states."""
+        return rng.randrange(self.n_states)
 
-    def execute(self, sid: int, plan: list[int]) -> tuple[int, int | None]:
-        """(final state id, first failing step or None)."""
-        for i, k in enumerate(plan):
-            nxt = self.step(sid, k)
-            if nxt is None:
-                return sid, i
-            sid = nxt
-        return sid, None
+    def bits(self, sid: int) -> int:
+        return self.states[sid]
 
     # -- distances ----------------------------------------------------------------------
     def mask_of(self, cond: Condition) -> np.ndarray:
@@ -211,44 +349,6 @@ class ProblemWorld:
         d = int((self.goal_distance if cond is None else self.distances(cond, max_depth))[sid])
         return None if d < 0 else d
 
-    def nearby_plan(self, sid: int, cond: Condition, max_depth: int, rng=None,
-                    cap: int = LOCAL_SEARCH_CAP) -> tuple[int | None, list[int] | None]:
-        """(distance, a shortest plan) to `cond` if within `max_depth` actions, else
-        (None, None): a forward breadth-first search from `sid`, which for goals a few
-        steps away is much cheaper than a backward pass over the whole graph (used
-        when it visits more than `cap` states). `rng` shuffles which plan comes out."""
-        states = self.states
-        if cond.holds(states[sid]):
-            return 0, []
-        parent = {sid: None}
-        frontier = [sid]
-        for depth in range(1, max_depth + 1):
-            nxt = []
-            for s in frontier:
-                acts, dsts = self.succ(s)
-                order = list(range(len(acts)))
-                if rng is not None:
-                    rng.shuffle(order)
-                for j in order:
-                    t = int(dsts[j])
-                    if t in parent:
-                        continue
-                    parent[t] = (s, int(acts[j]))
-                    if cond.holds(states[t]):
-                        plan = []
-                        while parent[t] is not None:
-                            t, k = parent[t]
-                            plan.append(k)
-                        return depth, plan[::-1]
-                    nxt.append(t)
-            if len(parent) > cap:
-                d = self.distance(sid, cond, max_depth)
-                if d is None:
-                    return None, None
-                return d, self.optimal_plan(rng, sid, cond, max_depth)
-            frontier = nxt
-        return None, None
-
     def avoiding_distance(self, atom: int, cond: Condition | None = None) -> np.ndarray:
         """Distances to the goal through states where `atom` is false: a state with a
         finite value can reach the goal without ever making `atom` true."""
@@ -262,6 +362,8 @@ class ProblemWorld:
 
     def optimal_steps(self, sid: int, cond: Condition | None = None,
                       max_depth: int | None = None) -> list[tuple[int, int]]:
+        """Applicable (action, successor) pairs that start some shortest plan to `cond`
+        (one distance vector instead of a look-up per successor)."""
         dist = self.goal_distance if cond is None else self.distances(cond, max_depth)
         d = dist[sid]
         if d <= 0:
@@ -389,64 +491,61 @@ class ProblemWorld:
         return actions[labels[sid]]
 
     # -- well-typed candidates ------------------------------------------------------------
-    def kind_of(self, term) -> tuple:
-        """What a sentence about an atom or action shows besides object names: its
-        predicate or schema, its arguments' types (constants stay themselves) and,
-        if an object comes twice, where (a crate on itself reads differently)."""
-        args = term[1:]
-        kind = (term[0],) + tuple(self.objects.get(a, a) for a in args)
-        if len(set(args)) < len(args):
-            kind += (tuple(args.index(a) for a in args),)
-        return kind
 
-    def objects_of_type(self, types: tuple[str, ...]) -> list[str]:
-        return [o for o, t in self.objects.items()
-                if any(self.domain.is_subtype(t, want) for want in types)]
+class ImplicitWorld(StripsWorld):
+    """A world too big to enumerate; a state handle is its bitmask. States are drawn by
+    short random walks from a fixed pool of well-mixed states (a chain of long walks
+    from the initial state), so draws are cheap and spread over the whole space."""
 
-    @cached_property
-    def fluent_predicates(self) -> list[str]:
-        return sorted(self.domain.fluent_predicates)
+    def __init__(self, domain: Domain, domain_text: str, problem: Problem, label: str):
+        super().__init__(domain, domain_text, problem, label)
+        self._pool: list[int] = []
+        self._distances: dict = {}
 
-    @cached_property
-    def typed_atoms(self) -> dict[str, list[tuple]]:
-        """Every well-typed atom of each fluent predicate, without repeated objects
-        (those are ruled out by types and common sense alike), capped per predicate."""
-        out = {}
-        for pred in self.fluent_predicates:
-            pools = [self.objects_of_type(t) for t in self.domain.predicates[pred]]
-            atoms = []
-            for args in itertools.product(*pools):
-                if len(set(args)) == len(args):
-                    atoms.append((pred,) + args)
-                    if len(atoms) >= 5000:
-                        break
-            out[pred] = atoms
-        return out
+    def sample_state(self, rng: random.Random) -> int:
+        n = len(self.objects)
+        if not self._pool:
+            chain = random.Random(f"start-pool-{n}")
+            state = self.task.init
+            for _ in range(START_POOL):
+                for _ in range(3 * n):
+                    state = chain.choice(self.task.successors(state))[1]
+                self._pool.append(state)
+        state = self._pool[rng.randrange(START_POOL)]
+        for _ in range(n):
+            state = rng.choice(self.task.successors(state))[1]
+        return state
 
-    @cached_property
-    def actions_by_schema(self) -> dict[str, list[int]]:
-        out: dict[str, list[int]] = {}
-        for k, a in enumerate(self.task.actions):
-            out.setdefault(a.name, []).append(k)
-        return out
+    def succ(self, state: int) -> tuple[list[int], list[int]]:
+        pairs = self.task.successors(state)
+        return [k for k, _ in pairs], [n for _, n in pairs]
 
-    @cached_property
-    def atoms_by_predicate(self) -> dict[str, list[int]]:
-        out: dict[str, list[int]] = {}
-        for i, a in enumerate(self.task.atoms):
-            out.setdefault(a[0], []).append(i)
-        return out
+    def step(self, state: int, action: int) -> int | None:
+        a = self.task.actions[action]
+        return a.apply(state) if a.applicable(state) else None
 
-    # -- symbolic ---------------------------------------------------------------------------
-    def state_atoms(self, sid: int) -> list[list[str]]:
-        """Every true atom, static ones included, sorted."""
-        atoms = self.task.atoms_of(self.states[sid]) + self.static_atoms
-        return sorted(list(a) for a in atoms)
+    def bits(self, state: int) -> int:
+        return state
 
-    @cached_property
-    def fingerprint(self) -> str:
-        text = self.domain_text + "\x1f" + repr(sorted(self.problem.init)) + repr(self.objects)
-        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+    def distance(self, state: int, cond: Condition | None = None,
+                 max_depth: int | None = None) -> int | None:
+        """Optimal plan length by A*; SearchBudgetExceeded past SEARCH_BUDGET states.
+        `max_depth` is accepted for the protocol (the answer is exact regardless)."""
+        cond = cond or self.goal_condition
+        key = (state, cond.pos, cond.neg)
+        if key not in self._distances:
+            if len(self._distances) > 100_000:
+                self._distances.clear()
+            plan = astar(self.task, state, cond, heuristic_for(self.task, cond), SEARCH_BUDGET)
+            self._distances[key] = None if plan is None else len(plan)
+        return self._distances[key]
+
+    def optimal_plan(self, rng, state: int, cond: Condition | None = None,
+                     max_depth: int | None = None) -> list[int] | None:
+        """A shortest plan by A*, ties broken by `rng` so any of them can come out."""
+        cond = cond or self.goal_condition
+        return astar(self.task, state, cond, heuristic_for(self.task, cond), SEARCH_BUDGET,
+                     tie_break=rng)
 
 
 def literal_condition(task: GroundTask, literals) -> Condition | None:
