@@ -12,12 +12,11 @@ import yaml
 from datasets.utils.metadata import known_task_ids
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from racbench.tasks.schema import acp_features
+from racbench.tasks.schema import task_features
 from racbench.checks.audit import CARD_START, audit_dataset, update_card
 from racbench.export.build import ConfigStats, SplitStats, build
 from racbench.export.card import render_card
 from racbench.export.hub import size_category, task_tags
-from racbench.export.schema import trac_features
 from racbench.tasks.gold_trajectories import FEATURES as SCIENCE_FEATURES
 from racbench.suites.recipe import RecipeError, load_recipe, parse_recipe
 
@@ -47,8 +46,8 @@ configs:
 """
 NAMES = ["trac_projection", "ferry_applicability_bool", "ferry_applicability_mc",
          "ferry_applicability_open", "power"]
-DECLARED = {"trac_projection": trac_features(), "ferry_applicability_bool": acp_features(),
-            "ferry_applicability_mc": acp_features(), "ferry_applicability_open": acp_features(),
+DECLARED = {"trac_projection": task_features(), "ferry_applicability_bool": task_features(),
+            "ferry_applicability_mc": task_features(), "ferry_applicability_open": task_features(),
             "power": SCIENCE_FEATURES}
 
 
@@ -101,7 +100,7 @@ def test_card_parses_with_huggingface_hub_and_carries_the_hub_fields(built):
 def test_load_dataset_without_a_name_loads_the_default_config(built):
     ds = datasets.load_dataset(str(built))
     assert {k: len(v) for k, v in ds.items()} == split_rows(built, "trac_projection")
-    assert ds["train"].features == trac_features()
+    assert ds["train"].features == task_features()
     assert datasets.get_dataset_config_names(str(built)) == NAMES
 
 
@@ -201,7 +200,7 @@ def test_yaml_of_the_full_acp_recipe_stays_small():
     """The 412 configs of the acp recipe at full size, with every split's size declared:
     no features and no per-config detail in the YAML (it was 472 KB with them)."""
     recipe = load_recipe("acp")
-    stats = [ConfigStats(name=spec.name, description=spec.description, task="", objects=0,
+    stats = [ConfigStats(name=spec.name, description=spec.description, task="", row_kind=spec.task.form, objects=0,
                          lengths=[], query_kinds=[], names="",
                          splits={split: SplitStats(n, [], {}, {}, {})
                                  for split, n in spec.splits.items()},

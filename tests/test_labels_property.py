@@ -9,8 +9,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from racbench.generators.base import TaskConfig
-from racbench.generators.rows import ConfigRows
+from racbench.tasks.config import TRAC_DOMAIN, TaskConfig
+from racbench.tasks.rows import ConfigRows
 
 
 def applicable(state, act):
@@ -78,14 +78,14 @@ def distance(state, literals, objects):
 
 
 def reference_label(p):
-    state = frozenset(tuple(a) for a in p["init"])
+    state = frozenset(tuple(a) for a in p["state"])
     actions = [tuple(a) for a in p["actions"]]
     end = run(state, actions)
-    if p["task"] == "projection":
-        return satisfied(end, p["query"])
-    if p["task"] == "executability":
+    if p["family"] == "projection":
+        return satisfied(end, p["subject"])
+    if p["family"] == "executability":
         return end is not None
-    if p["task"] == "planning":
+    if p["family"] == "planning":
         return end is not None and satisfied(end, p["goal"])
     total = distance(state, p["goal"], p["objects"])
     rest = None if end is None else distance(frozenset(end), p["goal"], p["objects"])
@@ -95,27 +95,29 @@ def reference_label(p):
 GENERATORS = {}
 
 
-def generator(task, objects, length):
-    key = (task, objects, length)
+def generator(task, objects):
+    key = (task, objects)
     if key not in GENERATORS:
-        GENERATORS[key] = ConfigRows("prop", TaskConfig(task, objects, (length,)), 7)
+        cfg = TaskConfig(task, domain=TRAC_DOMAIN, objects=objects, lengths=(1, 2, 3),
+                         names="seen", style="trac")
+        GENERATORS[key] = ConfigRows("prop", cfg, 7, ("train",))
     return GENERATORS[key]
 
 
 @settings(max_examples=150, deadline=None)
 @given(task=st.sampled_from(["projection", "executability", "planning", "goal_recognition"]),
-       objects=st.sampled_from([3, 4, 5]), length=st.integers(1, 3),
-       index=st.integers(0, 10**6), code=st.integers(0, 10**6))
-def test_generated_labels_match_the_reference(task, objects, length, index, code):
-    row = generator(task, objects, length).row("train", index, code)
+       objects=st.sampled_from([3, 4, 5]), index=st.integers(0, 10**6),
+       code=st.integers(0, 10**6))
+def test_generated_labels_match_the_reference(task, objects, index, code):
+    row = generator(task, objects).row("train", index, code)
     problem = json.loads(row.columns["symbolic"])
     assert problem["answer"] == bool(row.columns["label"])
     assert reference_label(problem) == problem["answer"]
     # rows are not degenerate: goals are not already true, queried blocks exist
-    state = frozenset(tuple(a) for a in problem["init"])
+    state = frozenset(tuple(a) for a in problem["state"])
     if task in ("planning", "goal_recognition"):
         assert not satisfied(state, problem["goal"])
-    for lit in problem.get("query", []) + problem.get("goal", []):
+    for lit in (problem["subject"] or []) + problem.get("goal", []):
         assert set(lit["atom"][1:]) <= set(problem["objects"])
     if row.columns["optimal_plan_length"] is not None:
         assert row.columns["optimal_plan_length"] == distance(state, problem["goal"],

@@ -1,15 +1,27 @@
-"""The paper's worked examples (TRAC Table 1 / Listing 1) with the paper's labels."""
+"""The paper's worked examples (TRAC Table 1 / Listing 1) with the paper's labels,
+re-derived by the families that make TRAC's rows, from a row's symbolic form alone."""
 
-from racbench.generators import TASK_MODULES
+from racbench.tasks import FAMILIES
+from racbench.tasks.rows import TRAC_TEMPLATES
+from racbench.tasks.symbolic import symbolic_task
+from racbench.tasks.text import TaskText
+from racbench.worlds.strips.shipped import trac_domain_file
+from racbench.worlds.strips.world import load_domain_text
 
 OBJECTS3 = ["blue", "magenta", "white"]
 TOWER = [["clear", "blue"], ["on", "blue", "magenta"], ["on", "magenta", "white"],
          ["ontable", "white"]]
 
 
-def answer(task, **problem):
-    problem = {"task": task, "domain": "blocksworld", **problem}
-    return TASK_MODULES[task].answer(problem)
+def answer(task, objects, init, actions, query=None, goal=None):
+    """The family's truth of a TRAC row with this problem (subject: the query)."""
+    sym = {"family": task, "form": "bool", "domain": "blocksworld",
+           "domain_pddl": load_domain_text(trac_domain_file())[0], "problem": "example",
+           "objects": {o: "block" for o in objects}, "state": init, "actions": actions,
+           "subject": query}
+    if goal is not None:
+        sym["goal"] = goal
+    return FAMILIES[task].truth(symbolic_task(sym), query)
 
 
 def test_projection_example_is_false():
@@ -47,11 +59,10 @@ def test_move_needs_distinct_blocks():
 
 
 def test_paper_sentences_come_out_of_the_templates():
-    from racbench.text import Verbalizer
-    v = Verbalizer("blocksworld")
-    assert (v.action_sentence(("movefromtable", "green", "red"))
+    text = TaskText(load_domain_text(trac_domain_file())[1], templates=TRAC_TEMPLATES)
+    assert (text.sentence(text.action(("movefromtable", "green", "red")))
             == "Jane moves the green block from the table to the red block.")
-    assert (v.action_sentence(("movetotable", "indigo", "yellow"))
+    assert (text.sentence(text.action(("movetotable", "indigo", "yellow")))
             == "Jane moves the indigo block from the yellow block onto the table.")
-    assert (v.conjunction([(("ontable", "blue"), True), (("on", "green", "blue"), False)])
+    assert (text.conjunction([(("ontable", "blue"), True), (("on", "green", "blue"), False)])
             == "the blue block is on the table and the green block is not on top of the blue block")

@@ -21,7 +21,7 @@ from racbench.checks.audit import CARD_END, CARD_START
 from racbench.text import environment
 from racbench.export.licenses import DEFAULT_LICENSE
 from racbench.export.details import CONFIGS_FILE, render_details
-from racbench.export.hub import row_kind, size_category, task_tags
+from racbench.export.hub import size_category, task_tags
 from racbench.export.splitinfo import split_size
 
 TAGS = ["reasoning-about-actions", "planning", "synthetic", "racbench"]
@@ -42,8 +42,7 @@ _Dumper.add_representer(
 
 
 def front_matter(recipe, stats, sizes: dict) -> dict:
-    specs = {spec.name: spec for spec in recipe.configs}
-    categories, task_ids = task_tags(row_kind(specs[s.name]) for s in stats)
+    categories, task_ids = task_tags(s.row_kind for s in stats)
     meta = {
         "pretty_name": recipe.name,
         "license": recipe.license,
@@ -75,23 +74,17 @@ def render_card(recipe, seed: int, scale: float, stats, cross_config_leaks: int,
                 sizes: dict) -> str:
     header = yaml.dump(front_matter(recipe, stats, sizes), Dumper=_Dumper, sort_keys=False,
                        allow_unicode=True, width=1 << 16)
-    specs = {spec.name: spec for spec in recipe.configs}
     body = environment().get_template("card/README.md.j2").render(
         recipe=recipe, seed=seed, scale=scale, version=__version__, stats=stats,
         sizes=sizes, cross_config_leaks=cross_config_leaks, total_rows=_total_rows(sizes),
         default_license=DEFAULT_LICENSE, configs_file=CONFIGS_FILE,
         audit_start=CARD_START, audit_end=CARD_END,
-        row_kinds=sorted({_layout(specs[s.name]) for s in stats}))
+        row_kinds=sorted({"science" if s.row_kind == "trajectory" else "task" for s in stats}))
     return f"---\n{header}---\n\n{body}"
 
 
 def _total_rows(sizes: dict) -> int:
     return sum(rows for per in sizes.values() for rows, _ in per.values())
-
-
-def _layout(spec) -> str:
-    """Which column layout a config's rows have, to describe only those present."""
-    return "science" if spec.is_science else "acp" if spec.is_acp else "trac"
 
 
 def write_card(folder: Path, recipe, seed: int, scale: float, stats, leaks: int) -> None:

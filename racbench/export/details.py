@@ -12,19 +12,17 @@ from __future__ import annotations
 import json
 
 from racbench import __version__
-from racbench.export.hub import row_kind
 
 CONFIGS_FILE = "configs.json"
 
 
 def render_details(recipe, seed: int, scale: float, stats, cross_config_leaks: int,
                    sizes: dict) -> str:
-    specs = {spec.name: spec for spec in recipe.configs}
     doc = {
         "recipe": recipe.name, "seed": seed, "scale": scale, "generator_version": __version__,
         "cross_config_leaks": cross_config_leaks,
         "configs": [{
-            "name": s.name, "description": s.description, "rows": row_kind(specs[s.name]),
+            "name": s.name, "description": s.description, "rows": s.row_kind,
             "task": s.task, "objects": s.objects, "lengths": s.lengths,
             "query_kinds": s.query_kinds, "names": s.names,
             "splits": [{

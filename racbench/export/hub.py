@@ -27,15 +27,6 @@ def size_category(rows: int) -> str:
     return SIZE_CATEGORIES[bucket]
 
 
-def row_kind(spec) -> str:
-    """bool, mc, open (ACP forms; TRAC rows are bool) or trajectory (science gold)."""
-    if spec.is_science:
-        return "trajectory"
-    if spec.is_acp:
-        return spec.task.form
-    return "bool"
-
-
 def task_tags(kinds) -> tuple[list[str], list[str]]:
     """task_categories and task_ids for the row kinds present, in TASKS order."""
     kinds = set(kinds)

@@ -1,7 +1,8 @@
 """`racbench generate`: a recipe of one config from command-line knobs.
 
-A TRAC task on blocksworld, or any ACP family on a shipped domain or on the user's PDDL
-files; the build engine then treats it like any recipe.
+A TRAC task (a family on TRAC's blocksworld, in TRAC's style), or any family on a
+shipped domain or on the user's PDDL files; the build engine then treats it like any
+recipe.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Callable
 
-from racbench.generators.base import TASKS, ConfigError, TaskConfig
+from racbench.tasks.config import TRAC_DOMAIN, TRAC_FAMILIES, ConfigError, TaskConfig
 from racbench.text import environment
 from racbench.suites.recipe import ConfigSpec, Recipe
 
@@ -19,13 +20,13 @@ SplitSizes = Callable[[int], dict[str, int]]
 
 def trac_recipe(task: str, objects: int, lengths: tuple[int, ...], rows: int,
                 query_kinds: str, names: str, seed: int, split_sizes: SplitSizes) -> Recipe:
-    if task not in TASKS:
+    if task not in TRAC_FAMILIES:
         from racbench.tasks import FAMILIES
-        raise ConfigError(f"unknown task '{task}'; accepted: {', '.join(TASKS)}, or an ACP "
+        raise ConfigError(f"unknown task '{task}'; accepted: {', '.join(TRAC_FAMILIES)}, or a "
                           f"family with --domain/--domain-file: {', '.join(FAMILIES)}")
-    cfg = TaskConfig(task=task, n_objects=objects, lengths=tuple(lengths),
+    cfg = TaskConfig(family=task, domain=TRAC_DOMAIN, objects=objects, lengths=tuple(lengths),
                      query_kinds=tuple(k.strip() for k in query_kinds.split(",") if k.strip()),
-                     names=names).validate()
+                     names=names, style="trac").validate()
     sizes = split_sizes(rows)
     name = f"{task}_{'_'.join(f'L{n}' for n in lengths)}"
     words = environment().get_template("cli/generate.j2").module
@@ -39,8 +40,6 @@ def trac_recipe(task: str, objects: int, lengths: tuple[int, ...], rows: int,
 def acp_recipe(family: str, domain: str | None, domain_file: Path | None,
                problem_files: tuple[Path, ...], form: str, length: int, rows: int, seed: int,
                split_sizes: SplitSizes) -> Recipe:
-    from racbench.tasks.config import AcpConfig
-
     if domain and domain_file:
         raise ConfigError("give either --domain (a shipped domain) or --domain-file, not both")
     if domain_file and not problem_files:
@@ -67,8 +66,8 @@ def acp_recipe(family: str, domain: str | None, domain_file: Path | None,
         if any(Path(p).is_file() for v in problems.values() for p in v):
             domain_file = _shipped_domain_file(domain)
             domain = ""
-    cfg = AcpConfig(family=family, domain=domain or "", form=form, length=length,
-                    problems=problems, domain_file=str(domain_file or "")).validate()
+    cfg = TaskConfig(family=family, domain=domain or "", form=form, lengths=(length,),
+                     problems=problems, domain_file=str(domain_file or "")).validate()
     name = f"{family}_{form}"
     spec = ConfigSpec(name, f"{family} on {cfg.domain_label}, {form} questions", cfg, sizes)
     recipe_text = json.dumps({"family": family, "domain": domain, "domain_file": str(domain_file),

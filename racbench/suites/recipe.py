@@ -4,11 +4,15 @@ A config entry may carry `for_each: {field: [values...]}`, expanded into one con
 combination with `{field}` placeholders filled in its name. A list under `length`
 mixes lengths inside one config (GE1 mixes N = 1, 2, 3 equally).
 
-An entry with `family:` instead of `task:` is an ACP config (racbench.acp): keys family,
-domain (or domain_file), form, length, problems ({split: [p01, ...]}), obfuscation,
-paraphrase, splits. A `for_each` combination pairing a family with a form it does not
-have (e.g. plan_generation with bool) is skipped, so one entry can cover every form;
-so is any combination matching every field of a mapping listed under `exclude`.
+A task config names a `family` (racbench/tasks/<family>.py) and its world: a shipped
+`domain` (or a `domain_file`) with `problems` per split ({split: [p01, ...]}), or
+`domain: blocksworld_trac` with `objects` blocks; then form, length, query_kinds,
+names (problem, seen, unseen), style (acp, trac), obfuscation, paraphrase, splits.
+`task: projection` is TRAC's shorthand for that family on TRAC's blocksworld in TRAC's
+style, named from the seen colours. A `for_each` combination pairing a family with a
+form it does not have (e.g. plan_generation with bool) is skipped, so one entry can
+cover every form; so is any combination matching every field of a mapping listed
+under `exclude`. `science: TASK` entries are gold trajectories of the science lab.
 
 Top-level `license` (a licence identifier the Hugging Face Hub knows, `unknown` when
 absent) and `citation` (BibTeX) go into the dataset card.
@@ -29,9 +33,8 @@ from pathlib import Path
 import yaml
 
 from racbench.errors import InputError
-from racbench.tasks.config import AcpConfig
 from racbench.data import recipe_names, recipe_text
-from racbench.generators.base import TaskConfig
+from racbench.tasks.config import TRAC_DOMAIN, TaskConfig
 from racbench.tasks.gold_trajectories import ScienceGoldConfig, ScienceGoldRows
 from racbench.export.licenses import DEFAULT_LICENSE, HUB_LICENSES
 
@@ -39,14 +42,17 @@ SPLITS = ("train", "validation", "test")
 RECIPE_KEYS = ("name", "description", "seed", "license", "citation", "configs")
 SCIENCE_KEYS = ("name", "description", "for_each", "science", "simplifications",
                 "valid_actions")
-CONFIG_KEYS = ("science", "simplifications", "valid_actions",
-               "name", "description", "for_each", "task", "length", "objects",
-               "query_kinds", "names", "domain", "splits", "family", "form", "problems",
-               "domain_file", "obfuscation", "paraphrase", "exclude")
+TASK_KEYS = ("name", "description", "for_each", "exclude", "family", "task", "domain",
+             "domain_file", "problems", "objects", "form", "length", "query_kinds", "names",
+             "style", "obfuscation", "paraphrase", "splits")
+CONFIG_KEYS = TASK_KEYS + SCIENCE_KEYS[3:]
 MAX_RECIPE_BYTES = 1_000_000
 MAX_CONFIGS = 10_000
-ACP_KEYS = ("name", "description", "for_each", "family", "domain", "domain_file", "form",
-            "length", "problems", "obfuscation", "paraphrase", "splits", "exclude")
+# `task: X` (TRAC): family X on TRAC's blocksworld, as the paper asks and phrases it
+TRAC_DEFAULTS = {"domain": TRAC_DOMAIN, "objects": 5, "style": "trac", "names": "seen",
+                 "length": 1, "form": "bool"}
+FAMILY_DEFAULTS = {"domain": "", "objects": None, "style": "acp", "names": "problem",
+                   "length": 2, "form": "bool"}
 
 
 class RecipeError(InputError):
@@ -57,16 +63,8 @@ class RecipeError(InputError):
 class ConfigSpec:
     name: str
     description: str
-    task: TaskConfig | AcpConfig
+    task: TaskConfig | ScienceGoldConfig  # what makes the rows (its `rows` method)
     splits: dict[str, int]  # split -> rows, in SPLITS order
-
-    @property
-    def is_acp(self) -> bool:
-        return isinstance(self.task, AcpConfig)
-
-    @property
-    def is_science(self) -> bool:
-        return isinstance(self.task, ScienceGoldConfig)
 
 
 @dataclass(frozen=True)
@@ -236,29 +234,9 @@ def _config(name: str, entry: dict, where: str) -> ConfigSpec:
     if not name:
         raise RecipeError(f"{where}: every config needs a 'name'")
     where = f"{where} ({name})"
-    if "family" in entry:
-        return _acp_config(name, entry, where)
     if "science" in entry:
         return _science_config(name, entry, where)
-    length = entry.get("length", 1)
-    lengths = tuple(length) if isinstance(length, list) else (length,)
-    kinds = entry.get("query_kinds", ["literal", "conjunction"])
-    if isinstance(kinds, str):
-        kinds = [kinds]
-    if not isinstance(kinds, list):
-        raise RecipeError(f"{where}: 'query_kinds' must be a list such as [literal, "
-                          f"conjunction], got {kinds!r}")
-    if any(not isinstance(n, int) for n in lengths) or not isinstance(entry.get("objects", 5), int):
-        raise RecipeError(f"{where}: 'length' and 'objects' must be integers")
-    task = TaskConfig(task=str(entry.get("task", "")), n_objects=entry.get("objects", 5),
-                      lengths=lengths, query_kinds=tuple(kinds),
-                      names=str(entry.get("names", "seen")),
-                      domain=str(entry.get("domain", "blocksworld")))
-    try:
-        task.validate()
-    except ValueError as exc:
-        raise RecipeError(f"{where}: {exc}") from None
-    return ConfigSpec(name, str(entry.get("description", "")), task, _splits(entry, where))
+    return _task_config(name, entry, where)
 
 
 def _science_config(name: str, entry: dict, where: str) -> ConfigSpec:
@@ -282,29 +260,42 @@ def _science_config(name: str, entry: dict, where: str) -> ConfigSpec:
     return ConfigSpec(name, str(entry.get("description", "")), cfg, sizes)
 
 
-def _acp_config(name: str, entry: dict, where: str) -> ConfigSpec:
-    if "task" in entry:
-        raise RecipeError(f"{where}: give either 'task' (TRAC) or 'family' (ACP), not both")
-    bad = sorted(set(map(str, entry)) - set(ACP_KEYS))
+def _task_config(name: str, entry: dict, where: str) -> ConfigSpec:
+    if "task" in entry and "family" in entry:
+        raise RecipeError(f"{where}: give either 'task' (TRAC) or 'family', not both")
+    bad = sorted(set(map(str, entry)) - set(TASK_KEYS))
     if bad:
-        raise RecipeError(f"{where}: unknown key '{bad[0]}' for a family config; accepted: "
-                          f"{', '.join(ACP_KEYS)}")
+        raise RecipeError(f"{where}: unknown key '{bad[0]}' for a task config; accepted: "
+                          f"{', '.join(TASK_KEYS)}")
+    entry = dict(TRAC_DEFAULTS if "task" in entry else FAMILY_DEFAULTS, **entry)
     problems = entry.get("problems") or {}
     if not isinstance(problems, dict) or any(
             not isinstance(v, list) or not all(isinstance(p, str) for p in v)
             for v in problems.values()):
         raise RecipeError(f"{where}: 'problems' must map splits to lists of problem names "
                           "(p01, ...) or files")
-    length = entry.get("length", 2)
-    if not isinstance(length, int) or isinstance(length, bool):
-        raise RecipeError(f"{where}: 'length' must be an integer for a family config")
+    length = entry["length"]
+    lengths = tuple(length) if isinstance(length, list) else (length,)
+    if any(not isinstance(n, int) or isinstance(n, bool) for n in lengths):
+        raise RecipeError(f"{where}: 'length' must be an integer or a list of integers, "
+                          f"got {length!r}")
+    if entry["objects"] is not None and (not isinstance(entry["objects"], int)
+                                         or isinstance(entry["objects"], bool)):
+        raise RecipeError(f"{where}: 'objects' must be an integer, got {entry['objects']!r}")
+    kinds = entry.get("query_kinds", ["literal", "conjunction"])
+    kinds = [kinds] if isinstance(kinds, str) else kinds
+    if not isinstance(kinds, list):
+        raise RecipeError(f"{where}: 'query_kinds' must be a list such as [literal, "
+                          f"conjunction], got {kinds!r}")
     obfuscation = entry.get("obfuscation")
-    cfg = AcpConfig(family=str(entry.get("family")), domain=str(entry.get("domain", "")),
-                    form=str(entry.get("form", "bool")), length=length,
-                    problems={k: tuple(v) for k, v in problems.items()},
-                    domain_file=str(entry.get("domain_file", "")),
-                    obfuscation=None if obfuscation is None else str(obfuscation),
-                    paraphrase=entry.get("paraphrase", 0))
+    cfg = TaskConfig(family=str(entry.get("family", entry.get("task", ""))),
+                     domain=str(entry["domain"]), form=str(entry["form"]), lengths=lengths,
+                     problems={k: tuple(v) for k, v in problems.items()},
+                     domain_file=str(entry.get("domain_file", "")), objects=entry["objects"],
+                     query_kinds=tuple(str(k) for k in kinds), names=str(entry["names"]),
+                     style=str(entry["style"]),
+                     obfuscation=None if obfuscation is None else str(obfuscation),
+                     paraphrase=entry.get("paraphrase", 0))
     try:
         cfg.validate()
     except ValueError as exc:

@@ -99,7 +99,7 @@ def candidates(world, rng, sid: int, reachable: bool, count: int = 1) -> list[li
     return pair_candidates(world, rng, sid, reachable, count)
 
 
-def bool_pool(world, rng, cfg) -> Pool:
+def bool_pool(world, rng, cfg, want=None) -> Pool:
     """Single actions not applicable in a random state that can or can never become
     applicable."""
     sid = any_state(world, rng)
@@ -158,4 +158,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("action_reachability", ("bool", "mc", "open"), sample, render, truth,
-                score_open, bool_pool=bool_pool)
+                score_open, bool_pool=bool_pool, mc_pool=bool_pool)

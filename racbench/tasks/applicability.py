@@ -2,7 +2,7 @@
 
 bool: is this action applicable? Negatives are ground actions of a schema that has
 applicable instances (so types and static facts fit), but whose fluent preconditions
-fail. mc: which of four actions (of one schema where possible) is applicable; each option
+fail; the row's cell fixes the action's schema and argument types before the label. mc: which of four actions (of one schema where possible) is applicable; each option
 is applicable in one of four sampled states and not in the other three, and the row
 shows one of those states (balance.py). open: list
 every applicable action (set equality).
@@ -27,25 +27,29 @@ def mc_pool(world, rng, cfg) -> Pool | None:
                 subject=lambda k: term(world, k), key=lambda k: actions[k].term)
 
 
-def sample(world, rng, cfg, target: Target) -> Question | None:
+def bool_pool(world, rng, cfg, want=None) -> Pool | None:
+    """A state's applicable actions, and the inapplicable actions of the schemas that
+    have applicable ones; the kind is the action's schema and argument types."""
     sid = any_state(world, rng)
     applicable = world.applicable(sid)
     if not applicable:
         return None
-    chosen = rng.choice(applicable)
-    schema = world.task.actions[chosen].name
-    inapplicable = [k for k in world.actions_by_schema[schema] if k not in set(applicable)]
+    now = set(applicable)
+    inapplicable = [k for name in sorted({world.task.actions[k].name for k in applicable})
+                    for k in world.actions_by_schema[name] if k not in now]
+    return Pool(Question(sid), applicable, inapplicable, subject=lambda k: term(world, k),
+                kind=lambda k: world.kind_of(world.task.actions[k].term))
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    """Open rows: every applicable action."""
+    sid = any_state(world, rng)
+    applicable = world.applicable(sid)
+    if not applicable:
+        return None
     q = Question(sid)
-    if target.form == "bool":
-        if target.label:
-            q.subject, q.answer = term(world, chosen), True
-        else:
-            if not inapplicable:
-                return None
-            q.subject, q.answer = term(world, rng.choice(inapplicable)), False
-    else:
-        q.answer = [term(world, k) for k in applicable]
-        q.answer_text = "\n".join("(" + " ".join(t) + ")" for t in q.answer)
+    q.answer = [term(world, k) for k in applicable]
+    q.answer_text = "\n".join("(" + " ".join(t) + ")" for t in q.answer)
     return q
 
 
@@ -65,4 +69,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("applicability", ("bool", "mc", "open"), sample, render, truth, score_open,
-                mc_pool=mc_pool)
+                bool_pool=bool_pool, mc_pool=mc_pool, explicit=False)

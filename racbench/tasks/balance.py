@@ -2,14 +2,17 @@
 
 A question's text must not give its answer away; only the context (the state, the
 plan) may. Families describe a sampled situation as a `Pool`: the subjects (facts,
-actions, steps, sequences) that would be right there and those that would be wrong.
+actions, steps, sequences, goals) that would be right there and those that would be
+wrong.
 
 bool rows: if some subjects were mostly true and others mostly false, a reader of the
 question alone could guess the label (a key at a locked place, the step that goes to
-the countertop). So rows fix the subject's kind (by default the subject itself; what
-the question shows of it) *before* the label is looked at: the kind is drawn
-uniformly among the kinds that `survey_kinds` saw with both answers in the problem,
-and situations are redrawn until one offers that kind with the wanted label.
+the countertop). So each problem is surveyed for the cells it offers, a cell being a
+sequence length and a kind of subject (what the question shows of it besides object
+names: the predicate and polarity of a fact, the schemas of a sequence...) seen with
+both answers (`survey_cells`). A row's position then fixes its label, cell and kind of
+negative (racbench/splits/strata.py), so labels are exactly 50/50 within every cell,
+and situations are redrawn until one offers a subject of that cell with that label.
 
 mc rows: every option is the right answer of some situation. `survey_options`
 samples a problem's situations once; a row then takes four of them whose right
@@ -37,11 +40,13 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from racbench.splits.seeding import derive_seed
+from racbench.worlds.strips.search import SearchBudgetExceeded
 from racbench.tasks.base import N_OPTIONS, Question, Target, json_key
 from racbench.worlds.strips.world import StripsWorld
 
 SURVEY_DRAWS = 200
 SURVEY_MIN = 3  # bool: both answers seen in at least this many of the draws
+CONFIRM_TRIES = 60  # bool, targeted pools: draws straight for each answer of a seen kind
 OPTION_TRIALS = 20  # mc: option sets tried while surveying a problem
 OPTION_MIN = 2  # mc: a problem gives rows if at least this many trials found a set
 FIT_PICKS = 4  # mc, weighted: rows simulated per survey draw to fit the acceptance
@@ -59,7 +64,12 @@ class Pool:
     subject), `key(item)` a hashable form of that (computed if not given), and
     `judge(key)` whether a subject of another situation (by its key) would be
     right here (True), wrong (False) or cannot be asked (None), for families whose
-    lists name only some of the subjects (given its key)."""
+    lists name only some of the subjects (given its key). bool rows only:
+    `variant(item)` is a negative's kind (an index into the family's negative
+    kinds, 0 by default) and `question_for(item)` the question a candidate makes,
+    for families whose candidates differ in more than their subject (the sequence
+    of a planning question, the observations of a goal-recognition one); by
+    default every candidate shares `question`."""
 
     question: Question
     positives: Sequence
@@ -69,6 +79,8 @@ class Pool:
     text: Callable | None = None
     key: Callable | None = None
     judge: Callable | None = None
+    variant: Callable | None = None
+    question_for: Callable | None = None
 
     def kind_of(self, item):
         return self.kind(item) if self.kind is not None else json_key(self.subject(item))
@@ -79,27 +91,41 @@ class Pool:
             return self.key(item)
         return json_key(self.text(item) if self.text is not None else self.subject(item))
 
+    def variant_of(self, item) -> int:
+        return self.variant(item) if self.variant is not None else 0
+
     def kinds(self, label: bool) -> set:
         return {self.kind_of(x) for x in (self.positives if label else self.negatives)}
 
-    def pick(self, rng: random.Random, label: bool, kind):
-        pool = [x for x in (self.positives if label else self.negatives)
-                if self.kind_of(x) == kind]
+    def variants(self) -> set:
+        """(kind, variant) of every negative."""
+        return {(self.kind_of(x), self.variant_of(x)) for x in self.negatives}
+
+    def pick(self, rng: random.Random, label: bool, kind, variant: int | None = None):
+        if label:
+            pool = [x for x in self.positives if self.kind_of(x) == kind]
+        else:
+            pool = [x for x in self.negatives if self.kind_of(x) == kind
+                    and (variant is None or self.variant_of(x) == variant)]
         return rng.choice(pool) if pool else None
+
+    def row(self, item, label: bool) -> Question:
+        """The question `item` makes, with its subject and answer set."""
+        q = self.question_for(item) if self.question_for is not None else self.question
+        q.subject, q.answer = self.subject(item), label
+        return q
 
 
 @dataclass
 class Survey:
-    """What sampling a problem's situations showed.
+    """What sampling a problem's situations showed for mc rows.
 
-    bool: `kinds`, the kinds of subject seen with both answers, as (kind, times
-    right, times wrong). mc: draw `d` is the situation `make_pool` gives with
+    Draw `d` is the situation `make_pool` gives with
     `draw_rng(seed, d)`; `right[d]` lists the subjects (indices into `keys`) right
     there, `wrong[s]` is the bitset of draws where subject `s` is wrong, `subjects[s]`
     its JSON form, `kind[s]` its predicate or schema; `found` counts how many of
     OPTION_TRIALS trials found an option set."""
 
-    kinds: tuple = ()
     seed: int | None = None
     keys: tuple = ()
     subjects: tuple = ()
@@ -119,8 +145,6 @@ class Survey:
 
     @property
     def ok(self) -> bool:
-        if self.seed is None:
-            return bool(self.kinds)
         return self.has_sets if self.exact else self.usable >= SURVEY_MIN
 
     def seen_both(self) -> dict:
@@ -152,40 +176,77 @@ def draw_rng(seed: int, draw: int) -> random.Random:
 
 # -- bool ---------------------------------------------------------------------------------
 
-def survey_kinds(make_pool: Callable, world: StripsWorld, cfg, rng: random.Random) -> Survey:
-    """Sample SURVEY_DRAWS situations; keep the kinds of subject seen with both
-    answers, each in at least SURVEY_MIN situations."""
-    true_count, false_count = Counter(), Counter()
-    for _ in range(SURVEY_DRAWS):
-        pool = make_pool(world, rng, cfg)
-        if pool is not None:
-            true_count.update(pool.kinds(True))
-            false_count.update(pool.kinds(False))
-    kinds = sorted((k for k in true_count if true_count[k] >= SURVEY_MIN
-                    and false_count[k] >= SURVEY_MIN), key=repr)
-    return Survey(kinds=tuple((k, true_count[k], false_count[k]) for k in kinds))
+@dataclass(frozen=True)
+class Cells:
+    """The bool cells one problem offers: per (length, kind) of subject seen with both
+    answers, the kinds of negative seen for it; and the cells seen with one answer
+    only (left out, for the card)."""
+
+    offered: dict  # (length, kind) -> tuple of negative variants
+    one_sided: tuple = ()
+
+
+def survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int,
+                 variants: int, targeted: bool = False) -> Cells:
+    """Sample SURVEY_DRAWS situations per sequence length; keep the (length, kind)
+    cells seen with both answers in at least SURVEY_MIN situations each, with the
+    negative kinds seen at least SURVEY_MIN times for them (a family with several
+    kinds of negative needs one of them). Pools that can draw straight for a cell
+    (`targeted`) get up to CONFIRM_TRIES more draws for each answer of every kind the
+    sample saw at all, so that rare kinds (a long sequence of rare schemas, a goal of
+    two uncommon facts) are kept when they exist."""
+    offered, one_sided = {}, []
+    for length in cfg.lengths:
+        view = cfg.at_length(length)
+        rng = random.Random(derive_seed(seed, "cells", length))
+        true_count, variant_count = Counter(), Counter()
+        for _ in range(SURVEY_DRAWS):
+            pool = _drawn(make_pool, world, rng, view)
+            if pool is not None:
+                true_count.update(pool.kinds(True))
+                variant_count.update(pool.variants())
+        seen = set(true_count) | {kind for kind, _ in variant_count}
+        for kind in sorted(seen, key=repr):
+            wanted = [(True, 0)] + [(False, v) for v in range(variants)]
+            for label, v in wanted if targeted else ():
+                counts, key = (true_count, kind) if label else (variant_count, (kind, v))
+                target = Target("bool", label, variant=v, cell=(length, kind))
+                for _ in range(CONFIRM_TRIES):
+                    if counts[key] >= SURVEY_MIN:
+                        break
+                    pool = _drawn(make_pool, world, rng, view, target)
+                    if pool is not None and pool.pick(rng, label, kind, v) is not None:
+                        counts[key] += 1
+            kept = tuple(v for v in range(variants)
+                         if variant_count[(kind, v)] >= SURVEY_MIN)
+            if true_count[kind] >= SURVEY_MIN and kept:
+                offered[(length, kind)] = kept
+            else:
+                one_sided.append((length, kind))
+    return Cells(offered, tuple(one_sided))
+
+
+def _drawn(make_pool: Callable, *args) -> Pool | None:
+    """A situation's pool, or None if an answer in it could not be proven within its
+    search budget (the situation is dropped, never guessed)."""
+    try:
+        return make_pool(*args)
+    except SearchBudgetExceeded:
+        return None
 
 
 def pick_bool(make_pool: Callable, world: StripsWorld, rng: random.Random, cfg,
               target: Target) -> Question | None:
-    """A bool question from `make_pool(world, rng, cfg)` whose subject has the kind
-    `target.kind` (from `survey_kinds`) and the wanted label. Without a surveyed kind,
-    the kind is drawn among those this one situation offers with both answers."""
-    pool = make_pool(world, rng, cfg)
+    """A bool question for `target`: a fresh situation of the cell's length, and in it
+    a subject of the cell's kind with the wanted label (and kind of negative). Pools
+    get the target too: those that can draw straight for it do (a goal of the cell's
+    kind...); surveys call them without one."""
+    length, kind = target.cell
+    pool = make_pool(world, rng, cfg.at_length(length), target)
     if pool is None:
         return None
-    wanted = target.kind
-    if wanted is None:
-        both = sorted(pool.kinds(True) & pool.kinds(False), key=repr)
-        if not both:
-            return None
-        wanted = rng.choice(both)
-    item = pool.pick(rng, target.label, wanted)
-    if item is None:
-        return None
-    q = pool.question
-    q.subject, q.answer = pool.subject(item), target.label
-    return q
+    item = pool.pick(rng, target.label, kind, None if target.label else target.variant)
+    return None if item is None else pool.row(item, target.label)
 
 
 # -- mc -----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 
+from racbench.worlds.strips.search import SearchBudgetExceeded
 from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import StripsWorld
 
@@ -29,13 +30,14 @@ PLAN_NODE_BUDGET = 5_000
 @dataclass(frozen=True)
 class Target:
     """What a row must be: its form, and the label (bool), the correct option's index
-    (mc) or nothing (open); `variant` picks a kind of negative."""
+    (mc) or nothing (open); bool rows also fix their cell (sequence length and kind of
+    subject, see balance.survey_cells) and `variant`, the kind of negative."""
 
     form: str
     label: bool = True
     index: int = 0
     variant: int = 0
-    kind: object = None  # bool: the kind of subject to ask about (balance.Pool)
+    cell: object = None  # bool: (length, kind of subject)
     survey: object = None  # mc: the balance.Survey of the problem
 
 
@@ -54,6 +56,15 @@ class Question:
 
 @dataclass(frozen=True)
 class Family:
+    """A question family: its forms, how rows are drawn (pools for bool rows and, where
+    given, mc rows; `sample` for the rest), rendered, re-derived and scored.
+
+    `explicit` families ask what only an enumerated world answers (reachability,
+    landmarks...); the others also run on implicit worlds. Families whose bool subjects
+    are queries or goals of one or two literals (`literal_queries`) give them kinds that
+    are tuples of literal kinds: bool cells are grouped by length and number of
+    literals, and groups weigh equally."""
+
     name: str
     forms: tuple[str, ...]
     sample: Callable
@@ -62,34 +73,41 @@ class Family:
     score_open: Callable | None = None
     negative_kinds: tuple[str, ...] = ()
     uses_actions: bool = False  # rows carry a sequence or plan (`actions`)
-    # bool and mc rows about subjects: make_pool(world, rng, cfg) -> Pool | None;
-    # rows draw the subject's kind before the label (see Pool); mc_pool, if given,
-    # offers the mc options (else bool_pool does)
+    # make_pool(world, rng, cfg[, target]) -> Pool | None for bool rows (every family
+    # with a bool form) and for mc rows (families whose options are subjects)
     bool_pool: Callable | None = None
     mc_pool: Callable | None = None
+    explicit: bool = True
+    literal_queries: bool = False
+    targeted: bool = False  # bool_pool(world, rng, cfg, target) draws straight for a cell
+
+    def arity(self, kind) -> int:
+        """How many literals a bool subject of this kind holds."""
+        return len(kind) if self.literal_queries else 1
 
     def pool_for(self, form: str) -> Callable | None:
-        if form == "bool":
-            return self.bool_pool
-        return (self.mc_pool or self.bool_pool) if form == "mc" else None
+        return {"bool": self.bool_pool, "mc": self.mc_pool}.get(form)
 
     def draw(self, world: StripsWorld, rng: random.Random, cfg,
              target: "Target") -> "Question | None":
         """A question for `target`: from the family's pools for bool and mc rows where
-        it has them (see Pool), else from its own `sample`."""
+        it has them (see balance.py), else from its own `sample`."""
         from racbench.tasks.balance import pick_bool, pick_mc
 
         pool = self.pool_for(target.form)
-        if pool is None:
-            return self.sample(world, rng, cfg, target)
-        pick = pick_bool if target.form == "bool" else pick_mc
-        return pick(pool, world, rng, cfg, target)
+        try:
+            if pool is None:
+                return self.sample(world, rng, cfg, target)
+            pick = pick_bool if target.form == "bool" else pick_mc
+            return pick(pool, world, rng, cfg, target)
+        except SearchBudgetExceeded:  # an answer we cannot prove: drawn again, never guessed
+            return None
 
 
 # -- sampling helpers -------------------------------------------------------------------
 
 def any_state(world: StripsWorld, rng: random.Random) -> int:
-    return rng.randrange(world.n_states)
+    return world.sample_state(rng)
 
 
 def state_at_goal_distance(world: StripsWorld, rng: random.Random, lo: int, hi: int,
@@ -102,13 +120,23 @@ def state_at_goal_distance(world: StripsWorld, rng: random.Random, lo: int, hi: 
     return int(states[rng.randrange(len(states))])
 
 
-def walk(world: StripsWorld, rng: random.Random, sid: int, length: int) -> list[int] | None:
+def walk(world: StripsWorld, rng: random.Random, sid: int, length: int,
+         kinds: tuple[str, ...] | None = None) -> list[int] | None:
+    """A random executable sequence of `length` actions (of the given schemas, step by
+    step, if any); None at a dead end."""
     plan = []
-    for _ in range(length):
+    for step in range(length):
         acts, dsts = world.succ(sid)
-        if not len(acts):
-            return None
-        j = rng.randrange(len(acts))
+        if kinds is None:
+            if not len(acts):
+                return None
+            j = rng.randrange(len(acts))
+        else:
+            options = [i for i, k in enumerate(acts)
+                       if world.task.actions[int(k)].name == kinds[step]]
+            if not options:
+                return None
+            j = rng.choice(options)
         plan.append(int(acts[j]))
         sid = int(dsts[j])
     return plan

@@ -1,35 +1,73 @@
-"""What one ACP config asks for: a family, a form, a domain, problems per split."""
+"""What one config asks of a task family: a family, a form, a world, and the surface knobs.
+
+Every suite speaks this one config. An ACP config names a shipped domain (or a domain
+file) and its problems per split; a TRAC config asks for TRAC's blocksworld over
+`objects` blocks, named from a pool of colours and phrased in TRAC's style. Both run
+the same families (racbench/tasks/<family>.py).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
-from racbench.generators.base import ConfigError
+from racbench.errors import InputError
+from racbench.splits.names import POOLS, name_pool
 from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipped_problem_names
 
 FORMS = ("bool", "mc", "open")
 SPLITS = ("train", "validation", "test")
 MAX_LENGTH = 8
 OBFUSCATIONS = (None, "random", "misleading")  # DomainText's renaming modes
+QUERY_KINDS = ("literal", "conjunction")  # one literal, or two, in a query or goal
+NAMES = ("problem",) + POOLS  # the problem's own object names, or a pool of colours
+STYLES = ("acp", "trac")  # how context and question are assembled (templates/<style>/)
+TRAC_DOMAIN = "blocksworld_trac"  # TRAC's three-action blocksworld over `objects` blocks
+TRAC_FAMILIES = ("projection", "executability", "planning", "goal_recognition")
 # Shipped problems per split when a config names none: unseen problems in test.
 DEFAULT_SPLIT_PROBLEMS = {"train": [f"p{i:02d}" for i in range(1, 10)],
                           "validation": ["p10", "p11", "p12"],
                           "test": ["p13", "p14", "p15"]}
 
 
+class ConfigError(InputError):
+    """A config value outside what is accepted; the message names field and values."""
+
+
 @dataclass(frozen=True)
-class AcpConfig:
+class TaskConfig:
     family: str
-    domain: str = ""  # a shipped domain name, or empty with domain_file
+    domain: str = ""  # a shipped domain, TRAC_DOMAIN, or empty with domain_file
     form: str = "bool"
-    length: int = 2  # sequence length (plans, observations) where a family uses one
+    lengths: tuple[int, ...] = (2,)  # sequence lengths; several mix in equal shares
     problems: dict[str, tuple[str, ...]] = field(default_factory=dict)  # split -> names/paths
     domain_file: str = ""
+    objects: int | None = None  # TRAC_DOMAIN: the number of blocks
+    query_kinds: tuple[str, ...] = QUERY_KINDS  # bool rows: queries and goals of 1 or 2 literals
+    names: str = "problem"  # object names: the problem's, or drawn per row from a pool
+    style: str = "acp"
     obfuscation: str | None = None  # passed to DomainText: rename objects/predicates
     paraphrase: int = 0  # which template variant of facts and actions to use
 
-    def validate(self) -> "AcpConfig":
+    @property
+    def length(self) -> int:
+        """The sequence length of a draw (a config of one length, or `at_length`'s view)."""
+        return self.lengths[0]
+
+    def at_length(self, length: int) -> "TaskConfig":
+        """This config with one sequence length, for a draw of a mixed-length config."""
+        views = self._length_views
+        view = views.get(length)
+        if view is None:
+            view = views[length] = replace(self, lengths=(length,))
+        return view
+
+    @cached_property
+    def _length_views(self) -> dict:
+        return {}
+
+    def validate(self) -> "TaskConfig":
         from racbench.tasks import FAMILIES
         if self.family not in FAMILIES:
             raise ConfigError(f"unknown family '{self.family}'; accepted: {', '.join(FAMILIES)}")
@@ -37,24 +75,58 @@ class AcpConfig:
         if self.form not in forms:
             raise ConfigError(f"family '{self.family}' has no form '{self.form}'; accepted: "
                               f"{', '.join(forms)}")
-        if not self.domain_file:
-            if self.domain not in shipped_domains():
-                raise ConfigError(f"unknown domain '{self.domain}'; accepted: "
-                                  f"{', '.join(shipped_domains())} (or a domain file)")
-        elif not Path(self.domain_file).is_file():
-            raise ConfigError(f"domain file {self.domain_file} not found")
-        if not 1 <= self.length <= MAX_LENGTH:
-            raise ConfigError(f"length must be between 1 and {MAX_LENGTH}, got {self.length}")
+        self._validate_world()
+        if not self.lengths or any(not isinstance(n, int) or isinstance(n, bool)
+                                   or not 1 <= n <= MAX_LENGTH for n in self.lengths):
+            raise ConfigError(f"length must be between 1 and {MAX_LENGTH}, got "
+                              f"{list(self.lengths)}")
+        if len(self.lengths) > 1 and self.form != "bool":
+            raise ConfigError(f"several lengths mix in true/false configs only; give one "
+                              f"length for {self.form} questions, got {list(self.lengths)}")
+        bad = [k for k in self.query_kinds if k not in QUERY_KINDS]
+        if bad or not self.query_kinds:
+            raise ConfigError(f"unknown query kind {bad or '(none)'}; accepted: "
+                              f"{', '.join(QUERY_KINDS)}")
+        if self.names not in NAMES:
+            raise ConfigError(f"unknown name pool '{self.names}'; accepted: {', '.join(NAMES)}")
+        if self.style not in STYLES:
+            raise ConfigError(f"unknown style '{self.style}'; accepted: {', '.join(STYLES)}")
+        if self.style == "trac" and (self.family not in TRAC_FAMILIES or self.form != "bool"):
+            raise ConfigError(f"style 'trac' phrases true/false questions of "
+                              f"{', '.join(TRAC_FAMILIES)}; got {self.family} {self.form}")
         if self.obfuscation not in OBFUSCATIONS:
             raise ConfigError(f"unknown obfuscation '{self.obfuscation}'; accepted: "
                               f"{', '.join(str(o) for o in OBFUSCATIONS[1:])} (or none)")
         if not isinstance(self.paraphrase, int) or self.paraphrase < 0:
             raise ConfigError(f"paraphrase must be a non-negative integer, got {self.paraphrase!r}")
+        return self
+
+    def _validate_world(self) -> None:
+        if self.domain == TRAC_DOMAIN:
+            pool = len(name_pool(self.names)) if self.names in POOLS else 99
+            if not isinstance(self.objects, int) or not 2 <= self.objects <= pool:
+                raise ConfigError(f"objects must be between 2 and {pool} (the size of the "
+                                  f"'{self.names}' name pool), got {self.objects}")
+            if self.problems or self.domain_file:
+                raise ConfigError(f"domain {TRAC_DOMAIN} has no problem files: its world is "
+                                  "the blocks of 'objects'; give no 'problems'")
+            return
+        if self.objects is not None:
+            raise ConfigError(f"'objects' sets the number of blocks of {TRAC_DOMAIN} only; "
+                              "other domains take their objects from the problem files")
+        if not self.domain_file:
+            if self.domain not in shipped_domains():
+                raise ConfigError(f"unknown domain '{self.domain}'; accepted: "
+                                  f"{', '.join(shipped_domains())}, {TRAC_DOMAIN} "
+                                  "(or a domain file)")
+        elif not Path(self.domain_file).is_file():
+            raise ConfigError(f"domain file {self.domain_file} not found")
         bad = sorted(set(self.problems) - set(SPLITS))
         if bad:
             raise ConfigError(f"unknown split '{bad[0]}' in problems; accepted: "
                               f"{', '.join(SPLITS)}")
         known = set(shipped_problem_names(self.domain)) if not self.domain_file else None
+        seen: dict[str, str] = {}
         for split, names in self.problems.items():
             if not names:
                 raise ConfigError(f"split '{split}' lists no problems")
@@ -64,14 +136,16 @@ class AcpConfig:
                                       f"accepted: {', '.join(sorted(known))}")
                 if known is None and not Path(p).is_file():
                     raise ConfigError(f"problem file {p} not found")
-        seen: dict[str, str] = {}
-        for split, names in self.problems.items():
-            for p in names:
                 if p in seen and seen[p] != split:
                     raise ConfigError(f"problem '{p}' is in both '{seen[p]}' and '{split}'; "
                                       "splits must not share problems")
                 seen[p] = split
-        return self
+
+    @property
+    def generated(self) -> bool:
+        """A world made in code (TRAC's blocks), shared by every split: splits are kept
+        apart by never repeating a problem, not by problem files."""
+        return self.domain == TRAC_DOMAIN
 
     def split_problems(self, split: str) -> tuple[str, ...]:
         return tuple(self.problems.get(split) or DEFAULT_SPLIT_PROBLEMS[split])
@@ -86,3 +160,19 @@ class AcpConfig:
     @property
     def domain_label(self) -> str:
         return self.domain or Path(self.domain_file).parent.name or Path(self.domain_file).stem
+
+    # -- what the build engine asks of a config ------------------------------------------
+    def warm(self, splits) -> None:
+        """Load this config's worlds and their shared caches, so that worker processes
+        forked afterwards share them."""
+        from racbench.tasks.rows import load_worlds
+        load_worlds(self, splits, warm=True)
+
+    def probe(self, name: str, seed: int, splits):
+        """What its problems can give (see ConfigRows.probe_result); picklable."""
+        from racbench.tasks.rows import ConfigRows
+        return ConfigRows.probed(name, self, seed, splits)
+
+    def rows(self, name: str, seed: int, splits, probed=None):
+        from racbench.tasks.rows import ConfigRows
+        return ConfigRows(name, self, seed, splits, probed)

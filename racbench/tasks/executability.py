@@ -1,19 +1,23 @@
 """Executability: can this sequence of actions be executed from the current state?
 
-bool: is the sequence executable? Negatives are random executable sequences with one
-step swapped for an action of the same schema that is not applicable at that point.
+bool: is the sequence executable? Negatives are walks that another state can execute
+(one or two moves away, or anywhere) and this one cannot, so each reads as a
+consistent sequence and only the state tells it apart; the row's cell fixes the
+sequence's schemas before the label (balance.py), so they say nothing of it.
 mc: which of four sequences is executable; the options are walks from four sampled
 states, each executable from its own state only, and the row shows one of those
-states (balance.py), so every option reads like an executable sequence. open: the number of the first step that cannot be executed,
-or none (the failing step, or none, drawn uniformly).
+states (balance.py), so every option reads like an executable sequence. open: the
+number of the first step that cannot be executed, or none (the failing step, or none,
+drawn uniformly). TRAC's style puts the sequence as sentences in the query.
 """
 
 from __future__ import annotations
 
 from racbench.tasks.balance import Pool, sequence_pool
 from racbench.tasks.base import (Family, Question, Target, any_state, ask_first_failure,
-                      render_sequence_question, spoil, walk)
+                                 render_sequence_question, spoil, state_clauses, term, walk)
 from racbench.tasks.scoring import score_numbers
+from racbench.tasks.text import template
 
 
 def mc_pool(world, rng, cfg) -> Pool | None:
@@ -26,34 +30,71 @@ def mc_pool(world, rng, cfg) -> Pool | None:
                          lambda seq: world.execute(sid, seq)[1] is None)
 
 
+WALKS = 4  # bool: sequences of each label drawn per situation
+NEARBY_SHARE = 0.5  # of foreign sequences, those from a state one or two moves away
+
+
+def foreign_walk(world, rng, sid: int, length: int,
+                 kinds: tuple[str, ...] | None = None) -> tuple[list[int], int] | None:
+    """A walk of `length` (of the given schemas, if any) from a state near `sid` (half
+    the time) or from anywhere, that cannot be executed from `sid`, and the state it
+    runs from; None if the draw does not give one."""
+    if rng.random() < NEARBY_SHARE:
+        nearby = walk(world, rng, sid, rng.choice((1, 2)))
+        if nearby is None:
+            return None
+        start = world.execute(sid, nearby)[0]
+    else:
+        start = any_state(world, rng)
+    plan = walk(world, rng, start, length, kinds)
+    if plan is None or world.execute(sid, plan)[1] is None:
+        return None
+    return plan, start
+
+
+def schemas(world, plan) -> tuple[str, ...]:
+    return tuple(world.task.actions[k].name for k in plan)
+
+
+def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
+    """Walks from a state, and walks from other states it cannot execute; the kind is
+    the sequence of schemas (given `want`, only sequences of its schemas and label)."""
+    sid = any_state(world, rng)
+    kinds = want.cell[1] if want is not None else None
+    runs = foreign = []
+    if want is None or want.label:
+        runs = [walk(world, rng, sid, cfg.length, kinds) for _ in range(WALKS)]
+    if want is None or not want.label:
+        foreign = [foreign_walk(world, rng, sid, cfg.length, kinds) for _ in range(WALKS)]
+    return Pool(Question(sid), [p for p in runs if p], [f[0] for f in foreign if f],
+                subject=lambda plan: None, kind=lambda plan: schemas(world, plan),
+                question_for=lambda plan: Question(sid, actions=list(plan)))
+
+
 def sample(world, rng, cfg, target: Target) -> Question | None:
+    """Open rows: the first step that cannot be executed, or none (drawn uniformly)."""
     sid = any_state(world, rng)
     plan = walk(world, rng, sid, cfg.length)
     if plan is None:
         return None
-    q = Question(sid)
-    if target.form == "bool":
-        if not target.label:
+    failing = rng.randrange(len(plan) + 1)  # len(plan): executable
+    if failing < len(plan):
+        for _ in range(8):
             spoilt = spoil(world, rng, sid, plan)
-            if spoilt is None:
-                return None
-            plan = spoilt[0]
-        q.actions, q.answer = plan, target.label
-    else:
-        failing = rng.randrange(len(plan) + 1)  # len(plan): executable
-        if failing < len(plan):
-            for _ in range(8):
-                spoilt = spoil(world, rng, sid, plan)
-                if spoilt is not None and spoilt[1] == failing:
-                    plan = spoilt[0]
-                    break
-            else:
-                return None
-        return ask_first_failure(q, world, plan)
-    return q
+            if spoilt is not None and spoilt[1] == failing:
+                plan = spoilt[0]
+                break
+        else:
+            return None
+    return ask_first_failure(Question(sid), world, plan)
 
 
 def render(q, world, text, rng, form):
+    if text.style == "trac":
+        t = template("executability", "trac")
+        steps = [tuple(term(world, k)) for k in q.actions]
+        return (str(t.context(text.state(state_clauses(world, q.sid), rng))),
+                str(t.question(" ".join(text.sentence(text.action(s)) for s in steps))), [])
     return render_sequence_question(q, world, text, rng, form, "executability",
                                     text.common.sequence_context)
 
@@ -78,4 +119,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("executability", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True, mc_pool=mc_pool)
+                uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool, explicit=False, targeted=True)

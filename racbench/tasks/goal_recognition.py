@@ -1,23 +1,32 @@
 """Goal recognition (TRAC's task on any domain): is an agent pursuing this goal optimally?
 
-Goals are one or two literals changed by a random walk of `length` to `length + 2`
-actions (reachable, not yet true). The observations are `length` actions. bool: are
-they the start of some shortest plan for the goal? Negatives are executable
-observations that are not. mc: for which of four goals are the observations the start
-of a shortest plan (exactly one). No open form: many goals fit any observations.
+Goals are one or two literals that hold at the end of a random walk of `length` to
+`length + 2` actions and not at its start (reachable, not yet true), at least `length`
+actions away, so the length of the observations never rules a goal out by itself. The
+observations are `length` actions. bool: are they the start of some shortest plan for
+the goal? The goal's literals are the row's cell. Negatives, in equal shares, move
+towards the goal but not optimally ('suboptimal') or make no progress ('no_progress').
+mc: for which of four goals are the observations the start of a shortest plan (exactly
+one). No open form: many goals fit any observations.
 """
 
 from __future__ import annotations
 
 from racbench.worlds.strips import analysis
-from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context, choose_options,
-                      term, walk)
+from racbench.tasks.balance import Pool
+from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
+                                 choose_options, state_clauses, term, walk)
+from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import SEARCH_BUDGET
 from racbench.tasks.text import template
 from racbench.worlds.strips.world import literal_condition
 from racbench.tasks.planning import changed_goal
 
 WALK_TRIES = 8
+KINDS = ("suboptimal", "no_progress")
+GOAL_SLACK = 2  # goals lie up to `length + GOAL_SLACK` actions away
+OBSERVATION_WALKS = 12  # bool: walks classified per goal as negative observations
+GOAL_TRIES = 6  # walks tried for a goal far enough before another state
 
 
 def optimal_prefix(world, sid: int, obs: list[int], cond, bound: int) -> bool:
@@ -47,6 +56,69 @@ def random_goal(world, rng, sid: int, length: int):
     return (goal, cond, d, plan) if d else None
 
 
+def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
+    """A state and, per allowed goal size (the wanted one only, given `want`), a goal at
+    least `length` actions away: the start of a shortest plan for it, and walks that
+    are not, classified as suboptimal (they bring the goal closer, just not by one
+    action per step) or no_progress."""
+    sid = any_state(world, rng)
+    length = cfg.length
+    positives, negatives = [], []
+    for size in ([len(want.cell[1])] if want is not None else sizes(cfg)):
+        found = _far_goal(world, rng, sid, length, size, want)
+        if found is None:
+            continue
+        literals, cond, total, plan = found
+        if want is None or want.label:
+            positives.append((plan[:length], literals, total, 0))
+        if want is not None and want.label:
+            continue
+        for _ in range(OBSERVATION_WALKS):
+            obs = walk(world, rng, sid, length)
+            if obs is None:
+                break
+            rest, _ = world.nearby_plan(world.execute(sid, obs)[0], cond, total)
+            if rest is not None and rest + length == total:
+                continue  # the start of a shortest plan after all
+            variant = 0 if rest is not None and rest < total else 1
+            if want is None or want.variant == variant:
+                negatives.append((obs, literals, total, variant))
+                if want is not None:
+                    break
+    return Pool(Question(sid), positives, negatives, subject=lambda item: None,
+                kind=lambda item: goal_kind(world, _indices(world, item[1])),
+                variant=lambda item: item[3],
+                question_for=lambda item: Question(sid, actions=list(item[0]),
+                                                   goal=item[1], optimal_plan_length=item[2]))
+
+
+def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None):
+    """A goal of `size` literals (of the wanted kind) that holds at the end of a walk of
+    `length` to `length + GOAL_SLACK` actions, is not true now and is at least `length`
+    actions away: (literals, condition, distance, a shortest plan); a few walks share
+    one state before the caller draws another."""
+    start = world.bits(sid)
+    for _ in range(GOAL_TRIES):
+        path = walk(world, rng, sid, length + rng.randrange(GOAL_SLACK + 1))
+        if path is None:
+            return None
+        end = world.bits(world.execute(sid, path)[0])
+        goal = goals_between(world, rng, start, end, size,
+                             want.cell[1] if want is not None else None)
+        if goal is None:
+            continue
+        literals = [(world.task.atoms[i], p) for i, p in goal]
+        cond = literal_condition(world.task, literals)
+        total, plan = world.nearby_plan(sid, cond, length + GOAL_SLACK, rng)
+        if total and total >= length:
+            return literals, cond, total, plan
+    return None
+
+
+def _indices(world, literals) -> list[tuple[int, bool]]:
+    return [(world.task.atom_index[tuple(a)], p) for a, p in literals]
+
+
 def sample(world, rng, cfg, target: Target) -> Question | None:
     sid = any_state(world, rng)
     found = random_goal(world, rng, sid, cfg.length)
@@ -56,19 +128,6 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     if d < cfg.length:
         return None
     obs = plan[:cfg.length]
-    if target.form == "bool":
-        q = Question(sid, goal=goal)
-        q.optimal_plan_length = d
-        if not target.label:
-            for _ in range(WALK_TRIES):
-                other = walk(world, rng, sid, cfg.length)
-                if other is not None and not optimal_prefix(world, sid, other, cond, bound(cfg)):
-                    obs = other
-                    break
-            else:
-                return None
-        q.actions, q.answer = obs, target.label
-        return q
     q = Question(sid, actions=obs)
     wrong = []
     for _ in range(3 * WALK_TRIES):
@@ -97,6 +156,12 @@ def _plain(goal) -> list[dict]:
 
 
 def render(q, world, text, rng, form):
+    if text.style == "trac":
+        t = template("goal_recognition", "trac")
+        actions = [tuple(term(world, k)) for k in q.actions]
+        return (str(t.context(text.state(state_clauses(world, q.sid), rng),
+                              " ".join(text.sentence(text.action(a)) for a in actions))),
+                str(t.question(text.sentence(text.conjunction(q.goal)))), [])
     t = template("goal_recognition")
     steps = text.steps([tuple(term(world, k)) for k in q.actions])
     if form == "bool":
@@ -129,4 +194,5 @@ def truth(st, item) -> bool:
 
 
 FAMILY = Family("goal_recognition", ("bool", "mc"), sample, render, truth, None,
-                uses_actions=True)
+                negative_kinds=KINDS, uses_actions=True, bool_pool=bool_pool, explicit=False, targeted=True,
+                literal_queries=True)

@@ -8,6 +8,7 @@ itself knows nothing of datasets.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import datasets
@@ -94,16 +95,27 @@ class ScienceGoldConfig:
         gold_items([self.task], self.simplifications)  # ValueError naming what is accepted
         return self
 
+    # -- what the build engine asks of a config ------------------------------------------
+    def warm(self, splits) -> None:
+        """Nothing to share: each trajectory builds its own small world."""
+
+    def probe(self, name: str, seed: int, splits) -> None:
+        """Every variation has a gold trajectory: nothing to probe."""
+
+    def rows(self, name: str, seed: int, splits, probed=None) -> "ScienceGoldRows":
+        return ScienceGoldRows(name, self)
+
 
 class ScienceGoldRows:
     """Serves one task's gold rows to the build engine: row `index` of a split is the
     index-th variation of that split, in order, under the given simplifications."""
 
     features = FEATURES
-    excluded: list = []
 
     def __init__(self, name: str, cfg: ScienceGoldConfig):
         self.name = name
+        self.task = cfg.task
+        self.simplifications = cfg.simplifications
         self.with_valid_actions = cfg.valid_actions
         spec = get_task(cfg.task)
         self.items: dict[str, list[tuple[str, int, str]]] = {}
@@ -113,8 +125,25 @@ class ScienceGoldRows:
     def split_sizes(self) -> dict[str, int]:
         return {s: len(self.items[s]) for s in ("train", "validation", "test") if s in self.items}
 
+    def capacity(self, split: str) -> int:
+        return len(self.items.get(split, ()))
+
+    def summary(self) -> dict:
+        """What the card's table shows of this config."""
+        return {"task": self.task, "row_kind": "trajectory", "objects": "-", "lengths": [],
+                "query_kinds": [],
+                "names": ",".join(s or "none" for s in self.simplifications),
+                "excluded_forms": []}
+
+    @staticmethod
+    def split_counts(rows: list[dict]) -> tuple[Counter, Counter, Counter]:
+        """Final scores, simplification settings and trajectory lengths, for the card."""
+        return (Counter(f"final score {r['final_score']:.2f}" for r in rows),
+                Counter(r["simplifications"] or "none" for r in rows),
+                Counter(r["n_steps"] for r in rows))
+
     def row(self, split: str, index: int, code: int = 0, attempt: int = 0):
-        from racbench.generators.rows import Row
+        from racbench.tasks.rows import Row
 
         task, variation, simplifications = self.items[split][index]
         columns = gold_row(task, variation, simplifications, self.with_valid_actions)

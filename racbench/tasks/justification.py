@@ -41,7 +41,7 @@ def _detour_plan(world, rng, cfg) -> tuple[Question, list[int], list[int]] | Non
     return q, free, [i for i in range(len(plan)) if i not in free]
 
 
-def bool_pool(world, rng, cfg) -> Pool | None:
+def bool_pool(world, rng, cfg, want=None) -> Pool | None:
     """Steps that can or cannot be dropped; the question shows only the step's
     number (the plan is in the context), so that is the kind."""
     found = _detour_plan(world, rng, cfg)

@@ -23,7 +23,7 @@ MAX_DISTANCE = 12
 def split_atoms(world, rng, sid: int) -> tuple[list[int], list[int]]:
     """(landmarks, non-landmarks) among the atoms false in `sid` and not in the goal;
     non-landmarks made true by a shortest plan first."""
-    state = world.states[sid]
+    state = world.bits(sid)
     goal_atoms = {world.task.atom_index.get(tuple(l.atom)) for l in world.goal}
     lm, other = [], []
     for i in range(len(world.task.atoms)):
@@ -35,7 +35,7 @@ def split_atoms(world, rng, sid: int) -> tuple[list[int], list[int]]:
     s = sid
     for k in plan:
         s = world.step(s, k)
-        touched |= world.states[s]
+        touched |= world.bits(s)
     other.sort(key=lambda i: not touched >> i & 1)
     return lm, other
 
@@ -50,7 +50,7 @@ def _near_goal(world, rng) -> tuple[Question, list[int], list[int]] | None:
     return q, lm, other
 
 
-def bool_pool(world, rng, cfg) -> Pool | None:
+def bool_pool(world, rng, cfg, want=None) -> Pool | None:
     """Landmarks and other facts of a state near the goal."""
     found = _near_goal(world, rng)
     if found is None:
@@ -105,4 +105,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("landmarks", ("bool", "mc", "open"), sample, render, truth, score_open,
-                bool_pool=bool_pool)
+                bool_pool=bool_pool, mc_pool=bool_pool)

@@ -32,7 +32,7 @@ def _near_goal(world, rng) -> tuple[Question, list[int], list[int]] | None:
     return q, good, bad
 
 
-def bool_pool(world, rng, cfg) -> Pool | None:
+def bool_pool(world, rng, cfg, want=None) -> Pool | None:
     """Applicable actions that do or do not start a shortest plan."""
     found = _near_goal(world, rng)
     if found is None:

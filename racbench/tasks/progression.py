@@ -33,11 +33,11 @@ def _step(world, rng) -> tuple[Question, list[int], int] | None:
     if not applicable:
         return None
     action = rng.choice(applicable)
-    nxt = world.states[world.step(sid, action)]
+    nxt = world.bits(world.step(sid, action))
     return Question(sid, actions=[action]), _effect_atoms(world, action), nxt
 
 
-def bool_pool(world, rng, cfg) -> Pool | None:
+def bool_pool(world, rng, cfg, want=None) -> Pool | None:
     """Atoms that hold or not after the action (which the context shows)."""
     found = _step(world, rng)
     if found is None:
@@ -55,7 +55,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     q, candidates, nxt = found
     sid, action = q.sid, q.actions[0]
     atoms = world.task.atoms
-    added, deleted = analysis.progression(world.task, world.states[sid], action)
+    added, deleted = analysis.progression(world.task, world.bits(sid), action)
     lits = [(atoms[i], True) for i in iter_bits(added)] + \
            [(atoms[i], False) for i in iter_bits(deleted)]
     q.answer = [{"atom": list(a), "positive": p} for a, p in lits]
@@ -103,4 +103,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("progression", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True, bool_pool=bool_pool)
+                uses_actions=True, bool_pool=bool_pool, mc_pool=bool_pool)

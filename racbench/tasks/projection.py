@@ -1,20 +1,23 @@
 """Projection: what holds after a sequence of actions?
 
 A random executable sequence of `length` actions from a random state, in the context.
-bool: does this literal (of a predicate the sequence's effects touch) hold afterwards?
-Its polarity, predicate and argument types are drawn before the label (see
-common.Pool), so none of them tells the label. mc: which of four facts holds
-afterwards (the right fact drawn before the sequence, among facts true after some
-sequences and false after others). open: list every fact of a given predicate that
-holds afterwards (set equality).
+bool: do these literals (one, or two over different atoms: the config's query kinds;
+of predicates the sequence's effects touch) all hold afterwards? The row's cell fixes
+their polarities, predicates and argument types before the label (balance.py), so none
+of them tells the label; a false pair has one or both literals false. mc: which of
+four facts holds afterwards (the right fact drawn before the sequence, among facts true
+after some sequences and false after others). open: list every fact of a given
+predicate that holds afterwards (set equality). TRAC's style puts the literals as
+sentences in the query and asks nothing more.
 """
 
 from __future__ import annotations
 
 from racbench.worlds.strips.task import iter_bits
 from racbench.tasks.balance import Pool
+from racbench.tasks.queries import QueryPool, sizes
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
-                      pddl_term, term, walk)
+                                 pddl_term, state_clauses, term, walk)
 from racbench.tasks.scoring import score_literal_set
 from racbench.tasks.text import template
 
@@ -32,24 +35,21 @@ def _walk_end(world, rng, cfg) -> tuple[Question, list[int], list[int], list[int
     plan = walk(world, rng, sid, cfg.length)
     if plan is None:
         return None
-    end = world.states[world.execute(sid, plan)[0]]
+    end = world.bits(world.execute(sid, plan)[0])
     cands = touched_atoms(world, plan)
     return (Question(sid, actions=plan), cands, [i for i in cands if end >> i & 1],
             [i for i in cands if not end >> i & 1])
 
 
-def bool_pool(world, rng, cfg) -> Pool | None:
-    """Literals (atom, polarity) that hold or fail after the walk; the kind is the
-    polarity with the atom's predicate and argument types."""
+def bool_pool(world, rng, cfg, want=None) -> Pool | None:
+    """Queries of one or two literals that hold, or not, after the walk."""
     found = _walk_end(world, rng, cfg)
     if found is None:
         return None
     q, _, true_end, false_end = found
-    atoms = world.task.atoms
     holds = [(i, True) for i in true_end] + [(i, False) for i in false_end]
     fails = [(i, True) for i in false_end] + [(i, False) for i in true_end]
-    return Pool(q, holds, fails, kind=lambda x: (x[1],) + world.kind_of(atoms[x[0]]),
-                subject=lambda x: {"atom": list(atoms[x[0]]), "positive": x[1]})
+    return QueryPool(q, world, holds, fails, sizes(cfg))
 
 
 def mc_pool(world, rng, cfg) -> Pool | None:
@@ -77,12 +77,20 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 
 def render(q, world, text, rng, form):
+    steps = [tuple(term(world, k)) for k in q.actions]
+    literals = ([(tuple(l["atom"]), l["positive"]) for l in q.subject] if form == "bool"
+                else [])
+    if text.style == "trac":
+        t = template("projection", "trac")
+        context = t.context(text.state(state_clauses(world, q.sid), rng),
+                            " ".join(text.sentence(text.action(s)) for s in steps))
+        return str(context), str(t.question([text.sentence(text.fact(a, p))
+                                              for a, p in literals])), []
     t = template("projection")
-    steps = text.steps([tuple(term(world, k)) for k in q.actions])
-    context = str(text.common.sequence_context(base_context(world, text, q, rng), steps))
+    context = str(text.common.sequence_context(base_context(world, text, q, rng),
+                                               text.steps(steps)))
     if form == "bool":
-        fact = text.fact(tuple(q.subject["atom"]), q.subject["positive"])
-        return context, assemble(text, form, str(t.bool(fact))), []
+        return context, assemble(text, form, str(t.bool(text.conjunction(literals)))), []
     if form == "mc":
         choices = [text.fact(tuple(o)) for o in q.options]
         return context, assemble(text, form, str(t.mc()), choices), choices
@@ -101,11 +109,12 @@ def end_state(st) -> int | None:
 
 
 def truth(st, item) -> bool:
+    """A bool query (a list of literals) or an mc option (an atom) after the actions."""
     end = end_state(st)
     if end is None:
         return False
-    if isinstance(item, dict):
-        return st.holds(end, item["atom"], item["positive"])
+    if item and isinstance(item[0], dict):
+        return all(st.holds(end, lit["atom"], lit["positive"]) for lit in item)
     return st.holds(end, item)
 
 
@@ -121,4 +130,5 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("projection", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool)
+                uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool, explicit=False,
+                literal_queries=True)

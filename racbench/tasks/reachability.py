@@ -22,7 +22,7 @@ from racbench.worlds.strips.world import literal_condition
 
 def single_candidates(world, sid: int, reachable: bool) -> list[list]:
     """Atoms false in `sid` that can (or can never) become true from it."""
-    state = world.states[sid]
+    state = world.bits(sid)
     reach = world.reachable_atoms(sid)
     index = world.task.atom_index
     if reachable:
@@ -38,7 +38,7 @@ def pair_candidates(world, rng, sid: int, reachable: bool, count: int) -> list[l
     """Pairs of atoms, each reachable alone and not both true in `sid`, that can (or
     can never) hold together; pairs of one predicate first."""
     together = world.together(sid)
-    atoms, state = world.task.atoms, world.states[sid]
+    atoms, state = world.task.atoms, world.bits(sid)
     alone = [i for i in range(len(atoms)) if together[i, i]]
     out = []
     for _ in range(4 * count):
@@ -72,7 +72,7 @@ def _json(atoms) -> list[list[str]]:
     return [list(a) for a in atoms]
 
 
-def bool_pool(world, rng, cfg) -> Pool:
+def bool_pool(world, rng, cfg, want=None) -> Pool:
     """Single atoms false in a random state that can or can never become true."""
     sid = any_state(world, rng)
     return Pool(Question(sid), single_candidates(world, sid, True),
@@ -119,4 +119,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("reachability", ("bool", "mc", "open"), sample, render, truth, score_open,
-                bool_pool=bool_pool)
+                bool_pool=bool_pool, mc_pool=bool_pool)

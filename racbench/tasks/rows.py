@@ -1,200 +1,279 @@
-"""From an ACP config and a row position to a finished row.
+"""From a config and a row position to a finished row, for every family and suite.
 
-`AcpConfigRows` loads the worlds of every split (one per problem file), probes which
-problems can give each kind of row (both labels for bool rows, a question at all for
-mc/open rows; problems that cannot are left out and listed in `excluded`), and then
-makes any row independently of the others from (seed, config, split, index, attempt),
-so rows can be made in any order by any number of workers with identical bytes.
+`ConfigRows` loads the worlds of every split (problem files, or the world a config
+generates, shared by all splits), finds what each can give (bool: the cells, see
+balance.survey_cells; mc: option sets; open: a question at all; problems that cannot
+are left out and listed in `excluded`), and then makes any row independently of the
+others from (seed, config, split, index, attempt), so rows can be made in any order by
+any number of workers with identical bytes.
 
-Balance: a row's position code fixes its target. bool: label = code % 2 (exactly
-50/50 per split when the split is even), and the kind of negative from the next digit;
-mc: the correct option's index = code % 4 (letters balanced within one row). Rows of
-families with pools (see balance.py) say nothing of their answer in the question: bool
-rows draw the problem and the subject's kind before the label matters; mc rows take
-four options each right in one situation and pick the situation after the options.
+Balance: a row's position code fixes its target (racbench/splits/strata.py). bool:
+label, kind of negative and cell (length and kind of subject), so labels are exactly
+50/50 within every cell and groups of cells (lengths, one- or two-literal queries)
+weigh equally; mc: the correct option's index = code % 4; open: nothing.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
-from dataclasses import replace
+from collections import Counter
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from racbench import __version__
-from racbench.generators.rows import GenerationError, Row
+from racbench.errors import InputError
 from racbench.splits.dedup import problem_key
+from racbench.splits.names import POOLS, name_pool
 from racbench.splits.seeding import derive_seed
-from racbench.tasks.balance import Survey, survey_kinds, survey_options
-from racbench.tasks.base import LETTERS, N_OPTIONS, Question, Target, goal_json
-from racbench.tasks.config import SPLITS, AcpConfig
+from racbench.splits.strata import Stratum, stratum_for
 from racbench.tasks import FAMILIES
-from racbench.tasks.schema import acp_features
-from racbench.tasks.text import AcpText
-from racbench.worlds.strips.world import MAX_STATES, StripsWorld, WorldTooLarge, world_for
+from racbench.tasks.balance import Cells, Survey, survey_cells, survey_options
+from racbench.tasks.base import LETTERS, N_OPTIONS, Question, Target, goal_json
+from racbench.tasks.config import QUERY_KINDS, SPLITS, TRAC_DOMAIN, TaskConfig
+from racbench.tasks.schema import task_features
+from racbench.tasks.text import Names, TaskText
+from racbench.worlds.strips.world import (MAX_STATES, StripsWorld, WorldTooLarge, trac_world,
+                                          world_for)
 
 SAMPLE_TRIES = 2000
-KIND_TRIES = 400  # situations tried for one surveyed kind before drawing another
+KIND_TRIES = 400  # situations tried in one problem for a bool cell before another problem
 PROBE_TRIES = 40
+TRAC_TEMPLATES = "blocksworld"  # TRAC's phrasing of its blocksworld (templates/blocksworld/)
 
 
-class AcpConfigRows:
-    def __init__(self, name: str, cfg: AcpConfig, seed: int, splits=SPLITS,
-                 probed: tuple[dict, list] | None = None):
+class GenerationError(InputError):
+    """A request the generator cannot meet (e.g. more distinct rows than exist)."""
+
+
+@dataclass(frozen=True)
+class Row:
+    columns: dict
+    key: str  # canonical problem hash, for duplicate and leakage checks
+
+
+def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = False
+                ) -> tuple[dict[str, list[StripsWorld]], list[str]]:
+    """The worlds of each split, and the problems left out (too many states, unless
+    the config names them: then it is refused). With `warm`, their shared caches too."""
+    worlds, excluded = {}, []
+    for split in splits:
+        if cfg.generated:
+            worlds[split] = [trac_world(cfg.objects)]
+            continue
+        domain_file, problem_files = cfg.files(split)
+        worlds[split] = []
+        for path in problem_files:
+            try:
+                world = world_for(domain_file, path)
+            except WorldTooLarge as exc:
+                if split in cfg.problems:  # asked for by name: refuse
+                    raise GenerationError(f"config '{config_name}': {exc}") from None
+                excluded.append(f"{split}/{Path(path).stem}: more than {MAX_STATES} states")
+                continue
+            if cfg.names in POOLS and len(world.objects) > len(name_pool(cfg.names)):
+                raise GenerationError(f"config '{config_name}': {world.label} has "
+                                      f"{len(world.objects)} objects, more than the "
+                                      f"{len(name_pool(cfg.names))} names of the "
+                                      f"'{cfg.names}' pool")
+            worlds[split].append(world)
+    if warm:
+        for world in {id(w): w for ws in worlds.values() for w in ws}.values():
+            if world.explicit:
+                world.goal_distance, world.reachable_atoms(0)
+    return worlds, excluded
+
+
+class ConfigRows:
+    features = task_features()
+
+    def __init__(self, name: str, cfg: TaskConfig, seed: int, splits=SPLITS,
+                 probed: tuple | None = None):
         """`probed` is a previous `probe_result()` of the same config (e.g. computed
         in a worker process); without it the problems are probed here."""
+        self._load(name, cfg, seed, splits)
+        if probed is None:
+            probed = self.probe_result()
+        feasible, excluded, surveys = probed
+        self.excluded += excluded
+        if cfg.form == "bool":
+            self._bool_strata(surveys)
+        else:
+            self._feasible_problems(feasible, surveys)
+
+    @classmethod
+    def probed(cls, name: str, cfg: TaskConfig, seed: int, splits) -> tuple:
+        """The probe result of a config, without making its rows (in a worker)."""
+        rows = cls.__new__(cls)
+        rows._load(name, cfg, seed, splits)
+        return rows.probe_result()
+
+    def _load(self, name: str, cfg: TaskConfig, seed: int, splits) -> None:
         self.name = name
         self.cfg = cfg.validate()
         self.seed = seed
         self.family = FAMILIES[cfg.family]
-        self.features = acp_features()
-        self.n_negative_kinds = max(1, len(self.family.negative_kinds))
-        self.worlds: dict[str, list[StripsWorld]] = {}
-        self.excluded: list[str] = []
-        self.feasible: dict[tuple[str, Target], list[StripsWorld]] = {}
-        self._texts: dict[int, AcpText] = {}
-        self._world_survey: dict[int, Survey] = {}
-        for split in splits:
-            domain_file, problem_files = cfg.files(split)
-            worlds = []
-            for path in problem_files:
-                try:
-                    worlds.append(world_for(domain_file, path))
-                except WorldTooLarge as exc:
-                    if split in cfg.problems:  # asked for by name: refuse
-                        raise GenerationError(f"config '{name}': {exc}") from None
-                    self.excluded.append(f"{split}/{Path(path).stem}: more than "
-                                         f"{MAX_STATES} states")
-            self.worlds[split] = worlds
-        if probed is None:
-            probed = self.probe_result()
-        feasible, excluded, *surveyed = probed
-        # bool and mc rows of subject families: the kinds of subject each problem
-        # offers with both answers, by (split, problem index); see common.Pool
-        self.surveys: dict[tuple[str, int], Survey] = surveyed[0] if surveyed else {}
-        self.excluded += excluded
-        for (split, target), indices in feasible.items():
-            ok = [self.worlds[split][i] for i in indices]
-            if not ok:
-                what = f"rows with {_target_text(target)}"
-                if self._surveys_kinds and cfg.form == "bool":
-                    what = ("true/false questions about a subject whose answer depends on "
-                            "the state (in each, every subject has one answer whatever the "
-                            "state, so the question alone would tell it)")
-                elif self._surveys_kinds:
-                    what = ("multiple-choice questions whose options could each be right "
-                            "from some states and wrong from others (in each, no four "
-                            "options are each right in one sampled situation and wrong in "
-                            "the other three's, and some would be wrong whatever the state, "
-                            "so the options alone would tell the answer)")
-                raise GenerationError(
-                    f"config '{name}': no problem of split '{split}' ("
-                    f"{', '.join(w.label for w in self.worlds[split])}) gives {cfg.family} "
-                    f"{what} on {cfg.domain_label}; choose other problems or another form")
-            self.feasible[(split, target)] = ok
-            if self._surveys_kinds:
-                for i, w in zip(indices, ok):
-                    self._world_survey[id(w)] = self.surveys[(split, i)]
+        self.n_variants = max(1, len(self.family.negative_kinds))
+        self._texts: dict[int, TaskText] = {}
+        self.worlds, self.excluded = load_worlds(cfg, splits, config_name=name)
 
+    # -- what each problem can give ---------------------------------------------------------
     def probe_result(self) -> tuple[dict, list, dict]:
-        """Which problems of each split can give each target, what was left out, and
-        (bool rows about a subject) which kinds of subject each problem offers."""
-        feasible, excluded, kinds = {}, [], {}
-        if self._surveys_kinds:
-            for split, worlds in self.worlds.items():
-                for i, w in enumerate(worlds):
-                    kinds[(split, i)] = self._survey(w)
-            if self.cfg.form == "mc":
-                # option sets (exact balance) if every split has a problem with them
-                exact = all(any(kinds[(split, i)].has_sets for i in range(len(worlds)))
-                            for split, worlds in self.worlds.items())
-                for survey in kinds.values():
-                    survey.exact = exact
+        """(feasible, excluded, surveys): bool: the cells of each problem (surveys by
+        (split, problem index)); mc: the option survey of each problem; open: which
+        problems can give a question at all."""
+        feasible, excluded, surveys = {}, [], {}
         for split, worlds in self.worlds.items():
-            if self._surveys_kinds:
-                ok = [i for i in range(len(worlds)) if kinds[(split, i)].ok]
-                why = "no subject whose answer depends on the state"
-                if self.cfg.form == "mc" and kinds and next(iter(kinds.values())).exact:
-                    why = "no four options each right in one situation and wrong in the others'"
-                elif self.cfg.form == "mc":
-                    why = "no options right from some states and wrong from others"
-                excluded += [f"{split}/{w.label}: {why}"
-                             for i, w in enumerate(worlds) if i not in ok]
-                for target in self.targets():
-                    feasible[(split, target)] = ok
+            for i, world in enumerate(worlds):
+                if self.family.explicit and not world.explicit:
+                    raise GenerationError(
+                        f"config '{self.name}': {self.cfg.family} needs the enumerated "
+                        f"state space, which {world.label} is too big for; choose a "
+                        "smaller problem")
+                if self.cfg.form == "bool":
+                    surveys[(split, i)] = survey_cells(
+                        self.family.bool_pool, world, self.cfg,
+                        derive_seed("cells", self.name, world.label), self.n_variants,
+                        self.family.targeted)
+                elif self.cfg.form == "mc" and self.family.pool_for("mc") is not None:
+                    seed = derive_seed("acp-options", self.name, world.label)
+                    surveys[(split, i)] = survey_options(self.family.pool_for("mc"), world,
+                                                         self.cfg, seed)
+        if self.cfg.form == "mc" and surveys:
+            # option sets (exact balance) if every split has a problem with them
+            exact = all(any(surveys[(split, i)].has_sets for i in range(len(worlds)))
+                        for split, worlds in self.worlds.items())
+            for survey in surveys.values():
+                survey.exact = exact
+        for split, worlds in self.worlds.items():
+            if self.cfg.form == "bool":
+                excluded += [f"{split}/{w.label}: no subject whose answer depends on the state"
+                             for i, w in enumerate(worlds) if not surveys[(split, i)].offered]
                 continue
-            for target in self.targets():
+            if surveys:
+                ok = [i for i in range(len(worlds)) if surveys[(split, i)].ok]
+                why = ("no four options each right in one situation and wrong in the others'"
+                       if next(iter(surveys.values())).exact else
+                       "no options right from some states and wrong from others")
+            else:
+                target = self.targets()[0]
                 ok = [i for i, w in enumerate(worlds) if self._probe(w, target)]
-                excluded += [f"{split}/{w.label}: no {_target_text(target)}"
-                             for i, w in enumerate(worlds) if i not in ok]
-                feasible[(split, target)] = ok
-        return feasible, excluded, kinds
-
-    @property
-    def _surveys_kinds(self) -> bool:
-        return self.family.pool_for(self.cfg.form) is not None
-
-    def _survey(self, world: StripsWorld) -> Survey:
-        make_pool = self.family.pool_for(self.cfg.form)
-        if self.cfg.form == "mc":
-            seed = derive_seed("acp-options", self.name, world.label)
-            return survey_options(make_pool, world, self.cfg, seed)
-        rng = random.Random(derive_seed("acp-kinds", self.name, world.label))
-        return survey_kinds(make_pool, world, self.cfg, rng)
-
-    # -- targets ------------------------------------------------------------------------
-    def targets(self) -> list[Target]:
-        form = self.cfg.form
-        if form == "bool":
-            return [Target("bool", True)] + [Target("bool", False, variant=v)
-                                             for v in range(self.n_negative_kinds)]
-        if form == "mc":
-            return [Target("mc", index=0)]
-        return [Target("open")]
-
-    def target_for(self, code: int) -> Target:
-        form = self.cfg.form
-        if form == "bool":
-            label = bool(code % 2)
-            variant = 0 if label else (code // 2) % self.n_negative_kinds
-            return Target("bool", label, variant=variant)
-        if form == "mc":
-            return Target("mc", index=code % N_OPTIONS)
-        return Target("open")
+                why = f"no {_target_text(target)}"
+            excluded += [f"{split}/{w.label}: {why}" for i, w in enumerate(worlds) if i not in ok]
+            feasible[split] = ok
+        return feasible, excluded, surveys
 
     def _probe(self, world: StripsWorld, target: Target) -> bool:
         rng = random.Random(derive_seed("acp-probe", self.name, world.label, target))
         return any(self.family.draw(world, rng, self.cfg, target) is not None
                    for _ in range(PROBE_TRIES))
 
-    def capacity(self, split: str) -> int:
-        """An upper bound on distinct rows of a split: states times subjects."""
-        return sum(w.n_states * max(len(w.task.actions), len(w.task.atoms), 1) *
-                   (2 ** self.cfg.length) for w in self.worlds[split])
+    def _bool_strata(self, surveys: dict[tuple[str, int], Cells]) -> None:
+        """Per split: the cells any of its problems offers, grouped by (length, arity of
+        the subject); which problems offer each (cell, kind of negative)."""
+        self.groups: dict[str, list[list[tuple]]] = {}
+        self.offers: dict[tuple[str, tuple, int], list[StripsWorld]] = {}
+        self.cell_variants: dict[tuple[str, tuple], list[int]] = {}
+        for split, worlds in self.worlds.items():
+            by_group: dict[tuple, set] = {}
+            for i, world in enumerate(worlds):
+                for cell, variants in surveys[(split, i)].offered.items():
+                    by_group.setdefault((cell[0], self.family.arity(cell[1])), set()).add(cell)
+                    for v in variants:
+                        self.offers.setdefault((split, cell, v), []).append(world)
+            if not by_group:
+                raise GenerationError(
+                    f"config '{self.name}': no problem of split '{split}' ("
+                    f"{', '.join(w.label for w in worlds) or 'none'}) gives "
+                    f"{self.cfg.family} true/false questions about a subject whose answer "
+                    f"depends on the state on {self.cfg.domain_label} (in each, every "
+                    "subject has one answer whatever the state, so the question alone "
+                    "would tell it); choose other problems or another form")
+            self.groups[split] = [sorted(by_group[g], key=repr) for g in sorted(by_group)]
+            for cells in self.groups[split]:
+                for cell in cells:
+                    self.cell_variants[(split, cell)] = [
+                        v for v in range(self.n_variants) if (split, cell, v) in self.offers]
+            self.excluded += [f"{split}: {self.cfg.family} {_cell_text(c)} has one answer only"
+                              for c in sorted({c for i in range(len(worlds))
+                                               for c in surveys[(split, i)].one_sided}
+                                              - {c for g in self.groups[split] for c in g},
+                                              key=repr)]
+
+    def _feasible_problems(self, feasible: dict[str, list[int]], surveys: dict) -> None:
+        self.feasible: dict[str, list[StripsWorld]] = {}
+        self._world_survey: dict[int, Survey] = {}
+        for split, indices in feasible.items():
+            ok = [self.worlds[split][i] for i in indices]
+            if not ok:
+                what = f"rows with {_target_text(self.targets()[0])}"
+                if surveys:
+                    what = ("multiple-choice questions whose options could each be right "
+                            "from some states and wrong from others (in each, no four "
+                            "options are each right in one sampled situation and wrong in "
+                            "the other three's, and some would be wrong whatever the state, "
+                            "so the options alone would tell the answer)")
+                raise GenerationError(
+                    f"config '{self.name}': no problem of split '{split}' ("
+                    f"{', '.join(w.label for w in self.worlds[split])}) gives "
+                    f"{self.cfg.family} {what} on {self.cfg.domain_label}; choose other "
+                    "problems or another form")
+            self.feasible[split] = ok
+            for i, w in zip(indices, ok):
+                if surveys:
+                    self._world_survey[id(w)] = surveys[(split, i)]
+
+    # -- targets ------------------------------------------------------------------------
+    def targets(self) -> list[Target]:
+        return [Target("mc", index=0)] if self.cfg.form == "mc" else [Target("open")]
+
+    def target_for(self, split: str, code: int) -> Target:
+        form = self.cfg.form
+        if form == "bool":
+            stratum = stratum_for(code, self.groups[split], self.n_variants)
+            allowed = self.cell_variants[(split, stratum.cell)]
+            if stratum.variant not in allowed:  # e.g. no suboptimal one-step observation
+                stratum = Stratum(stratum.label, stratum.cell,
+                                  allowed[stratum.variant % len(allowed)])
+            return Target("bool", stratum.label, variant=stratum.variant, cell=stratum.cell)
+        if form == "mc":
+            return Target("mc", index=code % N_OPTIONS)
+        return Target("open")
+
+    def capacity(self, split: str) -> float:
+        """An upper bound on distinct rows of a split: states times subjects, times the
+        ways of naming the objects when names come from a pool."""
+        total = 0.0
+        for w in self.worlds[split]:
+            states = w.n_states if w.explicit else math.inf
+            names = (math.comb(len(name_pool(self.cfg.names)), len(w.objects))
+                     if self.cfg.names in POOLS else 1)
+            total += (states * names * max(len(w.task.actions), len(w.task.atoms), 1) *
+                      (2 ** max(self.cfg.lengths)) * (len(w.task.atoms) + 1))
+        return total
 
     # -- rows ---------------------------------------------------------------------------
     def row(self, split: str, index: int, code: int, attempt: int = 0) -> Row:
         seed = derive_seed(self.seed, self.name, split, index, attempt)
         rng = random.Random(seed)
-        target = self.target_for(code)
-        probe = target if target.form != "mc" else Target("mc", index=0)
-        worlds = self.feasible[(split, probe)]
+        target = self.target_for(split, code)
+        if target.form == "bool":
+            worlds = self.offers[(split, target.cell, target.variant)]
+        else:
+            worlds = self.feasible[split]
         # bigger problems hold more distinct questions: problems are drawn in
         # proportion to the square root of their number of states
-        weights = [w.n_states ** 0.5 for w in worlds]
+        weights = [(w.n_states if w.explicit else 1) ** 0.5 for w in worlds]
         world, asked = None, target
         for tries in range(SAMPLE_TRIES):
-            if self._surveys_kinds and target.form == "bool" and tries % KIND_TRIES == 0:
-                # problem and kind of subject first, then situations until one offers
-                # that kind with the wanted label (see common.Pool); a kind the survey
-                # saw only by luck is given up after KIND_TRIES situations
-                world = rng.choices(worlds, weights)[0]
-                survey = self._world_survey[id(world)]
-                asked = replace(target, kind=rng.choice(survey.kinds)[0])
-            elif self._surveys_kinds and target.form == "mc":
+            if target.form == "bool":
+                if tries % KIND_TRIES == 0:
+                    world = rng.choices(worlds, weights)[0]
+            elif target.form == "mc" and self.family.pool_for("mc") is not None:
                 world = rng.choices(worlds, weights)[0]  # options from the survey
                 asked = replace(target, survey=self._world_survey[id(world)])
-            elif not self._surveys_kinds:
+            else:
                 world = rng.choices(worlds, weights)[0]
             q = self.family.draw(world, rng, self.cfg, asked)
             if q is not None:
@@ -202,19 +281,34 @@ class AcpConfigRows:
         else:
             raise GenerationError(f"config '{self.name}': could not sample a "
                                   f"{_target_text(target)} row in {SAMPLE_TRIES} tries")
-        text = self._text(world)
+        if target.form == "bool" and not target.label and self.family.negative_kinds:
+            q.meta["negative_kind"] = self.family.negative_kinds[target.variant]
+        if target.form == "bool" and self.family.literal_queries:
+            q.meta["query_kind"] = QUERY_KINDS[self.family.arity(target.cell[1]) - 1]
+        names = self._names(world, rng)
+        text = self._text(world).renamed(names)
         context, question, choices = self.family.render(q, world, text, rng, target.form)
         symbolic = self._symbolic(world, q, target)
+        if names is not None:
+            symbolic = names.symbolic(symbolic)
         key_problem = {k: v for k, v in symbolic.items() if k != "answer"}
         columns = self._columns(split, index, seed, world, q, target, context, question,
                                 choices, symbolic)
         return Row(columns, problem_key(key_problem))
 
-    def _text(self, world: StripsWorld) -> AcpText:
+    def _names(self, world: StripsWorld, rng: random.Random) -> Names | None:
+        if self.cfg.names not in POOLS:
+            return None
+        chosen = rng.sample(name_pool(self.cfg.names), len(world.objects))
+        return Names(dict(zip(world.objects, chosen)), world.domain)
+
+    def _text(self, world: StripsWorld) -> TaskText:
         text = self._texts.get(id(world.domain))
         if text is None:
-            text = self._texts[id(world.domain)] = AcpText(
-                world.domain, self.cfg.obfuscation, self.cfg.paraphrase, self.seed)
+            cfg = self.cfg
+            text = self._texts[id(world.domain)] = TaskText(
+                world.domain, cfg.obfuscation, cfg.paraphrase, self.seed, cfg.style,
+                TRAC_TEMPLATES if cfg.domain == TRAC_DOMAIN else None)
         return text
 
     def _symbolic(self, world: StripsWorld, q: Question, target: Target) -> dict:
@@ -247,12 +341,16 @@ class AcpConfigRows:
         else:
             answer, label, answer_index = q.answer_text, -1, -1
         opt = q.optimal_plan_length
-        if opt is None and q.goal is None:
+        if opt is None and q.goal is None and world.goal and world.explicit:
             d = world.goal_distance[q.sid]
             opt = int(d) if d >= 0 else None
-        meta = dict(q.meta, render={"obfuscation": self.cfg.obfuscation,
-                                    "paraphrase": self.cfg.paraphrase, "seed": self.seed},
-                    problem_file=world.label, state_id=q.sid, n_states=world.n_states)
+        render = {"obfuscation": self.cfg.obfuscation, "paraphrase": self.cfg.paraphrase,
+                  "seed": self.seed}
+        if self.cfg.domain == TRAC_DOMAIN:
+            render.update(style=self.cfg.style, templates=TRAC_TEMPLATES)
+        meta = dict(q.meta, render=render, problem_file=world.label)
+        if world.explicit:
+            meta.update(state_id=q.sid, n_states=world.n_states)
         if opt is not None and q.goal is None:
             meta["optimal_plan_length_to"] = "problem goal"
         return {
@@ -277,6 +375,29 @@ class AcpConfigRows:
             "generator_version": __version__,
             "seed": seed,
         }
+
+    # -- what the card says of the config -------------------------------------------------
+    def summary(self) -> dict:
+        """What the card's table shows of this config."""
+        sizes = sorted(len(w.objects) for ws in self.worlds.values() for w in ws)
+        objects = sizes[0] if sizes[0] == sizes[-1] else f"{sizes[0]}-{sizes[-1]}"
+        return {"task": self.cfg.family, "row_kind": self.cfg.form, "objects": objects,
+                "lengths": list(self.cfg.lengths),
+                "query_kinds": list(self.cfg.query_kinds) if self.family.literal_queries else [],
+                "names": self.cfg.domain_label, "excluded_forms": list(self.excluded)}
+
+    @staticmethod
+    def split_counts(rows: list[dict]) -> tuple[Counter, Counter, Counter]:
+        """Labels (answers of bool and mc rows, 'open' otherwise), forms and sequence
+        lengths of a split's rows, for the card."""
+        return (Counter(r["answer"] if r["form"] != "open" else "open" for r in rows),
+                Counter(r["form"] for r in rows),
+                Counter(r["sequence_length"] for r in rows))
+
+
+def _cell_text(cell: tuple) -> str:
+    length, kind = cell
+    return f"length {length}, {json.dumps(kind, default=str)}"
 
 
 def _target_text(target: Target) -> str:

@@ -1,4 +1,4 @@
-"""The declared schema of ACP rows (every family, every form).
+"""The declared schema of task rows (every family, every form, every suite).
 
 `label` is a ClassLabel(false, true) for bool rows and -1 ("no label", which
 `datasets` accepts for a ClassLabel) for mc and open rows; `answer_index` is the
@@ -13,7 +13,7 @@ from datasets import ClassLabel, Features, Sequence, Value
 LABEL_NAMES = ["false", "true"]
 
 
-def acp_features() -> Features:
+def task_features() -> Features:
     return Features({
         "id": Value("string"),
         "family": Value("string"),

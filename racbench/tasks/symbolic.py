@@ -16,7 +16,7 @@ from racbench.worlds.strips.grounding import ground
 from racbench.worlds.strips.model import Literal, Problem
 from racbench.worlds.strips.pddl_reader import parse_domain
 from racbench.worlds.strips.task import Condition, GroundTask
-from racbench.tasks.text import AcpText
+from racbench.tasks.text import TaskText
 
 _PAREN = re.compile(r"\(([^()]*)\)")
 _NOT = re.compile(r"\(\s*not\s*\(([^()]*)\)\s*\)")
@@ -51,10 +51,10 @@ class SymbolicTask:
 
     # -- parsing free text ------------------------------------------------------------------
     @property
-    def text(self) -> AcpText:
+    def text(self) -> TaskText:
         meta = self.render
         return _text(self.sym["domain_pddl"], meta.get("obfuscation"), meta.get("paraphrase", 0),
-                     meta.get("seed", 0))
+                     meta.get("seed", 0), meta.get("templates"))
 
     def _action_phrases(self) -> dict[str, tuple]:
         text = self.text
@@ -135,8 +135,9 @@ def _domain(text: str):
 
 
 @lru_cache(maxsize=32)
-def _text(domain_pddl: str, obfuscation, paraphrase: int, seed: int) -> AcpText:
-    return AcpText(_domain(domain_pddl), obfuscation, paraphrase, seed)
+def _text(domain_pddl: str, obfuscation, paraphrase: int, seed: int,
+          templates: str | None) -> TaskText:
+    return TaskText(_domain(domain_pddl), obfuscation, paraphrase, seed, templates=templates)
 
 
 _TASKS: dict[str, SymbolicTask] = {}

@@ -1,11 +1,14 @@
-"""English for ACP rows: facts and actions from the domain's phrasing, questions from
-`templates/acp/`.
+"""English for task rows: facts and actions in the domain's phrasing, questions in a style.
 
-Facts and actions come from `racbench.text.domain.DomainText` (per-domain
-templates with a default phrasing for any PDDL predicate); where that module is not
-available, from `templates/acp/fallback.j2`, which writes `pred(a, b)` style clauses.
-Questions, options and instructions always come from `templates/acp/<family>.j2` and
-`templates/acp/common.j2`: no English sentence lives in Python code.
+Facts and actions come from `racbench.text.domain.DomainText` (per-domain templates
+with a default phrasing for any PDDL predicate). Questions, options and instructions
+come from the style's templates: `templates/acp/<family>.j2` and `templates/acp/common.j2`
+(ACP's wording, with instructions), or `templates/trac/<family>.j2` (TRAC's: a context
+and a bare query). No English sentence lives in Python code.
+
+`Names` renames objects for one row (TRAC draws colour names per row): every fact,
+action and state is phrased with the row's names, and the row's symbolic form is
+renamed the same way (`Names.symbolic`).
 """
 
 from __future__ import annotations
@@ -15,43 +18,33 @@ from functools import lru_cache
 from typing import Sequence
 
 from racbench.text import environment
+from racbench.text.domain import DomainText
 from racbench.worlds.strips.model import Domain
 
-try:  # the shared phrasing engine, when present
-    from racbench.text.domain import DomainText
-except ImportError:  # pragma: no cover - depends on the checkout
-    DomainText = None
+
+def template(name: str, style: str = "acp"):
+    return environment().get_template(f"{style}/{name}.j2").module
 
 
-def template(name: str):
-    return environment().get_template(f"acp/{name}.j2").module
+class TaskText:
+    """The phrasing of one domain under one config's rendering options (cached clauses)."""
 
-
-class AcpText:
     def __init__(self, domain: Domain, obfuscation: str | None = None, paraphrase: int = 0,
-                 seed: int = 0):
+                 seed: int = 0, style: str = "acp", templates: str | None = None):
         self.domain = domain
         self.variant = paraphrase
+        self.style = style
         self.common = template("common")
-        self._engine = None
-        if DomainText is not None:
-            try:
-                self._engine = DomainText(domain, obfuscation=obfuscation, seed=seed)
-            except Exception:  # an incompatible engine: keep the fallback phrasing
-                self._engine = None
-        self._fallback = template("fallback")
+        self._engine = DomainText(domain, template_dir=templates, obfuscation=obfuscation,
+                                  seed=seed)
         self.fact = lru_cache(maxsize=None)(self._fact)
         self.action = lru_cache(maxsize=None)(self._action)
 
     def _fact(self, atom: tuple, positive: bool = True) -> str:
-        if self._engine is not None:
-            return str(self._engine.fact(tuple(atom), positive=positive, variant=self.variant))
-        return str(self._fallback.fact(atom[0], list(atom[1:]), positive))
+        return str(self._engine.fact(tuple(atom), positive=positive, variant=self.variant))
 
     def _action(self, term: tuple) -> str:
-        if self._engine is not None:
-            return str(self._engine.action(tuple(term), variant=self.variant))
-        return str(self._fallback.action(term[0], list(term[1:])))
+        return str(self._engine.action(tuple(term), variant=self.variant))
 
     def sentence(self, clause: str) -> str:
         return str(self.common.sentence(clause))
@@ -70,7 +63,7 @@ class AcpText:
     def original_names(self, objects) -> dict[str, str]:
         """Surface name -> PDDL name of every action, predicate and object renamed by
         obfuscation (empty without it), so PDDL-style answers can use either."""
-        obf = getattr(self._engine, "obfuscation", None)
+        obf = self._engine.obfuscation
         if not obf:
             return {}
         names = {new: old for old, new in obf.items()}
@@ -78,9 +71,51 @@ class AcpText:
         return names
 
     def describe(self) -> str:
-        if self._engine is not None and hasattr(self._engine, "describe_domain"):
-            try:
-                return str(self._engine.describe_domain())
-            except Exception:
-                return ""
-        return ""
+        return str(self._engine.describe_domain())
+
+    def renamed(self, names: "Names | None") -> "TaskText":
+        return self if names is None else _RenamedText(self, names)
+
+
+class _RenamedText(TaskText):
+    """A TaskText that phrases every term with one row's object names."""
+
+    def __init__(self, base: TaskText, names: "Names"):
+        self.__dict__.update({k: v for k, v in base.__dict__.items()
+                              if k not in ("fact", "action")})
+        self._base, self._names = base, names
+
+    def fact(self, atom: tuple, positive: bool = True) -> str:
+        return self._base.fact(self._names.term(atom), positive)
+
+    def action(self, term: tuple) -> str:
+        return self._base.action(self._names.term(term))
+
+
+class Names:
+    """One row's object names: the world's objects mapped to names drawn from a pool."""
+
+    def __init__(self, mapping: dict[str, str], domain: Domain):
+        self.mapping = mapping
+        self._symbols = set(domain.predicates) | {a.name for a in domain.actions}
+
+    def term(self, term) -> tuple:
+        return (term[0],) + tuple(self.mapping.get(a, a) for a in term[1:])
+
+    def symbolic(self, value):
+        """A row's symbolic JSON with every object renamed: the keys of `objects`, and the
+        arguments of every atom and action term (lists headed by a predicate or an
+        action of the domain), wherever they sit."""
+        if isinstance(value, dict):
+            if "atom" in value:
+                return dict(value, atom=self.symbolic(value["atom"]))
+            return {k: (self._objects(v) if k == "objects" else self.symbolic(v))
+                    for k, v in value.items()}
+        if isinstance(value, list):
+            if value and isinstance(value[0], str) and value[0] in self._symbols:
+                return [value[0]] + [self.mapping.get(a, a) for a in value[1:]]
+            return [self.symbolic(v) for v in value]
+        return value
+
+    def _objects(self, objects: dict) -> dict:
+        return dict(sorted((self.mapping.get(o, o), t) for o, t in objects.items()))

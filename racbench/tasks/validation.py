@@ -13,6 +13,8 @@ executed, or none.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from racbench.worlds.strips import analysis
 from racbench.tasks.balance import Pool, sequence_pool
 from racbench.tasks.base import (Family, Question, Target, ask_first_failure, plan_of_length,
@@ -74,27 +76,38 @@ def mc_pool(world, rng, cfg) -> Pool | None:
     return sequence_pool(world, q, plan, valid)
 
 
-def sample(world, rng, cfg, target: Target) -> Question | None:
+def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
+    """A valid plan from a state near the goal and, as negatives, the plan with one step
+    swapped for an inapplicable action of its schema (inapplicable step), and a
+    sequence sharing a prefix with it that executes but misses the goal (goal not
+    reached). The question shows nothing of the plan, which the context holds."""
     found = situation(world, rng, cfg)
     if found is None:
         return None
     q, plan = found
-    sid = q.sid
-    if target.form == "bool":
-        if not target.label:
-            plan = invalid_plan(world, rng, sid, plan, target.variant)
-            if plan is None:
-                return None
-            q.meta["negative_kind"] = KINDS[target.variant]
-        q.actions, q.answer = plan, target.label
-    else:
-        if rng.random() < 0.5:
-            spoilt = spoil(world, rng, sid, plan)
-            if spoilt is None:
-                return None
-            plan = spoilt[0]
-        return ask_first_failure(q, world, plan)
-    return q
+    wanted = range(len(KINDS)) if want is None else [want.variant]
+    negatives = [(bad, v) for v in wanted
+                 for bad in [invalid_plan(world, rng, q.sid, plan, v)] if bad is not None]
+
+    def question(item) -> Question:
+        return replace(q, actions=list(item[0]), meta=dict(q.meta))
+
+    return Pool(q, [(plan, None)], negatives, subject=lambda item: None, kind=lambda item: (),
+                variant=lambda item: item[1], question_for=question)
+
+
+def sample(world, rng, cfg, target: Target) -> Question | None:
+    """Open rows: the first step that cannot be executed (half the plans are spoilt)."""
+    found = situation(world, rng, cfg)
+    if found is None:
+        return None
+    q, plan = found
+    if rng.random() < 0.5:
+        spoilt = spoil(world, rng, q.sid, plan)
+        if spoilt is None:
+            return None
+        plan = spoilt[0]
+    return ask_first_failure(q, world, plan)
 
 
 def render(q, world, text, rng, form):
@@ -120,4 +133,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("validation", ("bool", "mc", "open"), sample, render, truth, score_open,
-                negative_kinds=KINDS, uses_actions=True, mc_pool=mc_pool)
+                negative_kinds=KINDS, uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool)

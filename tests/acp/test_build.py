@@ -103,14 +103,14 @@ OPTIONS_ALONE = {("landmarks", "depots", "mc"), ("landmarks", "household", "mc")
 def test_configs_left_out_of_acp_cannot_be_made(family, domain, form):
     """The recipe leaves them out because the generator refuses them: in these
     domains every fact (action) has one answer from every state."""
-    from racbench.tasks.config import AcpConfig
-    from racbench.tasks.rows import AcpConfigRows
-    from racbench.generators.rows import GenerationError
+    from racbench.tasks.config import TaskConfig
+    from racbench.tasks.rows import ConfigRows
+    from racbench.tasks.rows import GenerationError
 
-    cfg = AcpConfig(family=family, domain=domain, form=form,
+    cfg = TaskConfig(family=family, domain=domain, form=form,
                     problems={"train": ("p02", "p05", "p08")})
     with pytest.raises(GenerationError, match="depends on the state|right from some states"):
-        AcpConfigRows("left_out", cfg, 0, splits=("train",))
+        ConfigRows("left_out", cfg, 0, splits=("train",))
 
 
 @pytest.mark.parametrize("entry,words", [

@@ -11,9 +11,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from racbench.tasks import balance
-from racbench.tasks.config import AcpConfig
+from racbench.tasks.config import TaskConfig
 from racbench.tasks import FAMILIES
-from racbench.tasks.rows import AcpConfigRows
+from racbench.tasks.rows import ConfigRows
 from racbench.tasks.symbolic import SymbolicTask
 from racbench.worlds.strips.world import world_for
 from racbench.checks.audit import probe_config, probe_options
@@ -27,9 +27,9 @@ DOMAIN = {"reachability": "floortile", "action_reachability": "rovers"}
 @pytest.mark.parametrize("family", SUBJECT_FAMILIES)
 def test_subject_does_not_depend_on_the_label(family):
     """Rows at one position with opposite labels ask about the same kind of subject."""
-    cfg = AcpConfig(family=family, domain=DOMAIN.get(family, "gripper"), form="bool",
+    cfg = TaskConfig(family=family, domain=DOMAIN.get(family, "gripper"), form="bool",
                     problems={"test": ("p04", "p05", "p06")})
-    gen = AcpConfigRows(f"leak_{family}", cfg, 3, ("test",))
+    gen = ConfigRows(f"leak_{family}", cfg, 3, ("test",))
     for index in range(8):
         true_row, false_row = (json.loads(gen.row("test", index, code).columns["symbolic"])
                                for code in (1, 0))
@@ -114,7 +114,7 @@ def test_each_option_is_the_answer_of_one_of_four_situations(family, domain):
     """option_set: four subjects, each right in its own draw and wrong in the other
     three draws; the row made from the set has exactly one right option, re-derived
     from the row's symbolic form alone."""
-    cfg = AcpConfig(family=family, domain=domain, form="mc").validate()
+    cfg = TaskConfig(family=family, domain=domain, form="mc").validate()
     domain_file, problems = cfg.files("train")
     world = world_for(domain_file, problems[-1])
     make_pool = FAMILIES[family].pool_for("mc")
@@ -128,9 +128,9 @@ def test_each_option_is_the_answer_of_one_of_four_situations(family, domain):
         for d, s in found:
             assert s in survey.right[d]
             assert all(survey.wrong[s] >> e & 1 for e, _ in found if e != d)
-    last = AcpConfig(family=family, domain=domain, form="mc",
+    last = TaskConfig(family=family, domain=domain, form="mc",
                      problems={"train": (Path(problems[-1]).stem,)})
-    gen = AcpConfigRows(f"sets_{family}", last, 4, ("train",))
+    gen = ConfigRows(f"sets_{family}", last, 4, ("train",))
     for index in range(12):
         sym = json.loads(gen.row("train", index, index).columns["symbolic"])
         st = SymbolicTask(sym)

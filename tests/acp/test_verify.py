@@ -89,11 +89,11 @@ def test_search_checked_answers(make_rows):
 
 
 def test_obfuscated_rows_accept_either_names():
-    from racbench.tasks.config import AcpConfig
-    from racbench.tasks.rows import AcpConfigRows
-    cfg = AcpConfig("plan_generation", "logistics", "open", problems={"test": ("p04",)},
+    from racbench.tasks.config import TaskConfig
+    from racbench.tasks.rows import ConfigRows
+    cfg = TaskConfig("plan_generation", "logistics", "open", problems={"test": ("p04",)},
                     obfuscation="random")
-    row = AcpConfigRows("obf", cfg, 0, ("test",)).row("test", 0, 0).columns
+    row = ConfigRows("obf", cfg, 0, ("test",)).row("test", 0, 0).columns
     st = _task(row)
     surface = {v: k for k, v in st.text.original_names(st.sym["objects"]).items()}
     assert "truck" not in row["context"] and "plane1" not in row["context"]

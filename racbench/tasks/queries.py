@@ -1,0 +1,127 @@
+"""Queries and goals of one or two literals, and their kinds.
+
+A literal's kind is what a sentence about it shows besides object names: its polarity,
+predicate and argument types (`literal_kind`). A query or goal of two literals has the
+pair of their kinds, in order. Projection asks queries (`QueryPool`), planning and goal
+recognition pursue goals (`goals_between`); both take their sizes from the config's
+query kinds (literal: one literal, conjunction: two).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from racbench.tasks.balance import Pool
+from racbench.tasks.base import Question
+from racbench.tasks.config import QUERY_KINDS
+
+Literal = tuple[int, bool]  # (atom index, polarity)
+FALSE_PATTERNS = ((True, False), (False, True), (False, False))  # truths of a false pair
+GOAL_TRIES = 8
+
+
+def sizes(cfg) -> tuple[int, ...]:
+    """The numbers of literals the config's query kinds allow."""
+    return tuple(QUERY_KINDS.index(k) + 1 for k in cfg.query_kinds)
+
+
+def literal_kind(world, literal: Literal) -> tuple:
+    atom, positive = literal
+    return (positive,) + world.kind_of(world.task.atoms[atom])
+
+
+def literals_json(world, literals: Sequence[Literal]) -> list[dict]:
+    return [{"atom": list(world.task.atoms[i]), "positive": p} for i, p in literals]
+
+
+def holds(state_bits: int, literal: Literal) -> bool:
+    atom, positive = literal
+    return bool(state_bits >> atom & 1) == positive
+
+
+class QueryPool(Pool):
+    """The queries one situation offers: single literals, and ordered pairs of literals
+    over two different atoms, true or false in the situation's end state. Pairs are not
+    listed (a few thousand per state); their kinds and picks are worked out from the
+    single literals. A false pair has one or both literals false, the pattern drawn
+    uniformly among those available, so which conjunct fails tells nothing."""
+
+    def __init__(self, question: Question, world, true: list[Literal], false: list[Literal],
+                 allowed: tuple[int, ...]):
+        super().__init__(question, true, false, subject=lambda x: literals_json(world, x))
+        self.allowed = allowed
+        self._by_kind = ({}, {})  # truth -> kind -> literals
+        for truth, literals in ((True, true), (False, false)):
+            for lit in literals:
+                self._by_kind[truth].setdefault(literal_kind(world, lit), []).append(lit)
+
+    def kinds(self, label: bool) -> set:
+        out = set()
+        if 1 in self.allowed:
+            out.update((k,) for k in self._by_kind[label])
+        if 2 in self.allowed:
+            patterns = [(True, True)] if label else FALSE_PATTERNS
+            for first, second in patterns:
+                for ka, xs in self._by_kind[first].items():
+                    for kb, ys in self._by_kind[second].items():
+                        if _distinct_pair(xs, ys):
+                            out.add((ka, kb))
+        return out
+
+    def variants(self) -> set:
+        return {(k, 0) for k in self.kinds(False)}
+
+    def pick(self, rng: random.Random, label: bool, kind, variant: int | None = None):
+        if len(kind) == 1:
+            found = self._by_kind[label].get(kind[0])
+            return (rng.choice(found),) if found else None
+        patterns = [(True, True)] if label else list(FALSE_PATTERNS)
+        rng.shuffle(patterns)
+        for first, second in patterns:
+            xs = self._by_kind[first].get(kind[0])
+            ys = self._by_kind[second].get(kind[1])
+            if xs and ys and _distinct_pair(xs, ys):
+                a = rng.choice([x for x in xs if any(y[0] != x[0] for y in ys)])
+                return a, rng.choice([y for y in ys if y[0] != a[0]])
+        return None
+
+
+def _distinct_pair(xs: list[Literal], ys: list[Literal]) -> bool:
+    """Can a literal of xs and one of ys be about two different atoms?"""
+    return len({x[0] for x in xs} | {y[0] for y in ys}) > 1
+
+
+def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, size: int,
+                  kind=None, avoid: Sequence[int] = ()) -> tuple[Literal, ...] | None:
+    """A goal of `size` literals (of the given kind, if any) that holds in `end_bits`
+    but not in `start_bits` (no goal is achieved already) nor in any state of `avoid`.
+    Without a kind, one literal is one that changed, the other any that holds at the end."""
+    true = [(i, bool(end_bits >> i & 1)) for i in range(len(world.task.atoms))]
+    if kind is None:
+        changed = [lit for lit in true if not holds(start_bits, lit)]
+        choices = [changed] + [true] * (size - 1)
+    else:
+        by_kind: dict = {}
+        for lit in true:
+            by_kind.setdefault(literal_kind(world, lit), []).append(lit)
+        choices = [by_kind.get(k, []) for k in kind]
+    if any(not c for c in choices):
+        return None
+    for _ in range(GOAL_TRIES):
+        goal = [rng.choice(choices[0])]
+        if size == 2:
+            rest = [lit for lit in choices[1] if lit[0] != goal[0][0]]
+            if not rest:
+                return None
+            goal.append(rng.choice(rest))
+            if kind is None:
+                rng.shuffle(goal)
+        if not all(holds(start_bits, g) for g in goal) and not any(
+                all(holds(s, g) for g in goal) for s in avoid):
+            return tuple(goal)
+    return None
+
+
+def goal_kind(world, goal: Sequence[Literal]) -> tuple:
+    return tuple(literal_kind(world, lit) for lit in goal)
