@@ -21,8 +21,6 @@ from racbench.checks import audit
 from racbench.cli import main
 from racbench.checks.audit import (
     ACCURACY_THRESHOLD,
-    CARD_END,
-    CARD_START,
     AuditError,
     ProbeResult,
     audit_dataset,
@@ -30,6 +28,7 @@ from racbench.checks.audit import (
     render_audit_section,
     update_card,
 )
+from racbench.export.card_section import CARD_END, CARD_START, CardError
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 WORDS = [f"tok{i}" for i in range(400)] + [
@@ -341,7 +340,7 @@ def test_update_card_rejects_malformed_markers(tmp_path):
     root = _clean_dataset(tmp_path / "ds")
     readme = root / "README.md"
     readme.write_text(CARD + CARD_START + "\n", encoding="utf-8")
-    with pytest.raises(AuditError):
+    with pytest.raises(CardError, match="malformed audit markers"):
         update_card(root, audit_dataset(root))
     assert readme.read_text(encoding="utf-8") == CARD + CARD_START + "\n"
 

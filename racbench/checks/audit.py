@@ -38,18 +38,15 @@ one-sided binomial test against chance gives p < ``SIGNIFICANCE``; an audit of
 many configs adjusts the p-values for their number (Holm), so that a dataset
 whose every config is at chance is flagged by luck at most 1% of the time.
 
-All English prose shown to readers lives in the Jinja2 template
-``templates/card/audit.md.j2``.
+The section goes into the card through `racbench.export.card_section`; all English
+prose shown to readers lives in the Jinja2 template ``templates/card/audit.md.j2``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-import os
 import re
-import stat
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -62,14 +59,13 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from racbench.errors import InputError
+from racbench.export.card_section import write_section
 from racbench.progress import progress_bar
 from racbench.text import environment
 
 __all__ = [
     "ACCURACY_THRESHOLD",
     "OPTIONS_THRESHOLD",
-    "CARD_END",
-    "CARD_START",
     "AuditError",
     "ProbeResult",
     "audit_dataset",
@@ -98,9 +94,6 @@ CG_STEPS = 40
 LINE_SEARCH_STEPS = 30
 #: Folds for single-split configs.
 N_FOLDS = 5
-
-CARD_START = "<!-- racbench:audit:start -->"
-CARD_END = "<!-- racbench:audit:end -->"
 
 FIELDS = ("query", "context")
 #: The options probe always reads the option texts.
@@ -731,42 +724,6 @@ def render_audit_section(results: Iterable[ProbeResult]) -> str:
     return text.strip("\n") + "\n"
 
 
-def _splice(card: str, section: str) -> str:
-    block = f"{CARD_START}\n{section}{CARD_END}"
-    n_start, n_end = card.count(CARD_START), card.count(CARD_END)
-    if n_start == 0 and n_end == 0:
-        sep = "" if card.endswith("\n\n") or not card else ("\n" if card.endswith("\n") else "\n\n")
-        return f"{card}{sep}{block}\n"
-    start, end = card.find(CARD_START), card.find(CARD_END)
-    if n_start != 1 or n_end != 1 or end < start:
-        raise AuditError(f"malformed audit markers: {n_start} start, {n_end} end")
-    return card[:start] + block + card[end + len(CARD_END):]
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if path.exists():
-            os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
 def update_card(root: Path, results: Iterable[ProbeResult]) -> Path:
     """Replace (or append) the marked audit section of ``root/README.md``."""
-    readme = Path(root) / "README.md"
-    with open(readme, encoding="utf-8", newline="") as fh:
-        card = fh.read()
-    new = _splice(card, render_audit_section(results))
-    if new != card:
-        _atomic_write(readme, new)
-    return readme
+    return write_section(root, render_audit_section(results))
