@@ -56,9 +56,9 @@ from typing import Iterable, NamedTuple, Sequence
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from racbench.errors import InputError
+from racbench.export import layout
 from racbench.export.card_section import write_section
 from racbench.progress import progress_bar
 from racbench.text import environment
@@ -69,9 +69,9 @@ __all__ = [
     "AuditError",
     "ProbeResult",
     "audit_dataset",
-    "find_configs",
     "has_binary_labels",
     "has_mc_choices",
+    "holm",
     "probe_config",
     "probe_options",
     "render_audit_section",
@@ -104,10 +104,8 @@ PROBE_LABEL = "label"
 PROBE_OPTIONS = "options"
 METHOD_HOLDOUT = "holdout"
 METHOD_CV = f"{N_FOLDS}-fold-cv"
-SPLIT_ORDER = ("train", "validation", "test")
 
 _TOKEN_RE = re.compile(r"\w+(?:'\w+)*")
-_SHARD_RE = re.compile(r"^(?P<split>.+?)-\d{5}-of-\d{5}\.parquet$")
 _TEMPLATE_NAME = "card/audit.md.j2"
 
 
@@ -162,50 +160,40 @@ def _passes(accuracy: float, n: int, threshold: float = ACCURACY_THRESHOLD,
 # Reading configs
 
 
-def _split_name(path: Path) -> str:
-    m = _SHARD_RE.match(path.name)
-    return m.group("split") if m else path.stem
+def _read(path: Path, columns: Iterable[str]) -> pa.Table:
+    """One shard's columns; a missing column is this config's fault, said as the audit's."""
+    try:
+        return layout.read_columns(path, sorted(set(columns)))
+    except layout.LayoutError as exc:
+        raise AuditError(str(exc)) from None
 
 
-def _split_files(config_dir: Path) -> dict[str, list[Path]]:
-    files: dict[str, list[Path]] = {}
-    for path in sorted(config_dir.glob("*.parquet")):
-        if path.is_file():
-            files.setdefault(_split_name(path), []).append(path)
-    return files
+def _shards(splits: dict[str, list[Path]]) -> list[Path]:
+    """Every shard of a config, split by split."""
+    return [path for files in splits.values() for path in files]
 
 
-def _query_column(names: set[str]) -> str:
+def _query_column(splits: dict[str, list[Path]]) -> str:
     """TRAC rows call the question `query`; task-family (ACP) rows call it `question`."""
+    names = set(layout.schema(_shards(splits)[0]).names)
     return "query" if "query" in names or "question" not in names else "question"
 
 
-def _shown_column(splits: dict[str, list[Path]], field: str) -> str:
-    """The column the probe read, as the card names it (`question` for ACP rows)."""
-    if field != "query":
-        return field
-    first = next(iter(splits.values()))[0]
-    return _query_column(set(pq.ParquetFile(first).schema_arrow.names))
+def _texts(column: pa.ChunkedArray) -> list[str]:
+    return ["" if s is None else str(s) for s in column.to_pylist()]
 
 
-def _read_split(paths: Sequence[Path], field: str) -> tuple[list[str], list[str], np.ndarray]:
+def _read_split(paths: Sequence[Path], field: str,
+                query: str) -> tuple[list[str], list[str], np.ndarray]:
     """Return (field texts, query texts, labels) of all shards, in file order."""
+    text = query if field == "query" else field
     texts: list[str] = []
     queries: list[str] = []
     labels: list[np.ndarray] = []
     for path in paths:
-        parquet = pq.ParquetFile(path)
-        names = set(parquet.schema_arrow.names)
-        query = _query_column(names)
-        text = query if field == "query" else field
-        columns = sorted({query, text, "label"})
-        missing = [c for c in columns if c not in names]
-        if missing:
-            raise AuditError(f"{path}: missing column(s) {', '.join(missing)}")
-        table = parquet.read(columns=columns)
-        q = ["" if s is None else str(s) for s in table.column(query).to_pylist()]
-        queries.extend(q)
-        texts.extend("" if s is None else str(s) for s in table.column(text).to_pylist())
+        table = _read(path, (query, text, "label"))
+        queries.extend(_texts(table.column(query)))
+        texts.extend(_texts(table.column(text)))
         labels.append(_labels(table.column("label"), path))
     y = np.concatenate(labels) if labels else np.zeros(0, dtype=np.int64)
     return texts, queries, y
@@ -214,11 +202,10 @@ def _read_split(paths: Sequence[Path], field: str) -> tuple[list[str], list[str]
 def has_binary_labels(config_dir: Path) -> bool:
     """Only configs of true/false rows can be probed (not multiple-choice, open-ended or
     trajectory rows)."""
-    for path in sorted(Path(config_dir).glob("*.parquet")):
-        parquet = pq.ParquetFile(path)
-        if "label" not in parquet.schema_arrow.names:
+    for path in _shards(layout.split_files(config_dir)):
+        if "label" not in layout.schema(path).names:
             return False
-        y = parquet.read(columns=["label"]).column("label").to_numpy(zero_copy_only=False)
+        y = layout.read_columns(path, ["label"]).column("label").to_numpy(zero_copy_only=False)
         if len(y) and not np.isin(y, (0, 1)).all():
             return False
     return True
@@ -237,9 +224,8 @@ def has_mc_choices(config_dir: Path) -> bool:
     (answer_index >= 0) among the same number (at least 2) of `choices`.  Open-ended rows
     (answer_index -1) have no options to probe."""
     sizes: set[int] = set()
-    for path in sorted(Path(config_dir).glob("*.parquet")):
-        parquet = pq.ParquetFile(path)
-        schema = parquet.schema_arrow
+    for path in _shards(layout.split_files(config_dir)):
+        schema = layout.schema(path)
         if not {OPTIONS_FIELD, ANSWER_COLUMN} <= set(schema.names):
             return False
         if not (pa.types.is_list(schema.field(OPTIONS_FIELD).type)
@@ -247,7 +233,7 @@ def has_mc_choices(config_dir: Path) -> bool:
             return False
         if not pa.types.is_integer(schema.field(ANSWER_COLUMN).type):
             return False
-        counts, answers = _option_counts(parquet.read(columns=[OPTIONS_FIELD, ANSWER_COLUMN]))
+        counts, answers = _option_counts(layout.read_columns(path, [OPTIONS_FIELD, ANSWER_COLUMN]))
         if len(answers) and ((answers < 0).any() or (answers >= counts).any()):
             return False
         sizes.update(np.unique(counts).tolist())
@@ -264,18 +250,6 @@ def _labels(column: pa.ChunkedArray, path: Path) -> np.ndarray:
     if bad.any():
         raise AuditError(f"{path}: label values outside {{0, 1}}: {sorted(set(y[bad].tolist()))[:5]}")
     return y
-
-
-def find_configs(root: Path) -> list[Path]:
-    """Direct, non-hidden subdirectories of ``root`` holding *.parquet, by name."""
-    root = Path(root)
-    if not root.is_dir():
-        return []
-    return sorted(
-        (p for p in root.iterdir()
-         if p.is_dir() and not p.name.startswith(".") and any(p.glob("*.parquet"))),
-        key=lambda p: p.name,
-    )
 
 
 # --------------------------------------------------------------------------
@@ -441,19 +415,12 @@ def _eval_split(splits: dict[str, list[Path]]) -> str | None:
     """The held-out splits, every split but train pooled (e.g. "validation+test"),
     or None when there is no train/held-out pair and the config is scored by
     cross-validation. Pooling them doubles the rows a verdict rests on."""
-    held_out = [name for name in _pooled_names(splits) if name != "train"]
+    held_out = [name for name in splits if name != "train"]
     return "+".join(held_out) if "train" in splits and held_out else None
 
 
 def _eval_files(splits: dict[str, list[Path]], eval_name: str) -> list[Path]:
     return [path for name in eval_name.split("+") for path in splits[name]]
-
-
-def _pooled_names(splits: dict[str, list[Path]]) -> list[str]:
-    """Splits in canonical order (train, validation, test, then others by name), so
-    pooled rows, and hence folds, do not depend on directory listing order."""
-    return sorted(splits, key=lambda s: (SPLIT_ORDER.index(s) if s in SPLIT_ORDER
-                                         else len(SPLIT_ORDER), s))
 
 
 # --------------------------------------------------------------------------
@@ -465,20 +432,22 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
     config_dir = Path(config_dir)
     if field not in FIELDS:
         raise AuditError(f"field must be one of {FIELDS}, got {field!r}")
-    splits = _split_files(config_dir)
+    splits = layout.split_files(config_dir)
     if not splits:
         raise AuditError(f"{config_dir}: no parquet files")
+    query = _query_column(splits)
+    shown = query if field == "query" else field
 
     eval_name = _eval_split(splits)
     if eval_name is not None:
-        x_tr, _, y_tr = _read_split(splits["train"], field)
-        x_ev, _, y_ev = _read_split(_eval_files(splits, eval_name), field)
+        x_tr, _, y_tr = _read_split(splits["train"], field, query)
+        x_ev, _, y_ev = _read_split(_eval_files(splits, eval_name), field, query)
         if len(y_tr) == 0 or len(y_ev) == 0:
             raise AuditError(f"{config_dir}: empty train or {eval_name} split")
         pred = _fit_predict(x_tr, y_tr, x_ev)
         accuracy = float(np.mean(pred == y_ev))
         return ProbeResult(
-            config=config_dir.name, field=_shown_column(splits, field), train_split="train",
+            config=config_dir.name, field=shown, train_split="train",
             eval_split=eval_name,
             n_train=len(y_tr), n_eval=len(y_ev), accuracy=accuracy,
             majority_baseline=_majority_accuracy(y_tr, y_ev),
@@ -487,12 +456,12 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
         )
 
     # One split (or no train/eval pair): pool everything, 5-fold CV.
-    names = _pooled_names(splits)
+    names = list(splits)
     texts: list[str] = []
     queries: list[str] = []
     ys: list[np.ndarray] = []
     for name in names:
-        t, q, y = _read_split(splits[name], field)
+        t, q, y = _read_split(splits[name], field, query)
         texts.extend(t)
         queries.extend(q)
         ys.append(y)
@@ -516,7 +485,7 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
     accuracy = float(np.mean(accs))
     split_label = "+".join(names)
     return ProbeResult(
-        config=config_dir.name, field=_shown_column(splits, field), train_split=split_label,
+        config=config_dir.name, field=shown, train_split=split_label,
         eval_split=split_label,
         n_train=len(y_all), n_eval=len(y_all), accuracy=accuracy,
         majority_baseline=float(np.mean(bases)),
@@ -541,27 +510,20 @@ class _Options(NamedTuple):
                         [self.queries[i] for i in idx])
 
 
-def _read_options(paths: Sequence[Path]) -> _Options:
+def _read_options(paths: Sequence[Path], query: str) -> _Options:
     """Rows of all shards, in file order; the query column only assigns CV folds."""
     choices: list[list[str]] = []
     answers: list[np.ndarray] = []
     queries: list[str] = []
     for path in paths:
-        parquet = pq.ParquetFile(path)
-        names = set(parquet.schema_arrow.names)
-        query = _query_column(names)
-        columns = sorted({query, OPTIONS_FIELD, ANSWER_COLUMN})
-        missing = [c for c in columns if c not in names]
-        if missing:
-            raise AuditError(f"{path}: missing column(s) {', '.join(missing)}")
-        table = parquet.read(columns=columns)
+        table = _read(path, (query, OPTIONS_FIELD, ANSWER_COLUMN))
         counts, index = _option_counts(table)
         if ((index < 0) | (index >= counts)).any():
             raise AuditError(f"{path}: {ANSWER_COLUMN} outside its row's {OPTIONS_FIELD}")
         choices.extend(["" if s is None else str(s) for s in row]
                        for row in table.column(OPTIONS_FIELD).to_pylist())
         answers.append(index)
-        queries.extend("" if s is None else str(s) for s in table.column(query).to_pylist())
+        queries.extend(_texts(table.column(query)))
     y = np.concatenate(answers) if answers else np.zeros(0, dtype=np.int64)
     return _Options(choices, y, queries)
 
@@ -612,14 +574,15 @@ def probe_options(config_dir: Path) -> ProbeResult:
     """Options-only probe of one multiple-choice config: can the correct option be
     picked from the option texts alone?  Same splits and folds as ``probe_config``."""
     config_dir = Path(config_dir)
-    splits = _split_files(config_dir)
+    splits = layout.split_files(config_dir)
     if not splits:
         raise AuditError(f"{config_dir}: no parquet files")
+    query = _query_column(splits)
 
     eval_name = _eval_split(splits)
     if eval_name is not None:
-        train = _read_options(splits["train"])
-        held_out = _read_options(_eval_files(splits, eval_name))
+        train = _read_options(splits["train"], query)
+        held_out = _read_options(_eval_files(splits, eval_name), query)
         if len(train.answers) == 0 or len(held_out.answers) == 0:
             raise AuditError(f"{config_dir}: empty train or {eval_name} split")
         k = _n_choices(config_dir, train, held_out)
@@ -628,8 +591,8 @@ def probe_options(config_dir: Path) -> ProbeResult:
                                k, METHOD_HOLDOUT)
 
     # One split (or no train/eval pair): pool everything, 5-fold CV by row.
-    names = _pooled_names(splits)
-    parts = [_read_options(splits[name]) for name in names]
+    names = list(splits)
+    parts = [_read_options(splits[name], query) for name in names]
     rows = _Options([r for p in parts for r in p.choices],
                     np.concatenate([p.answers for p in parts]),
                     [q for p in parts for q in p.queries])
@@ -668,7 +631,7 @@ def audit_dataset(root: Path, field: str = "query", progress: bool = False) -> l
         raise AuditError(f"{root}: not a directory; give a folder racbench built")
     if not (root / "README.md").is_file():
         raise AuditError(f"{root}: no README.md, not a racbench dataset folder")
-    configs = find_configs(root)
+    configs = layout.config_dirs(root)
     if not configs:
         raise AuditError(f"{root}: no <config>/*.parquet files, not a racbench dataset folder")
     results = []
