@@ -15,17 +15,8 @@ are worded differently from its distractors fails this check; ours must pick
 the correct option at most ``OPTIONS_THRESHOLD`` of the time (chance is one
 over the number of options).
 
-The classifier is deliberately simple and fully deterministic:
-
-* features: binary presence of lower-cased word unigrams and bigrams, the
-  vocabulary capped at the ``MAX_FEATURES`` most frequent ones by document
-  frequency in the training rows (ties broken alphabetically);
-* model: L2-regularised logistic regression (unpenalised bias), trained from
-  zero in float64 by a fixed number of damped Newton steps whose linear
-  systems are solved with Jacobi-preconditioned conjugate gradients
-  (IRLS without forming the Hessian).  The design matrix is kept as sparse
-  coordinate arrays, and products use ``np.bincount`` so no scipy or sklearn
-  is needed.
+The classifier (`racbench.checks.bagofwords`) is a deliberately simple,
+deterministic bag-of-words logistic regression.
 
 Splits: train on ``train`` and evaluate on every other split pooled
 (``validation+test``: problems the probe has not seen). A config without that
@@ -34,9 +25,10 @@ blake2b hash of each row's query text and index (for the options probe, whole
 rows go to a fold with all their options).
 
 Verdict: a config fails when its accuracy is above the threshold and a
-one-sided binomial test against chance gives p < ``SIGNIFICANCE``; an audit of
-many configs adjusts the p-values for their number (Holm), so that a dataset
-whose every config is at chance is flagged by luck at most 1% of the time.
+one-sided binomial test against chance (`scipy.stats.binomtest`) gives
+p < ``SIGNIFICANCE``; an audit of many configs adjusts the p-values for their
+number (Holm), so that a dataset whose every config is at chance is flagged by
+luck at most 1% of the time.
 
 The section goes into the card through `racbench.export.card_section`; all English
 prose shown to readers lives in the Jinja2 template ``templates/card/audit.md.j2``.
@@ -45,18 +37,16 @@ prose shown to readers lives in the Jinja2 template ``templates/card/audit.md.j2
 from __future__ import annotations
 
 import hashlib
-import math
-import re
-from collections import Counter
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from pathlib import Path
 from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from scipy.stats import binomtest
 
+from racbench.checks import bagofwords
 from racbench.errors import InputError
 from racbench.export import layout
 from racbench.export.card_section import write_section
@@ -84,14 +74,6 @@ SIGNIFICANCE = 0.01  # above the threshold, a config fails only if clearly above
 #: An options probe passes when it picks the correct option at most this often
 #: (chance is 25% with four options).
 OPTIONS_THRESHOLD = 0.35
-#: Vocabulary cap (features kept by training document frequency).
-MAX_FEATURES = 2000
-#: L2 strength on the weights (objective: mean log-loss + lam/2 * ||w||^2).
-L2_LAMBDA = 1e-3
-#: Fixed optimiser budget.
-NEWTON_STEPS = 12
-CG_STEPS = 40
-LINE_SEARCH_STEPS = 30
 #: Folds for single-split configs.
 N_FOLDS = 5
 
@@ -105,7 +87,6 @@ PROBE_OPTIONS = "options"
 METHOD_HOLDOUT = "holdout"
 METHOD_CV = f"{N_FOLDS}-fold-cv"
 
-_TOKEN_RE = re.compile(r"\w+(?:'\w+)*")
 _TEMPLATE_NAME = "card/audit.md.j2"
 
 
@@ -133,20 +114,10 @@ class ProbeResult:
 
 
 def chance_p_value(accuracy: float, n: int, chance: float = 0.5) -> float:
-    """P(at least this many correct of n | guessing right with probability ``chance``),
-    exact binomial tail in integer arithmetic (so tiny p-values do not underflow early)."""
+    """P(at least this many correct of n | guessing right with probability ``chance``)."""
     if n <= 0:
         return 1.0
-    k = round(accuracy * n)
-    p = Fraction(chance).limit_denominator(1000)
-    a, c, b = p.numerator, p.denominator - p.numerator, p.denominator
-    # sum_{i>=k} C(n,i) a^i c^(n-i) by Horner's rule in c: O(n) small multiplications.
-    tail, comb, a_pow = 0, math.comb(n, k), 1
-    for i in range(k, n + 1):
-        tail = tail * c + comb * a_pow
-        comb = comb * (n - i) // (i + 1)
-        a_pow *= a
-    return min(1.0, a ** k * tail / b ** n)
+    return float(binomtest(round(accuracy * n), n, chance, alternative="greater").pvalue)
 
 
 def _passes(accuracy: float, n: int, threshold: float = ACCURACY_THRESHOLD,
@@ -253,145 +224,13 @@ def _labels(column: pa.ChunkedArray, path: Path) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------
-# Features
-
-
-def _features(text: str) -> set[str]:
-    tokens = _TOKEN_RE.findall(text.lower())
-    feats = set(tokens)
-    feats.update(f"{a} {b}" for a, b in zip(tokens, tokens[1:]))
-    return feats
-
-
-def _build_vocab(docs: Sequence[set[str]], max_features: int = MAX_FEATURES) -> dict[str, int]:
-    df: Counter[str] = Counter()
-    for feats in docs:
-        df.update(feats)
-    if len(df) > max_features:
-        # Only features at least as frequent as the max_features-th can make
-        # the cut; sorting just those gives the same order as a full sort.
-        counts = np.fromiter(df.values(), dtype=np.int64, count=len(df))
-        cutoff = int(np.partition(counts, len(counts) - max_features)[len(counts) - max_features])
-        items = [kv for kv in df.items() if kv[1] >= cutoff]
-    else:
-        items = list(df.items())
-    ranked = sorted(items, key=lambda kv: (-kv[1], kv[0]))[:max_features]
-    return {feat: j for j, (feat, _) in enumerate(ranked)}
-
-
-class _Binary:
-    """Binary n x d design matrix as coordinate arrays (rows, cols)."""
-
-    def __init__(self, docs: Sequence[set[str]], vocab: dict[str, int]):
-        rows: list[int] = []
-        cols: list[int] = []
-        for i, feats in enumerate(docs):
-            # Sorted, so sums over a document's features do not depend on set order
-            # (PYTHONHASHSEED): equal documents get bit-identical scores.
-            idx = sorted(vocab[f] for f in feats if f in vocab)
-            rows.extend([i] * len(idx))
-            cols.extend(idx)
-        self.n = len(docs)
-        self.d = len(vocab)
-        self.rows = np.asarray(rows, dtype=np.intp)
-        self.cols = np.asarray(cols, dtype=np.intp)
-
-    def dot(self, w: np.ndarray) -> np.ndarray:  # X @ w
-        return np.bincount(self.rows, weights=w[self.cols], minlength=self.n)
-
-    def tdot(self, r: np.ndarray) -> np.ndarray:  # X.T @ r
-        return np.bincount(self.cols, weights=r[self.rows], minlength=self.d)
-
-
-# --------------------------------------------------------------------------
-# Logistic regression (damped Newton with preconditioned CG, deterministic)
-
-
-def _objective(z: np.ndarray, y: np.ndarray, w: np.ndarray, lam: float) -> float:
-    return float(np.mean(np.logaddexp(0.0, z) - y * z) + 0.5 * lam * np.dot(w, w))
-
-
-def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 0.5 * (1.0 + np.tanh(0.5 * z))
-
-
-def _fit_logreg(X: _Binary, y: np.ndarray, lam: float = L2_LAMBDA) -> tuple[np.ndarray, float]:
-    n, d = X.n, X.d
-    yf = y.astype(np.float64)
-    w = np.zeros(d, dtype=np.float64)
-    b = 0.0
-    z = np.zeros(n, dtype=np.float64)
-    f = _objective(z, yf, w, lam)
-    for _ in range(NEWTON_STEPS):
-        p = _sigmoid(z)
-        r = p - yf
-        g_w = X.tdot(r) / n + lam * w
-        g_b = float(r.mean())
-        gnorm2 = float(np.dot(g_w, g_w) + g_b * g_b)
-        if gnorm2 <= 1e-24:
-            break
-        s = p * (1.0 - p)
-        diag_w = X.tdot(s) / n + lam
-        diag_b = max(float(s.mean()), 1e-12)
-
-        def hess(v_w: np.ndarray, v_b: float) -> tuple[np.ndarray, float]:
-            t = s * (X.dot(v_w) + v_b)
-            return X.tdot(t) / n + lam * v_w, float(t.sum()) / n
-
-        # Solve H [dw, db] = -g by Jacobi-preconditioned conjugate gradients.
-        dw = np.zeros(d)
-        db = 0.0
-        r_w, r_b = -g_w, -g_b
-        z_w, z_b = r_w / diag_w, r_b / diag_b
-        q_w, q_b = z_w.copy(), z_b
-        rz = float(np.dot(r_w, z_w) + r_b * z_b)
-        tol2 = 1e-12 * gnorm2
-        for _ in range(CG_STEPS):
-            h_w, h_b = hess(q_w, q_b)
-            qhq = float(np.dot(q_w, h_w) + q_b * h_b)
-            if qhq <= 0.0 or not math.isfinite(qhq):
-                break
-            alpha = rz / qhq
-            dw += alpha * q_w
-            db += alpha * q_b
-            r_w = r_w - alpha * h_w
-            r_b = r_b - alpha * h_b
-            if float(np.dot(r_w, r_w) + r_b * r_b) <= tol2:
-                break
-            z_w, z_b = r_w / diag_w, r_b / diag_b
-            rz_new = float(np.dot(r_w, z_w) + r_b * z_b)
-            beta = rz_new / rz
-            rz = rz_new
-            q_w = z_w + beta * q_w
-            q_b = z_b + beta * q_b
-
-        slope = float(np.dot(g_w, dw) + g_b * db)
-        if not slope < 0.0:  # not a descent direction: fall back to the gradient
-            dw, db, slope = -g_w, -g_b, -gnorm2
-        # Backtracking (Armijo) line search along the Newton direction.
-        xdw = X.dot(dw)
-        step = 1.0
-        for _ in range(LINE_SEARCH_STEPS):
-            w_new = w + step * dw
-            z_new = z + step * (xdw + db)
-            f_new = _objective(z_new, yf, w_new, lam)
-            if f_new <= f + 1e-4 * step * slope:
-                break
-            step *= 0.5
-        else:
-            break  # no decrease possible at float64 resolution
-        w, b, z, f = w_new, b + step * db, z_new, f_new
-    return w, b
+# Scoring
 
 
 def _fit_predict(train_texts: Sequence[str], y_train: np.ndarray,
                  eval_texts: Sequence[str]) -> np.ndarray:
-    train_docs = [_features(t) for t in train_texts]
-    vocab = _build_vocab(train_docs)
-    X = _Binary(train_docs, vocab)
-    w, b = _fit_logreg(X, y_train)
-    X_eval = _Binary([_features(t) for t in eval_texts], vocab)
-    return (X_eval.dot(w) + b > 0.0).astype(np.int64)
+    model = bagofwords.fit([bagofwords.features(t) for t in train_texts], y_train)
+    return model.predict([bagofwords.features(t) for t in eval_texts])
 
 
 def _majority_accuracy(y_train: np.ndarray, y_eval: np.ndarray) -> float:
@@ -539,17 +378,15 @@ def _n_choices(config_dir: Path, *parts: _Options) -> int:
 
 def _option_docs(rows: _Options) -> list[set[str]]:
     """One document per option, row by row (row-major, so scores reshape to rows x k)."""
-    return [_features(text) for options in rows.choices for text in options]
+    return [bagofwords.features(text) for options in rows.choices for text in options]
 
 
 def _pick_options(train: _Options, held_out: _Options, n_choices: int) -> np.ndarray:
     """Index of the option the classifier trained on ``train`` scores highest in each
     held-out row (ties: the lowest index)."""
-    train_docs = _option_docs(train)
     y = (np.arange(n_choices)[None, :] == train.answers[:, None]).ravel().astype(np.int64)
-    vocab = _build_vocab(train_docs)
-    w, _ = _fit_logreg(_Binary(train_docs, vocab), y)  # the bias is the same for every option
-    scores = _Binary(_option_docs(held_out), vocab).dot(w).reshape(len(held_out.answers), n_choices)
+    model = bagofwords.fit(_option_docs(train), y)
+    scores = model.margins(_option_docs(held_out)).reshape(len(held_out.answers), n_choices)
     return np.argmax(scores, axis=1)
 
 
@@ -652,16 +489,15 @@ def holm(results: list[ProbeResult]) -> list[ProbeResult]:
     step-down method) and judge each config on its adjusted p-value: at a 1% level
     per config, an audit of hundreds of configs at chance would flag a few by luck;
     this keeps the chance of any false alarm in the audit at 1%."""
-    order = sorted(range(len(results)), key=lambda i: (results[i].p_value, i))
-    adjusted, running = [1.0] * len(results), 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (len(results) - rank) * results[i].p_value))
-        adjusted[i] = running
+    p = np.array([r.p_value for r in results], dtype=np.float64)
+    order = np.argsort(p, kind="stable")  # equal p-values keep the configs' order
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate((len(p) - np.arange(len(p))) * p[order]))
     out = []
-    for r, p in zip(results, adjusted):
+    for r, p_adj in zip(results, adjusted.tolist()):
         threshold = OPTIONS_THRESHOLD if r.probe == PROBE_OPTIONS else ACCURACY_THRESHOLD
-        out.append(replace(r, p_adjusted=p,
-                           passed=r.accuracy <= threshold or p >= SIGNIFICANCE))
+        out.append(replace(r, p_adjusted=p_adj,
+                           passed=r.accuracy <= threshold or p_adj >= SIGNIFICANCE))
     return out
 
 
@@ -675,8 +511,8 @@ def render_audit_section(results: Iterable[ProbeResult]) -> str:
     text = environment().get_template(_TEMPLATE_NAME).render(
         results=results,
         threshold=ACCURACY_THRESHOLD, significance=SIGNIFICANCE,
-        max_features=MAX_FEATURES,
-        l2_lambda=L2_LAMBDA,
+        max_features=bagofwords.MAX_FEATURES,
+        l2_lambda=bagofwords.L2_LAMBDA,
         n_folds=N_FOLDS,
         method_holdout=METHOD_HOLDOUT,
         method_cv=METHOD_CV,
