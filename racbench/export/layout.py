@@ -2,10 +2,12 @@
 
 A root holds one folder per config (hidden folders and folders without shards are
 not configs); a config folder holds each split as Parquet shards named
-``{split}-{i:05d}-of-{n:05d}.parquet`` (see `racbench.export.parquet`). The readers
-(`racbench audit`, `racbench show`, `racbench verify`) list and read them here, so
-they agree on what a config and a split are and on the order rows come in: configs
-by name, splits train, validation, test and then any other by name, shards by name.
+``{split}-{i:05d}-of-{n:05d}.parquet`` (see `racbench.export.parquet`). Every reader
+of a built folder lists and reads it here (`racbench audit` and `racbench show` do;
+`racbench verify` is to move here too), so they agree on what a config and a split
+are and on the order rows come in: configs by name, splits train, validation, test
+and then any other by name, shards by name. A reader that also accepts one config
+folder as its root can tell one by `split_files(root)` being non-empty.
 
 Errors: a shard that lacks a requested column raises `LayoutError`; a file pyarrow
 cannot read raises pyarrow's own error (`pyarrow.ArrowException` or `OSError`), for
