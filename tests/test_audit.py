@@ -17,12 +17,10 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from racbench.checks import audit
+from racbench.checks import audit, bagofwords
 from racbench.cli import main
 from racbench.checks.audit import (
     ACCURACY_THRESHOLD,
-    CARD_END,
-    CARD_START,
     AuditError,
     ProbeResult,
     audit_dataset,
@@ -30,6 +28,7 @@ from racbench.checks.audit import (
     render_audit_section,
     update_card,
 )
+from racbench.export.card_section import CARD_END, CARD_START, CardError
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 WORDS = [f"tok{i}" for i in range(400)] + [
@@ -236,15 +235,69 @@ def test_bad_inputs_raise(tmp_path):
 
 
 def test_features_and_vocabulary():
-    assert audit._features("Block A is NOT clear.") == {
+    assert bagofwords.features("Block A is NOT clear.") == {
         "block", "a", "is", "not", "clear",
         "block a", "a is", "is not", "not clear",
     }
     docs = [{"b", "a", "c"}, {"b", "a"}, {"c", "d"}, {"e"}]
     # df: a=2, b=2, c=2, d=1, e=1 -> ties broken alphabetically
-    assert audit._build_vocab(docs, max_features=4) == {"a": 0, "b": 1, "c": 2, "d": 3}
-    assert audit._build_vocab(docs, max_features=2) == {"a": 0, "b": 1}
-    assert list(audit._build_vocab(docs)) == ["a", "b", "c", "d", "e"]
+    assert bagofwords.build_vocab(docs, max_features=4) == {"a": 0, "b": 1, "c": 2, "d": 3}
+    assert bagofwords.build_vocab(docs, max_features=2) == {"a": 0, "b": 1}
+    assert list(bagofwords.build_vocab(docs)) == ["a", "b", "c", "d", "e"]
+
+
+def _docs(rng: np.random.Generator, n: int, marker=None) -> tuple[list[set[str]], np.ndarray]:
+    """Random documents; with ``marker`` positives say "yes" and negatives "no"."""
+    texts, y = _rows(rng, n)
+    if marker:
+        texts = [f"{t} {'yes' if label else 'no'}" for t, label in zip(texts, y)]
+    return [bagofwords.features(t) for t in texts], y
+
+
+def test_fit_separates_a_separable_set():
+    rng = np.random.default_rng(20)
+    docs, y = _docs(rng, 400, marker=True)
+    model = bagofwords.fit(docs, y)
+    assert (model.predict(docs) == y).all()
+    new_docs, new_y = _docs(rng, 200, marker=True)
+    assert (model.predict(new_docs) == new_y).all()
+    assert model.weights[model.vocab["yes"]] > 0 > model.weights[model.vocab["no"]]
+
+
+def test_fit_is_the_minimum_of_the_documented_objective():
+    """Zero gradient of mean log-loss + lam/2 ||w||^2 (bias unpenalised), computed
+    densely here: the objective is strictly convex, so that is its one minimum."""
+    from scipy.special import expit
+
+    rng = np.random.default_rng(21)
+    docs, y = _docs(rng, 300)
+    y[:60] = 1  # unbalanced: the unpenalised bias must match the base rate
+    model = bagofwords.fit(docs, y)
+    X = bagofwords.design(docs, model.vocab).toarray()
+    r = expit(X @ model.weights + model.bias) - y
+    assert np.abs(X.T @ r / len(y) + bagofwords.L2_LAMBDA * model.weights).max() < 1e-9
+    assert abs(r.mean()) < 1e-9
+    stronger = bagofwords.fit(docs, y, lam=1.0)
+    assert np.linalg.norm(stronger.weights) < np.linalg.norm(model.weights) / 10
+
+
+def test_fit_does_not_depend_on_the_hash_seed(tmp_path):
+    """Feature sets iterate in PYTHONHASHSEED order; the fitted weights must not."""
+    rng = np.random.default_rng(22)
+    _write_split(tmp_path / "cfg", "train", *_rows(rng, 300, leak=0.5))
+    script = ("import sys, hashlib, pyarrow.parquet as pq; from racbench.checks import bagofwords as b;"
+              "t = pq.read_table(sys.argv[1]);"
+              "m = b.fit([b.features(q) for q in t['query'].to_pylist()], t['label'].to_numpy());"
+              "print(hashlib.sha256(m.weights.tobytes()).hexdigest(), m.bias.hex())")
+    outs = set()
+    for seed in ("0", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        proc = subprocess.run([sys.executable, "-c", script,
+                               str(tmp_path / "cfg" / "train-00000-of-00001.parquet")],
+                              env=env, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        outs.add(proc.stdout)
+    assert len(outs) == 1
 
 
 def test_audit_dataset_finds_configs_sorted(tmp_path):
@@ -341,7 +394,7 @@ def test_update_card_rejects_malformed_markers(tmp_path):
     root = _clean_dataset(tmp_path / "ds")
     readme = root / "README.md"
     readme.write_text(CARD + CARD_START + "\n", encoding="utf-8")
-    with pytest.raises(AuditError):
+    with pytest.raises(CardError, match="malformed audit markers"):
         update_card(root, audit_dataset(root))
     assert readme.read_text(encoding="utf-8") == CARD + CARD_START + "\n"
 
@@ -530,19 +583,38 @@ def test_mc_detection_reads_values_not_names(tmp_path):
     assert not audit.has_mc_choices(tmp_path / "no_rows")  # no parquet: nothing to probe
 
 
-def test_chance_p_value_generalises_without_changing_the_binary_test():
+def test_chance_p_value_is_the_exact_one_sided_binomial_tail():
     import math
+    from fractions import Fraction
 
     for n in (1, 10, 57, 200):
         for acc in (0.0, 0.3, 0.5, 0.56, 0.7, 1.0):
             k = round(acc * n)
-            old = min(1.0, sum(math.comb(n, i) for i in range(k, n + 1)) / 2 ** n)
-            assert audit.chance_p_value(acc, n) == old
-            quarter = sum(math.comb(n, i) * 0.25 ** i * 0.75 ** (n - i) for i in range(k, n + 1))
-            assert audit.chance_p_value(acc, n, 0.25) == pytest.approx(quarter, rel=1e-9)
-    assert audit.chance_p_value(0.30, 10_000, 0.25) < 1e-20  # large n stays fast and exact
+            for chance in (Fraction(1, 2), Fraction(1, 4), Fraction(1, 3)):
+                exact = sum(math.comb(n, i) * chance ** i * (1 - chance) ** (n - i)
+                            for i in range(k, n + 1))
+                p = audit.chance_p_value(acc, n, float(chance))
+                assert p == pytest.approx(float(exact), rel=1e-12, abs=0.0)
+    assert audit.chance_p_value(0.5, 0) == 1.0
+    assert 0.0 < audit.chance_p_value(0.30, 10_000, 0.25) < 1e-20  # large n: no underflow
     assert audit._passes(0.35, 100, audit.OPTIONS_THRESHOLD, 0.25)
     assert not audit._passes(0.5, 100, audit.OPTIONS_THRESHOLD, 0.25)
+
+
+def test_holm_on_known_numbers():
+    """Textbook step-down: sorted p times (m, m-1, ...), made monotone, capped at 1."""
+    def result(p, accuracy=0.9):
+        return ProbeResult("c", "query", "train", "test", 10, 5, accuracy, 0.5, False,
+                           "holdout", p)
+
+    # sorted: 0.0005*5, 0.001*4, 0.003*3, 0.006*2, 0.05*1
+    judged = audit.holm([result(p) for p in (0.001, 0.006, 0.003, 0.0005, 0.05)])
+    assert [r.p_adjusted for r in judged] == pytest.approx([0.004, 0.012, 0.009, 0.0025, 0.05])
+    assert [r.passed for r in judged] == [False, True, False, False, True]
+    assert audit.holm([result(0.3), result(0.3)])[1].p_adjusted == pytest.approx(0.6)
+    assert audit.holm([result(0.5), result(0.6), result(0.7)])[0].p_adjusted == 1.0
+    assert audit.holm([result(1e-9, accuracy=0.5)])[0].passed  # at the threshold: pass
+    assert audit.holm([]) == []
 
 
 def test_card_lists_mc_config_on_choices(tmp_path):

@@ -13,7 +13,8 @@ from datasets.utils.metadata import known_task_ids
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from racbench.tasks.schema import task_features
-from racbench.checks.audit import CARD_START, audit_dataset, update_card
+from racbench.checks.audit import audit_dataset, update_card
+from racbench.export.card_section import CARD_START
 from racbench.export.build import ConfigStats, SplitStats, build
 from racbench.export.card import render_card
 from racbench.export.hub import size_category, task_tags

@@ -15,17 +15,8 @@ are worded differently from its distractors fails this check; ours must pick
 the correct option at most ``OPTIONS_THRESHOLD`` of the time (chance is one
 over the number of options).
 
-The classifier is deliberately simple and fully deterministic:
-
-* features: binary presence of lower-cased word unigrams and bigrams, the
-  vocabulary capped at the ``MAX_FEATURES`` most frequent ones by document
-  frequency in the training rows (ties broken alphabetically);
-* model: L2-regularised logistic regression (unpenalised bias), trained from
-  zero in float64 by a fixed number of damped Newton steps whose linear
-  systems are solved with Jacobi-preconditioned conjugate gradients
-  (IRLS without forming the Hessian).  The design matrix is kept as sparse
-  coordinate arrays, and products use ``np.bincount`` so no scipy or sklearn
-  is needed.
+The classifier (`racbench.checks.bagofwords`) is a deliberately simple,
+deterministic bag-of-words logistic regression.
 
 Splits: train on ``train`` and evaluate on every other split pooled
 (``validation+test``: problems the probe has not seen). A config without that
@@ -34,48 +25,43 @@ blake2b hash of each row's query text and index (for the options probe, whole
 rows go to a fold with all their options).
 
 Verdict: a config fails when its accuracy is above the threshold and a
-one-sided binomial test against chance gives p < ``SIGNIFICANCE``; an audit of
-many configs adjusts the p-values for their number (Holm), so that a dataset
-whose every config is at chance is flagged by luck at most 1% of the time.
+one-sided binomial test against chance (`scipy.stats.binomtest`) gives
+p < ``SIGNIFICANCE``; an audit of many configs adjusts the p-values for their
+number (Holm), so that a dataset whose every config is at chance is flagged by
+luck at most 1% of the time.
 
-All English prose shown to readers lives in the Jinja2 template
-``templates/card/audit.md.j2``.
+The section goes into the card through `racbench.export.card_section`; all English
+prose shown to readers lives in the Jinja2 template ``templates/card/audit.md.j2``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
-import os
-import re
-import stat
-import tempfile
-from collections import Counter
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from pathlib import Path
 from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
+from scipy.stats import binomtest
 
+from racbench.checks import bagofwords
 from racbench.errors import InputError
+from racbench.export import layout
+from racbench.export.card_section import write_section
 from racbench.progress import progress_bar
 from racbench.text import environment
 
 __all__ = [
     "ACCURACY_THRESHOLD",
     "OPTIONS_THRESHOLD",
-    "CARD_END",
-    "CARD_START",
     "AuditError",
     "ProbeResult",
     "audit_dataset",
-    "find_configs",
     "has_binary_labels",
     "has_mc_choices",
+    "holm",
     "probe_config",
     "probe_options",
     "render_audit_section",
@@ -88,19 +74,8 @@ SIGNIFICANCE = 0.01  # above the threshold, a config fails only if clearly above
 #: An options probe passes when it picks the correct option at most this often
 #: (chance is 25% with four options).
 OPTIONS_THRESHOLD = 0.35
-#: Vocabulary cap (features kept by training document frequency).
-MAX_FEATURES = 2000
-#: L2 strength on the weights (objective: mean log-loss + lam/2 * ||w||^2).
-L2_LAMBDA = 1e-3
-#: Fixed optimiser budget.
-NEWTON_STEPS = 12
-CG_STEPS = 40
-LINE_SEARCH_STEPS = 30
 #: Folds for single-split configs.
 N_FOLDS = 5
-
-CARD_START = "<!-- racbench:audit:start -->"
-CARD_END = "<!-- racbench:audit:end -->"
 
 FIELDS = ("query", "context")
 #: The options probe always reads the option texts.
@@ -111,10 +86,7 @@ PROBE_LABEL = "label"
 PROBE_OPTIONS = "options"
 METHOD_HOLDOUT = "holdout"
 METHOD_CV = f"{N_FOLDS}-fold-cv"
-SPLIT_ORDER = ("train", "validation", "test")
 
-_TOKEN_RE = re.compile(r"\w+(?:'\w+)*")
-_SHARD_RE = re.compile(r"^(?P<split>.+?)-\d{5}-of-\d{5}\.parquet$")
 _TEMPLATE_NAME = "card/audit.md.j2"
 
 
@@ -142,20 +114,10 @@ class ProbeResult:
 
 
 def chance_p_value(accuracy: float, n: int, chance: float = 0.5) -> float:
-    """P(at least this many correct of n | guessing right with probability ``chance``),
-    exact binomial tail in integer arithmetic (so tiny p-values do not underflow early)."""
+    """P(at least this many correct of n | guessing right with probability ``chance``)."""
     if n <= 0:
         return 1.0
-    k = round(accuracy * n)
-    p = Fraction(chance).limit_denominator(1000)
-    a, c, b = p.numerator, p.denominator - p.numerator, p.denominator
-    # sum_{i>=k} C(n,i) a^i c^(n-i) by Horner's rule in c: O(n) small multiplications.
-    tail, comb, a_pow = 0, math.comb(n, k), 1
-    for i in range(k, n + 1):
-        tail = tail * c + comb * a_pow
-        comb = comb * (n - i) // (i + 1)
-        a_pow *= a
-    return min(1.0, a ** k * tail / b ** n)
+    return float(binomtest(round(accuracy * n), n, chance, alternative="greater").pvalue)
 
 
 def _passes(accuracy: float, n: int, threshold: float = ACCURACY_THRESHOLD,
@@ -169,50 +131,40 @@ def _passes(accuracy: float, n: int, threshold: float = ACCURACY_THRESHOLD,
 # Reading configs
 
 
-def _split_name(path: Path) -> str:
-    m = _SHARD_RE.match(path.name)
-    return m.group("split") if m else path.stem
+def _read(path: Path, columns: Iterable[str]) -> pa.Table:
+    """One shard's columns; a missing column is this config's fault, said as the audit's."""
+    try:
+        return layout.read_columns(path, sorted(set(columns)))
+    except layout.LayoutError as exc:
+        raise AuditError(str(exc)) from None
 
 
-def _split_files(config_dir: Path) -> dict[str, list[Path]]:
-    files: dict[str, list[Path]] = {}
-    for path in sorted(config_dir.glob("*.parquet")):
-        if path.is_file():
-            files.setdefault(_split_name(path), []).append(path)
-    return files
+def _shards(splits: dict[str, list[Path]]) -> list[Path]:
+    """Every shard of a config, split by split."""
+    return [path for files in splits.values() for path in files]
 
 
-def _query_column(names: set[str]) -> str:
+def _query_column(splits: dict[str, list[Path]]) -> str:
     """TRAC rows call the question `query`; task-family (ACP) rows call it `question`."""
+    names = set(layout.schema(_shards(splits)[0]).names)
     return "query" if "query" in names or "question" not in names else "question"
 
 
-def _shown_column(splits: dict[str, list[Path]], field: str) -> str:
-    """The column the probe read, as the card names it (`question` for ACP rows)."""
-    if field != "query":
-        return field
-    first = next(iter(splits.values()))[0]
-    return _query_column(set(pq.ParquetFile(first).schema_arrow.names))
+def _texts(column: pa.ChunkedArray) -> list[str]:
+    return ["" if s is None else str(s) for s in column.to_pylist()]
 
 
-def _read_split(paths: Sequence[Path], field: str) -> tuple[list[str], list[str], np.ndarray]:
+def _read_split(paths: Sequence[Path], field: str,
+                query: str) -> tuple[list[str], list[str], np.ndarray]:
     """Return (field texts, query texts, labels) of all shards, in file order."""
+    text = query if field == "query" else field
     texts: list[str] = []
     queries: list[str] = []
     labels: list[np.ndarray] = []
     for path in paths:
-        parquet = pq.ParquetFile(path)
-        names = set(parquet.schema_arrow.names)
-        query = _query_column(names)
-        text = query if field == "query" else field
-        columns = sorted({query, text, "label"})
-        missing = [c for c in columns if c not in names]
-        if missing:
-            raise AuditError(f"{path}: missing column(s) {', '.join(missing)}")
-        table = parquet.read(columns=columns)
-        q = ["" if s is None else str(s) for s in table.column(query).to_pylist()]
-        queries.extend(q)
-        texts.extend("" if s is None else str(s) for s in table.column(text).to_pylist())
+        table = _read(path, (query, text, "label"))
+        queries.extend(_texts(table.column(query)))
+        texts.extend(_texts(table.column(text)))
         labels.append(_labels(table.column("label"), path))
     y = np.concatenate(labels) if labels else np.zeros(0, dtype=np.int64)
     return texts, queries, y
@@ -221,11 +173,10 @@ def _read_split(paths: Sequence[Path], field: str) -> tuple[list[str], list[str]
 def has_binary_labels(config_dir: Path) -> bool:
     """Only configs of true/false rows can be probed (not multiple-choice, open-ended or
     trajectory rows)."""
-    for path in sorted(Path(config_dir).glob("*.parquet")):
-        parquet = pq.ParquetFile(path)
-        if "label" not in parquet.schema_arrow.names:
+    for path in _shards(layout.split_files(config_dir)):
+        if "label" not in layout.schema(path).names:
             return False
-        y = parquet.read(columns=["label"]).column("label").to_numpy(zero_copy_only=False)
+        y = layout.read_columns(path, ["label"]).column("label").to_numpy(zero_copy_only=False)
         if len(y) and not np.isin(y, (0, 1)).all():
             return False
     return True
@@ -244,9 +195,8 @@ def has_mc_choices(config_dir: Path) -> bool:
     (answer_index >= 0) among the same number (at least 2) of `choices`.  Open-ended rows
     (answer_index -1) have no options to probe."""
     sizes: set[int] = set()
-    for path in sorted(Path(config_dir).glob("*.parquet")):
-        parquet = pq.ParquetFile(path)
-        schema = parquet.schema_arrow
+    for path in _shards(layout.split_files(config_dir)):
+        schema = layout.schema(path)
         if not {OPTIONS_FIELD, ANSWER_COLUMN} <= set(schema.names):
             return False
         if not (pa.types.is_list(schema.field(OPTIONS_FIELD).type)
@@ -254,7 +204,7 @@ def has_mc_choices(config_dir: Path) -> bool:
             return False
         if not pa.types.is_integer(schema.field(ANSWER_COLUMN).type):
             return False
-        counts, answers = _option_counts(parquet.read(columns=[OPTIONS_FIELD, ANSWER_COLUMN]))
+        counts, answers = _option_counts(layout.read_columns(path, [OPTIONS_FIELD, ANSWER_COLUMN]))
         if len(answers) and ((answers < 0).any() or (answers >= counts).any()):
             return False
         sizes.update(np.unique(counts).tolist())
@@ -273,158 +223,14 @@ def _labels(column: pa.ChunkedArray, path: Path) -> np.ndarray:
     return y
 
 
-def find_configs(root: Path) -> list[Path]:
-    """Direct, non-hidden subdirectories of ``root`` holding *.parquet, by name."""
-    root = Path(root)
-    if not root.is_dir():
-        return []
-    return sorted(
-        (p for p in root.iterdir()
-         if p.is_dir() and not p.name.startswith(".") and any(p.glob("*.parquet"))),
-        key=lambda p: p.name,
-    )
-
-
 # --------------------------------------------------------------------------
-# Features
-
-
-def _features(text: str) -> set[str]:
-    tokens = _TOKEN_RE.findall(text.lower())
-    feats = set(tokens)
-    feats.update(f"{a} {b}" for a, b in zip(tokens, tokens[1:]))
-    return feats
-
-
-def _build_vocab(docs: Sequence[set[str]], max_features: int = MAX_FEATURES) -> dict[str, int]:
-    df: Counter[str] = Counter()
-    for feats in docs:
-        df.update(feats)
-    if len(df) > max_features:
-        # Only features at least as frequent as the max_features-th can make
-        # the cut; sorting just those gives the same order as a full sort.
-        counts = np.fromiter(df.values(), dtype=np.int64, count=len(df))
-        cutoff = int(np.partition(counts, len(counts) - max_features)[len(counts) - max_features])
-        items = [kv for kv in df.items() if kv[1] >= cutoff]
-    else:
-        items = list(df.items())
-    ranked = sorted(items, key=lambda kv: (-kv[1], kv[0]))[:max_features]
-    return {feat: j for j, (feat, _) in enumerate(ranked)}
-
-
-class _Binary:
-    """Binary n x d design matrix as coordinate arrays (rows, cols)."""
-
-    def __init__(self, docs: Sequence[set[str]], vocab: dict[str, int]):
-        rows: list[int] = []
-        cols: list[int] = []
-        for i, feats in enumerate(docs):
-            # Sorted, so sums over a document's features do not depend on set order
-            # (PYTHONHASHSEED): equal documents get bit-identical scores.
-            idx = sorted(vocab[f] for f in feats if f in vocab)
-            rows.extend([i] * len(idx))
-            cols.extend(idx)
-        self.n = len(docs)
-        self.d = len(vocab)
-        self.rows = np.asarray(rows, dtype=np.intp)
-        self.cols = np.asarray(cols, dtype=np.intp)
-
-    def dot(self, w: np.ndarray) -> np.ndarray:  # X @ w
-        return np.bincount(self.rows, weights=w[self.cols], minlength=self.n)
-
-    def tdot(self, r: np.ndarray) -> np.ndarray:  # X.T @ r
-        return np.bincount(self.cols, weights=r[self.rows], minlength=self.d)
-
-
-# --------------------------------------------------------------------------
-# Logistic regression (damped Newton with preconditioned CG, deterministic)
-
-
-def _objective(z: np.ndarray, y: np.ndarray, w: np.ndarray, lam: float) -> float:
-    return float(np.mean(np.logaddexp(0.0, z) - y * z) + 0.5 * lam * np.dot(w, w))
-
-
-def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 0.5 * (1.0 + np.tanh(0.5 * z))
-
-
-def _fit_logreg(X: _Binary, y: np.ndarray, lam: float = L2_LAMBDA) -> tuple[np.ndarray, float]:
-    n, d = X.n, X.d
-    yf = y.astype(np.float64)
-    w = np.zeros(d, dtype=np.float64)
-    b = 0.0
-    z = np.zeros(n, dtype=np.float64)
-    f = _objective(z, yf, w, lam)
-    for _ in range(NEWTON_STEPS):
-        p = _sigmoid(z)
-        r = p - yf
-        g_w = X.tdot(r) / n + lam * w
-        g_b = float(r.mean())
-        gnorm2 = float(np.dot(g_w, g_w) + g_b * g_b)
-        if gnorm2 <= 1e-24:
-            break
-        s = p * (1.0 - p)
-        diag_w = X.tdot(s) / n + lam
-        diag_b = max(float(s.mean()), 1e-12)
-
-        def hess(v_w: np.ndarray, v_b: float) -> tuple[np.ndarray, float]:
-            t = s * (X.dot(v_w) + v_b)
-            return X.tdot(t) / n + lam * v_w, float(t.sum()) / n
-
-        # Solve H [dw, db] = -g by Jacobi-preconditioned conjugate gradients.
-        dw = np.zeros(d)
-        db = 0.0
-        r_w, r_b = -g_w, -g_b
-        z_w, z_b = r_w / diag_w, r_b / diag_b
-        q_w, q_b = z_w.copy(), z_b
-        rz = float(np.dot(r_w, z_w) + r_b * z_b)
-        tol2 = 1e-12 * gnorm2
-        for _ in range(CG_STEPS):
-            h_w, h_b = hess(q_w, q_b)
-            qhq = float(np.dot(q_w, h_w) + q_b * h_b)
-            if qhq <= 0.0 or not math.isfinite(qhq):
-                break
-            alpha = rz / qhq
-            dw += alpha * q_w
-            db += alpha * q_b
-            r_w = r_w - alpha * h_w
-            r_b = r_b - alpha * h_b
-            if float(np.dot(r_w, r_w) + r_b * r_b) <= tol2:
-                break
-            z_w, z_b = r_w / diag_w, r_b / diag_b
-            rz_new = float(np.dot(r_w, z_w) + r_b * z_b)
-            beta = rz_new / rz
-            rz = rz_new
-            q_w = z_w + beta * q_w
-            q_b = z_b + beta * q_b
-
-        slope = float(np.dot(g_w, dw) + g_b * db)
-        if not slope < 0.0:  # not a descent direction: fall back to the gradient
-            dw, db, slope = -g_w, -g_b, -gnorm2
-        # Backtracking (Armijo) line search along the Newton direction.
-        xdw = X.dot(dw)
-        step = 1.0
-        for _ in range(LINE_SEARCH_STEPS):
-            w_new = w + step * dw
-            z_new = z + step * (xdw + db)
-            f_new = _objective(z_new, yf, w_new, lam)
-            if f_new <= f + 1e-4 * step * slope:
-                break
-            step *= 0.5
-        else:
-            break  # no decrease possible at float64 resolution
-        w, b, z, f = w_new, b + step * db, z_new, f_new
-    return w, b
+# Scoring
 
 
 def _fit_predict(train_texts: Sequence[str], y_train: np.ndarray,
                  eval_texts: Sequence[str]) -> np.ndarray:
-    train_docs = [_features(t) for t in train_texts]
-    vocab = _build_vocab(train_docs)
-    X = _Binary(train_docs, vocab)
-    w, b = _fit_logreg(X, y_train)
-    X_eval = _Binary([_features(t) for t in eval_texts], vocab)
-    return (X_eval.dot(w) + b > 0.0).astype(np.int64)
+    model = bagofwords.fit([bagofwords.features(t) for t in train_texts], y_train)
+    return model.predict([bagofwords.features(t) for t in eval_texts])
 
 
 def _majority_accuracy(y_train: np.ndarray, y_eval: np.ndarray) -> float:
@@ -448,19 +254,12 @@ def _eval_split(splits: dict[str, list[Path]]) -> str | None:
     """The held-out splits, every split but train pooled (e.g. "validation+test"),
     or None when there is no train/held-out pair and the config is scored by
     cross-validation. Pooling them doubles the rows a verdict rests on."""
-    held_out = [name for name in _pooled_names(splits) if name != "train"]
+    held_out = [name for name in splits if name != "train"]
     return "+".join(held_out) if "train" in splits and held_out else None
 
 
 def _eval_files(splits: dict[str, list[Path]], eval_name: str) -> list[Path]:
     return [path for name in eval_name.split("+") for path in splits[name]]
-
-
-def _pooled_names(splits: dict[str, list[Path]]) -> list[str]:
-    """Splits in canonical order (train, validation, test, then others by name), so
-    pooled rows, and hence folds, do not depend on directory listing order."""
-    return sorted(splits, key=lambda s: (SPLIT_ORDER.index(s) if s in SPLIT_ORDER
-                                         else len(SPLIT_ORDER), s))
 
 
 # --------------------------------------------------------------------------
@@ -472,20 +271,22 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
     config_dir = Path(config_dir)
     if field not in FIELDS:
         raise AuditError(f"field must be one of {FIELDS}, got {field!r}")
-    splits = _split_files(config_dir)
+    splits = layout.split_files(config_dir)
     if not splits:
         raise AuditError(f"{config_dir}: no parquet files")
+    query = _query_column(splits)
+    shown = query if field == "query" else field
 
     eval_name = _eval_split(splits)
     if eval_name is not None:
-        x_tr, _, y_tr = _read_split(splits["train"], field)
-        x_ev, _, y_ev = _read_split(_eval_files(splits, eval_name), field)
+        x_tr, _, y_tr = _read_split(splits["train"], field, query)
+        x_ev, _, y_ev = _read_split(_eval_files(splits, eval_name), field, query)
         if len(y_tr) == 0 or len(y_ev) == 0:
             raise AuditError(f"{config_dir}: empty train or {eval_name} split")
         pred = _fit_predict(x_tr, y_tr, x_ev)
         accuracy = float(np.mean(pred == y_ev))
         return ProbeResult(
-            config=config_dir.name, field=_shown_column(splits, field), train_split="train",
+            config=config_dir.name, field=shown, train_split="train",
             eval_split=eval_name,
             n_train=len(y_tr), n_eval=len(y_ev), accuracy=accuracy,
             majority_baseline=_majority_accuracy(y_tr, y_ev),
@@ -494,12 +295,12 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
         )
 
     # One split (or no train/eval pair): pool everything, 5-fold CV.
-    names = _pooled_names(splits)
+    names = list(splits)
     texts: list[str] = []
     queries: list[str] = []
     ys: list[np.ndarray] = []
     for name in names:
-        t, q, y = _read_split(splits[name], field)
+        t, q, y = _read_split(splits[name], field, query)
         texts.extend(t)
         queries.extend(q)
         ys.append(y)
@@ -523,7 +324,7 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
     accuracy = float(np.mean(accs))
     split_label = "+".join(names)
     return ProbeResult(
-        config=config_dir.name, field=_shown_column(splits, field), train_split=split_label,
+        config=config_dir.name, field=shown, train_split=split_label,
         eval_split=split_label,
         n_train=len(y_all), n_eval=len(y_all), accuracy=accuracy,
         majority_baseline=float(np.mean(bases)),
@@ -548,27 +349,20 @@ class _Options(NamedTuple):
                         [self.queries[i] for i in idx])
 
 
-def _read_options(paths: Sequence[Path]) -> _Options:
+def _read_options(paths: Sequence[Path], query: str) -> _Options:
     """Rows of all shards, in file order; the query column only assigns CV folds."""
     choices: list[list[str]] = []
     answers: list[np.ndarray] = []
     queries: list[str] = []
     for path in paths:
-        parquet = pq.ParquetFile(path)
-        names = set(parquet.schema_arrow.names)
-        query = _query_column(names)
-        columns = sorted({query, OPTIONS_FIELD, ANSWER_COLUMN})
-        missing = [c for c in columns if c not in names]
-        if missing:
-            raise AuditError(f"{path}: missing column(s) {', '.join(missing)}")
-        table = parquet.read(columns=columns)
+        table = _read(path, (query, OPTIONS_FIELD, ANSWER_COLUMN))
         counts, index = _option_counts(table)
         if ((index < 0) | (index >= counts)).any():
             raise AuditError(f"{path}: {ANSWER_COLUMN} outside its row's {OPTIONS_FIELD}")
         choices.extend(["" if s is None else str(s) for s in row]
                        for row in table.column(OPTIONS_FIELD).to_pylist())
         answers.append(index)
-        queries.extend("" if s is None else str(s) for s in table.column(query).to_pylist())
+        queries.extend(_texts(table.column(query)))
     y = np.concatenate(answers) if answers else np.zeros(0, dtype=np.int64)
     return _Options(choices, y, queries)
 
@@ -584,17 +378,15 @@ def _n_choices(config_dir: Path, *parts: _Options) -> int:
 
 def _option_docs(rows: _Options) -> list[set[str]]:
     """One document per option, row by row (row-major, so scores reshape to rows x k)."""
-    return [_features(text) for options in rows.choices for text in options]
+    return [bagofwords.features(text) for options in rows.choices for text in options]
 
 
 def _pick_options(train: _Options, held_out: _Options, n_choices: int) -> np.ndarray:
     """Index of the option the classifier trained on ``train`` scores highest in each
     held-out row (ties: the lowest index)."""
-    train_docs = _option_docs(train)
     y = (np.arange(n_choices)[None, :] == train.answers[:, None]).ravel().astype(np.int64)
-    vocab = _build_vocab(train_docs)
-    w, _ = _fit_logreg(_Binary(train_docs, vocab), y)  # the bias is the same for every option
-    scores = _Binary(_option_docs(held_out), vocab).dot(w).reshape(len(held_out.answers), n_choices)
+    model = bagofwords.fit(_option_docs(train), y)
+    scores = model.margins(_option_docs(held_out)).reshape(len(held_out.answers), n_choices)
     return np.argmax(scores, axis=1)
 
 
@@ -619,14 +411,15 @@ def probe_options(config_dir: Path) -> ProbeResult:
     """Options-only probe of one multiple-choice config: can the correct option be
     picked from the option texts alone?  Same splits and folds as ``probe_config``."""
     config_dir = Path(config_dir)
-    splits = _split_files(config_dir)
+    splits = layout.split_files(config_dir)
     if not splits:
         raise AuditError(f"{config_dir}: no parquet files")
+    query = _query_column(splits)
 
     eval_name = _eval_split(splits)
     if eval_name is not None:
-        train = _read_options(splits["train"])
-        held_out = _read_options(_eval_files(splits, eval_name))
+        train = _read_options(splits["train"], query)
+        held_out = _read_options(_eval_files(splits, eval_name), query)
         if len(train.answers) == 0 or len(held_out.answers) == 0:
             raise AuditError(f"{config_dir}: empty train or {eval_name} split")
         k = _n_choices(config_dir, train, held_out)
@@ -635,8 +428,8 @@ def probe_options(config_dir: Path) -> ProbeResult:
                                k, METHOD_HOLDOUT)
 
     # One split (or no train/eval pair): pool everything, 5-fold CV by row.
-    names = _pooled_names(splits)
-    parts = [_read_options(splits[name]) for name in names]
+    names = list(splits)
+    parts = [_read_options(splits[name], query) for name in names]
     rows = _Options([r for p in parts for r in p.choices],
                     np.concatenate([p.answers for p in parts]),
                     [q for p in parts for q in p.queries])
@@ -675,7 +468,7 @@ def audit_dataset(root: Path, field: str = "query", progress: bool = False) -> l
         raise AuditError(f"{root}: not a directory; give a folder racbench built")
     if not (root / "README.md").is_file():
         raise AuditError(f"{root}: no README.md, not a racbench dataset folder")
-    configs = find_configs(root)
+    configs = layout.config_dirs(root)
     if not configs:
         raise AuditError(f"{root}: no <config>/*.parquet files, not a racbench dataset folder")
     results = []
@@ -696,16 +489,15 @@ def holm(results: list[ProbeResult]) -> list[ProbeResult]:
     step-down method) and judge each config on its adjusted p-value: at a 1% level
     per config, an audit of hundreds of configs at chance would flag a few by luck;
     this keeps the chance of any false alarm in the audit at 1%."""
-    order = sorted(range(len(results)), key=lambda i: (results[i].p_value, i))
-    adjusted, running = [1.0] * len(results), 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (len(results) - rank) * results[i].p_value))
-        adjusted[i] = running
+    p = np.array([r.p_value for r in results], dtype=np.float64)
+    order = np.argsort(p, kind="stable")  # equal p-values keep the configs' order
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate((len(p) - np.arange(len(p))) * p[order]))
     out = []
-    for r, p in zip(results, adjusted):
+    for r, p_adj in zip(results, adjusted.tolist()):
         threshold = OPTIONS_THRESHOLD if r.probe == PROBE_OPTIONS else ACCURACY_THRESHOLD
-        out.append(replace(r, p_adjusted=p,
-                           passed=r.accuracy <= threshold or p >= SIGNIFICANCE))
+        out.append(replace(r, p_adjusted=p_adj,
+                           passed=r.accuracy <= threshold or p_adj >= SIGNIFICANCE))
     return out
 
 
@@ -719,8 +511,8 @@ def render_audit_section(results: Iterable[ProbeResult]) -> str:
     text = environment().get_template(_TEMPLATE_NAME).render(
         results=results,
         threshold=ACCURACY_THRESHOLD, significance=SIGNIFICANCE,
-        max_features=MAX_FEATURES,
-        l2_lambda=L2_LAMBDA,
+        max_features=bagofwords.MAX_FEATURES,
+        l2_lambda=bagofwords.L2_LAMBDA,
         n_folds=N_FOLDS,
         method_holdout=METHOD_HOLDOUT,
         method_cv=METHOD_CV,
@@ -731,42 +523,6 @@ def render_audit_section(results: Iterable[ProbeResult]) -> str:
     return text.strip("\n") + "\n"
 
 
-def _splice(card: str, section: str) -> str:
-    block = f"{CARD_START}\n{section}{CARD_END}"
-    n_start, n_end = card.count(CARD_START), card.count(CARD_END)
-    if n_start == 0 and n_end == 0:
-        sep = "" if card.endswith("\n\n") or not card else ("\n" if card.endswith("\n") else "\n\n")
-        return f"{card}{sep}{block}\n"
-    start, end = card.find(CARD_START), card.find(CARD_END)
-    if n_start != 1 or n_end != 1 or end < start:
-        raise AuditError(f"malformed audit markers: {n_start} start, {n_end} end")
-    return card[:start] + block + card[end + len(CARD_END):]
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if path.exists():
-            os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
 def update_card(root: Path, results: Iterable[ProbeResult]) -> Path:
     """Replace (or append) the marked audit section of ``root/README.md``."""
-    readme = Path(root) / "README.md"
-    with open(readme, encoding="utf-8", newline="") as fh:
-        card = fh.read()
-    new = _splice(card, render_audit_section(results))
-    if new != card:
-        _atomic_write(readme, new)
-    return readme
+    return write_section(root, render_audit_section(results))

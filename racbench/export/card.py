@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from racbench import __version__
-from racbench.checks.audit import CARD_END, CARD_START
+from racbench.export.card_section import CARD_END, CARD_START
 from racbench.text import environment
 from racbench.export.licenses import DEFAULT_LICENSE
 from racbench.export.details import CONFIGS_FILE, render_details

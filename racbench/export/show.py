@@ -5,33 +5,28 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
-from racbench.errors import InputError
-from racbench.text import environment
+import pyarrow as pa
 
-SPLIT_ORDER = ("train", "validation", "test")
+from racbench.errors import InputError
+from racbench.export.layout import config_dirs, read_columns, split_files
+from racbench.text import environment
 
 
 def show_rows(directory: Path, config: str, count: int, split: str | None) -> Iterator[str]:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     folder = Path(directory) / config
     if not folder.is_dir():
-        available = sorted(p.name for p in Path(directory).iterdir() if p.is_dir()
-                           and not p.name.startswith(".")) if Path(directory).is_dir() else []
+        available = [p.name for p in config_dirs(directory)]
         raise InputError(f"no config '{config}' in {directory}; available: "
                          f"{', '.join(available) or 'none (is this a racbench folder?)'}")
-    files = sorted(folder.glob("*.parquet"))
-    splits = sorted({f.name.split("-")[0] for f in files},
-                    key=lambda s: (SPLIT_ORDER.index(s) if s in SPLIT_ORDER else 3, s))
+    splits = split_files(folder)
     if not splits:
         raise InputError(f"no Parquet files in {folder}")
-    chosen = split or splits[0]
+    chosen = split or next(iter(splits))
     if chosen not in splits:
         raise InputError(f"no '{chosen}' split in {folder}; available: {', '.join(splits)}")
-    path = next(f for f in files if f.name.startswith(chosen + "-"))
+    path = splits[chosen][0]
     try:
-        rows = pq.read_table(path).slice(0, count).to_pylist()
+        rows = read_columns(path).slice(0, count).to_pylist()
     except (pa.ArrowException, OSError) as exc:
         raise InputError(f"{path}: not a readable Parquet file "
                          f"({' '.join(str(exc).split())})") from None
