@@ -9,17 +9,21 @@ from dataclasses import FrozenInstanceError
 import pytest
 
 import racbench
+from racbench.checks.answers import extract_actions, extract_facts
 from racbench.checks.score import OPEN_ANSWERS, Score, score
 from racbench.tasks import FAMILIES
 from racbench.tasks.config import AcpConfig
 from racbench.tasks.rows import AcpConfigRows
-from racbench.tasks.symbolic import SymbolicTask
+from racbench.tasks.symbolic import SymbolicTask, symbolic_task
 from racbench.worlds.strips import analysis
-
-from checks.rows import acp_rows, task_of, trac_rows
 
 LONG = "Let me think about the state once more. " * 300
 TALK = "Let me check the state first: the robot's position and what it holds matter here."
+
+
+def task_of(row):
+    """The row's problem, to phrase its answer the way the row phrases facts and actions."""
+    return symbolic_task(row["symbolic"], json.loads(row["metadata"])["render"])
 
 
 def check(row, reply, value, parsed=True):
@@ -50,14 +54,10 @@ NO_ANSWER = ["", "I cannot tell.", "Neither true nor false.", "No. Wait, yes.", 
              "It depends.", LONG, "True or false?"]
 
 
-def bool_rows():
-    return (acp_rows("applicability", "gripper", "bool", 4)
+def test_bool_replies(acp_rows, trac_rows):
+    rows = (acp_rows("applicability", "gripper", "bool", 4)
             + acp_rows("landmarks", "blocksworld", "bool", 4) + trac_rows("projection")
             + trac_rows("executability"))
-
-
-def test_bool_replies():
-    rows = bool_rows()
     truths = {r["answer"] == "true" if "form" in r else bool(r["label"]) for r in rows}
     assert truths == {True, False}
     for row in rows:
@@ -88,7 +88,7 @@ NAMES = [
 @pytest.mark.parametrize("family,domain", [("applicability", "gripper"),
                                            ("next_action", "blocksworld"),
                                            ("executability", "gripper")])
-def test_mc_replies(family, domain):
+def test_mc_replies(family, domain, acp_rows):
     for row in acp_rows(family, domain, "mc", 4):
         for i, text in enumerate(row["choices"]):
             letter = "ABCD"[i]
@@ -138,7 +138,7 @@ UNREADABLE_ITEMS = ["", "I cannot tell.", "   ", "The robot teleports to the goa
                                            ("plan_generation", "blocksworld"),
                                            ("plan_generation", "gripper"),
                                            ("reachability", "gripper")])
-def test_action_list_replies(family, domain):
+def test_action_list_replies(family, domain, acp_rows):
     for row in acp_rows(family, domain, "open", 3):
         ts = row["answer"].splitlines()
         assert row["answer"] != "none"
@@ -154,7 +154,7 @@ def test_action_list_replies(family, domain):
             check(row, reply, 0.0, parsed=False)
 
 
-def test_longer_plans_score_half():
+def test_longer_plans_score_half(acp_rows):
     for row in acp_rows("plan_generation", "gripper", "open", 3):
         st = task_of(row)
         best = len(row["answer"].splitlines())
@@ -178,7 +178,7 @@ def test_longer_plans_score_half():
 @pytest.mark.parametrize("family,domain", [("progression", "blocksworld"),
                                            ("progression", "gripper"),
                                            ("projection", "blocksworld")])
-def test_fact_list_replies(family, domain):
+def test_fact_list_replies(family, domain, acp_rows):
     for row in acp_rows(family, domain, "open", 3):
         lines = row["answer"].splitlines()
         assert row["answer"] != "none"
@@ -208,7 +208,7 @@ def single_forms(row):
             f"{t}\n\nExplanation: every plan needs it.", f"- {t}"]
 
 
-def test_next_action_replies():
+def test_next_action_replies(acp_rows):
     for row in acp_rows("next_action", "gripper", "open", 3):
         st = task_of(row)
         for reply in single_forms(row):
@@ -225,7 +225,7 @@ def test_next_action_replies():
             check(row, reply, 0.0, parsed=False)
 
 
-def test_landmark_replies():
+def test_landmark_replies(acp_rows):
     for row in acp_rows("landmarks", "blocksworld", "open", 3):
         st = task_of(row)
         for reply in single_forms(row):
@@ -252,7 +252,7 @@ def step_forms(answer):
 @pytest.mark.parametrize("family,domain", [("justification", "gripper"),
                                            ("justification", "logistics"),
                                            ("executability", "gripper")])
-def test_step_replies(family, domain):
+def test_step_replies(family, domain, acp_rows):
     rows = acp_rows(family, domain, "open", 4)
     assert {r["answer"] == "none" for r in rows} != {True}
     for row in rows:
@@ -268,7 +268,7 @@ def test_step_replies(family, domain):
 
 # -- the API ---------------------------------------------------------------------------------
 
-def test_score_is_a_small_frozen_result():
+def test_score_is_a_small_frozen_result(acp_rows):
     row = acp_rows("applicability", "gripper", "bool", 4)[0]
     got = racbench.score(row, f"The answer is {row['answer']}.")
     assert got == score(row, row["answer"]) == Score(1.0, True, row["answer"])
@@ -301,7 +301,6 @@ def test_phrasings_survive_extraction(domain):
     cfg = AcpConfig(family="applicability", domain=domain, form="open",
                     problems={"test": ("p04",)})
     sym = json.loads(AcpConfigRows("p", cfg, 0, ("test",)).row("test", 0, 0).columns["symbolic"])
-    from racbench.checks.answers import extract_actions, extract_facts
     for obfuscation in (None, "random", "misleading"):
         for paraphrase in (0, 1, 2):
             st = SymbolicTask(sym, {"obfuscation": obfuscation, "paraphrase": paraphrase,

@@ -1,19 +1,18 @@
 """Rows built by the real generators for the scoring tests: ACP families on shipped
 domains (small problems) and TRAC rows."""
 
-import json
+import pytest
 
 from racbench.generators.base import TaskConfig
 from racbench.generators.rows import ConfigRows
 from racbench.tasks.config import AcpConfig
 from racbench.tasks.rows import AcpConfigRows
-from racbench.tasks.symbolic import symbolic_task
 
 SMALL = {"test": ("p04", "p05", "p06")}
 _CACHE: dict = {}
 
 
-def acp_rows(family: str, domain: str, form: str, n: int = 3) -> list[dict]:
+def _acp_rows(family: str, domain: str, form: str, n: int = 3) -> list[dict]:
     key = (family, domain, form, n)
     if key not in _CACHE:
         cfg = AcpConfig(family=family, domain=domain, form=form, length=2, problems=SMALL)
@@ -22,7 +21,7 @@ def acp_rows(family: str, domain: str, form: str, n: int = 3) -> list[dict]:
     return _CACHE[key]
 
 
-def trac_rows(task: str, n: int = 6) -> list[dict]:
+def _trac_rows(task: str, n: int = 6) -> list[dict]:
     key = ("trac", task, n)
     if key not in _CACHE:
         gen = ConfigRows("s_trac", TaskConfig(task, 4, (1,)), 5)
@@ -30,6 +29,13 @@ def trac_rows(task: str, n: int = 6) -> list[dict]:
     return _CACHE[key]
 
 
-def task_of(row: dict):
-    """The row's problem, to phrase its answer the way the row phrases facts and actions."""
-    return symbolic_task(row["symbolic"], json.loads(row["metadata"])["render"])
+@pytest.fixture
+def acp_rows():
+    """acp_rows(family, domain, form, n): n rows of one ACP config (cached)."""
+    return _acp_rows
+
+
+@pytest.fixture
+def trac_rows():
+    """trac_rows(task, n): n TRAC rows of one task (cached)."""
+    return _trac_rows
