@@ -1,55 +1,98 @@
-"""Scoring answers to racbench rows: `score(row, answer) -> float` in [0, 1].
+"""Scoring a model's reply to a racbench row: `score(row, reply) -> Score`.
 
-bool rows: 1.0 when the answer says the row's label (true/yes/1 or false/no/0).
-mc rows: 1.0 when the answer names the correct option, by letter ("B", "(B)", "B.")
-or by repeating the option's text.
+The reply may be a bare answer ("B", "true", a plan one action per line) or free text
+("Yes, because...", "The answer is (B).", reasoning and then a numbered plan): the
+answer is first read out of it by `racbench.checks.answers`, by the row's answer type.
+A reply with no readable answer scores 0.0 with `parsed` False, so an evaluation can
+count unreadable replies apart from wrong ones.
+
+bool and TRAC rows: 1.0 when the reply says the row's label (true/yes or false/no).
+mc rows: 1.0 when the reply names the correct option, by letter or by its text.
 open ACP rows: scored by the family's verifier on the row's own symbolic problem
 (simulation for plans, set equality for sets of actions/facts/steps, search for
 reachability and landmarks); see `racbench/tasks/scoring.py` for the plan scale (1.0
-valid and optimal, 0.5 valid but longer, 0.0 otherwise).
+valid and optimal, 0.5 valid but longer, 0.0 otherwise). An open answer is parsed when
+every item names an action or fact of the row's problem, in PDDL or as the row phrases
+it; an unknown PDDL term is a wrong answer, an unmatched English line an unreadable one.
 """
 
 from __future__ import annotations
 
 import json
-import re
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
 
-TRUE_WORDS = {"true", "yes", "1", "correct"}
-FALSE_WORDS = {"false", "no", "0", "incorrect"}
+from racbench.checks import answers
+
+# What each family's open rows ask for, which says how to read it from a reply.
+OPEN_ANSWERS = {
+    "applicability": "actions", "plan_generation": "actions", "planning": "actions",
+    "reachability": "actions", "action_reachability": "actions",
+    "progression": "facts", "projection": "facts",
+    "next_action": "action", "landmarks": "fact",
+    "justification": "steps", "executability": "steps", "validation": "steps",
+}
+_READERS: dict[str, Callable[[Any], str | None]] = {
+    "actions": answers.extract_actions, "action": answers.extract_action,
+    "facts": answers.extract_facts, "fact": answers.extract_fact,
+    "steps": answers.extract_steps,
+}
 
 
-def _clean(text: str) -> str:
-    return re.sub(r"[\s.()\[\]:]+", " ", str(text).strip().lower()).strip()
+@dataclass(frozen=True)
+class Score:
+    """A reply's score: `value` in [0, 1]; `parsed` False when no answer of the row's
+    type could be read (then `value` is 0.0); `extracted` the answer as read ("true",
+    "B", "2, 4", one action or fact per line, PDDL or the reply's own English), None
+    when the reply held nothing of the kind. `float(score)` is the value."""
+
+    value: float
+    parsed: bool
+    extracted: str | None
+
+    def __float__(self) -> float:
+        return self.value
 
 
-def score(row: dict, answer) -> float:
+def score(row: Mapping[str, Any], reply: Any) -> Score:
+    """The reply's score on the row, by the row's form (TRAC rows have none)."""
     form = row.get("form")
     if form is None:  # a TRAC row: label only
-        return float(_bool(answer) == bool(row["label"]))
+        return _compare(answers.extract_bool(reply), "true" if row["label"] else "false")
     if form == "bool":
-        return float(_bool(answer) == (row["answer"] == "true"))
+        return _compare(answers.extract_bool(reply), row["answer"])
     if form == "mc":
-        got = _clean(answer)
-        if got.upper() == row["answer"]:
-            return 1.0
-        choices = row.get("choices") or []
-        index = row.get("answer_index", -1)
-        return float(0 <= index < len(choices) and got == _clean(choices[index]))
+        return _compare(answers.extract_letter(reply, row.get("choices") or ()), row["answer"])
+    return _score_open(row, reply)
+
+
+def _compare(got: str | None, truth: str) -> Score:
+    return Score(float(got == truth), got is not None, got)
+
+
+def _score_open(row: Mapping[str, Any], reply: Any) -> Score:
     from racbench.tasks import FAMILIES
     from racbench.tasks.symbolic import symbolic_task
-    family = FAMILIES[row["family"]]
+
+    kind = OPEN_ANSWERS[row["family"]]
+    got = _READERS[kind](reply)
+    if got is None:
+        return Score(0.0, False, None)
     meta = json.loads(row.get("metadata") or "{}")
     st = symbolic_task(row["symbolic"], meta.get("render"))
-    value = family.score_open(st, str(answer))
-    return min(1.0, max(0.0, float(value)))
+    if not _readable(st, kind, got):
+        return Score(0.0, False, got)
+    value = FAMILIES[row["family"]].score_open(st, got)
+    return Score(min(1.0, max(0.0, float(value))), True, got)
 
 
-def _bool(answer) -> bool | None:
-    if isinstance(answer, bool):
-        return answer
-    text = _clean(answer)
-    if text in TRUE_WORDS:
-        return True
-    if text in FALSE_WORDS:
-        return False
-    return None
+def _readable(st, kind: str, text: str) -> bool:
+    """Whether every item of the extracted answer is an action or fact in PDDL form or
+    phrased as the row phrases one (any fact of the problem: the family decides whether
+    it is the right one)."""
+    if kind in ("actions", "action"):
+        return st.parse_actions(text) is not None
+    if kind in ("facts", "fact"):
+        atoms = list(st.task.atoms) + sorted(st.task.static_atoms)
+        return st.parse_literals(text, atoms) is not None
+    return True

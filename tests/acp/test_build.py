@@ -60,7 +60,7 @@ def test_load_dataset_round_trip(built):
     assert set(mc["label"]) == {-1} and all(len(c) == 4 for c in mc["choices"])
     rows = datasets.load_dataset(str(built), "ferry_plan_generation_open")["test"]
     for row in rows:
-        assert score(row, row["answer"]) == 1.0
+        assert score(row, row["answer"]).value == 1.0
         sym = json.loads(row["symbolic"])
         assert set(sym) >= {"family", "form", "domain", "domain_pddl", "problem", "objects",
                             "state", "goal", "subject", "answer"}

@@ -68,9 +68,9 @@ def test_answers_rederived(make_rows, family, domain, form):
             assert all(_types_ok(st, o) for o in sym["options"]), sym["options"]
         else:
             assert row["label"] == -1 and row["answer_index"] == -1
-            assert score(row, row["answer"]) == 1.0, row["id"]
-            assert score(row, "(no-such-action x)") == 0.0
-        assert score(row, row["answer"]) == 1.0
+            assert score(row, row["answer"]).value == 1.0, row["id"]
+            assert score(row, "(no-such-action x)").value == 0.0
+        assert score(row, row["answer"]).value == 1.0
     if form == "bool":
         assert labels.count(1) == labels.count(0)
 

@@ -1,0 +1,294 @@
+"""Answers read out of a model's free-form reply, one reader per answer type.
+
+Models do not answer "B" or "true": they write "Yes, because the block is clear.",
+"The answer is (B).", or reason first and list a plan after. Each reader returns the
+canonical text the row scorers accept ("true"/"false", a letter, one action or fact per
+line, step numbers "2, 4" or "none"), or None when the reply cannot be read as an
+answer of its type, so an unreadable reply is counted apart from a wrong one. Readers
+know nothing of the world: whether an extracted phrase names a real action is decided
+by the scorer, on the row's own task.
+
+As in lm-evaluation-harness's regex filters ("The answer is (.*)"), an explicit answer
+marker ("the answer is", "Answer:", "Final answer") says where to look; without one,
+bool and letter replies must commit to one answer: several distinct ones are refused
+rather than guessed. Lists and single actions or facts are read by
+`racbench.checks.answer_lists`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from racbench.checks.answer_lists import (extract_action, extract_actions, extract_fact,
+                                          extract_facts)
+from racbench.checks.reply_text import answer_starts, plain
+
+__all__ = ["extract_bool", "extract_letter", "extract_steps", "extract_actions",
+           "extract_facts", "extract_action", "extract_fact"]
+
+# Bare answers the scorer always accepted ("1", "correct", "(true)"...).
+_BARE_TRUE = {"true", "yes", "1", "correct"}
+_BARE_FALSE = {"false", "no", "0", "incorrect"}
+_POLARITY = {"yes": True, "true": True, "no": False, "false": False}
+# "Answer true or false." echoed back decides nothing.
+_ECHO = re.compile(r"\b(?:true\s+or\s+false|false\s+or\s+true|yes\s+or\s+no|no\s+or\s+yes)\b",
+                   re.I)
+_TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|[.!?;,:\n()\[\]\"-]")
+_NEGATORS = {"not", "never", "neither", "nor", "cannot"}  # and any "...n't"
+# Words that may follow an answer word standing alone ("No because...", "Yes it is").
+_ANSWER_FOLLOWERS = {"because", "since", "as", "it"}
+
+
+def _bare(text: str) -> str:
+    return re.sub(r"[\s.()\[\]:]+", " ", text.strip().lower()).strip()
+
+
+def _lines_after(text: str, start: int) -> str:
+    """The first non-empty line at or after `start` (the rest of the marker's line, or
+    the next one when the marker ends its line)."""
+    for line in text[start:].split("\n"):
+        if line.strip():
+            return line
+    return ""
+
+
+# -- yes / no, true / false ---------------------------------------------------------------
+
+def extract_bool(reply) -> str | None:
+    """"true", "false" or None.
+
+    A bare word decides as before ("yes", "False", "1"). After an answer marker the
+    first decisive word of that line decides ("The answer is no because...", "Answer:
+    not true"). Otherwise the reply's standalone answers ("Yes, because...", "**True**",
+    "No.") decide if they agree; failing those, its claims ("the statement is false",
+    "it is not true") if they agree. "no" inside prose ("no block is on it") is not an
+    answer; negations ("not", "neither ... nor", "isn't") flip true and false."""
+    if isinstance(reply, bool):
+        return _word(reply)
+    text = plain(str(reply))
+    bare = _bare(text)
+    if bare in _BARE_TRUE or bare in _BARE_FALSE:
+        return "true" if bare in _BARE_TRUE else "false"
+    text = _ECHO.sub(" ", text)
+    for start in reversed(answer_starts(text)):
+        got = _first_decision(_lines_after(text, start))
+        if got is not None:
+            return _word(got)
+    standalone, claims = set(), set()
+    tokens = _TOKEN.findall(text.lower())
+    for i, tok in enumerate(tokens):
+        value = _decision(tokens, i, first=False)
+        if value is None:
+            continue
+        (standalone if _standalone(tokens, i) else claims).add(value)
+    for found in (standalone, claims):
+        if len(found) == 1:
+            return _word(found.pop())
+        if found:
+            return None  # both said without a marker: refuse to guess
+    return None
+
+
+def _word(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _first_decision(segment: str) -> bool | None:
+    tokens = _TOKEN.findall(segment.lower())
+    words = [i for i, t in enumerate(tokens) if t[0].isalpha()]
+    for i in words:
+        value = _decision(tokens, i, first=i == words[0])
+        if value is not None:
+            return value
+    return None
+
+
+def _decision(tokens: list[str], i: int, first: bool) -> bool | None:
+    """What tokens[i] says, if it is a decisive word: "no" only when it stands alone or
+    opens the text; true/false flipped by a negation up to two words before."""
+    tok = tokens[i]
+    if tok not in _POLARITY:
+        return None
+    if tok == "no" and not first and not _standalone(tokens, i):
+        return None
+    value = _POLARITY[tok]
+    before = tokens[max(0, i - 2):i]
+    if tok in ("true", "false") and any(b in _NEGATORS or b.endswith("n't") for b in before):
+        value = not value
+    return value
+
+
+def _standalone(tokens: list[str], i: int) -> bool:
+    prev = tokens[i - 1] if i else "."
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else "."
+    return not prev[0].isalpha() and (not nxt[0].isalpha() or nxt in _ANSWER_FOLLOWERS)
+
+
+# -- option letters -----------------------------------------------------------------------
+
+_LETTER = re.compile(
+    r"\b(?i:option|choice|answer)\s*(?:is\s*)?[:\-]?\s*[(\[]?"
+    r"(?P<word>[A-D]|[a-d](?=[)\].,;:!]|\s*$))(?![\w'])"
+    r"|[(\[](?P<bracket>[A-Da-d])[)\]]"
+    r"|(?<![\w'(\[-])(?P<bare>[A-D])(?![\w'-])")
+_MARKED = re.compile(r"^\s*(?:(?i:option|choice)\s+)?[(\[]?"
+                     r"(?:(?P<a>[A-D])|(?P<b>[a-d])(?=[)\].,;:!]|\s*$))(?![\w'])")
+_OPENING = re.compile(r"^\s*(?:(?:option|choice)\s+)?(?:[(\[](?P<a>[A-D])[)\]]|(?P<b>[A-D])"
+                      r"(?:[.):\]]|\s*$))", re.I)
+_NEGATED_BEFORE = re.compile(r"(?:\b(?:not|neither|nor|never)|n't)\s+(?:(?:option|choice)\s+)?"
+                             r"[(\[]?$", re.I)
+_NEGATED_AFTER = re.compile(r"^[)\]]?\s+(?:is|are)\s+(?:not\b|wrong|incorrect|false|invalid)",
+                            re.I)
+# How far around a letter its negation is looked for ("not option A", "A is wrong").
+_WINDOW = 40
+# An article, not an option: "A robot", "a block".
+_ARTICLE_NEXT = re.compile(r"^\s+[a-z]")
+_NOT_ARTICLE = re.compile(r"^\s+(?:is|and|or|nor)\b")
+
+
+def extract_letter(reply, choices: Sequence[str] = ()) -> str | None:
+    """An option letter ("A".."D", as many as `choices`) or None.
+
+    A bare letter decides as before ("B", "(b)", "B."), and so does a reply that is one
+    option's text. After an answer marker, the first letter of that line (or the one
+    option whose text it repeats). Otherwise the letter that opens the reply ("B. the
+    robot...", "**(C)**", "Option D") unless another line opens with another letter (an
+    echo of the options), else the one letter the reply claims ("B is correct"); negated
+    letters ("not A", "A is wrong") are not claims, and several claims are refused."""
+    letters = "ABCD"[:len(choices)] if choices else "ABCD"
+    text = plain(str(reply))
+    bare = _bare(text).upper()
+    if len(bare) == 1 and bare in letters:
+        return bare
+    texts = [_norm(c) for c in choices]
+    if _norm(text) and _norm(text) in texts:
+        return letters[texts.index(_norm(text))]
+    for start in reversed(answer_starts(text)):
+        line = _lines_after(text[start:].lstrip(" \t:"), 0)
+        marked = _MARKED.match(line)
+        claims = [_letter(marked)] if marked else _claims(line, letters)
+        if claims and claims[0] in letters:
+            return claims[0]
+        found = _options_in(line, texts)
+        if len(found) == 1:
+            return letters[found[0]]
+    first_line = _lines_after(text, 0)
+    first = _opened(first_line)
+    others = {_opened(line) for line in text.split("\n")} - {None, first}
+    if first and first in letters and not others and set(_claims(first_line, letters)) <= {first}:
+        return first
+    claims = set(_claims(text, letters))
+    if claims:
+        return claims.pop() if len(claims) == 1 else None
+    found = _options_in(text, texts)
+    return letters[found[0]] if len(found) == 1 else None
+
+
+def _letter(m: re.Match) -> str:
+    return (m.group("a") or m.group("b")).upper()
+
+
+def _opened(line: str) -> str | None:
+    m = _OPENING.match(line)
+    return _letter(m) if m else None
+
+
+def _claims(text: str, letters: str) -> list[str]:
+    """The letters `text` puts forward, in order, without the negated ones."""
+    out = []
+    for m in _LETTER.finditer(text):
+        letter = m.group("word") or m.group("bracket") or m.group("bare")
+        before, after = text[max(0, m.start() - _WINDOW):m.start()], text[m.end():m.end() + _WINDOW]
+        if m.group("bare") == "A" and _ARTICLE_NEXT.match(after) and not _NOT_ARTICLE.match(after):
+            continue
+        if _NEGATED_BEFORE.search(before) or _NEGATED_AFTER.match(after):
+            continue
+        letter = letter.upper()
+        if letter in letters and letter not in out:
+            out.append(letter)
+    return out
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^\w-]+", " ", str(text).lower()).split())
+
+
+def _options_in(text: str, texts: list[str]) -> list[int]:
+    """Indices of the options whose text the reply repeats (an option contained in
+    another repeated one does not count on its own)."""
+    here = f" {_norm(text)} "
+    found = [i for i, t in enumerate(texts) if t and f" {t} " in here]
+    return [i for i in found if not any(j != i and f" {texts[i]} " in f" {texts[j]} "
+                                        for j in found)]
+
+
+# -- step numbers -------------------------------------------------------------------------
+
+# "none" in words; "every step can be executed" is the executability rows' "none".
+_NONE = re.compile(r"^\W*(?:none|nothing|no\s+(?:such\s+)?steps?\b|"
+                   r"there\s+(?:is|are)\s+(?:none|no\b)|n/a\b|\[\s*\]|"
+                   r"(?:every|each|all)\s+(?:of\s+the\s+)?(?:steps?|actions?)\s+(?:\w+\s+)?"
+                   r"can\s+be\s+executed)", re.I)
+_ORDINALS = {w: i for i, w in enumerate(("first", "second", "third", "fourth", "fifth",
+                                         "sixth", "seventh", "eighth", "ninth", "tenth"), 1)}
+_NUMBER = re.compile(r"(?<![\w.-])(\d+)(?:st|nd|rd|th)?(?![\w-]|\.\d)|\b(" +
+                     "|".join(_ORDINALS) + r")\s+(?:step|action)\b", re.I)
+_WORD_TERM = re.compile(r"\([^()]*[A-Za-z][^()]*\)")  # a PDDL term, whose names carry digits
+_BECAUSE = re.compile(r"\b(?:because|since|as|which|so|while|whereas|but)\b|\s[-–—]\s", re.I)
+_ALTERNATIVES = re.compile(r"\d\s+or\s+(?:steps?\s+)?\d", re.I)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_LIST_LINE = re.compile(r"^\W*(?:steps?\s*)?\d+(?:\s*(?:,|and|&)\s*(?:steps?\s*)?\d+)*\W*$",
+                        re.I)
+
+
+def extract_steps(reply) -> str | None:
+    """Step numbers, 1-based, as "2, 4" (in order of mention), "none", or None.
+
+    After an answer marker, the numbers of its first sentence; otherwise a list of
+    numbers ("2, 4", "- Step 2" lines) or the sentences that name steps, which must
+    agree. Explanations after "because", "since"... and the names inside PDDL terms
+    do not count; "none", "no step" and "there is none" are the empty answer."""
+    text = _WORD_TERM.sub(" ", plain(str(reply)))
+    for start in reversed(answer_starts(text)):
+        got = _sentence_steps(text[start:].lstrip(" \t:"), first_only=True)
+        if got is not None:
+            return got
+    lines = [l for l in text.split("\n") if _LIST_LINE.match(l)]
+    if lines:
+        return _steps_text(_numbers(" ".join(lines)))
+    return _sentence_steps(text, first_only=False)
+
+
+def _sentence_steps(text: str, first_only: bool) -> str | None:
+    answers = []
+    for sentence in _SENTENCE.split(text.strip()):
+        if not sentence.strip():
+            continue
+        if _NONE.match(sentence):
+            answers.append("none")
+        else:
+            if _ALTERNATIVES.search(sentence):
+                return None  # "2 or 3": not one answer
+            numbers = _numbers(_BECAUSE.split(sentence)[0]) or _numbers(sentence)
+            if not numbers:
+                continue
+            answers.append(_steps_text(numbers))
+        if first_only:
+            break
+    distinct = set(answers)
+    return distinct.pop() if len(distinct) == 1 else None
+
+
+def _numbers(text: str) -> list[int]:
+    """Step numbers in order; ordinals ("the third step") only where no digit is given,
+    so "the first step that fails is step 3" says 3."""
+    found = [m for m in _NUMBER.finditer(text)]
+    digits = [int(m.group(1)) for m in found if m.group(1)]
+    numbers = digits or [_ORDINALS[m.group(2).lower()] for m in found if m.group(2)]
+    return list(dict.fromkeys(numbers))
+
+
+def _steps_text(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers)) if numbers else "none"
+
