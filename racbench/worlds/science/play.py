@@ -19,7 +19,7 @@ def play(task: str, variation: int, simplifications: str = "", input_stream=None
     out = output_stream if output_stream is not None else sys.stdout
     env = ScienceEnv(task, variation, simplifications)
     obs, info = env.reset()
-    out.write(say("play_intro", task=task, variation=variation, split=env.spec.split_of(variation)) + "\n")
+    out.write(say("play_intro", task=task, variation=variation, split=env.task_spec.split_of(variation)) + "\n")
     out.write(info["task_description"] + "\n\n" + obs + "\n")
     score = info["score"]
     while True:
