@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from racbench.text import environment
 
-_FILES = ("strips.j2", "errors.j2")
+_FILES = ("strips.j2", "play.j2", "errors.j2")
 
 
 @lru_cache(maxsize=1)
