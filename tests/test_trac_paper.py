@@ -47,7 +47,7 @@ def test_move_needs_distinct_blocks():
 
 
 def test_paper_sentences_come_out_of_the_templates():
-    from racbench.text import Verbalizer
+    from racbench.text.trac import Verbalizer
     v = Verbalizer("blocksworld")
     assert (v.action_sentence(("movefromtable", "green", "red"))
             == "Jane moves the green block from the table to the red block.")
