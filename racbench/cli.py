@@ -294,7 +294,7 @@ def verify_command(directory: Path, limit, configs, no_optimal, require_optimal,
 
 @main.group("play")
 def play_group() -> None:
-    """Play a world interactively at the terminal."""
+    """Play a world interactively at the terminal (through its gymnasium environment)."""
 
 
 @play_group.command("science")
@@ -303,12 +303,28 @@ def play_group() -> None:
 @click.option("--simplifications", default="", help="Comma-separated: teleport, openDoors, "
               "openContainers, noElectricalAction, easy.")
 def play_science(task: str, variation: int, simplifications: str) -> None:
-    """Play science-lab TASK (e.g. boil) at the terminal; 'quit' ends."""
-    from racbench.worlds.science.play import play
+    """Play science-lab TASK (e.g. boil) at the terminal; 'actions' lists moves, 'quit' ends."""
+    from racbench.envs.play import play_science as play
 
     try:
         play(task, variation, simplifications)
     except ValueError as exc:  # unknown task, variation out of range, bad simplification
+        raise UserError(str(exc)) from None
+
+
+@play_group.command("strips")
+@click.option("--domain", help="A shipped domain, e.g. gripper.")
+@click.option("--problem", help="A problem of the shipped domain, e.g. p01.")
+@click.option("--domain-file", type=click.Path(dir_okay=False), help="Your own PDDL domain.")
+@click.option("--problem-file", type=click.Path(dir_okay=False), help="Your own PDDL problem.")
+def play_strips(domain: str | None, problem: str | None, domain_file: str | None,
+                problem_file: str | None) -> None:
+    """Play a PDDL problem at the terminal; 'actions' lists moves, 'quit' ends."""
+    from racbench.envs.play import play_strips as play
+
+    try:
+        play(domain, problem, domain_file, problem_file)
+    except ValueError as exc:  # unknown domain or problem, unreadable PDDL (InputError)
         raise UserError(str(exc)) from None
 
 

@@ -254,6 +254,14 @@ CASES = [
     Case("play-task", ["play", "science", "juggle"], ("juggle",)),
     Case("play-variation", ["play", "science", "boil", "--variation", "9999"], ("variation",)),
     Case("play-simplification", ["play", "science", "boil", "--simplifications", "fly"], ("fly",)),
+    Case("play-strips-domain", ["play", "strips", "--domain", "juggling", "--problem", "p01"],
+         ("'juggling'", "gripper")),
+    Case("play-strips-problem", ["play", "strips", "--domain", "gripper", "--problem", "p99"],
+         ("'p99'", "p01")),
+    Case("play-strips-both", ["play", "strips", "--domain", "gripper", "--problem", "p01",
+                              "--problem-file", "{root}/afile"], ("name the problem",), a_file),
+    Case("play-strips-pddl", ["play", "strips", "--domain", "gripper", "--problem-file",
+                              "{root}/afile"], ("afile:1:1",), a_file),
 ]
 
 

@@ -86,7 +86,7 @@ def test_blocksworld_uses_its_own_folder_and_trac_folder_is_untouched():
     text = DomainText(domain("blocksworld"), "blocksworld4")
     assert text.fact(("on-table", "b1")) == "block b1 is on the table"
     assert text.action(("unstack", "b1", "b2")) == "the hand unstacks block b1 from block b2"
-    from racbench.text import Verbalizer
+    from racbench.text.trac import Verbalizer
     trac = Verbalizer("blocksworld")
     assert trac.fact(("on", "red", "blue")) == "the red block is on top of the blue block"
 

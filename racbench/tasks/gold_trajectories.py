@@ -74,7 +74,7 @@ def gold_row(task: str, variation: int, simplifications: str = "", with_valid_ac
         "task": task,
         "variation": variation,
         "simplifications": simplifications,
-        "split": env.spec.split_of(variation),
+        "split": env.task_spec.split_of(variation),
         "task_description": info["task_description"],
         "steps": rows,
         "n_steps": len(rows),

@@ -101,6 +101,6 @@ def test_scores_rise_through_optional_and_required_subgoals():
     env = ScienceEnv("melt", 2, "easy")
     env.reset()
     scores = []
-    for action in env.spec.oracle(env):
+    for action in env.task_spec.oracle(env):
         scores.append(env.step(action)[4]["score"])
     assert scores == sorted(scores) and scores[-1] == 1.0 and len(set(scores)) >= 3

@@ -56,7 +56,7 @@ def test_every_listed_valid_action_parses_to_exactly_one_action():
     for task, variation in (("boil", 3), ("test-conductivity", 450), ("use-thermometer", 17), ("find-animal", 9)):
         env = ScienceEnv(task, variation, "")
         env.reset()
-        for action in env.spec.oracle(env):
+        for action in env.task_spec.oracle(env):
             for text in env._info()["valid_actions"]:
                 assert len(parse(text, env.scope).candidates) == 1, (task, text)
             _, _, done, _, _ = env.step(action)

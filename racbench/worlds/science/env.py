@@ -1,7 +1,9 @@
-"""A gymnasium-style environment over one task variation (no gymnasium dependency).
+"""The simulator's episode loop over one task variation, free of gymnasium.
 
 The world is fully determined by (task, variation, simplifications); `reset(seed=...)` accepts a
-seed for interface compatibility, and it does not change the world.
+seed for interface compatibility, and it does not change the world. `racbench.envs.ScienceLabEnv`
+wraps this as a `gymnasium.Env`; the names here (`task_spec`, `phrase`) stay clear of the
+gymnasium attributes `spec` and `render`.
 """
 
 from __future__ import annotations
@@ -27,21 +29,21 @@ class ScienceEnv:
     """One task variation under a set of simplifications; `layout` optionally generates the map."""
 
     def __init__(self, task: str, variation: int, simplifications: str = "", layout: Layout | None = None):
-        self.spec = get_task(task)
-        self.variation = check_variation(self.spec, variation)
+        self.task_spec = get_task(task)
+        self.variation = check_variation(self.task_spec, variation)
         self.simplifications = simplifications
         self.flags = parse_simplifications(simplifications)
         self.layout = layout or Layout()
         self.layout.validate()
         self.teleport_ok = self.flags.teleport
         # electrical tasks need their actions, so noElectricalAction only applies to the others
-        self.electric_ok = self.spec.electrical or not self.flags.no_electrical
+        self.electric_ok = self.task_spec.electrical or not self.flags.no_electrical
         self.world = None
         self.episode = None
 
-    # ---- gymnasium interface ---------------------------------------------------------------
+    # ---- episode interface -----------------------------------------------------------------
     def reset(self, seed: int | None = None):
-        self.episode = self.spec.setup(self.spec, self.variation, self.flags, self.layout)
+        self.episode = self.task_spec.setup(self.task_spec, self.variation, self.flags, self.layout)
         self.world = self.episode.world
         electrical.update(self.world)
         self._cache: dict = {}
@@ -97,7 +99,7 @@ class ScienceEnv:
             return say("not_understood")
         if len(result.candidates) > 1:
             self.pending = result.candidates
-            return say("clarify", options=[self.render(a) for a in result.candidates])
+            return say("clarify", options=[self.phrase(a) for a in result.candidates])
         return result.candidates[0]
 
     def _advance(self, ticks: int) -> None:
@@ -120,7 +122,7 @@ class ScienceEnv:
     def canon(self, thing) -> str:
         return self.scope.canon[thing.uid]
 
-    def render(self, action) -> str:
+    def phrase(self, action) -> str:
         """Canonical text of a parsed action (used in clarification lists)."""
         names = []
         for a in action.args:

@@ -20,9 +20,9 @@ def gold_trajectory(task: str, variation: int, simplifications: str = "", with_v
 
 def run_oracle(env: ScienceEnv, with_valid_actions: bool = False) -> list[dict]:
     """Play the task's oracle on a freshly reset `env`; raises OracleError unless it scores 1.0."""
-    task, variation, simplifications = env.spec.name, env.variation, env.simplifications
+    task, variation, simplifications = env.task_spec.name, env.variation, env.simplifications
     steps = []
-    for action in env.spec.oracle(env):
+    for action in env.task_spec.oracle(env):
         obs, _, terminated, truncated, info = env.step(action)
         step = {"action": action, "observation": obs, "score": info["score"]}
         if with_valid_actions:

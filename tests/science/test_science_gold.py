@@ -1,0 +1,21 @@
+"""Gold rows match the declared schema."""
+
+import datasets
+
+from racbench.tasks.gold_trajectories import FEATURES, gold_items, gold_row
+
+
+def test_gold_items_are_sorted_and_complete():
+    items = gold_items(["melt", "boil"], ("", "easy"))
+    assert items == sorted(items) and len(items) == 2 * 2 * 30
+    assert len(gold_items()) == 4136
+
+
+def test_gold_rows_fit_the_features():
+    rows = [gold_row("boil", 3, "", with_valid_actions=True), gold_row("find-plant", 299, "easy")]
+    ds = datasets.Dataset.from_list(rows, features=FEATURES)
+    assert ds.features == FEATURES
+    assert rows[0]["final_score"] == 1.0 and rows[0]["n_steps"] == len(rows[0]["steps"])
+    assert rows[0]["steps"][0]["valid_actions"] and rows[1]["steps"][0]["valid_actions"] == []
+    assert rows[1]["split"] == "test" and rows[0]["id"] == "boil/3/none"
+
