@@ -14,8 +14,7 @@ import argparse
 import time
 
 from racbench.tasks import FAMILIES
-from racbench.tasks.rows import AcpConfigRows
-from racbench.generators.rows import GenerationError
+from racbench.tasks.rows import ConfigRows, GenerationError
 from racbench.suites.recipe import load_recipe
 
 
@@ -48,7 +47,7 @@ def main() -> None:
                     continue
                 t0 = time.perf_counter()
                 try:
-                    gen = AcpConfigRows(spec.name, spec.task, 0, (args.split,))
+                    gen = ConfigRows(spec.name, spec.task, 0, (args.split,))
                 except GenerationError as exc:
                     print(f"  {spec.name}: {exc}", flush=True)
                     continue

@@ -1,3 +1,4 @@
+import json
 import sys
 from pathlib import Path
 
@@ -14,3 +15,30 @@ def competition_pddl() -> Path:
 
 # Authoring scripts (tools/) are not part of the package; tests import them by path.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+
+
+def _shown_kind(family: str, sym: dict):
+    """What a bool question shows of its subject besides object names (its cell's kind),
+    from the row's symbolic form."""
+    types = sym["objects"]
+
+    def literal(lit):
+        return (lit["positive"], lit["atom"][0]) + tuple(types[a] for a in lit["atom"][1:])
+
+    if family == "projection":
+        return tuple(literal(lit) for lit in sym["subject"])
+    if family in ("planning", "goal_recognition"):
+        return tuple(literal(lit) for lit in sym["goal"])
+    if family == "executability":
+        return tuple(a[0] for a in sym["actions"])
+    if family == "applicability":
+        return (sym["subject"][0],) + tuple(types[a] for a in sym["subject"][1:])
+    if family == "validation":
+        return ()
+    return json.dumps(sym["subject"])
+
+
+@pytest.fixture
+def shown_kind():
+    """shown_kind(family, symbolic): the kind of subject a bool row asks about."""
+    return _shown_kind

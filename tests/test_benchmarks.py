@@ -26,12 +26,14 @@ configs:
 TINY = {
     "acp_families.py": (["--rows", "2", "--domains", "gripper", "--families", "applicability"],
                         "rows/s"),
+    "audit_probe.py": (["--train", "200", "--test", "60", "--repeat", "1"], "rows/s"),
     "analysis_oracles.py": (["--seconds", "0.01", "--situations", "3", "--cases", "gripper:p01"],
                             "/s"),
     "build_recipe.py": (["{tiny_recipe}", "--workers", "1"], "rows/s"),
     "cli_startup.py": (["--repeat", "1"], "median"),
     "fuzz_pddl.py": (["--n", "200"], "inputs"),
     "interrupts.py": (["--tries", "1", "--max-delay", "0"], "exit codes"),
+    "text_rendering.py": (["--clauses", "1000"], "clauses/s"),
     "science_gold.py": (["--tasks", "boil", "--every", "15", "--workers", "1"], "steps/s"),
 }
 

@@ -71,7 +71,8 @@ def test_layout_and_card(built):
         "test-00000-of-00001.parquet", "train-00000-of-00001.parquet",
         "validation-00000-of-00001.parquet"]
     card = (built / "README.md").read_text()
-    assert "config_name: projection_L2" in card and "| `projection_L2` | projection | 4 |" in card
+    assert "config_name: projection_L2" in card
+    assert "| `projection_L2` | projection | bool | 4 |" in card
     assert "Problems of any train split found again in the validation or test split of any config: 0" in card
     assert not list(built.parent.glob(".*partial*"))
 
@@ -83,23 +84,23 @@ def test_load_dataset_round_trip(built):
     assert ds["train"].features["n_objects"].dtype == "int32"
     row = ds["test"][0]
     problem = json.loads(row["symbolic"])
-    assert problem["answer"] == bool(row["label"]) and problem["task"] == "goal_recognition"
+    assert problem["answer"] == bool(row["label"]) and problem["family"] == "goal_recognition"
     ge1 = datasets.load_dataset(str(built), "ge1_projection", split="test")
-    assert set(ge1["n_objects"]) == {7} and sorted(set(ge1["n_actions"])) == [1, 2]
+    assert set(ge1["n_objects"]) == {7} and sorted(set(ge1["sequence_length"])) == [1, 2]
 
 
-def test_labels_are_exactly_balanced_per_bucket(built):
+def test_labels_are_exactly_balanced_per_cell(built, shown_kind):
+    """Within every cell (sequence length and kind of subject) labels differ by at most
+    one row: the row's position fixes both."""
     for config in ("projection_L2", "executability_L2", "planning_L2", "goal_recognition_L2"):
         for f in (built / config).glob("*.parquet"):
             rows = pq.read_table(f).to_pylist()
             assert Counter(r["label"] for r in rows) == {0: len(rows) // 2, 1: len(rows) // 2}
-            buckets = Counter()
+            cells = Counter()
             for r in rows:
-                meta = json.loads(r["metadata"])
-                form = tuple(meta.get("query_forms") or meta.get("goal_forms")
-                             or meta.get("action_kinds"))
-                buckets[(r["n_actions"], r["query_kind"], form)] += 1 if r["label"] else -1
-            assert all(abs(v) <= 1 for v in buckets.values()), config
+                kind = shown_kind(r["family"], json.loads(r["symbolic"]))
+                cells[(r["sequence_length"], kind)] += 1 if r["label"] else -1
+            assert all(abs(v) <= 1 for v in cells.values()), config
 
 
 def test_no_problem_repeats_within_a_config(built):
@@ -233,7 +234,7 @@ def _on_a_terminal(args: list[str], cwd: Path) -> str:
 
 def test_every_phase_shows_progress_on_a_terminal_and_quiet_silences_it(tmp_path, recipe_file):
     shown = _on_a_terminal(["build", str(recipe_file), "--out", "a", "--workers", "2"], tmp_path)
-    assert "prepare" in shown and "small:" in shown and "rows" in shown
+    assert "load:" in shown and "probe:" in shown and "small:" in shown and "rows" in shown
     shown = _on_a_terminal(["audit", "a", "--no-card"], tmp_path)
     assert "audit:" in shown
     quiet = _on_a_terminal(["build", str(recipe_file), "--out", "b", "--workers", "2", "--quiet"],

@@ -34,7 +34,7 @@ def test_unknown_recipe(tmp_path):
     ("name: r\nconfigs:\n  - name: a\n    task: projection\n    colour: red\n"
      "    splits: {test: 10}\n", ["unknown key 'colour'", "accepted:"]),
     ("name: r\nconfigs:\n  - name: a\n    task: juggling\n    splits: {test: 10}\n",
-     ["unknown task 'juggling'", "configs[0] (a)"]),
+     ["unknown family 'juggling'", "configs[0] (a)"]),
     ("name: r\nconfigs:\n  - name: a\n    task: projection\n    splits: {test: 11}\n",
      ["even number of rows"]),
     ("name: r\nconfigs:\n  - name: a\n    task: projection\n    splits: {tset: 10}\n",

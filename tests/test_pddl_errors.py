@@ -320,7 +320,7 @@ def test_a_50_mb_file_is_refused_before_it_is_read(tmp_path):
     start = time.perf_counter()
     with pytest.raises(limits.LimitExceeded) as err:
         load_problem(path, domain)
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - start < 5  # refused from its size: reading it takes minutes
     assert str(err.value) == (f"{path}: 50.0 MB is more than the 10 MB accepted for a PDDL "
                               "file; raise the limit with --max-pddl-mb")
 
@@ -348,7 +348,7 @@ def test_grounding_blow_up_stops_at_once_naming_action_count_and_flag():
     start = time.perf_counter()
     with pytest.raises(limits.LimitExceeded) as err:
         ground(domain, parse_problem(THIRTY, domain, "p.pddl"))
-    assert time.perf_counter() - start < 2
+    assert time.perf_counter() - start < 20  # enumerating the bindings would take hours
     assert str(err.value) == (
         "p.pddl: grounding action 'look' needs more than 1,000,000 candidate bindings (one "
         "step alone has 729,000,000), over the 20 per ground action allowed; the limit is "

@@ -6,7 +6,7 @@ answer is first read out of it by `racbench.checks.answers`, by the row's answer
 A reply with no readable answer scores 0.0 with `parsed` False, so an evaluation can
 count unreadable replies apart from wrong ones.
 
-bool and TRAC rows: 1.0 when the reply says the row's label (true/yes or false/no).
+bool rows (TRAC's included): 1.0 when the reply says the row's label (true/yes or false/no).
 mc rows: 1.0 when the reply names the correct option, by letter or by its text.
 open ACP rows: scored by the family's verifier on the row's own symbolic problem
 (simulation for plans, set equality for sets of actions/facts/steps, search for
@@ -55,10 +55,8 @@ class Score:
 
 
 def score(row: Mapping[str, Any], reply: Any) -> Score:
-    """The reply's score on the row, by the row's form (TRAC rows have none)."""
-    form = row.get("form")
-    if form is None:  # a TRAC row: label only
-        return _compare(answers.extract_bool(reply), "true" if row["label"] else "false")
+    """The reply's score on the row, by the row's form."""
+    form = row["form"]
     if form == "bool":
         return _compare(answers.extract_bool(reply), row["answer"])
     if form == "mc":

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from racbench.envs.text import say
 from racbench.errors import InputError
-from racbench.worlds.strips.world import shipped_domains, shipped_files, shipped_problem_names
+from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipped_problem_names
 
 
 def problem_files(domain: str | None, problem: str | None, domain_file, problem_file

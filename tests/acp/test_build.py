@@ -8,6 +8,8 @@ import datasets
 import pytest
 import yaml
 
+from racbench.tasks.schema import task_features
+
 from racbench.export.build import build
 from racbench.suites.recipe import RecipeError, load_recipe, parse_recipe
 from racbench.checks.score import score
@@ -35,7 +37,7 @@ def built(tmp_path_factory):
     return out
 
 
-def test_for_each_skips_missing_forms_and_each_config_has_its_features(built):
+def test_for_each_skips_missing_forms_and_every_config_has_the_one_schema(built):
     names = sorted(p.name for p in built.iterdir() if p.is_dir())
     assert names == ["ferry_applicability_bool", "ferry_applicability_mc",
                      "ferry_applicability_open", "ferry_plan_generation_open",
@@ -44,8 +46,9 @@ def test_for_each_skips_missing_forms_and_each_config_has_its_features(built):
     assert sorted(c["config_name"] for c in front["configs"]) == names
     mc = datasets.load_dataset(str(built), "ferry_applicability_mc", split="train").features
     trac = datasets.load_dataset(str(built), "trac_projection", split="test").features
-    assert "family" in mc and "task" not in mc
-    assert "task" in trac and "family" not in trac
+    assert mc == trac == task_features()
+    rows = datasets.load_dataset(str(built), "trac_projection", split="test")
+    assert set(rows["family"]) == {"projection"} and set(rows["domain"]) == {"blocksworld_trac"}
 
 
 def test_load_dataset_round_trip(built):

@@ -1,6 +1,7 @@
-"""No row may give its answer away in its wording (acp/balance.py): bool rows draw the
-subject before the label, and each mc option is the right answer of one of four
-situations, the row showing one of them chosen after the options."""
+"""No row may give its answer away in its wording (tasks/balance.py): a bool row's
+position fixes its label and the kind of its subject (its cell), and each mc option is
+the right answer of one of four situations, the row showing one of them chosen after
+the options."""
 
 import json
 
@@ -25,20 +26,17 @@ DOMAIN = {"reachability": "floortile", "action_reachability": "rovers"}
 
 
 @pytest.mark.parametrize("family", SUBJECT_FAMILIES)
-def test_subject_does_not_depend_on_the_label(family):
-    """Rows at one position with opposite labels ask about the same kind of subject."""
+def test_subject_does_not_depend_on_the_label(family, shown_kind):
+    """Rows at positions 2m and 2m + 1 have opposite labels and ask about the same kind
+    of subject (their cell)."""
     cfg = TaskConfig(family=family, domain=DOMAIN.get(family, "gripper"), form="bool",
-                    problems={"test": ("p04", "p05", "p06")})
+                     problems={"test": ("p04", "p05", "p06")})
     gen = ConfigRows(f"leak_{family}", cfg, 3, ("test",))
-    for index in range(8):
-        true_row, false_row = (json.loads(gen.row("test", index, code).columns["symbolic"])
-                               for code in (1, 0))
+    for m in range(8):
+        true_row, false_row = (json.loads(gen.row("test", m, code).columns["symbolic"])
+                               for code in (2 * m + 1, 2 * m))
         assert (true_row["answer"], false_row["answer"]) == (True, False)
-        if family == "projection":  # kind: polarity, predicate, argument types
-            t, f = true_row["subject"], false_row["subject"]
-            assert (t["positive"], t["atom"][0]) == (f["positive"], f["atom"][0])
-        else:
-            assert true_row["subject"] == false_row["subject"], index
+        assert shown_kind(family, true_row) == shown_kind(family, false_row), m
 
 
 RECIPE = """

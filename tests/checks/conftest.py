@@ -3,10 +3,8 @@ domains (small problems) and TRAC rows."""
 
 import pytest
 
-from racbench.generators.base import TaskConfig
-from racbench.generators.rows import ConfigRows
-from racbench.tasks.config import AcpConfig
-from racbench.tasks.rows import AcpConfigRows
+from racbench.tasks.config import TRAC_DOMAIN, TaskConfig
+from racbench.tasks.rows import ConfigRows
 
 SMALL = {"test": ("p04", "p05", "p06")}
 _CACHE: dict = {}
@@ -15,8 +13,8 @@ _CACHE: dict = {}
 def _acp_rows(family: str, domain: str, form: str, n: int = 3) -> list[dict]:
     key = (family, domain, form, n)
     if key not in _CACHE:
-        cfg = AcpConfig(family=family, domain=domain, form=form, length=2, problems=SMALL)
-        gen = AcpConfigRows(f"s_{family}_{domain}_{form}", cfg, 5, ("test",))
+        cfg = TaskConfig(family=family, domain=domain, form=form, lengths=(2,), problems=SMALL)
+        gen = ConfigRows(f"s_{family}_{domain}_{form}", cfg, 5, ("test",))
         _CACHE[key] = [gen.row("test", i, i).columns for i in range(n)]
     return _CACHE[key]
 
@@ -24,7 +22,9 @@ def _acp_rows(family: str, domain: str, form: str, n: int = 3) -> list[dict]:
 def _trac_rows(task: str, n: int = 6) -> list[dict]:
     key = ("trac", task, n)
     if key not in _CACHE:
-        gen = ConfigRows("s_trac", TaskConfig(task, 4, (1,)), 5)
+        cfg = TaskConfig(task, domain=TRAC_DOMAIN, objects=4, lengths=(1,), names="seen",
+                         style="trac")
+        gen = ConfigRows("s_trac", cfg, 5, ("train",))
         _CACHE[key] = [gen.row("train", i, i).columns for i in range(n)]
     return _CACHE[key]
 

@@ -12,8 +12,8 @@ import racbench
 from racbench.checks.answers import extract_actions, extract_facts
 from racbench.checks.score import OPEN_ANSWERS, Score, score
 from racbench.tasks import FAMILIES
-from racbench.tasks.config import AcpConfig
-from racbench.tasks.rows import AcpConfigRows
+from racbench.tasks.config import TaskConfig
+from racbench.tasks.rows import ConfigRows
 from racbench.tasks.symbolic import SymbolicTask, symbolic_task
 from racbench.worlds.strips import analysis
 
@@ -298,9 +298,9 @@ def test_phrasings_survive_extraction(domain):
     """English lists of every action and fact of a problem, in every phrasing a row may
     use (paraphrases, obfuscated names), read back as those actions and facts: no
     phrasing contains what the readers split lists on."""
-    cfg = AcpConfig(family="applicability", domain=domain, form="open",
+    cfg = TaskConfig(family="applicability", domain=domain, form="open",
                     problems={"test": ("p04",)})
-    sym = json.loads(AcpConfigRows("p", cfg, 0, ("test",)).row("test", 0, 0).columns["symbolic"])
+    sym = json.loads(ConfigRows("p", cfg, 0, ("test",)).row("test", 0, 0).columns["symbolic"])
     for obfuscation in (None, "random", "misleading"):
         for paraphrase in (0, 1, 2):
             st = SymbolicTask(sym, {"obfuscation": obfuscation, "paraphrase": paraphrase,
