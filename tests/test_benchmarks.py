@@ -27,7 +27,7 @@ TINY = {
     "acp_families.py": (["--rows", "2", "--domains", "gripper", "--families", "applicability"],
                         "rows/s"),
     "audit_probe.py": (["--train", "200", "--test", "60", "--repeat", "1"], "rows/s"),
-    "analysis_oracles.py": (["--seconds", "0.01", "--situations", "3", "--cases", "gripper:p01"],
+    "oracles.py": (["--seconds", "0.01", "--situations", "3", "--cases", "gripper:p01"],
                             "/s"),
     "build_recipe.py": (["{tiny_recipe}", "--workers", "1"], "rows/s"),
     "cli_startup.py": (["--repeat", "1"], "median"),

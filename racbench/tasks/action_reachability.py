@@ -13,7 +13,7 @@ which it is applicable (a plan for its preconditions).
 
 from __future__ import annotations
 
-from racbench.worlds.strips import analysis
+from racbench.worlds.strips import oracles
 from racbench.worlds.strips.task import Condition
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Family, Question, Target, any_state, pddl_term,
@@ -150,7 +150,7 @@ def truth(st, item) -> bool:
     cond = _condition(st, item)
     if cond is None or cond.holds(st.state):
         return False
-    return analysis.optimal_cost(st.task, st.state, cond, SEARCH_BUDGET) is not None
+    return oracles.optimal_cost(st.task, st.state, cond, SEARCH_BUDGET) is not None
 
 
 def score_open(st, answer: str) -> float:

@@ -5,7 +5,7 @@ A family module supplies `sample(world, rng, cfg, target) -> Question | None` (N
 redraw), `render(question, world, text, rng) -> (context, question, choices)`,
 `truth(st, item) -> bool` (re-derives the answer about one subject or option from
 the row's symbolic form alone, `st` being its `symbolic.SymbolicTask`, with the search
-oracles of `simulator/strips/analysis.py`, a different engine from the graph passes
+oracles of `worlds/strips/oracles.py`, a different engine from the graph passes
 that generated it), and, for open rows, `score_open(st, answer) -> float`. Families
 whose bool and mc rows ask about subjects give `bool_pool` (and `mc_pool`) instead, and
 `Family.draw` makes those rows from the pools; their `sample` makes the others.

@@ -12,7 +12,7 @@ one). No open form: many goals fit any observations.
 
 from __future__ import annotations
 
-from racbench.worlds.strips import analysis
+from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
                                  choose_options, state_clauses, term, walk)
@@ -181,11 +181,11 @@ def _optimal_prefix(st, goal_literals) -> bool:
     plan = [st.action(x) for x in st.sym["actions"]]
     if cond is None or any(k is None for k in plan):
         return False
-    check = analysis.validate_plan(st.task, st.state, plan, cond)
+    check = oracles.validate_plan(st.task, st.state, plan, cond)
     if not check.executable:
         return False
-    here = analysis.optimal_cost(st.task, st.state, cond, SEARCH_BUDGET)
-    there = analysis.optimal_cost(st.task, check.final_state, cond, SEARCH_BUDGET)
+    here = oracles.optimal_cost(st.task, st.state, cond, SEARCH_BUDGET)
+    there = oracles.optimal_cost(st.task, check.final_state, cond, SEARCH_BUDGET)
     return here is not None and there is not None and there + len(plan) == here
 
 

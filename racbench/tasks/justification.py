@@ -2,7 +2,7 @@
 
 Plans are valid plans one or two actions longer than optimal, from states 1 to
 `length + 4` actions from the goal, so they carry detours. A step is unjustified when the plan
-without it alone is still valid (analysis.is_justified_step, mode "single"). Questions
+without it alone is still valid (oracles.is_justified_step, mode "single"). Questions
 and options name steps by number only (the plan is in the context), drawn before the
 plan (common.Pool). bool: can step i be removed? mc: which of four steps can be
 removed (exactly one can). open: list every step that can be removed on its own (set
@@ -11,7 +11,7 @@ equality; none if there is none).
 
 from __future__ import annotations
 
-from racbench.worlds.strips import analysis
+from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Family, Question, Target, assemble, base_context, problem_goal,
                       term)
@@ -94,14 +94,14 @@ def truth(st, item) -> bool:
     plan = _plan(st)
     if plan is None or st.goal is None:
         return False
-    return not analysis.is_justified_step(st.task, st.state, plan, st.goal, int(item))
+    return not oracles.is_justified_step(st.task, st.state, plan, st.goal, int(item))
 
 
 def score_open(st, answer: str) -> float:
     plan = _plan(st)
     if plan is None or st.goal is None:
         return 0.0
-    free = analysis.unnecessary_steps(st.task, st.state, plan, st.goal)
+    free = oracles.unnecessary_steps(st.task, st.state, plan, st.goal)
     return score_numbers(answer, [i + 1 for i in free])
 
 

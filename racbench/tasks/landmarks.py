@@ -10,7 +10,7 @@ four is. open: name one landmark (checked by search).
 
 from __future__ import annotations
 
-from racbench.worlds.strips import analysis
+from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Family, Question, Target, assemble, base_context, pddl_term,
                       problem_goal, state_at_goal_distance)
@@ -93,7 +93,7 @@ def _is_landmark(st, atom) -> bool:
     i = st.atom(atom)
     if i is None:
         return False  # can never become true, so no plan makes it true
-    return analysis.is_fact_landmark(st.task, st.state, st.goal, i, SEARCH_BUDGET)
+    return oracles.is_fact_landmark(st.task, st.state, st.goal, i, SEARCH_BUDGET)
 
 
 def truth(st, item) -> bool:

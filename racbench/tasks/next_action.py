@@ -10,7 +10,7 @@ starts a shortest plan (checked by search).
 
 from __future__ import annotations
 
-from racbench.worlds.strips import analysis
+from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Family, Question, Target, pddl_term, problem_goal,
                       render_action_question, state_at_goal_distance, term)
@@ -71,7 +71,7 @@ def render(q, world, text, rng, form):
 
 
 def _optimal_first(st, k: int) -> bool:
-    return st.goal is not None and analysis.on_some_optimal_plan(st.task, st.state, st.goal, k,
+    return st.goal is not None and oracles.on_some_optimal_plan(st.task, st.state, st.goal, k,
                                                                   SEARCH_BUDGET)
 
 

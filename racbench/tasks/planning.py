@@ -16,7 +16,7 @@ give a shortest plan for the goal (1.0 shortest, 0.5 longer, 0.0 invalid).
 
 from __future__ import annotations
 
-from racbench.worlds.strips import analysis
+from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool, sequence_pool
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
                                  pddl_term, state_clauses, term, walk)
@@ -161,7 +161,7 @@ def truth(st, item) -> bool:
     plan = [st.action(t) for t in (item if item is not None else st.sym["actions"])]
     if any(k is None for k in plan) or st.goal is None:
         return False
-    return analysis.validate_plan(st.task, st.state, plan, st.goal).valid
+    return oracles.validate_plan(st.task, st.state, plan, st.goal).valid
 
 
 def score_open(st, answer: str) -> float:

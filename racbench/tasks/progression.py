@@ -10,7 +10,7 @@ become false as (not (p ...)) (set equality).
 
 from __future__ import annotations
 
-from racbench.worlds.strips import analysis
+from racbench.worlds.strips import oracles
 from racbench.worlds.strips.task import iter_bits
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
@@ -55,7 +55,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     q, candidates, nxt = found
     sid, action = q.sid, q.actions[0]
     atoms = world.task.atoms
-    added, deleted = analysis.progression(world.task, world.bits(sid), action)
+    added, deleted = oracles.progression(world.task, world.bits(sid), action)
     lits = [(atoms[i], True) for i in iter_bits(added)] + \
            [(atoms[i], False) for i in iter_bits(deleted)]
     q.answer = [{"atom": list(a), "positive": p} for a, p in lits]
@@ -95,7 +95,7 @@ def score_open(st, answer: str) -> float:
     if after is None:
         return 0.0
     k = st.action(st.sym["actions"][0])
-    added, deleted = analysis.progression(st.task, st.state, k)
+    added, deleted = oracles.progression(st.task, st.state, k)
     atoms = st.task.atoms
     expected = [{"atom": atoms[i], "positive": True} for i in iter_bits(added)] + \
                [{"atom": atoms[i], "positive": False} for i in iter_bits(deleted)]

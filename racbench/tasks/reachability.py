@@ -12,7 +12,7 @@ sequence of actions after which it is true (1.0 shortest, 0.5 longer, 0.0 invali
 
 from __future__ import annotations
 
-from racbench.worlds.strips import analysis
+from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Family, Question, Target, any_state, pddl_term,
                       render_subject_question)
@@ -111,7 +111,7 @@ def truth(st, item) -> bool:
     cond = _condition(st, item)
     if cond is None or cond.holds(st.state):
         return False
-    return analysis.optimal_cost(st.task, st.state, cond, SEARCH_BUDGET) is not None
+    return oracles.optimal_cost(st.task, st.state, cond, SEARCH_BUDGET) is not None
 
 
 def score_open(st, answer: str) -> float:

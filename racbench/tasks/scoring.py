@@ -8,7 +8,7 @@ true set and 0.0 otherwise.
 
 from __future__ import annotations
 
-from racbench.worlds.strips import analysis
+from racbench.worlds.strips import oracles
 from racbench.worlds.strips.task import Condition
 from racbench.tasks.symbolic import SymbolicTask, normalized
 
@@ -26,10 +26,10 @@ def score_plan(st: SymbolicTask, answer: str, goal: Condition | None) -> float:
     plan = [st.action(t) for t in terms]
     if any(k is None for k in plan):
         return 0.0  # not a ground action of the problem: it can never be applied
-    check = analysis.validate_plan(st.task, st.state, plan, goal)
+    check = oracles.validate_plan(st.task, st.state, plan, goal)
     if not check.valid:
         return 0.0
-    best = analysis.optimal_cost(st.task, st.state, goal, SEARCH_BUDGET)
+    best = oracles.optimal_cost(st.task, st.state, goal, SEARCH_BUDGET)
     return 1.0 if best is not None and len(plan) <= best else PARTIAL_PLAN_SCORE
 
 

@@ -3,7 +3,7 @@ against it.
 
 The task is grounded afresh from `domain_pddl`, `objects` and `state` (as the initial
 state), so nothing of the generating world is reused: verification and the tests
-re-derive answers through `simulator/strips/analysis.py` on this task.
+re-derive answers through `worlds/strips/oracles.py` on this task.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from racbench.worlds.strips import analysis
+from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool, sequence_pool
 from racbench.tasks.base import (Family, Question, Target, ask_first_failure, plan_of_length,
                       problem_goal, render_sequence_question, spoil, state_at_goal_distance,
@@ -124,7 +124,7 @@ def truth(st, item) -> bool:
     plan = _plan(st, item if item is not None else st.sym["actions"])
     if plan is None or st.goal is None:
         return False
-    return analysis.validate_plan(st.task, st.state, plan, st.goal).valid
+    return oracles.validate_plan(st.task, st.state, plan, st.goal).valid
 
 
 def score_open(st, answer: str) -> float:

@@ -1,5 +1,5 @@
 """Every family's answers, re-derived from the symbolic row alone by a second engine
-(the search oracles of simulator/strips/analysis.py on a task grounded afresh from the
+(the search oracles of worlds/strips/oracles.py on a task grounded afresh from the
 row's domain_pddl, objects and state), on three domains."""
 
 import json

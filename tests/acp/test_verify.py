@@ -4,7 +4,7 @@ equality and search, with wrong and partially right answers."""
 import json
 
 from racbench.tasks.symbolic import symbolic_task
-from racbench.worlds.strips import analysis
+from racbench.worlds.strips import oracles
 from racbench.checks.score import score
 
 
@@ -42,13 +42,13 @@ def test_plans_full_partial_and_zero(make_rows):
         # a valid detour: some first action, then a shortest plan from there
         for k in st.task.applicable(st.state):
             after = st.task.actions[k].apply(st.state)
-            rest = analysis.optimal_cost(st.task, after, st.goal)
+            rest = oracles.optimal_cost(st.task, after, st.goal)
             if rest is not None and rest + 1 > len(best):
                 first = st.task.actions[k]
                 plan = [first.term]
                 state = after
                 while not st.goal.holds(state):
-                    nxt = analysis.optimal_first_actions(st.task, state, st.goal)[0]
+                    nxt = oracles.optimal_first_actions(st.task, state, st.goal)[0]
                     plan.append(st.task.actions[nxt].term)
                     state = st.task.actions[nxt].apply(state)
                 text = "\n".join("(" + " ".join(t) + ")" for t in plan)
@@ -79,7 +79,7 @@ def test_search_checked_answers(make_rows):
     for row in make_rows("next_action", "logistics", "open", n=6):
         st = _task(row)
         bad = [a for k, a in enumerate(st.task.actions) if a.applicable(st.state)
-               and not analysis.on_some_optimal_plan(st.task, st.state, st.goal, k)]
+               and not oracles.on_some_optimal_plan(st.task, st.state, st.goal, k)]
         if bad:
             assert score(row, "(" + " ".join(bad[0].term) + ")").value == 0.0
     for row in make_rows("validation", "logistics", "open", n=8):

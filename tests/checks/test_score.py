@@ -15,7 +15,7 @@ from racbench.tasks import FAMILIES
 from racbench.tasks.config import TaskConfig
 from racbench.tasks.rows import ConfigRows
 from racbench.tasks.symbolic import SymbolicTask, symbolic_task
-from racbench.worlds.strips import analysis
+from racbench.worlds.strips import oracles
 
 LONG = "Let me think about the state once more. " * 300
 TALK = "Let me check the state first: the robot's position and what it holds matter here."
@@ -160,12 +160,12 @@ def test_longer_plans_score_half(acp_rows):
         best = len(row["answer"].splitlines())
         for k in st.task.applicable(st.state):
             after = st.task.actions[k].apply(st.state)
-            rest = analysis.optimal_cost(st.task, after, st.goal)
+            rest = oracles.optimal_cost(st.task, after, st.goal)
             if rest is None or rest + 1 <= best:
                 continue
             plan, state = [st.task.actions[k].term], after
             while not st.goal.holds(state):
-                nxt = analysis.optimal_first_actions(st.task, state, st.goal)[0]
+                nxt = oracles.optimal_first_actions(st.task, state, st.goal)[0]
                 plan.append(st.task.actions[nxt].term)
                 state = st.task.actions[nxt].apply(state)
             steps = "\n".join(f"Step {i}: ({' '.join(t)})" for i, t in enumerate(plan, 1))
@@ -215,7 +215,7 @@ def test_next_action_replies(acp_rows):
             check(row, reply, 1.0)
         # an applicable action that starts no shortest plan, else an inapplicable one
         bad = [a.term for k, a in enumerate(st.task.actions) if not a.applicable(st.state)
-               or not analysis.on_some_optimal_plan(st.task, st.state, st.goal, k)]
+               or not oracles.on_some_optimal_plan(st.task, st.state, st.goal, k)]
         bad.sort(key=lambda t: not st.task.actions[st.action(t)].applicable(st.state))
         other = "(" + " ".join(bad[0]) + ")"
         check(row, f"The next action is {other}.", 0.0)

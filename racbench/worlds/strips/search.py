@@ -1,81 +1,265 @@
-"""The optimal-planning oracle: shortest plans and "is this a prefix of an optimal plan".
+"""The one state-space and search module: enumerated state spaces and forward searches.
 
-Two engines answer the same questions. `StateSpace` enumerates every state reachable
-from a seed state and keeps an all-pairs distance matrix (cheap for the few hundred to
-few tens of thousands of states of small worlds, e.g. 501 for five blocks); queries are
-then array look-ups. `shortest_plan_length` is a uniform-cost search from one state for
-worlds too big to enumerate, with a node budget so that a request never hangs.
+`StateSpace` enumerates the states reachable from a seed (at most `limit`, else
+`SearchBudgetExceeded`) and keeps them as arrays: edges by source and action (CSR), the
+truth of every atom in every state (bits packed eight to a byte), and distances to any
+goal by backward sweeps, vectorised with numpy for unit costs and a Dijkstra otherwise,
+cached per goal. Enumerated worlds (world.py) and the exact oracles (oracles.py) both
+stand on it.
+
+The forward searches (`astar`, `bfs_to_goal`, `ucs_cost`, `optimal_first_by_search`,
+`greedy_path`) answer one question from one state within a budget of stored states,
+raising `SearchBudgetExceeded` rather than guessing.
+
+Nothing here depends on set or dict iteration order: successors come sorted by action
+index and candidate lists are sorted, so seeded choices give the same output on every run.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections import deque
-from typing import Sequence
+from collections import OrderedDict
 
 import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
 
-from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
+from racbench.worlds.strips.task import GroundTask, iter_bits
 
 UNREACHABLE = -1
+GOALS_PER_SPACE = 256  # LRU of per-goal distance arrays
+SWEEP_ALWAYS = 1024  # with action costs, spaces this small sweep at a goal's first request
 
 
 class SearchBudgetExceeded(RuntimeError):
-    """The search hit its node budget before proving the optimum."""
+    """The search hit its node budget before proving the answer."""
 
 
-def _unit_costs(task: GroundTask) -> bool:
-    return all(a.cost == 1 for a in task.actions)
+# -- enumerated spaces ------------------------------------------------------------------
 
+class StateSpace:
+    """The states reachable from `seed`, breadth-first (ids in discovery order), with
+    their edges and atoms as arrays; see the module's text."""
 
-def shortest_plan_length(task: GroundTask, state: int, goal: Condition,
-                         max_nodes: int = 2_000_000) -> int | None:
-    """Cost of an optimal plan from `state` to `goal` (None if unreachable).
+    def __init__(self, task: GroundTask, seed: int, limit: int):
+        index = {seed: 0}
+        states = [seed]
+        src, dst, act = [], [], []
+        i = 0
+        while i < len(states):
+            for k, n in task.successors(states[i]):  # by action index
+                j = index.get(n)
+                if j is None:
+                    if len(states) >= limit:
+                        raise SearchBudgetExceeded(f"more than {limit} reachable states")
+                    j = index[n] = len(states)
+                    states.append(n)
+                src.append(i)
+                dst.append(j)
+                act.append(k)
+            i += 1
+        self.states = states
+        self.index = index
+        n = len(states)
+        self.edge_src = np.array(src, dtype=np.int32)
+        self.edge_dst = np.array(dst, dtype=np.int32)
+        self.edge_act = np.array(act, dtype=np.int32)
+        self.indptr = np.searchsorted(self.edge_src, np.arange(n + 1)).astype(np.int64)
+        self.n_atoms = len(task.atoms)
+        self.costs = np.array([a.cost for a in task.actions], dtype=np.int64)
+        self.unit = bool((self.costs == 1).all())
+        nbytes = max(1, (self.n_atoms + 7) // 8)
+        raw = b"".join(s.to_bytes(nbytes, "little") for s in states)
+        self._truth = np.frombuffer(raw, dtype=np.uint8).reshape(n, nbytes)
+        self._reverse: tuple[np.ndarray, np.ndarray] | None = None
+        self._goals: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._asked: OrderedDict[tuple, None] = OrderedDict()
 
-    Breadth-first for unit costs, uniform-cost otherwise; raises SearchBudgetExceeded
-    past `max_nodes` visited states rather than returning a wrong answer.
-    """
-    if goal.holds(state):
-        return 0
-    if _unit_costs(task):
-        seen = {state}
-        frontier = [state]
-        depth = 0
-        while frontier:
-            depth += 1
-            nxt = []
-            for s in frontier:
-                for _, n in task.successors(s):
-                    if n in seen:
-                        continue
-                    if goal.holds(n):
-                        return depth
-                    seen.add(n)
-                    nxt.append(n)
-                if len(seen) > max_nodes:
-                    raise SearchBudgetExceeded(f"more than {max_nodes} states")
-            frontier = nxt
+    def __len__(self) -> int:
+        return len(self.states)
+
+    # -- edges ----------------------------------------------------------------------------
+    def succ(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """(actions, successor ids) of state id `i`, by action index."""
+        a, b = self.indptr[i], self.indptr[i + 1]
+        return self.edge_act[a:b], self.edge_dst[a:b]
+
+    def step(self, i: int, action: int) -> int | None:
+        lo, hi = self.indptr[i], self.indptr[i + 1]
+        acts = self.edge_act[lo:hi]
+        pos = acts.searchsorted(action)  # the method: half the cost of np.searchsorted
+        if pos < hi - lo and acts[pos] == action:
+            return int(self.edge_dst[lo + pos])
         return None
-    best = {state: 0}
-    heap = [(0, state)]
-    while heap:
-        g, s = heapq.heappop(heap)
-        if g > best[s]:
-            continue
-        if goal.holds(s):
-            return g
-        for k, n in task.successors(s):
-            ng = g + task.actions[k].cost
-            if ng < best.get(n, ng + 1):
-                best[n] = ng
-                heapq.heappush(heap, (ng, n))
-        if len(best) > max_nodes:
-            raise SearchBudgetExceeded(f"more than {max_nodes} states")
-    return None
+
+    def _predecessors(self) -> tuple[np.ndarray, np.ndarray]:
+        """Reverse edges as CSR: the predecessors of j are src[ptr[j]:ptr[j + 1]]."""
+        if self._reverse is None:
+            order = np.argsort(self.edge_dst, kind="stable")
+            ptr = np.zeros(len(self.states) + 1, dtype=np.int64)
+            np.cumsum(np.bincount(self.edge_dst, minlength=len(self.states)), out=ptr[1:])
+            self._reverse = (ptr, self.edge_src[order])
+        return self._reverse
+
+    # -- atoms ----------------------------------------------------------------------------
+    def column(self, atom: int) -> np.ndarray:
+        """In which states `atom` holds, as a bool vector."""
+        return (self._truth[:, atom >> 3] >> (atom & 7) & 1).astype(bool)
+
+    def mask(self, pos: int, neg: int) -> np.ndarray:
+        """Which states satisfy the condition (pos, neg)."""
+        mask = np.ones(len(self.states), dtype=bool)
+        for b in iter_bits(pos):
+            mask &= self.column(b)
+        for b in iter_bits(neg):
+            mask &= ~self.column(b)
+        return mask
+
+    def truth(self, rows: np.ndarray) -> np.ndarray:
+        """The bool matrix (states x atoms) of the selected states."""
+        bits = np.unpackbits(self._truth[rows], axis=1, bitorder="little")
+        return bits[:, :self.n_atoms].astype(bool)
+
+    # -- distances ------------------------------------------------------------------------
+    def sweep(self, targets: np.ndarray, allowed: np.ndarray | None = None,
+              max_depth: int | None = None) -> np.ndarray:
+        """Fewest actions from every state to `targets`, moving only through `allowed`
+        states; UNREACHABLE where none (or none within `max_depth`)."""
+        dist = np.full(len(self.states), UNREACHABLE, dtype=np.int32)
+        frontier = np.flatnonzero(targets if allowed is None else targets & allowed)
+        dist[frontier] = 0
+        ptr, src = self._predecessors()
+        depth = 0
+        while frontier.size and (max_depth is None or depth < max_depth):
+            depth += 1
+            starts = ptr[frontier]
+            lens = ptr[frontier + 1] - starts
+            total = int(lens.sum())
+            if not total:
+                break
+            # positions starts[f] + 0..lens[f]-1 for every frontier state f
+            offsets = np.repeat(starts - (np.cumsum(lens) - lens), lens)
+            cand = src[offsets + np.arange(total)]
+            cand = cand[dist[cand] < 0]
+            if allowed is not None:
+                cand = cand[allowed[cand]]
+            cand = np.unique(cand)
+            dist[cand] = depth
+            frontier = cand
+        return dist
+
+    def distances(self, pos: int, neg: int, by_cost: bool = False,
+                  max_depth: int | None = None) -> np.ndarray:
+        """Distance of every state to the goal (pos, neg), cached per goal; by_cost sums
+        action costs instead of counting actions. With `max_depth`, states farther than
+        that read UNREACHABLE."""
+        by_cost = by_cost and not self.unit
+        key = (pos, neg, by_cost, max_depth)
+        dist = self._goals.get(key)
+        if dist is not None:
+            self._goals.move_to_end(key)
+            return dist
+        targets = self.mask(pos, neg)
+        dist = self._dijkstra(targets) if by_cost else self.sweep(targets, None, max_depth)
+        dist.flags.writeable = False
+        self._goals[key] = dist
+        if len(self._goals) > GOALS_PER_SPACE:
+            self._goals.popitem(last=False)
+        return dist
+
+    def _dijkstra(self, targets: np.ndarray) -> np.ndarray:
+        ptr, src = self._predecessors()
+        order = np.argsort(self.edge_dst, kind="stable")
+        act = self.edge_act[order].tolist()
+        ptr_l, src_l, costs = ptr.tolist(), src.tolist(), self.costs.tolist()
+        n = len(self.states)
+        done, out = [False] * n, [UNREACHABLE] * n
+        goals = np.flatnonzero(targets).tolist()
+        heap = [(0, j) for j in goals]
+        best = dict.fromkeys(goals, 0)
+        while heap:
+            d, j = heapq.heappop(heap)
+            if done[j]:
+                continue
+            done[j], out[j] = True, d
+            for e in range(ptr_l[j], ptr_l[j + 1]):
+                i = src_l[e]
+                nd = d + costs[act[e]]
+                if not done[i] and nd < best.get(i, nd + 1):
+                    best[i] = nd
+                    heapq.heappush(heap, (nd, i))
+        return np.array(out, dtype=np.int32)
+
+    def distance(self, i: int, pos: int, neg: int, by_cost: bool = False) -> int:
+        """Distance of state id `i` to the goal (UNREACHABLE = -1). With action costs, a
+        goal seen for the first time in a big space is answered by a forward Dijkstra
+        from i that stops at the first goal state (cheap for one-off questions); from the
+        second request on, the backward sweep is computed and cached."""
+        by_cost = by_cost and not self.unit
+        key = (pos, neg, by_cost, None)
+        if key in self._goals or not by_cost or len(self.states) <= SWEEP_ALWAYS \
+                or key in self._asked:
+            self._asked.pop(key, None)
+            return int(self.distances(pos, neg, by_cost)[i])
+        self._asked[key] = None
+        if len(self._asked) > 4 * GOALS_PER_SPACE:
+            self._asked.popitem(last=False)
+        return self._forward_cost(i, pos, neg)
+
+    def _forward_cost(self, i: int, pos: int, neg: int) -> int:
+        states, costs = self.states, self.costs
+        best = {i: 0}
+        heap = [(0, i)]
+        while heap:
+            g, j = heapq.heappop(heap)
+            if g > best[j]:
+                continue
+            s = states[j]
+            if s & pos == pos and not s & neg:
+                return g
+            acts, dsts = self.succ(j)
+            for k, n in zip(acts.tolist(), dsts.tolist()):
+                ng = g + int(costs[k])
+                if ng < best.get(n, ng + 1):
+                    best[n] = ng
+                    heapq.heappush(heap, (ng, n))
+        return UNREACHABLE
+
+    # -- what can be reached ----------------------------------------------------------------
+    def reachable_from(self, i: int, allowed: np.ndarray | None = None) -> np.ndarray:
+        """Which states can be reached from state id `i` (itself included), through
+        `allowed` states only if given, as a bool vector."""
+        seen = np.zeros(len(self.states), dtype=bool)
+        seen[i] = True
+        frontier = np.array([i])
+        while frontier.size:
+            starts = self.indptr[frontier]
+            lens = self.indptr[frontier + 1] - starts
+            total = int(lens.sum())
+            if not total:
+                break
+            offsets = np.repeat(starts - (np.cumsum(lens) - lens), lens)
+            cand = self.edge_dst[offsets + np.arange(total)]
+            cand = cand[~seen[cand]]
+            if allowed is not None:
+                cand = cand[allowed[cand]]
+            cand = np.unique(cand)
+            seen[cand] = True
+            frontier = cand
+        return seen
+
+    def components(self) -> tuple[int, np.ndarray]:
+        """Strongly connected components: (count, label of every state)."""
+        n = len(self.states)
+        graph = csr_matrix((np.ones(len(self.edge_src), dtype=bool),
+                            (self.edge_src, self.edge_dst)), shape=(n, n))
+        return connected_components(graph, directed=True, connection="strong")
 
 
-def astar(task: GroundTask, state: int, goal: Condition, heuristic,
-          max_nodes: int = 2_000_000, tie_break=None) -> list[int] | None:
+# -- forward searches ---------------------------------------------------------------------
+
+def astar(task: GroundTask, state: int, goal, heuristic, max_nodes: int = 2_000_000,
+          tie_break=None) -> list[int] | None:
     """An optimal plan (action indices) by A* with an admissible `heuristic`.
 
     States are reopened when a cheaper path turns up, so optimality needs admissibility
@@ -107,95 +291,131 @@ def astar(task: GroundTask, state: int, goal: Condition, heuristic,
     return None
 
 
-def is_optimal_prefix(task: GroundTask, state: int, plan: Sequence[int], goal: Condition,
-                      max_nodes: int = 2_000_000) -> bool:
-    """True iff `plan` is executable from `state` and starts some optimal plan for `goal`."""
-    end, failed = task.execute(state, plan)
-    if failed is not None:
-        return False
-    total = shortest_plan_length(task, state, goal, max_nodes)
-    if total is None:
-        return False
-    rest = shortest_plan_length(task, end, goal, max_nodes)
-    spent = sum(task.actions[k].cost for k in plan)
-    return rest is not None and spent + rest == total
+def bfs_to_goal(task: GroundTask, state: int, pos: int, neg: int, max_states: int,
+                max_depth: int | None = None) -> tuple[int | None, int | None]:
+    """(fewest actions, the first goal state found) from `state`, by breadth-first
+    search; (None, None) if unreachable (or not within `max_depth`)."""
+    if state & pos == pos and not state & neg:
+        return 0, state
+    seen = {state}
+    frontier = [state]
+    depth = 0
+    successors = task.successors
+    while frontier and (max_depth is None or depth < max_depth):
+        depth += 1
+        nxt = []
+        for s in frontier:
+            for _, n in successors(s):
+                if n in seen:
+                    continue
+                if n & pos == pos and not n & neg:
+                    return depth, n
+                seen.add(n)
+                nxt.append(n)
+                if len(seen) > max_states:
+                    raise SearchBudgetExceeded(f"more than {max_states} states")
+        frontier = nxt
+    return None, None
 
 
-class StateSpace:
-    """Every state reachable from `seed`, with transitions and all-pairs distances.
+def ucs_cost(task: GroundTask, state: int, pos: int, neg: int, max_states: int) -> int | None:
+    """The cost of a cheapest plan from `state`, by uniform-cost search."""
+    best = {state: 0}
+    heap = [(0, state)]
+    actions = task.actions
+    while heap:
+        g, s = heapq.heappop(heap)
+        if g > best[s]:
+            continue
+        if s & pos == pos and not s & neg:
+            return g
+        for k, n in task.successors(s):
+            ng = g + actions[k].cost
+            if ng < best.get(n, ng + 1):
+                if n not in best and len(best) >= max_states:
+                    raise SearchBudgetExceeded(f"more than {max_states} states")
+                best[n] = ng
+                heapq.heappush(heap, (ng, n))
+    return None
 
-    Distances count actions (unit costs); use it for unit-cost worlds only.
-    """
 
-    def __init__(self, task: GroundTask, seed: int, max_states: int = 2_500):
-        self.task = task
-        index = {seed: 0}
-        states = [seed]
-        succ: list[list[tuple[int, int]]] = []
-        queue = deque([seed])
-        while queue:
-            s = queue.popleft()
-            edges = []
-            for k, n in task.successors(s):
-                j = index.get(n)
-                if j is None:
-                    if len(states) >= max_states:
-                        raise SearchBudgetExceeded(f"more than {max_states} reachable states")
-                    j = index[n] = len(states)
-                    states.append(n)
-                    queue.append(n)
-                edges.append((k, j))
-            succ.append(edges)
-        self.states = states
-        self.index = index
-        self.successors = succ  # per state: [(action index, successor state id)], by action
-        self.applicable = [[k for k, _ in edges] for edges in succ]
-        n_atoms = len(task.atoms)
-        self.truth = np.zeros((len(states), n_atoms), dtype=bool)
-        for i, s in enumerate(states):
-            for bit in iter_bits(s):
-                self.truth[i, bit] = True
-        self.distance = self._all_pairs()
+def optimal_first_by_search(task: GroundTask, state: int, pos: int, neg: int,
+                            max_states: int) -> list[int]:
+    """First actions of optimal plans by one forward uniform-cost search.
 
-    def _all_pairs(self) -> np.ndarray:
-        """Distances by repeated frontier expansion with dense boolean products."""
-        n = len(self.states)
-        adjacency = np.zeros((n, n), dtype=np.float32)
-        for i, edges in enumerate(self.successors):
-            for _, j in edges:
-                adjacency[i, j] = 1.0
-        dist = np.full((n, n), UNREACHABLE, dtype=np.int16)
-        np.fill_diagonal(dist, 0)
-        reached = np.eye(n, dtype=bool)
-        frontier = np.eye(n, dtype=np.float32)
-        step = 0
-        while frontier.any():
-            step += 1
-            new = (frontier @ adjacency > 0) & ~reached
-            dist[new] = step
-            reached |= new
-            frontier = new.astype(np.float32)
-        return dist
+    Every node with g <= C* is expanded and its tight edges (g(p) + cost == g(n)) kept;
+    a prefix of an optimal plan is an optimal path, so the optimal plans are exactly
+    the tight paths from `state` to goal nodes with g == C*."""
+    actions = task.actions
+    best = {state: 0}
+    parents: dict[int, list[tuple[int, int, int]]] = {}  # n -> [(g via edge, p, action)]
+    heap = [(0, state)]
+    optimum = None
+    goals = []
+    while heap:
+        g, s = heapq.heappop(heap)
+        if g > best[s]:
+            continue
+        if optimum is not None and g > optimum:
+            break
+        if s & pos == pos and not s & neg:
+            if optimum is None:
+                optimum = g
+            goals.append(s)
+        for k, n in task.successors(s):
+            ng = g + actions[k].cost
+            old = best.get(n)
+            if optimum is not None and ng > optimum:
+                continue
+            if old is None or ng <= old:
+                parents.setdefault(n, []).append((ng, s, k))
+            if old is None or ng < old:
+                if old is None and len(best) >= max_states:
+                    raise SearchBudgetExceeded(f"more than {max_states} states")
+                best[n] = ng
+                heapq.heappush(heap, (ng, n))
+    if optimum is None:
+        return []
+    on_optimal = set(goals)
+    stack = list(goals)
+    first = set()
+    while stack:
+        n = stack.pop()
+        for ng, p, k in parents.get(n, ()):
+            if ng != best[n]:
+                continue
+            if p == state:
+                first.add(k)
+            if p not in on_optimal:
+                on_optimal.add(p)
+                stack.append(p)
+    return sorted(first)
 
-    def id_of(self, state: int) -> int:
-        return self.index[state]
 
-    def goal_mask(self, goal: Condition) -> np.ndarray:
-        """Which states satisfy `goal`, as a boolean vector over state ids."""
-        mask = np.ones(len(self.states), dtype=bool)
-        for bit in iter_bits(goal.pos):
-            mask &= self.truth[:, bit]
-        for bit in iter_bits(goal.neg):
-            mask &= ~self.truth[:, bit]
-        return mask
+def greedy_path(task: GroundTask, start: int, pos: int, neg: int,
+                max_states: int) -> list[int] | None:
+    """States of some path from `start` to the goal (not optimal), by greedy best-first
+    search on the number of unsatisfied goal literals; None if there is none."""
+    def h(s: int) -> int:
+        return (pos & ~s).bit_count() + (neg & s).bit_count()
 
-    def distances_to(self, goal: Condition) -> np.ndarray:
-        """Shortest plan length from every state to `goal` (UNREACHABLE = -1)."""
-        mask = self.goal_mask(goal)
-        if not mask.any():
-            return np.full(len(self.states), UNREACHABLE, dtype=np.int16)
-        d = self.distance[:, mask].astype(np.int32)
-        d[d < 0] = np.iinfo(np.int32).max
-        best = d.min(axis=1)
-        best[best == np.iinfo(np.int32).max] = UNREACHABLE
-        return best.astype(np.int16)
+    parent = {start: None}
+    heap = [(h(start), 0, start)]
+    counter = 0
+    while heap:
+        _, _, s = heapq.heappop(heap)
+        if s & pos == pos and not s & neg:
+            path = []
+            while s is not None:
+                path.append(s)
+                s = parent[s]
+            return path[::-1]
+        for _, n in task.successors(s):
+            if n in parent:
+                continue
+            parent[n] = s
+            if len(parent) > max_states:
+                raise SearchBudgetExceeded(f"more than {max_states} states")
+            counter += 1
+            heapq.heappush(heap, (h(n), counter, n))
+    return None

@@ -31,17 +31,15 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 from racbench.errors import InputError
 from racbench.worlds.strips.grounding import ground
 from racbench.worlds.strips.heuristics import heuristic_for
 from racbench.worlds.strips.model import Domain, Literal, Problem
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem, read_pddl_text
-from racbench.worlds.strips.search import astar
+from racbench.worlds.strips.search import SearchBudgetExceeded, StateSpace, astar
 from racbench.worlds.strips.shipped import blocks_problem, trac_domain_file
-from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
+from racbench.worlds.strips.task import Condition, GroundTask
 
 MAX_STATES = 200_000
 TRAC_EXPLICIT_STATES = 2_500  # TRAC's worlds enumerate up to this (five blocks: 501)
@@ -239,40 +237,14 @@ class ExplicitWorld(StripsWorld):
 
     # -- exploration --------------------------------------------------------------------
     def _explore(self, max_states: int) -> None:
-        task = self.task
-        states, index = [task.init], {task.init: 0}
-        src, dst, act = [], [], []
-        i = 0
-        while i < len(states):
-            for k, n in task.successors(states[i]):
-                j = index.get(n)
-                if j is None:
-                    if len(states) >= max_states:
-                        raise WorldTooLarge(
-                            f"{self.problem.source}: more than {max_states} reachable states; "
-                            "ACP questions enumerate the state space, use a smaller problem")
-                    j = index[n] = len(states)
-                    states.append(n)
-                src.append(i)
-                dst.append(j)
-                act.append(k)
-            i += 1
-        self.states = states
-        self.index = index
-        n = len(states)
-        order = np.lexsort((np.array(act, dtype=np.int32), np.array(src, dtype=np.int32)))
-        self.edge_src = np.array(src, dtype=np.int32)[order]
-        self.edge_dst = np.array(dst, dtype=np.int32)[order]
-        self.edge_act = np.array(act, dtype=np.int32)[order]
-        self.indptr = np.searchsorted(self.edge_src, np.arange(n + 1)).astype(np.int64)
-        ones = np.ones(len(self.edge_src), dtype=bool)
-        # forward[i, j] when some action leads from i to j; `forward @ frontier` marks the
-        # predecessors of the frontier, one backward breadth-first level per product
-        self.forward = csr_matrix((ones, (self.edge_src, self.edge_dst)), shape=(n, n))
-        self.truth = np.zeros((n, len(task.atoms)), dtype=bool)
-        for s, state in enumerate(states):
-            for b in iter_bits(state):
-                self.truth[s, b] = True
+        try:
+            self.space = StateSpace(self.task, self.task.init, max_states)
+        except SearchBudgetExceeded:
+            raise WorldTooLarge(f"{self.problem.source}: more than {max_states} reachable "
+                                "states; ACP questions enumerate the state space, use a "
+                                "smaller problem") from None
+        self.states = self.space.states
+        self.index = self.space.index
 
     @property
     def n_states(self) -> int:
@@ -280,16 +252,10 @@ class ExplicitWorld(StripsWorld):
 
     def succ(self, sid: int) -> tuple[np.ndarray, np.ndarray]:
         """(actions, successor ids) of a state id, by action index."""
-        a, b = self.indptr[sid], self.indptr[sid + 1]
-        return self.edge_act[a:b], self.edge_dst[a:b]
+        return self.space.succ(sid)
 
     def step(self, sid: int, action: int) -> int | None:
-        lo, hi = self.indptr[sid], self.indptr[sid + 1]
-        acts = self.edge_act[lo:hi]
-        pos = acts.searchsorted(action)  # the method: half the cost of np.searchsorted
-        if pos < hi - lo and acts[pos] == action:
-            return int(self.edge_dst[lo + pos])
-        return None
+        return self.space.step(sid, action)
 
     def sample_state(self, rng: random.Random) -> int:
         """Uniform over the reachable states."""
@@ -300,32 +266,7 @@ class ExplicitWorld(StripsWorld):
 
     # -- distances ----------------------------------------------------------------------
     def mask_of(self, cond: Condition) -> np.ndarray:
-        mask = np.ones(self.n_states, dtype=bool)
-        for b in iter_bits(cond.pos):
-            mask &= self.truth[:, b]
-        for b in iter_bits(cond.neg):
-            mask &= ~self.truth[:, b]
-        return mask
-
-    def _backward(self, targets: np.ndarray, allowed: np.ndarray | None = None,
-                  max_depth: int | None = None) -> np.ndarray:
-        """Shortest distance (in actions) from every state to `targets`, moving only
-        through `allowed` states; UNREACHABLE where none (or none within `max_depth`)."""
-        dist = np.full(self.n_states, UNREACHABLE, dtype=np.int32)
-        frontier = targets.copy() if allowed is None else targets & allowed
-        dist[frontier] = 0
-        visited = frontier.copy()
-        level = 0
-        while frontier.any() and (max_depth is None or level < max_depth):
-            level += 1
-            new = self.forward @ frontier
-            new &= ~visited
-            if allowed is not None:
-                new &= allowed
-            dist[new] = level
-            visited |= new
-            frontier = new
-        return dist
+        return self.space.mask(cond.pos, cond.neg)
 
     def distances(self, cond: Condition, max_depth: int | None = None) -> np.ndarray:
         """Distances to `cond` from every state. With `max_depth`, states farther than
@@ -335,7 +276,7 @@ class ExplicitWorld(StripsWorld):
         if vec is None:
             if len(self._dist_cache) > 512:
                 self._dist_cache.clear()
-            vec = self._dist_cache[key] = self._backward(self.mask_of(cond), None, max_depth)
+            vec = self._dist_cache[key] = self.space.sweep(self.mask_of(cond), None, max_depth)
         return vec
 
     @cached_property
@@ -356,8 +297,8 @@ class ExplicitWorld(StripsWorld):
         key = ("avoid", atom, cond.pos, cond.neg)
         vec = self._dist_cache.get(key)
         if vec is None:
-            allowed = ~self.truth[:, atom]
-            vec = self._dist_cache[key] = self._backward(self.mask_of(cond), allowed)
+            allowed = ~self.space.column(atom)
+            vec = self._dist_cache[key] = self.space.sweep(self.mask_of(cond), allowed)
         return vec
 
     def optimal_steps(self, sid: int, cond: Condition | None = None,
@@ -397,15 +338,15 @@ class ExplicitWorld(StripsWorld):
     def _components(self):
         """Strongly connected components and, per component, the atoms true and the
         actions applicable in some state reachable from it (as int bit masks)."""
-        n_comp, labels = connected_components(self.forward, directed=True,
-                                              connection="strong")
+        space = self.space
+        n_comp, labels = space.components()
         atoms = [0] * n_comp
         for s, state in enumerate(self.states):
             atoms[labels[s]] |= state
         actions = [0] * n_comp
-        for c, k in set(zip(labels[self.edge_src].tolist(), self.edge_act.tolist())):
+        for c, k in set(zip(labels[space.edge_src].tolist(), space.edge_act.tolist())):
             actions[c] |= 1 << k
-        pairs = set(zip(labels[self.edge_src].tolist(), labels[self.edge_dst].tolist()))
+        pairs = set(zip(labels[space.edge_src].tolist(), labels[space.edge_dst].tolist()))
         children: list[list[int]] = [[] for _ in range(n_comp)]
         indegree = [0] * n_comp
         for a, b in pairs:
@@ -431,16 +372,7 @@ class ExplicitWorld(StripsWorld):
         key = ("reach", int(labels[sid]))
         mask = self._dist_cache.get(key)
         if mask is None:
-            backward = self.__dict__.get("_backward_matrix")
-            if backward is None:
-                backward = self.__dict__["_backward_matrix"] = self.forward.T.tocsr()
-            mask = np.zeros(self.n_states, dtype=bool)
-            mask[sid] = True
-            frontier = mask.copy()
-            while frontier.any():
-                frontier = (backward @ frontier) & ~mask
-                mask |= frontier
-            self._dist_cache[key] = mask
+            mask = self._dist_cache[key] = self.space.reachable_from(sid)
         return mask
 
     def together(self, sid: int) -> np.ndarray:
@@ -449,7 +381,7 @@ class ExplicitWorld(StripsWorld):
         key = ("together", int(self._components[0][sid]))
         mat = self._dist_cache.get(key)
         if mat is None:
-            m = self.truth[self.reachable_states(sid)].astype(np.float32)
+            m = self.space.truth(self.reachable_states(sid)).astype(np.float32)
             mat = self._dist_cache[key] = (m.T @ m) > 0
         return mat
 
@@ -460,7 +392,7 @@ class ExplicitWorld(StripsWorld):
         mat = self._dist_cache.get(key)
         if mat is None:
             applicable = np.zeros((self.n_states, len(self.task.actions)), dtype=np.float32)
-            applicable[self.edge_src, self.edge_act] = 1.0
+            applicable[self.space.edge_src, self.space.edge_act] = 1.0
             m = applicable[self.reachable_states(sid)]
             mat = self._dist_cache[key] = (m.T @ m) > 0
         return mat
@@ -489,8 +421,6 @@ class ExplicitWorld(StripsWorld):
     def reachable_actions(self, sid: int) -> int:
         labels, _, actions = self._components
         return actions[labels[sid]]
-
-    # -- well-typed candidates ------------------------------------------------------------
 
 class ImplicitWorld(StripsWorld):
     """A world too big to enumerate; a state handle is its bitmask. States are drawn by

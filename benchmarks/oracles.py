@@ -1,4 +1,4 @@
-"""Calls per second of each oracle in `racbench.worlds.strips.analysis`.
+"""Calls per second of each oracle in `racbench.worlds.strips.oracles`.
 
 For shipped problems of three domains (small, mid-size and near the enumeration limit,
 all answered from the enumerated space) and one too big to enumerate (every query a
@@ -9,7 +9,7 @@ enumerating the reachable space is reported separately ("enumerate"). With the d
 1000 situations, cycled, the per-state and per-goal caches (256 entries) always miss, so
 the figures are cold-cache ones; --situations 50 gives warm-cache figures.
 
-    python benchmarks/analysis_oracles.py [--seconds 1.0] [--situations 1000]
+    python benchmarks/oracles.py [--seconds 1.0] [--situations 1000]
                                           [--cases blocksworld:p10 ...]
 """
 
@@ -20,7 +20,7 @@ import random
 import time
 from importlib import resources
 
-from racbench.worlds.strips import analysis as an
+from racbench.worlds.strips import oracles as an
 from racbench.worlds.strips.grounding import ground
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem
 from racbench.worlds.strips.search import SearchBudgetExceeded

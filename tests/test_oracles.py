@@ -1,4 +1,4 @@
-"""The exact oracles of `analysis` against brute force.
+"""The exact oracles of `racbench.worlds.strips.oracles` against brute force.
 
 Each property enumerates the states reachable from the query state by a plain
 breadth-first search written here (not the module's engines), on the shipped domains'
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from racbench.worlds.strips import analysis as an
+from racbench.worlds.strips import oracles as an
 from racbench.worlds.strips.grounding import ground
 from racbench.worlds.strips.pddl_reader import load_domain, parse_domain, load_problem
 from racbench.worlds.strips.search import SearchBudgetExceeded
@@ -510,21 +510,22 @@ def test_forward_then_sweep_answers_agree(name, monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["blocksworld", "gripper", "logistics", "household"])
-def test_agrees_with_core_search(name):
-    """Same answers as search.StateSpace (all-pairs) and search.shortest_plan_length."""
-    from racbench.worlds.strips.search import StateSpace, shortest_plan_length
+def test_sweeps_over_the_enumerated_space_agree_with_forward_search(name):
+    """The backward sweep of search.StateSpace and a forward breadth-first search give
+    the same distances, and optimal_cost agrees with both."""
+    from racbench.worlds.strips.search import StateSpace, bfs_to_goal
 
     task = load(name)
-    space = StateSpace(task, task.init)
+    space = StateSpace(task, task.init, 200_000)
     rng = random.Random(name)
     for _ in range(5):
         goal = Condition(space.states[rng.randrange(len(space.states))], 0)
-        dist = space.distances_to(goal)
+        dist = space.distances(goal.pos, goal.neg)
         for i in rng.sample(range(len(space.states)), min(10, len(space.states))):
             s = space.states[i]
             expected = None if dist[i] < 0 else int(dist[i])
             assert an.optimal_cost(task, s, goal) == expected
-            assert shortest_plan_length(task, s, goal) == expected
+            assert bfs_to_goal(task, s, goal.pos, goal.neg, 10**6)[0] == expected
 
 
 # -- budgets and big worlds -----------------------------------------------------------

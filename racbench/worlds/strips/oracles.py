@@ -41,7 +41,6 @@ Conventions
 
 from __future__ import annotations
 
-import heapq
 import random
 import weakref
 from collections import OrderedDict
@@ -50,7 +49,8 @@ from typing import Sequence
 
 import numpy as np
 
-from racbench.worlds.strips.search import SearchBudgetExceeded
+from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, bfs_to_goal,
+                                           greedy_path, optimal_first_by_search, ucs_cost)
 from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
 
 __all__ = [
@@ -74,179 +74,12 @@ UNREACHABLE = -1
 
 # -- caches ---------------------------------------------------------------------------
 
-class _Space:
-    """The states reachable from a seed, with successor edges as (action, state id).
-
-    Forward questions walk the Python successor lists; distances to a goal come from a
-    backward sweep over a CSR copy of the reverse edges, vectorised with numpy for unit
-    costs (a Dijkstra in Python otherwise), cached per goal."""
-
-    def __init__(self, task: GroundTask, seed: int, limit: int):
-        index = {seed: 0}
-        states = [seed]
-        succ: list[list[tuple[int, int]]] = []
-        i = 0
-        while i < len(states):
-            edges = []
-            for k, n in task.successors(states[i]):
-                j = index.get(n)
-                if j is None:
-                    if len(states) >= limit:
-                        raise SearchBudgetExceeded(f"more than {limit} reachable states")
-                    j = index[n] = len(states)
-                    states.append(n)
-                edges.append((k, j))
-            succ.append(edges)
-            i += 1
-        self.states = states
-        self.index = index
-        self.succ = succ
-        self.n_atoms = len(task.atoms)
-        self.costs = [a.cost for a in task.actions]
-        self.unit = all(c == 1 for c in self.costs)
-        self._rev: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._truth: np.ndarray | None = None
-        self._dist: OrderedDict[tuple, np.ndarray] = OrderedDict()
-        self._asked: OrderedDict[tuple, None] = OrderedDict()
-
-    def reverse(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Reverse edges as CSR: predecessors of j are src[ptr[j]:ptr[j+1]] (by act)."""
-        if self._rev is None:
-            n = len(self.states)
-            m = sum(len(e) for e in self.succ)
-            src = np.empty(m, dtype=np.int32)
-            dst = np.empty(m, dtype=np.int32)
-            act = np.empty(m, dtype=np.int32)
-            e = 0
-            for i, edges in enumerate(self.succ):
-                for k, j in edges:
-                    src[e] = i
-                    dst[e] = j
-                    act[e] = k
-                    e += 1
-            order = np.argsort(dst, kind="stable")
-            ptr = np.zeros(n + 1, dtype=np.int64)
-            np.cumsum(np.bincount(dst, minlength=n), out=ptr[1:])
-            self._rev = (ptr, src[order], act[order])
-        return self._rev
-
-    def goal_ids(self, pos: int, neg: int) -> np.ndarray:
-        if self._truth is None:
-            nbytes = max(1, (self.n_atoms + 7) // 8)
-            raw = b"".join(s.to_bytes(nbytes, "little") for s in self.states)
-            packed = np.frombuffer(raw, dtype=np.uint8).reshape(len(self.states), nbytes)
-            self._truth = np.unpackbits(packed, axis=1, bitorder="little")[:, :self.n_atoms]
-        truth = self._truth
-        mask = np.ones(len(self.states), dtype=bool)
-        for bit in iter_bits(pos):
-            mask &= truth[:, bit].astype(bool)
-        for bit in iter_bits(neg):
-            mask &= ~truth[:, bit].astype(bool)
-        return np.flatnonzero(mask)
-
-    def distances(self, pos: int, neg: int, by_cost: bool) -> np.ndarray:
-        """Distance of every state to the goal (pos, neg); UNREACHABLE = -1.
-
-        by_cost=False counts actions; by_cost=True sums action costs."""
-        by_cost = by_cost and not self.unit
-        key = (pos, neg, by_cost)
-        dist = self._dist.get(key)
-        if dist is not None:
-            self._dist.move_to_end(key)
-            return dist
-        n = len(self.states)
-        dist = np.full(n, UNREACHABLE, dtype=np.int32)
-        goals = self.goal_ids(pos, neg)
-        ptr, src, act = self.reverse()
-        if not by_cost:
-            dist[goals] = 0
-            frontier = goals
-            depth = 0
-            while frontier.size:
-                depth += 1
-                starts = ptr[frontier]
-                lens = ptr[frontier + 1] - starts
-                total = int(lens.sum())
-                if not total:
-                    break
-                # positions starts[f] + 0..lens[f]-1 for every frontier state f
-                offsets = np.repeat(starts - (np.cumsum(lens) - lens), lens)
-                cand = src[offsets + np.arange(total)]
-                cand = np.unique(cand[dist[cand] < 0])
-                dist[cand] = depth
-                frontier = cand
-        else:
-            costs = self.costs
-            done = [False] * n
-            out = [UNREACHABLE] * n
-            heap = [(0, int(j)) for j in goals]
-            best: dict[int, int] = dict.fromkeys((int(j) for j in goals), 0)
-            ptr_l, src_l, act_l = ptr.tolist(), src.tolist(), act.tolist()
-            while heap:
-                d, j = heapq.heappop(heap)
-                if done[j]:
-                    continue
-                done[j] = True
-                out[j] = d
-                for e in range(ptr_l[j], ptr_l[j + 1]):
-                    i = src_l[e]
-                    nd = d + costs[act_l[e]]
-                    if not done[i] and nd < best.get(i, nd + 1):
-                        best[i] = nd
-                        heapq.heappush(heap, (nd, i))
-            dist[:] = out
-        dist.flags.writeable = False
-        self._dist[key] = dist
-        if len(self._dist) > _GOALS_PER_SPACE:
-            self._dist.popitem(last=False)
-        return dist
-
-    def distance(self, i: int, pos: int, neg: int, by_cost: bool) -> int:
-        """Distance of state id i to the goal (UNREACHABLE = -1).
-
-        With action costs, a goal seen for the first time in a big space is answered by
-        a forward Dijkstra from i that stops at the first goal state (cheap for one-off
-        questions); from the second request on, the backward sweep is computed and
-        cached. Unit costs always sweep (vectorised, so about as cheap)."""
-        by_cost = by_cost and not self.unit
-        key = (pos, neg, by_cost)
-        dist = self._dist.get(key)
-        if dist is not None:
-            self._dist.move_to_end(key)
-            return int(dist[i])
-        if not by_cost or len(self.states) <= _SWEEP_ALWAYS or key in self._asked:
-            self._asked.pop(key, None)
-            return int(self.distances(pos, neg, by_cost)[i])
-        self._asked[key] = None
-        if len(self._asked) > 4 * _GOALS_PER_SPACE:
-            self._asked.popitem(last=False)
-        return self._forward_cost(i, pos, neg)
-
-    def _forward_cost(self, i: int, pos: int, neg: int) -> int:
-        states, succ, costs = self.states, self.succ, self.costs
-        best = {i: 0}
-        heap = [(0, i)]
-        while heap:
-            g, j = heapq.heappop(heap)
-            if g > best[j]:
-                continue
-            s = states[j]
-            if s & pos == pos and not s & neg:
-                return g
-            for k, n in succ[j]:
-                ng = g + costs[k]
-                if ng < best.get(n, ng + 1):
-                    best[n] = ng
-                    heapq.heappush(heap, (ng, n))
-        return UNREACHABLE
-
-
 class _TaskCache:
     def __init__(self, task: GroundTask):
-        self.init_space: _Space | None = None
+        self.init_space: StateSpace | None = None
         self.init_tried = False
         self.init_too_big = False
-        self.spaces: OrderedDict[int, _Space] = OrderedDict()
+        self.spaces: OrderedDict[int, StateSpace] = OrderedDict()
         self.too_big: OrderedDict[int, None] = OrderedDict()
         self.relax = [(a.pre, a.add) for a in task.actions]
         self.triples = [(a.pre, a.add, a.delete) for a in task.actions]
@@ -276,7 +109,7 @@ def clear_cache(task: GroundTask | None = None) -> None:
         _CACHES.pop(task, None)
 
 
-def _space(task: GroundTask, state: int, explicit: bool) -> _Space | None:
+def _space(task: GroundTask, state: int, explicit: bool) -> StateSpace | None:
     """An enumerated space containing `state` (closed under successors), or None.
 
     Which engine answers depends only on (task, state), never on earlier calls: the
@@ -290,7 +123,7 @@ def _space(task: GroundTask, state: int, explicit: bool) -> _Space | None:
     if not c.init_tried:
         c.init_tried = True
         try:
-            c.init_space = _Space(task, task.init, EXPLICIT_STATES)
+            c.init_space = StateSpace(task, task.init, EXPLICIT_STATES)
         except SearchBudgetExceeded:
             c.init_too_big = True
     if c.init_space is not None and state in c.init_space.index:
@@ -308,7 +141,7 @@ def _space(task: GroundTask, state: int, explicit: bool) -> _Space | None:
     if state in c.too_big:
         return None
     try:
-        sp = _Space(task, state, OUTSIDE_STATES)
+        sp = StateSpace(task, state, OUTSIDE_STATES)
     except SearchBudgetExceeded:
         c.too_big[state] = None
         if len(c.too_big) > 4 * _SPACES_PER_TASK:
@@ -534,82 +367,7 @@ def _bfs_distance(task: GroundTask, state: int, pos: int, neg: int, max_states: 
                   max_depth: int | None = None) -> int | None:
     """Fewest actions from `state` to the goal; None if unreachable (or, with max_depth,
     not within max_depth actions)."""
-    if state & pos == pos and not state & neg:
-        return 0
-    return _bfs_to_goal(task, state, pos, neg, max_states, max_depth)[0]
-
-
-def _ucs_cost(task: GroundTask, state: int, pos: int, neg: int, max_states: int) -> int | None:
-    best = {state: 0}
-    heap = [(0, state)]
-    actions = task.actions
-    while heap:
-        g, s = heapq.heappop(heap)
-        if g > best[s]:
-            continue
-        if s & pos == pos and not s & neg:
-            return g
-        for k, n in task.successors(s):
-            ng = g + actions[k].cost
-            if ng < best.get(n, ng + 1):
-                if n not in best and len(best) >= max_states:
-                    raise SearchBudgetExceeded(f"more than {max_states} states")
-                best[n] = ng
-                heapq.heappush(heap, (ng, n))
-    return None
-
-
-def _optimal_first_by_search(task: GroundTask, state: int, pos: int, neg: int,
-                             max_states: int) -> list[int]:
-    """First actions of optimal plans by one forward uniform-cost search.
-
-    Every node with g <= C* is expanded and its tight edges (g(p) + cost == g(n)) kept;
-    a prefix of an optimal plan is an optimal path, so the optimal plans are exactly
-    the tight paths from `state` to goal nodes with g == C*."""
-    actions = task.actions
-    best = {state: 0}
-    parents: dict[int, list[tuple[int, int, int]]] = {}  # n -> [(g via edge, p, action)]
-    heap = [(0, state)]
-    optimum = None
-    goals = []
-    while heap:
-        g, s = heapq.heappop(heap)
-        if g > best[s]:
-            continue
-        if optimum is not None and g > optimum:
-            break
-        if s & pos == pos and not s & neg:
-            if optimum is None:
-                optimum = g
-            goals.append(s)
-        for k, n in task.successors(s):
-            ng = g + actions[k].cost
-            old = best.get(n)
-            if optimum is not None and ng > optimum:
-                continue
-            if old is None or ng <= old:
-                parents.setdefault(n, []).append((ng, s, k))
-            if old is None or ng < old:
-                if old is None and len(best) >= max_states:
-                    raise SearchBudgetExceeded(f"more than {max_states} states")
-                best[n] = ng
-                heapq.heappush(heap, (ng, n))
-    if optimum is None:
-        return []
-    on_optimal = set(goals)
-    stack = list(goals)
-    first = set()
-    while stack:
-        n = stack.pop()
-        for ng, p, k in parents.get(n, ()):
-            if ng != best[n]:
-                continue
-            if p == state:
-                first.add(k)
-            if p not in on_optimal:
-                on_optimal.add(p)
-                stack.append(p)
-    return sorted(first)
+    return bfs_to_goal(task, state, pos, neg, max_states, max_depth)[0]
 
 
 # -- reachability ---------------------------------------------------------------------
@@ -658,7 +416,7 @@ def optimal_cost(task: GroundTask, state: int, goal: Condition,
         return None
     if all(a.cost == 1 for a in task.actions):
         return _bfs_distance(task, state, goal.pos, goal.neg, max_states)
-    return _ucs_cost(task, state, goal.pos, goal.neg, max_states)
+    return ucs_cost(task, state, goal.pos, goal.neg, max_states)
 
 
 def optimal_first_actions(task: GroundTask, state: int, goal: Condition,
@@ -676,11 +434,12 @@ def optimal_first_actions(task: GroundTask, state: int, goal: Condition,
         if here < 0:
             return []
         costs = sp.costs
-        return sorted({k for k, j in sp.succ[sp.index[state]]
+        acts, dsts = sp.succ(sp.index[state])
+        return sorted({int(k) for k, j in zip(acts, dsts)
                        if h[j] >= 0 and costs[k] + int(h[j]) == here})
     if _h2_unsolvable(task, state, goal.pos):
         return []
-    return _optimal_first_by_search(task, state, goal.pos, goal.neg, max_states)
+    return optimal_first_by_search(task, state, goal.pos, goal.neg, max_states)
 
 
 def on_some_optimal_plan(task: GroundTask, state: int, goal: Condition, action: int,
@@ -720,23 +479,8 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
     pos, neg = goal.pos, goal.neg
     sp = _space(task, state, explicit)
     if sp is not None:
-        states, succ = sp.states, sp.succ
-        seen = bytearray(len(states))
-        start = sp.index[state]
-        seen[start] = 1
-        queue = [start]
-        head = 0
-        while head < len(queue):
-            j = queue[head]
-            head += 1
-            s = states[j]
-            if s & pos == pos and not s & neg:
-                return False
-            for _, n in succ[j]:
-                if not seen[n] and not states[n] & bit:
-                    seen[n] = 1
-                    queue.append(n)
-        return True
+        reach = sp.reachable_from(sp.index[state], allowed=~sp.column(atom))
+        return not (reach & sp.mask(pos, neg)).any()
     triples = [t for t in _cache(task).triples if not (t[0] | t[1]) & bit]
     if not _h2_allows(_h2_pairs(triples, state, len(task.atoms)), pos):
         return True
@@ -857,7 +601,7 @@ def states_near_goal(task: GroundTask, rng: random.Random, goal: Condition, coun
             pool.append(state)
 
     try:
-        path = _greedy_path(task, task.init, pos, neg, max_states)
+        path = greedy_path(task, task.init, pos, neg, max_states)
     except SearchBudgetExceeded:
         path = None
     for state in (path or [])[-(max_distance + 1):]:
@@ -879,7 +623,7 @@ def states_near_goal(task: GroundTask, rng: random.Random, goal: Condition, coun
             remember(s)
             continue
         try:
-            d, end = _bfs_to_goal(task, s, pos, neg, max_states, max_distance)
+            d, end = bfs_to_goal(task, s, pos, neg, max_states, max_distance)
         except SearchBudgetExceeded:
             continue
         if d is not None:
@@ -887,55 +631,3 @@ def states_near_goal(task: GroundTask, rng: random.Random, goal: Condition, coun
             remember(end)
             remember(s)
     return out
-
-
-def _greedy_path(task: GroundTask, start: int, pos: int, neg: int,
-                 max_states: int) -> list[int] | None:
-    """States of some path from `start` to the goal (not optimal), by greedy best-first
-    search on the number of unsatisfied goal literals; None if there is none."""
-    def h(s: int) -> int:
-        return (pos & ~s).bit_count() + (neg & s).bit_count()
-
-    parent = {start: None}
-    heap = [(h(start), 0, start)]
-    counter = 0
-    while heap:
-        _, _, s = heapq.heappop(heap)
-        if s & pos == pos and not s & neg:
-            path = []
-            while s is not None:
-                path.append(s)
-                s = parent[s]
-            return path[::-1]
-        for _, n in task.successors(s):
-            if n in parent:
-                continue
-            parent[n] = s
-            if len(parent) > max_states:
-                raise SearchBudgetExceeded(f"more than {max_states} states")
-            counter += 1
-            heapq.heappush(heap, (h(n), counter, n))
-    return None
-
-
-def _bfs_to_goal(task, state, pos, neg, max_states, max_depth) -> tuple[int | None, int | None]:
-    """Like _bfs_distance but also returns the first goal state found."""
-    seen = {state}
-    frontier = [state]
-    depth = 0
-    successors = task.successors
-    while frontier and (max_depth is None or depth < max_depth):
-        depth += 1
-        nxt = []
-        for s in frontier:
-            for _, n in successors(s):
-                if n in seen:
-                    continue
-                if n & pos == pos and not n & neg:
-                    return depth, n
-                seen.add(n)
-                nxt.append(n)
-                if len(seen) > max_states:
-                    raise SearchBudgetExceeded(f"more than {max_states} states")
-        frontier = nxt
-    return None, None
