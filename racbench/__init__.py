@@ -1,13 +1,78 @@
-"""racbench: offline text benchmarks about actions and change."""
+"""racbench: offline text benchmarks about actions and change.
+
+The public API (each imports its engine on first call, so `import racbench` stays light):
+
+* `generate(family, ...)`: rows of one task family, as a list of dicts or a
+  `datasets.Dataset`;
+* `build(recipe, out, ...)`: a whole recipe (`"trac"`, `"acp"`, a YAML file) written as a
+  Hugging Face dataset folder;
+* `score(row, reply)`: a model's free-form reply to a row, scored.
+
+gymnasium environments: `import racbench.envs`, then `gymnasium.make("racbench/...")`.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 if TYPE_CHECKING:
+    import datasets
+
     from racbench.checks.score import Score
 
 __version__ = "0.1.0"
+__all__ = ["__version__", "build", "generate", "score"]
+
+
+def generate(family: str, *, domain: str | None = None,
+             problem: str | Sequence[str] | None = None,
+             domain_file: str | Path | None = None, n: int = 100, form: str = "bool",
+             length: int | Sequence[int] = 2, seed: int = 0, split: str = "test",
+             objects: int | None = None, names: str | None = None, style: str | None = None,
+             query_kinds: Sequence[str] | None = None, dataset: bool = False
+             ) -> "list[dict] | datasets.Dataset":
+    """`n` rows of one task family, made exactly as `racbench build` makes them.
+
+    The world: a shipped `domain` ("gripper", ...) with `problem` names ("p04", or a
+    list; default: the split's shipped problems), or your PDDL (`domain_file` and
+    `problem` paths); with neither, TRAC's blocksworld of `objects` blocks (default 5),
+    named from colours and phrased in TRAC's style. `form` is "bool", "mc" or "open";
+    `length` the sequence length (a list mixes lengths in bool rows); `query_kinds`
+    ("literal", "conjunction") the size of queries and goals in bool rows; `names`
+    "problem", "seen" or "unseen"; `style` "acp" or "trac". The same arguments and
+    `seed` give the same rows. Returns a list of row dicts, or with `dataset=True` a
+    `datasets.Dataset` with the declared features. Bad arguments raise
+    `racbench.errors.InputError` naming what is accepted.
+
+        rows = racbench.generate("projection", n=10)                  # TRAC's blocks
+        rows = racbench.generate("landmarks", domain="gripper", problem="p04", form="mc")
+    """
+    from racbench.api import generate_rows, task_config
+
+    cfg = task_config(family, domain=domain, problem=problem, domain_file=domain_file,
+                      split=split, form=form, length=length, objects=objects, names=names,
+                      style=style, query_kinds=query_kinds)
+    rows = generate_rows(cfg, n, seed, split)
+    if not dataset:
+        return rows
+    import datasets
+
+    from racbench.tasks.schema import task_features
+
+    return datasets.Dataset.from_list(rows, features=task_features())
+
+
+def build(recipe: Any, out: str | Path, *, seed: int | None = None, scale: float = 1.0,
+          workers: int | None = None, overwrite: bool = False,
+          progress: bool = False) -> Path:
+    """Build a recipe (a built-in name such as "trac", a YAML file path, or a loaded
+    `Recipe`) into the dataset folder `out`, as `racbench build` does; returns the
+    folder. Bad input raises `racbench.errors.InputError` before anything is written."""
+    from racbench.api import build_recipe
+
+    return build_recipe(recipe, out, seed=seed, scale=scale, workers=workers,
+                        overwrite=overwrite, progress=progress)
 
 
 def score(row: Mapping[str, Any], reply: Any) -> "Score":
@@ -18,7 +83,7 @@ def score(row: Mapping[str, Any], reply: Any) -> "Score":
     numbered plan). Returns a `Score`: `value` in [0, 1] (`float(result)` gives it),
     `parsed` False when no answer could be read from the reply (value 0.0, so an
     evaluation can count those apart from wrong answers), and `extracted`, the answer
-    as read. Imported on first call, so `import racbench` stays light."""
+    as read."""
     from racbench.checks.score import score as _score
 
     return _score(row, reply)

@@ -188,30 +188,8 @@ def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int,
     splits: dict[str, SplitStats] = {}
     keys_by_split: dict[str, list[str]] = {}
     for split, n in spec.splits.items():
-        codes = position_codes(seed, spec.name, split, n)
-        # small splits of slow rows (science trajectories) still spread over all workers
-        size = max(MIN_CHUNK, min(CHUNK, -(-n // (4 * _workers(pool)))))
-        jobs = [(spec.name, split, s, codes[s:s + size]) for s in range(0, n, size)]
-        chunks = pool.imap(_make_chunk, jobs) if pool is not None else map(_make_chunk, jobs)
-        rows, keys = [], []
-        for chunk in chunks:
-            for columns, key in chunk:
-                index = len(rows)
-                attempt = 0
-                while key in seen:
-                    attempt += 1
-                    redrawn += 1
-                    if attempt > MAX_REDRAWS:
-                        raise GenerationError(
-                            f"config '{spec.name}': {MAX_REDRAWS} redraws in a row repeated "
-                            f"earlier problems; it asks for more distinct problems than "
-                            "its world offers: ask for fewer rows")
-                    row = gen.row(split, index, codes[index], attempt)
-                    columns, key = row.columns, row.key
-                seen[key] = (split, index)
-                rows.append(columns)
-                keys.append(key)
-            bar.update(len(chunk))
+        rows, keys, redraws = split_rows(spec.name, gen, split, n, seed, seen, pool, bar.update)
+        redrawn += redraws
         files = write_split(work, split, rows, gen.features)
         splits[split] = _split_stats(gen, rows, files)
         keys_by_split[split] = keys
@@ -223,6 +201,46 @@ def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int,
     os.replace(work, final)
     done.write_text(json.dumps(asdict(stats), sort_keys=True))  # last: marks it finished
     return stats
+
+
+def split_rows(name: str, gen, split: str, n: int, seed: int, seen: dict, pool=None,
+               on_chunk=None) -> tuple[list[dict], list[str], int]:
+    """The `n` rows of one split, their problem keys and how many draws were redrawn
+    because they repeated a problem in `seen` (earlier splits and rows of the config,
+    which it extends). Rows are made in chunks, by the pool's workers when there is one
+    (they find `gen` in _GENERATORS); a repeat is redrawn here, with the next attempt
+    number, so the result does not depend on the number of workers."""
+    codes = position_codes(seed, name, split, n)
+    # small splits of slow rows (science trajectories) still spread over all workers
+    size = max(MIN_CHUNK, min(CHUNK, -(-n // (4 * _workers(pool)))))
+    starts = range(0, n, size)
+    if pool is not None:
+        chunks = pool.imap(_make_chunk, [(name, split, s, codes[s:s + size]) for s in starts])
+    else:
+        chunks = ([(r.columns, r.key) for r in (gen.row(split, s + o, c)
+                                                 for o, c in enumerate(codes[s:s + size]))]
+                  for s in starts)
+    rows, keys, redrawn = [], [], 0
+    for chunk in chunks:
+        for columns, key in chunk:
+            index = len(rows)
+            attempt = 0
+            while key in seen:
+                attempt += 1
+                redrawn += 1
+                if attempt > MAX_REDRAWS:
+                    raise GenerationError(
+                        f"config '{name}': {MAX_REDRAWS} redraws in a row repeated earlier "
+                        "problems; it asks for more distinct problems than its world "
+                        "offers: ask for fewer rows")
+                row = gen.row(split, index, codes[index], attempt)
+                columns, key = row.columns, row.key
+            seen[key] = (split, index)
+            rows.append(columns)
+            keys.append(key)
+        if on_chunk is not None:
+            on_chunk(len(chunk))
+    return rows, keys, redrawn
 
 
 def _workers(pool) -> int:

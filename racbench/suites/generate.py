@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Callable
 
+from racbench.api import config_name
 from racbench.tasks.config import TRAC_DOMAIN, TRAC_FAMILIES, ConfigError, TaskConfig
 from racbench.text import environment
 from racbench.suites.recipe import ConfigSpec, Recipe
@@ -28,7 +29,7 @@ def trac_recipe(task: str, objects: int, lengths: tuple[int, ...], rows: int,
                      query_kinds=tuple(k.strip() for k in query_kinds.split(",") if k.strip()),
                      names=names, style="trac").validate()
     sizes = split_sizes(rows)
-    name = f"{task}_{'_'.join(f'L{n}' for n in lengths)}"
+    name = config_name(cfg)
     words = environment().get_template("cli/generate.j2").module
     spec = ConfigSpec(name, str(words.config(task, objects)), cfg, sizes)
     recipe_text = json.dumps({"task": task, "objects": objects, "lengths": list(lengths),
@@ -68,7 +69,7 @@ def acp_recipe(family: str, domain: str | None, domain_file: Path | None,
             domain = ""
     cfg = TaskConfig(family=family, domain=domain or "", form=form, lengths=(length,),
                      problems=problems, domain_file=str(domain_file or "")).validate()
-    name = f"{family}_{form}"
+    name = config_name(cfg)
     spec = ConfigSpec(name, f"{family} on {cfg.domain_label}, {form} questions", cfg, sizes)
     recipe_text = json.dumps({"family": family, "domain": domain, "domain_file": str(domain_file),
                               "problems": problems, "form": form, "length": length,
