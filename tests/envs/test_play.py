@@ -11,7 +11,7 @@ from racbench.worlds.science import gold_trajectory
 from racbench.worlds.strips.pddl_reader import load_domain, load_problem
 from racbench.worlds.strips.grounding import ground
 from racbench.worlds.strips.search import astar
-from racbench.worlds.strips.world import shipped_files
+from racbench.worlds.strips.shipped import shipped_files
 
 
 def racbench_play(args: list[str], typed: str) -> subprocess.CompletedProcess:

@@ -7,7 +7,7 @@ goal by backward sweeps, vectorised with numpy for unit costs and a Dijkstra oth
 cached per goal. Enumerated worlds (world.py) and the exact oracles (oracles.py) both
 stand on it.
 
-The forward searches (`astar`, `bfs_to_goal`, `ucs_cost`, `optimal_first_by_search`,
+The forward searches (`astar`, `bfs_to_goal`, `shortest_plan_length`, `ucs_cost`, `optimal_first_by_search`,
 `greedy_path`) answer one question from one state within a budget of stored states,
 raising `SearchBudgetExceeded` rather than guessing.
 
@@ -316,6 +316,14 @@ def bfs_to_goal(task: GroundTask, state: int, pos: int, neg: int, max_states: in
                     raise SearchBudgetExceeded(f"more than {max_states} states")
         frontier = nxt
     return None, None
+
+
+def shortest_plan_length(task: GroundTask, state: int, goal, max_states: int = 2_000_000) -> int | None:
+    """Cost of an optimal plan from `state` to the Condition `goal` (None if unreachable):
+    breadth-first for unit costs, uniform-cost otherwise."""
+    if all(a.cost == 1 for a in task.actions):
+        return bfs_to_goal(task, state, goal.pos, goal.neg, max_states)[0]
+    return ucs_cost(task, state, goal.pos, goal.neg, max_states)
 
 
 def ucs_cost(task: GroundTask, state: int, pos: int, neg: int, max_states: int) -> int | None:
