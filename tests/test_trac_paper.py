@@ -4,7 +4,7 @@ re-derived by the families that make TRAC's rows, from a row's symbolic form alo
 from racbench.tasks import FAMILIES
 from racbench.tasks.rows import TRAC_TEMPLATES
 from racbench.tasks.symbolic import symbolic_task
-from racbench.tasks.text import TaskText
+from racbench.text.phrasing import TaskText
 from racbench.worlds.strips.shipped import trac_domain_file
 from racbench.worlds.strips.world import load_domain_text
 

@@ -44,7 +44,7 @@ SCIENCE_KEYS = ("name", "description", "for_each", "science", "simplifications",
                 "valid_actions")
 TASK_KEYS = ("name", "description", "for_each", "exclude", "family", "task", "domain",
              "domain_file", "problems", "objects", "form", "length", "query_kinds", "names",
-             "style", "obfuscation", "paraphrase", "splits")
+             "style", "obfuscation", "paraphrase", "science", "simplifications", "splits")
 CONFIG_KEYS = TASK_KEYS + SCIENCE_KEYS[3:]
 MAX_RECIPE_BYTES = 1_000_000
 MAX_CONFIGS = 10_000
@@ -234,7 +234,7 @@ def _config(name: str, entry: dict, where: str) -> ConfigSpec:
     if not name:
         raise RecipeError(f"{where}: every config needs a 'name'")
     where = f"{where} ({name})"
-    if "science" in entry:
+    if "science" in entry and "family" not in entry and "task" not in entry:
         return _science_config(name, entry, where)
     return _task_config(name, entry, where)
 
@@ -270,10 +270,11 @@ def _task_config(name: str, entry: dict, where: str) -> ConfigSpec:
     entry = dict(TRAC_DEFAULTS if "task" in entry else FAMILY_DEFAULTS, **entry)
     problems = entry.get("problems") or {}
     if not isinstance(problems, dict) or any(
-            not isinstance(v, list) or not all(isinstance(p, str) for p in v)
+            not isinstance(v, list) or not all(isinstance(p, (str, int)) and
+                                               not isinstance(p, bool) for p in v)
             for v in problems.values()):
         raise RecipeError(f"{where}: 'problems' must map splits to lists of problem names "
-                          "(p01, ...) or files")
+                          "(p01, ...), files, or science-task variations")
     length = entry["length"]
     lengths = tuple(length) if isinstance(length, list) else (length,)
     if any(not isinstance(n, int) or isinstance(n, bool) for n in lengths):
@@ -288,6 +289,11 @@ def _task_config(name: str, entry: dict, where: str) -> ConfigSpec:
         raise RecipeError(f"{where}: 'query_kinds' must be a list such as [literal, "
                           f"conjunction], got {kinds!r}")
     obfuscation = entry.get("obfuscation")
+    simplifications = entry.get("simplifications", "")
+    if not isinstance(simplifications, str):
+        raise RecipeError(f"{where}: 'simplifications' of a task config is one setting such "
+                          f"as 'easy' or 'teleport,openDoors', got {simplifications!r}")
+    problems = {k: [str(p) for p in v] for k, v in problems.items()}
     cfg = TaskConfig(family=str(entry.get("family", entry.get("task", ""))),
                      domain=str(entry["domain"]), form=str(entry["form"]), lengths=lengths,
                      problems={k: tuple(v) for k, v in problems.items()},
@@ -295,7 +301,8 @@ def _task_config(name: str, entry: dict, where: str) -> ConfigSpec:
                      query_kinds=tuple(str(k) for k in kinds), names=str(entry["names"]),
                      style=str(entry["style"]),
                      obfuscation=None if obfuscation is None else str(obfuscation),
-                     paraphrase=entry.get("paraphrase", 0))
+                     paraphrase=entry.get("paraphrase", 0), science=str(entry.get("science", "")),
+                     simplifications=simplifications)
     try:
         cfg.validate()
     except ValueError as exc:

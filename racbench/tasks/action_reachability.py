@@ -19,7 +19,7 @@ from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Family, Question, Target, any_state, pddl_term,
                       render_subject_question, term)
 from racbench.tasks.scoring import SEARCH_BUDGET, score_plan
-from racbench.tasks.text import template
+from racbench.text.phrasing import template
 from racbench.tasks.reachability import _closest
 
 TYPED_TRIES = 60

@@ -28,17 +28,14 @@ def mc_pool(world, rng, cfg) -> Pool | None:
 
 
 def bool_pool(world, rng, cfg, want=None) -> Pool | None:
-    """A state's applicable actions, and the inapplicable actions of the schemas that
-    have applicable ones; the kind is the action's schema and argument types."""
+    """A state's applicable actions, and actions like them that are not applicable there
+    (see the world's `inapplicable`); the kind is what a sentence shows of the action."""
     sid = any_state(world, rng)
     applicable = world.applicable(sid)
     if not applicable:
         return None
-    now = set(applicable)
-    inapplicable = [k for name in sorted({world.task.actions[k].name for k in applicable})
-                    for k in world.actions_by_schema[name] if k not in now]
-    return Pool(Question(sid), applicable, inapplicable, subject=lambda k: term(world, k),
-                kind=lambda k: world.kind_of(world.task.actions[k].term))
+    return Pool(Question(sid), applicable, world.inapplicable(sid),
+                subject=lambda k: term(world, k), kind=world.action_kind)
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
@@ -69,4 +66,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("applicability", ("bool", "mc", "open"), sample, render, truth, score_open,
-                bool_pool=bool_pool, mc_pool=mc_pool, explicit=False)
+                bool_pool=bool_pool, mc_pool=mc_pool, explicit=False, worlds=("strips", "science"))

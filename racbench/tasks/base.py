@@ -14,6 +14,8 @@ whose bool and mc rows ask about subjects give `bool_pool` (and `mc_pool`) inste
 from __future__ import annotations
 
 import random
+
+import numpy as np
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -78,6 +80,7 @@ class Family:
     bool_pool: Callable | None = None
     mc_pool: Callable | None = None
     explicit: bool = True
+    worlds: tuple[str, ...] = ("strips",)  # kinds of world it asks about: strips, science
     literal_queries: bool = False
     targeted: bool = False  # bool_pool(world, rng, cfg, target) draws straight for a cell
 
@@ -133,13 +136,18 @@ def walk(world: StripsWorld, rng: random.Random, sid: int, length: int,
             j = rng.randrange(len(acts))
         else:
             options = [i for i, k in enumerate(acts)
-                       if world.task.actions[int(k)].name == kinds[step]]
+                       if world.action_kind(k)[0] == kinds[step]]
             if not options:
                 return None
             j = rng.choice(options)
-        plan.append(int(acts[j]))
-        sid = int(dsts[j])
+        plan.append(_plain(acts[j]))
+        sid = _plain(dsts[j])
     return plan
+
+
+def _plain(handle):
+    """A Python value for a world's handle (enumerated worlds give numpy integers)."""
+    return handle.item() if isinstance(handle, np.generic) else handle
 
 
 def plan_of_length(world: StripsWorld, rng: random.Random, sid: int, length: int,
@@ -232,8 +240,8 @@ def _unkey(x):
 
 # -- symbolic pieces --------------------------------------------------------------------
 
-def term(world: StripsWorld, action: int) -> list[str]:
-    return list(world.task.actions[action].term)
+def term(world: StripsWorld, action) -> list[str]:
+    return list(world.action_term(action))
 
 
 def atom_of(world: StripsWorld, index: int) -> list[str]:
@@ -268,8 +276,7 @@ def state_clauses(world: StripsWorld, sid: int) -> list[tuple]:
 
 def base_context(world: StripsWorld, text, q: Question, rng: random.Random) -> str:
     goal = text.conjunction(q.goal) if q.goal else ""
-    return str(text.common.context(text.describe(), text.state(state_clauses(world, q.sid), rng),
-                                   goal))
+    return str(text.common.context(text.describe(), world.render_state(q.sid, text, rng), goal))
 
 
 def assemble(text, form: str, question: str, choices: list[str] = (), instruction: str = "") -> str:
@@ -289,7 +296,7 @@ def render_sequence_question(q: Question, world: StripsWorld, text, rng: random.
                              form: str, family: str, frame) -> tuple[str, str, list[str]]:
     """Questions about a sequence of actions (executability, validation): mc options are
     sequences; otherwise the sequence joins the context through `frame`."""
-    from racbench.tasks.text import template
+    from racbench.text.phrasing import template
 
     t = template(family)
     context = base_context(world, text, q, rng)
@@ -308,7 +315,7 @@ def render_action_question(q: Question, world: StripsWorld, text, rng: random.Ra
                            form: str, family: str, instruction) -> tuple[str, str, list[str]]:
     """Questions about one action of the state (applicability, next action): bool asks
     about `q.subject`, mc offers actions, open ends with `instruction`."""
-    from racbench.tasks.text import template
+    from racbench.text.phrasing import template
 
     t = template(family)
     context = base_context(world, text, q, rng)
@@ -324,7 +331,7 @@ def render_subject_question(q: Question, world: StripsWorld, text, rng: random.R
                             form: str, family: str, phrase) -> tuple[str, str, list[str]]:
     """Questions about a subject phrased by `phrase(text, subject)` (reachability of facts
     or of actions): bool and open ask about `q.subject`, mc offers phrased options."""
-    from racbench.tasks.text import template
+    from racbench.text.phrasing import template
 
     t = template(family)
     context = base_context(world, text, q, rng)

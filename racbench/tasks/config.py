@@ -49,6 +49,8 @@ class TaskConfig:
     style: str = "acp"
     obfuscation: str | None = None  # passed to DomainText: rename objects/predicates
     paraphrase: int = 0  # which template variant of facts and actions to use
+    science: str = ""  # a science-lab task: its variations are the problems
+    simplifications: str = ""  # the science lab's simplification setting
 
     @property
     def length(self) -> int:
@@ -102,6 +104,12 @@ class TaskConfig:
         return self
 
     def _validate_world(self) -> None:
+        if self.science:
+            self._validate_lab()
+            return
+        if self.simplifications:
+            raise ConfigError("'simplifications' are settings of the science lab; give "
+                              "'science: TASK' with them")
         if self.domain == TRAC_DOMAIN:
             pool = len(name_pool(self.names)) if self.names in POOLS else 99
             if not isinstance(self.objects, int) or not 2 <= self.objects <= pool:
@@ -141,6 +149,37 @@ class TaskConfig:
                                       "splits must not share problems")
                 seen[p] = split
 
+    def _validate_lab(self) -> None:
+        from racbench.tasks import FAMILIES
+        from racbench.worlds.science.registry import get_task, parse_simplifications
+        if "science" not in FAMILIES[self.family].worlds or self.form != "bool":
+            lab_families = [f for f, fam in FAMILIES.items() if "science" in fam.worlds]
+            raise ConfigError(f"the science lab asks true/false questions of "
+                              f"{', '.join(lab_families)}; got {self.family} {self.form}")
+        if self.domain or self.domain_file or self.objects is not None:
+            raise ConfigError("give either 'science' (a science-lab task) or a domain, not both")
+        if self.style != "acp" or self.names != "problem":
+            raise ConfigError("the science lab is phrased in its own words: leave 'style' "
+                              "and 'names' out")
+        try:
+            spec = get_task(self.science)
+            parse_simplifications(self.simplifications)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        bad = sorted(set(self.problems) - set(SPLITS))
+        if bad:
+            raise ConfigError(f"unknown split '{bad[0]}' in problems; accepted: "
+                              f"{', '.join(SPLITS)}")
+        for split, variations in self.problems.items():
+            for v in variations:
+                if not str(v).isdigit() or not int(v) < spec.n_variations:
+                    raise ConfigError(f"problems of a science task are its variations, "
+                                      f"0 to {spec.n_variations - 1}; got {v!r} in '{split}'")
+                if spec.split_of(int(v)) != split:
+                    raise ConfigError(f"variation {v} of {self.science} is in its "
+                                      f"{spec.split_of(int(v))} split, not {split}: unseen "
+                                      "task objects stay out of train")
+
     @property
     def generated(self) -> bool:
         """A world made in code (TRAC's blocks), shared by every split: splits are kept
@@ -148,7 +187,15 @@ class TaskConfig:
         return self.domain == TRAC_DOMAIN
 
     def split_problems(self, split: str) -> tuple[str, ...]:
-        return tuple(self.problems.get(split) or DEFAULT_SPLIT_PROBLEMS[split])
+        """The split's problems: named in the config, or by default the shipped p01-p09 /
+        p10-p12 / p13-p15, or a science task's own variation split."""
+        if self.problems.get(split):
+            return tuple(self.problems[split])
+        if self.science:
+            from racbench.worlds.science.registry import get_task
+            spec = get_task(self.science)
+            return tuple(str(v) for v in range(spec.n_variations) if spec.split_of(v) == split)
+        return tuple(DEFAULT_SPLIT_PROBLEMS[split])
 
     def files(self, split: str) -> tuple[str, list[str]]:
         """The domain file and the split's problem files."""
@@ -159,6 +206,8 @@ class TaskConfig:
 
     @property
     def domain_label(self) -> str:
+        if self.science:
+            return f"science/{self.science}"
         return self.domain or Path(self.domain_file).parent.name or Path(self.domain_file).stem
 
     # -- what the build engine asks of a config ------------------------------------------

@@ -17,7 +17,7 @@ from racbench.tasks.balance import Pool, sequence_pool
 from racbench.tasks.base import (Family, Question, Target, any_state, ask_first_failure,
                                  render_sequence_question, spoil, state_clauses, term, walk)
 from racbench.tasks.scoring import score_numbers
-from racbench.tasks.text import template
+from racbench.text.phrasing import template
 
 
 def mc_pool(world, rng, cfg) -> Pool | None:
@@ -53,7 +53,8 @@ def foreign_walk(world, rng, sid: int, length: int,
 
 
 def schemas(world, plan) -> tuple[str, ...]:
-    return tuple(world.task.actions[k].name for k in plan)
+    """The kind of each step (its schema; a command's verb in the science lab)."""
+    return tuple(world.action_kind(k)[0] for k in plan)
 
 
 def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
@@ -119,4 +120,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("executability", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool, explicit=False, targeted=True)
+                uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool, explicit=False, worlds=("strips", "science"), targeted=True)

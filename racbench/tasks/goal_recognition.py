@@ -18,7 +18,7 @@ from racbench.tasks.base import (Family, Question, Target, any_state, assemble, 
                                  choose_options, state_clauses, term, walk)
 from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import SEARCH_BUDGET
-from racbench.tasks.text import template
+from racbench.text.phrasing import template
 from racbench.worlds.strips.world import literal_condition
 from racbench.tasks.planning import changed_goal
 

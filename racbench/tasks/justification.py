@@ -16,7 +16,7 @@ from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Family, Question, Target, assemble, base_context, problem_goal,
                       term)
 from racbench.tasks.scoring import score_numbers
-from racbench.tasks.text import template
+from racbench.text.phrasing import template
 from racbench.tasks.validation import valid_plan
 
 

@@ -15,7 +15,7 @@ from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Family, Question, Target, assemble, base_context, pddl_term,
                       problem_goal, state_at_goal_distance)
 from racbench.tasks.scoring import SEARCH_BUDGET, score_one_fact
-from racbench.tasks.text import template
+from racbench.text.phrasing import template
 
 MAX_DISTANCE = 12
 

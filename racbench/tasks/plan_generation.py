@@ -11,7 +11,7 @@ from __future__ import annotations
 from racbench.tasks.base import (Family, Question, Target, assemble, base_context, pddl_term, problem_goal,
                       state_at_goal_distance, term)
 from racbench.tasks.scoring import score_plan
-from racbench.tasks.text import template
+from racbench.text.phrasing import template
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:

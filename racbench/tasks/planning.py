@@ -23,7 +23,7 @@ from racbench.tasks.base import (Family, Question, Target, any_state, assemble, 
 from racbench.tasks.executability import foreign_walk, schemas
 from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import score_plan
-from racbench.tasks.text import template
+from racbench.text.phrasing import template
 from racbench.worlds.strips.world import literal_condition
 
 KINDS = ("not_executable", "misses_goal")

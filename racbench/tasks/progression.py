@@ -16,7 +16,7 @@ from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
                       pddl_literal, term)
 from racbench.tasks.scoring import score_literal_set
-from racbench.tasks.text import template
+from racbench.text.phrasing import template
 
 
 def _effect_atoms(world, action: int) -> list[int]:

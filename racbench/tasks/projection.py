@@ -19,7 +19,7 @@ from racbench.tasks.queries import QueryPool, sizes
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
                                  pddl_term, state_clauses, term, walk)
 from racbench.tasks.scoring import score_literal_set
-from racbench.tasks.text import template
+from racbench.text.phrasing import template
 
 
 def touched_atoms(world, plan: list[int]) -> list[int]:
@@ -42,14 +42,21 @@ def _walk_end(world, rng, cfg) -> tuple[Question, list[int], list[int], list[int
 
 
 def bool_pool(world, rng, cfg, want=None) -> Pool | None:
-    """Queries of one or two literals that hold, or not, after the walk."""
-    found = _walk_end(world, rng, cfg)
-    if found is None:
+    """Queries of one or two literals that hold, or not, after a walk: literals over the
+    facts the world says a question about the walk may ask (those of the predicates it
+    changes)."""
+    sid = any_state(world, rng)
+    plan = walk(world, rng, sid, cfg.length)
+    if plan is None:
         return None
-    q, _, true_end, false_end = found
-    holds = [(i, True) for i in true_end] + [(i, False) for i in false_end]
-    fails = [(i, True) for i in false_end] + [(i, False) for i in true_end]
-    return QueryPool(q, world, holds, fails, sizes(cfg))
+    end = world.execute(sid, plan)[0]
+    true_end = world.facts(end)
+    universe = world.question_facts(plan, [sid, end])
+    on = [f for f in universe if f in true_end]
+    off = [f for f in universe if f not in true_end]
+    holds = [(f, True) for f in on] + [(f, False) for f in off]
+    fails = [(f, True) for f in off] + [(f, False) for f in on]
+    return QueryPool(Question(sid, actions=plan), world, holds, fails, sizes(cfg))
 
 
 def mc_pool(world, rng, cfg) -> Pool | None:
@@ -130,5 +137,5 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("projection", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool, explicit=False,
+                uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool, explicit=False, worlds=("strips", "science"),
                 literal_queries=True)

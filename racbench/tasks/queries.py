@@ -16,7 +16,8 @@ from racbench.tasks.balance import Pool
 from racbench.tasks.base import Question
 from racbench.tasks.config import QUERY_KINDS
 
-Literal = tuple[int, bool]  # (atom index, polarity)
+Literal = tuple[int, bool]  # (atom index, polarity): goals, in STRIPS worlds
+Query = tuple[tuple, bool]  # (fact term, polarity): queries, in any world
 FALSE_PATTERNS = ((True, False), (False, True), (False, False))  # truths of a false pair
 GOAL_TRIES = 8
 
@@ -26,13 +27,13 @@ def sizes(cfg) -> tuple[int, ...]:
     return tuple(QUERY_KINDS.index(k) + 1 for k in cfg.query_kinds)
 
 
-def literal_kind(world, literal: Literal) -> tuple:
-    atom, positive = literal
-    return (positive,) + world.kind_of(world.task.atoms[atom])
+def literal_kind(world, literal: Query) -> tuple:
+    fact, positive = literal
+    return (positive,) + world.fact_kind(fact)
 
 
-def literals_json(world, literals: Sequence[Literal]) -> list[dict]:
-    return [{"atom": list(world.task.atoms[i]), "positive": p} for i, p in literals]
+def literals_json(literals: Sequence[Query]) -> list[dict]:
+    return [{"atom": list(fact), "positive": p} for fact, p in literals]
 
 
 def holds(state_bits: int, literal: Literal) -> bool:
@@ -42,14 +43,14 @@ def holds(state_bits: int, literal: Literal) -> bool:
 
 class QueryPool(Pool):
     """The queries one situation offers: single literals, and ordered pairs of literals
-    over two different atoms, true or false in the situation's end state. Pairs are not
+    over two different facts, true or false in the situation's end state. Pairs are not
     listed (a few thousand per state); their kinds and picks are worked out from the
     single literals. A false pair has one or both literals false, the pattern drawn
     uniformly among those available, so which conjunct fails tells nothing."""
 
-    def __init__(self, question: Question, world, true: list[Literal], false: list[Literal],
+    def __init__(self, question: Question, world, true: list[Query], false: list[Query],
                  allowed: tuple[int, ...]):
-        super().__init__(question, true, false, subject=lambda x: literals_json(world, x))
+        super().__init__(question, true, false, subject=literals_json)
         self.allowed = allowed
         self._by_kind = ({}, {})  # truth -> kind -> literals
         for truth, literals in ((True, true), (False, false)):
@@ -87,8 +88,8 @@ class QueryPool(Pool):
         return None
 
 
-def _distinct_pair(xs: list[Literal], ys: list[Literal]) -> bool:
-    """Can a literal of xs and one of ys be about two different atoms?"""
+def _distinct_pair(xs: list[Query], ys: list[Query]) -> bool:
+    """Can a literal of xs and one of ys be about two different facts?"""
     return len({x[0] for x in xs} | {y[0] for y in ys}) > 1
 
 
@@ -104,7 +105,7 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
     else:
         by_kind: dict = {}
         for lit in true:
-            by_kind.setdefault(literal_kind(world, lit), []).append(lit)
+            by_kind.setdefault(_goal_literal_kind(world, lit), []).append(lit)
         choices = [by_kind.get(k, []) for k in kind]
     if any(not c for c in choices):
         return None
@@ -123,5 +124,10 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
     return None
 
 
+def _goal_literal_kind(world, literal: Literal) -> tuple:
+    atom, positive = literal
+    return literal_kind(world, (world.task.atoms[atom], positive))
+
+
 def goal_kind(world, goal: Sequence[Literal]) -> tuple:
-    return tuple(literal_kind(world, lit) for lit in goal)
+    return tuple(_goal_literal_kind(world, lit) for lit in goal)

@@ -33,7 +33,8 @@ from racbench.tasks.balance import Cells, Survey, survey_cells, survey_options
 from racbench.tasks.base import LETTERS, N_OPTIONS, Question, Target, goal_json
 from racbench.tasks.config import QUERY_KINDS, SPLITS, TRAC_DOMAIN, TaskConfig
 from racbench.tasks.schema import task_features
-from racbench.tasks.text import Names, TaskText
+from racbench.text.phrasing import Names, TaskText
+from racbench.worlds.science.lab import lab
 from racbench.worlds.strips.world import (MAX_STATES, StripsWorld, WorldTooLarge, trac_world,
                                           world_for)
 
@@ -61,6 +62,10 @@ def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = Fal
     for split in splits:
         if cfg.generated:
             worlds[split] = [trac_world(cfg.objects)]
+            continue
+        if cfg.science:
+            worlds[split] = [lab(cfg.science, int(v), cfg.simplifications)
+                             for v in cfg.split_problems(split)]
             continue
         domain_file, problem_files = cfg.files(split)
         worlds[split] = []
@@ -246,7 +251,9 @@ class ConfigRows:
         ways of naming the objects when names come from a pool."""
         total = 0.0
         for w in self.worlds[split]:
-            states = w.n_states if w.explicit else math.inf
+            if not w.explicit:
+                return math.inf
+            states = w.n_states
             names = (math.comb(len(name_pool(self.cfg.names)), len(w.objects))
                      if self.cfg.names in POOLS else 1)
             total += (states * names * max(len(w.task.actions), len(w.task.atoms), 1) *
@@ -303,28 +310,22 @@ class ConfigRows:
         return Names(dict(zip(world.objects, chosen)), world.domain)
 
     def _text(self, world: StripsWorld) -> TaskText:
-        text = self._texts.get(id(world.domain))
+        """The world's phrasing under this config's options, one per domain."""
+        key = id(getattr(world, "domain", type(world)))
+        text = self._texts.get(key)
         if text is None:
             cfg = self.cfg
-            text = self._texts[id(world.domain)] = TaskText(
-                world.domain, cfg.obfuscation, cfg.paraphrase, self.seed, cfg.style,
+            text = self._texts[key] = world.text(
+                cfg.obfuscation, cfg.paraphrase, self.seed, cfg.style,
                 TRAC_TEMPLATES if cfg.domain == TRAC_DOMAIN else None)
         return text
 
     def _symbolic(self, world: StripsWorld, q: Question, target: Target) -> dict:
-        sym = {
-            "family": self.cfg.family,
-            "form": target.form,
-            "domain": world.domain.name,
-            "domain_pddl": world.domain_text,
-            "problem": world.problem.name,
-            "objects": dict(world.objects),
-            "state": world.state_atoms(q.sid),
-        }
+        sym = {"family": self.cfg.family, "form": target.form, **world.symbolic(q.sid)}
         if q.goal is not None:
             sym["goal"] = goal_json(q.goal)
         if q.actions or self.family.uses_actions:
-            sym["actions"] = [list(world.task.actions[k].term) for k in q.actions]
+            sym["actions"] = [list(world.action_term(k)) for k in q.actions]
         sym["subject"] = q.subject
         if target.form == "mc":
             sym["options"] = q.options
@@ -365,8 +366,8 @@ class ConfigRows:
             "answer": answer,
             "answer_index": answer_index,
             "label": label,
-            "n_objects": len(world.objects),
-            "n_ground_actions": len(world.task.actions),
+            "n_objects": world.sizes()[0],
+            "n_ground_actions": world.sizes()[1],
             "optimal_plan_length": opt,
             "sequence_length": len(q.actions),
             "branching_factor": len(world.applicable(q.sid)),

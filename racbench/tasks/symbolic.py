@@ -16,7 +16,7 @@ from racbench.worlds.strips.grounding import ground
 from racbench.worlds.strips.model import Literal, Problem
 from racbench.worlds.strips.pddl_reader import parse_domain
 from racbench.worlds.strips.task import Condition, GroundTask
-from racbench.tasks.text import TaskText
+from racbench.text.phrasing import TaskText
 
 _PAREN = re.compile(r"\(([^()]*)\)")
 _NOT = re.compile(r"\(\s*not\s*\(([^()]*)\)\s*\)")

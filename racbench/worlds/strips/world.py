@@ -39,7 +39,7 @@ from racbench.worlds.strips.model import Domain, Literal, Problem
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem, read_pddl_text
 from racbench.worlds.strips.search import SearchBudgetExceeded, StateSpace, astar
 from racbench.worlds.strips.shipped import blocks_problem, trac_domain_file
-from racbench.worlds.strips.task import Condition, GroundTask
+from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
 
 MAX_STATES = 200_000
 TRAC_EXPLICIT_STATES = 2_500  # TRAC's worlds enumerate up to this (five blocks: 501)
@@ -162,11 +162,60 @@ class StripsWorld:
             frontier = nxt
         return None, None
 
-    # -- facts --------------------------------------------------------------------------
+    # -- facts and terms (the protocol's view: terms, not indices) ------------------------
     def state_atoms(self, state: int) -> list[list[str]]:
         """Every true atom, static ones included, sorted."""
         atoms = self.task.atoms_of(self.bits(state)) + self.static_atoms
         return sorted(list(a) for a in atoms)
+
+    def facts(self, state: int) -> frozenset[tuple]:
+        """The fluent atoms true in `state`."""
+        return frozenset(self.task.atoms_of(self.bits(state)))
+
+    def fact_kind(self, fact: tuple) -> tuple:
+        return self.kind_of(fact)
+
+    def question_facts(self, plan: list[int], states: list[int]) -> list[tuple]:
+        """The facts a question about `plan` may ask after it: every atom of a predicate
+        its effects touch, true or not."""
+        actions, atoms = self.task.actions, self.task.atoms
+        preds = {atoms[i][0] for k in plan for i in iter_bits(actions[k].add | actions[k].delete)}
+        return [atoms[i] for p in sorted(preds) for i in self.atoms_by_predicate.get(p, [])]
+
+    def action_term(self, action: int) -> tuple:
+        return self.task.actions[action].term
+
+    def action_kind(self, action: int) -> tuple:
+        """What a sentence about the action shows besides object names: its schema and
+        argument types."""
+        return self.kind_of(self.task.actions[action].term)
+
+    def inapplicable(self, state: int) -> list[int]:
+        """Ground actions of the schemas applicable in `state` that are not applicable in
+        it (so types and static facts fit, and only the state rules them out)."""
+        now = set(self.applicable(state))
+        names = sorted({self.task.actions[k].name for k in now})
+        return [k for name in names for k in self.actions_by_schema[name] if k not in now]
+
+    def render_state(self, state: int, text, rng) -> str:
+        """Every true atom (static ones included) as a sentence, in a random order."""
+        return text.state([tuple(a) for a in self.state_atoms(state)], rng)
+
+    def symbolic(self, state: int) -> dict:
+        """What a row stores to rebuild the world and the state with any STRIPS engine."""
+        return {"domain": self.domain.name, "domain_pddl": self.domain_text,
+                "problem": self.problem.name, "objects": dict(self.objects),
+                "state": self.state_atoms(state)}
+
+    def sizes(self) -> tuple[int, int]:
+        """(objects, ground actions), for a row's difficulty columns."""
+        return len(self.objects), len(self.task.actions)
+
+    def text(self, obfuscation: str | None = None, paraphrase: int = 0, seed: int = 0,
+             style: str = "acp", templates: str | None = None):
+        """The phrasing of this world's facts and actions (racbench.text.phrasing)."""
+        from racbench.text.phrasing import TaskText
+        return TaskText(self.domain, obfuscation, paraphrase, seed, style, templates)
 
     def kind_of(self, term) -> tuple:
         """What a sentence about an atom or action shows besides object names: its

@@ -1,4 +1,4 @@
-"""English for task rows: facts and actions in the domain's phrasing, questions in a style.
+"""English for task rows: a world's facts and actions in its phrasing, questions in a style.
 
 Facts and actions come from `racbench.text.domain.DomainText` (per-domain templates
 with a default phrasing for any PDDL predicate). Questions, options and instructions
@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from racbench.text import environment
-from racbench.text.domain import DomainText
+from racbench.text.domain import DomainText, macro_name
 from racbench.worlds.strips.model import Domain
 
 
@@ -75,6 +75,43 @@ class TaskText:
 
     def renamed(self, names: "Names | None") -> "TaskText":
         return self if names is None else _RenamedText(self, names)
+
+
+class LabText(TaskText):
+    """The science lab's phrasing: facts from templates/science/facts.j2 (things by their
+    names, without the ids that tell twins apart in the symbolic form), commands as what
+    you do, and the state as the lab describes the room and the inventory."""
+
+    def __init__(self, doors: dict[str, tuple[str, str]]):
+        self.doors = doors  # a door's id -> the rooms it joins
+        self.variant = 0
+        self.style = "acp"
+        self.common = template("common")
+        self._facts = environment().get_template("science/facts.j2").module
+        self.fact = lru_cache(maxsize=None)(self._fact)
+        self.action = lru_cache(maxsize=None)(self._action)
+
+    def _fact(self, atom: tuple, positive: bool = True) -> str:
+        macro = getattr(self._facts, macro_name(atom[0]))
+        return str(macro(*(self._name(a) for a in atom[1:]), positive=positive))
+
+    def _name(self, thing) -> str:
+        """A thing's name without its id; a door by the rooms it joins."""
+        if thing in self.doors:
+            return str(self._facts.door(*self.doors[thing]))
+        return str(thing).split("#")[0]
+
+    def _action(self, term: tuple) -> str:
+        return str(self._facts.command(term[0]))
+
+    def lab_state(self, look: str, inventory: str) -> str:
+        return str(self._facts.lab_state(look, inventory))
+
+    def describe(self) -> str:
+        return ""
+
+    def original_names(self, objects) -> dict[str, str]:
+        return {}
 
 
 class _RenamedText(TaskText):
