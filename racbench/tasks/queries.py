@@ -98,15 +98,13 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
     """A goal of `size` literals (of the given kind, if any) that holds in `end_bits`
     but not in `start_bits` (no goal is achieved already) nor in any state of `avoid`.
     Without a kind, one literal is one that changed, the other any that holds at the end."""
-    true = [(i, bool(end_bits >> i & 1)) for i in range(len(world.task.atoms))]
     if kind is None:
+        true = [(i, bool(end_bits >> i & 1)) for i in range(len(world.task.atoms))]
         changed = [lit for lit in true if not holds(start_bits, lit)]
         choices = [changed] + [true] * (size - 1)
-    else:
-        by_kind: dict = {}
-        for lit in true:
-            by_kind.setdefault(_goal_literal_kind(world, lit), []).append(lit)
-        choices = [by_kind.get(k, []) for k in kind]
+    else:  # literals of each wanted kind (polarity, then the atom's kind) true at the end
+        choices = [[(i, k[0]) for i in world.atoms_by_kind.get(k[1:], ())
+                    if bool(end_bits >> i & 1) == k[0]] for k in kind]
     if any(not c for c in choices):
         return None
     for _ in range(GOAL_TRIES):
@@ -126,7 +124,7 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
 
 def _goal_literal_kind(world, literal: Literal) -> tuple:
     atom, positive = literal
-    return literal_kind(world, (world.task.atoms[atom], positive))
+    return (positive,) + world.atom_kinds[atom]
 
 
 def goal_kind(world, goal: Sequence[Literal]) -> tuple:

@@ -173,7 +173,10 @@ class StripsWorld:
         return frozenset(self.task.atoms_of(self.bits(state)))
 
     def fact_kind(self, fact: tuple) -> tuple:
-        return self.kind_of(fact)
+        kind = self._kinds.get(fact)
+        if kind is None:
+            kind = self._kinds[fact] = self.kind_of(fact)
+        return kind
 
     def question_facts(self, plan: list[int], states: list[int]) -> list[tuple]:
         """The facts a question about `plan` may ask after it: every atom of a predicate
@@ -188,7 +191,7 @@ class StripsWorld:
     def action_kind(self, action: int) -> tuple:
         """What a sentence about the action shows besides object names: its schema and
         argument types."""
-        return self.kind_of(self.task.actions[action].term)
+        return self.action_kinds[action]
 
     def inapplicable(self, state: int) -> list[int]:
         """Ground actions of the schemas applicable in `state` that are not applicable in
@@ -257,6 +260,28 @@ class StripsWorld:
         for k, a in enumerate(self.task.actions):
             out.setdefault(a.name, []).append(k)
         return out
+
+    @cached_property
+    def _kinds(self) -> dict[tuple, tuple]:
+        return {}  # fact -> kind, filled as facts are asked about (balancing asks often)
+
+    @cached_property
+    def atom_kinds(self) -> list[tuple]:
+        """The kind of each fluent atom, by index."""
+        return [self.fact_kind(a) for a in self.task.atoms]
+
+    @cached_property
+    def atoms_by_kind(self) -> dict[tuple, list[int]]:
+        """Fluent atom indices grouped by kind, in index order."""
+        groups: dict[tuple, list[int]] = {}
+        for i, kind in enumerate(self.atom_kinds):
+            groups.setdefault(kind, []).append(i)
+        return groups
+
+    @cached_property
+    def action_kinds(self) -> list[tuple]:
+        """The kind of each ground action, by index."""
+        return [self.kind_of(a.term) for a in self.task.actions]
 
     @cached_property
     def atoms_by_predicate(self) -> dict[str, list[int]]:
