@@ -50,3 +50,19 @@ def user_templates(folder: str | Path) -> str:
     prefix = "user-" + hashlib.blake2b(str(path).encode(), digest_size=8).hexdigest()
     _USER_FOLDERS.setdefault(prefix, jinja2.FileSystemLoader(str(path)))
     return prefix
+
+
+def sayer(folder: str, files: tuple[str, ...]):
+    """A `say(macro, **kw)` over the macros of some template files of one folder: a
+    world's or an environment's sentences by macro name, whitespace around them trimmed."""
+    table: dict = {}
+
+    def say(macro: str, /, **kw) -> str:
+        if not table:
+            for file in files:
+                module = environment().get_template(f"{folder}/{file}").module
+                table.update({k: getattr(module, k) for k in dir(module)
+                              if not k.startswith("_")})
+        return str(table[macro](**kw)).strip()
+
+    return say
