@@ -19,6 +19,7 @@ import random
 from collections import OrderedDict
 from functools import lru_cache
 
+from racbench.worlds.protocol import World
 from racbench.worlds.science.env import ScienceEnv
 
 QUESTION_PREDICATES = frozenset({"in", "state", "open", "closed", "on", "off", "broken",
@@ -28,10 +29,9 @@ MAX_START_WALK = 6  # states are drawn by walks of 0 to this many commands from 
 SNAPSHOTS = 512  # states whose facts and commands are remembered
 
 
-class ScienceLab:
-    """One task variation of the science lab as a world of the protocol."""
-
-    explicit = False
+class ScienceLab(World):
+    """One task variation of the science lab as a world of the protocol
+    (racbench/worlds/protocol.py)."""
 
     def __init__(self, task: str, variation: int, simplifications: str = ""):
         self.task = task
@@ -93,15 +93,6 @@ class ScienceLab:
 
     def step(self, state: tuple[str, ...], command: str) -> tuple[str, ...] | None:
         return state + (command,) if command in self._snapshot(state)[1] else None
-
-    def execute(self, state, plan) -> tuple[tuple[str, ...], int | None]:
-        """(final state, first failing step or None)."""
-        for i, command in enumerate(plan):
-            nxt = self.step(state, command)
-            if nxt is None:
-                return state, i
-            state = nxt
-        return state, None
 
     # -- facts and terms -------------------------------------------------------------------
     def facts(self, state: tuple[str, ...]) -> frozenset[tuple]:

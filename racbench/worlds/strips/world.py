@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from racbench.errors import InputError
+from racbench.worlds.protocol import World
 from racbench.worlds.strips.grounding import ground
 from racbench.worlds.strips.heuristics import heuristic_for
 from racbench.worlds.strips.model import Domain, Literal, Problem
@@ -84,11 +85,9 @@ def trac_world(n_blocks: int) -> "StripsWorld":
         return ImplicitWorld(domain, text, problem, problem.name)
 
 
-class StripsWorld:
+class StripsWorld(World):
     """What every STRIPS world offers: the grounded task, its objects and the protocol
-    methods that do not depend on how states are held."""
-
-    explicit = False
+    methods (racbench/worlds/protocol.py) that do not depend on how states are held."""
 
     def __init__(self, domain: Domain, domain_text: str, problem: Problem, label: str):
         self.domain = domain
@@ -104,15 +103,6 @@ class StripsWorld:
     # -- stepping (through succ and step, which each kind of world defines) -------------
     def applicable(self, state: int) -> list[int]:
         return [int(a) for a in self.succ(state)[0]]
-
-    def execute(self, state: int, plan: list[int]) -> tuple[int, int | None]:
-        """(final state, first failing step or None)."""
-        for i, k in enumerate(plan):
-            nxt = self.step(state, k)
-            if nxt is None:
-                return state, i
-            state = nxt
-        return state, None
 
     def optimal_steps(self, state: int, cond: Condition | None = None,
                       max_depth: int | None = None) -> list[tuple[int, int]]:

@@ -1,0 +1,36 @@
+"""The world protocol: all a task family may ask of a world.
+
+A world is a STRIPS problem (worlds/strips/world.py) or a science-lab task variation
+(worlds/science/lab.py). States are opaque handles (an int for STRIPS, the command
+history for the lab); families step them and read facts through these methods only, so
+any family that makes sense on a world runs on it:
+
+- stepping: `sample_state(rng)`, `applicable(state)`, `succ(state)` -> (actions, next
+  states), `step(state, action)` -> next state or None, `execute(state, plan)`;
+- facts and terms: `facts(state)`, `fact_kind(fact)`, `question_facts(plan, states)`,
+  `action_term(action)`, `action_kind(action)`, `inapplicable(state)`;
+- text and records: `text(...)` (the world's phrasing), `render_state(state, text, rng)`,
+  `symbolic(state)` (what a row stores to rebuild the state), `sizes()`;
+- `explicit`: True when every state is enumerated (then the oracle queries of
+  ExplicitWorld, such as distances to a goal, are there too).
+"""
+
+from __future__ import annotations
+
+
+class World:
+    """What every world shares given `step`: running a plan."""
+
+    explicit = False
+
+    def step(self, state, action):
+        raise NotImplementedError
+
+    def execute(self, state, plan) -> tuple[object, int | None]:
+        """(final state, first failing step or None)."""
+        for i, action in enumerate(plan):
+            nxt = self.step(state, action)
+            if nxt is None:
+                return state, i
+            state = nxt
+        return state, None
