@@ -41,6 +41,7 @@ from racbench.worlds.strips.world import (MAX_STATES, StripsWorld, WorldTooLarge
 SAMPLE_TRIES = 2000
 KIND_TRIES = 400  # situations tried in one problem for a bool cell before another problem
 PROBE_TRIES = 40
+CROWDED_AFTER = 8  # repeats in a row before a bool row is asked in another cell
 TRAC_TEMPLATES = "blocksworld"  # TRAC's phrasing of its blocksworld (templates/blocksworld/)
 
 
@@ -265,6 +266,8 @@ class ConfigRows:
         seed = derive_seed(self.seed, self.name, split, index, attempt)
         rng = random.Random(seed)
         target = self.target_for(split, code)
+        if target.form == "bool" and attempt >= CROWDED_AFTER:
+            target = self._roomier_cell(split, target, rng)
         if target.form == "bool":
             worlds = self.offers[(split, target.cell, target.variant)]
         else:
@@ -302,6 +305,15 @@ class ConfigRows:
         columns = self._columns(split, index, seed, world, q, target, context, question,
                                 choices, symbolic)
         return Row(columns, problem_key(key_problem))
+
+    def _roomier_cell(self, split: str, target: Target, rng: random.Random) -> Target:
+        """A row whose draws keep repeating earlier rows: its cell holds fewer distinct
+        problems than its share of the split (a late step of a long plan, say), so the
+        same label is asked in a cell of its group drawn at random; labels stay exactly
+        balanced, the cell's own balance only nearly."""
+        group = next(g for g in self.groups[split] if target.cell in g)
+        cells = [c for c in group if target.variant in self.cell_variants[(split, c)]]
+        return replace(target, cell=rng.choice(cells))
 
     def _names(self, world: StripsWorld, rng: random.Random) -> Names | None:
         if self.cfg.names not in POOLS:
