@@ -171,7 +171,7 @@ def test_corrupted_label_is_reported_by_row_id(trac, tmp_path):
     bad = [line for line in out.splitlines() if line.startswith("MISMATCH")]
     assert len(bad) == 1, out
     assert row_id in bad[0] and "executability_L2/validation" in bad[0]
-    assert "label: stored" in bad[0] and "answer" in bad[0]
+    assert "answer: stored" in bad[0] and "label column" in bad[0]
     assert "1 mismatching" in out
 
 
@@ -247,12 +247,18 @@ BLOCKS = ["a", "b", "c"]
 INIT = [["clear", "a"], ["on", "a", "b"], ["ontable", "b"], ["clear", "c"], ["ontable", "c"]]
 
 
-def trac_row(task: str, label: bool, **sym) -> dict:
-    symbolic = {"task": task, "domain": "blocksworld", "objects": BLOCKS, "init": INIT,
+def trac_row(family: str, label: bool, query=None, **sym) -> dict:
+    """A TRAC row as the families write it: their symbolic form on TRAC's blocksworld
+    (projection's subject is the queried conjunction)."""
+    from racbench.worlds.strips.shipped import trac_domain_file
+
+    symbolic = {"family": family, "form": "bool", "domain": "blocksworld",
+                "domain_pddl": Path(trac_domain_file()).read_text(encoding="utf-8"),
+                "objects": {b: "block" for b in BLOCKS}, "state": INIT, "subject": query,
                 "answer": label, **sym}
-    return {"id": "r", "task": task, "label": int(label), "symbolic": json.dumps(symbolic),
-            "n_actions": len(sym.get("actions", [])), "n_objects": 3,
-            "optimal_plan_length": None}
+    return {"id": "r", "family": family, "form": "bool", "label": int(label),
+            "answer": "true" if label else "false", "symbolic": json.dumps(symbolic),
+            "n_objects": 3, "optimal_plan_length": None}
 
 
 def test_verify_row_trac_semantics():
@@ -274,7 +280,7 @@ def test_verify_row_reports_broken_symbolic():
     check = verify_row(row)
     assert not check.ok and "unknown action fly" in check.message
     check = verify_row({"id": "x", "label": 1, "symbolic": "{}"})
-    assert not check.ok and "neither a TRAC nor an ACP" in check.message
+    assert not check.ok and "not a racbench row" in check.message
 
 
 @needs_fd
@@ -286,7 +292,7 @@ def test_verify_row_goal_recognition_with_fast_downward():
     assert check.ok and "optimal_plan_length" in check.checked, check
     detour = trac_row("goal_recognition", True, actions=[["movetotable", "a", "b"]], goal=goal)
     check = verify_row(detour)
-    assert not check.ok and "optimal cost 1 from the start, 1 after 1" in check.message
+    assert not check.ok and "goal_recognition of the actions movetotable(a, b)" in check.message
 
 
 # -- ACP rows (hand-written, in the shape racbench/acp/ writes) -------------
@@ -409,9 +415,21 @@ def test_acp_without_fast_downward_or_checker_is_skipped_not_failed():
 def test_problem_pddl_parses_to_the_same_initial_state():
     from unified_planning.io import PDDLReader
 
+    from racbench.worlds.strips.shipped import trac_domain_file
+
+    domain = Path(trac_domain_file()).read_text(encoding="utf-8")
     text = verification.problem_pddl(BLOCKS, INIT, [{"atom": ["on", "a", "c"], "positive": True}])
-    prob = PDDLReader().parse_problem_string(verification.trac_domain_text(), text)
+    prob = PDDLReader().parse_problem_string(domain, text)
     engine = verification.Engine(optimal=False)
-    built = engine.problem(verification.trac_domain_text(), {b: "block" for b in BLOCKS}, INIT)
+    built = engine.problem(domain, {b: "block" for b in BLOCKS}, INIT)
     true = {str(k) for k, v in prob.initial_values.items() if v.is_true()}
     assert true == {str(k) for k, v in built.initial_values.items() if v.is_true()}
+
+
+def test_science_lab_rows_are_skipped_with_the_reason():
+    sym = {"world": "science", "family": "applicability", "form": "bool", "answer": True,
+           "task": "boil", "variation": 0, "simplifications": "", "history": [],
+           "subject": ["open door to kitchen"]}
+    check = verify_row({"id": "lab-train-000000", "label": 1, "symbolic": json.dumps(sym)},
+                       optimal=False)
+    assert check.ok and check.skipped == ["label (no independent engine for the science lab)"]
