@@ -42,6 +42,7 @@ SAMPLE_TRIES = 2000
 KIND_TRIES = 400  # situations tried in one problem for a bool cell before another problem
 PROBE_TRIES = 40
 CROWDED_AFTER = 8  # repeats in a row before a bool row is asked in another cell
+RARE_CELL_SWITCHES = 8  # other cells tried for a bool row whose cell draws cannot reach
 TRAC_TEMPLATES = "blocksworld"  # TRAC's phrasing of its blocksworld (templates/blocksworld/)
 
 
@@ -268,6 +269,35 @@ class ConfigRows:
         target = self.target_for(split, code)
         if target.form == "bool" and attempt >= CROWDED_AFTER:
             target = self._roomier_cell(split, target, rng)
+        found = self._draw(split, target, rng)
+        for _ in range(RARE_CELL_SWITCHES if target.form == "bool" and found is None else 0):
+            # a cell the survey saw but draws hardly reach: the label in another cell
+            target = self._roomier_cell(split, target, rng)
+            found = self._draw(split, target, rng)
+            if found is not None:
+                break
+        if found is None:
+            raise GenerationError(f"config '{self.name}': could not sample a "
+                                  f"{_target_text(target)} row in {SAMPLE_TRIES} tries")
+        world, q = found
+        if target.form == "bool" and not target.label and self.family.negative_kinds:
+            q.meta["negative_kind"] = self.family.negative_kinds[target.variant]
+        if target.form == "bool" and self.family.literal_queries:
+            q.meta["query_kind"] = QUERY_KINDS[self.family.arity(target.cell[1]) - 1]
+        names = self._names(world, rng)
+        text = self._text(world).renamed(names)
+        context, question, choices = self.family.render(q, world, text, rng, target.form)
+        symbolic = self._symbolic(world, q, target)
+        if names is not None:
+            symbolic = names.symbolic(symbolic)
+        key_problem = {k: v for k, v in symbolic.items() if k != "answer"}
+        columns = self._columns(split, index, seed, world, q, target, context, question,
+                                choices, symbolic)
+        return Row(columns, problem_key(key_problem))
+
+    def _draw(self, split: str, target: Target, rng: random.Random):
+        """(world, question) for the target from the split's problems that offer it, or
+        None after SAMPLE_TRIES draws."""
         if target.form == "bool":
             worlds = self.offers[(split, target.cell, target.variant)]
         else:
@@ -287,24 +317,8 @@ class ConfigRows:
                 world = rng.choices(worlds, weights)[0]
             q = self.family.draw(world, rng, self.cfg, asked)
             if q is not None:
-                break
-        else:
-            raise GenerationError(f"config '{self.name}': could not sample a "
-                                  f"{_target_text(target)} row in {SAMPLE_TRIES} tries")
-        if target.form == "bool" and not target.label and self.family.negative_kinds:
-            q.meta["negative_kind"] = self.family.negative_kinds[target.variant]
-        if target.form == "bool" and self.family.literal_queries:
-            q.meta["query_kind"] = QUERY_KINDS[self.family.arity(target.cell[1]) - 1]
-        names = self._names(world, rng)
-        text = self._text(world).renamed(names)
-        context, question, choices = self.family.render(q, world, text, rng, target.form)
-        symbolic = self._symbolic(world, q, target)
-        if names is not None:
-            symbolic = names.symbolic(symbolic)
-        key_problem = {k: v for k, v in symbolic.items() if k != "answer"}
-        columns = self._columns(split, index, seed, world, q, target, context, question,
-                                choices, symbolic)
-        return Row(columns, problem_key(key_problem))
+                return world, q
+        return None
 
     def _roomier_cell(self, split: str, target: Target, rng: random.Random) -> Target:
         """A row whose draws keep repeating earlier rows: its cell holds fewer distinct
