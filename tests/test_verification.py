@@ -19,6 +19,7 @@ import pyarrow.parquet as pq  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
 from racbench.checks import verify as verification  # noqa: E402
+from racbench.checks.verify import dataset as verify_rows  # noqa: E402
 from racbench.cli import main  # noqa: E402
 from racbench.checks.verify import verify_dataset, verify_row  # noqa: E402
 
@@ -220,7 +221,7 @@ def test_unknown_config_exits_2(trac):
 
 
 def test_missing_fast_downward_is_said_once_and_not_an_error(trac, monkeypatch):
-    monkeypatch.setattr(verification, "fd_available", lambda: False)
+    monkeypatch.setattr(verify_rows, "fd_available", lambda: False)
     code, out = run(trac, "--configs", "planning_L2", "--limit", "4", "--jobs", "1",
                     "--quiet")
     assert code == 0, out
@@ -230,7 +231,7 @@ def test_missing_fast_downward_is_said_once_and_not_an_error(trac, monkeypatch):
 
 
 def test_missing_unified_planning_exits_2(trac, monkeypatch):
-    monkeypatch.setattr(verification, "up_available", lambda: False)
+    monkeypatch.setattr(verify_rows, "up_available", lambda: False)
     code, out = run(trac, "--limit", "2")
     assert code == 2 and "needs unified-planning" in out and "racbench[verify]" in out
 

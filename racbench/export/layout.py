@@ -3,8 +3,8 @@
 A root holds one folder per config (hidden folders and folders without shards are
 not configs); a config folder holds each split as Parquet shards named
 ``{split}-{i:05d}-of-{n:05d}.parquet`` (see `racbench.export.parquet`). Every reader
-of a built folder lists and reads it here (`racbench audit` and `racbench show` do;
-`racbench verify` is to move here too), so they agree on what a config and a split
+of a built folder lists and reads it here (`racbench audit`, `racbench show` and
+`racbench verify`), so they agree on what a config and a split
 are and on the order rows come in: configs by name, splits train, validation, test
 and then any other by name, shards by name. A reader that also accepts one config
 folder as its root can tell one by `split_files(root)` being non-empty.

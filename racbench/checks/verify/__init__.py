@@ -1,0 +1,55 @@
+"""``racbench verify DIR``: re-derive every label of a built dataset with engines that are not ours.
+
+racbench computes its labels with its own STRIPS engine (``racbench.worlds.strips``).
+This module checks them against independent implementations:
+
+* `unified-planning <https://github.com/aiplan4eu/unified-planning>`_ (UP) reads the
+  domain PDDL, and each row's ``symbolic`` JSON becomes a UP problem (objects, initial
+  state, goal).  UP's ``SequentialSimulator`` answers executability, projection,
+  applicability and progression claims; UP's ``PlanValidator`` answers plan validation.
+* Fast Downward, through ``up-fast-downward`` (``fast-downward-opt``: A* with LM-cut,
+  optimal for unit costs), answers optimal-cost and solvability claims: the
+  ``optimal_plan_length`` column, goal recognition (an observation of N actions is a
+  prefix of an optimal plan iff it executes and N + cost(after it) == cost(initial)),
+  reachability, landmarks and next-action claims.  Fast Downward is GPL: it is only an
+  optional extra (``pip install 'racbench[verify]'``) and UP runs it as a separate
+  process (``python fast-downward.py`` on PDDL files it writes), never inside ours.
+  Without it the optimal checks are skipped, said once, unless ``--require-optimal``.
+
+Every STRIPS row (TRAC's included) has the families' ``symbolic`` JSON (``family``,
+``domain_pddl``, ``state``...), with one checker per family in :data:`ACP_CHECKERS`
+(register more with :func:`acp_checker`). Science-lab rows (``"world": "science"``)
+have no independent engine and are reported as skipped.
+
+Exit codes of the command: 0 every checked claim agrees, 1 some row disagrees (each
+mismatch printed as ``config/split id: what differs``), 2 the folder is not a racbench
+dataset or the engines are missing.
+
+The package by job: ``engines`` (a row as a unified-planning problem; Fast Downward's
+costs), ``families`` (one re-derivation per question family), ``dataset`` (a built
+folder's rows over worker processes) and ``report`` (what was found).
+"""
+
+from racbench.checks.verify.dataset import find_configs, verify_dataset, verify_row
+from racbench.checks.verify.engines import Engine, fd_available, problem_pddl, up_available
+from racbench.checks.verify.families import ACP_CHECKERS, acp_checker, acp_open_checker
+from racbench.checks.verify.report import (EngineMissing, Mismatch, NotADataset, RowCheck,
+                                          VerifyReport)
+
+__all__ = [
+    "ACP_CHECKERS",
+    "Engine",
+    "EngineMissing",
+    "Mismatch",
+    "NotADataset",
+    "RowCheck",
+    "VerifyReport",
+    "acp_checker",
+    "acp_open_checker",
+    "fd_available",
+    "find_configs",
+    "problem_pddl",
+    "up_available",
+    "verify_dataset",
+    "verify_row",
+]

@@ -1,0 +1,217 @@
+"""Verifying a built folder: its configs and shards (racbench/export/layout.py),
+rows in chunks over worker processes, one RowCheck per row, the report."""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+from racbench.checks.verify.engines import (FD_TIMEOUT, INSTALL_HINT, Engine,
+                                           fd_available, up_available)
+from racbench.checks.verify.families import check_row
+from racbench.checks.verify.report import (Claims, EngineMissing, Mismatch, NotADataset,
+                                          RowCheck, Skip, VerifyReport)
+from racbench.export.layout import config_dirs, split_files
+
+
+
+#: Rows sent to a worker process at a time.
+CHUNK_ROWS = 64
+
+
+_ENGINE: Engine | None = None
+_ENGINE_SETTINGS: tuple | None = None
+
+
+def engine_for(optimal: bool, fd_timeout: float) -> Engine:
+    global _ENGINE, _ENGINE_SETTINGS
+    if _ENGINE is None or _ENGINE_SETTINGS != (optimal, fd_timeout):
+        _ENGINE = Engine(optimal, fd_timeout)
+        _ENGINE_SETTINGS = (optimal, fd_timeout)
+    return _ENGINE
+
+
+def verify_row(row: dict, *, optimal: bool | None = None,
+               fd_timeout: float = FD_TIMEOUT) -> RowCheck:
+    """Re-derive one row's label (and optimal_plan_length) from its ``symbolic`` JSON.
+
+    ``optimal``: run the Fast Downward checks (default: when it is installed)."""
+    if not up_available():
+        raise EngineMissing(f"racbench verify needs unified-planning: {INSTALL_HINT}")
+    if optimal is None:
+        optimal = fd_available()
+    engine = engine_for(bool(optimal), fd_timeout)
+    claims = Claims()
+    try:
+        sym = row["symbolic"]
+        sym = json.loads(sym) if isinstance(sym, str) else sym
+        if not isinstance(sym, dict):
+            raise ValueError("symbolic is not a JSON object")
+        if sym.get("world") == "science":
+            raise Skip("no independent engine for the science lab")
+        if "family" not in sym:
+            raise ValueError("symbolic JSON names no family: not a racbench row")
+        check_row(engine, row, sym, claims)
+    except Skip as skip:
+        claims.skip("label", str(skip))
+    except (KeyError, ValueError, TypeError, IndexError) as exc:
+        what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+        claims.fail("symbolic", f"cannot be checked: {what}")
+    except Exception as exc:  # an engine error on this row: report it, go on
+        claims.fail("engine", f"{type(exc).__name__}: {exc}")
+    return claims.result()
+
+
+def _verify_chunk(job: tuple) -> list[tuple[str, str, str, RowCheck]]:
+    config, split, rows, optimal, fd_timeout = job
+    out = []
+    for row in rows:
+        out.append((config, split, str(row.get("id", "?")),
+                    verify_row(row, optimal=optimal, fd_timeout=fd_timeout)))
+    return out
+
+
+
+
+def find_configs(root: Path) -> dict[str, dict[str, list[Path]]]:
+    """config -> split -> Parquet files.  ``root`` is a dataset folder (configs as
+    subfolders) or one config folder."""
+    root = Path(root)
+    if not root.is_dir():
+        raise NotADataset(f"{root} is not a racbench dataset: no such folder")
+    folders = [root] if any(root.glob("*.parquet")) else config_dirs(root)
+    configs = {folder.name: split_files(folder) for folder in folders}
+    if not configs:
+        raise NotADataset(f"{root} is not a racbench dataset: no config folders with "
+                          f"Parquet files")
+    import pyarrow.parquet as pq
+
+    for name, splits in configs.items():
+        for files in splits.values():
+            try:
+                columns = pq.read_schema(files[0]).names
+            except Exception as exc:
+                raise NotADataset(f"{files[0]} is not a readable Parquet file: {exc}") from None
+            if "symbolic" not in columns:
+                raise NotADataset(f"{root} is not a racbench dataset: {files[0].relative_to(root.parent)}"
+                                  f" has no 'symbolic' column")
+    return configs
+
+
+def _iter_rows(files: Sequence[Path], limit: int | None) -> Iterator[dict]:
+    import pyarrow.parquet as pq
+
+    left = limit
+    for f in files:
+        for batch in pq.ParquetFile(f).iter_batches(batch_size=1024):
+            rows = batch.to_pylist()
+            if left is not None:
+                rows = rows[:left]
+                left -= len(rows)
+            yield from rows
+            if left is not None and left <= 0:
+                return
+
+
+def _split_limits(splits: dict[str, list[Path]], limit: int | None) -> dict[str, int]:
+    """Rows to check per split: all, or `limit` spread over the splits (first splits
+    take the remainder; a split with fewer rows hands its share on)."""
+    import pyarrow.parquet as pq
+
+    sizes = {s: sum(pq.ParquetFile(f).metadata.num_rows for f in files)
+             for s, files in splits.items()}
+    if limit is None:
+        return sizes
+    out = {s: 0 for s in splits}
+    left = limit
+    while left > 0 and any(out[s] < sizes[s] for s in splits):
+        open_ = [s for s in splits if out[s] < sizes[s]]
+        share, extra = divmod(left, len(open_))
+        for i, s in enumerate(open_):
+            take = min(sizes[s] - out[s], share + (1 if i < extra else 0))
+            out[s] += take
+            left -= take
+    return out
+
+
+def _jobs(configs, limits, optimal, fd_timeout) -> Iterator[tuple]:
+    for config, splits in configs.items():
+        for split, files in splits.items():
+            if limits[config][split] == 0:
+                continue
+            chunk: list[dict] = []
+            for row in _iter_rows(files, limits[config][split]):
+                chunk.append(row)
+                if len(chunk) == CHUNK_ROWS:
+                    yield (config, split, chunk, optimal, fd_timeout)
+                    chunk = []
+            if chunk:
+                yield (config, split, chunk, optimal, fd_timeout)
+
+
+def verify_dataset(root: Path, *, limit: int | None = None,
+                   configs: Sequence[str] | None = None, optimal: bool | None = None,
+                   require_optimal: bool = False, jobs: int | None = 1,
+                   fd_timeout: float = FD_TIMEOUT,
+                   progress: Callable[[int], None] | None = None) -> VerifyReport:
+    """Verify up to ``limit`` rows per config (default all) of the dataset at ``root``.
+
+    ``optimal``: run Fast Downward checks (None: when installed; a note says when it is
+    not, unless ``require_optimal`` which raises EngineMissing); ``jobs``: worker
+    processes (None: all cores).  Raises NotADataset for a folder that is not one."""
+    root = Path(root)
+    found = find_configs(root)
+    if not up_available():
+        raise EngineMissing(f"racbench verify needs unified-planning: {INSTALL_HINT}")
+    if configs:
+        unknown = [c for c in configs if c not in found]
+        if unknown:
+            raise NotADataset(f"no config {', '.join(unknown)} in {root}; available: "
+                              f"{', '.join(found)}")
+        found = {c: found[c] for c in configs}
+    report = VerifyReport(root)
+    have_fd = fd_available()
+    if optimal is None or optimal:
+        if not have_fd:
+            if require_optimal:
+                raise EngineMissing(f"Fast Downward (up-fast-downward) is not installed: "
+                                    f"{INSTALL_HINT}")
+            report.notes.append("Fast Downward (up-fast-downward) is not installed: "
+                                f"skipping optimal-cost checks ({INSTALL_HINT})")
+        report.optimal = have_fd
+    limits = {config: _split_limits(splits, limit) for config, splits in found.items()}
+    chunks = sum(-(-n // CHUNK_ROWS) for per_split in limits.values() for n in per_split.values())
+    work = _jobs(found, limits, report.optimal, fd_timeout)
+    workers = min(jobs or os.cpu_count() or 1, chunks)
+
+    def collect(results) -> None:
+        for config, split, row_id, check in results:
+            report.rows[config] += 1
+            report.checked.update(check.checked)
+            report.skipped.update(check.skipped)
+            if not check.ok:
+                report.mismatches.append(Mismatch(config, split, row_id, check.message))
+        if progress is not None:
+            progress(len(results))
+
+    if workers <= 1:
+        for job in work:
+            collect(_verify_chunk(job))
+    else:
+        # Bounded submission: at most 2 chunks per worker in flight.
+        from collections import deque
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            pending: deque = deque()
+            for job in work:
+                pending.append(pool.submit(_verify_chunk, job))
+                if len(pending) >= 2 * workers:
+                    collect(pending.popleft().result())
+            while pending:
+                collect(pending.popleft().result())
+    for name in found:
+        report.rows.setdefault(name, 0)
+    return report

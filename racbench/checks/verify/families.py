@@ -1,0 +1,519 @@
+"""Re-derivation per family: one checker per question family (racbench/tasks/*,
+their `truth`), answering each row's claims with the engines.
+
+``predicate(ctx, item)`` re-derives the family's answer about one candidate: the
+subject of a bool row, or each option of an mc row (``item`` None: the row's own
+actions or goal, for bool rows whose subject is the row's sequence).  bool rows must
+agree with it, mc rows must have exactly their chosen option satisfy it.  Open rows
+go to ``open(ctx, answer)``, which returns what is wrong with the stored answer (or
+None).  Claims needing optimal costs call ``ctx.cost`` and are skipped without FD.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Sequence
+
+from racbench.checks.verify.engines import Engine, atom_text, literal_of, term_text
+from racbench.checks.verify.report import Claims, Skip, show_value
+
+
+def _row_label(row: dict) -> bool | None:
+    """The row's label as a bool (None: no label, e.g. -1 on ACP mc/open rows)."""
+    label = row.get("label")
+    if isinstance(label, str):
+        return {"true": True, "false": False}.get(label)
+    if label is None or label < 0:
+        return None
+    return bool(label)
+
+
+
+@dataclass
+class AcpContext:
+    """What an ACP family checker gets: the row, its symbolic JSON, the engine and the
+    UP problem built from ``domain_pddl``/``objects``/``state``/``goal``."""
+
+    engine: Engine
+    row: dict
+    sym: dict
+    problem: Any
+
+    @property
+    def state(self):
+        return self.engine.simulator(self.problem).get_initial_state()
+
+    @property
+    def actions(self) -> list[list[str]]:
+        return [list(t) for t in self.sym.get("actions") or []]
+
+    @property
+    def goal(self) -> list[dict] | None:
+        return self.sym.get("goal") or None
+
+    def holds(self, state, item: Any) -> bool:
+        return self.engine.holds(self.problem, state, item)
+
+    def applicable(self, term: Sequence[str], state=None) -> bool:
+        act, params = self.engine.action(self.problem, term)
+        sim = self.engine.simulator(self.problem)
+        return bool(sim.is_applicable(state if state is not None else sim.get_initial_state(),
+                                      act, params))
+
+    def after(self, terms: Sequence[Sequence[str]]):
+        """(final state, or None if step `failed` (0-based) is inapplicable; failed)."""
+        _, states, failed = self.engine.run(self.problem, terms)
+        return (None if failed is not None else states[-1]), failed
+
+    def with_goal(self, goal: Iterable[Any] | None):
+        """The row's problem with another goal (literals or atoms; None: the row's)."""
+        if goal is None:
+            return self.problem
+        prob = _derived(self.problem)
+        prob.clear_goals()
+        for item in goal:
+            prob.add_goal(self.engine.literal(prob, item))
+        return prob
+
+    def valid(self, plan: Sequence[Sequence[str]], goal: Iterable[Any] | None = None) -> bool:
+        """UP's PlanValidator: `plan` executes from the state and reaches the goal."""
+        if goal is None and not self.goal:
+            raise ValueError(f"{self.sym.get('family')} row without a goal")
+        return self.engine.validate(self.with_goal(goal), plan)
+
+    def cost(self, state=None, goal: Iterable[Any] | None = None) -> int | None:
+        """Optimal cost (Fast Downward) from `state` (default: the row's) to `goal`
+        (default: the row's); None if unsolvable."""
+        prob = self.with_goal(goal)
+        if state is not None:
+            prob = self.engine.rebase(prob, state)
+        return self.engine.optimal_cost(prob)
+
+    def atoms(self, state) -> set[tuple]:
+        return set(self.engine.state_atoms(self.problem, state))
+
+
+AcpPredicate = Callable[[AcpContext, Any], bool]
+AcpOpen = Callable[[AcpContext, Any], "str | None"]
+
+
+@dataclass
+class FamilyChecker:
+    family: str
+    predicate: AcpPredicate | None = None
+    open: AcpOpen | None = None
+
+
+#: family -> checker.  Adjust with :func:`acp_checker` / :func:`acp_open_checker`.
+ACP_CHECKERS: dict[str, FamilyChecker] = {}
+
+
+def acp_checker(family: str):
+    """Register ``predicate(ctx, item) -> bool`` for a family's bool and mc rows."""
+    def register(predicate: AcpPredicate) -> AcpPredicate:
+        ACP_CHECKERS.setdefault(family, FamilyChecker(family)).predicate = predicate
+        return predicate
+    return register
+
+
+def acp_open_checker(family: str):
+    """Register ``check(ctx, answer) -> message or None`` for a family's open rows."""
+    def register(check: AcpOpen) -> AcpOpen:
+        ACP_CHECKERS.setdefault(family, FamilyChecker(family)).open = check
+        return check
+    return register
+
+
+def _derived(prob):
+    task = prob.clone()
+    task._racbench_key = prob._racbench_key  # type: ignore[attr-defined]
+    return task
+
+
+def _literal_set(items: Iterable[Any]) -> set[tuple]:
+    return {(tuple(literal_of(i)[0]), literal_of(i)[1]) for i in items}
+
+
+def _set_difference(what: str, stored: Iterable, derived: Iterable) -> str | None:
+    stored, derived = set(stored), set(derived)
+    if stored == derived:
+        return None
+    missing = sorted(derived - stored)
+    extra = sorted(stored - derived)
+    parts = []
+    if missing:
+        parts.append(f"misses {show_value([list(x) if isinstance(x, tuple) else x for x in missing])}")
+    if extra:
+        parts.append(f"wrongly has {show_value([list(x) if isinstance(x, tuple) else x for x in extra])}")
+    return f"{what}: the answer " + " and ".join(parts)
+
+
+def _shortest_plan(ctx: AcpContext, plan: list, goal: Iterable[Any] | None,
+                   what: str) -> str | None:
+    """A stored plan must be valid for `goal` and as short as Fast Downward's."""
+    if not ctx.valid(plan, goal):
+        return f"{what}: the stored plan {show_value(plan)} is not valid"
+    best = ctx.cost(goal=goal)
+    if best != len(plan):
+        return f"{what}: the stored plan has {len(plan)} steps, an optimal one {show_value(best)}"
+    stored = ctx.row.get("optimal_plan_length")
+    if stored is not None and stored != best:
+        return f"optimal_plan_length: stored {stored}, re-derived {best}"
+    return None
+
+
+def _first_failure(ctx: AcpContext, plan: list) -> int | None:
+    _, failed = ctx.after(plan)
+    return None if failed is None else failed + 1
+
+
+# -- applicability
+
+@acp_checker("applicability")
+def _applicability(ctx: AcpContext, item: Any) -> bool:
+    return ctx.applicable(item)
+
+
+@acp_open_checker("applicability")
+def _applicability_open(ctx: AcpContext, answer: Any) -> str | None:
+    sim = ctx.engine.simulator(ctx.problem)
+    derived = {(a.name, *(str(p) for p in params))
+               for a, params in sim.get_applicable_actions(sim.get_initial_state())}
+    return _set_difference("applicable actions", {tuple(t) for t in answer}, derived)
+
+
+# -- progression: the row's one action, then a fact
+
+def _one_step(ctx: AcpContext):
+    if not ctx.actions:
+        raise ValueError("progression row without its action")
+    return ctx.after(ctx.actions[:1])[0]
+
+
+@acp_checker("progression")
+def _progression(ctx: AcpContext, item: Any) -> bool:
+    end = _one_step(ctx)
+    return end is not None and ctx.holds(end, item)
+
+
+@acp_open_checker("progression")
+def _progression_open(ctx: AcpContext, answer: Any) -> str | None:
+    end = _one_step(ctx)
+    if end is None:
+        return f"progression: the action {term_text(ctx.actions[0])} is not applicable"
+    before, after = ctx.atoms(ctx.state), ctx.atoms(end)
+    derived = {(a, True) for a in after - before} | {(a, False) for a in before - after}
+    return _set_difference("changed facts", _literal_set(answer), derived)
+
+
+# -- reachability: facts (together) not all true now that can become true
+
+def _facts(item: Any) -> list:
+    """One atom or literal, or a list of them (a conjunction), as a list."""
+    if isinstance(item, dict) or (isinstance(item, list) and item and isinstance(item[0], str)):
+        return [item]
+    return list(item)
+
+
+@acp_checker("reachability")
+def _reachability(ctx: AcpContext, item: Any) -> bool:
+    facts = _facts(item)
+    if all(ctx.holds(ctx.state, f) for f in facts):
+        return False
+    return ctx.cost(goal=facts) is not None
+
+
+@acp_open_checker("reachability")
+def _reachability_open(ctx: AcpContext, answer: Any) -> str | None:
+    facts = _facts(ctx.sym["subject"])
+    return _shortest_plan(ctx, answer, facts, "a shortest plan making "
+                          + " and ".join(atom_text(literal_of(f)[0]) for f in facts) + " true")
+
+
+# -- action reachability: actions (applicable together) not all applicable now that
+# can become applicable in one state
+
+def _terms(item: Any) -> list[list[str]]:
+    """One action term or a list of them, as a list."""
+    if isinstance(item, list) and item and isinstance(item[0], str):
+        return [item]
+    return [list(t) for t in item]
+
+
+def _fire_task(ctx: AcpContext, terms: Sequence[Sequence[str]]):
+    """The problem whose goal is "these actions have been applicable in one state": a
+    fresh nullary fluent set by a new action carrying all their ground preconditions."""
+    from unified_planning.model import Fluent, InstantaneousAction
+    from unified_planning.shortcuts import BoolType
+
+    em = ctx.problem.environment.expression_manager
+    task = _derived(ctx.problem)
+    done = Fluent("racbench_verify_fired", BoolType())
+    task.add_fluent(done, default_initial_value=False)
+    fire = InstantaneousAction("racbench_verify_fire")
+    for term in terms:
+        act, params = ctx.engine.action(ctx.problem, term)
+        binding = {em.ParameterExp(p): em.ObjectExp(o) for p, o in zip(act.parameters, params)}
+        for pre in act.preconditions:
+            fire.add_precondition(pre.substitute(binding))
+    fire.add_effect(done(), True)
+    task.add_action(fire)
+    task.clear_goals()
+    task.add_goal(done())
+    return task
+
+
+@acp_checker("action_reachability")
+def _action_reachability(ctx: AcpContext, item: Any) -> bool:
+    terms = _terms(item)
+    if all(ctx.applicable(t) for t in terms):
+        return False
+    return ctx.engine.optimal_cost(_fire_task(ctx, terms)) is not None
+
+
+@acp_open_checker("action_reachability")
+def _action_reachability_open(ctx: AcpContext, answer: Any) -> str | None:
+    terms = _terms(ctx.sym["subject"])
+    what = ("a shortest plan after which " + " and ".join(term_text(t) for t in terms)
+            + (" are" if len(terms) > 1 else " is") + " applicable")
+    end, failed = ctx.after(answer)
+    if end is None:
+        return f"{what}: the stored plan fails at step {failed + 1}"
+    if not all(ctx.applicable(t, end) for t in terms):
+        return f"{what}: the stored plan does not get there"
+    fire = ctx.engine.optimal_cost(_fire_task(ctx, terms))
+    best = None if fire is None else fire - 1
+    if best != len(answer):
+        return f"{what}: the stored plan has {len(answer)} steps, an optimal one {show_value(best)}"
+    stored = ctx.row.get("optimal_plan_length")
+    if stored is not None and stored != best:
+        return f"optimal_plan_length: stored {stored}, re-derived {best}"
+    return None
+
+
+# -- sequences: executability, projection, planning, validation
+
+@acp_checker("executability")
+def _executability(ctx: AcpContext, item: Any) -> bool:
+    return ctx.after(item if item is not None else ctx.actions)[0] is not None
+
+
+def _failure_open(family: str):
+    def check(ctx: AcpContext, answer: Any) -> str | None:
+        derived = _first_failure(ctx, ctx.actions)
+        if answer != derived:
+            return (f"{family}: stored first failing step {show_value(answer)}, "
+                    f"re-derived {show_value(derived)}")
+        return None
+    return check
+
+
+acp_open_checker("executability")(_failure_open("executability"))
+
+
+@acp_checker("projection")
+def _projection(ctx: AcpContext, item: Any) -> bool:
+    end = ctx.after(ctx.actions)[0]  # the subject: a literal or a conjunction of them
+    return end is not None and all(ctx.holds(end, lit) for lit in _facts(item))
+
+
+@acp_open_checker("projection")
+def _projection_open(ctx: AcpContext, answer: Any) -> str | None:
+    end, failed = ctx.after(ctx.actions)
+    if end is None:
+        return f"projection: step {failed + 1} of the actions is not applicable"
+    pred = ctx.sym["subject"]
+    derived = {a for a in ctx.atoms(end) if a[0] == pred}
+    return _set_difference(f"true {pred} facts", {tuple(a) for a in answer}, derived)
+
+
+def _plan_predicate(ctx: AcpContext, item: Any) -> bool:
+    return ctx.valid(item if item is not None else ctx.actions)
+
+
+def _plan_open(family: str):
+    def check(ctx: AcpContext, answer: Any) -> str | None:
+        return _shortest_plan(ctx, answer, None, f"{family}: a shortest plan")
+    return check
+
+
+acp_checker("planning")(_plan_predicate)
+acp_open_checker("planning")(_plan_open("planning"))
+acp_checker("validation")(_plan_predicate)
+acp_open_checker("validation")(_failure_open("validation"))
+acp_open_checker("plan_generation")(_plan_open("plan_generation"))
+
+
+# -- goal recognition: the observed actions start a shortest plan for the goal
+
+@acp_checker("goal_recognition")
+def _goal_recognition(ctx: AcpContext, item: Any) -> bool:
+    goal = item if item is not None else ctx.goal
+    if not goal:
+        raise ValueError("goal_recognition row without a goal")
+    end = ctx.after(ctx.actions)[0]
+    if end is None:
+        return False
+    total, rest = ctx.cost(goal=goal), ctx.cost(end, goal=goal)
+    return total is not None and rest is not None and rest + len(ctx.actions) == total
+
+
+# -- justification: a step (0-based) whose removal leaves a valid plan
+
+@acp_checker("justification")
+def _justification(ctx: AcpContext, item: Any) -> bool:
+    plan, i = ctx.actions, int(item)
+    if not 0 <= i < len(plan):
+        raise ValueError(f"step {i} is out of range for a plan of {len(plan)} steps")
+    return ctx.valid(plan) and ctx.valid(plan[:i] + plan[i + 1:])
+
+
+@acp_open_checker("justification")
+def _justification_open(ctx: AcpContext, answer: Any) -> str | None:
+    derived = {i + 1 for i in range(len(ctx.actions)) if _justification(ctx, i)}
+    return _set_difference("removable steps (1-based)", set(answer or []), derived)
+
+
+# -- landmarks: a fact false now and not in the goal that every plan makes true
+
+def _without_adders(ctx: AcpContext, atom: Sequence[str]):
+    """The problem where no ground action may make `atom` true: every action with an
+    effect on its predicate gets the precondition "the effect's arguments differ from
+    the atom's"."""
+    from unified_planning.shortcuts import Equals, Not, Or
+
+    target = ctx.engine.atom(ctx.problem, atom)
+    task = _derived(ctx.problem)
+    for act in task.actions:
+        for eff in act.effects:
+            if eff.fluent.fluent() != target.fluent() or eff.value.is_false():
+                continue
+            if eff.is_conditional() or eff.is_forall():
+                raise ValueError(f"action {act.name} adds {atom[0]} conditionally; "
+                                 "landmark checks support STRIPS effects only")
+            differs = [Not(Equals(a, b)) for a, b in zip(eff.fluent.args, target.args)]
+            act.add_precondition(Or(*differs) if differs else False)
+    return task
+
+
+@acp_checker("landmarks")
+def _landmark(ctx: AcpContext, item: Any) -> bool:
+    """Every plan from the state makes the fact true: without the actions that add it
+    the goal is unsolvable.  Facts true now or named by the goal are not asked about
+    (the family answers False for them)."""
+    atom = literal_of(item)[0]
+    if not ctx.goal:
+        raise ValueError("landmarks row without a goal")
+    if ctx.holds(ctx.state, atom) or any(literal_of(g)[0] == atom for g in ctx.goal):
+        return False
+    return ctx.engine.optimal_cost(_without_adders(ctx, atom)) is None
+
+
+@acp_open_checker("landmarks")
+def _landmarks_open(ctx: AcpContext, answer: Any) -> str | None:
+    wrong = [a for a in answer if not _landmark(ctx, a)]
+    return f"landmarks: {show_value(wrong[0])} is not a landmark" if wrong else None
+
+
+# -- next action: an applicable action that starts a shortest plan
+
+@acp_checker("next_action")
+def _next_action(ctx: AcpContext, item: Any) -> bool:
+    end = ctx.after([item])[0]
+    if end is None:
+        return False
+    now, then = ctx.cost(), ctx.cost(end)
+    return now is not None and then is not None and then + 1 == now
+
+
+@acp_open_checker("next_action")
+def _next_action_open(ctx: AcpContext, answer: Any) -> str | None:
+    sim = ctx.engine.simulator(ctx.problem)
+    applicable = [[a.name, *(str(p) for p in params)]
+                  for a, params in sim.get_applicable_actions(sim.get_initial_state())]
+    derived = {tuple(t) for t in applicable if _next_action(ctx, t)}
+    return _set_difference("optimal first actions", {tuple(t) for t in answer}, derived)
+
+
+def check_row(engine: Engine, row: dict, sym: dict, claims: Claims) -> None:
+    family, form, answer = sym.get("family"), sym.get("form"), sym.get("answer")
+    if row.get("family") not in (None, family):
+        claims.fail("family", f"column says {row['family']}, symbolic says {family}")
+    if row.get("form") not in (None, form):
+        claims.fail("form", f"column says {row['form']}, symbolic says {form}")
+    # The row's columns against its symbolic answer (racbench/tasks/rows.py).
+    if form == "bool":
+        if not isinstance(answer, bool):
+            raise ValueError(f"bool row with answer {answer!r}")
+        label = _row_label(row)
+        if label is not None:
+            claims.expect("answer", label, answer, "label column vs symbolic answer")
+        if row.get("answer") is not None:
+            claims.expect("answer", row["answer"], show_value(answer), "answer column")
+    elif form == "mc":
+        if isinstance(answer, bool) or not isinstance(answer, int) \
+                or not 0 <= answer < len(sym.get("options") or []):
+            raise ValueError(f"mc row with answer {answer!r} for "
+                             f"{len(sym.get('options') or [])} options")
+        if row.get("answer_index") is not None:
+            claims.expect("answer", row["answer_index"], answer, "answer_index column")
+        if row.get("answer") is not None:
+            claims.expect("answer", row["answer"], string.ascii_uppercase[answer],
+                          "answer column")
+    elif form != "open":
+        raise ValueError(f"unknown ACP form {form!r}")
+    checker = ACP_CHECKERS.get(family)
+    check = None if checker is None else (checker.open if form == "open" else checker.predicate)
+    if check is None:
+        claims.skip("label", f"no {form} checker for ACP family {family}")
+        return
+    objects = sym["objects"]
+    if not isinstance(objects, dict):
+        raise ValueError("ACP objects must map names to types")
+    prob = engine.problem(sym["domain_pddl"], objects, sym["state"], sym.get("goal") or [])
+    ctx = AcpContext(engine, row, sym, prob)
+    _acp_optimal_plan_length(ctx, claims)
+    if form == "bool":
+        subject = sym.get("subject")
+        derived = bool(check(ctx, subject))
+        what = show_value(subject) if subject is not None or derived == answer else _sequence_text(ctx)
+        claims.expect("label", answer, derived, f"{family} of {what}")
+    elif form == "mc":
+        correct = [i for i, option in enumerate(sym["options"]) if check(ctx, option)]
+        letters = [string.ascii_uppercase[i] for i in correct]
+        claims.expect("label", string.ascii_uppercase[answer],
+                      letters[0] if len(letters) == 1 else letters,
+                      f"{family}: the options that are correct")
+    else:
+        problem = check(ctx, answer)
+        if problem:
+            claims.fail("label", problem)
+        elif "label" not in claims.checked:
+            claims.checked.append("label")
+
+
+def _sequence_text(ctx: AcpContext) -> str:
+    """The row's actions, and the first that is not applicable, for a mismatch message."""
+    failed = ctx.after(ctx.actions)[1]
+    text = "the actions " + ", ".join(term_text(t) for t in ctx.actions)
+    if failed is not None:
+        text += f" (action {failed + 1} {term_text(ctx.actions[failed])} is not applicable)"
+    return text
+
+
+def _acp_optimal_plan_length(ctx: AcpContext, claims: Claims) -> None:
+    """optimal_plan_length, where the row carries the goal it is measured to."""
+    stored = ctx.row.get("optimal_plan_length")
+    if stored is None:
+        return
+    if not ctx.goal:
+        if ctx.sym.get("form") != "open" or ctx.sym.get("family") not in (
+                "reachability", "action_reachability"):  # those check it with the plan
+            claims.skip("optimal_plan_length", "its goal is not in the row")
+        return
+    try:
+        claims.expect("optimal_plan_length", stored, ctx.cost(),
+                      "Fast Downward from the state to the row's goal")
+    except Skip as skip:
+        claims.skip("optimal_plan_length", str(skip))
