@@ -288,6 +288,9 @@ class StripsWorld(World):
 
 
 
+SUCC_LISTS_UP_TO = 50_000  # enumerated spaces this small keep successor lists per state
+
+
 class ExplicitWorld(StripsWorld):
     """A world whose reachable states are enumerated; a state handle is its index."""
 
@@ -309,17 +312,34 @@ class ExplicitWorld(StripsWorld):
                                 "smaller problem") from None
         self.states = self.space.states
         self.index = self.space.index
+        # walks and local searches step a few states many times: their successors as
+        # Python lists, kept once read (small spaces only, to bound memory)
+        self._succ_lists = [None] * len(self.states) if len(self.states) <= SUCC_LISTS_UP_TO else None
 
     @property
     def n_states(self) -> int:
         return len(self.states)
 
-    def succ(self, sid: int) -> tuple[np.ndarray, np.ndarray]:
-        """(actions, successor ids) of a state id, by action index."""
-        return self.space.succ(sid)
+    def succ(self, sid: int):
+        """(actions, successor ids) of a state id, by action index (lists or arrays:
+        read them, never change them)."""
+        lists = self._succ_lists
+        if lists is None:
+            return self.space.succ(sid)
+        pair = lists[sid]
+        if pair is None:
+            acts, dsts = self.space.succ(sid)
+            pair = lists[sid] = (acts.tolist(), dsts.tolist())
+        return pair
 
     def step(self, sid: int, action: int) -> int | None:
-        return self.space.step(sid, action)
+        if self._succ_lists is None:
+            return self.space.step(sid, action)
+        acts, dsts = self.succ(sid)
+        try:
+            return dsts[acts.index(action)]
+        except ValueError:
+            return None
 
     def sample_state(self, rng: random.Random) -> int:
         """Uniform over the reachable states."""
