@@ -16,12 +16,12 @@ import json
 import math
 import os
 import shutil
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from racbench.errors import InputError
 from racbench.progress import progress_bar
-from racbench.tasks.rows import GenerationError
+from racbench.tasks.rows import GenerationError, release_worlds
 from racbench.suites.recipe import ConfigSpec, Recipe
 from racbench.splits.strata import position_codes
 from racbench.export.card import write_card
@@ -112,6 +112,22 @@ def prepare(recipe: Recipe, seed: int, workers: int, progress: bool = False) -> 
     return gens
 
 
+def _world_batches(recipe: Recipe) -> list[Recipe]:
+    """The recipe as runs of consecutive configs over the same worlds (one domain's
+    problems, one science task): each run is prepared, built and let go before the
+    next, so a build holds one domain's state spaces at a time, not every domain's."""
+    runs: list[list[ConfigSpec]] = []
+    last = object()
+    for spec in recipe.configs:
+        key = getattr(spec.task, "domain_label", spec.name)
+        if runs and key == last:
+            runs[-1].append(spec)
+        else:
+            runs.append([spec])
+        last = key
+    return [replace(recipe, configs=tuple(run)) for run in runs]
+
+
 def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 1.0,
           workers: int | None = None, overwrite: bool = False, progress: bool = True) -> Path:
     """Build `recipe` into the folder `out`; see the module's text. Raises an InputError
@@ -125,7 +141,8 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
     check_out(out, overwrite)
     recipe_run = recipe.scaled(scale) if scale != 1.0 else recipe
     workers = workers or os.cpu_count() or 1
-    gens = prepare(recipe_run, seed, workers, progress)
+    batches = _world_batches(recipe_run)
+    gens = prepare(batches[0], seed, workers, progress)  # a bad request stops before writing
 
     partial = out.parent / f".{out.name}.partial"
     created = make_parents(partial)
@@ -148,12 +165,19 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
 
     total = sum(sum(s.splits.values()) for s in recipe_run.configs)
     bar = progress_bar(enabled=progress, total=total, unit="rows", desc=recipe.name)
-    _GENERATORS.clear()
-    _GENERATORS.update(gens)
+    stats = []
     try:
-        with worker_pool(workers) as pool:
-            stats = [_build_config(spec, gens[spec.name], partial, seed, pool, bar)
-                     for spec in recipe_run.configs]
+        for i, batch in enumerate(batches):
+            if i:
+                gens = prepare(batch, seed, workers, progress)
+            _GENERATORS.clear()
+            _GENERATORS.update(gens)
+            with worker_pool(workers) as pool:
+                stats += [_build_config(spec, gens[spec.name], partial, seed, pool, bar)
+                          for spec in batch.configs]
+            _GENERATORS.clear()
+            gens = None
+            release_worlds()  # the next batch's worlds replace these
         leaks = _cross_config_leaks(recipe_run, partial)
         write_card(partial, recipe_run, seed, scale, stats, leaks)
     except InputError:  # a request found impossible while writing: leave nothing behind

@@ -15,6 +15,7 @@ weigh equally; mc: the correct option's index = code % 4; open: nothing.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import random
@@ -35,8 +36,8 @@ from racbench.tasks.config import QUERY_KINDS, SPLITS, TRAC_DOMAIN, TaskConfig
 from racbench.tasks.schema import task_features
 from racbench.text.phrasing import Names, TaskText
 from racbench.worlds.science.lab import lab
-from racbench.worlds.strips.world import (MAX_STATES, StripsWorld, WorldTooLarge, trac_world,
-                                          world_for)
+from racbench.worlds.strips.world import (MAX_STATES, StripsWorld, WorldTooLarge,
+                                          forget_worlds, trac_world, world_for)
 
 SAMPLE_TRIES = 2000
 KIND_TRIES = 400  # situations tried in one problem for a bool cell before another problem
@@ -90,6 +91,12 @@ def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = Fal
             if world.explicit:
                 world.goal_distance, world.reachable_atoms(0)
     return worlds, excluded
+
+
+def release_worlds() -> None:
+    """Let go of the worlds loaded so far, once no config left to build needs them."""
+    forget_worlds()
+    gc.collect()  # worlds hold reference cycles (caches of bound methods)
 
 
 class ConfigRows:

@@ -66,9 +66,7 @@ EXPLICIT_STATES = 50_000  # enumerate the space reachable from init up to this m
 OUTSIDE_STATES = 10_000  # ... and the space of a state outside it up to this many
 DEFAULT_BUDGET = 50_000  # states one bounded search may store before it gives up
 _SPACES_PER_TASK = 8  # LRU of spaces enumerated from states outside the init space
-_GOALS_PER_SPACE = 256  # LRU of per-goal distance arrays
 _STATES_PER_TASK = 256  # LRU of per-state relaxed closures and h^2 pair tables
-_SWEEP_ALWAYS = 1024  # with action costs, spaces this small sweep at a goal's first request
 UNREACHABLE = -1
 
 

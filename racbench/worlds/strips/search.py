@@ -28,6 +28,8 @@ from racbench.worlds.strips.task import GroundTask, iter_bits
 
 UNREACHABLE = -1
 GOALS_PER_SPACE = 256  # LRU of per-goal distance arrays
+GOAL_CACHE_BYTES = 64 << 20  # ... holding at most this many bytes per space
+GOALS_MIN = 16  # ... but always the latest few, however big the space
 SWEEP_ALWAYS = 1024  # with action costs, spaces this small sweep at a goal's first request
 
 
@@ -163,7 +165,10 @@ class StateSpace:
         dist = self._dijkstra(targets) if by_cost else self.sweep(targets, None, max_depth)
         dist.flags.writeable = False
         self._goals[key] = dist
-        if len(self._goals) > GOALS_PER_SPACE:
+        # at most GOALS_PER_SPACE arrays, and at most GOAL_CACHE_BYTES of them in all
+        # (a 200,000-state space keeps 80, not 256 arrays of 800 KB)
+        keep = max(GOALS_MIN, min(GOALS_PER_SPACE, GOAL_CACHE_BYTES // max(1, dist.nbytes)))
+        while len(self._goals) > keep:
             self._goals.popitem(last=False)
         return dist
 

@@ -66,6 +66,11 @@ def world_for(domain_file: str, problem_file: str,
     return _world(str(domain_file), str(problem_file), max_states)
 
 
+def forget_worlds() -> None:
+    """Drop the enumerated worlds loaded so far (their state spaces go with them)."""
+    _world.cache_clear()
+
+
 @lru_cache(maxsize=None)
 def _world(domain_file: str, problem_file: str, max_states: int) -> "ExplicitWorld":
     text, domain = load_domain_text(domain_file)
