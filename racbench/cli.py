@@ -40,12 +40,17 @@ def _exit_interrupted(message: str = "interrupted") -> None:
 @contextmanager
 def _working():
     """Ctrl-C raises KeyboardInterrupt while a command works (so pools are terminated and
-    finished configs kept); everywhere else `run` makes it exit at once."""
+    finished configs kept); everywhere else `run` makes it exit at once. Once the work is
+    done (the dataset renamed into place), Ctrl-C is ignored: what is left is a line of
+    output and the interpreter's shutdown, which resets Python's handlers to the default
+    and would die of the signal (exit -2) with the output complete."""
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         yield
-    finally:
+    except BaseException:
         signal.signal(signal.SIGINT, previous)
+        raise
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run() -> None:
