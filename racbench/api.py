@@ -52,7 +52,7 @@ def config_name(cfg: TaskConfig) -> str:
 
 
 def generate_rows(cfg: TaskConfig, n: int, seed: int, split: str) -> list[dict]:
-    from racbench.export.build import split_rows
+    from racbench.export.build import SplitRows
 
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise ConfigError(f"n must be a positive integer, got {n!r}")
@@ -61,8 +61,7 @@ def generate_rows(cfg: TaskConfig, n: int, seed: int, split: str) -> list[dict]:
                           f"got {n}")
     name = config_name(cfg)
     gen = cfg.rows(name, seed, (split,))
-    rows, _, _ = split_rows(name, gen, split, n, seed, {})
-    return rows
+    return list(SplitRows(name, gen, split, n, seed, {}))
 
 
 def build_recipe(recipe, out: str | Path, **options) -> Path:

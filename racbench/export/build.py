@@ -16,8 +16,10 @@ import json
 import math
 import os
 import shutil
+from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Iterator
 
 from racbench.errors import InputError
 from racbench.progress import progress_bar
@@ -25,8 +27,8 @@ from racbench.tasks.rows import GenerationError, release_worlds
 from racbench.suites.recipe import ConfigSpec, Recipe
 from racbench.splits.strata import position_codes
 from racbench.export.card import write_card
-from racbench.export.folder import check_out, make_parents, remove_empty
-from racbench.export.parquet import write_split
+from racbench.export.folder import MANIFEST, check_out, check_partial, make_parents, remove_empty
+from racbench.export.parquet import ROWS_PER_SHARD, ShardWriter
 from racbench.export.pool import worker_pool
 
 CHUNK = 500
@@ -145,16 +147,12 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
     gens = prepare(batches[0], seed, workers, progress)  # a bad request stops before writing
 
     partial = out.parent / f".{out.name}.partial"
-    created = make_parents(partial)
     fingerprint = recipe.fingerprint(seed, scale)
-    manifest = partial / "build.json"
-    if partial.exists():
-        try:
-            same = json.loads(manifest.read_text()).get("fingerprint") == fingerprint
-        except (OSError, ValueError):
-            same = False
-        if not same:
-            shutil.rmtree(partial)
+    resume = check_partial(partial, fingerprint)
+    created = make_parents(partial)
+    manifest = partial / MANIFEST
+    if partial.exists() and not resume:  # an unfinished build of another recipe
+        shutil.rmtree(partial)
     try:
         (partial / ".state").mkdir(parents=True, exist_ok=True)
         manifest.write_text(json.dumps({"fingerprint": fingerprint, "recipe": recipe.name}))
@@ -212,11 +210,16 @@ def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int,
     splits: dict[str, SplitStats] = {}
     keys_by_split: dict[str, list[str]] = {}
     for split, n in spec.splits.items():
-        rows, keys, redraws = split_rows(spec.name, gen, split, n, seed, seen, pool, bar.update)
-        redrawn += redraws
-        files = write_split(work, split, rows, gen.features)
-        splits[split] = _split_stats(gen, rows, files)
-        keys_by_split[split] = keys
+        made = SplitRows(spec.name, gen, split, n, seed, seen, pool, bar.update)
+        shards = ShardWriter(work, split, n, gen.features)
+        counts = [Counter(), Counter(), Counter()]
+        for rows in made.batches(ROWS_PER_SHARD):
+            shards.write(rows)
+            for total, part in zip(counts, gen.split_counts(rows)):
+                total.update(part)
+        redrawn += made.redrawn
+        splits[split] = _split_stats(n, counts, shards.files)
+        keys_by_split[split] = made.keys
     stats = ConfigStats(name=spec.name, description=spec.description, splits=splits,
                         redrawn_duplicates=redrawn, **gen.summary())
     (partial / ".state" / f"{spec.name}.keys.json").write_text(json.dumps(keys_by_split))
@@ -227,55 +230,73 @@ def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int,
     return stats
 
 
-def split_rows(name: str, gen, split: str, n: int, seed: int, seen: dict, pool=None,
-               on_chunk=None) -> tuple[list[dict], list[str], int]:
-    """The `n` rows of one split, their problem keys and how many draws were redrawn
-    because they repeated a problem in `seen` (earlier splits and rows of the config,
-    which it extends). Rows are made in chunks, by the pool's workers when there is one
-    (they find `gen` in _GENERATORS); a repeat is redrawn here, with the next attempt
-    number, so the result does not depend on the number of workers."""
-    codes = position_codes(seed, name, split, n)
-    # small splits of slow rows (science trajectories) still spread over all workers
-    size = max(MIN_CHUNK, min(CHUNK, -(-n // (4 * _workers(pool)))))
-    starts = range(0, n, size)
-    if pool is not None:
-        chunks = pool.imap(_make_chunk, [(name, split, s, codes[s:s + size]) for s in starts])
-    else:
-        chunks = ([(r.columns, r.key) for r in (gen.row(split, s + o, c)
-                                                 for o, c in enumerate(codes[s:s + size]))]
-                  for s in starts)
-    rows, keys, redrawn = [], [], 0
-    for chunk in chunks:
-        for columns, key in chunk:
-            index = len(rows)
-            attempt = 0
-            while key in seen:
-                attempt += 1
-                redrawn += 1
-                if attempt > MAX_REDRAWS:
-                    raise GenerationError(
-                        f"config '{name}': {MAX_REDRAWS} redraws in a row repeated earlier "
-                        "problems; it asks for more distinct problems than its world "
-                        "offers: ask for fewer rows")
-                row = gen.row(split, index, codes[index], attempt)
-                columns, key = row.columns, row.key
-            seen[key] = (split, index)
-            rows.append(columns)
-            keys.append(key)
-        if on_chunk is not None:
-            on_chunk(len(chunk))
-    return rows, keys, redrawn
+class SplitRows:
+    """The `n` rows of one split, made in order, and their problem keys. A row whose
+    problem repeats one in `seen` (earlier splits and rows of the config, which it
+    extends) is redrawn here with the next attempt number, so the rows do not depend on
+    the number of workers; `redrawn` counts those draws. Rows are made in chunks, by the
+    pool's workers when there is one (they find `gen` in _GENERATORS)."""
+
+    def __init__(self, name: str, gen, split: str, n: int, seed: int, seen: dict,
+                 pool=None, on_chunk=None):
+        self.name, self.gen, self.split, self.n, self.seed = name, gen, split, n, seed
+        self.seen, self.pool, self.on_chunk = seen, pool, on_chunk
+        self.keys: list[str] = []
+        self.redrawn = 0
+
+    def batches(self, size: int) -> Iterator[list[dict]]:
+        """The rows in lists of `size` (the last may be shorter): a split is never held
+        whole in memory."""
+        batch = []
+        for columns in self:
+            batch.append(columns)
+            if len(batch) == size:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+    def __iter__(self) -> Iterator[dict]:
+        name, gen, split, n = self.name, self.gen, self.split, self.n
+        codes = position_codes(self.seed, name, split, n)
+        # small splits of slow rows (science trajectories) still spread over all workers
+        size = max(MIN_CHUNK, min(CHUNK, -(-n // (4 * _workers(self.pool)))))
+        starts = range(0, n, size)
+        if self.pool is not None:
+            chunks = self.pool.imap(_make_chunk,
+                                    [(name, split, s, codes[s:s + size]) for s in starts])
+        else:
+            chunks = ([(r.columns, r.key) for r in (gen.row(split, s + o, c)
+                                                     for o, c in enumerate(codes[s:s + size]))]
+                      for s in starts)
+        for chunk in chunks:
+            for columns, key in chunk:
+                index = len(self.keys)
+                attempt = 0
+                while key in self.seen:
+                    attempt += 1
+                    self.redrawn += 1
+                    if attempt > MAX_REDRAWS:
+                        raise GenerationError(
+                            f"config '{name}': {MAX_REDRAWS} redraws in a row repeated "
+                            "earlier problems; it asks for more distinct problems than its "
+                            "world offers: ask for fewer rows")
+                    row = gen.row(split, index, codes[index], attempt)
+                    columns, key = row.columns, row.key
+                self.seen[key] = (split, index)
+                self.keys.append(key)
+                yield columns
+            if self.on_chunk is not None:
+                self.on_chunk(len(chunk))
 
 
 def _workers(pool) -> int:
     return pool._processes if pool is not None else 1
 
 
-def _split_stats(gen, rows: list[dict], files: list[str]) -> SplitStats:
-    labels, kinds, lengths = (dict(sorted((str(k), v) for k, v in c.items()))
-                              for c in gen.split_counts(rows))
-    return SplitStats(rows=len(rows), files=files, labels=labels, query_kinds=kinds,
-                      lengths=lengths)
+def _split_stats(n: int, counts: list[Counter], files: list[str]) -> SplitStats:
+    labels, kinds, lengths = (dict(sorted((str(k), v) for k, v in c.items())) for c in counts)
+    return SplitStats(rows=n, files=files, labels=labels, query_kinds=kinds, lengths=lengths)
 
 
 def _cross_config_leaks(recipe: Recipe, partial: Path) -> int:

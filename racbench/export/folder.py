@@ -7,7 +7,9 @@ one, so a mistyped `--out ~/thesis --overwrite` can never delete a user's files.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -17,6 +19,8 @@ from racbench.errors import InputError
 from racbench.export.details import CONFIGS_FILE
 
 CARD = "README.md"
+MANIFEST = "build.json"  # in .<out>.partial: which recipe an unfinished build is making
+SHARD = re.compile(r"(train|validation|test)-(\d{5})-of-(\d{5})\.parquet")
 SIDE_FILES = frozenset({CARD, CONFIGS_FILE})
 TAG = "racbench"
 
@@ -51,18 +55,60 @@ def foreign_entries(folder: Path) -> list[str]:
     front = card_front_matter(folder)
     if front is None or TAG not in (front.get("tags") or []):
         return entries
-    configs = {str(c.get("config_name")) for c in front.get("configs") or []
-               if isinstance(c, dict)}
+    splits = {str(c.get("config_name")): _card_splits(c) for c in front.get("configs") or []
+              if isinstance(c, dict)}
     foreign = []
     for name in entries:
         path = folder / name
         if name in SIDE_FILES and path.is_file() and not path.is_symlink():
             continue
-        if name in configs and path.is_dir() and not path.is_symlink() and all(
-                f.suffix == ".parquet" and f.is_file() for f in path.iterdir()):
+        if name in splits and path.is_dir() and not path.is_symlink() and _only_shards(
+                path, splits[name]):
             continue
         foreign.append(name)
     return foreign
+
+
+def _card_splits(config: dict) -> set[str]:
+    files = config.get("data_files")
+    return {str(f.get("split")) for f in files if isinstance(f, dict)} \
+        if isinstance(files, list) else set()
+
+
+def _only_shards(config_dir: Path, splits: set[str]) -> bool:
+    """Does `config_dir` hold exactly the shards of some of `splits`, each split's whole
+    run `{split}-00000-of-0000n.parquet` ... and nothing else (a user's own Parquet file
+    beside them makes it foreign)?"""
+    by_split: dict[str, set[str]] = {}
+    for entry in config_dir.iterdir():
+        m = SHARD.fullmatch(entry.name)
+        if not m or m.group(1) not in splits or not entry.is_file() or entry.is_symlink():
+            return False
+        by_split.setdefault(m.group(1), set()).add(entry.name)
+    for split, names in by_split.items():
+        total = int(SHARD.fullmatch(min(names)).group(3))
+        if names != {f"{split}-{i:05d}-of-{total:05d}.parquet" for i in range(total)}:
+            return False
+    return True
+
+
+def check_partial(partial: Path, fingerprint: str) -> bool:
+    """May a build write into `partial` (`.<out>.partial` beside --out)? True if it holds
+    a racbench build of the same recipe to resume, False if there is nothing there or an
+    unfinished racbench build of another recipe (replaced); refuses anything else, so a
+    folder of that name the user made is never deleted."""
+    if not partial.exists() and not partial.is_symlink():
+        return False
+    manifest = partial / MANIFEST
+    try:
+        if partial.is_symlink() or not partial.is_dir():
+            raise OSError
+        recorded = json.loads(manifest.read_text("utf-8"))["fingerprint"]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise OutputError(f"{partial} exists but is not an unfinished racbench build (no "
+                          f"readable {MANIFEST}); move it away or delete it yourself, then "
+                          "rerun") from None
+    return recorded == fingerprint
 
 
 def check_out(out: Path, overwrite: bool) -> None:

@@ -34,14 +34,17 @@ def write_table(path: Path, rows: list[dict], features: Features) -> None:
     os.replace(tmp, path)
 
 
-def write_split(directory: Path, split: str, rows: list[dict], features: Features,
-                rows_per_shard: int = ROWS_PER_SHARD) -> list[str]:
-    """Write one split as shards; returns the file names, in order."""
-    total = n_shards(len(rows), rows_per_shard)
-    names = []
-    for shard in range(total):
-        name = shard_name(split, shard, total)
-        write_table(directory / name, rows[shard * rows_per_shard:(shard + 1) * rows_per_shard],
-                    features)
-        names.append(name)
-    return names
+class ShardWriter:
+    """Writes one split of `n` rows as its shards, a shard per `write` of up to
+    `rows_per_shard` rows, so the split need not be held whole in memory."""
+
+    def __init__(self, directory: Path, split: str, n: int, features: Features,
+                 rows_per_shard: int = ROWS_PER_SHARD):
+        self.directory, self.split, self.features = directory, split, features
+        self.total = n_shards(n, rows_per_shard)
+        self.files: list[str] = []
+
+    def write(self, rows: list[dict]) -> None:
+        name = shard_name(self.split, len(self.files), self.total)
+        write_table(self.directory / name, rows, self.features)
+        self.files.append(name)

@@ -27,6 +27,7 @@ import hashlib
 import itertools
 import json
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,7 +48,11 @@ TASK_KEYS = ("name", "description", "for_each", "exclude", "family", "task", "do
              "style", "obfuscation", "paraphrase", "science", "simplifications", "splits")
 CONFIG_KEYS = TASK_KEYS + SCIENCE_KEYS[3:]
 MAX_RECIPE_BYTES = 1_000_000
+# a config's name is a folder of the dataset: no separators, dots or room for '..'
+CONFIG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
 MAX_CONFIGS = 10_000
+MAX_SPLIT_ROWS = 10_000_000  # rows are streamed to shards; their keys and order stay in memory
 # `task: X` (TRAC): family X on TRAC's blocksworld, as the paper asks and phrases it
 TRAC_DEFAULTS = {"domain": TRAC_DOMAIN, "objects": 5, "style": "trac", "names": "seen",
                  "length": 1, "form": "bool"}
@@ -97,6 +102,12 @@ class Recipe:
 
     def scaled(self, scale: float) -> "Recipe":
         """Every split at `scale` times its rows, kept even so labels stay 50/50."""
+        for c in self.configs:
+            for split, n in c.splits.items():
+                if not n * scale <= MAX_SPLIT_ROWS:
+                    raise RecipeError(f"--scale {scale:g} asks for {n * scale:.3g} {split} rows "
+                                      f"in config '{c.name}'; a split holds at most "
+                                      f"{MAX_SPLIT_ROWS:,} rows")
         configs = tuple(ConfigSpec(c.name, c.description, c.task,
                                    {s: max(2, 2 * round(n * scale / 2)) for s, n in c.splits.items()})
                         for c in self.configs)
@@ -119,12 +130,15 @@ def load_recipe(name_or_path: str) -> Recipe:
         raise RecipeError(f"{name_or_path}: is a folder; a recipe is a built-in name "
                           f"({', '.join(recipe_names())}) or a .yaml file")
     try:
-        data = path.read_bytes()
+        if path.exists() and not path.is_file():  # a device or a pipe: never read it whole
+            raise RecipeError(f"{name_or_path}: not a regular file; a recipe is a .yaml file")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_RECIPE_BYTES + 1)
     except OSError as exc:
         raise RecipeError(f"{name_or_path}: cannot read recipe ({exc.strerror})") from None
     if len(data) > MAX_RECIPE_BYTES:
-        raise RecipeError(f"{name_or_path}: {len(data):,} bytes; a recipe is a YAML text of "
-                          f"at most {MAX_RECIPE_BYTES:,} bytes")
+        raise RecipeError(f"{name_or_path}: more than {MAX_RECIPE_BYTES:,} bytes; a recipe "
+                          f"is a YAML text of at most {MAX_RECIPE_BYTES:,} bytes")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -133,13 +147,31 @@ def load_recipe(name_or_path: str) -> Recipe:
     return parse_recipe(text, str(path))
 
 
+class _RecipeLoader(yaml.SafeLoader):
+    """YAML's safe loader that refuses a key given twice in one mapping (plain YAML keeps
+    the last silently, so `objects: 3` then `objects: 4` would build 4 unannounced)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if isinstance(key, (str, int, float, bool)) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key '{key}' appears twice in one mapping", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
 def parse_recipe(text: str, source: str) -> Recipe:
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_RecipeLoader)  # noqa: S506 (a safe loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{source}:{mark.line + 1}" if mark else source
         raise RecipeError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    except RecursionError:
+        raise RecipeError(f"{source}: nested too deeply; a recipe is a mapping whose "
+                          "'configs' list holds flat mappings") from None
     if not isinstance(data, dict):
         raise RecipeError(f"{source}: expected a mapping with keys {', '.join(RECIPE_KEYS)}")
     _check_keys(data, RECIPE_KEYS, source, "recipe")
@@ -213,15 +245,23 @@ def _expand(entry: dict, where: str) -> list[ConfigSpec]:
         merged.update(zip(fields, values))
         if any(all(merged.get(k) == v for k, v in x.items()) for x in exclude):
             continue
-        try:
-            name = str(entry.get("name", "")).format(**merged)
-        except (KeyError, IndexError) as exc:
-            raise RecipeError(f"{where}: name placeholder {exc} is not a field") from None
-        merged["description"] = str(entry.get("description", "")).format(**merged)
+        name = _fill(str(entry.get("name", "")), merged)
+        unfilled = PLACEHOLDER.search(name)
+        if unfilled:
+            raise RecipeError(f"{where}: name placeholder {unfilled.group(0)} is not a field; "
+                              f"accepted: {', '.join('{' + k + '}' for k in merged)}")
+        merged["description"] = _fill(str(entry.get("description", "")), merged)
         if "family" in merged and "form" in for_each and _lacks_form(merged):
             continue
         out.append(_config(name, merged, where))
     return out
+
+
+def _fill(template: str, fields: dict) -> str:
+    """`template` with each `{field}` of `fields` replaced by its value; other braces
+    (a description's own, an unknown field) are left as written."""
+    return PLACEHOLDER.sub(lambda m: str(fields[m.group(1)]) if m.group(1) in fields
+                           else m.group(0), template)
 
 
 def _lacks_form(entry: dict) -> bool:
@@ -233,6 +273,10 @@ def _lacks_form(entry: dict) -> bool:
 def _config(name: str, entry: dict, where: str) -> ConfigSpec:
     if not name:
         raise RecipeError(f"{where}: every config needs a 'name'")
+    if not CONFIG_NAME.fullmatch(name):
+        raise RecipeError(f"{where}: config name {name!r:.80} is not accepted: it names a "
+                          "folder of the dataset, so it is 1-100 letters, digits, '_' or '-', "
+                          "starting with a letter or digit (e.g. gripper_planning_bool)")
     where = f"{where} ({name})"
     if "science" in entry and "family" not in entry and "task" not in entry:
         return _science_config(name, entry, where)
@@ -321,7 +365,7 @@ def _splits(entry: dict, where: str) -> dict[str, int]:
     for split, n in splits.items():
         if split not in SPLITS:
             raise RecipeError(f"{where}: unknown split '{split}'; accepted: {', '.join(SPLITS)}")
-        if not isinstance(n, int) or n < 2 or n % 2:
+        if not isinstance(n, int) or isinstance(n, bool) or n < 2 or n % 2 or n > MAX_SPLIT_ROWS:
             raise RecipeError(f"{where}: split '{split}' needs an even number of rows >= 2 "
                               f"(labels are exactly 50/50), got {n!r}")
     return {s: splits[s] for s in SPLITS if s in splits}
