@@ -74,18 +74,58 @@ class _Racbench(click.Group):
 
 
 class PositiveNumber(click.ParamType):
-    """A finite number above zero (click's FloatRange lets nan and inf through)."""
+    """A finite number above zero, at most `maximum` (click's FloatRange lets nan and inf
+    through)."""
 
     name = "number"
+
+    def __init__(self, minimum: float = 0.0, maximum: float = math.inf):
+        self.minimum, self.maximum = minimum, maximum
 
     def convert(self, value, param, ctx):
         try:
             number = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number", param, ctx)
-        if not math.isfinite(number) or number <= 0:
-            self.fail(f"{value!r} must be a finite number above 0, e.g. 0.1 or 2", param, ctx)
+        low_ok = number >= self.minimum if self.minimum else number > 0
+        if not (math.isfinite(number) and low_ok and number <= self.maximum):
+            bounds = (f"at least {self.minimum:g}" if self.minimum else "above 0") + (
+                f" and at most {self.maximum:g}" if math.isfinite(self.maximum) else "")
+            self.fail(f"{value!r} must be a finite number {bounds}", param, ctx)
         return number
+
+
+class WorkerCount(click.ParamType):
+    """Worker processes: 1 up to 4 per core. More only adds memory (each worker is a forked
+    copy of the worlds) and switching, and a typo such as 2000 would fork the machine to a
+    halt."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        limit = 4 * (os.cpu_count() or 1)
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not an integer", param, ctx)
+        if not 1 <= number <= limit:
+            self.fail(f"{value!r} must be from 1 to {limit} (4 per core on this machine)",
+                      param, ctx)
+        return number
+
+
+def _limit_options(command):
+    """The PDDL size limits, for every command that reads PDDL files."""
+    options = [
+        click.option("--max-pddl-mb", type=PositiveNumber(maximum=1e6), default=None,
+                     help="Refuse PDDL files larger than this (default 10 MB)."),
+        click.option("--max-ground-actions", type=click.IntRange(min=1), default=None,
+                     help="Refuse problems with more ground actions or fluent atoms than "
+                     "this (default 50,000)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
 
 
 def _recipes_help() -> str:
@@ -101,20 +141,15 @@ def main() -> None:
 def _build_options(command):
     """Options shared by `build` and `generate`."""
     options = [
-        click.option("--workers", type=click.IntRange(min=1), default=None,
+        click.option("--workers", type=WorkerCount(), default=None,
                      help="Worker processes (default: all cores)."),
         click.option("--overwrite", is_flag=True,
                      help="Replace an existing dataset folder that racbench built."),
         click.option("--quiet", is_flag=True, help="No progress output."),
-        click.option("--max-pddl-mb", type=click.FloatRange(min=0, min_open=True, max=1e6),
-                     default=None, help="Refuse PDDL files larger than this (default 10 MB)."),
-        click.option("--max-ground-actions", type=click.IntRange(min=1), default=None,
-                     help="Refuse problems with more ground actions or fluent atoms than "
-                     "this (default 50,000)."),
     ]
     for option in reversed(options):
         command = option(command)
-    return command
+    return _limit_options(command)
 
 
 def _run_build(recipe, out: Path, max_pddl_mb=None, max_ground_actions=None,
@@ -264,9 +299,9 @@ def audit_command(directory: Path, field: str, no_card: bool, quiet: bool) -> No
               help="Skip the Fast Downward (optimal cost, solvability) checks.")
 @click.option("--require-optimal", is_flag=True,
               help="Fail (exit 2) if Fast Downward is not installed.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None,
+@click.option("--jobs", type=WorkerCount(), default=None,
               help="Worker processes (default: all cores).")
-@click.option("--fd-timeout", type=click.FloatRange(min=1, max=86_400), default=120.0,
+@click.option("--fd-timeout", type=PositiveNumber(minimum=1, maximum=86_400), default=120.0,
               show_default=True, help="Seconds per Fast Downward search; slower claims "
                                       "are skipped.")
 @click.option("--quiet", is_flag=True, help="No progress output.")
@@ -322,13 +357,16 @@ def play_science(task: str, variation: int, simplifications: str) -> None:
 @click.option("--problem", help="A problem of the shipped domain, e.g. p01.")
 @click.option("--domain-file", type=click.Path(dir_okay=False), help="Your own PDDL domain.")
 @click.option("--problem-file", type=click.Path(dir_okay=False), help="Your own PDDL problem.")
+@_limit_options
 def play_strips(domain: str | None, problem: str | None, domain_file: str | None,
-                problem_file: str | None) -> None:
+                problem_file: str | None, max_pddl_mb, max_ground_actions) -> None:
     """Play a PDDL problem at the terminal; 'actions' lists moves, 'quit' ends."""
     from racbench.envs.play import play_strips as play
+    from racbench.worlds.strips.limits import overridden
 
     try:
-        play(domain, problem, domain_file, problem_file)
+        with overridden(max_pddl_mb=max_pddl_mb, max_ground_actions=max_ground_actions):
+            play(domain, problem, domain_file, problem_file)
     except ValueError as exc:  # unknown domain or problem, unreadable PDDL (InputError)
         raise UserError(str(exc)) from None
 

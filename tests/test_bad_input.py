@@ -70,6 +70,44 @@ def a_dataset(root: Path) -> None:
     (folder / "test-00000-of-00001.parquet").write_bytes(b"PAR1 this is not parquet")
 
 
+def a_fifo(root: Path) -> None:
+    os.mkfifo(root / "r.yaml")  # reading it whole would wait for a writer for ever
+
+
+def foreign_partial(root: Path) -> None:
+    """A folder of the user's that happens to be named like a build's working folder."""
+    (root / ".out.partial").mkdir()
+    (root / ".out.partial" / "notes.txt").write_text("mine\n")
+
+
+def partial_file(root: Path) -> None:
+    (root / ".out.partial").write_text("mine\n")
+
+
+def a_built_dataset_with_a_file_of_mine(root: Path) -> None:
+    """A dataset folder as racbench writes it (card, shards), plus the user's own
+    Parquet file of predictions inside a config folder."""
+    folder = root / "ds" / "cfg"
+    folder.mkdir(parents=True)
+    (root / "ds" / "README.md").write_text(
+        "---\ntags: [racbench]\nconfigs:\n- config_name: cfg\n  data_files: [{split: train, "
+        "path: cfg/train-*.parquet}]\n---\n")
+    pq.write_table(pa.table({"id": ["x"]}), folder / "train-00000-of-00001.parquet")
+    pq.write_table(pa.table({"id": ["x"], "prediction": [1]}), folder / "my_predictions.parquet")
+
+
+def a_foreign_parquet(root: Path) -> None:
+    """A config folder whose Parquet file is not racbench rows."""
+    (root / "ds" / "cfg").mkdir(parents=True)
+    (root / "ds" / "README.md").write_text("---\ntags: [racbench]\n---\n")
+    pq.write_table(pa.table({"a": [1]}), root / "ds" / "cfg" / "train-00000-of-00001.parquet")
+
+
+def a_binary_card(root: Path) -> None:
+    a_foreign_parquet(root)
+    (root / "ds" / "README.md").write_bytes(bytes(range(128, 256)))
+
+
 def nothing(root: Path) -> None:
     pass
 
@@ -171,6 +209,23 @@ CASES = [
          recipe("configs:\n  - name: a\n    science: juggle\n")),
     Case("science-simplifications", BUILD, ("'simplifications'",),
          recipe("configs:\n  - name: a\n    science: boil\n    simplifications: easy\n")),
+    Case("yaml-duplicate-key", BUILD, ("r.yaml:7", "'objects' appears twice"),
+         config("objects: 4")),
+    Case("yaml-deep", BUILD, ("r.yaml", "nested too deeply"), recipe("[" * 5000 + "]" * 5000)),
+    Case("recipe-fifo", ["build", "./r.yaml", "--out", "{root}/out"], ("r.yaml", "regular file"),
+         a_fifo),
+    Case("recipe-device", ["build", "/dev/zero", "--out", "{root}/out"],
+         ("/dev/zero", "regular file")),
+    Case("name-escapes-to-a-folder", BUILD, ("'../thesis'", "letters, digits"),
+         both(user_folder, recipe("configs:\n" + GOOD_CONFIG.replace("name: a", "name: ../thesis")))),
+    Case("name-parent", BUILD, ("'..'", "letters, digits"),
+         recipe("configs:\n" + GOOD_CONFIG.replace("name: a", "name: '..'"))),
+    Case("name-path", BUILD, ("'a/b'",), recipe("configs:\n" + GOOD_CONFIG.replace("name: a", "name: a/b"))),
+    Case("name-card", BUILD, ("'README.md'",),
+         recipe("configs:\n" + GOOD_CONFIG.replace("name: a", "name: README.md"))),
+    Case("name-hidden", BUILD, ("'.state'",),
+         recipe("configs:\n" + GOOD_CONFIG.replace("name: a", "name: .state"))),
+    Case("name-brace", BUILD, ("'a{'",), recipe("configs:\n" + GOOD_CONFIG.replace("name: a", "name: 'a{'"))),
     Case("recipe-missing", ["build", "{root}/none.yaml", "--out", "{root}/out"],
          ("none.yaml", "cannot read")),
     Case("recipe-folder", ["build", "{root}/thesis", "--out", "{root}/out"],
@@ -183,6 +238,12 @@ CASES = [
     Case("scale-negative", BUILD + ["--scale", "-1"], ("--scale", "above 0")),
     Case("scale-text", BUILD + ["--scale", "big"], ("--scale", "not a number")),
     Case("workers-zero", BUILD + ["--workers", "0"], ("--workers",)),
+    Case("workers-huge", BUILD[:-2] + ["--workers", "100000"], ("--workers", "per core")),
+    Case("scale-overflow", ["build", "trac", "--out", "{root}/out", "--scale", "1e308"],
+         ("--scale", "at most")),
+    Case("scale-huge-split", ["build", "trac", "--out", "{root}/out", "--scale", "1e7"],
+         ("--scale", "rows", "at most")),
+    Case("max-pddl-mb-nan", GEN + ["--max-pddl-mb", "nan"], ("--max-pddl-mb", "finite")),
     Case("seed-float", BUILD + ["--seed", "1.5"], ("--seed",)),
     # -- output paths -------------------------------------------------------------------------
     Case("out-is-file", ["build", "trac", "--out", "{root}/afile"], ("afile", "is a file"), a_file),
@@ -195,6 +256,14 @@ CASES = [
     Case("generate-foreign-overwrite", GEN[:2] + ["--out", "{root}/thesis", "--overwrite"],
          ("thesis", "racbench built"), user_folder),
     Case("out-under-proc", ["build", "trac", "--out", "/proc/racbench-out"], ("/proc", "not writable")),
+    Case("out-name-too-long", ["build", "trac", "--out", "{root}/" + "x" * 250],
+         ("--out", "too long")),
+    Case("partial-of-the-user", BUILD, (".out.partial", "not an unfinished racbench build"),
+         both(foreign_partial, recipe("configs:\n" + GOOD_CONFIG))),
+    Case("partial-is-a-file", BUILD, (".out.partial", "not an unfinished racbench build"),
+         both(partial_file, recipe("configs:\n" + GOOD_CONFIG))),
+    Case("overwrite-my-parquet", ["build", "trac", "--out", "{root}/ds", "--overwrite"],
+         ("ds", "cfg", "racbench built"), a_built_dataset_with_a_file_of_mine),
     Case("out-under-file", ["build", "trac", "--out", "{root}/afile/sub"], ("afile", "is a file"),
          a_file),
     # -- generate -------------------------------------------------------------------------------
@@ -253,6 +322,11 @@ CASES = [
     Case("verify-foreign", ["verify", "{root}/thesis", "--no-optimal"], ("thesis",), user_folder),
     Case("verify-flags", ["verify", "{root}/ds", "--no-optimal", "--require-optimal"],
          ("exclude each other",), a_dataset),
+    Case("show-foreign-rows", ["show", "{root}/ds", "cfg"], ("not racbench rows", "question"),
+         a_foreign_parquet),
+    Case("audit-binary-card", ["audit", "{root}/ds"], ("README.md", "UTF-8"), a_binary_card),
+    Case("verify-fd-timeout-nan", ["verify", "{root}/ds", "--fd-timeout", "nan"],
+         ("--fd-timeout", "finite"), a_dataset),
     Case("play-task", ["play", "science", "juggle"], ("juggle",)),
     Case("play-variation", ["play", "science", "boil", "--variation", "9999"], ("variation",)),
     Case("play-simplification", ["play", "science", "boil", "--simplifications", "fly"], ("fly",)),
@@ -262,6 +336,14 @@ CASES = [
          ("'p99'", "p01")),
     Case("play-strips-both", ["play", "strips", "--domain", "gripper", "--problem", "p01",
                               "--problem-file", "{root}/afile"], ("name the problem",), a_file),
+    Case("play-strips-limit", ["play", "strips", "--domain", "gripper", "--problem", "p01",
+                               "--max-ground-actions", "5"], ("--max-ground-actions", "p01")),
+    Case("domain-file-folder", ["generate", "applicability", "--domain-file", "{root}/thesis",
+                                "--problem-file", "{root}/thesis", "--out", "{root}/out"],
+         ("thesis", "is a folder"), user_folder),
+    Case("domain-file-device", ["generate", "applicability", "--domain-file", "/dev/zero",
+                                "--problem-file", "/dev/zero", "--out", "{root}/out"],
+         ("/dev/zero", "not a regular file")),
     Case("play-strips-pddl", ["play", "strips", "--domain", "gripper", "--problem-file",
                               "{root}/afile"], ("afile:1:1",), a_file),
 ]
@@ -275,7 +357,8 @@ def snapshot(root: Path) -> dict[str, str]:
             out[os.path.relpath(os.path.join(dirpath, d), root)] = ""
         for f in filenames:
             path = os.path.join(dirpath, f)
-            out[os.path.relpath(path, root)] = hashlib.blake2b(Path(path).read_bytes()).hexdigest()
+            data = Path(path).read_bytes() if os.path.isfile(path) else b"(not a file)"
+            out[os.path.relpath(path, root)] = hashlib.blake2b(data).hexdigest()
     return out
 
 
@@ -307,7 +390,8 @@ def test_bad_input_is_refused_cleanly(tmp_path, monkeypatch, case):
 
 
 SAMPLE = ("binary", "scale-nan", "out-foreign-overwrite", "out-is-file", "out-under-proc",
-          "n-odd", "show-broken-parquet", "family-problem-unknown")
+          "n-odd", "show-broken-parquet", "family-problem-unknown", "recipe-fifo",
+          "name-escapes-to-a-folder", "partial-of-the-user")
 
 
 @pytest.mark.parametrize("name", SAMPLE)
@@ -323,3 +407,14 @@ def test_a_sample_through_real_subprocesses(tmp_path, name):
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip() and all(w in proc.stderr for w in case.words), proc.stderr
     assert snapshot(tmp_path) == before
+
+
+def test_braces_in_a_description_are_its_own_text():
+    """Only `{field}` placeholders of for_each fields are filled; a description's other
+    braces (a formula, a set) are kept, not an error."""
+    from racbench.suites.recipe import parse_recipe
+
+    recipe_ = parse_recipe("configs:\n  - name: 'a_{length}'\n    description: 'L{length}, "
+                           "{braces} and {}'\n    task: projection\n    for_each: {length: [1]}\n"
+                           "    splits: {test: 4}\n", "r.yaml")
+    assert [(c.name, c.description) for c in recipe_.configs] == [("a_1", "L1, {braces} and {}")]

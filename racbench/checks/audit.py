@@ -468,6 +468,11 @@ def audit_dataset(root: Path, field: str = "query", progress: bool = False) -> l
         raise AuditError(f"{root}: not a directory; give a folder racbench built")
     if not (root / "README.md").is_file():
         raise AuditError(f"{root}: no README.md, not a racbench dataset folder")
+    try:  # the verdicts go into this card: find out now, not after the probes
+        (root / "README.md").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AuditError(f"{root / 'README.md'}: not a readable UTF-8 dataset card "
+                         f"({exc}); a racbench folder's card is the README.md it wrote") from None
     configs = layout.config_dirs(root)
     if not configs:
         raise AuditError(f"{root}: no <config>/*.parquet files, not a racbench dataset folder")

@@ -27,7 +27,8 @@ from racbench.tasks.rows import GenerationError, release_worlds
 from racbench.suites.recipe import ConfigSpec, Recipe
 from racbench.splits.strata import position_codes
 from racbench.export.card import write_card
-from racbench.export.folder import MANIFEST, check_out, check_partial, make_parents, remove_empty
+from racbench.export.folder import (MANIFEST, check_out, check_partial, make_parents,
+                                    partial_path, remove_empty)
 from racbench.export.parquet import ROWS_PER_SHARD, ShardWriter
 from racbench.export.pool import worker_pool
 
@@ -146,7 +147,7 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
     batches = _world_batches(recipe_run)
     gens = prepare(batches[0], seed, workers, progress)  # a bad request stops before writing
 
-    partial = out.parent / f".{out.name}.partial"
+    partial = partial_path(out)
     fingerprint = recipe.fingerprint(seed, scale)
     resume = check_partial(partial, fingerprint)
     created = make_parents(partial)

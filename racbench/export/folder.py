@@ -114,6 +114,19 @@ def check_partial(partial: Path, fingerprint: str) -> bool:
 def check_out(out: Path, overwrite: bool) -> None:
     """Refuse an --out that is a file, or a folder that exists (unless --overwrite and
     it is a racbench dataset folder), or one under a place we cannot write."""
+    try:
+        _check_out(out, overwrite)
+    except OSError as exc:  # a name too long, a folder we may not list...
+        raise OutputError(f"cannot use --out {str(out)[:200]}: {exc.strerror}") from None
+
+
+def partial_path(out: Path) -> Path:
+    """Where a build writes before renaming into `out`: `.<out>.partial` beside it."""
+    return out.parent / f".{out.name}.partial"
+
+
+def _check_out(out: Path, overwrite: bool) -> None:
+    partial_path(out).exists()  # raises for a name too long once '.partial' is added
     if out.is_symlink() or out.exists():
         if not out.is_dir() or out.is_symlink():
             raise OutputError(f"--out {out} is a file (or a link); give the path of a "

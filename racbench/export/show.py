@@ -12,6 +12,15 @@ from racbench.export.layout import config_dirs, read_columns, split_files
 from racbench.text import environment
 
 
+# the columns show.j2 prints for each kind of row a build writes
+ROW_LAYOUTS = {
+    "task": {"id", "family", "form", "domain", "problem", "n_objects", "context", "question",
+             "answer", "optimal_plan_length"},
+    "trajectory": {"id", "task", "variation", "split", "n_steps", "final_score",
+                   "task_description", "steps"},
+}
+
+
 def show_rows(directory: Path, config: str, count: int, split: str | None) -> Iterator[str]:
     folder = Path(directory) / config
     if not folder.is_dir():
@@ -26,10 +35,16 @@ def show_rows(directory: Path, config: str, count: int, split: str | None) -> It
         raise InputError(f"no '{chosen}' split in {folder}; available: {', '.join(splits)}")
     path = splits[chosen][0]
     try:
-        rows = read_columns(path).slice(0, count).to_pylist()
+        table = read_columns(path)
     except (pa.ArrowException, OSError) as exc:
         raise InputError(f"{path}: not a readable Parquet file "
                          f"({' '.join(str(exc).split())})") from None
+    layout = next((name for name, columns in ROW_LAYOUTS.items()
+                   if columns <= set(table.column_names)), None)
+    if layout is None:
+        raise InputError(f"{path}: not racbench rows; a task row has the columns "
+                         f"{', '.join(sorted(ROW_LAYOUTS['task']))}, a trajectory row "
+                         f"{', '.join(sorted(ROW_LAYOUTS['trajectory']))}")
     template = environment().get_template("cli/show.j2")
-    for row in rows:
-        yield template.render(row=row, label="true" if row.get("label") == 1 else "false")
+    for row in table.slice(0, count).to_pylist():
+        yield template.render(row=row, layout=layout)

@@ -128,7 +128,7 @@ class TaskConfig:
                                   f"{', '.join(shipped_domains())}, {TRAC_DOMAIN} "
                                   "(or a domain file)")
         elif not Path(self.domain_file).is_file():
-            raise ConfigError(f"domain file {self.domain_file} not found")
+            raise ConfigError(f"domain file {self.domain_file} {_not_a_file(self.domain_file)}")
         bad = sorted(set(self.problems) - set(SPLITS))
         if bad:
             raise ConfigError(f"unknown split '{bad[0]}' in problems; accepted: "
@@ -143,7 +143,7 @@ class TaskConfig:
                     raise ConfigError(f"unknown problem '{p}' of domain {self.domain}; "
                                       f"accepted: {', '.join(sorted(known))}")
                 if known is None and not Path(p).is_file():
-                    raise ConfigError(f"problem file {p} not found")
+                    raise ConfigError(f"problem file {p} {_not_a_file(p)}")
                 if p in seen and seen[p] != split:
                     raise ConfigError(f"problem '{p}' is in both '{seen[p]}' and '{split}'; "
                                       "splits must not share problems")
@@ -225,3 +225,12 @@ class TaskConfig:
     def rows(self, name: str, seed: int, splits, probed=None):
         from racbench.tasks.rows import ConfigRows
         return ConfigRows(name, self, seed, splits, probed)
+
+
+def _not_a_file(path: str) -> str:
+    """Why `path` cannot be read as a PDDL file, for a message."""
+    if Path(path).is_dir():
+        return "is a folder; give a PDDL file"
+    if Path(path).exists():
+        return "is not a regular file (a device or a pipe); give a PDDL file"
+    return "not found"
