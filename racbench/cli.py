@@ -191,7 +191,7 @@ def build_command(recipe: str, out: Path, seed, scale, patterns, run_audit, work
                progress=not quiet, max_pddl_mb=max_pddl_mb,
                max_ground_actions=max_ground_actions)
     if run_audit:
-        _audit_and_report(out, "query", card=True, progress=not quiet)
+        _audit_and_report(out, "question", card=True, progress=not quiet)
 
 
 def _split_sizes(n: int) -> dict[str, int]:
@@ -271,7 +271,7 @@ def _audit_and_report(directory: Path, field: str, card: bool, progress: bool) -
 
 @main.command("audit")
 @click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
-@click.option("--field", type=click.Choice(("query", "context")), default="query",
+@click.option("--field", type=click.Choice(("question", "context")), default="question",
               show_default=True, help="text column visible to the probe of true/false "
               "configs (multiple-choice configs are probed on choices)")
 @click.option("--no-card", is_flag=True, help="print only, leave README.md untouched")

@@ -74,7 +74,7 @@ def _write_split(config_dir: Path, split: str, texts, y, contexts=None, shards: 
     for k in range(shards):
         lo, hi = bounds[k], bounds[k + 1]
         table = pa.table({
-            "query": pa.array(list(texts[lo:hi]), pa.string()),
+            "question": pa.array(list(texts[lo:hi]), pa.string()),
             "context": pa.array(contexts[lo:hi], pa.string()),
             "label": pa.array(np.asarray(y[lo:hi]), pa.int64()),
         })
@@ -117,7 +117,7 @@ def test_leak_detector_fires(tmp_path):
     _write_split(cfg, "test", *_rows(rng, 400, leak=0.7))
     r = probe_config(cfg)
     assert (r.config, r.field, r.train_split, r.eval_split, r.method) == (
-        "leaky", "query", "train", "test", "holdout")
+        "leaky", "question", "train", "test", "holdout")
     assert (r.n_train, r.n_eval) == (800, 400)
     # negatives say "not" 85% of the time, positives 15%: Bayes accuracy 85%
     assert r.accuracy > 0.75
@@ -223,13 +223,13 @@ def test_context_field(tmp_path):
 def test_bad_inputs_raise(tmp_path):
     cfg = tmp_path / "ds" / "bad"
     cfg.mkdir(parents=True)
-    pq.write_table(pa.table({"query": ["a", "b"], "label": pa.array([0, 2], pa.int64())}),
+    pq.write_table(pa.table({"question": ["a", "b"], "label": pa.array([0, 2], pa.int64())}),
                    cfg / "test-00000-of-00001.parquet")
     with pytest.raises(AuditError, match="label values"):
         probe_config(cfg)
     pq.write_table(pa.table({"text": ["a", "b"], "label": pa.array([0, 1], pa.int64())}),
                    cfg / "test-00000-of-00001.parquet")
-    with pytest.raises(AuditError, match="query"):
+    with pytest.raises(AuditError, match="question"):
         probe_config(cfg)
 
 
@@ -286,7 +286,7 @@ def test_fit_does_not_depend_on_the_hash_seed(tmp_path):
     _write_split(tmp_path / "cfg", "train", *_rows(rng, 300, leak=0.5))
     script = ("import sys, hashlib, pyarrow.parquet as pq; from racbench.checks import bagofwords as b;"
               "t = pq.read_table(sys.argv[1]);"
-              "m = b.fit([b.features(q) for q in t['query'].to_pylist()], t['label'].to_numpy());"
+              "m = b.fit([b.features(q) for q in t['question'].to_pylist()], t['label'].to_numpy());"
               "print(hashlib.sha256(m.weights.tobytes()).hexdigest(), m.bias.hex())")
     outs = set()
     for seed in ("0", "4242"):
@@ -335,7 +335,7 @@ def test_render_section(tmp_path):
 
 
 def test_render_escapes_pipes():
-    r = ProbeResult("a|b", "query", "train", "test", 10, 5, 0.5, 0.5, True, "holdout")
+    r = ProbeResult("a|b", "question", "train", "test", 10, 5, 0.5, 0.5, True, "holdout")
     row = [line for line in render_audit_section([r]).splitlines() if line.startswith("| a")][0]
     assert "a\\|b" in row
 
@@ -588,7 +588,7 @@ def test_chance_p_value_is_the_exact_one_sided_binomial_tail():
 def test_holm_on_known_numbers():
     """Textbook step-down: sorted p times (m, m-1, ...), made monotone, capped at 1."""
     def result(p, accuracy=0.9):
-        return ProbeResult("c", "query", "train", "test", 10, 5, accuracy, 0.5, False,
+        return ProbeResult("c", "question", "train", "test", 10, 5, accuracy, 0.5, False,
                            "holdout", p)
 
     # sorted: 0.0005*5, 0.001*4, 0.003*3, 0.006*2, 0.05*1

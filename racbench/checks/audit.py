@@ -1,7 +1,7 @@
-"""Query-only and options-only bag-of-words probes for built racbench datasets.
+"""Question-only and options-only bag-of-words probes for built racbench datasets.
 
 The label probe answers one question per true/false config: can a classifier
-that sees only one text column (by default ``query``) predict the label?  A
+that sees only one text column (by default ``question``) predict the label?  A
 benchmark whose negatives are worded differently from its positives fails
 this check even when its labels are balanced.  Ours must stay at chance: at
 most ``ACCURACY_THRESHOLD`` held-out accuracy.
@@ -21,8 +21,9 @@ deterministic bag-of-words logistic regression.
 Splits: train on ``train`` and evaluate on every other split pooled
 (``validation+test``: problems the probe has not seen). A config without that
 pair is pooled and scored by 5-fold cross-validation with folds assigned by a
-blake2b hash of each row's query text and index (for the options probe, whole
-rows go to a fold with all their options).
+blake2b hash of each row's question text and index (for the options probe, whole
+rows go to a fold with all their options); the accuracy is then the share of all rows
+predicted right by the model that did not see their fold.
 
 Verdict: a config fails when its accuracy is above the threshold and a
 one-sided binomial test against chance (`scipy.stats.binomtest`) gives
@@ -77,7 +78,8 @@ OPTIONS_THRESHOLD = 0.35
 #: Folds for single-split configs.
 N_FOLDS = 5
 
-FIELDS = ("query", "context")
+QUESTION = "question"
+FIELDS = (QUESTION, "context")
 #: The options probe always reads the option texts.
 OPTIONS_FIELD = "choices"
 ANSWER_COLUMN = "answer_index"
@@ -144,27 +146,19 @@ def _shards(splits: dict[str, list[Path]]) -> list[Path]:
     return [path for files in splits.values() for path in files]
 
 
-def _query_column(splits: dict[str, list[Path]]) -> str:
-    """TRAC rows call the question `query`; task-family (ACP) rows call it `question`."""
-    names = set(layout.schema(_shards(splits)[0]).names)
-    return "query" if "query" in names or "question" not in names else "question"
-
-
 def _texts(column: pa.ChunkedArray) -> list[str]:
     return ["" if s is None else str(s) for s in column.to_pylist()]
 
 
-def _read_split(paths: Sequence[Path], field: str,
-                query: str) -> tuple[list[str], list[str], np.ndarray]:
-    """Return (field texts, query texts, labels) of all shards, in file order."""
-    text = query if field == "query" else field
+def _read_split(paths: Sequence[Path], field: str) -> tuple[list[str], list[str], np.ndarray]:
+    """Return (field texts, question texts, labels) of all shards, in file order."""
     texts: list[str] = []
     queries: list[str] = []
     labels: list[np.ndarray] = []
     for path in paths:
-        table = _read(path, (query, text, "label"))
-        queries.extend(_texts(table.column(query)))
-        texts.extend(_texts(table.column(text)))
+        table = _read(path, (QUESTION, field, "label"))
+        queries.extend(_texts(table.column(QUESTION)))
+        texts.extend(_texts(table.column(field)))
         labels.append(_labels(table.column("label"), path))
     y = np.concatenate(labels) if labels else np.zeros(0, dtype=np.int64)
     return texts, queries, y
@@ -239,15 +233,18 @@ def _majority_accuracy(y_train: np.ndarray, y_eval: np.ndarray) -> float:
     return float(np.mean(y_eval == majority))
 
 
-def _fold_of(query: str, index: int) -> int:
-    key = f"{query}\x1f{index}".encode("utf-8")
+def _fold_of(question: str, index: int) -> int:
+    key = f"{question}\x1f{index}".encode("utf-8")
     return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") % N_FOLDS
 
 
-def _folds(queries: Sequence[str]) -> np.ndarray:
-    """CV fold of every pooled row, from its query text and position."""
-    return np.fromiter((_fold_of(q, i) for i, q in enumerate(queries)),
-                       dtype=np.int64, count=len(queries))
+def _cv_folds(queries: Sequence[str]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(training rows, evaluated rows) of each cross-validation fold that has both; a
+    row's fold comes from its question text and position."""
+    folds = np.fromiter((_fold_of(q, i) for i, q in enumerate(queries)),
+                        dtype=np.int64, count=len(queries))
+    return [(np.flatnonzero(folds != k), np.flatnonzero(folds == k)) for k in range(N_FOLDS)
+            if (folds == k).any() and not (folds == k).all()]
 
 
 def _eval_split(splits: dict[str, list[Path]]) -> str | None:
@@ -266,7 +263,7 @@ def _eval_files(splits: dict[str, list[Path]], eval_name: str) -> list[Path]:
 # Public probe API
 
 
-def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
+def probe_config(config_dir: Path, field: str = QUESTION) -> ProbeResult:
     """Probe one true/false config folder; see the module docstring for the protocol."""
     config_dir = Path(config_dir)
     if field not in FIELDS:
@@ -274,19 +271,16 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
     splits = layout.split_files(config_dir)
     if not splits:
         raise AuditError(f"{config_dir}: no parquet files")
-    query = _query_column(splits)
-    shown = query if field == "query" else field
-
     eval_name = _eval_split(splits)
     if eval_name is not None:
-        x_tr, _, y_tr = _read_split(splits["train"], field, query)
-        x_ev, _, y_ev = _read_split(_eval_files(splits, eval_name), field, query)
+        x_tr, _, y_tr = _read_split(splits["train"], field)
+        x_ev, _, y_ev = _read_split(_eval_files(splits, eval_name), field)
         if len(y_tr) == 0 or len(y_ev) == 0:
             raise AuditError(f"{config_dir}: empty train or {eval_name} split")
         pred = _fit_predict(x_tr, y_tr, x_ev)
         accuracy = float(np.mean(pred == y_ev))
         return ProbeResult(
-            config=config_dir.name, field=shown, train_split="train",
+            config=config_dir.name, field=field, train_split="train",
             eval_split=eval_name,
             n_train=len(y_tr), n_eval=len(y_ev), accuracy=accuracy,
             majority_baseline=_majority_accuracy(y_tr, y_ev),
@@ -300,36 +294,34 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
     queries: list[str] = []
     ys: list[np.ndarray] = []
     for name in names:
-        t, q, y = _read_split(splits[name], field, query)
+        t, q, y = _read_split(splits[name], field)
         texts.extend(t)
         queries.extend(q)
         ys.append(y)
     y_all = np.concatenate(ys)
     if len(y_all) < 2:
         raise AuditError(f"{config_dir}: fewer than 2 rows")
-    folds = _folds(queries)
-    accs: list[float] = []
-    bases: list[float] = []
-    for k in range(N_FOLDS):
-        test_mask = folds == k
-        if not test_mask.any() or test_mask.all():
-            continue
-        tr_idx = np.flatnonzero(~test_mask)
-        ev_idx = np.flatnonzero(test_mask)
-        pred = _fit_predict([texts[i] for i in tr_idx], y_all[tr_idx], [texts[i] for i in ev_idx])
-        accs.append(float(np.mean(pred == y_all[ev_idx])))
-        bases.append(_majority_accuracy(y_all[tr_idx], y_all[ev_idx]))
-    if not accs:
+    # every row is predicted once, by the model that did not see its fold: the
+    # accuracy is correct rows over all rows (a binomial count, as the test assumes),
+    # not a mean of fold accuracies, which small, unequal folds would make erratic
+    correct = majority = scored = 0
+    for train_idx, eval_idx in _cv_folds(queries):
+        pred = _fit_predict([texts[i] for i in train_idx], y_all[train_idx],
+                            [texts[i] for i in eval_idx])
+        correct += int(np.sum(pred == y_all[eval_idx]))
+        majority += round(_majority_accuracy(y_all[train_idx], y_all[eval_idx]) * len(eval_idx))
+        scored += len(eval_idx)
+    if not scored:
         raise AuditError(f"{config_dir}: too few rows for {N_FOLDS}-fold cross-validation")
-    accuracy = float(np.mean(accs))
+    accuracy = correct / scored
     split_label = "+".join(names)
     return ProbeResult(
-        config=config_dir.name, field=shown, train_split=split_label,
+        config=config_dir.name, field=field, train_split=split_label,
         eval_split=split_label,
-        n_train=len(y_all), n_eval=len(y_all), accuracy=accuracy,
-        majority_baseline=float(np.mean(bases)),
-        passed=_passes(accuracy, len(y_all)), method=METHOD_CV,
-        p_value=chance_p_value(accuracy, len(y_all)),
+        n_train=len(y_all), n_eval=scored, accuracy=accuracy,
+        majority_baseline=majority / scored,
+        passed=_passes(accuracy, scored), method=METHOD_CV,
+        p_value=chance_p_value(accuracy, scored),
     )
 
 
@@ -338,7 +330,7 @@ def probe_config(config_dir: Path, field: str = "query") -> ProbeResult:
 
 
 class _Options(NamedTuple):
-    """Multiple-choice rows: option texts, correct index and query text per row."""
+    """Multiple-choice rows: option texts, correct index and question text per row."""
 
     choices: list[list[str]]
     answers: np.ndarray
@@ -349,20 +341,20 @@ class _Options(NamedTuple):
                         [self.queries[i] for i in idx])
 
 
-def _read_options(paths: Sequence[Path], query: str) -> _Options:
-    """Rows of all shards, in file order; the query column only assigns CV folds."""
+def _read_options(paths: Sequence[Path]) -> _Options:
+    """Rows of all shards, in file order; the question column only assigns CV folds."""
     choices: list[list[str]] = []
     answers: list[np.ndarray] = []
     queries: list[str] = []
     for path in paths:
-        table = _read(path, (query, OPTIONS_FIELD, ANSWER_COLUMN))
+        table = _read(path, (QUESTION, OPTIONS_FIELD, ANSWER_COLUMN))
         counts, index = _option_counts(table)
         if ((index < 0) | (index >= counts)).any():
             raise AuditError(f"{path}: {ANSWER_COLUMN} outside its row's {OPTIONS_FIELD}")
         choices.extend(["" if s is None else str(s) for s in row]
                        for row in table.column(OPTIONS_FIELD).to_pylist())
         answers.append(index)
-        queries.extend(_texts(table.column(query)))
+        queries.extend(_texts(table.column(QUESTION)))
     y = np.concatenate(answers) if answers else np.zeros(0, dtype=np.int64)
     return _Options(choices, y, queries)
 
@@ -414,12 +406,10 @@ def probe_options(config_dir: Path) -> ProbeResult:
     splits = layout.split_files(config_dir)
     if not splits:
         raise AuditError(f"{config_dir}: no parquet files")
-    query = _query_column(splits)
-
     eval_name = _eval_split(splits)
     if eval_name is not None:
-        train = _read_options(splits["train"], query)
-        held_out = _read_options(_eval_files(splits, eval_name), query)
+        train = _read_options(splits["train"])
+        held_out = _read_options(_eval_files(splits, eval_name))
         if len(train.answers) == 0 or len(held_out.answers) == 0:
             raise AuditError(f"{config_dir}: empty train or {eval_name} split")
         k = _n_choices(config_dir, train, held_out)
@@ -429,22 +419,22 @@ def probe_options(config_dir: Path) -> ProbeResult:
 
     # One split (or no train/eval pair): pool everything, 5-fold CV by row.
     names = list(splits)
-    parts = [_read_options(splits[name], query) for name in names]
+    parts = [_read_options(splits[name]) for name in names]
     rows = _Options([r for p in parts for r in p.choices],
                     np.concatenate([p.answers for p in parts]),
                     [q for p in parts for q in p.queries])
     if len(rows.answers) < 2:
         raise AuditError(f"{config_dir}: fewer than 2 rows")
     k = _n_choices(config_dir, rows)
-    folds = _folds(rows.queries)
-    accs = [_options_accuracy(rows.take(np.flatnonzero(folds != f)),
-                              rows.take(np.flatnonzero(folds == f)), k)
-            for f in range(N_FOLDS) if (folds == f).any() and not (folds == f).all()]
-    if not accs:
+    folds = _cv_folds(rows.queries)
+    if not folds:
         raise AuditError(f"{config_dir}: too few rows for {N_FOLDS}-fold cross-validation")
+    correct = sum(_options_accuracy(rows.take(train), rows.take(held), k) * len(held)
+                  for train, held in folds)
+    scored = sum(len(held) for _, held in folds)
     split_label = "+".join(names)
     return _options_result(config_dir, split_label, split_label, len(rows.answers),
-                           len(rows.answers), float(np.mean(accs)), k, METHOD_CV)
+                           scored, correct / scored, k, METHOD_CV)
 
 
 def _probe(config_dir: Path, field: str) -> ProbeResult | None:
@@ -457,7 +447,7 @@ def _probe(config_dir: Path, field: str) -> ProbeResult | None:
     return None
 
 
-def audit_dataset(root: Path, field: str = "query", progress: bool = False) -> list[ProbeResult]:
+def audit_dataset(root: Path, field: str = QUESTION, progress: bool = False) -> list[ProbeResult]:
     """Probe every config (subdirectory with *.parquet) of ``root``, sorted by name.
 
     ``field`` is the text column of true/false configs; multiple-choice configs are
