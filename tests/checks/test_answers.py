@@ -62,6 +62,20 @@ BOOL = [
     ("Yes or no? Yes.", "true"),
     (LONG_THOUGHT + "The answer is yes.", "true"),
     ("Absolutely yes!", "true"),
+    # verdicts on the statement: correct/incorrect, right/wrong, holds/does not hold
+    ("The statement is correct.", "true"),
+    ("The statement is not correct.", "false"),
+    ("Correct, because the hand is empty.", "true"),
+    ("That is wrong: b1 is not clear.", "false"),
+    ("That's right.", "true"),
+    ("It isn't right, the robot is elsewhere.", "false"),
+    ("Right.", "true"), ("Wrong!", "false"),
+    ("It holds.", "true"),
+    ("It does not hold after the second action.", "false"),
+    ("The statement holds in the resulting state.", "true"),
+    ("No, that's not correct.", "false"),
+    ("Answer: incorrect", "false"),
+    ("The answer is: not correct", "false"),
     # no single answer: unreadable, not wrong
     ("", None), ("   ", None), ("I cannot tell.", None), ("Maybe.", None),
     ("It depends on the order of the actions.", None),
@@ -76,6 +90,15 @@ BOOL = [
     ("yes" * 2000, None),
     (LONG_THOUGHT, None),
     ("Absolutely.", None),
+    # both answers at once: contradictory, unreadable
+    ("Yes and no.", None), ("yes and no", None), ("No and yes.", None),
+    ("True and false.", None), ("The answer is yes and no.", None),
+    ("Answer: true, but also false.", None),
+    # verdict words used as adjectives or verbs of the world, not as answers
+    ("The robot holds ball1 in the right gripper.", None),
+    ("I'm not sure what the correct answer would be.", None),
+    ("Since (clear b1) holds, the question is what the hand does.", None),
+    ("Yes, and no block is on b1.", "true"),
 ]
 
 CHOICES = ["the robot drops ball ball3 in room room1 from gripper left",

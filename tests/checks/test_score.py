@@ -49,9 +49,13 @@ SAYS = [
     lambda yes: f"Final Answer: {'TRUE' if yes else 'FALSE'}\n\nExplanation: see the state.",
     lambda yes: f"{LONG}So the answer is {'yes' if yes else 'no'}.",
     lambda yes: "True" if yes else "False",
+    lambda yes: f"The statement is {'correct' if yes else 'not correct'}.",
+    lambda yes: "That's right." if yes else "That is wrong.",
+    lambda yes: "It holds." if yes else "It does not hold.",
 ]
 NO_ANSWER = ["", "I cannot tell.", "Neither true nor false.", "No. Wait, yes.", "Maybe",
-             "It depends.", LONG, "True or false?"]
+             "It depends.", LONG, "True or false?", "Yes and no.",
+             "The answer is true and false."]
 
 
 def test_bool_replies(acp_rows, trac_rows):
