@@ -13,12 +13,15 @@ open ACP rows: scored by the family's verifier on the row's own symbolic problem
 reachability and landmarks); see `racbench/tasks/scoring.py` for the plan scale (1.0
 valid and optimal, 0.5 valid but longer, 0.0 otherwise). An open answer is parsed when
 every item names an action or fact of the row's problem, in PDDL or as the row phrases
-it; an unknown PDDL term is a wrong answer, an unmatched English line an unreadable one.
+it (a line listing phrased items with commas or "and" is split where the row's
+phrasings say); an unknown PDDL term is a wrong answer, an unmatched English line an
+unreadable one.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -37,6 +40,11 @@ _READERS: dict[str, Callable[[Any], str | None]] = {
     "facts": answers.extract_facts, "fact": answers.extract_fact,
     "steps": answers.extract_steps,
 }
+# Where a line may list several phrased items ("a, b and c"); kept by the split.
+_LISTED = re.compile(r"(,\s*(?:and\s+)?|\s+and\s+)")
+# The most parts between those one phrasing may span (an obfuscated action names its
+# objects "a, b, c and d"; four parts in the shipped domains).
+_MAX_ITEM_PARTS = 12
 
 
 @dataclass(frozen=True)
@@ -78,10 +86,46 @@ def _score_open(row: Mapping[str, Any], reply: Any) -> Score:
         return Score(0.0, False, None)
     meta = json.loads(row.get("metadata") or "{}")
     st = symbolic_task(row["symbolic"], meta.get("render"))
-    if not _readable(st, kind, got):
+    items = _row_items(st, kind, got)
+    if items is None:
         return Score(0.0, False, got)
-    value = FAMILIES[row["family"]].score_open(st, got)
-    return Score(min(1.0, max(0.0, float(value))), True, got)
+    value = FAMILIES[row["family"]].score_open(st, items)
+    return Score(min(1.0, max(0.0, float(value))), True, items)
+
+
+def _row_items(st, kind: str, text: str) -> str | None:
+    """The extracted answer with its phrased lines split into the row's items ("a, b and
+    c" is three actions where a, b and c are phrasings of the row); None if a line is
+    no item, or a single-item answer names several."""
+    if _readable(st, kind, text):
+        return text
+    items = []
+    for line in text.split("\n"):
+        parts = _listed_items(st, kind, line)
+        if parts is None:
+            return None
+        items.extend(parts)
+    if kind in ("action", "fact") and len(set(items)) > 1:
+        return None
+    return "\n".join(items)
+
+
+def _listed_items(st, kind: str, line: str) -> list[str] | None:
+    """The line as consecutive items of the row, cut at commas and "and": phrasings hold
+    both themselves ("at waypoint2, rover1 calibrates camera1", "unravel tulip1, sponge1
+    and sprocket1"), so only the row's phrasings say where one ends. Found from the end
+    (an item is tried only before a readable rest, shortest first), so a line of prose
+    costs a few tries, not one per pair of its commas."""
+    pieces = _LISTED.split(line)  # text, separator, text, ...
+    ends = len(pieces) // 2 + 1
+    rest: list[list[str] | None] = [None] * ends + [[]]  # rest[i]: the items from piece i
+    for i in range(ends - 1, -1, -1):
+        for j in range(i + 1, min(ends, i + _MAX_ITEM_PARTS) + 1):
+            item = "".join(pieces[2 * i:2 * j - 1])
+            if rest[j] is not None and _readable(st, kind, item):
+                rest[i] = [item] + rest[j]
+                break
+    return rest[0]
 
 
 def _readable(st, kind: str, text: str) -> bool:

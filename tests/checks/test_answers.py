@@ -300,6 +300,16 @@ ACTIONS = _cases(LIST_FORMS, [GRIPPER_PLAN, BLOCKS_PLAN]) + _cases(
      "\n\nThese are all of them.", "the hand unstacks b1 from b2\nthe hand puts down b1"),
     ("(1) the hand unstacks b1 from b2, (2) the hand puts down b1",
      "the hand unstacks b1 from b2\nthe hand puts down b1"),
+    ("First the hand unstacks b1 from b2, then the hand puts down b1, and finally the hand "
+     "picks up b2.", "the hand unstacks b1 from b2\nthe hand puts down b1\nthe hand picks up b2"),
+    ("the hand unstacks b1 from b2, next, the hand puts down b1, after that the hand picks "
+     "up b2, and lastly the hand stacks b2 on b1", "the hand unstacks b1 from b2\nthe hand puts "
+     "down b1\nthe hand picks up b2\nthe hand stacks b2 on b1"),
+    ("the hand unstacks b1 from b2 and finally the hand puts down b1",
+     "the hand unstacks b1 from b2\nthe hand puts down b1"),
+    # bare commas and "and" are kept: phrasings hold them too; the scorer splits them
+    ("the hand unstacks b1 from b2, the hand puts down b1 and the hand picks up b2.",
+     "the hand unstacks b1 from b2, the hand puts down b1 and the hand picks up b2"),
     ("the hand unstacks b1 from b2\nNo other action is applicable.",
      "the hand unstacks b1 from b2"),
     # labels introduce a line; headings end the reasoning before the list

@@ -4,6 +4,7 @@ the row's own problem: right, wrong, and unreadable (parsed False, value 0.0).""
 import json
 import subprocess
 import sys
+import time
 from dataclasses import FrozenInstanceError
 
 import pytest
@@ -130,6 +131,10 @@ def list_forms(row):
         "\n".join(f"{i}. {w}" for i, w in enumerate(words, 1)),
         "\n".join(f"**{w}**" for w in words),
         "; ".join(words),
+        ", ".join(words),
+        "First " + ", then ".join(words) + ".",
+        f"{TALK}\n\nThe answer is: " + ", ".join(words[:-1]) + " and " + words[-1] + ".",
+        "First, " + ", ".join(words[:-1]) + ", and finally " + words[-1] + ".",
     ]
 
 
@@ -321,3 +326,34 @@ def test_phrasings_survive_extraction(domain):
             if len(set(facts)) == len(facts):  # rovers paraphrases "empty" as "not full"
                 assert st.parse_literals(extract_facts("; ".join(facts)),
                                          st.task.atoms) == literals
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_phrased_lists_split_at_commas(domain):
+    """An inline list of phrased actions ("a, b and c") scores as its actions in every
+    phrasing, though phrasings hold commas and "and" themselves (obfuscated names, "at
+    waypoint2, rover1 ...")."""
+    for obfuscation, paraphrase in ((None, 0), (None, 1), (None, 2), ("random", 0),
+                                    ("misleading", 1)):
+        cfg = TaskConfig(family="applicability", domain=domain, form="open",
+                         problems={"test": ("p04",)}, obfuscation=obfuscation,
+                         paraphrase=paraphrase)
+        row = ConfigRows("p", cfg, 0, ("test",)).row("test", 0, 0).columns
+        st = task_of(row)
+        words = [st.text.action(tuple(t[1:-1].split())) for t in row["answer"].splitlines()]
+        if len(words) < 2:
+            continue
+        got = check(row, "They are: " + ", ".join(words[:-1]) + " and " + words[-1] + ".", 1.0)
+        assert got.extracted.splitlines() == words
+        check(row, ", ".join(words[:-1]), 0.0)  # one missing
+
+
+@pytest.mark.parametrize("line", ["{w}, " * 3000 + "junk", "Well, so, and, hmm, " * 3000,
+                                  "{w} and " * 2000 + "{w}", "a, " * 30000])
+def test_long_phrased_lines_are_scored_in_linear_time(line, acp_rows):
+    row = acp_rows("applicability", "gripper", "open", 1)[0]
+    st = task_of(row)
+    reply = line.replace("{w}", st.text.action(st.task.actions[0].term))
+    start = time.perf_counter()
+    racbench.score(row, reply)
+    assert time.perf_counter() - start < 10  # trying every pair of commas takes minutes
