@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from racbench.checks import answers
+from racbench.errors import InputError
 
 # What each family's open rows ask for, which says how to read it from a reply.
 OPEN_ANSWERS = {
@@ -63,13 +65,17 @@ class Score:
 
 
 def score(row: Mapping[str, Any], reply: Any) -> Score:
-    """The reply's score on the row, by the row's form."""
-    form = row["form"]
+    """The reply's score on the row, by the row's form; a row missing what scoring
+    reads raises InputError naming the field."""
+    form = _field(row, "form")
     if form == "bool":
-        return _compare(answers.extract_bool(reply), row["answer"])
+        return _compare(answers.extract_bool(reply), _field(row, "answer"))
     if form == "mc":
-        return _compare(answers.extract_letter(reply, row.get("choices") or ()), row["answer"])
-    return _score_open(row, reply)
+        return _compare(answers.extract_letter(reply, row.get("choices") or ()),
+                        _field(row, "answer"))
+    if form == "open":
+        return _score_open(row, reply)
+    raise InputError(f"the row's form '{form}' is not one of bool, mc, open")
 
 
 def _compare(got: str | None, truth: str) -> Score:
@@ -80,17 +86,57 @@ def _score_open(row: Mapping[str, Any], reply: Any) -> Score:
     from racbench.tasks import FAMILIES
     from racbench.tasks.symbolic import symbolic_task
 
-    kind = OPEN_ANSWERS[row["family"]]
-    got = _READERS[kind](reply)
-    if got is None:
-        return Score(0.0, False, None)
-    meta = json.loads(row.get("metadata") or "{}")
-    st = symbolic_task(row["symbolic"], meta.get("render"))
-    items = _row_items(st, kind, got)
-    if items is None:
-        return Score(0.0, False, got)
-    value = FAMILIES[row["family"]].score_open(st, items)
+    family = _field(row, "family")
+    if family not in OPEN_ANSWERS:
+        raise InputError(f"the row's family '{family}' has no open answers; accepted: "
+                         f"{', '.join(OPEN_ANSWERS)}")
+    kind = OPEN_ANSWERS[family]
+    sym = _json_field(row, "symbolic")
+    with _symbolic_fields(sym):
+        st = symbolic_task(sym, _json_field(row, "metadata", "{}").get("render"))
+        got = _READERS[kind](reply)
+        if got is None:
+            return Score(0.0, False, None)
+        items = _row_items(st, kind, got)
+        if items is None:
+            return Score(0.0, False, got)
+        value = FAMILIES[family].score_open(st, items)
     return Score(min(1.0, max(0.0, float(value))), True, items)
+
+
+def _field(row: Mapping[str, Any], name: str) -> Any:
+    if name not in row:
+        raise InputError(f"the row has no '{name}' field; score rows as racbench.generate "
+                         "or datasets give them")
+    return row[name]
+
+
+def _json_field(row: Mapping[str, Any], name: str, default: str | None = None) -> dict:
+    """A JSON object column (symbolic, metadata), as a dict; `default` when absent or
+    empty, if given."""
+    value = _field(row, name) if default is None else row.get(name) or default
+    if isinstance(value, Mapping):
+        return dict(value)
+    try:
+        value = json.loads(value)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"the row's '{name}' is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise InputError(f"the row's '{name}' is not a JSON object")
+    return value
+
+
+@contextmanager
+def _symbolic_fields(sym: dict) -> Iterator[None]:
+    """A field missing from the row's symbolic JSON (the task's `domain_pddl`, a
+    family's `subject`) raised as the InputError it is, naming the field."""
+    try:
+        yield
+    except KeyError as exc:
+        key = exc.args[0] if exc.args else None
+        if not isinstance(key, str) or key in sym:
+            raise
+        raise InputError(f"the row's symbolic JSON has no '{key}' field") from None
 
 
 def _row_items(st, kind: str, text: str) -> str | None:

@@ -12,6 +12,7 @@ import pytest
 import racbench
 from racbench.checks.answers import extract_actions, extract_facts
 from racbench.checks.score import OPEN_ANSWERS, Score, score
+from racbench.errors import InputError
 from racbench.tasks import FAMILIES
 from racbench.tasks.config import TaskConfig
 from racbench.tasks.rows import ConfigRows
@@ -273,6 +274,41 @@ def test_step_replies(family, domain, acp_rows):
         for reply in ["", "I cannot tell.", "Maybe 1 or 2.", "Step 1 is fine. Step 2 fails.",
                       LONG]:
             check(row, reply, 0.0, parsed=False)
+
+
+# -- malformed rows ---------------------------------------------------------------------------
+
+def _without(key):
+    def edit(row):
+        sym = json.loads(row["symbolic"])
+        del sym[key]
+        row["symbolic"] = json.dumps(sym)
+    return edit
+
+
+@pytest.mark.parametrize("form,edit,words", [
+    ("open", _without("domain_pddl"), "'domain_pddl'"),
+    ("open", _without("state"), "'state'"),
+    ("open", _without("subject"), "'subject'"),
+    ("open", lambda r: r.update(symbolic="not json"), "'symbolic' is not JSON"),
+    ("open", lambda r: r.update(symbolic="[1, 2]"), "'symbolic' is not a JSON object"),
+    ("open", lambda r: r.update(metadata="{"), "'metadata' is not JSON"),
+    ("open", lambda r: r.pop("symbolic"), "no 'symbolic' field"),
+    ("open", lambda r: r.update(family="juggling"), "family 'juggling'"),
+    ("open", lambda r: r.pop("form"), "no 'form' field"),
+    ("open", lambda r: r.update(form="essay"), "form 'essay'"),
+    ("bool", lambda r: r.pop("answer"), "no 'answer' field"),
+    ("mc", lambda r: r.pop("answer"), "no 'answer' field"),
+])
+def test_malformed_rows_raise_an_input_error(form, edit, words, acp_rows):
+    row = dict(acp_rows("reachability" if form == "open" else "applicability", "gripper",
+                        form, 1)[0])
+    edit(row)
+    # a field only the family's verifier reads is missed once there is an answer to verify
+    replies = ["I cannot tell."] if words != "'subject'" else []
+    for reply in [row.get("answer") or "A"] + replies:
+        with pytest.raises(InputError, match=words):
+            racbench.score(row, reply)
 
 
 # -- the API ---------------------------------------------------------------------------------
