@@ -62,6 +62,8 @@ BOOL = [
     ("Yes or no? Yes.", "true"),
     (LONG_THOUGHT + "The answer is yes.", "true"),
     ("Absolutely yes!", "true"),
+    ("The final answer is $\\boxed{\\text{No}}$", "false"),
+    ("\\boxed{True}", "true"),
     # verdicts on the statement: correct/incorrect, right/wrong, holds/does not hold
     ("The statement is correct.", "true"),
     ("The statement is not correct.", "false"),
@@ -137,6 +139,8 @@ LETTERS = [
     ("Answer:\n\n(B)", "B"),
     (LONG_THOUGHT + "The answer is C.", "C"),
     ("I think A at first, but the final answer is B.", "B"),
+    ("The final answer is $\\boxed{B}$.", "B"),
+    ("Answer: $\\boxed{\\textbf{(C)}}$", "C"),
     # one letter claimed in prose
     ("A is wrong, B is wrong, C is correct.", "C"),
     ("I would pick B.", "B"),
@@ -189,6 +193,7 @@ STEPS = [
     # after an answer marker
     ("The answer is 3.", "3"),
     ("Answer: 2, 4", "2, 4"),
+    ("The final answer is $\\boxed{3}$.", "3"),
     ("Final answer: none", "none"),
     ("**Answer:** Step 5", "5"),
     ("Answer: steps 1 and 2", "1, 2"),
