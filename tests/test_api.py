@@ -53,7 +53,14 @@ def test_generated_rows_are_the_rows_a_build_writes(tmp_path):
 
 
 @pytest.mark.parametrize("kwargs,words", [
-    ({"family": "landmarks"}, "needs a domain"),
+    ({"family": "nope"}, "^unknown family 'nope'; accepted: projection, executability"),
+    ({"family": "landmarks"}, "^family 'landmarks' needs a domain"),
+    ({"family": "applicability", "domain": "gripper", "domain_file": "d.pddl",
+      "problem": "p.pddl"}, "either domain="),
+    ({"family": "applicability", "domain_file": __file__}, "domain_file= needs at least one problem="),
+    ({"family": "landmarks", "domain": "gripper", "problem": "p04", "form": "mc", "n": 4},
+     "no four options"),
+    ({"family": "projection", "query_kinds": []}, "unknown query kind"),
     ({"family": "projection", "n": 5}, "even"),
     ({"family": "projection", "n": 0}, "positive"),
     ({"family": "projection", "split": "dev"}, "unknown split"),
@@ -74,6 +81,20 @@ def test_score_reads_a_free_form_reply():
     wrong = "ABCD".replace(row["answer"], "")[0]
     assert racbench.score(row, f"I pick {wrong}.").value == 0.0
     assert racbench.score(row, "I cannot tell.").parsed is False
+
+
+def test_defaults_are_the_commands_and_recipes():
+    """One rule: a TRAC task asks about 1 action, a family on a domain about 2."""
+    trac = racbench.generate("projection", n=2)
+    assert {r["sequence_length"] for r in trac} == {1}
+    assert trac[0]["id"].startswith("projection_L1-") and trac[0]["n_objects"] == 5
+    acp = racbench.generate("projection", domain="gripper", problem="p04", n=2)
+    assert {r["sequence_length"] for r in acp} == {2}
+    from racbench.suites.generate import CLI, generate_config
+    from racbench.suites.recipe import parse_recipe
+    recipe = parse_recipe("name: r\nconfigs:\n  - name: c\n    task: projection\n"
+                          "    splits: {test: 2}\n", "r.yaml")
+    assert generate_config("projection", arguments=CLI) == recipe.configs[0].task
 
 
 def test_importing_racbench_stays_light():
