@@ -6,7 +6,7 @@ The public API (each imports its engine on first call, so `import racbench` stay
   `datasets.Dataset`;
 * `build(recipe, out, ...)`: a whole recipe (`"trac"`, `"acp"`, a YAML file) written as a
   Hugging Face dataset folder;
-* `score(row, reply)`: a model's free-form reply to a row, scored.
+* `score(row, reply)`: a model's free-form reply to a row, scored as a `Score`.
 
 gymnasium environments: `import racbench.envs`, then `gymnasium.make("racbench/...")`.
 """
@@ -22,7 +22,16 @@ if TYPE_CHECKING:
     from racbench.checks.score import Score
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "build", "generate", "score"]
+__all__ = ["Score", "__version__", "build", "generate", "score"]
+
+
+def __getattr__(name: str) -> Any:
+    """`racbench.Score`, for type hints, loaded on first use like the engines."""
+    if name == "Score":
+        from racbench.checks.score import Score
+
+        return Score
+    raise AttributeError(f"module 'racbench' has no attribute '{name}'")
 
 
 def generate(family: str, *, domain: str | None = None,
@@ -30,7 +39,7 @@ def generate(family: str, *, domain: str | None = None,
              domain_file: str | Path | None = None, n: int = 100, form: str = "bool",
              length: int | Sequence[int] | None = None, seed: int = 0, split: str = "test",
              objects: int | None = None, names: str | None = None, style: str | None = None,
-             query_kinds: Sequence[str] | None = None, dataset: bool = False
+             query_kinds: str | Sequence[str] | None = None, dataset: bool = False
              ) -> "list[dict[str, Any]] | datasets.Dataset":
     """`n` rows of one task family, made exactly as `racbench build` makes them.
 
@@ -86,7 +95,13 @@ def score(row: Mapping[str, Any], reply: Any) -> "Score":
     numbered plan). Returns a `Score`: `value` in [0, 1] (`float(result)` gives it),
     `parsed` False when no answer could be read from the reply (value 0.0, so an
     evaluation can count those apart from wrong answers), and `extracted`, the answer
-    as read."""
+    as read. A row without what scoring reads raises `racbench.errors.InputError`.
+
+        row = racbench.generate("applicability", domain="gripper", problem="p04",
+                                form="mc", n=4)[0]
+        result = racbench.score(row, f"Let me think... The answer is ({row['answer']}).")
+        assert result.value == 1.0 and result.parsed
+    """
     from racbench.checks.score import score as _score
 
     return _score(row, reply)

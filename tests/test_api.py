@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import datasets
 import pyarrow.parquet as pq
@@ -95,6 +96,55 @@ def test_defaults_are_the_commands_and_recipes():
     recipe = parse_recipe("name: r\nconfigs:\n  - name: c\n    task: projection\n"
                           "    splits: {test: 2}\n", "r.yaml")
     assert generate_config("projection", arguments=CLI) == recipe.configs[0].task
+
+
+def test_score_is_exported_for_type_hints():
+    from racbench.checks.score import Score
+
+    assert racbench.Score is Score and "Score" in racbench.__all__
+    from racbench import Score as exported
+    assert exported is Score
+    with pytest.raises(AttributeError):
+        racbench.Scores
+
+
+def _code_lines(text: str, indent: str) -> list[str]:
+    return [line[len(indent):] for line in text.splitlines() if line.startswith(indent)
+            and line.strip()]
+
+
+def test_docstring_examples_run():
+    """Every example in the public functions' docstrings runs as written."""
+    namespace = {"racbench": racbench}
+    for function in (racbench.generate, racbench.score):
+        code = "\n".join(_code_lines(function.__doc__, " " * 8))
+        assert "racbench." in code, function.__name__
+        exec(code, namespace)
+    assert len(namespace["rows"]) == 10
+
+
+def test_readme_api_examples_run():
+    """The README's Python examples of the API give the results it prints (its rows are
+    a true bool row and an mc row whose answer is B)."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    blocks = [b.split("```")[0] for b in readme.split("```python\n")[1:]]
+    blocks = [b for b in blocks if "racbench.score(" in b or "racbench.generate(" in b]
+    assert blocks
+    bools = racbench.generate("applicability", domain="gripper", problem="p04", n=4)
+    mcs = racbench.generate("applicability", domain="gripper", problem="p04", form="mc", n=8)
+    namespace = {"bool_row": next(r for r in bools if r["answer"] == "true"),
+                 "mc_row": next(r for r in mcs if r["answer"] == "B")}
+    for block in blocks:
+        last = None
+        for line in block.splitlines():
+            if line.startswith("# ") and last is not None:
+                assert repr(last) == line[2:], line
+            elif line.strip():
+                last = None
+                try:
+                    last = eval(line, namespace)
+                except SyntaxError:
+                    exec(line, namespace)
 
 
 def test_importing_racbench_stays_light():
