@@ -147,6 +147,89 @@ def test_readme_api_examples_run():
                     exec(line, namespace)
 
 
+# -- a user's evaluation: generated rows, scored replies of a chatty model ------------------
+
+THINKING = ("Let me work through the current state step by step before I answer, "
+            "checking each precondition against the facts listed.\n\n")
+
+
+def _phrase(row):
+    """How the row's context phrases a PDDL action or literal line."""
+    from racbench.tasks.symbolic import symbolic_task
+
+    st = symbolic_task(row["symbolic"], json.loads(row["metadata"])["render"])
+
+    def phrase(line: str) -> str:
+        if line.startswith("(not "):
+            return st.text.fact(tuple(line[6:-2].split()), False)
+        term = tuple(line[1:-1].split())
+        return st.text.action(term) if st.action(term) is not None else st.text.fact(term, True)
+    return phrase
+
+
+def _reply(row, style: int, right: bool = True) -> str:
+    """A model's reply in one of several usual shapes; `right` False answers wrongly
+    (the other label, another letter, a list one item short)."""
+    if row["form"] == "bool":
+        says = (row["answer"] == "true") == right
+        return [f"{THINKING}So the statement is {'correct' if says else 'not correct'}.",
+                f"{'Yes' if says else 'No'}, because of the facts above.",
+                f"{THINKING}**Final answer:** {'True' if says else 'False'}"][style % 3]
+    if row["form"] == "mc":
+        index = row["answer_index"] if right else (row["answer_index"] + 1) % 4
+        letter, text = "ABCD"[index], row["choices"][index]
+        return [f"{THINKING}The answer is ({letter}).", f"{letter}. {text}",
+                f"{THINKING}Answer: {text}"][style % 3]
+    items = row["answer"].splitlines()
+    assert len(items) > 1, row["id"]  # a wrong answer leaves one out
+    items = items if right else items[:-1]
+    words = [_phrase(row)(i) for i in items]
+    shapes = [f"{THINKING}Final answer:\n" + "\n".join(f"{k}. {i}" for k, i in
+                                                       enumerate(items, 1)),
+              "Here is my answer:\n" + "\n".join(f"- **{w}**" for w in words),
+              f"{THINKING}The answer is: " + ", ".join(words) + "."]
+    if len(words) > 1:
+        shapes.append("First " + ", then ".join(words[:-1]) + ", and finally " + words[-1] + ".")
+    return shapes[style % len(shapes)]
+
+
+EVALUATED = [
+    ("projection", {"n": 6}),
+    ("executability", {"n": 4, "length": [1, 2]}),
+    ("applicability", {"domain": "gripper", "problem": "p04", "n": 4}),
+    ("landmarks", {"domain": "logistics", "problem": "p04", "form": "mc", "n": 6}),
+    ("next_action", {"domain": "gripper", "problem": ["p04", "p05"], "form": "mc", "n": 4}),
+    ("plan_generation", {"domain": "blocksworld", "problem": "p04", "form": "open", "n": 2}),
+    ("progression", {"domain": "gripper", "problem": "p04", "form": "open", "n": 3}),
+    ("applicability", {"domain": "ferry", "problem": "p04", "form": "open", "n": 2}),
+]
+
+
+@pytest.mark.parametrize("family,kwargs", EVALUATED)
+def test_a_model_evaluation_over_generated_rows(family, kwargs):
+    """Accuracy and the unparsed count, computed as a user computes them."""
+    rows = racbench.generate(family, **kwargs)
+    for style in range(4):
+        right = [racbench.score(row, _reply(row, style)) for row in rows]
+        assert all(isinstance(s, racbench.Score) and s.parsed for s in right), right
+        assert sum(map(float, right)) / len(rows) == 1.0, right
+        wrong = [racbench.score(row, _reply(row, style, right=False)) for row in rows]
+        assert [(s.value, s.parsed) for s in wrong] == [(0.0, True)] * len(rows), wrong
+    hedges = ["I am not sure; it could go either way.", "Yes and no.", "",
+              "As an AI language model I cannot see the blocks."]
+    unparsed = [racbench.score(row, h) for row in rows for h in hedges]
+    assert [(s.value, s.parsed) for s in unparsed] == [(0.0, False)] * len(unparsed)
+
+
+def test_rows_of_a_dataset_are_scored_as_generated():
+    ds = racbench.generate("progression", domain="gripper", problem="p04", form="open", n=2,
+                           dataset=True)
+    for row in ds:
+        for style in range(4):
+            got = racbench.score(row, _reply(row, style))
+            assert (got.value, got.parsed) == (1.0, True), got
+
+
 def test_importing_racbench_stays_light():
     code = ("import sys, racbench; heavy = {'datasets', 'scipy', 'numpy', 'jinja2', "
             "'gymnasium', 'pyarrow'} & set(sys.modules); print(sorted(heavy))")
