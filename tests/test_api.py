@@ -43,6 +43,14 @@ def test_generate_on_user_files(tmp_path):
     assert all(json.loads(r["symbolic"])["family"] == "progression" for r in rows)
 
 
+def test_a_shipped_domain_takes_problem_files_and_names_with_suffix(tmp_path):
+    root = Path(__file__).resolve().parents[1] / ROOT_PDDL
+    by_file = racbench.generate("applicability", domain="gripper",
+                                problem=root / "problems" / "p04.pddl", n=2)
+    by_name = racbench.generate("applicability", domain="gripper", problem="p04.pddl", n=2)
+    assert [r["symbolic"] for r in by_file] == [r["symbolic"] for r in by_name]
+
+
 def test_generated_rows_are_the_rows_a_build_writes(tmp_path):
     recipe = tmp_path / "r.yaml"
     recipe.write_text("name: r\nconfigs:\n  - name: applicability_bool\n"

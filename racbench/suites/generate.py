@@ -50,18 +50,15 @@ def generate_config(family: str, *, domain: str | None = None,
     if split is not None and split not in SPLITS:
         raise ConfigError(f"unknown split '{split}'; accepted: {', '.join(SPLITS)}")
     defaults = FAMILY_DEFAULTS if domain or domain_file else TRAC_DEFAULTS
-    if domain and any(Path(p).is_file() for p in problems):  # a shipped domain, your problems
-        domain_file, domain = _shipped_domain_file(domain), ""
-    elif domain:  # shipped problems named p01... (or p01.pddl)
-        problems = [Path(p).stem for p in problems]
+    domain, domain_file, problems = _world(domain, domain_file, problems)
     if length is None:
         length = defaults["length"]
     if isinstance(query_kinds, str):
         query_kinds = [k.strip() for k in query_kinds.split(",") if k.strip()]
     cfg = TaskConfig(
-        family=family, domain=domain or defaults["domain"], domain_file=str(domain_file or ""),
+        family=family, domain=domain or defaults["domain"], domain_file=domain_file,
         form=form, lengths=(length,) if isinstance(length, int) else tuple(length),
-        problems=_spread([str(p) for p in problems], split),
+        problems=_spread(problems, split),
         objects=defaults["objects"] if objects is None else objects,
         names=names or defaults["names"], style=style or defaults["style"],
         query_kinds=QUERY_KINDS if query_kinds is None else tuple(query_kinds))
@@ -92,6 +89,17 @@ def _check_world(family: str, domain, domain_file, problems: list, arguments: Ar
     if problems and not domain_file and not domain:
         raise ConfigError(f"{a.problem} needs {a.domain_file} (or {a.domain} for shipped "
                           "names)")
+
+
+def _world(domain: str | None, domain_file, problems: list) -> tuple[str, str, list[str]]:
+    """Domain, domain file and problems as a config names them: a shipped domain with
+    your problem files is read from its file; shipped problems go by name (p04.pddl is
+    p04)."""
+    if domain and any(Path(p).is_file() for p in problems):
+        return "", str(_shipped_domain_file(domain)), [str(p) for p in problems]
+    if domain:
+        return domain, "", [Path(p).stem for p in problems]
+    return "", str(domain_file or ""), [str(p) for p in problems]
 
 
 def _spread(problems: list[str], split: str | None) -> dict[str, tuple[str, ...]]:
