@@ -6,7 +6,7 @@ The public API (each imports its engine on first call, so `import racbench` stay
   `datasets.Dataset`;
 * `build(recipe, out, ...)`: a whole recipe (`"trac"`, `"acp"`, a YAML file) written as a
   Hugging Face dataset folder;
-* `score(row, reply)`: a model's free-form reply to a row, scored.
+* `score(row, reply)`: a model's free-form reply to a row, scored as a `Score`.
 
 gymnasium environments: `import racbench.envs`, then `gymnasium.make("racbench/...")`.
 """
@@ -22,23 +22,33 @@ if TYPE_CHECKING:
     from racbench.checks.score import Score
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "build", "generate", "score"]
+__all__ = ["Score", "__version__", "build", "generate", "score"]
+
+
+def __getattr__(name: str) -> Any:
+    """`racbench.Score`, for type hints, loaded on first use like the engines."""
+    if name == "Score":
+        from racbench.checks.score import Score
+
+        return Score
+    raise AttributeError(f"module 'racbench' has no attribute '{name}'")
 
 
 def generate(family: str, *, domain: str | None = None,
-             problem: str | Sequence[str] | None = None,
+             problem: str | Path | Sequence[str | Path] | None = None,
              domain_file: str | Path | None = None, n: int = 100, form: str = "bool",
-             length: int | Sequence[int] = 2, seed: int = 0, split: str = "test",
+             length: int | Sequence[int] | None = None, seed: int = 0, split: str = "test",
              objects: int | None = None, names: str | None = None, style: str | None = None,
-             query_kinds: Sequence[str] | None = None, dataset: bool = False
-             ) -> "list[dict] | datasets.Dataset":
+             query_kinds: str | Sequence[str] | None = None, dataset: bool = False
+             ) -> "list[dict[str, Any]] | datasets.Dataset":
     """`n` rows of one task family, made exactly as `racbench build` makes them.
 
     The world: a shipped `domain` ("gripper", ...) with `problem` names ("p04", or a
     list; default: the split's shipped problems), or your PDDL (`domain_file` and
     `problem` paths); with neither, TRAC's blocksworld of `objects` blocks (default 5),
     named from colours and phrased in TRAC's style. `form` is "bool", "mc" or "open";
-    `length` the sequence length (a list mixes lengths in bool rows); `query_kinds`
+    `length` the sequence length (default 1 on TRAC's blocksworld, 2 on a domain, as in
+    `racbench generate` and recipes; a list mixes lengths in bool rows); `query_kinds`
     ("literal", "conjunction") the size of queries and goals in bool rows; `names`
     "problem", "seen" or "unseen"; `style` "acp" or "trac". The same arguments and
     `seed` give the same rows. Returns a list of row dicts, or with `dataset=True` a
@@ -46,14 +56,16 @@ def generate(family: str, *, domain: str | None = None,
     `racbench.errors.InputError` naming what is accepted.
 
         rows = racbench.generate("projection", n=10)                  # TRAC's blocks
-        rows = racbench.generate("landmarks", domain="gripper", problem="p04", form="mc")
+        rows = racbench.generate("landmarks", domain="logistics", problem="p04", form="mc",
+                                 n=10)
     """
-    from racbench.api import generate_rows, task_config
+    from racbench.api import _rows
+    from racbench.suites.generate import API, generate_config
 
-    cfg = task_config(family, domain=domain, problem=problem, domain_file=domain_file,
-                      split=split, form=form, length=length, objects=objects, names=names,
-                      style=style, query_kinds=query_kinds)
-    rows = generate_rows(cfg, n, seed, split)
+    cfg = generate_config(family, domain=domain, domain_file=domain_file, problems=problem,
+                          split=split, form=form, length=length, objects=objects,
+                          names=names, style=style, query_kinds=query_kinds, arguments=API)
+    rows = _rows(cfg, n, seed, split)
     if not dataset:
         return rows
     import datasets
@@ -69,10 +81,10 @@ def build(recipe: Any, out: str | Path, *, seed: int | None = None, scale: float
     """Build a recipe (a built-in name such as "trac", a YAML file path, or a loaded
     `Recipe`) into the dataset folder `out`, as `racbench build` does; returns the
     folder. Bad input raises `racbench.errors.InputError` before anything is written."""
-    from racbench.api import build_recipe
+    from racbench.api import _build
 
-    return build_recipe(recipe, out, seed=seed, scale=scale, workers=workers,
-                        overwrite=overwrite, progress=progress)
+    return _build(recipe, out, seed=seed, scale=scale, workers=workers, overwrite=overwrite,
+                  progress=progress)
 
 
 def score(row: Mapping[str, Any], reply: Any) -> "Score":
@@ -83,7 +95,13 @@ def score(row: Mapping[str, Any], reply: Any) -> "Score":
     numbered plan). Returns a `Score`: `value` in [0, 1] (`float(result)` gives it),
     `parsed` False when no answer could be read from the reply (value 0.0, so an
     evaluation can count those apart from wrong answers), and `extracted`, the answer
-    as read."""
+    as read. A row without what scoring reads raises `racbench.errors.InputError`.
+
+        row = racbench.generate("applicability", domain="gripper", problem="p04",
+                                form="mc", n=4)[0]
+        result = racbench.score(row, f"Let me think... The answer is ({row['answer']}).")
+        assert result.value == 1.0 and result.parsed
+    """
     from racbench.checks.score import score as _score
 
     return _score(row, reply)

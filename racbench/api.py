@@ -1,57 +1,22 @@
-"""The public Python API behind `racbench.generate` and `racbench.build` (see racbench/__init__.py).
+"""What `racbench.generate` and `racbench.build` run (racbench/__init__.py holds the
+public functions; nothing here is public).
 
 `generate` makes one config's rows in this process, exactly as a build makes them (the
 same row maker, positions, seeds and redraws of repeated problems), without writing
-files; `build` runs the build engine on a recipe.
+files; its config comes from `racbench.suites.generate`, as `racbench generate`'s does.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Any
 
-from racbench.tasks.config import SPLITS, TRAC_DOMAIN, TRAC_FAMILIES, ConfigError, TaskConfig
-
-
-def task_config(family: str, *, domain: str | None, problem: str | Sequence[str] | None,
-                domain_file: str | Path | None, split: str, form: str,
-                length: int | Sequence[int], objects: int | None, names: str | None,
-                style: str | None, query_kinds: Sequence[str] | None) -> TaskConfig:
-    """The config `generate` asks for: TRAC's world and style when no domain is named."""
-    if split not in SPLITS:
-        raise ConfigError(f"unknown split '{split}'; accepted: {', '.join(SPLITS)}")
-    lengths = (length,) if isinstance(length, int) else tuple(length)
-    problems = [problem] if isinstance(problem, (str, Path)) else list(problem or ())
-    trac = domain is None and domain_file is None
-    if trac and family not in TRAC_FAMILIES:
-        raise ConfigError(f"family '{family}' needs a domain (domain= a shipped domain, or "
-                          f"domain_file= and problem=); without one, racbench asks TRAC's "
-                          f"{', '.join(TRAC_FAMILIES)} on TRAC's blocksworld")
-    if trac and problems:
-        raise ConfigError("problem= needs domain= or domain_file=")
-    cfg = TaskConfig(
-        family=family,
-        domain=TRAC_DOMAIN if trac else (domain or ""),
-        domain_file=str(domain_file or ""),
-        form=form,
-        lengths=lengths,
-        problems={split: tuple(str(p) for p in problems)} if problems else {},
-        objects=(5 if objects is None else objects) if trac else objects,
-        names=names or ("seen" if trac else "problem"),
-        style=style or ("trac" if trac else "acp"),
-        query_kinds=tuple(query_kinds) if query_kinds else ("literal", "conjunction"),
-    )
-    return cfg.validate()
+from racbench.suites.generate import config_name
+from racbench.tasks.config import ConfigError, TaskConfig
 
 
-def config_name(cfg: TaskConfig) -> str:
-    """The name `racbench generate` gives a config (row ids and seeds derive from it)."""
-    if cfg.style == "trac":
-        return f"{cfg.family}_{'_'.join(f'L{n}' for n in cfg.lengths)}"
-    return f"{cfg.family}_{cfg.form}"
-
-
-def generate_rows(cfg: TaskConfig, n: int, seed: int, split: str) -> list[dict]:
+def _rows(cfg: TaskConfig, n: int, seed: int, split: str) -> list[dict[str, Any]]:
+    """The first `n` rows of the config's `split`, as a build of that size writes them."""
     from racbench.export.build import SplitRows
 
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
@@ -64,7 +29,8 @@ def generate_rows(cfg: TaskConfig, n: int, seed: int, split: str) -> list[dict]:
     return list(SplitRows(name, gen, split, n, seed, {}))
 
 
-def build_recipe(recipe, out: str | Path, **options) -> Path:
+def _build(recipe: Any, out: str | Path, **options: Any) -> Path:
+    """Build a recipe given by name, path or as a loaded `Recipe`."""
     from racbench.export.build import build
     from racbench.suites.recipe import Recipe, load_recipe
 

@@ -207,14 +207,16 @@ def _split_sizes(n: int) -> dict[str, int]:
 
 @main.command("generate")
 @click.argument("task")
-@click.option("--objects", type=int, default=5, show_default=True)
+@click.option("--objects", type=int, default=None,
+              help="Blocks of TRAC's blocksworld (TRAC tasks; default 5).")
 @click.option("--length", "lengths", type=int, multiple=True,
               help="Sequence length (default 1 for TRAC tasks, 2 for ACP families); "
-              "repeat to mix lengths in one config (TRAC tasks).")
+              "repeat to mix lengths in one config (true/false questions).")
 @click.option("-n", "rows", type=int, default=1000, show_default=True,
               help="Total rows, an even number (split 10:2:3 into train, validation, test).")
 @click.option("--query-kinds", default="literal,conjunction", show_default=True)
-@click.option("--names", default="seen", show_default=True, help="Name pool: seen or unseen.")
+@click.option("--names", default=None,
+              help="Name pool: seen or unseen (TRAC tasks' default: seen), or problem.")
 @click.option("--domain", default=None, help="A shipped STRIPS domain (ACP families).")
 @click.option("--domain-file", type=click.Path(path_type=Path), default=None,
               help="A PDDL domain file (ACP families).")
@@ -232,14 +234,12 @@ def generate_command(task, objects, lengths, rows, query_kinds, names, domain, d
     """Build one config of TASK: a TRAC task (projection, executability, planning,
     goal_recognition) on blocksworld, or, with --domain or --domain-file, any ACP
     family on a STRIPS domain."""
-    from racbench.suites.generate import acp_recipe, trac_recipe
+    from racbench.suites.generate import CLI, generate_config, generate_recipe
 
-    if domain or domain_file or problem_files:
-        recipe = acp_recipe(task, domain, domain_file, problem_files, form,
-                            lengths[0] if lengths else 2, rows, seed, _split_sizes)
-    else:
-        recipe = trac_recipe(task, objects, lengths or (1,), rows, query_kinds, names, seed,
-                             _split_sizes)
+    cfg = generate_config(task, domain=domain, domain_file=domain_file, problems=problem_files,
+                          form=form, length=lengths or None, objects=objects, names=names,
+                          query_kinds=query_kinds, arguments=CLI)
+    recipe = generate_recipe(cfg, rows, seed, _split_sizes)
     _run_build(recipe, out, seed=seed, workers=workers, overwrite=overwrite,
                progress=not quiet, max_pddl_mb=max_pddl_mb,
                max_ground_actions=max_ground_actions)

@@ -33,10 +33,12 @@ _GAP = re.compile(r"^(?:[\s,;.:>=\[\]\"'-]|\b(?:and|or|then|followed\s+by|next|f
 _NONE = re.compile(r"^\W*(?:none\b.*|nothing|no|n/a|\[\s*\]|\{\s*\}"
                    r"|(?:there\s+(?:is|are)\s+)?no\s+(?:\w+\s+)?(?:actions?|facts?)\b.*"
                    r"|there\s+(?:is|are)\s+none\b.*)\W*$", re.I)
-# Between phrased items: ";", "then", sentence ends, "->", ", (2) "; not bare commas,
-# which obfuscated and paraphrased phrasings contain ("unravel tulip1, sponge1 and
-# sprocket1").
-_PHRASE_SPLIT = re.compile(r"\s*(?:;|,?\s*(?:and\s+)?\bthen\b,?|(?<=\w)\.\s+|\s->\s"
+# Between phrased items: ";", "then", "and finally", ", next,", sentence ends, "->",
+# ", (2) "; not bare commas or "and", which obfuscated and paraphrased phrasings contain
+# ("unravel tulip1, sponge1 and sprocket1"): the scorer splits those on the row's own
+# phrasings (racbench.checks.score).
+_PHRASE_SPLIT = re.compile(r"\s*(?:;|,?\s*(?:and\s+)?\b(?:then|finally|lastly|afterwards|"
+                           r"after\s+that)\b,?|,\s*next\b,?|(?<=\w)\.\s+|\s->\s"
                            r"|,\s*(?=\(\d+\)\s))\s*", re.I)
 _NEGATIVE = re.compile(r"\b(?:false|negative|delete[sd]?|deletions?|removed?|no\s+longer|lost)\b",
                        re.I)
@@ -179,9 +181,9 @@ def _terms(line: str) -> list[str]:
 
 def _phrased(sections: list[_Section], facts: bool) -> list[str] | None:
     """Items in English: the bulleted lines of the last section with text (all its lines
-    if none is bulleted), split at ";", "then", sentence ends; lines saying "none" are
-    not items. Facts listed under a "false" label cannot be negated in words without
-    knowing the world: refused."""
+    if none is bulleted), split at `_PHRASE_SPLIT`; lines saying "none" are not items.
+    Facts listed under a "false" label cannot be negated in words without knowing the
+    world: refused."""
     polar = [s for s in sections if s.lines and s.polarity is not None] if facts else []
     chosen = [s for s in polar if s.polarity] if polar else [[s for s in sections if s.lines][-1]]
     if any(not s.polarity and _items(s) for s in polar):

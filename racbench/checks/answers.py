@@ -28,16 +28,34 @@ __all__ = ["extract_bool", "extract_letter", "extract_steps", "extract_actions",
            "extract_facts", "extract_action", "extract_fact"]
 
 # Bare answers the scorer always accepted ("1", "correct", "(true)"...).
-_BARE_TRUE = {"true", "yes", "1", "correct"}
-_BARE_FALSE = {"false", "no", "0", "incorrect"}
-_POLARITY = {"yes": True, "true": True, "no": False, "false": False}
+_BARE_TRUE = {"true", "yes", "1", "correct", "right"}
+_BARE_FALSE = {"false", "no", "0", "incorrect", "wrong"}
+_POLARITY = {"yes": True, "true": True, "no": False, "false": False, "correct": True,
+             "incorrect": False, "right": True, "wrong": False, "holds": True, "hold": True}
+# Where a decisive word counts besides right after an answer marker: yes, true and false
+# anywhere; "no" standing alone ("no block is on it" is prose); the verdicts below
+# standing alone or said of the statement. "right" and "hold" are words of the worlds
+# too ("the right gripper", "(clear b1) holds"): only said of the statement.
+_ANYWHERE = {"yes", "true", "false"}
+_ALONE = {"no", "correct", "incorrect", "wrong"}
+_VERDICTS = {"correct", "incorrect", "wrong", "right", "holds", "hold"}
+# What comes just before a verdict said of the statement ("is correct", "that's right",
+# "it does not hold", "the statement holds").
+_VERDICT_LEADS = {"is", "are", "was", "be", "it's", "that's", "isn't", "wasn't", "not",
+                  "it", "this", "that", "statement", "claim", "does", "doesn't"}
+_NOT_NEGATED = {"yes", "no"}  # "not yes" is not an answer; "not correct" is "false"
 # "Answer true or false." echoed back decides nothing.
 _ECHO = re.compile(r"\b(?:true\s+or\s+false|false\s+or\s+true|yes\s+or\s+no|no\s+or\s+yes)\b",
                    re.I)
+# Both answers at once ("Yes and no.", "true, but also false"); not "yes, and no block".
+_BOTH = re.compile(r"\b(yes|no|true|false)\s*(?:,\s*)?(?:(?:and|but)\s+)?(?:also\s+)?"
+                   r"(yes|no|true|false)\b(?!\s*\w)", re.I)
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|[.!?;,:\n()\[\]\"-]")
 _NEGATORS = {"not", "never", "neither", "nor", "cannot"}  # and any "...n't"
-# Words that may follow an answer word standing alone ("No because...", "Yes it is").
-_ANSWER_FOLLOWERS = {"because", "since", "as", "it"}
+# Words that may follow an answer word standing alone ("No because...", "Yes it is",
+# "It holds in the resulting state").
+_ANSWER_FOLLOWERS = {"because", "since", "as", "it", "that", "in", "after", "here", "now",
+                     "then", "so"}
 
 
 def _bare(text: str) -> str:
@@ -58,12 +76,14 @@ def _lines_after(text: str, start: int) -> str:
 def extract_bool(reply) -> str | None:
     """"true", "false" or None.
 
-    A bare word decides as before ("yes", "False", "1"). After an answer marker the
-    first decisive word of that line decides ("The answer is no because...", "Answer:
-    not true"). Otherwise the reply's standalone answers ("Yes, because...", "**True**",
-    "No.") decide if they agree; failing those, its claims ("the statement is false",
-    "it is not true") if they agree. "no" inside prose ("no block is on it") is not an
-    answer; negations ("not", "neither ... nor", "isn't") flip true and false."""
+    A bare word decides as before ("yes", "False", "1", "Wrong"). After an answer marker
+    the first decisive word of that line decides ("The answer is no because...",
+    "Answer: not correct"). Otherwise the reply's standalone answers ("Yes, because...",
+    "**True**", "No.") decide if they agree; failing those, its claims ("the statement
+    is false", "that's right", "it does not hold") if they agree. "no" inside prose ("no
+    block is on it") is not an answer, nor are verdict words of the world ("the right
+    gripper"); negations ("not", "neither ... nor", "isn't") flip every word but yes/no.
+    Both answers at once ("Yes and no.") are refused."""
     if isinstance(reply, bool):
         return _word(reply)
     text = plain(str(reply))
@@ -72,9 +92,14 @@ def extract_bool(reply) -> str | None:
         return "true" if bare in _BARE_TRUE else "false"
     text = _ECHO.sub(" ", text)
     for start in reversed(answer_starts(text)):
-        got = _first_decision(_lines_after(text, start))
+        line = _lines_after(text, start)
+        if _says_both(line):
+            return None
+        got = _first_decision(line)
         if got is not None:
             return _word(got)
+    if _says_both(text):
+        return None
     standalone, claims = set(), set()
     tokens = _TOKEN.findall(text.lower())
     for i, tok in enumerate(tokens):
@@ -94,6 +119,11 @@ def _word(value: bool) -> str:
     return "true" if value else "false"
 
 
+def _says_both(text: str) -> bool:
+    return any(_POLARITY[m.group(1).lower()] != _POLARITY[m.group(2).lower()]
+               for m in _BOTH.finditer(text))
+
+
 def _first_decision(segment: str) -> bool | None:
     tokens = _TOKEN.findall(segment.lower())
     words = [i for i, t in enumerate(tokens) if t[0].isalpha()]
@@ -105,18 +135,29 @@ def _first_decision(segment: str) -> bool | None:
 
 
 def _decision(tokens: list[str], i: int, first: bool) -> bool | None:
-    """What tokens[i] says, if it is a decisive word: "no" only when it stands alone or
-    opens the text; true/false flipped by a negation up to two words before."""
+    """What tokens[i] says, if it is a decisive word where it stands (see _ANYWHERE):
+    anything but yes/no flipped by a negation up to two words before ("not true", "is
+    not correct", "does not hold")."""
     tok = tokens[i]
     if tok not in _POLARITY:
         return None
-    if tok == "no" and not first and not _standalone(tokens, i):
+    before = tokens[max(0, i - 2):i]
+    counts = (first or tok in _ANYWHERE or (tok in _ALONE and _standalone(tokens, i))
+              or (tok in _VERDICTS and _said_of_statement(tokens, i, before)))
+    if not counts:
         return None
     value = _POLARITY[tok]
-    before = tokens[max(0, i - 2):i]
-    if tok in ("true", "false") and any(b in _NEGATORS or b.endswith("n't") for b in before):
+    if tok not in _NOT_NEGATED and any(b in _NEGATORS or b.endswith("n't") for b in before):
         value = not value
     return value
+
+
+def _said_of_statement(tokens: list[str], i: int, before: list[str]) -> bool:
+    """A verdict after a copula or subject, not before a noun ("the statement is
+    correct", not "the correct answer" or "the right gripper")."""
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else "."
+    return (any(b in _VERDICT_LEADS for b in before)
+            and (not nxt[0].isalpha() or nxt in _ANSWER_FOLLOWERS))
 
 
 def _standalone(tokens: list[str], i: int) -> bool:

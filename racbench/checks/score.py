@@ -13,16 +13,21 @@ open ACP rows: scored by the family's verifier on the row's own symbolic problem
 reachability and landmarks); see `racbench/tasks/scoring.py` for the plan scale (1.0
 valid and optimal, 0.5 valid but longer, 0.0 otherwise). An open answer is parsed when
 every item names an action or fact of the row's problem, in PDDL or as the row phrases
-it; an unknown PDDL term is a wrong answer, an unmatched English line an unreadable one.
+it (a line listing phrased items with commas or "and" is split where the row's
+phrasings say); an unknown PDDL term is a wrong answer, an unmatched English line an
+unreadable one.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from racbench.checks import answers
+from racbench.errors import InputError
 
 # What each family's open rows ask for, which says how to read it from a reply.
 OPEN_ANSWERS = {
@@ -37,6 +42,11 @@ _READERS: dict[str, Callable[[Any], str | None]] = {
     "facts": answers.extract_facts, "fact": answers.extract_fact,
     "steps": answers.extract_steps,
 }
+# Where a line may list several phrased items ("a, b and c"); kept by the split.
+_LISTED = re.compile(r"(,\s*(?:and\s+)?|\s+and\s+)")
+# The most parts between those one phrasing may span (an obfuscated action names its
+# objects "a, b, c and d"; four parts in the shipped domains).
+_MAX_ITEM_PARTS = 12
 
 
 @dataclass(frozen=True)
@@ -55,13 +65,17 @@ class Score:
 
 
 def score(row: Mapping[str, Any], reply: Any) -> Score:
-    """The reply's score on the row, by the row's form."""
-    form = row["form"]
+    """The reply's score on the row, by the row's form; a row missing what scoring
+    reads raises InputError naming the field."""
+    form = _field(row, "form")
     if form == "bool":
-        return _compare(answers.extract_bool(reply), row["answer"])
+        return _compare(answers.extract_bool(reply), _field(row, "answer"))
     if form == "mc":
-        return _compare(answers.extract_letter(reply, row.get("choices") or ()), row["answer"])
-    return _score_open(row, reply)
+        return _compare(answers.extract_letter(reply, row.get("choices") or ()),
+                        _field(row, "answer"))
+    if form == "open":
+        return _score_open(row, reply)
+    raise InputError(f"the row's form '{form}' is not one of bool, mc, open")
 
 
 def _compare(got: str | None, truth: str) -> Score:
@@ -72,16 +86,92 @@ def _score_open(row: Mapping[str, Any], reply: Any) -> Score:
     from racbench.tasks import FAMILIES
     from racbench.tasks.symbolic import symbolic_task
 
-    kind = OPEN_ANSWERS[row["family"]]
-    got = _READERS[kind](reply)
-    if got is None:
-        return Score(0.0, False, None)
-    meta = json.loads(row.get("metadata") or "{}")
-    st = symbolic_task(row["symbolic"], meta.get("render"))
-    if not _readable(st, kind, got):
-        return Score(0.0, False, got)
-    value = FAMILIES[row["family"]].score_open(st, got)
-    return Score(min(1.0, max(0.0, float(value))), True, got)
+    family = _field(row, "family")
+    if family not in OPEN_ANSWERS:
+        raise InputError(f"the row's family '{family}' has no open answers; accepted: "
+                         f"{', '.join(OPEN_ANSWERS)}")
+    kind = OPEN_ANSWERS[family]
+    sym = _json_field(row, "symbolic")
+    with _symbolic_fields(sym):
+        st = symbolic_task(sym, _json_field(row, "metadata", "{}").get("render"))
+        got = _READERS[kind](reply)
+        if got is None:
+            return Score(0.0, False, None)
+        items = _row_items(st, kind, got)
+        if items is None:
+            return Score(0.0, False, got)
+        value = FAMILIES[family].score_open(st, items)
+    return Score(min(1.0, max(0.0, float(value))), True, items)
+
+
+def _field(row: Mapping[str, Any], name: str) -> Any:
+    if name not in row:
+        raise InputError(f"the row has no '{name}' field; score rows as racbench.generate "
+                         "or datasets give them")
+    return row[name]
+
+
+def _json_field(row: Mapping[str, Any], name: str, default: str | None = None) -> dict:
+    """A JSON object column (symbolic, metadata), as a dict; `default` when absent or
+    empty, if given."""
+    value = _field(row, name) if default is None else row.get(name) or default
+    if isinstance(value, Mapping):
+        return dict(value)
+    try:
+        value = json.loads(value)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"the row's '{name}' is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise InputError(f"the row's '{name}' is not a JSON object")
+    return value
+
+
+@contextmanager
+def _symbolic_fields(sym: dict) -> Iterator[None]:
+    """A field missing from the row's symbolic JSON (the task's `domain_pddl`, a
+    family's `subject`) raised as the InputError it is, naming the field."""
+    try:
+        yield
+    except KeyError as exc:
+        key = exc.args[0] if exc.args else None
+        if not isinstance(key, str) or key in sym:
+            raise
+        raise InputError(f"the row's symbolic JSON has no '{key}' field") from None
+
+
+def _row_items(st, kind: str, text: str) -> str | None:
+    """The extracted answer with its phrased lines split into the row's items ("a, b and
+    c" is three actions where a, b and c are phrasings of the row); None if a line is
+    no item, or a single-item answer names several."""
+    if _readable(st, kind, text):
+        return text
+    items = []
+    for line in text.split("\n"):
+        parts = _listed_items(st, kind, line)
+        if parts is None:
+            return None
+        items.extend(parts)
+    if kind in ("action", "fact") and len(set(items)) > 1:
+        return None
+    return "\n".join(items)
+
+
+def _listed_items(st, kind: str, line: str) -> list[str] | None:
+    """The line as consecutive items of the row, cut at commas and "and": phrasings hold
+    both themselves ("at waypoint2, rover1 calibrates camera1", "unravel tulip1, sponge1
+    and sprocket1"), so only the row's phrasings say where one ends. Found from the end
+    (an item is tried only before a readable rest, shortest first), so a line of prose
+    costs a few tries, not one per pair of its commas."""
+    pieces = _LISTED.split(line)  # text, separator, text, ...
+    ends = len(pieces) // 2 + 1
+    rest: list[list[str] | None] = [None] * ends + [[]]  # rest[i]: the items from piece i
+    for i in range(ends - 1, -1, -1):
+        for j in range(i + 1, min(ends, i + _MAX_ITEM_PARTS) + 1):
+            item = "".join(pieces[2 * i:2 * j - 1])
+            if rest[j] is not None and _readable(st, kind, item):
+                rest[i] = [item] + rest[j]
+                break
+    return rest[0]
 
 
 def _readable(st, kind: str, text: str) -> bool:

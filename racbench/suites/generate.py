@@ -1,81 +1,143 @@
-"""`racbench generate`: a recipe of one config from command-line knobs.
+"""`racbench generate` and `racbench.generate`: one config from generate's arguments.
 
-A TRAC task (a family on TRAC's blocksworld, in TRAC's style), or any family on a
-shipped domain or on the user's PDDL files; the build engine then treats it like any
-recipe.
+A TRAC task (a family on TRAC's blocksworld, in TRAC's style) when no domain is named,
+or any family on a shipped domain or on the user's PDDL files. Both the command and the
+Python function make their config here, with the recipes' defaults (a TRAC task asks
+about sequences of 1 action, a family of 2); the command then adds split sizes and
+builds it like any recipe.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NamedTuple, Sequence
 
-from racbench.api import config_name
-from racbench.tasks.config import TRAC_DOMAIN, TRAC_FAMILIES, ConfigError, TaskConfig
+from racbench.suites.recipe import FAMILY_DEFAULTS, TRAC_DEFAULTS, ConfigSpec, Recipe
+from racbench.tasks.config import QUERY_KINDS, SPLITS, TRAC_FAMILIES, ConfigError, TaskConfig
 from racbench.text import environment
-from racbench.suites.recipe import ConfigSpec, Recipe
 
 SplitSizes = Callable[[int], dict[str, int]]
 
 
-def trac_recipe(task: str, objects: int, lengths: tuple[int, ...], rows: int,
-                query_kinds: str, names: str, seed: int, split_sizes: SplitSizes) -> Recipe:
-    if task not in TRAC_FAMILIES:
+class Arguments(NamedTuple):
+    """How a caller names generate's arguments, for messages the user can act on."""
+
+    family: str
+    domain: str
+    domain_file: str
+    problem: str
+
+
+CLI = Arguments("task", "--domain", "--domain-file", "--problem-file")
+API = Arguments("family", "domain=", "domain_file=", "problem=")
+
+
+def generate_config(family: str, *, domain: str | None = None,
+                    domain_file: str | Path | None = None,
+                    problems: str | Path | Sequence[str | Path] | None = None,
+                    split: str | None = None, form: str = "bool",
+                    length: int | Sequence[int] | None = None, objects: int | None = None,
+                    names: str | None = None, style: str | None = None,
+                    query_kinds: str | Sequence[str] | None = None,
+                    arguments: Arguments) -> TaskConfig:
+    """The validated config of generate's arguments. `problems` (names or files) go to
+    `split`, or with `split` None (a build of every split) are spread over the splits;
+    `query_kinds` may be comma-separated; unset knobs take the recipes' defaults."""
+    problems = [problems] if isinstance(problems, (str, Path)) else list(problems or ())
+    _check_world(family, domain, domain_file, problems, arguments)
+    if split is not None and split not in SPLITS:
+        raise ConfigError(f"unknown split '{split}'; accepted: {', '.join(SPLITS)}")
+    defaults = FAMILY_DEFAULTS if domain or domain_file else TRAC_DEFAULTS
+    domain, domain_file, problems = _world(domain, domain_file, problems)
+    if length is None:
+        length = defaults["length"]
+    if isinstance(query_kinds, str):
+        query_kinds = [k.strip() for k in query_kinds.split(",") if k.strip()]
+    cfg = TaskConfig(
+        family=family, domain=domain or defaults["domain"], domain_file=domain_file,
+        form=form, lengths=(length,) if isinstance(length, int) else tuple(length),
+        problems=_spread(problems, split),
+        objects=defaults["objects"] if objects is None else objects,
+        names=names or defaults["names"], style=style or defaults["style"],
+        query_kinds=QUERY_KINDS if query_kinds is None else tuple(query_kinds))
+    return cfg.validate()
+
+
+def _check_world(family: str, domain, domain_file, problems: list, arguments: Arguments
+                 ) -> None:
+    """Refuse a family without the world it needs, and world arguments that clash. (With
+    a domain, an unknown family is the config's to name.)"""
+    a = arguments
+    if not (domain or domain_file) and family not in TRAC_FAMILIES:
         from racbench.tasks import FAMILIES
-        raise ConfigError(f"unknown task '{task}'; accepted: {', '.join(TRAC_FAMILIES)}, or a "
-                          f"family with --domain/--domain-file: {', '.join(FAMILIES)}")
-    cfg = TaskConfig(family=task, domain=TRAC_DOMAIN, objects=objects, lengths=tuple(lengths),
-                     query_kinds=tuple(k.strip() for k in query_kinds.split(",") if k.strip()),
-                     names=names, style="trac").validate()
-    sizes = split_sizes(rows)
-    name = config_name(cfg)
-    words = environment().get_template("cli/generate.j2").module
-    spec = ConfigSpec(name, str(words.config(task, objects)), cfg, sizes)
-    recipe_text = json.dumps({"task": task, "objects": objects, "lengths": list(lengths),
-                              "rows": rows, "query_kinds": list(cfg.query_kinds),
-                              "names": names})
-    return Recipe(name, str(words.recipe(task)), seed, (spec,), recipe_text)
-
-
-def acp_recipe(family: str, domain: str | None, domain_file: Path | None,
-               problem_files: tuple[Path, ...], form: str, length: int, rows: int, seed: int,
-               split_sizes: SplitSizes) -> Recipe:
+        if family not in FAMILIES:
+            more = [f for f in FAMILIES if f not in TRAC_FAMILIES]
+            raise ConfigError(f"unknown {a.family} '{family}'; accepted: "
+                              f"{', '.join(TRAC_FAMILIES)}, and with {a.domain} or "
+                              f"{a.domain_file} also {', '.join(more)}")
+        raise ConfigError(f"{a.family} '{family}' needs a domain ({a.domain} a shipped "
+                          f"domain, or {a.domain_file} and {a.problem}); without one, "
+                          f"racbench asks TRAC's {', '.join(TRAC_FAMILIES)} on TRAC's "
+                          "blocksworld")
     if domain and domain_file:
-        raise ConfigError("give either --domain (a shipped domain) or --domain-file, not both")
-    if domain_file and not problem_files:
-        raise ConfigError("--domain-file needs at least one --problem-file")
-    if problem_files and not domain_file and not domain:
-        raise ConfigError("--problem-file needs --domain-file (or --domain for shipped names)")
-    files = [str(p) for p in problem_files]
-    problems: dict[str, tuple[str, ...]] = {}
-    if len(files) >= 3:
-        held = max(1, round(len(files) / 5))
-        problems = {"train": tuple(files[:-2 * held]), "validation": tuple(files[-2 * held:-held]),
-                    "test": tuple(files[-held:])}
-        sizes = split_sizes(rows)
-    elif files:
-        problems = {"test": tuple(files)}
+        raise ConfigError(f"give either {a.domain} (a shipped domain) or {a.domain_file}, "
+                          "not both")
+    if domain_file and not problems:
+        raise ConfigError(f"{a.domain_file} needs at least one {a.problem}")
+    if problems and not domain_file and not domain:
+        raise ConfigError(f"{a.problem} needs {a.domain_file} (or {a.domain} for shipped "
+                          "names)")
+
+
+def _world(domain: str | None, domain_file, problems: list) -> tuple[str, str, list[str]]:
+    """Domain, domain file and problems as a config names them: a shipped domain with
+    your problem files is read from its file; shipped problems go by name (p04.pddl is
+    p04)."""
+    if domain and any(Path(p).is_file() for p in problems):
+        return "", str(_shipped_domain_file(domain)), [str(p) for p in problems]
+    if domain:
+        return domain, "", [Path(p).stem for p in problems]
+    return "", str(domain_file or ""), [str(p) for p in problems]
+
+
+def _spread(problems: list[str], split: str | None) -> dict[str, tuple[str, ...]]:
+    """Problems per split: all in `split`; for a build of every split, the last fifth (at
+    least one) is test and the fifth before it validation, or with fewer than three
+    problems all are test."""
+    if not problems:
+        return {}
+    if split is not None or len(problems) < 3:
+        return {split or "test": tuple(problems)}
+    held = max(1, round(len(problems) / 5))
+    return {"train": tuple(problems[:-2 * held]),
+            "validation": tuple(problems[-2 * held:-held]), "test": tuple(problems[-held:])}
+
+
+def config_name(cfg: TaskConfig) -> str:
+    """The name generate gives a config (row ids and seeds derive from it)."""
+    if cfg.style == "trac":
+        return f"{cfg.family}_{'_'.join(f'L{n}' for n in cfg.lengths)}"
+    return f"{cfg.family}_{cfg.form}"
+
+
+def generate_recipe(cfg: TaskConfig, rows: int, seed: int, split_sizes: SplitSizes) -> Recipe:
+    """`racbench generate`'s recipe of the one config: `rows` over every split by
+    `split_sizes`, or all in test when only test has problems."""
+    if set(cfg.problems) == {"test"}:
         if rows < 2 or rows % 2:
             raise ConfigError(f"-n must be an even number >= 2 (labels are 50/50), got {rows}")
         sizes = {"test": rows}
     else:
         sizes = split_sizes(rows)
-    if domain and files:  # shipped domain, problems named p01... or given as paths
-        problems = {k: tuple(Path(p).stem if not Path(p).is_file() else p for p in v)
-                    for k, v in problems.items()}
-        if any(Path(p).is_file() for v in problems.values() for p in v):
-            domain_file = _shipped_domain_file(domain)
-            domain = ""
-    cfg = TaskConfig(family=family, domain=domain or "", form=form, lengths=(length,),
-                     problems=problems, domain_file=str(domain_file or "")).validate()
     name = config_name(cfg)
-    spec = ConfigSpec(name, f"{family} on {cfg.domain_label}, {form} questions", cfg, sizes)
-    recipe_text = json.dumps({"family": family, "domain": domain, "domain_file": str(domain_file),
-                              "problems": problems, "form": form, "length": length,
-                              "rows": rows}, sort_keys=True, default=str)
     words = environment().get_template("cli/generate.j2").module
-    return Recipe(name, str(words.recipe(family)), seed, (spec,), recipe_text)
+    description = (str(words.config(cfg.family, cfg.objects)) if cfg.generated else
+                   f"{cfg.family} on {cfg.domain_label}, {cfg.form} questions")
+    spec = ConfigSpec(name, description, cfg, sizes)
+    source = json.dumps({"config": dataclasses.asdict(cfg), "rows": rows}, sort_keys=True)
+    return Recipe(name, str(words.recipe(cfg.family)), seed, (spec,), source)
 
 
 def _shipped_domain_file(domain: str) -> Path:

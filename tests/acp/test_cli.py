@@ -101,3 +101,28 @@ def test_same_bytes_under_two_hash_seeds(tmp_path):
         assert r.returncode == 0, r.stderr
         outs.append({p.relative_to(out): p.read_bytes() for p in out.rglob("*.parquet")})
     assert outs[0] == outs[1] and outs[0]
+
+
+def test_generate_makes_the_config_racbench_generate_makes(tmp_path):
+    """The command and the Python function turn their arguments into a config one way:
+    the same defaults (a TRAC task of length 1, a family of length 2) and the same rows."""
+    import racbench as api
+
+    r = racbench("generate", "projection", "-n", 6, "--out", tmp_path / "t", "--workers", 1,
+                 "--quiet")
+    assert r.returncode == 0, r.stderr
+    table = pq.read_table(tmp_path / "t" / "projection_L1" / "test-00000-of-00001.parquet")
+    assert set(table.column("sequence_length").to_pylist()) == {1}
+    r = racbench("generate", "projection", "--domain", "gripper", "--problem-file", "p04",
+                 "-n", 4, "--out", tmp_path / "a", "--workers", 1, "--quiet")
+    assert r.returncode == 0, r.stderr
+    built = pq.read_table(tmp_path / "a" / "projection_bool" / "test-00000-of-00001.parquet")
+    assert built.to_pylist() == api.generate("projection", domain="gripper", problem="p04", n=4)
+    assert set(built.column("sequence_length").to_pylist()) == {2}
+
+
+def test_trac_knobs_are_refused_on_a_domain(tmp_path):
+    assert_user_error(racbench("generate", "applicability", "--domain", "gripper", "--objects",
+                               7, "--out", tmp_path / "o"), "'objects'")
+    assert_user_error(racbench("generate", "landmarks", "--out", tmp_path / "o"),
+                      "task 'landmarks' needs a domain (--domain")

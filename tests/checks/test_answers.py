@@ -62,6 +62,22 @@ BOOL = [
     ("Yes or no? Yes.", "true"),
     (LONG_THOUGHT + "The answer is yes.", "true"),
     ("Absolutely yes!", "true"),
+    ("The final answer is $\\boxed{\\text{No}}$", "false"),
+    ("\\boxed{True}", "true"),
+    # verdicts on the statement: correct/incorrect, right/wrong, holds/does not hold
+    ("The statement is correct.", "true"),
+    ("The statement is not correct.", "false"),
+    ("Correct, because the hand is empty.", "true"),
+    ("That is wrong: b1 is not clear.", "false"),
+    ("That's right.", "true"),
+    ("It isn't right, the robot is elsewhere.", "false"),
+    ("Right.", "true"), ("Wrong!", "false"),
+    ("It holds.", "true"),
+    ("It does not hold after the second action.", "false"),
+    ("The statement holds in the resulting state.", "true"),
+    ("No, that's not correct.", "false"),
+    ("Answer: incorrect", "false"),
+    ("The answer is: not correct", "false"),
     # no single answer: unreadable, not wrong
     ("", None), ("   ", None), ("I cannot tell.", None), ("Maybe.", None),
     ("It depends on the order of the actions.", None),
@@ -76,6 +92,15 @@ BOOL = [
     ("yes" * 2000, None),
     (LONG_THOUGHT, None),
     ("Absolutely.", None),
+    # both answers at once: contradictory, unreadable
+    ("Yes and no.", None), ("yes and no", None), ("No and yes.", None),
+    ("True and false.", None), ("The answer is yes and no.", None),
+    ("Answer: true, but also false.", None),
+    # verdict words used as adjectives or verbs of the world, not as answers
+    ("The robot holds ball1 in the right gripper.", None),
+    ("I'm not sure what the correct answer would be.", None),
+    ("Since (clear b1) holds, the question is what the hand does.", None),
+    ("Yes, and no block is on b1.", "true"),
 ]
 
 CHOICES = ["the robot drops ball ball3 in room room1 from gripper left",
@@ -114,6 +139,8 @@ LETTERS = [
     ("Answer:\n\n(B)", "B"),
     (LONG_THOUGHT + "The answer is C.", "C"),
     ("I think A at first, but the final answer is B.", "B"),
+    ("The final answer is $\\boxed{B}$.", "B"),
+    ("Answer: $\\boxed{\\textbf{(C)}}$", "C"),
     # one letter claimed in prose
     ("A is wrong, B is wrong, C is correct.", "C"),
     ("I would pick B.", "B"),
@@ -166,6 +193,7 @@ STEPS = [
     # after an answer marker
     ("The answer is 3.", "3"),
     ("Answer: 2, 4", "2, 4"),
+    ("The final answer is $\\boxed{3}$.", "3"),
     ("Final answer: none", "none"),
     ("**Answer:** Step 5", "5"),
     ("Answer: steps 1 and 2", "1, 2"),
@@ -277,6 +305,16 @@ ACTIONS = _cases(LIST_FORMS, [GRIPPER_PLAN, BLOCKS_PLAN]) + _cases(
      "\n\nThese are all of them.", "the hand unstacks b1 from b2\nthe hand puts down b1"),
     ("(1) the hand unstacks b1 from b2, (2) the hand puts down b1",
      "the hand unstacks b1 from b2\nthe hand puts down b1"),
+    ("First the hand unstacks b1 from b2, then the hand puts down b1, and finally the hand "
+     "picks up b2.", "the hand unstacks b1 from b2\nthe hand puts down b1\nthe hand picks up b2"),
+    ("the hand unstacks b1 from b2, next, the hand puts down b1, after that the hand picks "
+     "up b2, and lastly the hand stacks b2 on b1", "the hand unstacks b1 from b2\nthe hand puts "
+     "down b1\nthe hand picks up b2\nthe hand stacks b2 on b1"),
+    ("the hand unstacks b1 from b2 and finally the hand puts down b1",
+     "the hand unstacks b1 from b2\nthe hand puts down b1"),
+    # bare commas and "and" are kept: phrasings hold them too; the scorer splits them
+    ("the hand unstacks b1 from b2, the hand puts down b1 and the hand picks up b2.",
+     "the hand unstacks b1 from b2, the hand puts down b1 and the hand picks up b2"),
     ("the hand unstacks b1 from b2\nNo other action is applicable.",
      "the hand unstacks b1 from b2"),
     # labels introduce a line; headings end the reasoning before the list

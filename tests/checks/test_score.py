@@ -4,6 +4,7 @@ the row's own problem: right, wrong, and unreadable (parsed False, value 0.0).""
 import json
 import subprocess
 import sys
+import time
 from dataclasses import FrozenInstanceError
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 import racbench
 from racbench.checks.answers import extract_actions, extract_facts
 from racbench.checks.score import OPEN_ANSWERS, Score, score
+from racbench.errors import InputError
 from racbench.tasks import FAMILIES
 from racbench.tasks.config import TaskConfig
 from racbench.tasks.rows import ConfigRows
@@ -49,9 +51,13 @@ SAYS = [
     lambda yes: f"Final Answer: {'TRUE' if yes else 'FALSE'}\n\nExplanation: see the state.",
     lambda yes: f"{LONG}So the answer is {'yes' if yes else 'no'}.",
     lambda yes: "True" if yes else "False",
+    lambda yes: f"The statement is {'correct' if yes else 'not correct'}.",
+    lambda yes: "That's right." if yes else "That is wrong.",
+    lambda yes: "It holds." if yes else "It does not hold.",
 ]
 NO_ANSWER = ["", "I cannot tell.", "Neither true nor false.", "No. Wait, yes.", "Maybe",
-             "It depends.", LONG, "True or false?"]
+             "It depends.", LONG, "True or false?", "Yes and no.",
+             "The answer is true and false."]
 
 
 def test_bool_replies(acp_rows, trac_rows):
@@ -126,6 +132,10 @@ def list_forms(row):
         "\n".join(f"{i}. {w}" for i, w in enumerate(words, 1)),
         "\n".join(f"**{w}**" for w in words),
         "; ".join(words),
+        ", ".join(words),
+        "First " + ", then ".join(words) + ".",
+        f"{TALK}\n\nThe answer is: " + ", ".join(words[:-1]) + " and " + words[-1] + ".",
+        "First, " + ", ".join(words[:-1]) + ", and finally " + words[-1] + ".",
     ]
 
 
@@ -266,6 +276,41 @@ def test_step_replies(family, domain, acp_rows):
             check(row, reply, 0.0, parsed=False)
 
 
+# -- malformed rows ---------------------------------------------------------------------------
+
+def _without(key):
+    def edit(row):
+        sym = json.loads(row["symbolic"])
+        del sym[key]
+        row["symbolic"] = json.dumps(sym)
+    return edit
+
+
+@pytest.mark.parametrize("form,edit,words", [
+    ("open", _without("domain_pddl"), "'domain_pddl'"),
+    ("open", _without("state"), "'state'"),
+    ("open", _without("subject"), "'subject'"),
+    ("open", lambda r: r.update(symbolic="not json"), "'symbolic' is not JSON"),
+    ("open", lambda r: r.update(symbolic="[1, 2]"), "'symbolic' is not a JSON object"),
+    ("open", lambda r: r.update(metadata="{"), "'metadata' is not JSON"),
+    ("open", lambda r: r.pop("symbolic"), "no 'symbolic' field"),
+    ("open", lambda r: r.update(family="juggling"), "family 'juggling'"),
+    ("open", lambda r: r.pop("form"), "no 'form' field"),
+    ("open", lambda r: r.update(form="essay"), "form 'essay'"),
+    ("bool", lambda r: r.pop("answer"), "no 'answer' field"),
+    ("mc", lambda r: r.pop("answer"), "no 'answer' field"),
+])
+def test_malformed_rows_raise_an_input_error(form, edit, words, acp_rows):
+    row = dict(acp_rows("reachability" if form == "open" else "applicability", "gripper",
+                        form, 1)[0])
+    edit(row)
+    # a field only the family's verifier reads is missed once there is an answer to verify
+    replies = ["I cannot tell."] if words != "'subject'" else []
+    for reply in [row.get("answer") or "A"] + replies:
+        with pytest.raises(InputError, match=words):
+            racbench.score(row, reply)
+
+
 # -- the API ---------------------------------------------------------------------------------
 
 def test_score_is_a_small_frozen_result(acp_rows):
@@ -317,3 +362,34 @@ def test_phrasings_survive_extraction(domain):
             if len(set(facts)) == len(facts):  # rovers paraphrases "empty" as "not full"
                 assert st.parse_literals(extract_facts("; ".join(facts)),
                                          st.task.atoms) == literals
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_phrased_lists_split_at_commas(domain):
+    """An inline list of phrased actions ("a, b and c") scores as its actions in every
+    phrasing, though phrasings hold commas and "and" themselves (obfuscated names, "at
+    waypoint2, rover1 ...")."""
+    for obfuscation, paraphrase in ((None, 0), (None, 1), (None, 2), ("random", 0),
+                                    ("misleading", 1)):
+        cfg = TaskConfig(family="applicability", domain=domain, form="open",
+                         problems={"test": ("p04",)}, obfuscation=obfuscation,
+                         paraphrase=paraphrase)
+        row = ConfigRows("p", cfg, 0, ("test",)).row("test", 0, 0).columns
+        st = task_of(row)
+        words = [st.text.action(tuple(t[1:-1].split())) for t in row["answer"].splitlines()]
+        if len(words) < 2:
+            continue
+        got = check(row, "They are: " + ", ".join(words[:-1]) + " and " + words[-1] + ".", 1.0)
+        assert got.extracted.splitlines() == words
+        check(row, ", ".join(words[:-1]), 0.0)  # one missing
+
+
+@pytest.mark.parametrize("line", ["{w}, " * 3000 + "junk", "Well, so, and, hmm, " * 3000,
+                                  "{w} and " * 2000 + "{w}", "a, " * 30000])
+def test_long_phrased_lines_are_scored_in_linear_time(line, acp_rows):
+    row = acp_rows("applicability", "gripper", "open", 1)[0]
+    st = task_of(row)
+    reply = line.replace("{w}", st.text.action(st.task.actions[0].term))
+    start = time.perf_counter()
+    racbench.score(row, reply)
+    assert time.perf_counter() - start < 10  # trying every pair of commas takes minutes
