@@ -131,9 +131,10 @@ def test_docstring_examples_run():
     assert len(namespace["rows"]) == 10
 
 
-def test_readme_api_examples_run():
+def test_readme_api_examples_run(tmp_path, monkeypatch):
     """The README's Python examples of the API give the results it prints (its rows are
-    a true bool row and an mc row whose answer is B)."""
+    a true bool row and an mc row whose answer is B); what they build goes to tmp_path."""
+    monkeypatch.chdir(tmp_path)
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     blocks = [b.split("```")[0] for b in readme.split("```python\n")[1:]]
     blocks = [b for b in blocks if "racbench.score(" in b or "racbench.generate(" in b]
