@@ -308,7 +308,9 @@ def audit_command(directory: Path, field: str, no_card: bool, quiet: bool) -> No
 def verify_command(directory: Path, limit, configs, no_optimal, require_optimal, jobs,
                    fd_timeout, quiet) -> None:
     """Re-derive every label of the dataset in DIR with unified-planning and Fast
-    Downward; exit 1 if any row disagrees, 2 if DIR is not a racbench dataset."""
+    Downward. Rows the engines cannot run on are counted as unchecked, with the reason,
+    never as mismatches. Exit 1 if any row disagrees (or no row could be checked), 2 if
+    DIR is not a racbench dataset."""
     from racbench.progress import progress_bar
     from racbench.checks.verify import verify_dataset
 

@@ -434,3 +434,64 @@ def test_science_lab_rows_are_skipped_with_the_reason():
     check = verify_row({"id": "lab-train-000000", "label": 1, "symbolic": json.dumps(sym)},
                        optimal=False)
     assert check.ok and check.skipped == ["label (no independent engine for the science lab)"]
+
+
+# -- domains unified-planning's reader refuses ------------------------------------------
+
+def _fresh_engine(monkeypatch) -> None:
+    """No domain read by an earlier test stays cached in this process's engine."""
+    monkeypatch.setattr(verify_rows, "_ENGINE", None)
+
+
+def _up_reader_refuses(monkeypatch) -> None:
+    from unified_planning.io import PDDLReader
+
+    def refuse(self, *args, **kwargs):
+        raise SyntaxError("refused for the test")
+    monkeypatch.setattr(PDDLReader, "parse_problem_string", refuse)
+
+
+def test_a_domain_ups_reader_refuses_is_checked_through_racbench_model(tmp_path, monkeypatch):
+    """A competition-style domain whose :types names a type twice: UP's reader refuses
+    it, racbench reads it, and the rows are still checked (through UP's API, from
+    racbench's model), with Fast Downward too: none is a mismatch or unchecked."""
+    import racbench
+
+    _fresh_engine(monkeypatch)
+    text = GRIPPER.read_text()
+    start = text.index("(:types") + len("(:types")
+    domain = tmp_path / "gripper-twice.pddl"
+    domain.write_text(text[:start] + " room" + text[start:])
+    problems = [str(GRIPPER.parent / "problems" / f"p0{i}.pddl") for i in (1, 2)]
+    rows = (racbench.generate("applicability", domain_file=domain, problem=problems, n=6)
+            + racbench.generate("next_action", domain_file=domain, problem=problems, n=6,
+                                form="mc"))
+    for row in rows:
+        check = verify_row(row, optimal=HAVE_FD)
+        assert check.ok and not check.unchecked and check.checked, (row["id"], check)
+
+
+def test_the_model_translation_agrees_with_ups_reader_on_every_row(acp, monkeypatch):
+    """Every row of the ACP fixture (six families, three forms) checked with domains
+    built from racbench's model instead of UP's reader: the same verdicts."""
+    _fresh_engine(monkeypatch)
+    _up_reader_refuses(monkeypatch)
+    report = verify_dataset(acp, optimal=HAVE_FD, jobs=1)
+    assert sum(report.rows.values()) > 50
+    assert not report.mismatches and not report.unchecked, report.summary()
+
+
+def test_rows_no_engine_can_run_on_are_unchecked_never_mismatching(acp, monkeypatch):
+    from racbench.checks.verify import translate
+
+    _fresh_engine(monkeypatch)
+    _up_reader_refuses(monkeypatch)
+
+    def untranslatable(domain):
+        raise translate.Untranslatable("a construct for the test")
+    monkeypatch.setattr(translate, "up_domain", untranslatable)
+    report = verify_dataset(acp, configs=["applicability_bool"], optimal=False, jobs=1)
+    assert report.mismatches == []
+    assert sum(report.unchecked.values()) == sum(report.rows.values()) > 0
+    assert "unchecked" in report.summary() and "a construct for the test" in report.summary()
+    assert report.exit_code == 1  # nothing was checked: the run proves nothing

@@ -13,7 +13,7 @@ from racbench.checks.verify.engines import (FD_TIMEOUT, INSTALL_HINT, Engine,
                                            fd_available, up_available)
 from racbench.checks.verify.families import check_row
 from racbench.checks.verify.report import (Claims, EngineMissing, Mismatch, NotADataset,
-                                          RowCheck, Skip, VerifyReport)
+                                          RowCheck, Skip, Unchecked, VerifyReport)
 from racbench.export.layout import config_dirs, split_files
 
 
@@ -57,11 +57,14 @@ def verify_row(row: dict, *, optimal: bool | None = None,
         check_row(engine, row, sym, claims)
     except Skip as skip:
         claims.skip("label", str(skip))
+    except Unchecked as exc:  # the engines could not run: the row is unchecked, not wrong
+        return claims.result(unchecked=str(exc))
     except (KeyError, ValueError, TypeError, IndexError) as exc:
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         claims.fail("symbolic", f"cannot be checked: {what}")
-    except Exception as exc:  # an engine error on this row: report it, go on
-        claims.fail("engine", f"{type(exc).__name__}: {exc}")
+    except Exception as exc:  # an engine error on this row: it is unchecked, go on
+        return claims.result(unchecked=f"{type(exc).__name__} in an engine: "
+                                       f"{' '.join(str(exc).split())[:160]}")
     return claims.result()
 
 
@@ -192,6 +195,8 @@ def verify_dataset(root: Path, *, limit: int | None = None,
             report.rows[config] += 1
             report.checked.update(check.checked)
             report.skipped.update(check.skipped)
+            if check.unchecked:
+                report.unchecked[check.unchecked] += 1
             if not check.ok:
                 report.mismatches.append(Mismatch(config, split, row_id, check.message))
         if progress is not None:

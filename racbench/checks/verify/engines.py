@@ -8,8 +8,8 @@ import hashlib
 import os
 from typing import Any, Iterable, Sequence
 
-from racbench.checks.verify.report import Skip
-
+from racbench.checks.verify.report import Skip, Unchecked
+from racbench.errors import InputError
 
 
 #: Optimal costs remembered per process (goal recognition asks for the same ones twice).
@@ -108,6 +108,23 @@ def problem_pddl(objects: dict[str, str] | Sequence[str], state: Iterable[Sequen
             f"  (:init {init})\n  (:goal (and {' '.join(lits)})))\n")
 
 
+def _read_domain(text: str):
+    from unified_planning.io import PDDLReader
+
+    from racbench.checks.verify.translate import Untranslatable, up_domain
+    from racbench.worlds.strips.pddl_reader import parse_domain
+
+    try:
+        return PDDLReader().parse_problem_string(text)
+    except Exception as exc:  # UP's reader refuses what racbench reads: use the model
+        refused = f"{type(exc).__name__}: {' '.join(str(exc).split())[:120]}"
+    try:
+        return up_domain(parse_domain(text, "<row's domain_pddl>"))
+    except (Untranslatable, InputError) as exc:
+        raise Unchecked(f"unified-planning cannot read the domain ({refused}) and its "
+                        f"model cannot be built ({exc})") from None
+
+
 def _private_sas_file(planner):
     """Make Fast Downward write its translator output next to UP's temporary plan file.
 
@@ -138,12 +155,13 @@ class Engine:
     # -- problems -----------------------------------------------------------
 
     def domain(self, text: str):
+        """The domain as a UP problem: read by UP's own PDDL reader, or, for a domain
+        that reader refuses, built through UP's API from racbench's parsed model
+        (translate.py); Unchecked if neither can be done."""
         key = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
         dom = self._domains.get(key)
         if dom is None:
-            from unified_planning.io import PDDLReader
-
-            dom = PDDLReader().parse_problem_string(text)
+            dom = _read_domain(text)
             dom._racbench_key = key  # type: ignore[attr-defined]
             self._domains[key] = dom
         return dom

@@ -24,6 +24,11 @@ class Skip(Exception):
     """A claim that cannot be checked here (no Fast Downward, a timeout)."""
 
 
+class Unchecked(Exception):
+    """A row the independent engines could not be run on (they failed, not the row):
+    reported with its reason, never as a mismatch."""
+
+
 @dataclass
 class RowCheck:
     """Outcome for one row: ``checked`` names the claims that were re-derived and agree
@@ -33,6 +38,7 @@ class RowCheck:
     checked: list[str]
     message: str = ""
     skipped: list[str] = field(default_factory=list)
+    unchecked: str = ""  # why the engines could not be run on the row at all
 
 
 @dataclass
@@ -52,13 +58,17 @@ class VerifyReport:
     rows: Counter = field(default_factory=Counter)        # config -> rows verified
     checked: Counter = field(default_factory=Counter)     # claim -> rows checking it
     skipped: Counter = field(default_factory=Counter)     # claim (reason) -> rows
+    unchecked: Counter = field(default_factory=Counter)   # reason -> rows no engine ran on
     mismatches: list[Mismatch] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     optimal: bool = False                                 # Fast Downward checks ran
 
     @property
     def ok(self) -> bool:
-        return not self.mismatches
+        """No row disagrees, and some row was checked (a run whose engines failed on
+        every row proves nothing)."""
+        total = sum(self.rows.values())
+        return not self.mismatches and (total == 0 or sum(self.unchecked.values()) < total)
 
     @property
     def exit_code(self) -> int:
@@ -71,6 +81,10 @@ class VerifyReport:
                 f"{len(self.mismatches)} mismatching; checked: {checks}")
         if self.skipped:
             text += "; skipped: " + ", ".join(f"{k} {v}" for k, v in sorted(self.skipped.items()))
+        if self.unchecked:
+            text += (f"; unchecked: {sum(self.unchecked.values())} rows the engines could not "
+                     "run on (" + "; ".join(f"{reason}: {n}" for reason, n
+                                             in sorted(self.unchecked.items())) + ")")
         return text
 
 
@@ -97,7 +111,9 @@ class Claims:
     def skip(self, claim: str, reason: str) -> None:
         self.skipped.append(f"{claim} ({reason})")
 
-    def result(self) -> RowCheck:
+    def result(self, unchecked: str = "") -> RowCheck:
+        if unchecked:
+            return RowCheck(True, [], "", self.skipped, unchecked)
         return RowCheck(not self.problems, self.checked, "; ".join(self.problems),
                         self.skipped)
 
