@@ -1,11 +1,17 @@
 """The shared task families on the science lab: a recipe entry with `science:` builds
-true/false projection, executability and applicability rows over a task's variations,
-and every label holds when the row's commands are replayed in a fresh simulator."""
+true/false projection, executability, applicability and progression rows over a task's
+variations; every label holds when the row's commands are replayed in a fresh simulator,
+and every question names only what its context shows."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 import yaml
@@ -15,18 +21,24 @@ from racbench.errors import InputError
 from racbench.export.layout import read_columns, split_files
 from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.lab import LEFT_OUT_VERBS
+from racbench.worlds.science.parser import parse
 
 FAMILIES = ("projection", "executability", "applicability")
+# where the row's context stops showing the state and starts telling the actions
+ACTIONS_START = ("Consider the sequence of actions", "Suppose the following action")
+
+
+def _recipe(families, train=8, test=6) -> dict:
+    return {"name": "lab", "seed": 3, "configs": [
+        {"name": f"boil_{f}", "family": f, "science": "boil",
+         "problems": {"train": [0, 1], "test": [25]}, "splits": {"train": train, "test": test}}
+        for f in families]}
 
 
 @pytest.fixture(scope="module")
 def lab_rows(tmp_path_factory):
     root = tmp_path_factory.mktemp("lab")
-    recipe = {"name": "lab", "seed": 3, "configs": [
-        {"name": f"boil_{f}", "family": f, "science": "boil",
-         "problems": {"train": [0, 1], "test": [25]}, "splits": {"train": 8, "test": 6}}
-        for f in FAMILIES]}
-    (root / "lab.yaml").write_text(yaml.safe_dump(recipe))
+    (root / "lab.yaml").write_text(yaml.safe_dump(_recipe(FAMILIES)))
     racbench.build(str(root / "lab.yaml"), root / "out", workers=1)
     return {f: {split: [row for path in paths for row in read_columns(path).to_pylist()]
                 for split, paths in split_files(root / "out" / f"boil_{f}").items()}
@@ -51,6 +63,11 @@ def _runs(env: ScienceEnv, info: dict, commands: list[str]) -> bool:
     return True
 
 
+def _holds(env: ScienceEnv, literals: list[dict]) -> bool:
+    facts = set(env.facts())
+    return all((tuple(lit["atom"]) in facts) == lit["positive"] for lit in literals)
+
+
 def test_every_label_holds_in_a_fresh_simulator(lab_rows):
     for family, splits in lab_rows.items():
         for split, rows in splits.items():
@@ -60,17 +77,63 @@ def test_every_label_holds_in_a_fresh_simulator(lab_rows):
                 assert sym["world"] == "science" and sym["family"] == family
                 assert row["answer"] == ("true" if row["label"] else "false")
                 env, info = _replay(sym)
+                commands = [a[0] for a in sym.get("actions", [])]
                 if family == "applicability":
                     (command,) = sym["subject"]
                     truth = command in info["valid_actions"]
                 elif family == "executability":
-                    truth = _runs(env, info, [a[0] for a in sym["actions"]])
+                    truth = _runs(env, info, commands)
+                elif family == "progression":
+                    assert _runs(env, info, commands) and len(commands) == 1, row["id"]
+                    truth = _holds(env, [{"atom": sym["subject"], "positive": True}])
                 else:
-                    assert _runs(env, info, [a[0] for a in sym["actions"]]), row["id"]
-                    facts = set(env.facts())
-                    truth = all((tuple(lit["atom"]) in facts) == lit["positive"]
-                                for lit in sym["subject"])
+                    assert _runs(env, info, commands), row["id"]
+                    truth = _holds(env, sym["subject"])
                 assert truth == bool(row["label"]), (row["id"], row["question"])
+
+
+def _named(env: ScienceEnv, sym: dict, family: str) -> set[str]:
+    """The names of every thing and room the row's question (and, for executability,
+    its sequence) speaks of, read at the row's state: facts by their arguments (a door by
+    the rooms it joins), commands by what they parse to there."""
+    things = env.world.things
+    if family in ("projection", "progression"):
+        atoms = [l["atom"] for l in sym["subject"]] if family == "projection" else [sym["subject"]]
+        uids = [int(a.rsplit("#", 1)[1]) for atom in atoms for a in atom[1:] if "#" in str(a)]
+        named = set()
+        for uid in uids:
+            thing = things[uid]
+            named |= {r.name for r in thing.rooms} if thing.kind == "door" else {thing.name}
+        return named
+    commands = sym["subject"] if family == "applicability" else [a[0] for a in sym["actions"]]
+    named = set()
+    for command in commands:
+        found = parse(command, env.scope).candidates
+        assert len(found) == 1, f"{command!r} names what the state does not show"
+        (action,) = found
+        for arg in action.args:
+            thing = arg[0] if isinstance(arg, tuple) else arg
+            if not isinstance(thing, int):
+                named |= ({r.name for r in thing.rooms} if thing.kind == "door" else {thing.name})
+    return named
+
+
+def test_questions_name_only_what_the_context_shows(lab_rows):
+    """A label the text does not support is a wrong label: the state the context shows
+    (before its actions) names every thing and room the question asks about."""
+    checked = Counter()
+    for family, splits in lab_rows.items():
+        for rows in splits.values():
+            for row in rows:
+                sym = json.loads(row["symbolic"])
+                env, _ = _replay(sym)
+                state = row["context"]
+                for start in ACTIONS_START:
+                    state = state.split(start)[0]
+                for name in _named(env, sym, family):
+                    assert name in state, (row["id"], name, row["question"])
+                    checked[family] += 1
+    assert all(checked[f] for f in FAMILIES), checked
 
 
 def test_labels_are_balanced_and_variations_stay_in_their_split(lab_rows):
@@ -87,6 +150,19 @@ def test_rows_are_phrased_from_templates_not_ids(lab_rows):
             for row in rows:
                 assert "#" not in row["context"] + row["question"], row["id"]
                 assert row["context"].startswith("Currently: This room is called")
+
+
+def test_lab_rows_are_the_same_bytes_under_any_hash_seed(tmp_path):
+    (tmp_path / "lab.yaml").write_text(yaml.safe_dump(_recipe(FAMILIES, train=4, test=2)))
+    digests = []
+    for hash_seed in ("0", "1"):
+        out = tmp_path / f"out{hash_seed}"
+        subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(tmp_path / "lab.yaml"),
+                        "--out", str(out), "--workers", "1", "--quiet"], check=True,
+                       env={**os.environ, "PYTHONHASHSEED": hash_seed}, timeout=900)
+        digests.append({str(p.relative_to(out)): hashlib.blake2b(p.read_bytes()).hexdigest()
+                        for p in sorted(Path(out).rglob("*.parquet"))})
+    assert digests[0] == digests[1] and len(digests[0]) == 2 * len(FAMILIES)
 
 
 @pytest.mark.parametrize("entry,needle", [
