@@ -23,7 +23,7 @@ from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.lab import LEFT_OUT_VERBS
 from racbench.worlds.science.parser import parse
 
-FAMILIES = ("projection", "executability", "applicability")
+FAMILIES = ("projection", "executability", "applicability", "progression")
 # where the row's context stops showing the state and starts telling the actions
 ACTIONS_START = ("Consider the sequence of actions", "Suppose the following action")
 
@@ -167,7 +167,7 @@ def test_lab_rows_are_the_same_bytes_under_any_hash_seed(tmp_path):
 
 @pytest.mark.parametrize("entry,needle", [
     ({"family": "projection", "form": "mc"}, "true/false"),
-    ({"family": "planning"}, "projection, executability, applicability"),
+    ({"family": "planning"}, "projection, executability, applicability, progression"),
     ({"family": "projection", "problems": {"train": [25]}}, "test split"),
     ({"family": "projection", "problems": {"test": [999]}}, "variations"),
     ({"family": "projection", "domain": "gripper"}, "not both"),
