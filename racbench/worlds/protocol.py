@@ -8,7 +8,9 @@ any family that makes sense on a world runs on it:
 - stepping: `sample_state(rng)`, `applicable(state)`, `succ(state)` -> (actions, next
   states), `step(state, action)` -> next state or None, `execute(state, plan)`;
 - facts and terms: `facts(state)`, `fact_kind(fact)`, `question_facts(plan, states)`,
-  `action_term(action)`, `action_kind(action)`, `inapplicable(state)`;
+  `action_term(action)`, `action_kind(action)`, `inapplicable(state)`, and `kind_of(term)`,
+  what an mc option shows besides names (balance.py picks option sets by it; the lab
+  has it for facts, the options of its mc rows);
 - what a row's text can support: `question_facts` gives only facts a reader of the
   first state's context can know, and `askable(state, actions)` says whether a question
   whose context shows `state` may name `actions` (a STRIPS context shows the whole state,

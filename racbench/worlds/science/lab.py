@@ -172,6 +172,10 @@ class ScienceLab(World):
         return (fact[0],) + tuple(self._kinds[_uid(a)] if _is_thing(a) else a
                                   for a in fact[1:])
 
+    def kind_of(self, fact) -> tuple:
+        """An mc option's kind, by which option sets are chosen (balance.py): a fact's."""
+        return self.fact_kind(tuple(fact))
+
     def question_facts(self, plan, states) -> list[tuple]:
         """Facts of the predicates that changed between the first and last of `states`
         (the first, then `plan`), true in either, that a reader of the first state's
