@@ -196,23 +196,24 @@ class ScienceLab(World):
             for uid, name in self._node(start + tuple(plan[:i])).shown.items():
                 if uid not in self._door_uids:
                     namesakes.setdefault(name, set()).add(uid)
-        present = {a for f in last for a in f[1:] if _is_thing(a)}
-        parent = {f[1]: f[2] for f in last if f[0] == "in"}
+        parent = {f[1]: f[2] for f in last if f[0] == "in"}  # rooms and doors have none
+        known: dict[str, bool] = {}
 
-        def known(thing: str) -> bool:
-            name, uid = thing.rsplit("#", 1)
-            return (shown.get(int(uid)) == name and thing in present
-                    and (int(uid) in self._door_uids or len(namesakes[name]) == 1))
+        def knows(thing: str) -> bool:
+            """The thing, and all it ends inside, is known (memoised: chains share rooms)."""
+            if thing not in known:
+                name, uid = thing.rsplit("#", 1)
+                uid = int(uid)
+                fixed = uid in self._door_uids or self._kinds[uid] == "room"
+                known[thing] = (shown.get(uid) == name and (fixed or thing in parent)
+                                and (uid in self._door_uids or len(namesakes[name]) == 1)
+                                and (thing not in parent or knows(parent[thing])))
+            return known[thing]
 
         def knowable(fact: tuple) -> bool:
             if fact[0] == "state" and _uid(fact[1]) in self._masked:
                 return False
-            for thing in filter(_is_thing, fact[1:]):
-                while thing is not None:
-                    if not known(thing):
-                        return False
-                    thing = parent.get(thing)
-            return True
+            return all(knows(a) for a in fact[1:] if _is_thing(a))
 
         return knowable
 
