@@ -34,6 +34,7 @@ TINY = {
     "fuzz_pddl.py": (["--n", "200"], "inputs"),
     "interrupts.py": (["--tries", "1", "--max-delay", "0"], "exit codes"),
     "text_rendering.py": (["--clauses", "1000"], "clauses/s"),
+    "lab_families.py": (["--rows", "2", "--families", "applicability"], "rows/s"),
     "science_gold.py": (["--tasks", "boil", "--every", "15", "--workers", "1"], "steps/s"),
 }
 

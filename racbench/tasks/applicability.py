@@ -29,9 +29,10 @@ def mc_pool(world, rng, cfg) -> Pool | None:
 
 def bool_pool(world, rng, cfg, want=None) -> Pool | None:
     """A state's applicable actions, and actions like them that are not applicable there
-    (see the world's `inapplicable`); the kind is what a sentence shows of the action."""
+    (see the world's `inapplicable`), that its context may name; the kind is what a
+    sentence shows of the action."""
     sid = any_state(world, rng)
-    applicable = world.applicable(sid)
+    applicable = [k for k in world.applicable(sid) if world.askable(sid, [k])]
     if not applicable:
         return None
     return Pool(Question(sid), applicable, world.inapplicable(sid),

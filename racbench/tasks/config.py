@@ -25,6 +25,11 @@ NAMES = ("problem",) + POOLS  # the problem's own object names, or a pool of col
 STYLES = ("acp", "trac")  # how context and question are assembled (templates/<style>/)
 TRAC_DOMAIN = "blocksworld_trac"  # TRAC's three-action blocksworld over `objects` blocks
 TRAC_FAMILIES = ("projection", "executability", "planning", "goal_recognition")
+# families whose mc rows the science lab can balance: projection's options are facts
+# (applicability's and executability's are drawn from every ground action, which the
+# lab has no list of; progression's single commands change too few facts a context
+# shows for four options each right in one situation and wrong in three others)
+LAB_MC_FAMILIES = ("projection",)
 # Shipped problems per split when a config names none: unseen problems in test.
 DEFAULT_SPLIT_PROBLEMS = {"train": [f"p{i:02d}" for i in range(1, 10)],
                           "validation": ["p10", "p11", "p12"],
@@ -152,10 +157,12 @@ class TaskConfig:
     def _validate_lab(self) -> None:
         from racbench.tasks import FAMILIES
         from racbench.worlds.science.registry import get_task, parse_simplifications
-        if "science" not in FAMILIES[self.family].worlds or self.form != "bool":
+        if "science" not in FAMILIES[self.family].worlds or self.form == "open" or (
+                self.form == "mc" and self.family not in LAB_MC_FAMILIES):
             lab_families = [f for f, fam in FAMILIES.items() if "science" in fam.worlds]
             raise ConfigError(f"the science lab asks true/false questions of "
-                              f"{', '.join(lab_families)}; got {self.family} {self.form}")
+                              f"{', '.join(lab_families)} and multiple-choice ones of "
+                              f"{', '.join(LAB_MC_FAMILIES)}; got {self.family} {self.form}")
         if self.domain or self.domain_file or self.objects is not None:
             raise ConfigError("give either 'science' (a science-lab task) or a domain, not both")
         if self.style != "acp" or self.names != "problem":

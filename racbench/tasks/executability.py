@@ -58,8 +58,9 @@ def schemas(world, plan) -> tuple[str, ...]:
 
 
 def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
-    """Walks from a state, and walks from other states it cannot execute; the kind is
-    the sequence of schemas (given `want`, only sequences of its schemas and label)."""
+    """Walks from a state, and walks from other states it cannot execute, that its
+    context may name; the kind is the sequence of schemas (given `want`, only sequences
+    of its schemas and label)."""
     sid = any_state(world, rng)
     kinds = want.cell[1] if want is not None else None
     runs = foreign = []
@@ -67,7 +68,9 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
         runs = [walk(world, rng, sid, cfg.length, kinds) for _ in range(WALKS)]
     if want is None or not want.label:
         foreign = [foreign_walk(world, rng, sid, cfg.length, kinds) for _ in range(WALKS)]
-    return Pool(Question(sid), [p for p in runs if p], [f[0] for f in foreign if f],
+    runs = [p for p in runs if p and world.askable(sid, p)]
+    foreign = [f[0] for f in foreign if f and world.askable(sid, f[0])]
+    return Pool(Question(sid), runs, foreign,
                 subject=lambda plan: None, kind=lambda plan: schemas(world, plan),
                 question_for=lambda plan: Question(sid, actions=list(plan)))
 

@@ -1,10 +1,11 @@
 """Progression: what holds, and what changes, after one action.
 
 The action is part of the context. bool: after it, does this fact hold? mc: which of
-four facts holds afterwards. Facts are drawn from the predicates the action's effects
-touch, so both answers need the effects, and (the subject or the right option) before
-the state and action, among facts that hold after some actions and not after others
-(see common.Pool). open: list the facts that become true as (p ...) and those that
+four facts holds afterwards. Facts are drawn from those the world lets a question about
+the action ask (`question_facts`: in STRIPS the predicates the action's effects touch,
+in the science lab facts about what the context shows), so both answers need the
+effects, and (the subject or the right option) before the state and action, among
+facts that hold after some actions and not after others (see common.Pool). open: list the facts that become true as (p ...) and those that
 become false as (not (p ...)) (set equality).
 """
 
@@ -19,40 +20,34 @@ from racbench.tasks.scoring import score_literal_set
 from racbench.text.phrasing import template
 
 
-def _effect_atoms(world, action: int) -> list[int]:
-    a = world.task.actions[action]
-    preds = {world.task.atoms[i][0] for i in iter_bits(a.add | a.delete)}
-    return [i for p in sorted(preds) for i in world.atoms_by_predicate.get(p, [])]
-
-
-def _step(world, rng) -> tuple[Question, list[int], int] | None:
-    """A random state and applicable action, the atoms of the predicates its effects
-    touch, and the state after it."""
+def _step(world, rng) -> tuple[Question, object] | None:
+    """A random state and applicable action, and the state after it."""
     sid = any_state(world, rng)
     applicable = world.applicable(sid)
     if not applicable:
         return None
     action = rng.choice(applicable)
-    nxt = world.bits(world.step(sid, action))
-    return Question(sid, actions=[action]), _effect_atoms(world, action), nxt
+    return Question(sid, actions=[action]), world.step(sid, action)
 
 
 def bool_pool(world, rng, cfg, want=None) -> Pool | None:
-    """Atoms that hold or not after the action (which the context shows)."""
+    """Facts that hold or not after the action (which the context shows), of those the
+    world says a question about it may ask (in STRIPS, the predicates its effects touch)."""
     found = _step(world, rng)
     if found is None:
         return None
-    q, candidates, nxt = found
-    atoms = world.task.atoms
-    return Pool(q, [i for i in candidates if nxt >> i & 1],
-                [i for i in candidates if not nxt >> i & 1], subject=lambda i: list(atoms[i]))
+    q, nxt = found
+    after = world.facts(nxt)
+    facts = world.question_facts(q.actions, [q.sid, nxt])
+    return Pool(q, [f for f in facts if f in after], [f for f in facts if f not in after],
+                subject=list)
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
     found = _step(world, rng)
     if found is None:
         return None
-    q, candidates, nxt = found
+    q, _ = found
     sid, action = q.sid, q.actions[0]
     atoms = world.task.atoms
     added, deleted = oracles.progression(world.task, world.bits(sid), action)
@@ -103,4 +98,5 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("progression", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True, bool_pool=bool_pool, mc_pool=bool_pool)
+                uses_actions=True, bool_pool=bool_pool, mc_pool=bool_pool, explicit=False,
+                worlds=("strips", "science"))

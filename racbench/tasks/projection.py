@@ -13,7 +13,6 @@ sentences in the query and asks nothing more.
 
 from __future__ import annotations
 
-from racbench.worlds.strips.task import iter_bits
 from racbench.tasks.balance import Pool
 from racbench.tasks.queries import QueryPool, sizes
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
@@ -22,63 +21,51 @@ from racbench.tasks.scoring import score_literal_set
 from racbench.text.phrasing import template
 
 
-def touched_atoms(world, plan: list[int]) -> list[int]:
-    preds = {world.task.atoms[i][0] for k in plan
-             for i in iter_bits(world.task.actions[k].add | world.task.actions[k].delete)}
-    return [i for p in sorted(preds) for i in world.atoms_by_predicate.get(p, [])]
-
-
-def _walk_end(world, rng, cfg) -> tuple[Question, list[int], list[int], list[int]] | None:
-    """A random walk of `length` actions from a random state, the atoms of the
-    predicates its effects touch, and those of them true and false at its end."""
-    sid = any_state(world, rng)
-    plan = walk(world, rng, sid, cfg.length)
-    if plan is None:
-        return None
-    end = world.bits(world.execute(sid, plan)[0])
-    cands = touched_atoms(world, plan)
-    return (Question(sid, actions=plan), cands, [i for i in cands if end >> i & 1],
-            [i for i in cands if not end >> i & 1])
-
-
-def bool_pool(world, rng, cfg, want=None) -> Pool | None:
-    """Queries of one or two literals that hold, or not, after a walk: literals over the
-    facts the world says a question about the walk may ask (those of the predicates it
-    changes)."""
+def _walk_facts(world, rng, cfg) -> tuple[Question, list[tuple], frozenset] | None:
+    """A random walk of `length` actions from a random state, the facts the world says a
+    question about it may ask (in STRIPS, those of the predicates its effects touch),
+    and the facts true at its end."""
     sid = any_state(world, rng)
     plan = walk(world, rng, sid, cfg.length)
     if plan is None:
         return None
     end = world.execute(sid, plan)[0]
-    true_end = world.facts(end)
-    universe = world.question_facts(plan, [sid, end])
+    return Question(sid, actions=plan), world.question_facts(plan, [sid, end]), world.facts(end)
+
+
+def bool_pool(world, rng, cfg, want=None) -> Pool | None:
+    """Queries of one or two literals that hold, or not, after a walk: literals over the
+    facts a question about the walk may ask."""
+    found = _walk_facts(world, rng, cfg)
+    if found is None:
+        return None
+    q, universe, true_end = found
     on = [f for f in universe if f in true_end]
     off = [f for f in universe if f not in true_end]
     holds = [(f, True) for f in on] + [(f, False) for f in off]
     fails = [(f, True) for f in off] + [(f, False) for f in on]
-    return QueryPool(Question(sid, actions=plan), world, holds, fails, sizes(cfg))
+    return QueryPool(q, world, holds, fails, sizes(cfg))
 
 
 def mc_pool(world, rng, cfg) -> Pool | None:
-    """Facts (of predicates the walk touches) true and false after the walk."""
-    found = _walk_end(world, rng, cfg)
+    """Facts a question about the walk may ask, true and false after it."""
+    found = _walk_facts(world, rng, cfg)
     if found is None:
         return None
-    q, _, true_end, false_end = found
-    atoms = world.task.atoms
-    return Pool(q, true_end, false_end, subject=lambda i: list(atoms[i]))
+    q, universe, true_end = found
+    return Pool(q, [f for f in universe if f in true_end],
+                [f for f in universe if f not in true_end], subject=list)
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
-    found = _walk_end(world, rng, cfg)
+    found = _walk_facts(world, rng, cfg)
     if found is None:
         return None
-    q, cands, true_end, false_end = found
+    q, universe, true_end = found
     atoms = world.task.atoms
-    pred = atoms[rng.choice(cands)][0]
+    pred = rng.choice(universe)[0]
     q.subject = pred
-    true_now = set(true_end)  # every atom of a touched predicate is a candidate
-    q.answer = [list(atoms[i]) for i in world.atoms_by_predicate[pred] if i in true_now]
+    q.answer = [list(atoms[i]) for i in world.atoms_by_predicate[pred] if atoms[i] in true_end]
     q.answer_text = "\n".join(pddl_term(a) for a in q.answer) or "none"
     return q
 

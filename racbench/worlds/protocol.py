@@ -8,7 +8,13 @@ any family that makes sense on a world runs on it:
 - stepping: `sample_state(rng)`, `applicable(state)`, `succ(state)` -> (actions, next
   states), `step(state, action)` -> next state or None, `execute(state, plan)`;
 - facts and terms: `facts(state)`, `fact_kind(fact)`, `question_facts(plan, states)`,
-  `action_term(action)`, `action_kind(action)`, `inapplicable(state)`;
+  `action_term(action)`, `action_kind(action)`, `inapplicable(state)`, and `kind_of(term)`,
+  what an mc option shows besides names (balance.py picks option sets by it; the lab
+  has it for facts, the options of its mc rows);
+- what a row's text can support: `question_facts` gives only facts a reader of the
+  first state's context can know, and `askable(state, actions)` says whether a question
+  whose context shows `state` may name `actions` (a STRIPS context shows the whole state,
+  so any; the lab's shows one room, see worlds/science/lab.py);
 - text and records: `text(...)` (the world's phrasing), `render_state(state, text, rng)`,
   `symbolic(state)` (what a row stores to rebuild the state), `sizes()`;
 - `explicit`: True when every state is enumerated (then the oracle queries of
@@ -19,12 +25,18 @@ from __future__ import annotations
 
 
 class World:
-    """What every world shares given `step`: running a plan."""
+    """What every world shares: running a plan given `step`, and (unless a world says
+    otherwise) contexts that show the whole state."""
 
     explicit = False
 
     def step(self, state, action):
         raise NotImplementedError
+
+    def askable(self, state, actions) -> bool:
+        """Whether a question whose context shows `state` may name `actions` (typed in
+        order from there): always, where the context shows the whole state."""
+        return True
 
     def execute(self, state, plan) -> tuple[object, int | None]:
         """(final state, first failing step or None)."""

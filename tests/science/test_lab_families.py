@@ -1,11 +1,18 @@
 """The shared task families on the science lab: a recipe entry with `science:` builds
-true/false projection, executability and applicability rows over a task's variations,
-and every label holds when the row's commands are replayed in a fresh simulator."""
+true/false projection, executability, applicability and progression rows, and
+multiple-choice projection rows, over a task's variations; every label
+holds when the row's commands are replayed in a fresh simulator, and every question
+names only what its context shows."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 import yaml
@@ -15,22 +22,37 @@ from racbench.errors import InputError
 from racbench.export.layout import read_columns, split_files
 from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.lab import LEFT_OUT_VERBS
+from racbench.worlds.science.parser import parse
+from racbench.worlds.science.registry import get_task
 
-FAMILIES = ("projection", "executability", "applicability")
+# (family, form): bool rows over two train variations and one test variation; mc rows
+# over the task's own variation split (option sets need more situations than three)
+CONFIGS = (("projection", "bool"), ("executability", "bool"), ("applicability", "bool"),
+           ("progression", "bool"), ("projection", "mc"))
+BOOL_PROBLEMS = {"train": [0, 1], "test": [25]}
+# where the row's context stops showing the state and starts telling the actions
+ACTIONS_START = ("Consider the sequence of actions", "Suppose the following action")
+
+
+def _recipe(configs, train=8, test=4) -> dict:
+    entries = []
+    for family, form in configs:
+        entry = {"name": f"boil_{family}_{form}", "family": family, "form": form,
+                 "science": "boil", "splits": {"train": train, "test": test}}
+        if form == "bool":
+            entry["problems"] = BOOL_PROBLEMS
+        entries.append(entry)
+    return {"name": "lab", "seed": 3, "configs": entries}
 
 
 @pytest.fixture(scope="module")
 def lab_rows(tmp_path_factory):
     root = tmp_path_factory.mktemp("lab")
-    recipe = {"name": "lab", "seed": 3, "configs": [
-        {"name": f"boil_{f}", "family": f, "science": "boil",
-         "problems": {"train": [0, 1], "test": [25]}, "splits": {"train": 8, "test": 6}}
-        for f in FAMILIES]}
-    (root / "lab.yaml").write_text(yaml.safe_dump(recipe))
+    (root / "lab.yaml").write_text(yaml.safe_dump(_recipe(CONFIGS)))
     racbench.build(str(root / "lab.yaml"), root / "out", workers=1)
-    return {f: {split: [row for path in paths for row in read_columns(path).to_pylist()]
-                for split, paths in split_files(root / "out" / f"boil_{f}").items()}
-            for f in FAMILIES}
+    return {config: {split: [row for path in paths for row in read_columns(path).to_pylist()]
+                     for split, paths in split_files(root / "out" / f"boil_{config[0]}_{config[1]}").items()}
+            for config in CONFIGS}
 
 
 def _replay(sym: dict) -> ScienceEnv:
@@ -51,34 +73,92 @@ def _runs(env: ScienceEnv, info: dict, commands: list[str]) -> bool:
     return True
 
 
+def _holds(env: ScienceEnv, literals: list[dict]) -> bool:
+    facts = set(env.facts())
+    return all((tuple(lit["atom"]) in facts) == lit["positive"] for lit in literals)
+
+
+def _queries(sym: dict) -> list[list[dict]]:
+    """A row's questions as literal lists: its subject (bool), or each option (mc)."""
+    if sym["form"] == "mc":
+        return [[{"atom": option, "positive": True}] for option in sym["options"]]
+    if sym["family"] == "progression":
+        return [[{"atom": sym["subject"], "positive": True}]]
+    return [sym["subject"]]
+
+
 def test_every_label_holds_in_a_fresh_simulator(lab_rows):
-    for family, splits in lab_rows.items():
+    for (family, form), splits in lab_rows.items():
         for split, rows in splits.items():
-            assert rows, (family, split)
+            assert rows, (family, form, split)
             for row in rows:
                 sym = json.loads(row["symbolic"])
                 assert sym["world"] == "science" and sym["family"] == family
-                assert row["answer"] == ("true" if row["label"] else "false")
                 env, info = _replay(sym)
+                commands = [a[0] for a in sym.get("actions", [])]
                 if family == "applicability":
                     (command,) = sym["subject"]
-                    truth = command in info["valid_actions"]
+                    truths = [command in info["valid_actions"]]
                 elif family == "executability":
-                    truth = _runs(env, info, [a[0] for a in sym["actions"]])
+                    truths = [_runs(env, info, commands)]
                 else:
-                    assert _runs(env, info, [a[0] for a in sym["actions"]]), row["id"]
-                    facts = set(env.facts())
-                    truth = all((tuple(lit["atom"]) in facts) == lit["positive"]
-                                for lit in sym["subject"])
-                assert truth == bool(row["label"]), (row["id"], row["question"])
+                    assert _runs(env, info, commands), row["id"]
+                    assert family == "projection" or len(commands) == 1, row["id"]
+                    truths = [_holds(env, query) for query in _queries(sym)]
+                if form == "mc":
+                    assert truths == [i == row["answer_index"] for i in range(4)], row["id"]
+                else:
+                    assert row["answer"] == ("true" if row["label"] else "false")
+                    assert truths == [bool(row["label"])], (row["id"], row["question"])
+
+
+def _things(env: ScienceEnv, sym: dict) -> list:
+    """Every thing and room the row's question (and, for executability, its sequence)
+    speaks of, read at the row's state: facts by their arguments, commands by what they
+    parse to there."""
+    if sym["family"] in ("projection", "progression"):
+        return [env.world.things[int(a.rsplit("#", 1)[1])] for query in _queries(sym)
+                for literal in query for a in literal["atom"][1:] if "#" in str(a)]
+    commands = sym["subject"] if sym["family"] == "applicability" else [a[0] for a in sym["actions"]]
+    things = []
+    for command in commands:
+        found = parse(command, env.scope).candidates
+        assert len(found) == 1, f"{command!r} names what the state does not show"
+        things += [a[0] if isinstance(a, tuple) else a for a in found[0].args
+                   if not isinstance(a, int)]
+    return things
+
+
+def test_questions_name_only_what_the_context_shows(lab_rows):
+    """A label the text does not support is a wrong label: the state the context shows
+    (before its actions) names every thing and room the question asks about (a door by
+    the rooms it joins)."""
+    checked = Counter()
+    for config, splits in lab_rows.items():
+        for rows in splits.values():
+            for row in rows:
+                sym = json.loads(row["symbolic"])
+                env, _ = _replay(sym)
+                state = row["context"]
+                for start in ACTIONS_START:
+                    state = state.split(start)[0]
+                for thing in _things(env, sym):
+                    for name in ([r.name for r in thing.rooms] if thing.kind == "door"
+                                 else [thing.name]):
+                        assert name in state, (row["id"], name, row["question"])
+                        checked[config] += 1
+    assert all(checked[config] for config in CONFIGS), checked
 
 
 def test_labels_are_balanced_and_variations_stay_in_their_split(lab_rows):
-    for family, splits in lab_rows.items():
+    for (family, form), splits in lab_rows.items():
         for split, rows in splits.items():
-            assert Counter(r["label"] for r in rows) == {0: len(rows) // 2, 1: len(rows) // 2}
+            answers = Counter(r["answer"] for r in rows)
+            shares = ("true", "false") if form == "bool" else ("A", "B", "C", "D")
+            assert answers == {a: len(rows) // len(shares) for a in shares}, (family, form)
             variations = {json.loads(r["symbolic"])["variation"] for r in rows}
-            assert variations <= ({0, 1} if split == "train" else {25}), (family, split)
+            assert all(get_task("boil").split_of(v) == split for v in variations)
+            assert form != "bool" or variations <= set(BOOL_PROBLEMS[split])
 
 
 def test_rows_are_phrased_from_templates_not_ids(lab_rows):
@@ -87,11 +167,27 @@ def test_rows_are_phrased_from_templates_not_ids(lab_rows):
             for row in rows:
                 assert "#" not in row["context"] + row["question"], row["id"]
                 assert row["context"].startswith("Currently: This room is called")
+                assert len(set(row["choices"])) == len(row["choices"]), row["id"]
+
+
+def test_lab_rows_are_the_same_bytes_under_any_hash_seed(tmp_path):
+    (tmp_path / "lab.yaml").write_text(yaml.safe_dump(_recipe(CONFIGS, train=4, test=4)))
+    digests = []
+    for hash_seed in ("0", "1"):
+        out = tmp_path / f"out{hash_seed}"
+        subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(tmp_path / "lab.yaml"),
+                        "--out", str(out), "--workers", "1", "--quiet"], check=True,
+                       env={**os.environ, "PYTHONHASHSEED": hash_seed}, timeout=900)
+        digests.append({str(p.relative_to(out)): hashlib.blake2b(p.read_bytes()).hexdigest()
+                        for p in sorted(Path(out).rglob("*.parquet"))})
+    assert digests[0] == digests[1] and len(digests[0]) == 2 * len(CONFIGS)
 
 
 @pytest.mark.parametrize("entry,needle", [
-    ({"family": "projection", "form": "mc"}, "true/false"),
-    ({"family": "planning"}, "projection, executability, applicability"),
+    ({"family": "projection", "form": "open"}, "true/false"),
+    ({"family": "applicability", "form": "mc"}, "multiple-choice ones of projection;"),
+    ({"family": "progression", "form": "mc"}, "multiple-choice ones of projection;"),
+    ({"family": "planning"}, "projection, executability, applicability, progression"),
     ({"family": "projection", "problems": {"train": [25]}}, "test split"),
     ({"family": "projection", "problems": {"test": [999]}}, "variations"),
     ({"family": "projection", "domain": "gripper"}, "not both"),

@@ -56,15 +56,22 @@ class ScienceEnv:
         return self.look(), self._info()
 
     def step(self, action: str):
+        obs, reward, ran = self.act(action)
+        truncated = ran and not self.finished and self.moves >= MAX_MOVES
+        return obs, reward, self.finished, truncated, self._info()
+
+    def act(self, action: str) -> tuple[str, float, bool]:
+        """`step` without its info dict, for callers that step often and look seldom (the
+        lab's walks): (observation, reward, whether an action ran and the clock ticked)."""
         if self.world is None:
             self.reset()
         before = self.episode.score
         if self.finished:
-            return say("episode_over"), 0.0, True, False, self._info()
+            return say("episode_over"), 0.0, False
         text = action if isinstance(action, str) else str(action)
         chosen = self._choose(text)
         if isinstance(chosen, str):
-            return chosen, 0.0, False, False, self._info()
+            return chosen, 0.0, False
         obs = actions.run(self, chosen)
         self._advance(1 + self.extra_ticks)
         self.extra_ticks = 0
@@ -76,8 +83,23 @@ class ScienceEnv:
         elif self.episode.complete:
             obs += "\n" + say("task_complete")
             self.finished = True
-        truncated = not self.finished and self.moves >= MAX_MOVES
-        return obs, score - before, self.finished, truncated, self._info()
+        return obs, score - before, True
+
+    def save(self) -> tuple:
+        """Everything a step may change (world, episode, clock), for `restore`."""
+        return (self.world, self.world.save(), self.episode.save(), self.moves, self.pending,
+                self.finished, self.extra_ticks)
+
+    def restore(self, saved: tuple) -> None:
+        """Back to a state `save` took in this episode, without replaying the commands that
+        led there (the task's goals hold on to this episode's things, so a saved state is
+        only ever loaded back into them: never across `reset`)."""
+        world, things, episode, self.moves, self.pending, self.finished, self.extra_ticks = saved
+        if world is not self.world:
+            raise ValueError("a saved state is restored into the episode that saved it")
+        world.load(things)
+        self.episode.load(episode)
+        self._cache = {}  # keyed by world version, which the restored world repeats
 
     # ---- internals ----------------------------------------------------------------------------
     def _choose(self, text: str):
@@ -153,14 +175,20 @@ class ScienceEnv:
         """The room description, rendered once per world version."""
         return self._cached("look", lambda: describe.look_around(self.world))
 
+    def inventory(self) -> str:
+        return self._cached("inventory", lambda: describe.inventory(self.world))
+
+    def valid_actions(self) -> list[str]:
+        """The valid actions in canonical wording, listed once per world version."""
+        return list(self._cached("valid", lambda: valid_actions(
+            self.world, self.scope, self.teleport_ok, self.electric_ok)))
+
     def _info(self) -> dict:
-        w = self.world
         return {
             "look": self.look(),
-            "inventory": self._cached("inventory", lambda: describe.inventory(w)),
+            "inventory": self.inventory(),
             "score": self.episode.score,
-            "valid_actions": list(self._cached("valid", lambda: valid_actions(
-                w, self.scope, self.teleport_ok, self.electric_ok))),
+            "valid_actions": self.valid_actions(),
             "task_description": self.task_description,
             "moves": self.moves,
         }

@@ -2,15 +2,24 @@
 
 A state is the tuple of commands typed since the episode began: the lab is determined by
 (task, variation, simplifications), so replaying those commands rebuilds it exactly, and
-a row that stores them can be re-derived by anyone with the simulator. The lab keeps one
-running environment and extends it when asked about a longer history of the same walk
-(the usual case); otherwise it replays from the start.
+a row that stores them can be re-derived by anyone with the simulator. The lab runs one
+episode and remembers, for the states it has been in lately, the episode saved there
+(ScienceEnv.save): a state is reached from its nearest remembered prefix by restoring it
+and typing the rest, not by replaying from the start.
 
 Actions are the valid commands that change the world (open, move, pour, activate, wait,
 go...): looking, reading, the inventory and `focus` (which ends some tasks) are left out.
 Facts are the simulator's symbolic facts (facts.py) of the kinds a question may ask
 about: where things are, their state of matter, open or closed, on or off, broken,
 burning, connected. Their kinds show the predicate and each thing's kind, not its name.
+
+A question's context shows one state as the agent sees it: the room, the rooms its
+doors lead to, the inventory, and the electrical connections of what is there (the
+look omits them). So questions name only what a reader of that context knows: facts
+about things shown there, still called the same at the end, not to be confused with a
+namesake the commands come across, and ending inside things shown there
+(`question_facts`); commands that name shown things, all typed in the shown room (only
+the last may leave it), whose other rooms the reader never saw (`askable`).
 """
 
 from __future__ import annotations
@@ -21,12 +30,35 @@ from functools import lru_cache
 
 from racbench.worlds.protocol import World
 from racbench.worlds.science.env import ScienceEnv
+from racbench.worlds.science.facts import iter_facts
+from racbench.worlds.science.parser import parse
+from racbench.worlds.science.text import say
 
 QUESTION_PREDICATES = frozenset({"in", "state", "open", "closed", "on", "off", "broken",
                                  "burning", "connected"})
 LEFT_OUT_VERBS = ("look", "inventory", "task", "read", "focus")
 MAX_START_WALK = 6  # states are drawn by walks of 0 to this many commands from the start
-SNAPSHOTS = 512  # states whose facts and commands are remembered
+# states remembered per variation: more cost the garbage collector more than they save
+REMEMBERED = 256
+
+
+class _Node:
+    """What the lab saw in one state: the episode saved there, the scope (to read
+    commands as typed there), the agent's room and the things the context of a question
+    about it shows (uid -> name); the commands valid there, its facts, its look and what
+    commands mean there are filled in when first asked (walks pass many states whose
+    facts nobody asks, and reach ends whose commands nobody asks)."""
+
+    __slots__ = ("saved", "scope", "room", "shown", "commands", "facts", "view", "meanings")
+
+    def __init__(self, env: ScienceEnv):
+        world, scope = env.world, env.scope
+        room = world.agent_room()
+        self.saved, self.scope, self.room = env.save(), scope, room.uid
+        self.shown = {t.uid: t.name for t in scope.things}
+        self.shown.update((r.uid, r.name) for r in [room] + [o for _, o in world.doors_of(room)])
+        self.commands = self.facts = self.view = None
+        self.meanings: dict = {}
 
 
 class ScienceLab(World):
@@ -39,40 +71,76 @@ class ScienceLab(World):
         self.simplifications = simplifications
         self.label = f"{task}-{variation}"
         self._env = ScienceEnv(task, variation, simplifications)
-        self._history: tuple[str, ...] | None = None
-        self._info: dict = {}
-        self._seen: OrderedDict[tuple, tuple] = OrderedDict()
-        self._snapshot(())
+        self._env.reset()
         things = self._env.world.things
         self.objects = {f"{t.name}#{t.uid}": t.kind for t in things}
+        self._kinds = [t.kind for t in things]
         # what a door is called in a sentence: the two rooms it joins
         self.doors = {f"{t.name}#{t.uid}": tuple(r.name for r in t.rooms)
                       for t in things if t.kind == "door"}
+        self._door_uids = {t.uid for t in things if t.kind == "door"}
+        # substances whose name (an unknown substance's letter) does not tell their state
+        self._masked = {t.uid for t in things if t.label is not None}
         self.goal = ()
+        self._at: tuple[str, ...] = ()
+        self._root = _Node(self._env)
+        self._nodes: OrderedDict[tuple, _Node] = OrderedDict()
 
-    # -- the running environment ---------------------------------------------------------
-    def _snapshot(self, state: tuple[str, ...]) -> tuple:
-        """(facts, commands, look, inventory) of a state, remembered."""
-        hit = self._seen.get(state)
-        if hit is not None:
-            self._seen.move_to_end(state)
-            return hit
+    # -- the running episode ---------------------------------------------------------------
+    def _node(self, state: tuple[str, ...]) -> _Node:
+        if not state:
+            return self._root
+        node = self._nodes.get(state)
+        if node is None:
+            self._go(state)
+            return self._nodes[state]
+        self._nodes.move_to_end(state)
+        return node
+
+    def _go(self, state: tuple[str, ...]) -> None:
+        """Bring the episode to `state`: on from where it is if that is on the way, else
+        from the longest remembered prefix; every state passed is remembered."""
+        at = self._at
+        n = len(state)
+        while n and state[:n] not in self._nodes:
+            n -= 1
+        if not (len(at) >= n and state[:len(at)] == at):
+            at = state[:n]
+            self._env.restore(self._node(at).saved)
+        for command in state[len(at):]:
+            self._env.act(command)
+            at += (command,)
+            if at not in self._nodes:
+                self._nodes[at] = _Node(self._env)
+                if len(self._nodes) > REMEMBERED:
+                    self._nodes.popitem(last=False)
+        self._at = state
+        if state and state not in self._nodes:  # stood here, but forgotten since
+            self._nodes[state] = _Node(self._env)
+
+    def _seen(self, state: tuple[str, ...], what: str, read):
+        """A node's `what`, read from the episode standing in the state (`read()`) the
+        first time it is asked."""
+        node = self._node(state)
+        value = getattr(node, what)
+        if value is None:
+            if self._at != state:
+                self._go(state)
+                node = self._node(state)
+            value = read()
+            setattr(node, what, value)
+        return value
+
+    def _commands(self) -> tuple[str, ...]:
         env = self._env
-        done = self._history
-        if done is None or state[:len(done)] != done:
-            self._info = env.reset()[1]
-            done = ()
-        for command in state[len(done):]:
-            self._info = env.step(command)[4]
-        self._history = state
-        info = self._info
-        facts = frozenset(f for f in env.facts() if f[0] in QUESTION_PREDICATES)
-        commands = () if env.finished else tuple(sorted(
-            a for a in info["valid_actions"] if not a.startswith(LEFT_OUT_VERBS)))
-        hit = self._seen[state] = (facts, commands, info["look"], info["inventory"])
-        if len(self._seen) > SNAPSHOTS:
-            self._seen.popitem(last=False)
-        return hit
+        return () if env.finished else tuple(
+            a for a in env.valid_actions() if not a.startswith(LEFT_OUT_VERBS))
+
+    def _facts(self) -> frozenset[tuple]:
+        return frozenset(f for f in iter_facts(self._env.world) if f[0] in QUESTION_PREDICATES)
+
+    def _view(self) -> tuple[str, str]:
+        return self._env.look(), self._env.inventory()
 
     # -- stepping -----------------------------------------------------------------------------
     def sample_state(self, rng: random.Random) -> tuple[str, ...]:
@@ -85,30 +153,69 @@ class ScienceLab(World):
         return state
 
     def applicable(self, state: tuple[str, ...]) -> list[str]:
-        return list(self._snapshot(state)[1])
+        return list(self._seen(state, "commands", self._commands))
 
     def succ(self, state: tuple[str, ...]) -> tuple[list[str], list[tuple[str, ...]]]:
         commands = self.applicable(state)
         return commands, [state + (c,) for c in commands]
 
     def step(self, state: tuple[str, ...], command: str) -> tuple[str, ...] | None:
-        return state + (command,) if command in self._snapshot(state)[1] else None
+        return state + (command,) if command in self._seen(state, "commands", self._commands) \
+            else None
 
     # -- facts and terms -------------------------------------------------------------------
     def facts(self, state: tuple[str, ...]) -> frozenset[tuple]:
-        return self._snapshot(state)[0]
+        return self._seen(state, "facts", self._facts)
 
     def fact_kind(self, fact: tuple) -> tuple:
         """The predicate, and each argument's kind of thing (or the value itself)."""
-        return (fact[0],) + tuple(self.objects.get(a, a) if isinstance(a, str) else a
+        return (fact[0],) + tuple(self._kinds[_uid(a)] if _is_thing(a) else a
                                   for a in fact[1:])
 
+    def kind_of(self, fact) -> tuple:
+        """An mc option's kind, by which option sets are chosen (balance.py): a fact's."""
+        return self.fact_kind(tuple(fact))
+
     def question_facts(self, plan, states) -> list[tuple]:
-        """Facts of the predicates that changed between the first and last of `states`,
-        true in either: the facts a question about what the commands did may ask."""
+        """Facts of the predicates that changed between the first and last of `states`
+        (the first, then `plan`), true in either, that a reader of the first state's
+        context can know (see the module's text): the facts a question about what the
+        commands did may ask."""
         first, last = self.facts(states[0]), self.facts(states[-1])
         changed = {f[0] for f in first ^ last}
-        return sorted(f for f in first | last if f[0] in changed)
+        knowable = self._knowable(states[0], plan, last)
+        return sorted(f for f in first | last if f[0] in changed and knowable(f))
+
+    def _knowable(self, start: tuple[str, ...], plan, last: frozenset):
+        """Whether a fact after `plan` names only things shown at `start`, called the same
+        at the end, with no namesake on the way, and ending inside things shown there
+        (and, for a state of matter, a thing whose name shows it)."""
+        shown = self._node(start).shown
+        namesakes: dict[str, set] = {}
+        for i in range(len(plan) + 1):
+            for uid, name in self._node(start + tuple(plan[:i])).shown.items():
+                if uid not in self._door_uids:
+                    namesakes.setdefault(name, set()).add(uid)
+        parent = {f[1]: f[2] for f in last if f[0] == "in"}  # rooms and doors have none
+        known: dict[str, bool] = {}
+
+        def knows(thing: str) -> bool:
+            """The thing, and all it ends inside, is known (memoised: chains share rooms)."""
+            if thing not in known:
+                name, uid = thing.rsplit("#", 1)
+                uid = int(uid)
+                fixed = uid in self._door_uids or self._kinds[uid] == "room"
+                known[thing] = (shown.get(uid) == name and (fixed or thing in parent)
+                                and (uid in self._door_uids or len(namesakes[name]) == 1)
+                                and (thing not in parent or knows(parent[thing])))
+            return known[thing]
+
+        def knowable(fact: tuple) -> bool:
+            if fact[0] == "state" and _uid(fact[1]) in self._masked:
+                return False
+            return all(knows(a) for a in fact[1:] if _is_thing(a))
+
+        return knowable
 
     def action_term(self, command: str) -> tuple[str]:
         return (command,)
@@ -118,14 +225,58 @@ class ScienceLab(World):
         return (command.split(" ", 1)[0],)
 
     def inapplicable(self, state: tuple[str, ...]) -> list[str]:
-        """Commands valid one step away but not here, of the verbs valid here."""
+        """Commands valid earlier on the way to `state` but not there, of the verbs valid
+        there, that its context may name (a door opened since, a thing picked up)."""
         here = set(self.applicable(state))
         verbs = {self.action_kind(c) for c in here}
-        near = {c for nxt in self.succ(state)[1] for c in self.applicable(nxt)}
-        return sorted(c for c in near - here if self.action_kind(c) in verbs)
+        earlier = {c for n in range(len(state)) for c in self.applicable(state[:n])}
+        return sorted(c for c in earlier - here
+                      if self.action_kind(c) in verbs and self.askable(state, [c]))
+
+    def askable(self, state: tuple[str, ...], commands) -> bool:
+        """Whether a question whose context shows `state` may name `commands`, typed in
+        order from there: each names shown things only, meaning the same things where it
+        is typed, and each is typed in that state's room (only the last may leave it: the
+        context never shows another room's contents). Typing stops at the first command
+        that cannot run: past it, the sequence is only read."""
+        start = self._node(state)
+        meant = [self._meaning(start, c) for c in commands]
+        if any(m is None or not m[1] <= start.shown.keys() for m in meant):
+            return False
+        here = state
+        for i, command in enumerate(commands):
+            node = self._node(here)
+            if i and node.room != start.room:
+                return False
+            now = self._meaning(node, command)
+            # read differently here, or not at all though all it names is in view: the
+            # simulator's naming moved on (twins renumbered), not the world
+            if i and now != meant[i] and (now is not None or meant[i][1] <= node.shown.keys()):
+                return False
+            if self.step(here, command) is None:
+                return True
+            here = here + (command,)
+        return True
+
+    def _meaning(self, node: _Node, command: str) -> tuple | None:
+        """(the action `command` reads as in the node's scope, the uids it names), or None
+        if it reads as nothing or as several actions there."""
+        if command not in node.meanings:
+            found = parse(command, node.scope).candidates
+            node.meanings[command] = None if len(found) != 1 else (
+                found[0].key(), frozenset(_arg_uid(a) for a in found[0].args
+                                          if not isinstance(a, int)))
+        return node.meanings[command]
 
     def render_state(self, state: tuple[str, ...], text, rng) -> str:
-        _, _, look, inventory = self._snapshot(state)
+        """The room and the inventory as the agent sees them, and the connections of what
+        is shown (which the look leaves out)."""
+        look, inventory = self._seen(state, "view", self._view)
+        shown = self._node(state).shown
+        links = [f for f in sorted(self.facts(state)) if f[0] == "connected"
+                 and (_uid(f[1]) in shown or _uid(f[3]) in shown)]
+        if links:
+            look = say("room_and_links", look=look, links=text.state(links, rng))
         return text.lab_state(look, inventory)
 
     def symbolic(self, state: tuple[str, ...]) -> dict:
@@ -142,6 +293,20 @@ class ScienceLab(World):
         """The lab's phrasing of facts and commands (racbench.text.phrasing)."""
         from racbench.text.phrasing import LabText
         return LabText(self.doors)
+
+
+def _is_thing(arg) -> bool:
+    """A fact's argument naming a thing (`name#uid`), not a value."""
+    return isinstance(arg, str) and "#" in arg
+
+
+def _uid(thing: str) -> int:
+    return int(thing.rsplit("#", 1)[1])
+
+
+def _arg_uid(arg) -> int:
+    """The thing a parsed action's argument names: a thing, a room or a (thing, terminal)."""
+    return arg[0].uid if isinstance(arg, tuple) else arg.uid
 
 
 @lru_cache(maxsize=None)

@@ -49,6 +49,19 @@ def _grammar():
 
 
 _TEMPLATES, _SUFFIX_FORMS = _grammar()
+
+
+def _by_first_word() -> dict[str, tuple]:
+    """Surface form -> (form, verb, slots, separators), in grammar order, by the form's first
+    word: a text can only start with the forms that share its first word."""
+    index: dict[str, list] = {}
+    for prefixes, verb, slots, seps in _TEMPLATES:
+        for prefix in prefixes:
+            index.setdefault(prefix.split(" ", 1)[0], []).append((prefix, verb, slots, seps))
+    return {word: tuple(forms) for word, forms in index.items()}
+
+
+_FORMS = _by_first_word()
 _ARTICLES = tuple(a + " " for a in load("commands")["articles"])
 MAX_LENGTH = load("commands")["max_length"]
 # 'wait N': any form of the wait verb followed by a number of ticks
@@ -127,17 +140,16 @@ def parse(text: str, scope: Scope) -> Parse:
             seen.add(k)
             candidates.append(action)
 
-    for prefixes, verb, slots, seps in _TEMPLATES:
-        for prefix in prefixes:
-            if not slots:
-                if norm == prefix:
-                    add(Action(verb))
-                continue
-            if not norm.startswith(prefix + " "):
-                continue
-            rest = norm[len(prefix) + 1:]
-            for args in _readings(rest, slots, seps, scope, missing):
-                add(Action(verb, args))
+    for prefix, verb, slots, seps in _FORMS.get(norm.split(" ", 1)[0], ()):
+        if not slots:
+            if norm == prefix:
+                add(Action(verb))
+            continue
+        if not norm.startswith(prefix + " "):
+            continue
+        rest = norm[len(prefix) + 1:]
+        for args in _readings(rest, slots, seps, scope, missing):
+            add(Action(verb, args))
     for head, tail, verb in _SUFFIX_FORMS:
         if norm.startswith(head) and norm.endswith(tail) and len(norm) > len(head) + len(tail):
             middle = norm[len(head):-len(tail)]

@@ -32,7 +32,7 @@ def has_terminals(thing) -> bool:
 
 
 class Scope:
-    __slots__ = ("things", "canon", "refs", "terms", "rooms", "room", "version")
+    __slots__ = ("things", "canon", "refs", "_terminals", "_terms", "rooms", "room", "version")
 
     def __init__(self, world: World):
         self.version = world.version
@@ -101,19 +101,27 @@ class Scope:
             for alias in naming.door_aliases(other.name):
                 add(alias, door)
         self.refs = refs
-        terms: dict[str, list] = {}
-        for t in things:
-            if not has_terminals(t):
-                continue
-            names = [canon[t.uid], t.name, *t.referents]
-            for i, word in enumerate(terminal_names(t)):
-                for n in names:
-                    for key in (naming.terminal(n, word), *naming.terminal_aliases(n, word)):
-                        lst = terms.setdefault(key.lower(), [])
-                        if (t, i) not in lst:
-                            lst.append((t, i))
-        self.terms = terms
+        # what terminal names are made of, as things are now; the names themselves (many)
+        # are made when a command first names a terminal, and stay right however long
+        # the scope is kept
+        self._terminals = [(t, (canon[t.uid], t.name, *t.referents), terminal_names(t))
+                           for t in things if has_terminals(t)]
+        self._terms = None
         self.rooms = world.rooms
+
+    @property
+    def terms(self) -> dict[str, list]:
+        """Every name of every terminal in view: 'name terminal', and its aliases."""
+        if self._terms is None:
+            self._terms = {}
+            for t, names, words in self._terminals:
+                for i, word in enumerate(words):
+                    for n in names:
+                        for key in (naming.terminal(n, word), *naming.terminal_aliases(n, word)):
+                            lst = self._terms.setdefault(key.lower(), [])
+                            if (t, i) not in lst:
+                                lst.append((t, i))
+        return self._terms
 
 
 def scope_of(world: World, cache: dict) -> Scope:

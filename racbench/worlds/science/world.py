@@ -6,6 +6,8 @@ World logic only; nothing here produces English. Every mutation goes through a W
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from racbench.worlds.science.materials import GAS, LIQUID, SOLID, Material, material
 
 ROOM, AGENT, DOOR, THING = "room", "agent", "door", "thing"
@@ -69,6 +71,11 @@ class Thing:
         return f"<{self.uid}:{self.name}>"
 
 
+# what a step may change in a thing: every slot but its uid and its contents (saved apart)
+_STATE_SLOTS = tuple(s for s in Thing.__slots__ if s not in ("uid", "contents"))
+_thing_state = attrgetter(*_STATE_SLOTS)
+
+
 class World:
     """Rooms, doors, the agent and every thing, plus the bookkeeping the engines need."""
 
@@ -86,6 +93,7 @@ class World:
         self.measurements: list[tuple[int, int, int]] = []        # (tick, target uid, reading)
         self.electric_actions = True
         self.power_source: dict = {}                                 # load uid -> source feeding it
+        self._first_saved: tuple | None = None   # every thing at the first `save`
 
     # ---- construction -------------------------------------------------------------------
     def new(self, kind: str, base: str, mat_name: str, temp: float) -> Thing:
@@ -187,6 +195,36 @@ class World:
         self.phase_log.append((self.ticks, thing.uid, thing.state, new))
         thing.state = new
         self.changed()
+
+    # ---- saving and loading a state --------------------------------------------------------
+    def save(self) -> tuple:
+        """Every thing's state and the engines' bookkeeping, for `load` (no thing is ever
+        made after the house is built, so a state is the same things in other states).
+        Things are kept only where they differ from the first save: a few per state, so
+        that thousands of saved states stay small and cheap for the garbage collector."""
+        now = [(_thing_state(t), tuple(t.contents)) for t in self.things]
+        if self._first_saved is None:
+            self._first_saved = tuple(now)
+        changed = {i: thing for i, (thing, first) in enumerate(zip(now, self._first_saved))
+                   if thing != first}
+        return (changed, self.version, self.ticks, dict(self.thermal_active), dict(self.links),
+                self.elec_dirty, tuple(self.phase_log), tuple(self.measurements),
+                self.electric_actions, dict(self.power_source))
+
+    def load(self, saved: tuple) -> None:
+        """Back to a state `save` took of this world; only things that differ are written.
+        `version` goes back too, so whoever caches by it drops the cache (ScienceEnv.restore)."""
+        changed, self.version, self.ticks, active, links, self.elec_dirty, phases, measured, \
+            self.electric_actions, power = saved
+        for i, t in enumerate(self.things):
+            state, contents = changed.get(i, self._first_saved[i])
+            if _thing_state(t) != state:
+                for slot, value in zip(_STATE_SLOTS, state):
+                    setattr(t, slot, value)
+            if tuple(t.contents) != contents:  # things compare by identity
+                t.contents = list(contents)
+        self.thermal_active, self.links, self.power_source = dict(active), dict(links), dict(power)
+        self.phase_log, self.measurements = list(phases), list(measured)
 
     # ---- electrical links ---------------------------------------------------------------
     def connect(self, a: tuple[int, int], b: tuple[int, int]) -> None:

@@ -70,6 +70,7 @@ class Episode:
     opt_done: list = field(default_factory=list)
     failed: bool = False
     focus_mark: dict = field(default_factory=dict)  # thing uid -> phase-log length at focus time
+    memory: dict = field(default_factory=dict)  # what a task's goals note down as steps go by
 
     def __post_init__(self):
         self.opt_done = [False] * len(self.optional)
@@ -96,6 +97,15 @@ class Episode:
             if not self.opt_done[i] and g(self):
                 self.opt_done[i] = True
         return self.score
+
+    def save(self) -> tuple:
+        """The progress a step may change, for `load` (goals and hints stay as built)."""
+        return (self.req_done, tuple(self.opt_done), self.failed, dict(self.focus_mark),
+                dict(self.memory))
+
+    def load(self, saved: tuple) -> None:
+        self.req_done, opt_done, self.failed, focus_mark, memory = saved
+        self.opt_done, self.focus_mark, self.memory = list(opt_done), dict(focus_mark), dict(memory)
 
     @property
     def score(self) -> float:

@@ -44,26 +44,30 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, categor
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
     member = CATEGORIES[category]
-    chosen: list = []
+
+    def chosen(ep):
+        """The thing the first accepted focus chose, or None (kept in the episode's
+        `memory`, so that a saved episode restores it)."""
+        return ep.memory.get("chosen")
 
     def on_focus(ep, thing):
-        if chosen:
-            return thing is chosen[0]
+        if chosen(ep) is not None:
+            return thing is chosen(ep)
         if member(thing) and thing is not box:
-            chosen.append(thing)
+            ep.memory["chosen"] = thing
             return True
         return False
 
     def in_box(ep):
-        return bool(chosen) and world.inside(chosen[0], box)
+        return chosen(ep) is not None and world.inside(chosen(ep), box)
 
     return Episode(
         world=world, description=say("task_find", category=category, box=box.name, room=box_room),
-        required=[lambda ep: bool(chosen), in_box],
-        optional=[lambda ep: bool(chosen) and chosen[0].parent is world.agent,
-                  lambda ep: bool(chosen) and world.room_of(chosen[0]).name == box_room],
+        required=[lambda ep: chosen(ep) is not None, in_box],
+        optional=[lambda ep: chosen(ep) is not None and chosen(ep).parent is world.agent,
+                  lambda ep: chosen(ep) is not None and world.room_of(chosen(ep)).name == box_room],
         on_focus=on_focus,
-        failure=lambda ep: bool(chosen) and chosen[0].parent is None,
+        failure=lambda ep: chosen(ep) is not None and chosen(ep).parent is None,
         hints={"box": box, "member": member},
     )
 
