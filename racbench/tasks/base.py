@@ -14,11 +14,8 @@ whose bool and mc rows ask about subjects give `bool_pool` (and `mc_pool`) inste
 from __future__ import annotations
 
 import random
-
-import numpy as np
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
-
 
 from racbench.worlds.strips.search import SearchBudgetExceeded
 from racbench.worlds.strips.task import Condition
@@ -127,6 +124,13 @@ def walk(world: StripsWorld, rng: random.Random, sid: int, length: int,
          kinds: tuple[str, ...] | None = None) -> list[int] | None:
     """A random executable sequence of `length` actions (of the given schemas, step by
     step, if any); None at a dead end."""
+    walked = walk_to(world, rng, sid, length, kinds)
+    return None if walked is None else walked[0]
+
+
+def walk_to(world: StripsWorld, rng: random.Random, sid: int, length: int,
+            kinds: tuple[str, ...] | None = None) -> tuple[list[int], int] | None:
+    """`walk`, and the state it ends in (no need to execute it again)."""
     plan = []
     for step in range(length):
         acts, dsts = world.succ(sid)
@@ -140,14 +144,9 @@ def walk(world: StripsWorld, rng: random.Random, sid: int, length: int,
             if not options:
                 return None
             j = rng.choice(options)
-        plan.append(_plain(acts[j]))
-        sid = _plain(dsts[j])
-    return plan
-
-
-def _plain(handle):
-    """A Python value for a world's handle (enumerated worlds give numpy integers)."""
-    return handle.item() if isinstance(handle, np.generic) else handle
+        plan.append(acts[j])
+        sid = dsts[j]
+    return plan, sid
 
 
 def plan_of_length(world: StripsWorld, rng: random.Random, sid: int, length: int,

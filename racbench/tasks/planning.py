@@ -19,11 +19,12 @@ from __future__ import annotations
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool, sequence_pool
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
-                                 pddl_term, state_clauses, term, walk)
+                                 pddl_term, state_clauses, term, walk, walk_to)
 from racbench.tasks.executability import foreign_walk, schemas
 from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import score_plan
 from racbench.text.phrasing import template
+from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import literal_condition
 
 KINDS = ("not_executable", "misses_goal")
@@ -100,9 +101,9 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
         kind, missed = goal_kind(world, goal), None
         for _ in range(OTHER_WALKS):
             split = rng.randrange(len(plan))
-            other = walk(world, rng, visited[split], len(plan) - split)
+            other = walk_to(world, rng, visited[split], len(plan) - split)
             if other is not None:
-                other_end = world.bits(world.execute(visited[split], other)[0])
+                other_end = world.bits(other[1])
                 missed = goals_between(world, rng, start, other_end, size, kind, (end,))
                 if missed is not None:
                     break
@@ -119,10 +120,8 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
 
 
 def _question(world, sid: int, plan: list[int], goal, cfg) -> Question:
-    literals = [(world.task.atoms[i], p) for i, p in goal]
-    q = Question(sid, actions=list(plan), goal=literals)
-    cond = literal_condition(world.task, literals)
-    q.optimal_plan_length, _ = world.nearby_plan(sid, cond, cfg.length)
+    q = Question(sid, actions=list(plan), goal=[(world.task.atoms[i], p) for i, p in goal])
+    q.optimal_plan_length, _ = world.nearby_plan(sid, Condition.of(goal), cfg.length)
     return q
 
 

@@ -17,7 +17,7 @@ from racbench.worlds.strips.task import iter_bits
 from racbench.tasks.balance import Pool
 from racbench.tasks.queries import QueryPool, sizes
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
-                                 pddl_term, state_clauses, term, walk)
+                                 pddl_term, state_clauses, term, walk, walk_to)
 from racbench.tasks.scoring import score_literal_set
 from racbench.text.phrasing import template
 
@@ -46,10 +46,10 @@ def bool_pool(world, rng, cfg, want=None) -> Pool | None:
     facts the world says a question about the walk may ask (those of the predicates it
     changes)."""
     sid = any_state(world, rng)
-    plan = walk(world, rng, sid, cfg.length)
-    if plan is None:
+    walked = walk_to(world, rng, sid, cfg.length)
+    if walked is None:
         return None
-    end = world.execute(sid, plan)[0]
+    plan, end = walked
     true_end = world.facts(end)
     universe = world.question_facts(plan, [sid, end])
     on = [f for f in universe if f in true_end]

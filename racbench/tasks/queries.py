@@ -41,6 +41,14 @@ def holds(state_bits: int, literal: Literal) -> bool:
     return bool(state_bits >> atom & 1) == positive
 
 
+def all_hold(state_bits: int, literals: Sequence[Literal]) -> bool:
+    """Do all the literals hold? (A plain loop: goal draws test thousands of goals.)"""
+    for atom, positive in literals:
+        if bool(state_bits >> atom & 1) != positive:
+            return False
+    return True
+
+
 class QueryPool(Pool):
     """The queries one situation offers: single literals, and ordered pairs of literals
     over two different facts, true or false in the situation's end state. Pairs are not
@@ -103,23 +111,31 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
         changed = [lit for lit in true if not holds(start_bits, lit)]
         choices = [changed] + [true] * (size - 1)
     else:  # literals of each wanted kind (polarity, then the atom's kind) true at the end
-        choices = [[(i, k[0]) for i in world.atoms_by_kind.get(k[1:], ())
-                    if bool(end_bits >> i & 1) == k[0]] for k in kind]
+        choices = [world.true_literals(end_bits, k) for k in kind]
     if any(not c for c in choices):
         return None
     for _ in range(GOAL_TRIES):
         goal = [rng.choice(choices[0])]
         if size == 2:
-            rest = [lit for lit in choices[1] if lit[0] != goal[0][0]]
+            rest = _without(choices[1], goal[0])
             if not rest:
                 return None
             goal.append(rng.choice(rest))
             if kind is None:
                 rng.shuffle(goal)
-        if not all(holds(start_bits, g) for g in goal) and not any(
-                all(holds(s, g) for g in goal) for s in avoid):
+        if not all_hold(start_bits, goal) and not any(all_hold(s, goal) for s in avoid):
             return tuple(goal)
     return None
+
+
+def _without(literals: list[Literal], literal: Literal) -> list[Literal]:
+    """The literals about other atoms than `literal`'s. All are true in one state, so
+    the only one about its atom is `literal` itself; the list is copied only if it
+    holds it."""
+    if literal not in literals:
+        return literals
+    i = literals.index(literal)
+    return literals[:i] + literals[i + 1:]
 
 
 def _goal_literal_kind(world, literal: Literal) -> tuple:

@@ -49,6 +49,26 @@ class Condition:
     def holds(self, state: int) -> bool:
         return state & self.pos == self.pos and not state & self.neg
 
+    @classmethod
+    def of(cls, literals: Iterable[tuple[int, bool]]) -> "Condition":
+        """The condition of literals given as (fluent atom index, polarity), each about
+        another atom (goals drawn over atom indices)."""
+        pos = neg = 0
+        for i, positive in literals:
+            if positive:
+                pos |= 1 << i
+            else:
+                neg |= 1 << i
+        return cls(pos, neg)
+
+
+def _shared(masks: list[tuple[int, ...]]) -> int:
+    """The precondition atoms every action of a bucket has (their first masks)."""
+    shared = -1
+    for pre, *_ in masks:
+        shared &= pre
+    return shared
+
 
 def iter_bits(mask: int) -> Iterable[int]:
     while mask:
@@ -118,44 +138,55 @@ class GroundTask:
 
     # -- actions ----------------------------------------------------------------------
     def _build_successor_index(self) -> None:
-        """Bucket each action under one of its preconditions so that `applicable`
-        only checks actions whose bucket atom is true in the state."""
+        """Bucket each action under its rarest precondition atom, keyed by that atom's
+        bit, so that `successors` only looks at buckets whose atom is true in the state.
+        A bucket holds the preconditions its actions share (tested once: in blocksworld,
+        a block that is not clear rules out its whole bucket) and, per action, its masks
+        ready to test and apply: (pre, pre_neg, index, atoms kept, atoms added)."""
         counts = [0] * len(self.atoms)
         for action in self.actions:
             for i in iter_bits(action.pre):
                 counts[i] += 1
-        self._buckets: dict[int, list[int]] = {}
+        buckets: dict[int, list[tuple[int, int, int, int, int]]] = {}
         self._unconditional: list[int] = []
         for k, action in enumerate(self.actions):
             if not action.pre:
                 self._unconditional.append(k)
                 continue
             key = min(iter_bits(action.pre), key=lambda i: (counts[i], i))
-            self._buckets.setdefault(key, []).append(k)
+            buckets.setdefault(1 << key, []).append(
+                (action.pre, action.pre_neg, k, ~action.delete, action.add))
+        self._bucket_atoms = sum(buckets)
+        self._buckets = {bit: (_shared(masks), masks) for bit, masks in buckets.items()}
 
     def applicable(self, state: int) -> list[int]:
         """Indices of the actions applicable in `state`, ascending."""
-        actions = self.actions
-        found = [k for k in self._unconditional if actions[k].applicable(state)]
-        buckets = self._buckets
-        for i in iter_bits(state):
-            bucket = buckets.get(i)
-            if bucket:
-                for k in bucket:
-                    a = actions[k]
-                    if state & a.pre == a.pre and not state & a.pre_neg:
-                        found.append(k)
-        found.sort()
-        return found
+        return [k for k, _ in self.successors(state)]
 
     def successors(self, state: int) -> list[tuple[int, int]]:
-        """(action, next state) pairs, memoised: searches revisit the same states."""
+        """(action, next state) pairs by action index, memoised: searches revisit the
+        same states. The hot loop of every search: bits are walked inline."""
         succ = self._succ_memo.get(state)
-        if succ is None:
-            if len(self._succ_memo) >= SUCCESSOR_MEMO:
-                self._succ_memo.clear()
-            succ = self._succ_memo[state] = [(k, self.actions[k].apply(state))
-                                             for k in self.applicable(state)]
+        if succ is not None:
+            return succ
+        if len(self._succ_memo) >= SUCCESSOR_MEMO:
+            self._succ_memo.clear()
+        actions = self.actions
+        succ = [(k, actions[k].apply(state)) for k in self._unconditional
+                if actions[k].applicable(state)]
+        buckets = self._buckets
+        rest = state & self._bucket_atoms
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            shared, masks = buckets[bit]
+            if state & shared != shared:
+                continue
+            for pre, pre_neg, k, keep, add in masks:
+                if state & pre == pre and not state & pre_neg:
+                    succ.append((k, (state & keep) | add))
+        succ.sort()
+        self._succ_memo[state] = succ
         return succ
 
     def action_of(self, term: Sequence[str]) -> int:

@@ -48,6 +48,7 @@ LOCAL_SEARCH_CAP = 5_000
 SEARCH_BUDGET = 20_000  # states one A* may store in an implicit world before giving up
 START_POOL = 256  # implicit worlds: well-mixed states that walks start from
 UNREACHABLE = -1
+TRUE_LITERALS_KEPT = 100_000  # (state, literal kind) lists a world keeps
 
 
 class WorldTooLarge(InputError):
@@ -104,6 +105,7 @@ class StripsWorld(World):
         self.static_atoms = sorted(self.task.static_atoms)
         self.goal = tuple(problem.goal)
         self.goal_condition = self.task.condition(self.goal)
+        self._true_literals: dict[tuple[int, tuple], list[tuple[int, bool]]] = {}
 
     # -- stepping (through succ and step, which each kind of world defines) -------------
     def applicable(self, state: int) -> list[int]:
@@ -125,7 +127,7 @@ class StripsWorld(World):
         (None, None): a forward breadth-first search from `state`, which for goals a few
         steps away is much cheaper than a backward pass over the whole graph (used
         when it visits more than `cap` states). `rng` shuffles which plan comes out."""
-        bits = self.bits
+        bits, pos, neg = self.bits, cond.pos, cond.neg
         if cond.holds(bits(state)):
             return 0, []
         parent = {state: None}
@@ -138,11 +140,12 @@ class StripsWorld(World):
                 if rng is not None:
                     rng.shuffle(order)
                 for j in order:
-                    t = int(dsts[j])
+                    t = dsts[j]
                     if t in parent:
                         continue
-                    parent[t] = (s, int(acts[j]))
-                    if cond.holds(bits(t)):
+                    parent[t] = (s, acts[j])
+                    reached = bits(t)
+                    if reached & pos == pos and not reached & neg:  # cond.holds, inlined
                         plan = []
                         while parent[t] is not None:
                             t, k = parent[t]
@@ -274,6 +277,26 @@ class StripsWorld(World):
         return groups
 
     @cached_property
+    def _kind_masks(self) -> dict[tuple, int]:
+        """Fluent atoms grouped by kind, as bit masks."""
+        return {kind: sum(1 << i for i in atoms) for kind, atoms in self.atoms_by_kind.items()}
+
+    def true_literals(self, bits: int, kind: tuple) -> list[tuple[int, bool]]:
+        """The literals (atom index, polarity) of a literal kind (a polarity, then an
+        atom's kind) that hold in the state `bits`, in atom order. Kept per state and
+        kind: goal draws ask the same few hundred states of a small world again and
+        again (read the lists, never change them)."""
+        key = (bits, kind)
+        found = self._true_literals.get(key)
+        if found is None:
+            if len(self._true_literals) > TRUE_LITERALS_KEPT:
+                self._true_literals.clear()
+            positive, atoms = kind[0], self._kind_masks.get(kind[1:], 0)
+            found = self._true_literals[key] = [
+                (i, positive) for i in iter_bits(atoms & bits if positive else atoms & ~bits)]
+        return found
+
+    @cached_property
     def action_kinds(self) -> list[tuple]:
         """The kind of each ground action, by index."""
         return [self.kind_of(a.term) for a in self.task.actions]
@@ -325,12 +348,13 @@ class ExplicitWorld(StripsWorld):
     def n_states(self) -> int:
         return len(self.states)
 
-    def succ(self, sid: int):
-        """(actions, successor ids) of a state id, by action index (lists or arrays:
-        read them, never change them)."""
+    def succ(self, sid: int) -> tuple[list[int], list[int]]:
+        """(actions, successor ids) of a state id, by action index, as Python lists
+        (read them, never change them)."""
         lists = self._succ_lists
         if lists is None:
-            return self.space.succ(sid)
+            acts, dsts = self.space.succ(sid)
+            return acts.tolist(), dsts.tolist()
         pair = lists[sid]
         if pair is None:
             acts, dsts = self.space.succ(sid)
