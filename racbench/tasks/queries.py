@@ -15,6 +15,7 @@ from typing import Sequence
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import Question
 from racbench.tasks.config import QUERY_KINDS
+from racbench.worlds.strips.task import iter_bits
 
 Literal = tuple[int, bool]  # (atom index, polarity): goals, in STRIPS worlds
 Query = tuple[tuple, bool]  # (fact term, polarity): queries, in any world
@@ -34,11 +35,6 @@ def literal_kind(world, literal: Query) -> tuple:
 
 def literals_json(literals: Sequence[Query]) -> list[dict]:
     return [{"atom": list(fact), "positive": p} for fact, p in literals]
-
-
-def holds(state_bits: int, literal: Literal) -> bool:
-    atom, positive = literal
-    return bool(state_bits >> atom & 1) == positive
 
 
 def all_hold(state_bits: int, literals: Sequence[Literal]) -> bool:
@@ -108,11 +104,11 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
     Without a kind, one literal is one that changed, the other any that holds at the end."""
     if kind is None:
         true = [(i, bool(end_bits >> i & 1)) for i in range(len(world.task.atoms))]
-        changed = [lit for lit in true if not holds(start_bits, lit)]
+        changed = [true[i] for i in iter_bits(start_bits ^ end_bits)]
         choices = [changed] + [true] * (size - 1)
     else:  # literals of each wanted kind (polarity, then the atom's kind) true at the end
         choices = [world.true_literals(end_bits, k) for k in kind]
-    if any(not c for c in choices):
+    if not all(choices):
         return None
     for _ in range(GOAL_TRIES):
         goal = [rng.choice(choices[0])]

@@ -62,10 +62,10 @@ class Condition:
         return cls(pos, neg)
 
 
-def _shared(masks: list[tuple[int, ...]]) -> int:
-    """The precondition atoms every action of a bucket has (their first masks)."""
+def _shared(masks: list[tuple[int, int, int]]) -> int:
+    """The precondition atoms every action of a bucket has."""
     shared = -1
-    for pre, *_ in masks:
+    for pre, _, _ in masks:
         shared &= pre
     return shared
 
@@ -139,41 +139,32 @@ class GroundTask:
     # -- actions ----------------------------------------------------------------------
     def _build_successor_index(self) -> None:
         """Bucket each action under its rarest precondition atom, keyed by that atom's
-        bit, so that `successors` only looks at buckets whose atom is true in the state.
+        bit, so that `applicable` only looks at buckets whose atom is true in the state.
         A bucket holds the preconditions its actions share (tested once: in blocksworld,
         a block that is not clear rules out its whole bucket) and, per action, its masks
-        ready to test and apply: (pre, pre_neg, index, atoms kept, atoms added)."""
+        ready to test: (pre, pre_neg, index)."""
         counts = [0] * len(self.atoms)
         for action in self.actions:
             for i in iter_bits(action.pre):
                 counts[i] += 1
-        buckets: dict[int, list[tuple[int, int, int, int, int]]] = {}
+        buckets: dict[int, list[tuple[int, int, int]]] = {}
         self._unconditional: list[int] = []
         for k, action in enumerate(self.actions):
             if not action.pre:
                 self._unconditional.append(k)
                 continue
             key = min(iter_bits(action.pre), key=lambda i: (counts[i], i))
-            buckets.setdefault(1 << key, []).append(
-                (action.pre, action.pre_neg, k, ~action.delete, action.add))
+            buckets.setdefault(1 << key, []).append((action.pre, action.pre_neg, k))
         self._bucket_atoms = sum(buckets)
         self._buckets = {bit: (_shared(masks), masks) for bit, masks in buckets.items()}
+        self._keep = [~action.delete for action in self.actions]
+        self._add = [action.add for action in self.actions]
 
     def applicable(self, state: int) -> list[int]:
-        """Indices of the actions applicable in `state`, ascending."""
-        return [k for k, _ in self.successors(state)]
-
-    def successors(self, state: int) -> list[tuple[int, int]]:
-        """(action, next state) pairs by action index, memoised: searches revisit the
-        same states. The hot loop of every search: bits are walked inline."""
-        succ = self._succ_memo.get(state)
-        if succ is not None:
-            return succ
-        if len(self._succ_memo) >= SUCCESSOR_MEMO:
-            self._succ_memo.clear()
+        """Indices of the actions applicable in `state`, ascending. The hot loop of
+        every search and walk: bits are walked inline."""
         actions = self.actions
-        succ = [(k, actions[k].apply(state)) for k in self._unconditional
-                if actions[k].applicable(state)]
+        found = [k for k in self._unconditional if actions[k].applicable(state)]
         buckets = self._buckets
         rest = state & self._bucket_atoms
         while rest:
@@ -182,11 +173,21 @@ class GroundTask:
             shared, masks = buckets[bit]
             if state & shared != shared:
                 continue
-            for pre, pre_neg, k, keep, add in masks:
+            for pre, pre_neg, k in masks:
                 if state & pre == pre and not state & pre_neg:
-                    succ.append((k, (state & keep) | add))
-        succ.sort()
-        self._succ_memo[state] = succ
+                    found.append(k)
+        found.sort()
+        return found
+
+    def successors(self, state: int) -> list[tuple[int, int]]:
+        """(action, next state) pairs, memoised: searches revisit the same states."""
+        succ = self._succ_memo.get(state)
+        if succ is None:
+            if len(self._succ_memo) >= SUCCESSOR_MEMO:
+                self._succ_memo.clear()
+            keep, add = self._keep, self._add
+            succ = self._succ_memo[state] = [(k, (state & keep[k]) | add[k])
+                                             for k in self.applicable(state)]
         return succ
 
     def action_of(self, term: Sequence[str]) -> int:

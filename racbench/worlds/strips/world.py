@@ -48,7 +48,6 @@ LOCAL_SEARCH_CAP = 5_000
 SEARCH_BUDGET = 20_000  # states one A* may store in an implicit world before giving up
 START_POOL = 256  # implicit worlds: well-mixed states that walks start from
 UNREACHABLE = -1
-TRUE_LITERALS_KEPT = 100_000  # (state, literal kind) lists a world keeps
 
 
 class WorldTooLarge(InputError):
@@ -105,7 +104,6 @@ class StripsWorld(World):
         self.static_atoms = sorted(self.task.static_atoms)
         self.goal = tuple(problem.goal)
         self.goal_condition = self.task.condition(self.goal)
-        self._true_literals: dict[tuple[int, tuple], list[tuple[int, bool]]] = {}
 
     # -- stepping (through succ and step, which each kind of world defines) -------------
     def applicable(self, state: int) -> list[int]:
@@ -276,25 +274,13 @@ class StripsWorld(World):
             groups.setdefault(kind, []).append(i)
         return groups
 
-    @cached_property
-    def _kind_masks(self) -> dict[tuple, int]:
-        """Fluent atoms grouped by kind, as bit masks."""
-        return {kind: sum(1 << i for i in atoms) for kind, atoms in self.atoms_by_kind.items()}
-
     def true_literals(self, bits: int, kind: tuple) -> list[tuple[int, bool]]:
         """The literals (atom index, polarity) of a literal kind (a polarity, then an
-        atom's kind) that hold in the state `bits`, in atom order. Kept per state and
-        kind: goal draws ask the same few hundred states of a small world again and
-        again (read the lists, never change them)."""
-        key = (bits, kind)
-        found = self._true_literals.get(key)
-        if found is None:
-            if len(self._true_literals) > TRUE_LITERALS_KEPT:
-                self._true_literals.clear()
-            positive, atoms = kind[0], self._kind_masks.get(kind[1:], 0)
-            found = self._true_literals[key] = [
-                (i, positive) for i in iter_bits(atoms & bits if positive else atoms & ~bits)]
-        return found
+        atom's kind) that hold in the state `bits`, in atom order (read the list, never
+        change it)."""
+        positive = kind[0]
+        return [(i, positive) for i in self.atoms_by_kind.get(kind[1:], ())
+                if (bits >> i & 1) == positive]
 
     @cached_property
     def action_kinds(self) -> list[tuple]:
@@ -317,6 +303,7 @@ class StripsWorld(World):
 
 
 SUCC_LISTS_UP_TO = 50_000  # enumerated spaces this small keep successor lists per state
+LITERAL_LISTS_UP_TO = 2_500  # ... and their true literals per kind (true_literals)
 
 
 class ExplicitWorld(StripsWorld):
@@ -343,6 +330,7 @@ class ExplicitWorld(StripsWorld):
         # walks and local searches step a few states many times: their successors as
         # Python lists, kept once read (small spaces only, to bound memory)
         self._succ_lists = [None] * len(self.states) if len(self.states) <= SUCC_LISTS_UP_TO else None
+        self._literal_lists = {} if len(self.states) <= LITERAL_LISTS_UP_TO else None
 
     @property
     def n_states(self) -> int:
@@ -369,6 +357,16 @@ class ExplicitWorld(StripsWorld):
             return dsts[acts.index(action)]
         except ValueError:
             return None
+
+    def true_literals(self, bits: int, kind: tuple) -> list[tuple[int, bool]]:
+        """StripsWorld.true_literals, kept per state and kind in small spaces: goal
+        draws ask about the same few hundred states again and again."""
+        if self._literal_lists is None:
+            return super().true_literals(bits, kind)
+        found = self._literal_lists.get((bits, kind))
+        if found is None:
+            found = self._literal_lists[(bits, kind)] = super().true_literals(bits, kind)
+        return found
 
     def sample_state(self, rng: random.Random) -> int:
         """Uniform over the reachable states."""
@@ -555,8 +553,8 @@ class ImplicitWorld(StripsWorld):
                     state = chain.choice(self.task.successors(state))[1]
                 self._pool.append(state)
         state = self._pool[rng.randrange(START_POOL)]
-        for _ in range(n):
-            state = rng.choice(self.task.successors(state))[1]
+        for _ in range(n):  # states a walk passes once: applicable actions, not successors
+            state = self.task.actions[rng.choice(self.task.applicable(state))].apply(state)
         return state
 
     def succ(self, state: int) -> tuple[list[int], list[int]]:
