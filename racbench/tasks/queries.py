@@ -37,14 +37,6 @@ def literals_json(literals: Sequence[Query]) -> list[dict]:
     return [{"atom": list(fact), "positive": p} for fact, p in literals]
 
 
-def all_hold(state_bits: int, literals: Sequence[Literal]) -> bool:
-    """Do all the literals hold? (A plain loop: goal draws test thousands of goals.)"""
-    for atom, positive in literals:
-        if bool(state_bits >> atom & 1) != positive:
-            return False
-    return True
-
-
 class QueryPool(Pool):
     """The queries one situation offers: single literals, and ordered pairs of literals
     over two different facts, true or false in the situation's end state. Pairs are not
@@ -101,7 +93,11 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
                   kind=None, avoid: Sequence[int] = ()) -> tuple[Literal, ...] | None:
     """A goal of `size` literals (of the given kind, if any) that holds in `end_bits`
     but not in `start_bits` (no goal is achieved already) nor in any state of `avoid`.
-    Without a kind, one literal is one that changed, the other any that holds at the end."""
+    Without a kind, one literal is one that changed, the other any that holds at the end.
+
+    Every literal drawn holds at the end, so it holds in another state exactly when its
+    atom is the same there: a goal holds in none of those states if, for each, one of
+    its atoms differs between that state and the end (a test on bit masks)."""
     if kind is None:
         true = [(i, bool(end_bits >> i & 1)) for i in range(len(world.task.atoms))]
         changed = [true[i] for i in iter_bits(start_bits ^ end_bits)]
@@ -110,16 +106,20 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
         choices = [world.true_literals(end_bits, k) for k in kind]
     if not all(choices):
         return None
+    differs = [start_bits ^ end_bits] + [s ^ end_bits for s in avoid]
     for _ in range(GOAL_TRIES):
-        goal = [rng.choice(choices[0])]
+        first = rng.choice(choices[0])
+        goal, atoms = [first], 1 << first[0]
         if size == 2:
-            rest = _without(choices[1], goal[0])
+            rest = _without(choices[1], first)
             if not rest:
                 return None
-            goal.append(rng.choice(rest))
+            second = rng.choice(rest)
+            goal.append(second)
+            atoms |= 1 << second[0]
             if kind is None:
                 rng.shuffle(goal)
-        if not all_hold(start_bits, goal) and not any(all_hold(s, goal) for s in avoid):
+        if all(map(atoms.__and__, differs)):  # each of those states differs in a goal atom
             return tuple(goal)
     return None
 
