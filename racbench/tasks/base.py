@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Callable, Sequence
 
+from racbench.text.phrasing import template
 from racbench.worlds.strips.search import SearchBudgetExceeded
 from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import StripsWorld
@@ -269,6 +271,13 @@ def open_lines(lines: Sequence[str]) -> str:
 
 # -- text pieces ------------------------------------------------------------------------
 
+@cache
+def family_template(name: str, style: str = "acp"):
+    """The template module `templates/<style>/<name>.j2`, loaded once per process
+    (`template` asks jinja, which looks at the file on disk, for every row)."""
+    return template(name, style)
+
+
 def state_clauses(world: StripsWorld, sid: int) -> list[tuple]:
     return [tuple(a) for a in world.state_atoms(sid)]
 
@@ -295,9 +304,7 @@ def render_sequence_question(q: Question, world: StripsWorld, text, rng: random.
                              form: str, family: str, frame) -> tuple[str, str, list[str]]:
     """Questions about a sequence of actions (executability, validation): mc options are
     sequences; otherwise the sequence joins the context through `frame`."""
-    from racbench.text.phrasing import template
-
-    t = template(family)
+    t = family_template(family)
     context = base_context(world, text, q, rng)
     if form == "mc":
         choices = [text.steps([tuple(a) for a in o]) for o in q.options]
@@ -314,9 +321,7 @@ def render_action_question(q: Question, world: StripsWorld, text, rng: random.Ra
                            form: str, family: str, instruction) -> tuple[str, str, list[str]]:
     """Questions about one action of the state (applicability, next action): bool asks
     about `q.subject`, mc offers actions, open ends with `instruction`."""
-    from racbench.text.phrasing import template
-
-    t = template(family)
+    t = family_template(family)
     context = base_context(world, text, q, rng)
     if form == "bool":
         return context, assemble(text, form, str(t.bool(text.action(tuple(q.subject))))), []
@@ -330,9 +335,7 @@ def render_subject_question(q: Question, world: StripsWorld, text, rng: random.R
                             form: str, family: str, phrase) -> tuple[str, str, list[str]]:
     """Questions about a subject phrased by `phrase(text, subject)` (reachability of facts
     or of actions): bool and open ask about `q.subject`, mc offers phrased options."""
-    from racbench.text.phrasing import template
-
-    t = template(family)
+    t = family_template(family)
     context = base_context(world, text, q, rng)
     if form == "bool":
         return context, assemble(text, form, str(t.bool(phrase(text, q.subject)))), []

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from racbench.tasks.balance import Pool, sequence_pool
 from racbench.tasks.base import (Family, Question, Target, any_state, ask_first_failure,
-                                 render_sequence_question, spoil, state_clauses, term, walk,
-                                 walk_to)
+                                 family_template, render_sequence_question, spoil,
+                                 state_clauses, term, walk, walk_to)
 from racbench.tasks.scoring import score_numbers
-from racbench.text.phrasing import template
 
 
 def mc_pool(world, rng, cfg) -> Pool | None:
@@ -93,7 +92,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 def render(q, world, text, rng, form):
     if text.style == "trac":
-        t = template("executability", "trac")
+        t = family_template("executability", "trac")
         steps = [tuple(term(world, k)) for k in q.actions]
         return (str(t.context(text.state(state_clauses(world, q.sid), rng))),
                 str(t.question(" ".join(text.sentence(text.action(s)) for s in steps))), [])

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
-from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
-                                 choose_options, state_clauses, term, walk, walk_to)
+from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
+                                 base_context, choose_options, family_template,
+                                 state_clauses, term, walk, walk_to)
 from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import SEARCH_BUDGET
-from racbench.text.phrasing import template
 from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import literal_condition
 from racbench.tasks.planning import changed_goal
@@ -158,12 +158,12 @@ def _plain(goal) -> list[dict]:
 
 def render(q, world, text, rng, form):
     if text.style == "trac":
-        t = template("goal_recognition", "trac")
+        t = family_template("goal_recognition", "trac")
         actions = [tuple(term(world, k)) for k in q.actions]
         return (str(t.context(text.state(state_clauses(world, q.sid), rng),
                               " ".join(text.sentence(text.action(a)) for a in actions))),
                 str(t.question(text.sentence(text.conjunction(q.goal)))), [])
-    t = template("goal_recognition")
+    t = family_template("goal_recognition")
     steps = text.steps([tuple(term(world, k)) for k in q.actions])
     if form == "bool":
         q_goal, q.goal = q.goal, None

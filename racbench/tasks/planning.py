@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool, sequence_pool
-from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
-                                 pddl_term, state_clauses, term, walk, walk_to)
+from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
+                                 base_context, family_template, pddl_term, state_clauses,
+                                 term, walk, walk_to)
 from racbench.tasks.executability import foreign_walk, schemas
 from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import score_plan
-from racbench.text.phrasing import template
 from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import literal_condition
 
@@ -138,12 +138,12 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 def render(q, world, text, rng, form):
     if text.style == "trac":
-        t = template("planning", "trac")
+        t = family_template("planning", "trac")
         steps = [tuple(term(world, k)) for k in q.actions]
         return (str(t.context(text.state(state_clauses(world, q.sid), rng),
                               text.conjunction(q.goal))),
                 str(t.question(" ".join(text.sentence(text.action(s)) for s in steps))), [])
-    t = template("planning")
+    t = family_template("planning")
     context = base_context(world, text, q, rng)
     if form == "mc":
         choices = [text.steps([tuple(a) for a in o]) for o in q.options]

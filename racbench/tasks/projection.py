@@ -16,10 +16,10 @@ from __future__ import annotations
 from racbench.worlds.strips.task import iter_bits
 from racbench.tasks.balance import Pool
 from racbench.tasks.queries import QueryPool, sizes
-from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
-                                 pddl_term, state_clauses, term, walk, walk_to)
+from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
+                                 base_context, family_template, pddl_term, state_clauses,
+                                 term, walk, walk_to)
 from racbench.tasks.scoring import score_literal_set
-from racbench.text.phrasing import template
 
 
 def touched_atoms(world, plan: list[int]) -> list[int]:
@@ -88,12 +88,12 @@ def render(q, world, text, rng, form):
     literals = ([(tuple(l["atom"]), l["positive"]) for l in q.subject] if form == "bool"
                 else [])
     if text.style == "trac":
-        t = template("projection", "trac")
+        t = family_template("projection", "trac")
         context = t.context(text.state(state_clauses(world, q.sid), rng),
                             " ".join(text.sentence(text.action(s)) for s in steps))
         return str(context), str(t.question([text.sentence(text.fact(a, p))
                                               for a, p in literals])), []
-    t = template("projection")
+    t = family_template("projection")
     context = str(text.common.sequence_context(base_context(world, text, q, rng),
                                                text.steps(steps)))
     if form == "bool":

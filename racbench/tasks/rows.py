@@ -25,7 +25,7 @@ from pathlib import Path
 
 from racbench import __version__
 from racbench.errors import InputError
-from racbench.splits.dedup import problem_key
+from racbench.splits.dedup import canonical_json, problem_key
 from racbench.splits.names import POOLS, name_pool
 from racbench.splits.seeding import derive_seed
 from racbench.splits.strata import Stratum, stratum_for
@@ -404,8 +404,8 @@ class ConfigRows:
             "optimal_plan_length": opt,
             "sequence_length": len(q.actions),
             "branching_factor": len(world.applicable(q.sid)),
-            "symbolic": json.dumps(symbolic, sort_keys=True, separators=(",", ":")),
-            "metadata": json.dumps(meta, sort_keys=True, separators=(",", ":")),
+            "symbolic": canonical_json(symbolic),
+            "metadata": canonical_json(meta),
             "generator_version": __version__,
             "seed": seed,
         }
