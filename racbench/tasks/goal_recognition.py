@@ -87,6 +87,8 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
                 negatives.append((obs, literals, total, variant))
                 if want is not None:
                     break
+    if not positives and not negatives:
+        return None  # no goal far enough: nothing to ask here (most draws)
     return Pool(Question(sid), positives, negatives, subject=lambda item: None,
                 kind=lambda item: goal_kind(world, _indices(world, item[1])),
                 variant=lambda item: item[3],

@@ -113,6 +113,8 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
         negatives.append((plan, missed, 1))
         if foreign is not None:
             negatives.append((foreign, missed, 0))
+    if not positives and not negatives:
+        return None  # nothing to ask here (most draws)
     return Pool(Question(sid), positives, negatives, subject=lambda item: None,
                 kind=lambda item: goal_kind(world, item[1]),
                 variant=lambda item: item[2],

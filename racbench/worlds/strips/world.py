@@ -125,24 +125,22 @@ class StripsWorld(World):
         (None, None): a forward breadth-first search from `state`, which for goals a few
         steps away is much cheaper than a backward pass over the whole graph (used
         when it visits more than `cap` states). `rng` shuffles which plan comes out."""
-        bits, pos, neg = self.bits, cond.pos, cond.neg
-        if cond.holds(bits(state)):
+        pos, neg = cond.pos, cond.neg
+        if cond.holds(self.bits(state)):
             return 0, []
         parent = {state: None}
         frontier = [state]
         for depth in range(1, max_depth + 1):
             nxt = []
             for s in frontier:
-                acts, dsts = self.succ(s)
-                order = list(range(len(acts)))
+                order = self.moves(s)
                 if rng is not None:
+                    order = list(order)
                     rng.shuffle(order)
-                for j in order:
-                    t = dsts[j]
+                for k, t, reached in order:
                     if t in parent:
                         continue
-                    parent[t] = (s, acts[j])
-                    reached = bits(t)
+                    parent[t] = (s, k)
                     if reached & pos == pos and not reached & neg:  # cond.holds, inlined
                         plan = []
                         while parent[t] is not None:
@@ -157,6 +155,12 @@ class StripsWorld(World):
                 return d, self.optimal_plan(rng, state, cond, max_depth)
             frontier = nxt
         return None, None
+
+    def moves(self, state: int) -> list[tuple[int, int, int]]:
+        """(action, next state, its bits) of each applicable action, by action index:
+        what a search expands (read the list, never change it)."""
+        acts, dsts = self.succ(state)
+        return [(k, t, self.bits(t)) for k, t in zip(acts, dsts)]
 
     # -- facts and terms (the protocol's view: terms, not indices) ------------------------
     def state_atoms(self, state: int) -> list[list[str]]:
@@ -303,7 +307,7 @@ class StripsWorld(World):
 
 
 SUCC_LISTS_UP_TO = 50_000  # enumerated spaces this small keep successor lists per state
-LITERAL_LISTS_UP_TO = 2_500  # ... and their true literals per kind (true_literals)
+SMALL_SPACE = 2_500  # ... and spaces this small, their moves and true literals per kind
 
 
 class ExplicitWorld(StripsWorld):
@@ -330,7 +334,9 @@ class ExplicitWorld(StripsWorld):
         # walks and local searches step a few states many times: their successors as
         # Python lists, kept once read (small spaces only, to bound memory)
         self._succ_lists = [None] * len(self.states) if len(self.states) <= SUCC_LISTS_UP_TO else None
-        self._literal_lists = {} if len(self.states) <= LITERAL_LISTS_UP_TO else None
+        small = len(self.states) <= SMALL_SPACE
+        self._literal_lists = {} if small else None
+        self._moves = [None] * len(self.states) if small else None
 
     @property
     def n_states(self) -> int:
@@ -357,6 +363,16 @@ class ExplicitWorld(StripsWorld):
             return dsts[acts.index(action)]
         except ValueError:
             return None
+
+    def moves(self, sid: int) -> list[tuple[int, int, int]]:
+        """StripsWorld.moves, kept per state in small spaces (searches expand the same
+        few hundred states again and again)."""
+        if self._moves is None:
+            return super().moves(sid)
+        found = self._moves[sid]
+        if found is None:
+            found = self._moves[sid] = super().moves(sid)
+        return found
 
     def true_literals(self, bits: int, kind: tuple) -> list[tuple[int, bool]]:
         """StripsWorld.true_literals, kept per state and kind in small spaces: goal
@@ -560,6 +576,9 @@ class ImplicitWorld(StripsWorld):
     def succ(self, state: int) -> tuple[list[int], list[int]]:
         pairs = self.task.successors(state)
         return [k for k, _ in pairs], [n for _, n in pairs]
+
+    def moves(self, state: int) -> list[tuple[int, int, int]]:
+        return [(k, n, n) for k, n in self.task.successors(state)]  # a state is its bits
 
     def step(self, state: int, action: int) -> int | None:
         a = self.task.actions[action]
