@@ -50,8 +50,13 @@ class QueryPool(Pool):
         self.allowed = allowed
         self._by_kind = ({}, {})  # truth -> kind -> literals
         for truth, literals in ((True, true), (False, false)):
+            groups = self._by_kind[truth]
             for lit in literals:
-                self._by_kind[truth].setdefault(literal_kind(world, lit), []).append(lit)
+                kind = literal_kind(world, lit)
+                if kind in groups:
+                    groups[kind].append(lit)
+                else:
+                    groups[kind] = [lit]
 
     def kinds(self, label: bool) -> set:
         out = set()
@@ -85,8 +90,9 @@ class QueryPool(Pool):
 
 
 def _distinct_pair(xs: list[Query], ys: list[Query]) -> bool:
-    """Can a literal of xs and one of ys be about two different facts?"""
-    return len({x[0] for x in xs} | {y[0] for y in ys}) > 1
+    """Can a literal of xs and one of ys be about two different facts? (The literals
+    of one list are about distinct facts: a fact has one truth in a situation.)"""
+    return len(xs) > 1 or len(ys) > 1 or xs[0][0] != ys[0][0]
 
 
 def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, size: int,
