@@ -62,12 +62,26 @@ class Condition:
         return cls(pos, neg)
 
 
-def _shared(masks: list[tuple[int, int, int]]) -> int:
-    """The precondition atoms every action of a bucket has."""
+def _bucket(masks: list[tuple[int, int, int]]) -> tuple:
+    """A bucket of actions, given as (pre, pre_neg, index): the precondition atoms they
+    all share (tested once: in blocksworld, a block that is not clear rules out its
+    whole bucket), then its actions by what else they need: nothing (ready), one more
+    atom (by that atom's bit, looked up from the atoms true in the state: the clear
+    blocks a block can go onto), or more, or negative preconditions (tested one by
+    one). Returns (shared, ready, by_atom, the by_atom atoms as a mask, tested)."""
     shared = -1
     for pre, _, _ in masks:
         shared &= pre
-    return shared
+    ready, by_atom, tested = [], {}, []
+    for pre, pre_neg, k in masks:
+        more = pre & ~shared
+        if pre_neg or more & (more - 1):
+            tested.append((pre, pre_neg, k))
+        elif more:
+            by_atom.setdefault(more, []).append(k)
+        else:
+            ready.append(k)
+    return shared, ready, by_atom, sum(by_atom), tested
 
 
 def iter_bits(mask: int) -> Iterable[int]:
@@ -139,10 +153,8 @@ class GroundTask:
     # -- actions ----------------------------------------------------------------------
     def _build_successor_index(self) -> None:
         """Bucket each action under its rarest precondition atom, keyed by that atom's
-        bit, so that `applicable` only looks at buckets whose atom is true in the state.
-        A bucket holds the preconditions its actions share (tested once: in blocksworld,
-        a block that is not clear rules out its whole bucket) and, per action, its masks
-        ready to test: (pre, pre_neg, index)."""
+        bit, so that `applicable` only looks at buckets whose atom is true in the state
+        (see _bucket for what a bucket holds)."""
         counts = [0] * len(self.atoms)
         for action in self.actions:
             for i in iter_bits(action.pre):
@@ -156,7 +168,7 @@ class GroundTask:
             key = min(iter_bits(action.pre), key=lambda i: (counts[i], i))
             buckets.setdefault(1 << key, []).append((action.pre, action.pre_neg, k))
         self._bucket_atoms = sum(buckets)
-        self._buckets = {bit: (_shared(masks), masks) for bit, masks in buckets.items()}
+        self._buckets = {bit: _bucket(masks) for bit, masks in buckets.items()}
         self._keep = [~action.delete for action in self.actions]
         self._add = [action.add for action in self.actions]
 
@@ -170,10 +182,16 @@ class GroundTask:
         while rest:
             bit = rest & -rest
             rest ^= bit
-            shared, masks = buckets[bit]
+            shared, ready, by_atom, atoms, tested = buckets[bit]
             if state & shared != shared:
                 continue
-            for pre, pre_neg, k in masks:
+            found += ready
+            hits = state & atoms
+            while hits:
+                atom = hits & -hits
+                hits ^= atom
+                found += by_atom[atom]
+            for pre, pre_neg, k in tested:
                 if state & pre == pre and not state & pre_neg:
                     found.append(k)
         found.sort()
