@@ -168,11 +168,11 @@ def plan_of_length(world: StripsWorld, rng: random.Random, sid: int, length: int
         order = list(range(len(acts)))
         rng.shuffle(order)
         for j in order:
-            t = int(dsts[j])
+            t = dsts[j]
             if 0 <= dist[t] <= rem - 1:
                 rest = extend(t, rem - 1)
                 if rest is not None:
-                    return [int(acts[j])] + rest
+                    return [acts[j]] + rest
         return None
 
     return extend(sid, length)

@@ -107,7 +107,7 @@ class StripsWorld(World):
 
     # -- stepping (through succ and step, which each kind of world defines) -------------
     def applicable(self, state: int) -> list[int]:
-        return [int(a) for a in self.succ(state)[0]]
+        return list(self.succ(state)[0])
 
     def optimal_steps(self, state: int, cond: Condition | None = None,
                       max_depth: int | None = None) -> list[tuple[int, int]]:
@@ -116,8 +116,7 @@ class StripsWorld(World):
         if not d:
             return []
         acts, dsts = self.succ(state)
-        return [(int(a), int(t)) for a, t in zip(acts, dsts)
-                if self.distance(int(t), cond, max_depth) == d - 1]
+        return [(a, t) for a, t in zip(acts, dsts) if self.distance(t, cond, max_depth) == d - 1]
 
     def nearby_plan(self, state: int, cond: Condition, max_depth: int, rng=None,
                     cap: int = LOCAL_SEARCH_CAP) -> tuple[int | None, list[int] | None]:
@@ -437,7 +436,7 @@ class ExplicitWorld(StripsWorld):
         if d <= 0:
             return []
         acts, dsts = self.succ(sid)
-        return [(int(a), int(t)) for a, t in zip(acts, dsts) if dist[t] == d - 1]
+        return [(a, t) for a, t in zip(acts, dsts) if dist[t] == d - 1]
 
     def optimal_plan(self, rng, sid: int, cond: Condition | None = None,
                      max_depth: int | None = None) -> list[int] | None:
