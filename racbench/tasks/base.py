@@ -126,14 +126,15 @@ def walk(world: StripsWorld, rng: random.Random, sid: int, length: int,
          kinds: tuple[str, ...] | None = None) -> list[int] | None:
     """A random executable sequence of `length` actions (of the given schemas, step by
     step, if any); None at a dead end."""
-    walked = walk_to(world, rng, sid, length, kinds)
+    walked = walk_through(world, rng, sid, length, kinds)
     return None if walked is None else walked[0]
 
 
-def walk_to(world: StripsWorld, rng: random.Random, sid: int, length: int,
-            kinds: tuple[str, ...] | None = None) -> tuple[list[int], int] | None:
-    """`walk`, and the state it ends in (no need to execute it again)."""
-    plan = []
+def walk_through(world: StripsWorld, rng: random.Random, sid: int, length: int,
+                 kinds: tuple[str, ...] | None = None) -> tuple[list[int], list[int]] | None:
+    """`walk`, and the states it passes through, `sid` first and its end last (no
+    need to execute it again)."""
+    plan, states = [], [sid]
     for step in range(length):
         acts, dsts = world.succ(sid)
         if kinds is None:
@@ -141,14 +142,15 @@ def walk_to(world: StripsWorld, rng: random.Random, sid: int, length: int,
                 return None
             j = rng.randrange(len(acts))
         else:
-            options = [i for i, k in enumerate(acts)
-                       if world.action_kind(k)[0] == kinds[step]]
+            schema, kind_of = kinds[step], world.action_kind
+            options = [i for i, k in enumerate(acts) if kind_of(k)[0] == schema]
             if not options:
                 return None
             j = rng.choice(options)
         plan.append(acts[j])
         sid = dsts[j]
-    return plan, sid
+        states.append(sid)
+    return plan, states
 
 
 def plan_of_length(world: StripsWorld, rng: random.Random, sid: int, length: int,

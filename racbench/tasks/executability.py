@@ -16,7 +16,7 @@ from __future__ import annotations
 from racbench.tasks.balance import Pool, sequence_pool
 from racbench.tasks.base import (Family, Question, Target, any_state, ask_first_failure,
                                  family_template, render_sequence_question, spoil,
-                                 state_clauses, term, walk, walk_to)
+                                 state_clauses, term, walk, walk_through)
 from racbench.tasks.scoring import score_numbers
 
 
@@ -40,10 +40,10 @@ def foreign_walk(world, rng, sid: int, length: int,
     the time) or from anywhere, that cannot be executed from `sid`, and the state it
     runs from; None if the draw does not give one."""
     if rng.random() < NEARBY_SHARE:
-        nearby = walk_to(world, rng, sid, rng.choice((1, 2)))
+        nearby = walk_through(world, rng, sid, rng.choice((1, 2)))
         if nearby is None:
             return None
-        start = nearby[1]
+        start = nearby[1][-1]
     else:
         start = any_state(world, rng)
     plan = walk(world, rng, start, length, kinds)

@@ -16,7 +16,7 @@ from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
                                  base_context, choose_options, family_template,
-                                 state_clauses, term, walk, walk_to)
+                                 state_clauses, term, walk, walk_through)
 from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import SEARCH_BUDGET
 from racbench.worlds.strips.task import Condition
@@ -75,10 +75,10 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
         if want is not None and want.label:
             continue
         for _ in range(OBSERVATION_WALKS):
-            walked = walk_to(world, rng, sid, length)
+            walked = walk_through(world, rng, sid, length)
             if walked is None:
                 break
-            obs, end = walked
+            obs, end = walked[0], walked[1][-1]
             rest, _ = world.nearby_plan(end, cond, total)
             if rest is not None and rest + length == total:
                 continue  # the start of a shortest plan after all
@@ -103,10 +103,10 @@ def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None)
     one state before the caller draws another."""
     start = world.bits(sid)
     for _ in range(GOAL_TRIES):
-        walked = walk_to(world, rng, sid, length + rng.randrange(GOAL_SLACK + 1))
+        walked = walk_through(world, rng, sid, length + rng.randrange(GOAL_SLACK + 1))
         if walked is None:
             return None
-        end = world.bits(walked[1])
+        end = world.bits(walked[1][-1])
         goal = goals_between(world, rng, start, end, size,
                              want.cell[1] if want is not None else None)
         if goal is None:

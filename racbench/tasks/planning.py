@@ -20,7 +20,7 @@ from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool, sequence_pool
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
                                  base_context, family_template, pddl_term, state_clauses,
-                                 term, walk, walk_to)
+                                 term, walk, walk_through)
 from racbench.tasks.executability import foreign_walk, schemas
 from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import score_plan
@@ -79,12 +79,10 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     or with a walk of the same schemas from another state that fails here
     (not_executable). The kind is the goal's (given `want`, goals of its kind only)."""
     sid = any_state(world, rng)
-    plan = walk(world, rng, sid, cfg.length)
-    if plan is None:
+    walked = walk_through(world, rng, sid, cfg.length)
+    if walked is None:
         return None
-    visited = [sid]
-    for k in plan:
-        visited.append(world.step(visited[-1], k))
+    plan, visited = walked
     start, end = world.bits(sid), world.bits(visited[-1])
     foreign = foreign_walk(world, rng, sid, len(plan), schemas(world, plan))
     if foreign is not None:
@@ -101,9 +99,9 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
         kind, missed = goal_kind(world, goal), None
         for _ in range(OTHER_WALKS):
             split = rng.randrange(len(plan))
-            other = walk_to(world, rng, visited[split], len(plan) - split)
+            other = walk_through(world, rng, visited[split], len(plan) - split)
             if other is not None:
-                other_end = world.bits(other[1])
+                other_end = world.bits(other[1][-1])
                 missed = goals_between(world, rng, start, other_end, size, kind, (end,))
                 if missed is not None:
                     break

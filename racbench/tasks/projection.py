@@ -18,7 +18,7 @@ from racbench.tasks.balance import Pool
 from racbench.tasks.queries import QueryPool, sizes
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
                                  base_context, family_template, pddl_term, state_clauses,
-                                 term, walk, walk_to)
+                                 term, walk, walk_through)
 from racbench.tasks.scoring import score_literal_set
 
 
@@ -46,10 +46,10 @@ def bool_pool(world, rng, cfg, want=None) -> Pool | None:
     facts the world says a question about the walk may ask (those of the predicates it
     changes)."""
     sid = any_state(world, rng)
-    walked = walk_to(world, rng, sid, cfg.length)
+    walked = walk_through(world, rng, sid, cfg.length)
     if walked is None:
         return None
-    plan, end = walked
+    plan, end = walked[0], walked[1][-1]
     true_end = world.facts(end)
     universe = world.question_facts(plan, [sid, end])
     on = [f for f in universe if f in true_end]
