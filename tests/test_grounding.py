@@ -1,9 +1,14 @@
-"""Grounding: what relaxed reachability instantiates, over several rounds, on both join paths."""
+"""Grounding: what relaxed reachability instantiates, over several rounds, on both join
+paths; which ground actions a state offers."""
+
+import random
 
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.grounding import PLANNED_PRECONDITIONS, ground
 from racbench.worlds.strips.model import ActionSchema, Domain, Problem
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem
+from racbench.worlds.strips.shipped import shipped_domains, shipped_files
+from racbench.worlds.strips.world import trac_world, world_for
 
 LONG = PLANNED_PRECONDITIONS + 1  # edges in the long jump: more preconditions than planned
 NODES = [f"n{i:02d}" for i in range(LONG + 3)]
@@ -60,3 +65,23 @@ def test_models_built_in_code_with_odd_types_ground_without_crashing():
                       init=frozenset(), goal=())
     task = ground(domain, problem)
     assert [a.term for a in task.actions] == [("look", "x"), ("poke", "x"), ("poke", "y")]
+
+
+def test_applicable_actions_are_exactly_those_whose_preconditions_hold():
+    """The successor index (buckets, preconditions they share, one-atom look-ups, the
+    rest tested) lists the same actions, ascending, as testing every ground action:
+    on the states of each shipped domain's first problem and on ten-block states."""
+    def check(task, states):
+        for state in states:
+            expected = [k for k, a in enumerate(task.actions) if a.applicable(state)]
+            assert task.applicable(state) == expected
+            assert task.successors(state) == [(k, task.actions[k].apply(state))
+                                              for k in expected]
+
+    for domain in shipped_domains():
+        domain_file, problems = shipped_files(domain, ["p01"])
+        world = world_for(domain_file, problems[0])
+        check(world.task, world.states[:300])
+    blocks = trac_world(10)
+    rng = random.Random(3)
+    check(blocks.task, [blocks.sample_state(rng) for _ in range(300)])

@@ -12,11 +12,14 @@ where it stopped and ends byte-identical to an uninterrupted one.
 
 from __future__ import annotations
 
+import gc
+import itertools
 import json
 import math
 import os
 import shutil
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Iterator
@@ -35,6 +38,7 @@ from racbench.export.pool import worker_pool
 CHUNK = 500
 MIN_CHUNK = 8
 MAX_REDRAWS = 64
+GC_EVERY = 100_000  # container allocations between young collections while building
 
 
 class BuildError(InputError):
@@ -115,6 +119,20 @@ def prepare(recipe: Recipe, seed: int, workers: int, progress: bool = False) -> 
     return gens
 
 
+@contextmanager
+def _rare_collections():
+    """Making rows allocates millions of short-lived containers and next to no
+    reference cycles, so the collector's default pass every 700 allocations is mostly
+    wasted (a tenth of a build); passes are made rarer while building, in the worker
+    processes forked meanwhile too."""
+    before = gc.get_threshold()
+    gc.set_threshold(GC_EVERY, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def _world_batches(recipe: Recipe) -> list[Recipe]:
     """The recipe as runs of consecutive configs over the same worlds (one domain's
     problems, one science task): each run is prepared, built and let go before the
@@ -131,6 +149,7 @@ def _world_batches(recipe: Recipe) -> list[Recipe]:
     return [replace(recipe, configs=tuple(run)) for run in runs]
 
 
+@_rare_collections()
 def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 1.0,
           workers: int | None = None, overwrite: bool = False, progress: bool = True) -> Path:
     """Build `recipe` into the folder `out`; see the module's text. Raises an InputError
@@ -172,7 +191,8 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
             _GENERATORS.clear()
             _GENERATORS.update(gens)
             with worker_pool(workers) as pool:
-                stats += [_build_config(spec, gens[spec.name], partial, seed, pool, bar)
+                chunks = _submit(pool, batch, partial, seed, workers)
+                stats += [_build_config(spec, gens[spec.name], partial, seed, chunks, workers, bar)
                           for spec in batch.configs]
             _GENERATORS.clear()
             gens = None
@@ -194,10 +214,44 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
     return out
 
 
-def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int,
-                  pool, bar) -> ConfigStats:
+def _finished(spec: ConfigSpec, partial: Path) -> bool:
+    """Was this config built by an earlier, interrupted run of the same build?"""
+    return ((partial / ".state" / f"{spec.name}.stats.json").exists()
+            and (partial / spec.name).is_dir())
+
+
+def _submit(pool, batch: Recipe, partial: Path, seed: int, workers: int) -> Iterator | None:
+    """The row chunks of every config of the batch still to build, handed to the pool at
+    once and yielded in order: workers go on with the next split and the next config
+    while this process writes and deduplicates, instead of waiting at every split's
+    end. None without a pool."""
+    if pool is None:
+        return None
+    jobs = [job for spec in batch.configs if not _finished(spec, partial)
+            for split, n in spec.splits.items()
+            for job in _split_jobs(spec.name, split, n, seed, workers)]
+    return pool.imap(_make_chunk, jobs)
+
+
+def _split_jobs(name: str, split: str, n: int, seed: int, workers: int) -> list[tuple]:
+    """A split's rows as chunk jobs (name, split, first index, position codes) for
+    _make_chunk."""
+    codes = position_codes(seed, name, split, n)
+    size = _chunk_size(n, workers)
+    return [(name, split, s, codes[s:s + size]) for s in range(0, n, size)]
+
+
+def _chunk_size(n: int, workers: int) -> int:
+    # small splits of slow rows (science trajectories) still spread over all workers
+    return max(MIN_CHUNK, min(CHUNK, -(-n // (4 * workers))))
+
+
+def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int, chunks: Iterator | None,
+                  workers: int, bar) -> ConfigStats:
+    """Write one config's splits, its rows taken from `chunks` (see _submit) or made
+    here."""
     done = partial / ".state" / f"{spec.name}.stats.json"
-    if done.exists() and (partial / spec.name).is_dir():
+    if _finished(spec, partial):
         data = json.loads(done.read_text())
         # the file's keys are sorted: restore the recipe's split order, which the card keeps
         data["splits"] = {k: SplitStats(**data["splits"][k]) for k in spec.splits}
@@ -211,7 +265,9 @@ def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int,
     splits: dict[str, SplitStats] = {}
     keys_by_split: dict[str, list[str]] = {}
     for split, n in spec.splits.items():
-        made = SplitRows(spec.name, gen, split, n, seed, seen, pool, bar.update)
+        count = -(-n // _chunk_size(n, workers))  # the split's jobs in _submit
+        made = SplitRows(spec.name, gen, split, n, seed, seen,
+                         None if chunks is None else itertools.islice(chunks, count), bar.update)
         shards = ShardWriter(work, split, n, gen.features)
         counts = [Counter(), Counter(), Counter()]
         for rows in made.batches(ROWS_PER_SHARD):
@@ -235,13 +291,14 @@ class SplitRows:
     """The `n` rows of one split, made in order, and their problem keys. A row whose
     problem repeats one in `seen` (earlier splits and rows of the config, which it
     extends) is redrawn here with the next attempt number, so the rows do not depend on
-    the number of workers; `redrawn` counts those draws. Rows are made in chunks, by the
-    pool's workers when there is one (they find `gen` in _GENERATORS)."""
+    the number of workers; `redrawn` counts those draws. Rows come from `chunks`, the
+    split's chunk results in order (made by a pool's workers, which find `gen` in
+    _GENERATORS), or are made here."""
 
     def __init__(self, name: str, gen, split: str, n: int, seed: int, seen: dict,
-                 pool=None, on_chunk=None):
+                 chunks: Iterator | None = None, on_chunk=None):
         self.name, self.gen, self.split, self.n, self.seed = name, gen, split, n, seed
-        self.seen, self.pool, self.on_chunk = seen, pool, on_chunk
+        self.seen, self.chunks, self.on_chunk = seen, chunks, on_chunk
         self.keys: list[str] = []
         self.redrawn = 0
 
@@ -258,18 +315,14 @@ class SplitRows:
             yield batch
 
     def __iter__(self) -> Iterator[dict]:
-        name, gen, split, n = self.name, self.gen, self.split, self.n
-        codes = position_codes(self.seed, name, split, n)
-        # small splits of slow rows (science trajectories) still spread over all workers
-        size = max(MIN_CHUNK, min(CHUNK, -(-n // (4 * _workers(self.pool)))))
-        starts = range(0, n, size)
-        if self.pool is not None:
-            chunks = self.pool.imap(_make_chunk,
-                                    [(name, split, s, codes[s:s + size]) for s in starts])
-        else:
+        name, gen, split = self.name, self.gen, self.split
+        codes = position_codes(self.seed, name, split, self.n)
+        chunks = self.chunks
+        if chunks is None:
+            size = _chunk_size(self.n, 1)
             chunks = ([(r.columns, r.key) for r in (gen.row(split, s + o, c)
                                                      for o, c in enumerate(codes[s:s + size]))]
-                      for s in starts)
+                      for s in range(0, self.n, size))
         for chunk in chunks:
             for columns, key in chunk:
                 index = len(self.keys)
@@ -289,10 +342,6 @@ class SplitRows:
                 yield columns
             if self.on_chunk is not None:
                 self.on_chunk(len(chunk))
-
-
-def _workers(pool) -> int:
-    return pool._processes if pool is not None else 1
 
 
 def _split_stats(n: int, counts: list[Counter], files: list[str]) -> SplitStats:

@@ -16,10 +16,9 @@ from __future__ import annotations
 from racbench.worlds.strips import oracles
 from racbench.worlds.strips.task import Condition
 from racbench.tasks.balance import Pool
-from racbench.tasks.base import (Family, Question, Target, any_state, pddl_term,
-                      render_subject_question, term)
+from racbench.tasks.base import (Family, Question, Target, any_state, family_template,
+                                 pddl_term, render_subject_question, term)
 from racbench.tasks.scoring import SEARCH_BUDGET, score_plan
-from racbench.text.phrasing import template
 from racbench.tasks.reachability import _closest
 
 TYPED_TRIES = 60
@@ -131,7 +130,7 @@ def _precondition(task, actions: list[int]) -> Condition:
 
 
 def _phrase(text, terms) -> str:
-    return str(template("action_reachability").together([text.action(tuple(t)) for t in terms]))
+    return str(family_template("action_reachability").together([text.action(tuple(t)) for t in terms]))
 
 
 def render(q, world, text, rng, form):

@@ -14,12 +14,11 @@ whose bool and mc rows ask about subjects give `bool_pool` (and `mc_pool`) inste
 from __future__ import annotations
 
 import random
-
-import numpy as np
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Callable, Sequence
 
-
+from racbench.text.phrasing import template
 from racbench.worlds.strips.search import SearchBudgetExceeded
 from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import StripsWorld
@@ -127,7 +126,15 @@ def walk(world: StripsWorld, rng: random.Random, sid: int, length: int,
          kinds: tuple[str, ...] | None = None) -> list[int] | None:
     """A random executable sequence of `length` actions (of the given schemas, step by
     step, if any); None at a dead end."""
-    plan = []
+    walked = walk_through(world, rng, sid, length, kinds)
+    return None if walked is None else walked[0]
+
+
+def walk_through(world: StripsWorld, rng: random.Random, sid: int, length: int,
+                 kinds: tuple[str, ...] | None = None) -> tuple[list[int], list[int]] | None:
+    """`walk`, and the states it passes through, `sid` first and its end last (no
+    need to execute it again)."""
+    plan, states = [], [sid]
     for step in range(length):
         acts, dsts = world.succ(sid)
         if kinds is None:
@@ -135,19 +142,15 @@ def walk(world: StripsWorld, rng: random.Random, sid: int, length: int,
                 return None
             j = rng.randrange(len(acts))
         else:
-            options = [i for i, k in enumerate(acts)
-                       if world.action_kind(k)[0] == kinds[step]]
+            schema, kind_of = kinds[step], world.action_kind
+            options = [i for i, k in enumerate(acts) if kind_of(k)[0] == schema]
             if not options:
                 return None
             j = rng.choice(options)
-        plan.append(_plain(acts[j]))
-        sid = _plain(dsts[j])
-    return plan
-
-
-def _plain(handle):
-    """A Python value for a world's handle (enumerated worlds give numpy integers)."""
-    return handle.item() if isinstance(handle, np.generic) else handle
+        plan.append(acts[j])
+        sid = dsts[j]
+        states.append(sid)
+    return plan, states
 
 
 def plan_of_length(world: StripsWorld, rng: random.Random, sid: int, length: int,
@@ -167,11 +170,11 @@ def plan_of_length(world: StripsWorld, rng: random.Random, sid: int, length: int
         order = list(range(len(acts)))
         rng.shuffle(order)
         for j in order:
-            t = int(dsts[j])
+            t = dsts[j]
             if 0 <= dist[t] <= rem - 1:
                 rest = extend(t, rem - 1)
                 if rest is not None:
-                    return [int(acts[j])] + rest
+                    return [acts[j]] + rest
         return None
 
     return extend(sid, length)
@@ -270,6 +273,13 @@ def open_lines(lines: Sequence[str]) -> str:
 
 # -- text pieces ------------------------------------------------------------------------
 
+@cache
+def family_template(name: str, style: str = "acp"):
+    """The template module `templates/<style>/<name>.j2`, loaded once per process
+    (`template` asks jinja, which looks at the file on disk, for every row)."""
+    return template(name, style)
+
+
 def state_clauses(world: StripsWorld, sid: int) -> list[tuple]:
     return [tuple(a) for a in world.state_atoms(sid)]
 
@@ -296,9 +306,7 @@ def render_sequence_question(q: Question, world: StripsWorld, text, rng: random.
                              form: str, family: str, frame) -> tuple[str, str, list[str]]:
     """Questions about a sequence of actions (executability, validation): mc options are
     sequences; otherwise the sequence joins the context through `frame`."""
-    from racbench.text.phrasing import template
-
-    t = template(family)
+    t = family_template(family)
     context = base_context(world, text, q, rng)
     if form == "mc":
         choices = [text.steps([tuple(a) for a in o]) for o in q.options]
@@ -315,9 +323,7 @@ def render_action_question(q: Question, world: StripsWorld, text, rng: random.Ra
                            form: str, family: str, instruction) -> tuple[str, str, list[str]]:
     """Questions about one action of the state (applicability, next action): bool asks
     about `q.subject`, mc offers actions, open ends with `instruction`."""
-    from racbench.text.phrasing import template
-
-    t = template(family)
+    t = family_template(family)
     context = base_context(world, text, q, rng)
     if form == "bool":
         return context, assemble(text, form, str(t.bool(text.action(tuple(q.subject))))), []
@@ -331,9 +337,7 @@ def render_subject_question(q: Question, world: StripsWorld, text, rng: random.R
                             form: str, family: str, phrase) -> tuple[str, str, list[str]]:
     """Questions about a subject phrased by `phrase(text, subject)` (reachability of facts
     or of actions): bool and open ask about `q.subject`, mc offers phrased options."""
-    from racbench.text.phrasing import template
-
-    t = template(family)
+    t = family_template(family)
     context = base_context(world, text, q, rng)
     if form == "bool":
         return context, assemble(text, form, str(t.bool(phrase(text, q.subject)))), []

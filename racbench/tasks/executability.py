@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from racbench.tasks.balance import Pool, sequence_pool
 from racbench.tasks.base import (Family, Question, Target, any_state, ask_first_failure,
-                                 render_sequence_question, spoil, state_clauses, term, walk)
+                                 family_template, render_sequence_question, spoil,
+                                 state_clauses, term, walk, walk_through)
 from racbench.tasks.scoring import score_numbers
-from racbench.text.phrasing import template
 
 
 def mc_pool(world, rng, cfg) -> Pool | None:
@@ -40,10 +40,10 @@ def foreign_walk(world, rng, sid: int, length: int,
     the time) or from anywhere, that cannot be executed from `sid`, and the state it
     runs from; None if the draw does not give one."""
     if rng.random() < NEARBY_SHARE:
-        nearby = walk(world, rng, sid, rng.choice((1, 2)))
+        nearby = walk_through(world, rng, sid, rng.choice((1, 2)))
         if nearby is None:
             return None
-        start = world.execute(sid, nearby)[0]
+        start = nearby[1][-1]
     else:
         start = any_state(world, rng)
     plan = walk(world, rng, start, length, kinds)
@@ -95,7 +95,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 def render(q, world, text, rng, form):
     if text.style == "trac":
-        t = template("executability", "trac")
+        t = family_template("executability", "trac")
         steps = [tuple(term(world, k)) for k in q.actions]
         return (str(t.context(text.state(state_clauses(world, q.sid), rng))),
                 str(t.question(" ".join(text.sentence(text.action(s)) for s in steps))), [])

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
-from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
-                                 choose_options, state_clauses, term, walk)
+from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
+                                 base_context, choose_options, family_template,
+                                 state_clauses, term, walk, walk_through)
 from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import SEARCH_BUDGET
-from racbench.text.phrasing import template
+from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import literal_condition
 from racbench.tasks.planning import changed_goal
 
@@ -74,10 +75,11 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
         if want is not None and want.label:
             continue
         for _ in range(OBSERVATION_WALKS):
-            obs = walk(world, rng, sid, length)
-            if obs is None:
+            walked = walk_through(world, rng, sid, length)
+            if walked is None:
                 break
-            rest, _ = world.nearby_plan(world.execute(sid, obs)[0], cond, total)
+            obs, end = walked[0], walked[1][-1]
+            rest, _ = world.nearby_plan(end, cond, total)
             if rest is not None and rest + length == total:
                 continue  # the start of a shortest plan after all
             variant = 0 if rest is not None and rest < total else 1
@@ -85,6 +87,8 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
                 negatives.append((obs, literals, total, variant))
                 if want is not None:
                     break
+    if not positives and not negatives:
+        return None  # no goal far enough: nothing to ask here (most draws)
     return Pool(Question(sid), positives, negatives, subject=lambda item: None,
                 kind=lambda item: goal_kind(world, _indices(world, item[1])),
                 variant=lambda item: item[3],
@@ -99,19 +103,18 @@ def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None)
     one state before the caller draws another."""
     start = world.bits(sid)
     for _ in range(GOAL_TRIES):
-        path = walk(world, rng, sid, length + rng.randrange(GOAL_SLACK + 1))
-        if path is None:
+        walked = walk_through(world, rng, sid, length + rng.randrange(GOAL_SLACK + 1))
+        if walked is None:
             return None
-        end = world.bits(world.execute(sid, path)[0])
+        end = world.bits(walked[1][-1])
         goal = goals_between(world, rng, start, end, size,
                              want.cell[1] if want is not None else None)
         if goal is None:
             continue
-        literals = [(world.task.atoms[i], p) for i, p in goal]
-        cond = literal_condition(world.task, literals)
+        cond = Condition.of(goal)
         total, plan = world.nearby_plan(sid, cond, length + GOAL_SLACK, rng)
         if total and total >= length:
-            return literals, cond, total, plan
+            return [(world.task.atoms[i], p) for i, p in goal], cond, total, plan
     return None
 
 
@@ -157,12 +160,12 @@ def _plain(goal) -> list[dict]:
 
 def render(q, world, text, rng, form):
     if text.style == "trac":
-        t = template("goal_recognition", "trac")
+        t = family_template("goal_recognition", "trac")
         actions = [tuple(term(world, k)) for k in q.actions]
         return (str(t.context(text.state(state_clauses(world, q.sid), rng),
                               " ".join(text.sentence(text.action(a)) for a in actions))),
                 str(t.question(text.sentence(text.conjunction(q.goal)))), [])
-    t = template("goal_recognition")
+    t = family_template("goal_recognition")
     steps = text.steps([tuple(term(world, k)) for k in q.actions])
     if form == "bool":
         q_goal, q.goal = q.goal, None

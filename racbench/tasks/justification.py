@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
-from racbench.tasks.base import (Family, Question, Target, assemble, base_context, problem_goal,
-                      term)
+from racbench.tasks.base import (Family, Question, Target, assemble, base_context,
+                                 family_template, problem_goal, term)
 from racbench.tasks.scoring import score_numbers
-from racbench.text.phrasing import template
 from racbench.tasks.validation import valid_plan
 
 
@@ -73,7 +72,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 
 def render(q, world, text, rng, form):
-    t = template("justification")
+    t = family_template("justification")
     steps = text.steps([tuple(term(world, k)) for k in q.actions])
     context = str(text.common.plan_context(base_context(world, text, q, rng), steps))
     if form == "bool":

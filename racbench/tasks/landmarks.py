@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
-from racbench.tasks.base import (Family, Question, Target, assemble, base_context, pddl_term,
-                      problem_goal, state_at_goal_distance)
+from racbench.tasks.base import (Family, Question, Target, assemble, base_context,
+                                 family_template, pddl_term, problem_goal,
+                                 state_at_goal_distance)
 from racbench.tasks.scoring import SEARCH_BUDGET, score_one_fact
-from racbench.text.phrasing import template
 
 MAX_DISTANCE = 12
 
@@ -74,7 +74,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 
 def render(q, world, text, rng, form):
-    t = template("landmarks")
+    t = family_template("landmarks")
     context = base_context(world, text, q, rng)
     if form == "bool":
         return context, assemble(text, form, str(t.bool(text.fact(tuple(q.subject))))), []

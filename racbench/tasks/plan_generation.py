@@ -8,10 +8,10 @@ is one shortest plan.
 
 from __future__ import annotations
 
-from racbench.tasks.base import (Family, Question, Target, assemble, base_context, pddl_term, problem_goal,
-                      state_at_goal_distance, term)
+from racbench.tasks.base import (Family, Question, Target, assemble, base_context,
+                                 family_template, pddl_term, problem_goal,
+                                 state_at_goal_distance, term)
 from racbench.tasks.scoring import score_plan
-from racbench.text.phrasing import template
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
@@ -29,7 +29,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 
 def render(q, world, text, rng, form):
-    t = template("plan_generation")
+    t = family_template("plan_generation")
     return base_context(world, text, q, rng), assemble(
         text, form, str(t.open()), [], str(text.common.plan_instruction())), []
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool, sequence_pool
-from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
-                                 pddl_term, state_clauses, term, walk)
+from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
+                                 base_context, family_template, pddl_term, state_clauses,
+                                 term, walk, walk_through)
 from racbench.tasks.executability import foreign_walk, schemas
 from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import score_plan
-from racbench.text.phrasing import template
+from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import literal_condition
 
 KINDS = ("not_executable", "misses_goal")
@@ -78,12 +79,10 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     or with a walk of the same schemas from another state that fails here
     (not_executable). The kind is the goal's (given `want`, goals of its kind only)."""
     sid = any_state(world, rng)
-    plan = walk(world, rng, sid, cfg.length)
-    if plan is None:
+    walked = walk_through(world, rng, sid, cfg.length)
+    if walked is None:
         return None
-    visited = [sid]
-    for k in plan:
-        visited.append(world.step(visited[-1], k))
+    plan, visited = walked
     start, end = world.bits(sid), world.bits(visited[-1])
     foreign = foreign_walk(world, rng, sid, len(plan), schemas(world, plan))
     if foreign is not None:
@@ -100,9 +99,9 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
         kind, missed = goal_kind(world, goal), None
         for _ in range(OTHER_WALKS):
             split = rng.randrange(len(plan))
-            other = walk(world, rng, visited[split], len(plan) - split)
+            other = walk_through(world, rng, visited[split], len(plan) - split)
             if other is not None:
-                other_end = world.bits(world.execute(visited[split], other)[0])
+                other_end = world.bits(other[1][-1])
                 missed = goals_between(world, rng, start, other_end, size, kind, (end,))
                 if missed is not None:
                     break
@@ -112,6 +111,8 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
         negatives.append((plan, missed, 1))
         if foreign is not None:
             negatives.append((foreign, missed, 0))
+    if not positives and not negatives:
+        return None  # nothing to ask here (most draws)
     return Pool(Question(sid), positives, negatives, subject=lambda item: None,
                 kind=lambda item: goal_kind(world, item[1]),
                 variant=lambda item: item[2],
@@ -119,10 +120,8 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
 
 
 def _question(world, sid: int, plan: list[int], goal, cfg) -> Question:
-    literals = [(world.task.atoms[i], p) for i, p in goal]
-    q = Question(sid, actions=list(plan), goal=literals)
-    cond = literal_condition(world.task, literals)
-    q.optimal_plan_length, _ = world.nearby_plan(sid, cond, cfg.length)
+    q = Question(sid, actions=list(plan), goal=[(world.task.atoms[i], p) for i, p in goal])
+    q.optimal_plan_length, _ = world.nearby_plan(sid, Condition.of(goal), cfg.length)
     return q
 
 
@@ -139,12 +138,12 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 def render(q, world, text, rng, form):
     if text.style == "trac":
-        t = template("planning", "trac")
+        t = family_template("planning", "trac")
         steps = [tuple(term(world, k)) for k in q.actions]
         return (str(t.context(text.state(state_clauses(world, q.sid), rng),
                               text.conjunction(q.goal))),
                 str(t.question(" ".join(text.sentence(text.action(s)) for s in steps))), [])
-    t = template("planning")
+    t = family_template("planning")
     context = base_context(world, text, q, rng)
     if form == "mc":
         choices = [text.steps([tuple(a) for a in o]) for o in q.options]

@@ -14,10 +14,9 @@ from __future__ import annotations
 from racbench.worlds.strips import oracles
 from racbench.worlds.strips.task import iter_bits
 from racbench.tasks.balance import Pool
-from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
-                      pddl_literal, term)
+from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
+                                 base_context, family_template, pddl_literal, term)
 from racbench.tasks.scoring import score_literal_set
-from racbench.text.phrasing import template
 
 
 def _step(world, rng) -> tuple[Question, object] | None:
@@ -61,7 +60,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 def render(q, world, text, rng, form):
     """The action joins the context (as projection's sequence does); the question asks
     only about the fact, so it says nothing of the answer by itself."""
-    t = template("progression")
+    t = family_template("progression")
     action = text.action(tuple(term(world, q.actions[0])))
     context = str(t.action_context(base_context(world, text, q, rng), action))
     if form == "bool":

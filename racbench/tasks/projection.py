@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from racbench.tasks.balance import Pool
 from racbench.tasks.queries import QueryPool, sizes
-from racbench.tasks.base import (Family, Question, Target, any_state, assemble, base_context,
-                                 pddl_term, state_clauses, term, walk)
+from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
+                                 base_context, family_template, pddl_term, state_clauses,
+                                 term, walk_through)
 from racbench.tasks.scoring import score_literal_set
-from racbench.text.phrasing import template
 
 
 def _walk_facts(world, rng, cfg) -> tuple[Question, list[tuple], frozenset] | None:
@@ -26,10 +26,10 @@ def _walk_facts(world, rng, cfg) -> tuple[Question, list[tuple], frozenset] | No
     question about it may ask (in STRIPS, those of the predicates its effects touch),
     and the facts true at its end."""
     sid = any_state(world, rng)
-    plan = walk(world, rng, sid, cfg.length)
-    if plan is None:
+    walked = walk_through(world, rng, sid, cfg.length)
+    if walked is None:
         return None
-    end = world.execute(sid, plan)[0]
+    plan, end = walked[0], walked[1][-1]
     return Question(sid, actions=plan), world.question_facts(plan, [sid, end]), world.facts(end)
 
 
@@ -75,12 +75,12 @@ def render(q, world, text, rng, form):
     literals = ([(tuple(l["atom"]), l["positive"]) for l in q.subject] if form == "bool"
                 else [])
     if text.style == "trac":
-        t = template("projection", "trac")
+        t = family_template("projection", "trac")
         context = t.context(text.state(state_clauses(world, q.sid), rng),
                             " ".join(text.sentence(text.action(s)) for s in steps))
         return str(context), str(t.question([text.sentence(text.fact(a, p))
                                               for a, p in literals])), []
-    t = template("projection")
+    t = family_template("projection")
     context = str(text.common.sequence_context(base_context(world, text, q, rng),
                                                text.steps(steps)))
     if form == "bool":

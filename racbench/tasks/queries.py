@@ -15,6 +15,7 @@ from typing import Sequence
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import Question
 from racbench.tasks.config import QUERY_KINDS
+from racbench.worlds.strips.task import iter_bits
 
 Literal = tuple[int, bool]  # (atom index, polarity): goals, in STRIPS worlds
 Query = tuple[tuple, bool]  # (fact term, polarity): queries, in any world
@@ -36,11 +37,6 @@ def literals_json(literals: Sequence[Query]) -> list[dict]:
     return [{"atom": list(fact), "positive": p} for fact, p in literals]
 
 
-def holds(state_bits: int, literal: Literal) -> bool:
-    atom, positive = literal
-    return bool(state_bits >> atom & 1) == positive
-
-
 class QueryPool(Pool):
     """The queries one situation offers: single literals, and ordered pairs of literals
     over two different facts, true or false in the situation's end state. Pairs are not
@@ -54,8 +50,13 @@ class QueryPool(Pool):
         self.allowed = allowed
         self._by_kind = ({}, {})  # truth -> kind -> literals
         for truth, literals in ((True, true), (False, false)):
+            groups = self._by_kind[truth]
             for lit in literals:
-                self._by_kind[truth].setdefault(literal_kind(world, lit), []).append(lit)
+                kind = literal_kind(world, lit)
+                if kind in groups:
+                    groups[kind].append(lit)
+                else:
+                    groups[kind] = [lit]
 
     def kinds(self, label: bool) -> set:
         out = set()
@@ -89,37 +90,54 @@ class QueryPool(Pool):
 
 
 def _distinct_pair(xs: list[Query], ys: list[Query]) -> bool:
-    """Can a literal of xs and one of ys be about two different facts?"""
-    return len({x[0] for x in xs} | {y[0] for y in ys}) > 1
+    """Can a literal of xs and one of ys be about two different facts? (The literals
+    of one list are about distinct facts: a fact has one truth in a situation.)"""
+    return len(xs) > 1 or len(ys) > 1 or xs[0][0] != ys[0][0]
 
 
 def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, size: int,
                   kind=None, avoid: Sequence[int] = ()) -> tuple[Literal, ...] | None:
     """A goal of `size` literals (of the given kind, if any) that holds in `end_bits`
     but not in `start_bits` (no goal is achieved already) nor in any state of `avoid`.
-    Without a kind, one literal is one that changed, the other any that holds at the end."""
+    Without a kind, one literal is one that changed, the other any that holds at the end.
+
+    Every literal drawn holds at the end, so it holds in another state exactly when its
+    atom is the same there: a goal holds in none of those states if, for each, one of
+    its atoms differs between that state and the end (a test on bit masks)."""
     if kind is None:
         true = [(i, bool(end_bits >> i & 1)) for i in range(len(world.task.atoms))]
-        changed = [lit for lit in true if not holds(start_bits, lit)]
+        changed = [true[i] for i in iter_bits(start_bits ^ end_bits)]
         choices = [changed] + [true] * (size - 1)
     else:  # literals of each wanted kind (polarity, then the atom's kind) true at the end
-        choices = [[(i, k[0]) for i in world.atoms_by_kind.get(k[1:], ())
-                    if bool(end_bits >> i & 1) == k[0]] for k in kind]
-    if any(not c for c in choices):
+        choices = [world.true_literals(end_bits, k) for k in kind]
+    if not all(choices):
         return None
+    differs = [start_bits ^ end_bits] + [s ^ end_bits for s in avoid]
     for _ in range(GOAL_TRIES):
-        goal = [rng.choice(choices[0])]
+        first = rng.choice(choices[0])
+        goal, atoms = [first], 1 << first[0]
         if size == 2:
-            rest = [lit for lit in choices[1] if lit[0] != goal[0][0]]
+            rest = _without(choices[1], first)
             if not rest:
                 return None
-            goal.append(rng.choice(rest))
+            second = rng.choice(rest)
+            goal.append(second)
+            atoms |= 1 << second[0]
             if kind is None:
                 rng.shuffle(goal)
-        if not all(holds(start_bits, g) for g in goal) and not any(
-                all(holds(s, g) for g in goal) for s in avoid):
+        if all(map(atoms.__and__, differs)):  # each of those states differs in a goal atom
             return tuple(goal)
     return None
+
+
+def _without(literals: list[Literal], literal: Literal) -> list[Literal]:
+    """The literals about other atoms than `literal`'s. All are true in one state, so
+    the only one about its atom is `literal` itself; the list is copied only if it
+    holds it."""
+    if literal not in literals:
+        return literals
+    i = literals.index(literal)
+    return literals[:i] + literals[i + 1:]
 
 
 def _goal_literal_kind(world, literal: Literal) -> tuple:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from racbench import __version__
 from racbench.errors import InputError
-from racbench.splits.dedup import problem_key
+from racbench.splits.dedup import canonical_json, problem_key
 from racbench.splits.names import POOLS, name_pool
 from racbench.splits.seeding import derive_seed
 from racbench.splits.strata import Stratum, stratum_for
@@ -138,6 +138,7 @@ class ConfigRows:
         (split, problem index)); mc: the option survey of each problem; open: which
         problems can give a question at all."""
         feasible, excluded, surveys = {}, [], {}
+        surveyed: dict[int, object] = {}  # a world's survey, by the world's identity
         for split, worlds in self.worlds.items():
             for i, world in enumerate(worlds):
                 if self.family.explicit and not world.explicit:
@@ -145,15 +146,19 @@ class ConfigRows:
                         f"config '{self.name}': {self.cfg.family} needs the enumerated "
                         f"state space, which {world.label} is too big for; choose a "
                         "smaller problem")
-                if self.cfg.form == "bool":
-                    surveys[(split, i)] = survey_cells(
+                # a world of several splits (TRAC's generated blocks) is surveyed once:
+                # its survey depends on the config and the world only
+                if id(world) in surveyed:
+                    surveys[(split, i)] = surveyed[id(world)]
+                elif self.cfg.form == "bool":
+                    surveys[(split, i)] = surveyed[id(world)] = survey_cells(
                         self.family.bool_pool, world, self.cfg,
                         derive_seed("cells", self.name, world.label), self.n_variants,
                         self.family.targeted)
                 elif self.cfg.form == "mc" and self.family.pool_for("mc") is not None:
                     seed = derive_seed("acp-options", self.name, world.label)
-                    surveys[(split, i)] = survey_options(self.family.pool_for("mc"), world,
-                                                         self.cfg, seed)
+                    surveys[(split, i)] = surveyed[id(world)] = survey_options(
+                        self.family.pool_for("mc"), world, self.cfg, seed)
         if self.cfg.form == "mc" and surveys:
             # option sets (exact balance) if every split has a problem with them
             exact = all(any(surveys[(split, i)].has_sets for i in range(len(worlds)))
@@ -404,8 +409,8 @@ class ConfigRows:
             "optimal_plan_length": opt,
             "sequence_length": len(q.actions),
             "branching_factor": len(world.applicable(q.sid)),
-            "symbolic": json.dumps(symbolic, sort_keys=True, separators=(",", ":")),
-            "metadata": json.dumps(meta, sort_keys=True, separators=(",", ":")),
+            "symbolic": canonical_json(symbolic),
+            "metadata": canonical_json(meta),
             "generator_version": __version__,
             "seed": seed,
         }

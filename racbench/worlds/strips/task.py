@@ -49,6 +49,40 @@ class Condition:
     def holds(self, state: int) -> bool:
         return state & self.pos == self.pos and not state & self.neg
 
+    @classmethod
+    def of(cls, literals: Iterable[tuple[int, bool]]) -> "Condition":
+        """The condition of literals given as (fluent atom index, polarity), each about
+        another atom (goals drawn over atom indices)."""
+        pos = neg = 0
+        for i, positive in literals:
+            if positive:
+                pos |= 1 << i
+            else:
+                neg |= 1 << i
+        return cls(pos, neg)
+
+
+def _bucket(masks: list[tuple[int, int, int]]) -> tuple:
+    """A bucket of actions, given as (pre, pre_neg, index): the precondition atoms they
+    all share (tested once: in blocksworld, a block that is not clear rules out its
+    whole bucket), then its actions by what else they need: nothing (ready), one more
+    atom (by that atom's bit, looked up from the atoms true in the state: the clear
+    blocks a block can go onto), or more, or negative preconditions (tested one by
+    one). Returns (shared, ready, by_atom, the by_atom atoms as a mask, tested)."""
+    shared = -1
+    for pre, _, _ in masks:
+        shared &= pre
+    ready, by_atom, tested = [], {}, []
+    for pre, pre_neg, k in masks:
+        more = pre & ~shared
+        if pre_neg or more & (more - 1):
+            tested.append((pre, pre_neg, k))
+        elif more:
+            by_atom.setdefault(more, []).append(k)
+        else:
+            ready.append(k)
+    return shared, ready, by_atom, sum(by_atom), tested
+
 
 def iter_bits(mask: int) -> Iterable[int]:
     while mask:
@@ -118,33 +152,48 @@ class GroundTask:
 
     # -- actions ----------------------------------------------------------------------
     def _build_successor_index(self) -> None:
-        """Bucket each action under one of its preconditions so that `applicable`
-        only checks actions whose bucket atom is true in the state."""
+        """Bucket each action under its rarest precondition atom, keyed by that atom's
+        bit, so that `applicable` only looks at buckets whose atom is true in the state
+        (see _bucket for what a bucket holds)."""
         counts = [0] * len(self.atoms)
         for action in self.actions:
             for i in iter_bits(action.pre):
                 counts[i] += 1
-        self._buckets: dict[int, list[int]] = {}
+        buckets: dict[int, list[tuple[int, int, int]]] = {}
         self._unconditional: list[int] = []
         for k, action in enumerate(self.actions):
             if not action.pre:
                 self._unconditional.append(k)
                 continue
             key = min(iter_bits(action.pre), key=lambda i: (counts[i], i))
-            self._buckets.setdefault(key, []).append(k)
+            buckets.setdefault(1 << key, []).append((action.pre, action.pre_neg, k))
+        self._bucket_atoms = sum(buckets)
+        self._buckets = {bit: _bucket(masks) for bit, masks in buckets.items()}
+        self._keep = [~action.delete for action in self.actions]
+        self._add = [action.add for action in self.actions]
 
     def applicable(self, state: int) -> list[int]:
-        """Indices of the actions applicable in `state`, ascending."""
+        """Indices of the actions applicable in `state`, ascending. The hot loop of
+        every search and walk: bits are walked inline."""
         actions = self.actions
         found = [k for k in self._unconditional if actions[k].applicable(state)]
         buckets = self._buckets
-        for i in iter_bits(state):
-            bucket = buckets.get(i)
-            if bucket:
-                for k in bucket:
-                    a = actions[k]
-                    if state & a.pre == a.pre and not state & a.pre_neg:
-                        found.append(k)
+        rest = state & self._bucket_atoms
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            shared, ready, by_atom, atoms, tested = buckets[bit]
+            if state & shared != shared:
+                continue
+            found += ready
+            hits = state & atoms
+            while hits:
+                atom = hits & -hits
+                hits ^= atom
+                found += by_atom[atom]
+            for pre, pre_neg, k in tested:
+                if state & pre == pre and not state & pre_neg:
+                    found.append(k)
         found.sort()
         return found
 
@@ -154,7 +203,8 @@ class GroundTask:
         if succ is None:
             if len(self._succ_memo) >= SUCCESSOR_MEMO:
                 self._succ_memo.clear()
-            succ = self._succ_memo[state] = [(k, self.actions[k].apply(state))
+            keep, add = self._keep, self._add
+            succ = self._succ_memo[state] = [(k, (state & keep[k]) | add[k])
                                              for k in self.applicable(state)]
         return succ
 

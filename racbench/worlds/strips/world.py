@@ -107,7 +107,7 @@ class StripsWorld(World):
 
     # -- stepping (through succ and step, which each kind of world defines) -------------
     def applicable(self, state: int) -> list[int]:
-        return [int(a) for a in self.succ(state)[0]]
+        return list(self.succ(state)[0])
 
     def optimal_steps(self, state: int, cond: Condition | None = None,
                       max_depth: int | None = None) -> list[tuple[int, int]]:
@@ -116,8 +116,7 @@ class StripsWorld(World):
         if not d:
             return []
         acts, dsts = self.succ(state)
-        return [(int(a), int(t)) for a, t in zip(acts, dsts)
-                if self.distance(int(t), cond, max_depth) == d - 1]
+        return [(a, t) for a, t in zip(acts, dsts) if self.distance(t, cond, max_depth) == d - 1]
 
     def nearby_plan(self, state: int, cond: Condition, max_depth: int, rng=None,
                     cap: int = LOCAL_SEARCH_CAP) -> tuple[int | None, list[int] | None]:
@@ -125,24 +124,23 @@ class StripsWorld(World):
         (None, None): a forward breadth-first search from `state`, which for goals a few
         steps away is much cheaper than a backward pass over the whole graph (used
         when it visits more than `cap` states). `rng` shuffles which plan comes out."""
-        bits = self.bits
-        if cond.holds(bits(state)):
+        pos, neg = cond.pos, cond.neg
+        if cond.holds(self.bits(state)):
             return 0, []
         parent = {state: None}
         frontier = [state]
         for depth in range(1, max_depth + 1):
             nxt = []
             for s in frontier:
-                acts, dsts = self.succ(s)
-                order = list(range(len(acts)))
+                order = self.moves(s)
                 if rng is not None:
+                    order = list(order)
                     rng.shuffle(order)
-                for j in order:
-                    t = int(dsts[j])
+                for k, t, reached in order:
                     if t in parent:
                         continue
-                    parent[t] = (s, int(acts[j]))
-                    if cond.holds(bits(t)):
+                    parent[t] = (s, k)
+                    if reached & pos == pos and not reached & neg:  # cond.holds, inlined
                         plan = []
                         while parent[t] is not None:
                             t, k = parent[t]
@@ -156,6 +154,12 @@ class StripsWorld(World):
                 return d, self.optimal_plan(rng, state, cond, max_depth)
             frontier = nxt
         return None, None
+
+    def moves(self, state: int) -> list[tuple[int, int, int]]:
+        """(action, next state, its bits) of each applicable action, by action index:
+        what a search expands (read the list, never change it)."""
+        acts, dsts = self.succ(state)
+        return [(k, t, self.bits(t)) for k, t in zip(acts, dsts)]
 
     # -- facts and terms (the protocol's view: terms, not indices) ------------------------
     def state_atoms(self, state: int) -> list[list[str]]:
@@ -273,6 +277,14 @@ class StripsWorld(World):
             groups.setdefault(kind, []).append(i)
         return groups
 
+    def true_literals(self, bits: int, kind: tuple) -> list[tuple[int, bool]]:
+        """The literals (atom index, polarity) of a literal kind (a polarity, then an
+        atom's kind) that hold in the state `bits`, in atom order (read the list, never
+        change it)."""
+        positive = kind[0]
+        return [(i, positive) for i in self.atoms_by_kind.get(kind[1:], ())
+                if (bits >> i & 1) == positive]
+
     @cached_property
     def action_kinds(self) -> list[tuple]:
         """The kind of each ground action, by index."""
@@ -294,6 +306,7 @@ class StripsWorld(World):
 
 
 SUCC_LISTS_UP_TO = 50_000  # enumerated spaces this small keep successor lists per state
+SMALL_SPACE = 2_500  # ... and spaces this small, their moves and true literals per kind
 
 
 class ExplicitWorld(StripsWorld):
@@ -320,17 +333,21 @@ class ExplicitWorld(StripsWorld):
         # walks and local searches step a few states many times: their successors as
         # Python lists, kept once read (small spaces only, to bound memory)
         self._succ_lists = [None] * len(self.states) if len(self.states) <= SUCC_LISTS_UP_TO else None
+        small = len(self.states) <= SMALL_SPACE
+        self._literal_lists = {} if small else None
+        self._moves = [None] * len(self.states) if small else None
 
     @property
     def n_states(self) -> int:
         return len(self.states)
 
-    def succ(self, sid: int):
-        """(actions, successor ids) of a state id, by action index (lists or arrays:
-        read them, never change them)."""
+    def succ(self, sid: int) -> tuple[list[int], list[int]]:
+        """(actions, successor ids) of a state id, by action index, as Python lists
+        (read them, never change them)."""
         lists = self._succ_lists
         if lists is None:
-            return self.space.succ(sid)
+            acts, dsts = self.space.succ(sid)
+            return acts.tolist(), dsts.tolist()
         pair = lists[sid]
         if pair is None:
             acts, dsts = self.space.succ(sid)
@@ -345,6 +362,26 @@ class ExplicitWorld(StripsWorld):
             return dsts[acts.index(action)]
         except ValueError:
             return None
+
+    def moves(self, sid: int) -> list[tuple[int, int, int]]:
+        """StripsWorld.moves, kept per state in small spaces (searches expand the same
+        few hundred states again and again)."""
+        if self._moves is None:
+            return super().moves(sid)
+        found = self._moves[sid]
+        if found is None:
+            found = self._moves[sid] = super().moves(sid)
+        return found
+
+    def true_literals(self, bits: int, kind: tuple) -> list[tuple[int, bool]]:
+        """StripsWorld.true_literals, kept per state and kind in small spaces: goal
+        draws ask about the same few hundred states again and again."""
+        if self._literal_lists is None:
+            return super().true_literals(bits, kind)
+        found = self._literal_lists.get((bits, kind))
+        if found is None:
+            found = self._literal_lists[(bits, kind)] = super().true_literals(bits, kind)
+        return found
 
     def sample_state(self, rng: random.Random) -> int:
         """Uniform over the reachable states."""
@@ -399,7 +436,7 @@ class ExplicitWorld(StripsWorld):
         if d <= 0:
             return []
         acts, dsts = self.succ(sid)
-        return [(int(a), int(t)) for a, t in zip(acts, dsts) if dist[t] == d - 1]
+        return [(a, t) for a, t in zip(acts, dsts) if dist[t] == d - 1]
 
     def optimal_plan(self, rng, sid: int, cond: Condition | None = None,
                      max_depth: int | None = None) -> list[int] | None:
@@ -531,13 +568,16 @@ class ImplicitWorld(StripsWorld):
                     state = chain.choice(self.task.successors(state))[1]
                 self._pool.append(state)
         state = self._pool[rng.randrange(START_POOL)]
-        for _ in range(n):
-            state = rng.choice(self.task.successors(state))[1]
+        for _ in range(n):  # states a walk passes once: applicable actions, not successors
+            state = self.task.actions[rng.choice(self.task.applicable(state))].apply(state)
         return state
 
     def succ(self, state: int) -> tuple[list[int], list[int]]:
         pairs = self.task.successors(state)
         return [k for k, _ in pairs], [n for _, n in pairs]
+
+    def moves(self, state: int) -> list[tuple[int, int, int]]:
+        return [(k, n, n) for k, n in self.task.successors(state)]  # a state is its bits
 
     def step(self, state: int, action: int) -> int | None:
         a = self.task.actions[action]
