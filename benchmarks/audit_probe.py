@@ -28,7 +28,7 @@ def write_config(folder: Path, sizes: dict[str, int], seed: int = 8) -> None:
     folder.mkdir(parents=True)
     for split, n in sizes.items():
         texts = [" ".join(row) for row in vocab[rng.integers(0, len(vocab), (n, 25))].tolist()]
-        table = pa.table({"query": texts, "context": texts,
+        table = pa.table({"question": texts, "context": texts,
                           "label": pa.array(rng.integers(0, 2, n), pa.int64())})
         pq.write_table(table, folder / f"{split}-00000-of-00001.parquet")
 
