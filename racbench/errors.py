@@ -9,3 +9,8 @@ This module imports nothing, so the CLI can name the class without loading the e
 
 class InputError(ValueError):
     """A request racbench refuses; the message says what is wrong and what is accepted."""
+
+
+class GenerationError(InputError):
+    """A request the generator cannot meet while making rows (e.g. more distinct rows
+    than a world offers); found during a build, which then leaves nothing behind."""

@@ -24,9 +24,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Iterator
 
-from racbench.errors import InputError
+from racbench.errors import GenerationError, InputError
 from racbench.progress import progress_bar
-from racbench.tasks.rows import GenerationError, release_worlds
 from racbench.suites.recipe import ConfigSpec, Recipe
 from racbench.splits.strata import position_codes
 from racbench.export.card import write_card
@@ -69,9 +68,13 @@ class ConfigStats:
     excluded_forms: list[str]
 
 
-# The row makers of the current build, set before the pool forks so workers inherit them.
-# Each is its config's `rows(...)`: it has `row(split, index, code, attempt) -> Row`,
-# `features`, `capacity(split)`, `summary()` and `split_counts(rows)`.
+# What the engine asks of a config (`spec.task`: a TaskConfig, a ScienceGoldConfig):
+# `worlds_key` (configs sharing worlds are built in one run), `warm(splits)` (load
+# worlds before workers fork), `probe(...)`, `rows(...)` and `release()` (let the
+# run's worlds go). The row makers of the current build, each its config's
+# `rows(...)`, are set before the pool forks so workers inherit them: a row maker has
+# `row(split, index, code, attempt) -> Row`, `features`, `capacity(split)`,
+# `summary()` and `split_counts(rows)`.
 _GENERATORS: dict[str, object] = {}
 
 
@@ -140,7 +143,7 @@ def _world_batches(recipe: Recipe) -> list[Recipe]:
     runs: list[list[ConfigSpec]] = []
     last = object()
     for spec in recipe.configs:
-        key = getattr(spec.task, "domain_label", spec.name)
+        key = spec.task.worlds_key
         if runs and key == last:
             runs[-1].append(spec)
         else:
@@ -196,7 +199,8 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
                           for spec in batch.configs]
             _GENERATORS.clear()
             gens = None
-            release_worlds()  # the next batch's worlds replace these
+            for spec in batch.configs:  # the next batch's worlds replace these
+                spec.task.release()
         leaks = _cross_config_leaks(recipe_run, partial)
         write_card(partial, recipe_run, seed, scale, stats, leaks)
     except InputError:  # a request found impossible while writing: leave nothing behind

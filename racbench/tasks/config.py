@@ -218,6 +218,17 @@ class TaskConfig:
         return self.domain or Path(self.domain_file).parent.name or Path(self.domain_file).stem
 
     # -- what the build engine asks of a config ------------------------------------------
+    @property
+    def worlds_key(self) -> str:
+        """Configs with the same key share worlds (one domain's problems, one science
+        task): the engine builds them in one run and then lets their worlds go."""
+        return self.domain_label
+
+    def release(self) -> None:
+        """Let go of the worlds loaded so far (the next run of configs loads its own)."""
+        from racbench.tasks.rows import release_worlds
+        release_worlds()
+
     def warm(self, splits) -> None:
         """Load this config's worlds and their shared caches, so that worker processes
         forked afterwards share them."""

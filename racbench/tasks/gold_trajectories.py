@@ -96,8 +96,16 @@ class ScienceGoldConfig:
         return self
 
     # -- what the build engine asks of a config ------------------------------------------
+    @property
+    def worlds_key(self) -> str:
+        """Configs with the same key share worlds (built in one run, then let go)."""
+        return f"science/{self.task}"
+
     def warm(self, splits) -> None:
         """Nothing to share: each trajectory builds its own small world."""
+
+    def release(self) -> None:
+        """Nothing kept between configs."""
 
     def probe(self, name: str, seed: int, splits) -> None:
         """Every variation has a gold trajectory: nothing to probe."""

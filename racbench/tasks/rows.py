@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from racbench import __version__
-from racbench.errors import InputError
+from racbench.errors import GenerationError
 from racbench.splits.dedup import canonical_json, problem_key
 from racbench.splits.names import POOLS, name_pool
 from racbench.splits.seeding import derive_seed
@@ -45,10 +45,6 @@ PROBE_TRIES = 40
 CROWDED_AFTER = 8  # repeats in a row before a bool row is asked in another cell
 RARE_CELL_SWITCHES = 8  # other cells tried for a bool row whose cell draws cannot reach
 TRAC_TEMPLATES = "blocksworld"  # TRAC's phrasing of its blocksworld (templates/blocksworld/)
-
-
-class GenerationError(InputError):
-    """A request the generator cannot meet (e.g. more distinct rows than exist)."""
 
 
 @dataclass(frozen=True)

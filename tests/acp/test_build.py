@@ -108,7 +108,7 @@ def test_configs_left_out_of_acp_cannot_be_made(family, domain, form):
     domains every fact (action) has one answer from every state."""
     from racbench.tasks.config import TaskConfig
     from racbench.tasks.rows import ConfigRows
-    from racbench.tasks.rows import GenerationError
+    from racbench.errors import GenerationError
 
     cfg = TaskConfig(family=family, domain=domain, form=form,
                     problems={"train": ("p02", "p05", "p08")})
