@@ -202,7 +202,7 @@ def test_yaml_of_the_full_acp_recipe_stays_small():
     no features and no per-config detail in the YAML (it was 472 KB with them)."""
     recipe = load_recipe("acp")
     stats = [ConfigStats(name=spec.name, description=spec.description, task="", row_kind=spec.task.form, objects=0,
-                         lengths=[], query_kinds=[], names="",
+                         lengths=[], query_kinds=[], world="", names="",
                          splits={split: SplitStats(n, [], {}, {}, {})
                                  for split, n in spec.splits.items()},
                          redrawn_duplicates=0, excluded_forms=[]) for spec in recipe.configs]

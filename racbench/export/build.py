@@ -49,7 +49,7 @@ class SplitStats:
     rows: int
     files: list[str]
     labels: dict[str, int]
-    query_kinds: dict[str, int]
+    kinds: dict[str, int]  # rows per form (task rows) or simplification setting (trajectories)
     lengths: dict[str, int]
 
 
@@ -62,6 +62,7 @@ class ConfigStats:
     objects: int | str  # the range over a config's problems, e.g. "6-12"
     lengths: list[int]
     query_kinds: list[str]
+    world: str  # the domain (or science task) its problems come from
     names: str
     splits: dict[str, SplitStats]
     redrawn_duplicates: int
@@ -350,7 +351,7 @@ class SplitRows:
 
 def _split_stats(n: int, counts: list[Counter], files: list[str]) -> SplitStats:
     labels, kinds, lengths = (dict(sorted((str(k), v) for k, v in c.items())) for c in counts)
-    return SplitStats(rows=n, files=files, labels=labels, query_kinds=kinds, lengths=lengths)
+    return SplitStats(rows=n, files=files, labels=labels, kinds=kinds, lengths=lengths)
 
 
 def _cross_config_leaks(recipe: Recipe, partial: Path) -> int:

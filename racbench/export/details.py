@@ -1,7 +1,7 @@
 """configs.json beside the card: each config's long detail, which the card's YAML leaves out.
 
 Per config: description, row kind, knobs, and per split (in the recipe's order) its
-size, shards, label, query-kind and length counts; redrawn duplicates and left-out
+size, shards, label, kind (form or simplification setting) and length counts; redrawn duplicates and left-out
 surface forms. Keys are sorted and lists keep the build's order, so the bytes depend on
 the recipe and seed only. `datasets` never reads it: the card's `configs:` names every
 config's data files.
@@ -24,11 +24,11 @@ def render_details(recipe, seed: int, scale: float, stats, cross_config_leaks: i
         "configs": [{
             "name": s.name, "description": s.description, "rows": s.row_kind,
             "task": s.task, "objects": s.objects, "lengths": s.lengths,
-            "query_kinds": s.query_kinds, "names": s.names,
+            "query_kinds": s.query_kinds, "world": s.world, "names": s.names,
             "splits": [{
                 "name": split, "num_examples": sizes[s.name][split][0],
                 "num_bytes": sizes[s.name][split][1], "files": st.files, "labels": st.labels,
-                "query_kinds": st.query_kinds, "lengths": st.lengths,
+                "kinds": st.kinds, "lengths": st.lengths,
             } for split, st in s.splits.items()],
             "redrawn_duplicates": s.redrawn_duplicates, "excluded_forms": s.excluded_forms,
         } for s in stats],

@@ -139,13 +139,13 @@ class ScienceGoldRows:
     def summary(self) -> dict:
         """What the card's table shows of this config."""
         return {"task": self.task, "row_kind": "trajectory", "objects": "-", "lengths": [],
-                "query_kinds": [],
-                "names": ",".join(s or "none" for s in self.simplifications),
+                "query_kinds": [], "world": f"science/{self.task}", "names": "-",
                 "excluded_forms": []}
 
     @staticmethod
     def split_counts(rows: list[dict]) -> tuple[Counter, Counter, Counter]:
-        """Final scores, simplification settings and trajectory lengths, for the card."""
+        """Final scores, kinds (simplification settings) and trajectory lengths, for the
+        card."""
         return (Counter(f"final score {r['final_score']:.2f}" for r in rows),
                 Counter(r["simplifications"] or "none" for r in rows),
                 Counter(r["n_steps"] for r in rows))

@@ -419,12 +419,13 @@ class ConfigRows:
         return {"task": self.cfg.family, "row_kind": self.cfg.form, "objects": objects,
                 "lengths": list(self.cfg.lengths),
                 "query_kinds": list(self.cfg.query_kinds) if self.family.literal_queries else [],
-                "names": self.cfg.domain_label, "excluded_forms": list(self.excluded)}
+                "world": self.cfg.domain_label, "names": self.cfg.names,
+                "excluded_forms": list(self.excluded)}
 
     @staticmethod
     def split_counts(rows: list[dict]) -> tuple[Counter, Counter, Counter]:
-        """Labels (answers of bool and mc rows, 'open' otherwise), forms and sequence
-        lengths of a split's rows, for the card."""
+        """Labels (answers of bool and mc rows, 'open' otherwise), kinds (forms) and
+        sequence lengths of a split's rows, for the card."""
         return (Counter(r["answer"] if r["form"] != "open" else "open" for r in rows),
                 Counter(r["form"] for r in rows),
                 Counter(r["sequence_length"] for r in rows))
