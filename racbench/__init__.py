@@ -16,12 +16,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from racbench.version import __version__
+
 if TYPE_CHECKING:
     import datasets
 
     from racbench.checks.score import Score
 
-__version__ = "0.1.0"
 __all__ = ["Score", "__version__", "build", "generate", "score"]
 
 

@@ -50,9 +50,12 @@ def build_hashes(recipe: str, patterns: str | None, scale: float, workers: int =
         return folder_hashes(out)
 
 
+def set_key(recipe: str, patterns: str | None, scale: float) -> str:
+    return f"{recipe}:{patterns or '*'}@{scale}"
+
+
 def set_hashes(name: str) -> dict[str, dict[str, str]]:
-    return {f"{recipe}:{patterns or '*'}@{scale}": build_hashes(recipe, patterns, scale)
-            for recipe, patterns, scale in SETS[name]}
+    return {set_key(*entry): build_hashes(*entry) for entry in SETS[name]}
 
 
 def main() -> None:
@@ -64,6 +67,8 @@ def main() -> None:
     got = set_hashes(args.set)
     if args.action == "record":
         recorded.update(got)
+        current = {set_key(*entry) for entries in SETS.values() for entry in entries}
+        recorded = {key: files for key, files in recorded.items() if key in current}
         GOLDEN.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
         print(f"recorded {sum(map(len, got.values()))} file hashes in {GOLDEN}")
         return

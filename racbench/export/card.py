@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from racbench import __version__
+from racbench.version import __version__
 from racbench.export.card_section import CARD_END, CARD_START
 from racbench.text import environment
 from racbench.export.licenses import DEFAULT_LICENSE

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from racbench import __version__
+from racbench.version import __version__
 
 CONFIGS_FILE = "configs.json"
 

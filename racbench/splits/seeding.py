@@ -7,14 +7,9 @@ on which worker made it; blake2b of the identifying fields gives both.
 from __future__ import annotations
 
 import hashlib
-import random
 
 
 def derive_seed(*fields: object) -> int:
     """A 63-bit seed from the fields' text, stable across machines and Python runs."""
     text = "\x1f".join(str(f) for f in fields).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
-
-
-def row_rng(seed: int, config: str, split: str, index: int, attempt: int = 0) -> random.Random:
-    return random.Random(derive_seed(seed, config, split, index, attempt))

@@ -84,7 +84,7 @@ class Recipe:
 
     def fingerprint(self, seed: int, scale: float) -> str:
         """Identifies what a build will produce, for resuming a partial build."""
-        from racbench import __version__
+        from racbench.version import __version__
         text = json.dumps([self.source_text, [c.name for c in self.configs], seed, scale,
                            __version__])
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()

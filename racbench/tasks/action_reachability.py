@@ -2,7 +2,7 @@
 applicable now become applicable?
 
 bool and mc rows ask about single actions whose answer depends on the state: they can
-become applicable from some states and not from others (common.Pool draws the
+become applicable from some states and not from others (balance.Pool draws the
 subject, or the right option, before the state); problems whose states all reach
 each other have none and give no bool or mc rows. Open rows use single actions where
 some action can become impossible, or a well-typed action's static preconditions

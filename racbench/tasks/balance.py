@@ -41,7 +41,7 @@ from typing import Callable, Sequence
 
 from racbench.splits.seeding import derive_seed
 from racbench.worlds.strips.search import SearchBudgetExceeded
-from racbench.tasks.base import N_OPTIONS, Question, Target, json_key
+from racbench.tasks.question import N_OPTIONS, Question, Target, json_key
 from racbench.worlds.strips.world import StripsWorld
 
 SURVEY_DRAWS = 200

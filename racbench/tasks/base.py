@@ -14,45 +14,18 @@ whose bool and mc rows ask about subjects give `bool_pool` (and `mc_pool`) inste
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Callable, Sequence
 
+from racbench.tasks.balance import pick_bool, pick_mc
+from racbench.tasks.question import N_OPTIONS, Question, Target, json_key
 from racbench.text.phrasing import template
 from racbench.worlds.strips.search import SearchBudgetExceeded
 from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import StripsWorld
 
-LETTERS = "ABCD"
-N_OPTIONS = 4
 PLAN_NODE_BUDGET = 5_000
-
-
-@dataclass(frozen=True)
-class Target:
-    """What a row must be: its form, and the label (bool), the correct option's index
-    (mc) or nothing (open); bool rows also fix their cell (sequence length and kind of
-    subject, see balance.survey_cells) and `variant`, the kind of negative."""
-
-    form: str
-    label: bool = True
-    index: int = 0
-    variant: int = 0
-    cell: object = None  # bool: (length, kind of subject)
-    survey: object = None  # mc: the balance.Survey of the problem
-
-
-@dataclass
-class Question:
-    sid: int  # state id in the world
-    subject: object = None  # JSON-ready: an atom, a literal, an action term or a step
-    actions: list[int] = field(default_factory=list)  # the sequence or plan, if any
-    goal: list[tuple[tuple, bool]] | None = None  # literals; None = no goal in the row
-    options: list | None = None  # JSON-ready symbolic options (mc)
-    answer: object = None  # bool (bool rows), option index (mc), JSON-ready (open)
-    answer_text: str = ""  # the `answer` column for open rows
-    optimal_plan_length: int | None = None
-    meta: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -94,8 +67,6 @@ class Family:
              target: "Target") -> "Question | None":
         """A question for `target`: from the family's pools for bool and mc rows where
         it has them (see balance.py), else from its own `sample`."""
-        from racbench.tasks.balance import pick_bool, pick_mc
-
         pool = self.pool_for(target.form)
         try:
             if pool is None:
@@ -226,15 +197,6 @@ def choose_options(rng: random.Random, correct, wrong: Sequence, index: int) -> 
     return picked
 
 
-def json_key(x):
-    """A hashable form of a JSON-ready value (lists become tuples)."""
-    if isinstance(x, list):
-        return tuple(json_key(i) for i in x)
-    if isinstance(x, dict):
-        return tuple(sorted((k, json_key(v)) for k, v in x.items()))
-    return x
-
-
 def _unkey(x):
     if isinstance(x, tuple):
         return [_unkey(i) for i in x]
@@ -245,10 +207,6 @@ def _unkey(x):
 
 def term(world: StripsWorld, action) -> list[str]:
     return list(world.action_term(action))
-
-
-def atom_of(world: StripsWorld, index: int) -> list[str]:
-    return list(world.task.atoms[index])
 
 
 def goal_json(literals) -> list[dict]:
@@ -265,10 +223,6 @@ def pddl_term(items: Sequence[str]) -> str:
 
 def pddl_literal(atom: Sequence[str], positive: bool = True) -> str:
     return pddl_term(atom) if positive else f"(not {pddl_term(atom)})"
-
-
-def open_lines(lines: Sequence[str]) -> str:
-    return "\n".join(lines) if lines else "none"
 
 
 # -- text pieces ------------------------------------------------------------------------

@@ -16,24 +16,12 @@ from racbench.errors import InputError
 from racbench.splits.names import POOLS, name_pool
 from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipped_problem_names
 
-FORMS = ("bool", "mc", "open")
-SPLITS = ("train", "validation", "test")
-MAX_LENGTH = 8
-OBFUSCATIONS = (None, "random", "misleading")  # DomainText's renaming modes
-QUERY_KINDS = ("literal", "conjunction")  # one literal, or two, in a query or goal
-NAMES = ("problem",) + POOLS  # the problem's own object names, or a pool of colours
-STYLES = ("acp", "trac")  # how context and question are assembled (templates/<style>/)
-TRAC_DOMAIN = "blocksworld_trac"  # TRAC's three-action blocksworld over `objects` blocks
-TRAC_FAMILIES = ("projection", "executability", "planning", "goal_recognition")
-# families whose mc rows the science lab can balance: projection's options are facts
-# (applicability's and executability's are drawn from every ground action, which the
-# lab has no list of; progression's single commands change too few facts a context
-# shows for four options each right in one situation and wrong in three others)
-LAB_MC_FAMILIES = ("projection",)
-# Shipped problems per split when a config names none: unseen problems in test.
-DEFAULT_SPLIT_PROBLEMS = {"train": [f"p{i:02d}" for i in range(1, 10)],
-                          "validation": ["p10", "p11", "p12"],
-                          "test": ["p13", "p14", "p15"]}
+from racbench.tasks import FAMILIES
+from racbench.tasks.options import (DEFAULT_SPLIT_PROBLEMS, LAB_MC_FAMILIES, MAX_LENGTH,  # noqa: F401
+                                    NAMES, OBFUSCATIONS, QUERY_KINDS, SPLITS, STYLES,
+                                    TRAC_DOMAIN, TRAC_FAMILIES)
+from racbench.tasks.rows import ConfigRows, load_worlds, release_worlds
+from racbench.worlds.science.registry import get_task, parse_simplifications
 
 
 class ConfigError(InputError):
@@ -75,7 +63,6 @@ class TaskConfig:
         return {}
 
     def validate(self) -> "TaskConfig":
-        from racbench.tasks import FAMILIES
         if self.family not in FAMILIES:
             raise ConfigError(f"unknown family '{self.family}'; accepted: {', '.join(FAMILIES)}")
         forms = FAMILIES[self.family].forms
@@ -155,8 +142,6 @@ class TaskConfig:
                 seen[p] = split
 
     def _validate_lab(self) -> None:
-        from racbench.tasks import FAMILIES
-        from racbench.worlds.science.registry import get_task, parse_simplifications
         if "science" not in FAMILIES[self.family].worlds or self.form == "open" or (
                 self.form == "mc" and self.family not in LAB_MC_FAMILIES):
             lab_families = [f for f, fam in FAMILIES.items() if "science" in fam.worlds]
@@ -199,7 +184,6 @@ class TaskConfig:
         if self.problems.get(split):
             return tuple(self.problems[split])
         if self.science:
-            from racbench.worlds.science.registry import get_task
             spec = get_task(self.science)
             return tuple(str(v) for v in range(spec.n_variations) if spec.split_of(v) == split)
         return tuple(DEFAULT_SPLIT_PROBLEMS[split])
@@ -226,22 +210,18 @@ class TaskConfig:
 
     def release(self) -> None:
         """Let go of the worlds loaded so far (the next run of configs loads its own)."""
-        from racbench.tasks.rows import release_worlds
         release_worlds()
 
     def warm(self, splits) -> None:
         """Load this config's worlds and their shared caches, so that worker processes
         forked afterwards share them."""
-        from racbench.tasks.rows import load_worlds
         load_worlds(self, splits, warm=True)
 
     def probe(self, name: str, seed: int, splits):
         """What its problems can give (see ConfigRows.probe_result); picklable."""
-        from racbench.tasks.rows import ConfigRows
         return ConfigRows.probed(name, self, seed, splits)
 
     def rows(self, name: str, seed: int, splits, probed=None):
-        from racbench.tasks.rows import ConfigRows
         return ConfigRows(name, self, seed, splits, probed)
 
 

@@ -15,6 +15,7 @@ import datasets
 
 from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.registry import TASKS, get_task, parse_simplifications
+from racbench.tasks.rows import Row
 from racbench.worlds.science.trajectory import run_oracle
 
 GENERATOR_VERSION = "science-gold-1"
@@ -151,8 +152,6 @@ class ScienceGoldRows:
                 Counter(r["n_steps"] for r in rows))
 
     def row(self, split: str, index: int, code: int = 0, attempt: int = 0):
-        from racbench.tasks.rows import Row
-
         task, variation, simplifications = self.items[split][index]
         columns = gold_row(task, variation, simplifications, self.with_valid_actions)
         return Row(columns, columns["id"])

@@ -4,7 +4,7 @@ Plans are valid plans one or two actions longer than optimal, from states 1 to
 `length + 4` actions from the goal, so they carry detours. A step is unjustified when the plan
 without it alone is still valid (oracles.is_justified_step, mode "single"). Questions
 and options name steps by number only (the plan is in the context), drawn before the
-plan (common.Pool). bool: can step i be removed? mc: which of four steps can be
+plan (balance.Pool). bool: can step i be removed? mc: which of four steps can be
 removed (exactly one can). open: list every step that can be removed on its own (set
 equality; none if there is none).
 """

@@ -4,7 +4,7 @@ Subjects are atoms false in the current state and not part of the goal (goal fac
 facts already true are landmarks trivially). A fact is a landmark when the goal cannot
 be reached through states where it stays false. bool and mc rows ask only about facts
 that are landmarks from some states and not from others, the subject (or right
-option) drawn before the state (common.Pool). bool: is it a landmark? mc: which of
+option) drawn before the state (balance.Pool). bool: is it a landmark? mc: which of
 four is. open: name one landmark (checked by search).
 """
 

@@ -2,7 +2,7 @@
 
 States are at most MAX_DISTANCE actions from the problem's goal. bool and mc rows ask
 only about actions that start a shortest plan from some states and not from others,
-the subject (or right option) drawn before the state (common.Pool); wrong options are
+the subject (or right option) drawn before the state (balance.Pool); wrong options are
 applicable actions that start no shortest plan. bool: does a shortest plan start with
 this action? mc: which of four actions does (exactly one). open: name an action that
 starts a shortest plan (checked by search).

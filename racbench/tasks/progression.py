@@ -5,7 +5,7 @@ four facts holds afterwards. Facts are drawn from those the world lets a questio
 the action ask (`question_facts`: in STRIPS the predicates the action's effects touch,
 in the science lab facts about what the context shows), so both answers need the
 effects, and (the subject or the right option) before the state and action, among
-facts that hold after some actions and not after others (see common.Pool). open: list the facts that become true as (p ...) and those that
+facts that hold after some actions and not after others (see balance.Pool). open: list the facts that become true as (p ...) and those that
 become false as (not (p ...)) (set equality).
 """
 

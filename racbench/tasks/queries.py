@@ -14,7 +14,7 @@ from typing import Sequence
 
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import Question
-from racbench.tasks.config import QUERY_KINDS
+from racbench.tasks.options import QUERY_KINDS
 from racbench.worlds.strips.task import iter_bits
 
 Literal = tuple[int, bool]  # (atom index, polarity): goals, in STRIPS worlds

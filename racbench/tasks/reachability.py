@@ -1,7 +1,7 @@
 """Reachability: can a fact (or two facts together) that is not true now become true?
 
 bool and mc rows ask about single facts whose answer depends on the state: reachable
-from some states where they are false and not from others (common.Pool draws the
+from some states where they are false and not from others (balance.Pool draws the
 subject, or the right option, before the state). Problems whose states all reach each
 other have no such fact (the answer would follow from the question alone: a ball in
 two rooms, a truck in another city) and give no bool or mc rows. Open rows use single

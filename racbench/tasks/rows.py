@@ -22,8 +22,9 @@ import random
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from racbench import __version__
+from racbench.version import __version__
 from racbench.errors import GenerationError
 from racbench.splits.dedup import canonical_json, problem_key
 from racbench.splits.names import POOLS, name_pool
@@ -31,13 +32,17 @@ from racbench.splits.seeding import derive_seed
 from racbench.splits.strata import Stratum, stratum_for
 from racbench.tasks import FAMILIES
 from racbench.tasks.balance import Cells, Survey, survey_cells, survey_options
-from racbench.tasks.base import LETTERS, N_OPTIONS, Question, Target, goal_json
-from racbench.tasks.config import QUERY_KINDS, SPLITS, TRAC_DOMAIN, TaskConfig
+from racbench.tasks.base import goal_json
+from racbench.tasks.question import LETTERS, N_OPTIONS, Question, Target
+from racbench.tasks.options import QUERY_KINDS, SPLITS, TRAC_DOMAIN
 from racbench.tasks.schema import task_features
 from racbench.text.phrasing import Names, TaskText
 from racbench.worlds.science.lab import lab
 from racbench.worlds.strips.world import (MAX_STATES, StripsWorld, WorldTooLarge,
                                           forget_worlds, trac_world, world_for)
+
+if TYPE_CHECKING:
+    from racbench.tasks.config import TaskConfig
 
 SAMPLE_TRIES = 2000
 KIND_TRIES = 400  # situations tried in one problem for a bool cell before another problem

@@ -1,0 +1,24 @@
+"""The values a config's options take, below every module that reads them (config,
+rows, queries), so none of them has to import the config module to know them."""
+
+from __future__ import annotations
+
+from racbench.splits.names import POOLS
+
+SPLITS = ("train", "validation", "test")
+MAX_LENGTH = 8
+OBFUSCATIONS = (None, "random", "misleading")  # DomainText's renaming modes
+QUERY_KINDS = ("literal", "conjunction")  # one literal, or two, in a query or goal
+NAMES = ("problem",) + POOLS  # the problem's own object names, or a pool of colours
+STYLES = ("acp", "trac")  # how context and question are assembled (templates/<style>/)
+TRAC_DOMAIN = "blocksworld_trac"  # TRAC's three-action blocksworld over `objects` blocks
+TRAC_FAMILIES = ("projection", "executability", "planning", "goal_recognition")
+# families whose mc rows the science lab can balance: projection's options are facts
+# (applicability's and executability's are drawn from every ground action, which the
+# lab has no list of; progression's single commands change too few facts a context
+# shows for four options each right in one situation and wrong in three others)
+LAB_MC_FAMILIES = ("projection",)
+# Shipped problems per split when a config names none: unseen problems in test.
+DEFAULT_SPLIT_PROBLEMS = {"train": [f"p{i:02d}" for i in range(1, 10)],
+                          "validation": ["p10", "p11", "p12"],
+                          "test": ["p13", "p14", "p15"]}
