@@ -45,16 +45,19 @@ def _typed_never(world, rng) -> list[list]:
 
 
 def single_candidates(world, rng, sid: int, reachable: bool) -> list[list]:
-    reach = world.reachable_actions(sid)
     now = set(world.applicable(sid))
     n = len(world.task.actions)
     if reachable:
+        reach = world.reachable_actions(sid)
         return [[term(world, k)] for k in range(n) if reach >> k & 1 and k not in now]
-    grounded = [[term(world, k)] for k in range(n) if not reach >> k & 1]
+    never = world.unreachable_actions(sid)
+    grounded = [[term(world, k)] for k in range(n) if never >> k & 1]
     return grounded or _typed_never(world, rng)
 
 
 def pair_candidates(world, rng, sid: int, reachable: bool, count: int) -> list[list]:
+    if not reachable and not world.explicit:
+        return []  # an implicit world witnesses actions together, it proves none apart
     co = world.co_applicable(sid)
     now = set(world.applicable(sid))
     actions = world.task.actions

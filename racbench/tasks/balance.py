@@ -255,7 +255,7 @@ def survey_options(make_pool: Callable, world: StripsWorld, cfg, seed: int) -> S
     """Sample SURVEY_DRAWS situations and record, for every subject right in one of
     them, where it is right and where wrong (from the pools' lists, and from their
     `judge` for subjects a pool does not list)."""
-    pools = [make_pool(world, draw_rng(seed, d), cfg) for d in range(SURVEY_DRAWS)]
+    pools = [_drawn(make_pool, world, draw_rng(seed, d), cfg) for d in range(SURVEY_DRAWS)]
     index: dict = {}
     keys, subjects, kinds, right = [], [], [], []
     for pool in pools:
@@ -391,7 +391,7 @@ def pick_mc(make_pool: Callable, world: StripsWorld, rng: random.Random, cfg,
         return None
     right = rng.randrange(N_OPTIONS)
     draw = found[right][0]
-    pool = make_pool(world, draw_rng(survey.seed, draw), cfg)
+    pool = _drawn(make_pool, world, draw_rng(survey.seed, draw), cfg)
     here = {pool.key_of(x): pool.subject(x) for x in pool.negatives}
     here.update((pool.key_of(x), pool.subject(x)) for x in pool.positives)
     if survey.keys[found[right][1]] not in here:
@@ -410,7 +410,7 @@ def pick_weighted(make_pool: Callable, world: StripsWorld, rng: random.Random, c
     """A 4-option question from a fresh situation whose options are subjects the
     survey saw both right and wrong (`weighted_options`), kept with a probability
     that evens out how often each subject is right (`Survey.acceptance`)."""
-    pool = make_pool(world, rng, cfg)
+    pool = _drawn(make_pool, world, rng, cfg)
     if pool is None:
         return None
     seen = survey.seen_both()

@@ -22,10 +22,10 @@ from racbench.tasks.balance import pick_bool, pick_mc
 from racbench.tasks.question import N_OPTIONS, Question, Target, json_key
 from racbench.text.phrasing import template
 from racbench.worlds.strips.search import SearchBudgetExceeded
-from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import StripsWorld
 
 PLAN_NODE_BUDGET = 5_000
+WALK_PLAN_TRIES = 20  # implicit worlds: walk-then-plan tries for a plan of a given length
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,9 @@ class Family:
     """A question family: its forms, how rows are drawn (pools for bool rows and, where
     given, mc rows; `sample` for the rest), rendered, re-derived and scored.
 
-    `explicit` families ask what only an enumerated world answers (reachability,
-    landmarks...); the others also run on implicit worlds. Families whose bool subjects
+    Every family runs on enumerated and implicit worlds alike (worlds/strips/world.py):
+    it asks the world, which answers from its graph or by bounded search, and never
+    guesses. Families whose bool subjects
     are queries or goals of one or two literals (`literal_queries`) give them kinds that
     are tuples of literal kinds: bool cells are grouped by length and number of
     literals, and groups weigh equally."""
@@ -51,7 +52,6 @@ class Family:
     # with a bool form) and for mc rows (families whose options are subjects)
     bool_pool: Callable | None = None
     mc_pool: Callable | None = None
-    explicit: bool = True
     worlds: tuple[str, ...] = ("strips",)  # kinds of world it asks about: strips, science
     literal_queries: bool = False
     targeted: bool = False  # bool_pool(world, rng, cfg, target) draws straight for a cell
@@ -81,16 +81,6 @@ class Family:
 
 def any_state(world: StripsWorld, rng: random.Random) -> int:
     return world.sample_state(rng)
-
-
-def state_at_goal_distance(world: StripsWorld, rng: random.Random, lo: int, hi: int,
-                           cond: Condition | None = None) -> int | None:
-    """A uniformly chosen distance in [lo, hi] that some state has, then such a state."""
-    options = [d for d in range(lo, hi + 1) if len(world.states_at_distance(d, cond))]
-    if not options:
-        return None
-    states = world.states_at_distance(rng.choice(options), cond)
-    return int(states[rng.randrange(len(states))])
 
 
 def walk(world: StripsWorld, rng: random.Random, sid: int, length: int,
@@ -126,8 +116,12 @@ def walk_through(world: StripsWorld, rng: random.Random, sid: int, length: int,
 
 def plan_of_length(world: StripsWorld, rng: random.Random, sid: int, length: int,
                    dist=None) -> list[int] | None:
-    """A random plan of exactly `length` actions from `sid` to the goal whose distance
-    vector is `dist` (the problem goal by default); None if none is found."""
+    """A random plan of exactly `length` actions from `sid` to the goal (whose distance
+    vector is `dist` in an enumerated world: the problem goal by default); None if
+    none is found. An implicit world joins a short random walk to a shortest plan
+    from where it ends, when the two add up to `length`."""
+    if not world.explicit:
+        return _walk_then_plan(world, rng, sid, length)
     dist = world.goal_distance if dist is None else dist
     budget = [PLAN_NODE_BUDGET]
 
@@ -149,6 +143,33 @@ def plan_of_length(world: StripsWorld, rng: random.Random, sid: int, length: int
         return None
 
     return extend(sid, length)
+
+
+def _walk_then_plan(world: StripsWorld, rng: random.Random, sid: int, length: int
+                    ) -> list[int] | None:
+    """A plan of `length` actions in an implicit world: the first steps of a shortest
+    plan (as many as drawn), a random detour, and a shortest plan from where the
+    detour ends, kept when they add up to `length` (detours anywhere in the plan, so
+    the step a question asks about does not give its answer away by its position)."""
+    try:
+        d = world.distance(sid)
+        if d is None or d > length:
+            return None
+        if d == length:
+            return world.optimal_plan(rng, sid)
+        for _ in range(WALK_PLAN_TRIES):
+            head = world.optimal_plan(rng, sid)[:rng.randint(0, d)]
+            mid, _ = world.execute(sid, head)
+            walked = walk_through(world, rng, mid, rng.randint(1, length - len(head)))
+            if walked is None:
+                continue
+            detour, states = walked
+            rest = world.optimal_plan(rng, states[-1])
+            if rest is not None and len(head) + len(detour) + len(rest) == length:
+                return head + detour + rest
+    except SearchBudgetExceeded:  # a distance we cannot prove: no plan, never a guess
+        return None
+    return None
 
 
 def ask_first_failure(q: "Question", world: StripsWorld, plan: list[int]) -> "Question":

@@ -197,5 +197,5 @@ def truth(st, item) -> bool:
 
 
 FAMILY = Family("goal_recognition", ("bool", "mc"), sample, render, truth, None,
-                negative_kinds=KINDS, uses_actions=True, bool_pool=bool_pool, explicit=False, targeted=True,
+                negative_kinds=KINDS, uses_actions=True, bool_pool=bool_pool, targeted=True,
                 literal_queries=True)

@@ -23,7 +23,7 @@ def removable(world, sid: int, plan: list[int]) -> list[int]:
     out = []
     for i in range(len(plan)):
         end, failed = world.execute(sid, plan[:i] + plan[i + 1:])
-        if failed is None and world.goal_distance[end] == 0:
+        if failed is None and world.at_goal(end):
             out.append(i)
     return out
 
@@ -35,7 +35,7 @@ def _detour_plan(world, rng, cfg) -> tuple[Question, list[int], list[int]] | Non
         return None
     sid, plan = found
     q = Question(sid, actions=plan, goal=problem_goal(world))
-    q.optimal_plan_length = int(world.goal_distance[sid])
+    q.optimal_plan_length = world.distance(sid)
     free = removable(world, sid, plan)
     return q, free, [i for i in range(len(plan)) if i not in free]
 

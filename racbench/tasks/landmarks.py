@@ -13,11 +13,12 @@ from __future__ import annotations
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Family, Question, Target, assemble, base_context,
-                                 family_template, pddl_term, problem_goal,
-                                 state_at_goal_distance)
+                                 family_template, pddl_term, problem_goal)
 from racbench.tasks.scoring import SEARCH_BUDGET, score_one_fact
+from racbench.worlds.strips.search import SearchBudgetExceeded
 
 MAX_DISTANCE = 12
+LANDMARK_BUDGET = 5_000  # implicit worlds: states one landmark search may visit
 
 
 def split_atoms(world, rng, sid: int) -> tuple[list[int], list[int]]:
@@ -25,28 +26,54 @@ def split_atoms(world, rng, sid: int) -> tuple[list[int], list[int]]:
     non-landmarks made true by a shortest plan first."""
     state = world.bits(sid)
     goal_atoms = {world.task.atom_index.get(tuple(l.atom)) for l in world.goal}
+    candidates = [i for i in range(len(world.task.atoms))
+                  if not state >> i & 1 and i not in goal_atoms]
+    if not world.explicit:
+        return _split_by_search(world, rng, sid, candidates)
     lm, other = [], []
-    for i in range(len(world.task.atoms)):
-        if state >> i & 1 or i in goal_atoms:
-            continue
+    for i in candidates:
         (lm if world.avoiding_distance(i)[sid] < 0 else other).append(i)
-    plan = world.optimal_plan(rng, sid) or []
+    touched = _touched(world, sid, world.optimal_plan(rng, sid) or [])
+    other.sort(key=lambda i: not touched >> i & 1)
+    return lm, other
+
+
+def _touched(world, sid: int, plan: list[int]) -> int:
+    """Atoms true in some state a plan passes through after `sid`."""
     touched = 0
     s = sid
     for k in plan:
         s = world.step(s, k)
         touched |= world.bits(s)
-    other.sort(key=lambda i: not touched >> i & 1)
-    return lm, other
+    return touched
+
+
+def _split_by_search(world, rng, sid: int, candidates: list[int]) -> tuple[list[int], list[int]]:
+    """An implicit world's split: atoms a shortest plan never makes true are not
+    landmarks (the plan is the witness); each atom it does make true is settled by
+    the landmark oracle (relaxed reachability without its achievers, then h^2, then
+    a bounded search), and left out if the search's budget runs out."""
+    touched = _touched(world, sid, world.optimal_plan(rng, sid) or [])
+    lm, other = [], []
+    for i in candidates:
+        if touched >> i & 1:
+            try:
+                found = oracles.is_fact_landmark(world.task, world.bits(sid),
+                                                 world.goal_condition, i, LANDMARK_BUDGET,
+                                                 explicit=False)
+            except SearchBudgetExceeded:
+                continue
+            (lm if found else other).append(i)
+    return lm, other + [i for i in candidates if not touched >> i & 1]
 
 
 def _near_goal(world, rng) -> tuple[Question, list[int], list[int]] | None:
-    sid = state_at_goal_distance(world, rng, 1, MAX_DISTANCE)
+    sid = world.state_at_goal_distance(rng, 1, MAX_DISTANCE)
     if sid is None:
         return None
     lm, other = split_atoms(world, rng, sid)
     q = Question(sid, goal=problem_goal(world))
-    q.optimal_plan_length = int(world.goal_distance[sid])
+    q.optimal_plan_length = world.distance(sid)
     return q, lm, other
 
 

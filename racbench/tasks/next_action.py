@@ -13,7 +13,7 @@ from __future__ import annotations
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Family, Question, Target, pddl_term, problem_goal,
-                      render_action_question, state_at_goal_distance, term)
+                      render_action_question, term)
 from racbench.tasks.scoring import SEARCH_BUDGET, score_one_action
 
 MAX_DISTANCE = 12
@@ -22,13 +22,13 @@ MAX_DISTANCE = 12
 def _near_goal(world, rng) -> tuple[Question, list[int], list[int]] | None:
     """A state near the goal, the actions starting a shortest plan and the other
     applicable actions."""
-    sid = state_at_goal_distance(world, rng, 1, MAX_DISTANCE)
+    sid = world.state_at_goal_distance(rng, 1, MAX_DISTANCE)
     if sid is None:
         return None
     good = [k for k, _ in world.optimal_steps(sid)]
     bad = [k for k in world.applicable(sid) if k not in set(good)]
     q = Question(sid, goal=problem_goal(world))
-    q.optimal_plan_length = int(world.goal_distance[sid])
+    q.optimal_plan_length = world.distance(sid)
     return q, good, bad
 
 

@@ -9,15 +9,14 @@ is one shortest plan.
 from __future__ import annotations
 
 from racbench.tasks.base import (Family, Question, Target, assemble, base_context,
-                                 family_template, pddl_term, problem_goal,
-                                 state_at_goal_distance, term)
+                                 family_template, pddl_term, problem_goal, term)
 from racbench.tasks.scoring import score_plan
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
-    sid = state_at_goal_distance(world, rng, cfg.length, cfg.length + 8)
+    sid = world.state_at_goal_distance(rng, cfg.length, cfg.length + 8)
     if sid is None:
-        sid = state_at_goal_distance(world, rng, 1, cfg.length + 8)
+        sid = world.state_at_goal_distance(rng, 1, cfg.length + 8)
     if sid is None:
         return None
     plan = world.optimal_plan(rng, sid)

@@ -169,4 +169,4 @@ def score_open(st, answer: str) -> float:
 
 FAMILY = Family("planning", ("bool", "mc", "open"), sample, render, truth, score_open,
                 negative_kinds=KINDS, uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool,
-                explicit=False, targeted=True, literal_queries=True)
+                targeted=True, literal_queries=True)

@@ -97,5 +97,5 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("progression", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True, bool_pool=bool_pool, mc_pool=bool_pool, explicit=False,
+                uses_actions=True, bool_pool=bool_pool, mc_pool=bool_pool,
                 worlds=("strips", "science"))

@@ -21,14 +21,16 @@ from racbench.worlds.strips.world import literal_condition
 
 
 def single_candidates(world, sid: int, reachable: bool) -> list[list]:
-    """Atoms false in `sid` that can (or can never) become true from it."""
+    """Atoms false in `sid` that can (or can never) become true from it: both proven,
+    so an implicit world leaves out the atoms its searches could not decide."""
     state = world.bits(sid)
-    reach = world.reachable_atoms(sid)
     index = world.task.atom_index
     if reachable:
+        reach = world.reachable_atoms(sid)
         return [[a] for i, a in enumerate(world.task.atoms)
                 if not state >> i & 1 and reach >> i & 1]
-    grounded = [[a] for i, a in enumerate(world.task.atoms) if not reach >> i & 1]
+    never = world.unreachable_atoms(sid)
+    grounded = [[a] for i, a in enumerate(world.task.atoms) if never >> i & 1]
     if grounded:
         return grounded
     return [[a] for atoms in world.typed_atoms.values() for a in atoms if a not in index]
@@ -37,6 +39,8 @@ def single_candidates(world, sid: int, reachable: bool) -> list[list]:
 def pair_candidates(world, rng, sid: int, reachable: bool, count: int) -> list[list]:
     """Pairs of atoms, each reachable alone and not both true in `sid`, that can (or
     can never) hold together; pairs of one predicate first."""
+    if not reachable and not world.explicit:
+        return []  # an implicit world witnesses pairs together, it proves none apart
     together = world.together(sid)
     atoms, state = world.task.atoms, world.bits(sid)
     alone = [i for i in range(len(atoms)) if together[i, i]]

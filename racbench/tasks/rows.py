@@ -21,7 +21,6 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from racbench.version import __version__
@@ -38,7 +37,7 @@ from racbench.tasks.options import QUERY_KINDS, SPLITS, TRAC_DOMAIN
 from racbench.tasks.schema import task_features
 from racbench.text.phrasing import Names, TaskText
 from racbench.worlds.science.lab import lab
-from racbench.worlds.strips.world import (MAX_STATES, StripsWorld, WorldTooLarge,
+from racbench.worlds.strips.world import (StripsWorld,
                                           forget_worlds, trac_world, world_for)
 
 if TYPE_CHECKING:
@@ -59,10 +58,11 @@ class Row:
 
 
 def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = False
-                ) -> tuple[dict[str, list[StripsWorld]], list[str]]:
-    """The worlds of each split, and the problems left out (too many states, unless
-    the config names them: then it is refused). With `warm`, their shared caches too."""
-    worlds, excluded = {}, []
+                ) -> dict[str, list[StripsWorld]]:
+    """The worlds of each split: enumerated up to the limit of states in force, and
+    implicit beyond it (see worlds/strips/world.py). With `warm`, their shared caches
+    too."""
+    worlds = {}
     for split in splits:
         if cfg.generated:
             worlds[split] = [trac_world(cfg.objects)]
@@ -74,13 +74,8 @@ def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = Fal
         domain_file, problem_files = cfg.files(split)
         worlds[split] = []
         for path in problem_files:
-            try:
-                world = world_for(domain_file, path)
-            except WorldTooLarge as exc:
-                if split in cfg.problems:  # asked for by name: refuse
-                    raise GenerationError(f"config '{config_name}': {exc}") from None
-                excluded.append(f"{split}/{Path(path).stem}: more than {MAX_STATES} states")
-                continue
+            # beyond the enumeration limit, an implicit world answers by search
+            world = world_for(domain_file, path, implicit=True)
             if cfg.names in POOLS and len(world.objects) > len(name_pool(cfg.names)):
                 raise GenerationError(f"config '{config_name}': {world.label} has "
                                       f"{len(world.objects)} objects, more than the "
@@ -91,7 +86,7 @@ def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = Fal
         for world in {id(w): w for ws in worlds.values() for w in ws}.values():
             if world.explicit:
                 world.goal_distance, world.reachable_atoms(0)
-    return worlds, excluded
+    return worlds
 
 
 def release_worlds() -> None:
@@ -131,7 +126,7 @@ class ConfigRows:
         self.family = FAMILIES[cfg.family]
         self.n_variants = max(1, len(self.family.negative_kinds))
         self._texts: dict[int, TaskText] = {}
-        self.worlds, self.excluded = load_worlds(cfg, splits, config_name=name)
+        self.worlds, self.excluded = load_worlds(cfg, splits, config_name=name), []
 
     # -- what each problem can give ---------------------------------------------------------
     def probe_result(self) -> tuple[dict, list, dict]:
@@ -142,11 +137,6 @@ class ConfigRows:
         surveyed: dict[int, object] = {}  # a world's survey, by the world's identity
         for split, worlds in self.worlds.items():
             for i, world in enumerate(worlds):
-                if self.family.explicit and not world.explicit:
-                    raise GenerationError(
-                        f"config '{self.name}': {self.cfg.family} needs the enumerated "
-                        f"state space, which {world.label} is too big for; choose a "
-                        "smaller problem")
                 # a world of several splits (TRAC's generated blocks) is surveyed once:
                 # its survey depends on the config and the world only
                 if id(world) in surveyed:

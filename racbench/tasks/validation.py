@@ -18,7 +18,7 @@ from dataclasses import replace
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool, sequence_pool
 from racbench.tasks.base import (Family, Question, Target, ask_first_failure, plan_of_length,
-                      problem_goal, render_sequence_question, spoil, state_at_goal_distance,
+                      problem_goal, render_sequence_question, spoil,
                       walk)
 from racbench.tasks.scoring import score_numbers
 from racbench.tasks.executability import first_failure
@@ -29,10 +29,10 @@ KINDS = ("inapplicable step", "goal not reached")
 def valid_plan(world, rng, length: int, slack=(0, 1, 2)) -> tuple[int, list[int]] | None:
     """A state 1 to `length + 4` actions from the goal and a valid plan from it, of
     its optimal length plus a slack drawn from `slack`."""
-    sid = state_at_goal_distance(world, rng, 1, length + 4)
+    sid = world.state_at_goal_distance(rng, 1, length + 4)
     if sid is None:
         return None
-    plan = plan_of_length(world, rng, sid, int(world.goal_distance[sid]) + rng.choice(slack))
+    plan = plan_of_length(world, rng, sid, world.distance(sid) + rng.choice(slack))
     return None if plan is None else (sid, plan)
 
 
@@ -46,7 +46,7 @@ def invalid_plan(world, rng, sid: int, plan: list[int], kind: int) -> list[int] 
     if rest is None:
         return None
     end, failed = world.execute(mid, rest)
-    if failed is not None or world.goal_distance[end] == 0:
+    if failed is not None or world.at_goal(end):
         return None
     return plan[:i] + rest
 
@@ -58,7 +58,7 @@ def situation(world, rng, cfg) -> tuple[Question, list[int]] | None:
         return None
     sid, plan = found
     q = Question(sid, goal=problem_goal(world))
-    q.optimal_plan_length = int(world.goal_distance[sid])
+    q.optimal_plan_length = world.distance(sid)
     return q, plan
 
 
@@ -71,7 +71,7 @@ def mc_pool(world, rng, cfg) -> Pool | None:
 
     def valid(seq: list[int]) -> bool:
         end, failed = world.execute(sid, seq)
-        return failed is None and world.goal_distance[end] == 0
+        return failed is None and world.at_goal(end)
 
     return sequence_pool(world, q, plan, valid)
 

@@ -77,11 +77,3 @@ def blocks_must_move(task: GroundTask, goal: Condition) -> Heuristic | None:
         return max(len(must), 1 if some_move else 0)
 
     return h
-
-
-def heuristic_for(task: GroundTask, goal: Condition) -> Heuristic:
-    """The best admissible heuristic we have for this world; 0/1 goal-test otherwise."""
-    h = blocks_must_move(task, goal)
-    if h is not None:
-        return h
-    return lambda state: 0 if goal.holds(state) else min((a.cost for a in task.actions), default=0)

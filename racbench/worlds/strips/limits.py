@@ -5,7 +5,9 @@ into any structure, and grounding stops once a problem needs more than
 `max_ground_actions` ground actions, more than as many reachable fluent atoms, or more
 than CANDIDATES_PER_GROUND_ACTION times as many candidate bindings. Either way the run
 ends with a `LimitExceeded` (a PDDLError, so exit code 2 on the command line) whose
-message names the command-line flag that raises the limit.
+message names the command-line flag that raises the limit. A problem with more than
+`max_enumerated_states` reachable states is not refused: its families answer by search
+instead of by enumerating its states (worlds/strips/world.py).
 
 The limits are process-wide; worker processes forked after a change inherit it:
 
@@ -29,7 +31,8 @@ from racbench.worlds.strips.sexpr import PDDLError
 
 MB = 1_000_000
 CANDIDATES_PER_GROUND_ACTION = 20  # join and product work allowed per allowed ground action
-FLAGS = {"max_pddl_mb": "--max-pddl-mb", "max_ground_actions": "--max-ground-actions"}
+FLAGS = {"max_pddl_mb": "--max-pddl-mb", "max_ground_actions": "--max-ground-actions",
+         "max_enumerated_states": "--max-enumerated-states"}
 
 
 class LimitExceeded(PDDLError):
@@ -40,6 +43,7 @@ class LimitExceeded(PDDLError):
 class Limits:
     max_pddl_mb: float = 10.0  # size of one domain or problem file
     max_ground_actions: int = 50_000  # ground actions (and fluent atoms) of one problem
+    max_enumerated_states: int = 200_000  # beyond: answered by search, not enumeration
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -47,9 +51,10 @@ class Limits:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise ValueError(f"{f.name} ({FLAGS[f.name]}) must be a positive number, "
                                  f"got {value!r}")
-        if not isinstance(self.max_ground_actions, int):
-            raise ValueError("max_ground_actions (--max-ground-actions) must be an integer, "
-                             f"got {self.max_ground_actions!r}")
+        for name in ("max_ground_actions", "max_enumerated_states"):
+            if not isinstance(getattr(self, name), int):
+                raise ValueError(f"{name} ({FLAGS[name]}) must be an integer, "
+                                 f"got {getattr(self, name)!r}")
 
     @property
     def max_pddl_bytes(self) -> int:
@@ -67,24 +72,26 @@ def current() -> Limits:
     return _current
 
 
-def set_limits(max_pddl_mb: float | None = None,
-               max_ground_actions: int | None = None) -> Limits:
+def set_limits(max_pddl_mb: float | None = None, max_ground_actions: int | None = None,
+               max_enumerated_states: int | None = None) -> Limits:
     """Change the limits of this process (and of workers forked later); returns the
     previous ones."""
     global _current
     previous = _current
     changes = {k: v for k, v in (("max_pddl_mb", max_pddl_mb),
-                                 ("max_ground_actions", max_ground_actions)) if v is not None}
+                                 ("max_ground_actions", max_ground_actions),
+                                 ("max_enumerated_states", max_enumerated_states))
+               if v is not None}
     _current = replace(_current, **changes)
     return previous
 
 
 @contextmanager
-def overridden(max_pddl_mb: float | None = None,
-               max_ground_actions: int | None = None) -> Iterator[Limits]:
+def overridden(max_pddl_mb: float | None = None, max_ground_actions: int | None = None,
+               max_enumerated_states: int | None = None) -> Iterator[Limits]:
     """The limits changed inside a `with` block, restored after it."""
     global _current
-    previous = set_limits(max_pddl_mb, max_ground_actions)
+    previous = set_limits(max_pddl_mb, max_ground_actions, max_enumerated_states)
     try:
         yield _current
     finally:

@@ -323,6 +323,43 @@ def bfs_to_goal(task: GroundTask, state: int, pos: int, neg: int, max_states: in
     return None, None
 
 
+def bfs_plan(task: GroundTask, state: int, pos: int, neg: int, max_states: int,
+             rng=None, max_depth: int | None = None) -> list[int] | None:
+    """A plan with the fewest actions from `state` to the goal (None if there is none,
+    or none within `max_depth`), by breadth-first search; `rng` shuffles the order in
+    which successors are expanded, so any shortest plan can come out.
+    SearchBudgetExceeded past `max_states` states: the caller drops the question."""
+    if state & pos == pos and not state & neg:
+        return []
+    parent: dict[int, tuple[int, int] | None] = {state: None}
+    frontier = [state]
+    depth = 0
+    successors = task.successors
+    while frontier and (max_depth is None or depth < max_depth):
+        depth += 1
+        nxt = []
+        for s in frontier:
+            order = successors(s)
+            if rng is not None:
+                order = list(order)
+                rng.shuffle(order)
+            for k, n in order:
+                if n in parent:
+                    continue
+                parent[n] = (s, k)
+                if n & pos == pos and not n & neg:
+                    plan = []
+                    while parent[n] is not None:
+                        n, k = parent[n]
+                        plan.append(k)
+                    return plan[::-1]
+                nxt.append(n)
+                if len(parent) > max_states:
+                    raise SearchBudgetExceeded(f"more than {max_states} states")
+        frontier = nxt
+    return None
+
+
 def shortest_plan_length(task: GroundTask, state: int, goal, max_states: int = 2_000_000) -> int | None:
     """Cost of an optimal plan from `state` to the Condition `goal` (None if unreachable):
     breadth-first for unit costs, uniform-cost otherwise."""
@@ -403,6 +440,39 @@ def optimal_first_by_search(task: GroundTask, state: int, pos: int, neg: int,
                 on_optimal.add(p)
                 stack.append(p)
     return sorted(first)
+
+
+def shortest_first_actions(task: GroundTask, state: int, pos: int, neg: int,
+                           max_states: int) -> list[int]:
+    """The first actions of every plan with the fewest actions from `state` to the goal
+    (none if the goal holds or cannot be reached), by one breadth-first search that
+    carries, for each state of a level, the set of first actions reaching it there.
+    SearchBudgetExceeded past `max_states` states."""
+    if state & pos == pos and not state & neg:
+        return []
+    successors = task.successors
+    seen = {state}
+    level: dict[int, int] = {}
+    for k, n in successors(state):
+        if n != state:
+            level[n] = level.get(n, 0) | 1 << k
+    while level:
+        hits = 0
+        for n, first in level.items():
+            if n & pos == pos and not n & neg:
+                hits |= first
+        if hits:
+            return list(iter_bits(hits))
+        seen.update(level)
+        if len(seen) > max_states:
+            raise SearchBudgetExceeded(f"more than {max_states} states")
+        nxt: dict[int, int] = {}
+        for s, first in level.items():
+            for _, n in successors(s):
+                if n not in seen:
+                    nxt[n] = nxt.get(n, 0) | first
+        level = nxt
+    return []
 
 
 def greedy_path(task: GroundTask, start: int, pos: int, neg: int,

@@ -34,19 +34,25 @@ import numpy as np
 
 from racbench.errors import InputError
 from racbench.worlds.protocol import World
+from racbench.worlds.strips import limits
 from racbench.worlds.strips.grounding import ground
-from racbench.worlds.strips.heuristics import heuristic_for
+from racbench.worlds.strips.heuristics import blocks_must_move
 from racbench.worlds.strips.model import Domain, Literal, Problem
+from racbench.worlds.strips.oracles import relaxed_reachable
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem, read_pddl_text
-from racbench.worlds.strips.search import SearchBudgetExceeded, StateSpace, astar
+from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, astar, bfs_plan,
+                                          greedy_path, shortest_first_actions)
 from racbench.worlds.strips.shipped import blocks_problem, trac_domain_file
 from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
 
-MAX_STATES = 200_000
 TRAC_EXPLICIT_STATES = 2_500  # TRAC's worlds enumerate up to this (five blocks: 501)
 LOCAL_SEARCH_CAP = 5_000
 SEARCH_BUDGET = 20_000  # states one A* may store in an implicit world before giving up
 START_POOL = 256  # implicit worlds: well-mixed states that walks start from
+NEAR_GOAL_TRIES = 40  # implicit worlds: walks tried for a state at a wanted goal distance
+GOAL_SEEDS = 4  # implicit worlds: greedy searches whose goal states seed walks near the goal
+EXPLORE_STATES = 1_000  # implicit worlds: states a witness search visits from a state
+PROBE_STATES = 16  # implicit worlds: states whose relaxed reach tells if anything can be lost
 UNREACHABLE = -1
 
 
@@ -60,15 +66,34 @@ def load_domain_text(path: str) -> tuple[str, Domain]:
     return text, parse_domain(text, path)
 
 
-def world_for(domain_file: str, problem_file: str,
-              max_states: int = MAX_STATES) -> "ExplicitWorld":
-    """The enumerated world of a problem file (cached); WorldTooLarge beyond max_states."""
-    return _world(str(domain_file), str(problem_file), max_states)
+def world_for(domain_file: str, problem_file: str, max_states: int | None = None,
+              implicit: bool = False) -> "StripsWorld":
+    """The world of a problem file (cached): enumerated up to `max_states` reachable
+    states (the limit in force by default, see limits.py); beyond, an implicit world
+    if `implicit` (for families that need no enumeration), else WorldTooLarge."""
+    if max_states is None:
+        max_states = limits.current().max_enumerated_states
+    key = (str(domain_file), str(problem_file), max_states)
+    if key not in _TOO_LARGE:
+        try:
+            return _world(*key)
+        except WorldTooLarge:
+            _TOO_LARGE.add(key)  # exploring again would fail again, after as long
+            if not implicit:
+                raise
+    elif not implicit:
+        raise WorldTooLarge(f"{problem_file}: more than {max_states} reachable states; "
+                            "this family enumerates the state space, use a smaller problem")
+    return _implicit_world(str(domain_file), str(problem_file))
+
+
+_TOO_LARGE: set[tuple[str, str, int]] = set()
 
 
 def forget_worlds() -> None:
-    """Drop the enumerated worlds loaded so far (their state spaces go with them)."""
+    """Drop the worlds loaded so far (their state spaces and caches go with them)."""
     _world.cache_clear()
+    _implicit_world.cache_clear()
 
 
 @lru_cache(maxsize=None)
@@ -76,6 +101,13 @@ def _world(domain_file: str, problem_file: str, max_states: int) -> "ExplicitWor
     text, domain = load_domain_text(domain_file)
     problem = parse_problem(read_pddl_text(problem_file), domain, problem_file)
     return ExplicitWorld(domain, text, problem, Path(problem_file).stem, max_states)
+
+
+@lru_cache(maxsize=None)
+def _implicit_world(domain_file: str, problem_file: str) -> "ImplicitWorld":
+    text, domain = load_domain_text(domain_file)
+    problem = parse_problem(read_pddl_text(problem_file), domain, problem_file)
+    return ImplicitWorld(domain, text, problem, Path(problem_file).stem)
 
 
 @lru_cache(maxsize=None)
@@ -87,7 +119,7 @@ def trac_world(n_blocks: int) -> "StripsWorld":
     try:
         return ExplicitWorld(domain, text, problem, problem.name, TRAC_EXPLICIT_STATES)
     except WorldTooLarge:
-        return ImplicitWorld(domain, text, problem, problem.name)
+        return ImplicitWorld(domain, text, problem, problem.name, well_mixed=True)
 
 
 class StripsWorld(World):
@@ -108,6 +140,10 @@ class StripsWorld(World):
     # -- stepping (through succ and step, which each kind of world defines) -------------
     def applicable(self, state: int) -> list[int]:
         return list(self.succ(state)[0])
+
+    def at_goal(self, state: int) -> bool:
+        """Whether the problem's goal holds in `state`."""
+        return self.goal_condition is not None and self.goal_condition.holds(self.bits(state))
 
     def optimal_steps(self, state: int, cond: Condition | None = None,
                       max_depth: int | None = None) -> list[tuple[int, int]]:
@@ -315,7 +351,7 @@ class ExplicitWorld(StripsWorld):
     explicit = True
 
     def __init__(self, domain: Domain, domain_text: str, problem: Problem, label: str,
-                 max_states: int = MAX_STATES):
+                 max_states: int):
         super().__init__(domain, domain_text, problem, label)
         self._explore(max_states)
         self._dist_cache: dict = {}
@@ -326,7 +362,7 @@ class ExplicitWorld(StripsWorld):
             self.space = StateSpace(self.task, self.task.init, max_states)
         except SearchBudgetExceeded:
             raise WorldTooLarge(f"{self.problem.source}: more than {max_states} reachable "
-                                "states; ACP questions enumerate the state space, use a "
+                                "states; this family enumerates the state space, use a "
                                 "smaller problem") from None
         self.states = self.space.states
         self.index = self.space.index
@@ -459,6 +495,16 @@ class ExplicitWorld(StripsWorld):
             return hit
         return np.flatnonzero(dist == d)
 
+    def state_at_goal_distance(self, rng, lo: int, hi: int,
+                               cond: Condition | None = None) -> int | None:
+        """A uniformly chosen distance in [lo, hi] that some state has, then such a
+        state (uniformly)."""
+        options = [d for d in range(lo, hi + 1) if len(self.states_at_distance(d, cond))]
+        if not options:
+            return None
+        states = self.states_at_distance(rng.choice(options), cond)
+        return int(states[rng.randrange(len(states))])
+
     # -- what can still happen ------------------------------------------------------------
     @cached_property
     def _components(self):
@@ -548,18 +594,41 @@ class ExplicitWorld(StripsWorld):
         labels, _, actions = self._components
         return actions[labels[sid]]
 
-class ImplicitWorld(StripsWorld):
-    """A world too big to enumerate; a state handle is its bitmask. States are drawn by
-    short random walks from a fixed pool of well-mixed states (a chain of long walks
-    from the initial state), so draws are cheap and spread over the whole space."""
+    def unreachable_atoms(self, sid: int) -> int:
+        """Atoms no state reachable from `sid` makes true (every other one is reachable)."""
+        return ((1 << len(self.task.atoms)) - 1) & ~self.reachable_atoms(sid)
 
-    def __init__(self, domain: Domain, domain_text: str, problem: Problem, label: str):
+    def unreachable_actions(self, sid: int) -> int:
+        return ((1 << len(self.task.actions)) - 1) & ~self.reachable_actions(sid)
+
+class ImplicitWorld(StripsWorld):
+    """A world too big to enumerate; a state handle is its bitmask.
+
+    States are drawn by random walks. In a world known to be reversible (TRAC's
+    blocksworld: `well_mixed`), short walks from a fixed pool of well-mixed states (a
+    chain of long walks from the initial state), so draws are cheap and spread over
+    the whole space. Elsewhere a long walk may end where nothing more can happen
+    (every tile painted), so a draw is a walk from the initial state of a length
+    drawn up to three steps per object: states at every depth come up."""
+
+    def __init__(self, domain: Domain, domain_text: str, problem: Problem, label: str,
+                 well_mixed: bool = False):
         super().__init__(domain, domain_text, problem, label)
+        self.well_mixed = well_mixed
         self._pool: list[int] = []
         self._distances: dict = {}
+        self._explore_cache: dict[int, list[int]] = {}
 
     def sample_state(self, rng: random.Random) -> int:
         n = len(self.objects)
+        if not self.well_mixed:
+            state = self.task.init
+            for _ in range(rng.randint(0, 3 * n)):
+                pairs = self.task.successors(state)
+                if not pairs:
+                    break
+                state = pairs[rng.randrange(len(pairs))][1]
+            return state
         if not self._pool:
             chain = random.Random(f"start-pool-{n}")
             state = self.task.init
@@ -588,23 +657,189 @@ class ImplicitWorld(StripsWorld):
 
     def distance(self, state: int, cond: Condition | None = None,
                  max_depth: int | None = None) -> int | None:
-        """Optimal plan length by A*; SearchBudgetExceeded past SEARCH_BUDGET states.
-        `max_depth` is accepted for the protocol (the answer is exact regardless)."""
+        """Fewest actions to `cond` (the goal by default), by search (A* where we have
+        a heuristic, breadth-first otherwise); SearchBudgetExceeded past SEARCH_BUDGET
+        states. `max_depth` is accepted for the protocol (the answer is exact
+        regardless)."""
         cond = cond or self.goal_condition
         key = (state, cond.pos, cond.neg)
         if key not in self._distances:
-            if len(self._distances) > 100_000:
-                self._distances.clear()
-            plan = astar(self.task, state, cond, heuristic_for(self.task, cond), SEARCH_BUDGET)
-            self._distances[key] = None if plan is None else len(plan)
+            self._search(state, cond)
         return self._distances[key]
 
     def optimal_plan(self, rng, state: int, cond: Condition | None = None,
                      max_depth: int | None = None) -> list[int] | None:
-        """A shortest plan by A*, ties broken by `rng` so any of them can come out."""
+        """A shortest plan by search, ties broken by `rng` so any of them can come out."""
+        return self._search(state, cond or self.goal_condition, rng)
+
+    def optimal_steps(self, state: int, cond: Condition | None = None,
+                      max_depth: int | None = None) -> list[tuple[int, int]]:
+        """Applicable (action, successor) pairs that start some shortest plan: one
+        search that keeps every shortest path, not a search per successor (TRAC's
+        blocksworld, with its heuristic, searches per successor)."""
         cond = cond or self.goal_condition
-        return astar(self.task, state, cond, heuristic_for(self.task, cond), SEARCH_BUDGET,
-                     tie_break=rng)
+        if blocks_must_move(self.task, cond) is not None:
+            return super().optimal_steps(state, cond, max_depth)
+        key = ("first", state, cond.pos, cond.neg)
+        first = self._distances.get(key)
+        if first is None:
+            first = self._distances[key] = shortest_first_actions(
+                self.task, state, cond.pos, cond.neg, SEARCH_BUDGET)
+        return [(k, self.task.actions[k].apply(state)) for k in first]
+
+    def _search(self, state: int, cond: Condition, rng=None) -> list[int] | None:
+        """A shortest plan to `cond`; the distances of the states along it (each the
+        rest of the plan: a suffix of a shortest plan is shortest) are kept."""
+        h = blocks_must_move(self.task, cond)
+        if h is not None:
+            plan = astar(self.task, state, cond, h, SEARCH_BUDGET, tie_break=rng)
+        else:
+            plan = bfs_plan(self.task, state, cond.pos, cond.neg, SEARCH_BUDGET, rng)
+        if len(self._distances) > 100_000:
+            self._distances.clear()
+        if plan is None:
+            self._distances[(state, cond.pos, cond.neg)] = None
+            return None
+        s = state
+        for i, k in enumerate(plan):
+            self._distances[(s, cond.pos, cond.neg)] = len(plan) - i
+            s = self.task.actions[k].apply(s)
+        self._distances[(s, cond.pos, cond.neg)] = 0
+        return plan
+
+    # -- what can still happen: proven either way, or not asked --------------------------
+    # Unlike an enumerated world, an implicit one knows two things apart: what a search
+    # has witnessed (reachable) and what the delete relaxation rules out (unreachable).
+    # A fact or action in neither is undecided, and families do not ask about it.
+    def _explored(self, state: int) -> list[int]:
+        """States a breadth-first search from `state` visits, up to EXPLORE_STATES."""
+        found = self._explore_cache.get(state)
+        if found is None:
+            seen, frontier = {state: None}, [state]
+            while frontier and len(seen) < EXPLORE_STATES:
+                nxt = []
+                for s in frontier:
+                    for _, n in self.task.successors(s):
+                        if n not in seen and len(seen) < EXPLORE_STATES:
+                            seen[n] = None
+                            nxt.append(n)
+                frontier = nxt
+            if len(self._explore_cache) > 64:
+                self._explore_cache.clear()
+            found = self._explore_cache[state] = list(seen)
+        return found
+
+    def reachable_atoms(self, state: int) -> int:
+        """Atoms true in some state the search from `state` reached: reachable, witnessed."""
+        out = 0
+        for s in self._explored(state):
+            out |= s
+        return out
+
+    def reachable_actions(self, state: int) -> int:
+        """Actions applicable in some state the search from `state` reached."""
+        out = 0
+        for s in self._explored(state):
+            for k, _ in self.task.successors(s):
+                out |= 1 << k
+        return out
+
+    def unreachable_atoms(self, state: int) -> int:
+        """Atoms outside the delete-relaxed closure of `state`: provably never true."""
+        return ((1 << len(self.task.atoms)) - 1) & ~relaxed_reachable(self.task, state)
+
+    def unreachable_actions(self, state: int) -> int:
+        """Actions whose preconditions lie outside the relaxed closure: never applicable."""
+        closure = relaxed_reachable(self.task, state)
+        out = 0
+        for k, a in enumerate(self.task.actions):
+            if a.pre & ~closure:
+                out |= 1 << k
+        return out
+
+    def together(self, state: int) -> np.ndarray:
+        """together[i, j]: atoms i and j are both true in some state the search from
+        `state` reached (witnessed; a False entry is undecided, not 'never')."""
+        m = _truth_matrix(self._explored(state), len(self.task.atoms))
+        return (m.T @ m) > 0
+
+    def co_applicable(self, state: int) -> np.ndarray:
+        """co[a, b]: actions a and b both applicable in some state the search reached."""
+        rows = self._explored(state)
+        m = np.zeros((len(rows), len(self.task.actions)), dtype=np.float32)
+        for r, s in enumerate(rows):
+            for k, _ in self.task.successors(s):
+                m[r, k] = 1.0
+        return (m.T @ m) > 0
+
+    @cached_property
+    def _probe_states(self) -> list[int]:
+        rng = random.Random(f"probe-{len(self.objects)}")
+        return [self.sample_state(rng) for _ in range(PROBE_STATES)]
+
+    @cached_property
+    def has_unreachable_atoms(self) -> bool:
+        """Does some drawn state provably lose some atom, or is some well-typed atom
+        never grounded?"""
+        if any(self.unreachable_atoms(s) for s in self._probe_states):
+            return True
+        return any(a not in self.task.atom_index for v in self.typed_atoms.values() for a in v)
+
+    @cached_property
+    def has_unreachable_actions(self) -> bool:
+        return any(self.unreachable_actions(s) for s in self._probe_states)
+
+    def state_at_goal_distance(self, rng, lo: int, hi: int,
+                               cond: Condition | None = None) -> int | None:
+        """A state from which `cond` (the goal) is lo to hi actions away: short walks
+        from states at the goal (found once by greedy search from drawn states), kept
+        when a bounded search proves their distance in range; None if the tries or
+        every search's budget run out (the caller draws again), never a guess."""
+        cond = cond or self.goal_condition
+        seeds = self._goal_states(cond)
+        if not seeds:
+            return None
+        for _ in range(NEAR_GOAL_TRIES):
+            state = seeds[rng.randrange(len(seeds))]
+            for _ in range(rng.randint(lo, hi + 2)):
+                pairs = self.task.successors(state)
+                if not pairs:
+                    break
+                state = pairs[rng.randrange(len(pairs))][1]
+            try:
+                d = self.distance(state, cond)
+            except SearchBudgetExceeded:
+                continue
+            if d is not None and lo <= d <= hi:
+                return state
+        return None
+
+    def _goal_states(self, cond: Condition) -> list[int]:
+        """Goal states reached by greedy best-first search from GOAL_SEEDS drawn states
+        (cached per goal): where walks to states near the goal start."""
+        key = ("goal-states", cond.pos, cond.neg)
+        if key not in self._distances:
+            chain = random.Random(f"goal-seeds-{len(self.objects)}")
+            found = []
+            for _ in range(GOAL_SEEDS):
+                try:
+                    path = greedy_path(self.task, self.sample_state(chain), cond.pos, cond.neg,
+                                       SEARCH_BUDGET)
+                except SearchBudgetExceeded:
+                    continue
+                if path and path[-1] not in found:
+                    found.append(path[-1])
+            self._distances[key] = found
+        return self._distances[key]
+
+
+def _truth_matrix(states: list[int], n_atoms: int) -> np.ndarray:
+    """One row per state, one column per atom: 1.0 where the atom holds."""
+    m = np.zeros((len(states), n_atoms), dtype=np.float32)
+    for r, s in enumerate(states):
+        for i in iter_bits(s):
+            m[r, i] = 1.0
+    return m
 
 
 def literal_condition(task: GroundTask, literals) -> Condition | None:

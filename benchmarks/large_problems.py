@@ -1,0 +1,90 @@
+"""Every family, in every form, on problems too big to enumerate (issue 12's figures).
+
+    python benchmarks/large_problems.py                      # the default problem set
+    python benchmarks/large_problems.py --rows 40 --problems ferry:p14,satellite:p15
+    python benchmarks/large_problems.py --families projection,landmarks --forms bool
+
+A problem is `domain:pNN` (a shipped problem) or `DOMAIN_FILE:PROBLEM_FILE`. Each is
+loaded once (enumeration is tried up to the limit, then the problem is an implicit
+world: answers by bounded search, see racbench/worlds/strips/world.py); then for each
+family and form a one-config generator is built (its problem surveyed: "setup") and
+`--rows` rows are made ("rows/s", one core). Refusals are printed with their reason.
+Peak memory is this process's resident maximum.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+from pathlib import Path
+
+from racbench.errors import GenerationError
+from racbench.tasks import FAMILIES
+from racbench.tasks.config import TaskConfig
+from racbench.tasks.rows import ConfigRows
+from racbench.worlds.strips.shipped import shipped_files
+from racbench.worlds.strips.world import world_for
+
+ROOT = Path(__file__).resolve().parents[1]
+PDDL = ROOT / "tests" / "data" / "pddl"
+DEFAULT = ("ferry:p14,floortile:p14,satellite:p15,swap:p14,"
+           f"{PDDL}/depot/domain.pddl:{PDDL}/depot/p03.pddl,"
+           f"{PDDL}/logistics00/domain.pddl:{PDDL}/logistics00/probLOGISTICS-6-0.pddl")
+
+
+def problem_files(spec: str) -> tuple[str, str]:
+    first, second = spec.rsplit(":", 1)
+    if first.endswith(".pddl"):
+        return first, second
+    domain_file, (problem_file,) = shipped_files(first, [second])
+    return str(domain_file), str(problem_file)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--problems", default=DEFAULT)
+    ap.add_argument("--families", default="")
+    ap.add_argument("--forms", default="bool,mc,open")
+    ap.add_argument("--rows", type=int, default=20)
+    args = ap.parse_args()
+    families = args.families.split(",") if args.families else [
+        f for f in FAMILIES if "strips" in FAMILIES[f].worlds]
+    forms = args.forms.split(",")
+    slowest: tuple[float, str] = (float("inf"), "")
+    for spec in args.problems.split(","):
+        domain_file, problem_file = problem_files(spec)
+        start = time.perf_counter()
+        world = world_for(domain_file, problem_file, implicit=True)
+        kind = (f"{world.n_states} states, enumerated" if world.explicit
+                else "implicit (more states than the enumeration limit)")
+        print(f"\n== {Path(problem_file).stem} of {Path(domain_file).parent.name}: "
+              f"{len(world.objects)} objects, {len(world.task.atoms)} atoms, "
+              f"{len(world.task.actions)} ground actions, {kind}; loaded in "
+              f"{time.perf_counter() - start:.1f} s")
+        print(f"{'family':22} {'form':5} {'setup s':>8} {'rows/s':>8}")
+        for family in families:
+            for form in forms:
+                if form not in FAMILIES[family].forms:
+                    continue
+                cfg = TaskConfig(family=family, domain_file=domain_file, form=form,
+                                 lengths=(2,), problems={"test": [problem_file]})
+                start = time.perf_counter()
+                try:
+                    gen = ConfigRows(f"large_{family}_{form}", cfg, 0, ("test",))
+                    setup = time.perf_counter() - start
+                    start = time.perf_counter()
+                    for i in range(args.rows):
+                        gen.row("test", i, i)
+                except GenerationError as exc:
+                    print(f"{family:22} {form:5} refused: {str(exc)[:160]}")
+                    continue
+                rate = args.rows / (time.perf_counter() - start)
+                slowest = min(slowest, (rate, f"{family} {form} on {spec}"))
+                print(f"{family:22} {form:5} {setup:8.1f} {rate:8.1f}", flush=True)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\nslowest: {slowest[1]} at {slowest[0]:.1f} rows/s; peak memory {peak:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
