@@ -23,6 +23,7 @@ from racbench.errors import GenerationError
 from racbench.tasks import FAMILIES
 from racbench.tasks.config import TaskConfig
 from racbench.tasks.rows import ConfigRows
+from racbench.worlds.strips import limits
 from racbench.worlds.strips.shipped import shipped_files
 from racbench.worlds.strips.world import world_for
 
@@ -47,7 +48,10 @@ def main() -> None:
     ap.add_argument("--families", default="")
     ap.add_argument("--forms", default="bool,mc,open")
     ap.add_argument("--rows", type=int, default=20)
+    ap.add_argument("--max-enumerated-states", type=int, default=None,
+                    help="lower the enumeration limit (e.g. 10: small problems go implicit)")
     args = ap.parse_args()
+    limits.set_limits(max_enumerated_states=args.max_enumerated_states)
     families = args.families.split(",") if args.families else [
         f for f in FAMILIES if "strips" in FAMILIES[f].worlds]
     forms = args.forms.split(",")

@@ -26,6 +26,9 @@ configs:
 TINY = {
     "acp_families.py": (["--rows", "2", "--domains", "gripper", "--families", "applicability"],
                         "rows/s"),
+    "large_problems.py": (["--rows", "2", "--problems", "gripper:p01", "--families",
+                           "projection", "--forms", "bool", "--max-enumerated-states", "10"],
+                          "rows/s"),
     "audit_probe.py": (["--train", "200", "--test", "60", "--repeat", "1"], "rows/s"),
     "oracles.py": (["--seconds", "0.01", "--situations", "3", "--cases", "gripper:p01"],
                             "/s"),

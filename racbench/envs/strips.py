@@ -16,9 +16,8 @@ from racbench.envs.commands import Commands
 from racbench.envs.problems import problem_files
 from racbench.envs.text import say
 from racbench.text.domain import DomainText
-from racbench.worlds.strips.grounding import ground
-from racbench.worlds.strips.pddl_reader import load_domain, load_problem
 from racbench.worlds.strips.task import iter_bits
+from racbench.worlds.strips.world import stepping_world
 
 ENV_ID = "racbench/strips-v0"
 ARGUMENTS = ("domain", "problem", "domain_file", "problem_file", "max_steps", "render_mode")
@@ -33,11 +32,11 @@ class StripsEnv(TextEnv):
                  render_mode: str | None = None, **unknown):
         super().__init__(ENV_ID, max_steps, render_mode, unknown, ARGUMENTS)
         domain_path, problem_path = problem_files(domain, problem, domain_file, problem_file)
-        pddl_domain = load_domain(domain_path)
-        self.task = ground(pddl_domain, load_problem(problem_path, pddl_domain))
-        self.text = DomainText(pddl_domain)
+        world = stepping_world(domain_path, problem_path)
+        self.task = world.task
+        self.text = DomainText(world.domain)
         self.commands = Commands(self.task, self.text)
-        self._goal = self.task.condition(self.task.goal)  # None: statically unsatisfiable
+        self._goal = world.goal_condition  # None: statically unsatisfiable
         self._goal_clause = self.text.conjunction([(l.atom, l.positive) for l in self.task.goal])
         self._goal_sentence = self.text.sentence(self._goal_clause) if self._goal_clause else ""
         self._static = sorted(self.task.static_atoms)

@@ -17,8 +17,16 @@ any family that makes sense on a world runs on it:
   so any; the lab's shows one room, see worlds/science/lab.py);
 - text and records: `text(...)` (the world's phrasing), `render_state(state, text, rng)`,
   `symbolic(state)` (what a row stores to rebuild the state), `sizes()`;
-- `explicit`: True when every state is enumerated (then the oracle queries of
-  ExplicitWorld, such as distances to a goal, are there too).
+- oracle queries (STRIPS worlds; worlds/strips/world.py): `distance(state, cond)`,
+  `optimal_plan(rng, state, cond)`, `optimal_steps(state)`, `at_goal(state)`,
+  `state_at_goal_distance(rng, lo, hi)`, `reachable_atoms`/`unreachable_atoms`,
+  `reachable_actions`/`unreachable_actions`, `together`, `co_applicable`. An
+  enumerated world (`explicit`) answers them from its graph; an implicit one (too many
+  states) by bounded search, proving each answer or raising SearchBudgetExceeded (the
+  question is drawn again), and its reachable/unreachable sets are each proven, with
+  undecided facts in neither. Families ask these, never the graph itself;
+  STRIPS-only families also read the grounded task (`task.atoms`, `task.actions`) to
+  name facts and actions.
 """
 
 from __future__ import annotations

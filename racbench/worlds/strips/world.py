@@ -103,6 +103,12 @@ def _world(domain_file: str, problem_file: str, max_states: int) -> "ExplicitWor
     return ExplicitWorld(domain, text, problem, Path(problem_file).stem, max_states)
 
 
+def stepping_world(domain_file, problem_file) -> "ImplicitWorld":
+    """The world of a problem file without enumerating its states (cached): for
+    environments and players, which only step it."""
+    return _implicit_world(str(domain_file), str(problem_file))
+
+
 @lru_cache(maxsize=None)
 def _implicit_world(domain_file: str, problem_file: str) -> "ImplicitWorld":
     text, domain = load_domain_text(domain_file)
