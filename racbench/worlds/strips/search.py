@@ -300,27 +300,12 @@ def bfs_to_goal(task: GroundTask, state: int, pos: int, neg: int, max_states: in
                 max_depth: int | None = None) -> tuple[int | None, int | None]:
     """(fewest actions, the first goal state found) from `state`, by breadth-first
     search; (None, None) if unreachable (or not within `max_depth`)."""
-    if state & pos == pos and not state & neg:
-        return 0, state
-    seen = {state}
-    frontier = [state]
-    depth = 0
-    successors = task.successors
-    while frontier and (max_depth is None or depth < max_depth):
-        depth += 1
-        nxt = []
-        for s in frontier:
-            for _, n in successors(s):
-                if n in seen:
-                    continue
-                if n & pos == pos and not n & neg:
-                    return depth, n
-                seen.add(n)
-                nxt.append(n)
-                if len(seen) > max_states:
-                    raise SearchBudgetExceeded(f"more than {max_states} states")
-        frontier = nxt
-    return None, None
+    plan = bfs_plan(task, state, pos, neg, max_states, max_depth=max_depth)
+    if plan is None:
+        return None, None
+    for k in plan:
+        state = task.actions[k].apply(state)
+    return len(plan), state
 
 
 def bfs_plan(task: GroundTask, state: int, pos: int, neg: int, max_states: int,
