@@ -15,17 +15,21 @@ Peak memory is this process's resident maximum.
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import time
 from pathlib import Path
 
-from racbench.errors import GenerationError
-from racbench.tasks import FAMILIES
-from racbench.tasks.config import TaskConfig
-from racbench.tasks.rows import ConfigRows
-from racbench.worlds.strips import limits
-from racbench.worlds.strips.shipped import shipped_files
-from racbench.worlds.strips.world import world_for
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")  # as the CLI does: one core, no BLAS threads
+
+from racbench.errors import GenerationError  # noqa: E402
+from racbench.tasks import FAMILIES  # noqa: E402
+from racbench.tasks.config import TaskConfig  # noqa: E402
+from racbench.tasks.rows import ConfigRows  # noqa: E402
+from racbench.worlds.strips import limits  # noqa: E402
+from racbench.worlds.strips.shipped import shipped_files  # noqa: E402
+from racbench.worlds.strips.world import world_for  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PDDL = ROOT / "tests" / "data" / "pddl"

@@ -18,6 +18,13 @@ from pathlib import Path
 
 import click
 
+# Builds run one worker process per core; BLAS threads inside each (the graph passes'
+# matrix products) would only fight over the same cores: 20x slower products were
+# measured on a loaded two-core machine. Set before numpy loads; a user's own
+# setting wins.
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
 from racbench.data import recipe_names
 from racbench.errors import InputError
 

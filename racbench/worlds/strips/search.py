@@ -460,12 +460,46 @@ def shortest_first_actions(task: GroundTask, state: int, pos: int, neg: int,
     return []
 
 
+def additive_heuristic(task: GroundTask, pos: int):
+    """h_add (Bonet & Geffner) for the positive goal atoms `pos`: the sum of each goal
+    atom's cheapest delete-relaxed cost, one per action. Not admissible: it guides
+    greedy search, whose paths are only starting points (distances are proven by
+    breadth-first search). Infinite where the relaxation cannot reach the goal."""
+    actions = [(list(iter_bits(a.pre)), list(iter_bits(a.add))) for a in task.actions]
+    goal = list(iter_bits(pos))
+    infinite = float("inf")
+
+    def h(state: int) -> float:
+        cost = dict.fromkeys(iter_bits(state), 0)
+        changed = True
+        while changed:
+            changed = False
+            for pre, add in actions:
+                c = 1
+                for p in pre:
+                    cp = cost.get(p)
+                    if cp is None:
+                        break
+                    c += cp
+                else:
+                    for q in add:
+                        if cost.get(q, infinite) > c:
+                            cost[q] = c
+                            changed = True
+        return sum(cost.get(g, infinite) for g in goal)
+
+    return h
+
+
 def greedy_path(task: GroundTask, start: int, pos: int, neg: int,
-                max_states: int) -> list[int] | None:
+                max_states: int, heuristic=None) -> list[int] | None:
     """States of some path from `start` to the goal (not optimal), by greedy best-first
-    search on the number of unsatisfied goal literals; None if there is none."""
-    def h(s: int) -> int:
+    search on `heuristic` (by default the number of unsatisfied goal literals; see
+    `additive_heuristic` for one that sees past plateaus); None if there is none."""
+    def count(s: int) -> int:
         return (pos & ~s).bit_count() + (neg & s).bit_count()
+
+    h = heuristic or count
 
     parent = {start: None}
     heap = [(h(start), 0, start)]

@@ -40,7 +40,8 @@ from racbench.worlds.strips.heuristics import blocks_must_move
 from racbench.worlds.strips.model import Domain, Literal, Problem
 from racbench.worlds.strips.oracles import relaxed_reachable
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem, read_pddl_text
-from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, astar, bfs_plan,
+from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, additive_heuristic,
+                                          astar, bfs_plan,
                                           greedy_path, shortest_first_actions)
 from racbench.worlds.strips.shipped import blocks_problem, trac_domain_file
 from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
@@ -50,7 +51,8 @@ LOCAL_SEARCH_CAP = 5_000
 SEARCH_BUDGET = 20_000  # states one A* may store in an implicit world before giving up
 START_POOL = 256  # implicit worlds: well-mixed states that walks start from
 NEAR_GOAL_TRIES = 40  # implicit worlds: walks tried for a state at a wanted goal distance
-GOAL_SEEDS = 4  # implicit worlds: greedy searches whose goal states seed walks near the goal
+GOAL_SEEDS = 4  # implicit worlds: greedy searches (besides the one from the initial state)
+NEAR_GOAL_TAIL = 16  # ... whose last states seed the draws of states near the goal
 EXPLORE_STATES = 1_000  # implicit worlds: states a witness search visits from a state
 PROBE_STATES = 16  # implicit worlds: states whose relaxed reach tells if anything can be lost
 UNREACHABLE = -1
@@ -763,20 +765,20 @@ class ImplicitWorld(StripsWorld):
                 out |= 1 << k
         return out
 
-    def together(self, state: int) -> np.ndarray:
+    def together(self, state: int) -> "PairTable":
         """together[i, j]: atoms i and j are both true in some state the search from
-        `state` reached (witnessed; a False entry is undecided, not 'never')."""
-        m = _truth_matrix(self._explored(state), len(self.task.atoms))
-        return (m.T @ m) > 0
+        `state` reached (witnessed; False is undecided, not 'never')."""
+        return PairTable(self._explored(state))
 
-    def co_applicable(self, state: int) -> np.ndarray:
+    def co_applicable(self, state: int) -> "PairTable":
         """co[a, b]: actions a and b both applicable in some state the search reached."""
-        rows = self._explored(state)
-        m = np.zeros((len(rows), len(self.task.actions)), dtype=np.float32)
-        for r, s in enumerate(rows):
+        masks = []
+        for s in self._explored(state):
+            mask = 0
             for k, _ in self.task.successors(s):
-                m[r, k] = 1.0
-        return (m.T @ m) > 0
+                mask |= 1 << k
+            masks.append(mask)
+        return PairTable(masks)
 
     @cached_property
     def _probe_states(self) -> list[int]:
@@ -797,17 +799,21 @@ class ImplicitWorld(StripsWorld):
 
     def state_at_goal_distance(self, rng, lo: int, hi: int,
                                cond: Condition | None = None) -> int | None:
-        """A state from which `cond` (the goal) is lo to hi actions away: short walks
-        from states at the goal (found once by greedy search from drawn states), kept
-        when a bounded search proves their distance in range; None if the tries or
-        every search's budget run out (the caller draws again), never a guess."""
+        """A state from which `cond` (the goal) is lo to hi actions away, kept when a
+        bounded search proves its distance in range; None if the tries or every
+        search's budget run out (the caller draws again), never a guess. Candidates
+        are the last states of greedy paths to the goal (found once), a step or two
+        off them, and walks from the goal states those paths end in (which reach
+        states near the goal in reversible worlds; in irreversible ones the path's
+        own states do)."""
         cond = cond or self.goal_condition
-        seeds = self._goal_states(cond)
+        seeds = self._near_goal_seeds(cond)
         if not seeds:
             return None
         for _ in range(NEAR_GOAL_TRIES):
             state = seeds[rng.randrange(len(seeds))]
-            for _ in range(rng.randint(lo, hi + 2)):
+            at_goal = cond.holds(state)
+            for _ in range(rng.randint(lo, hi + 2) if at_goal else rng.randint(0, 2)):
                 pairs = self.task.successors(state)
                 if not pairs:
                     break
@@ -820,32 +826,54 @@ class ImplicitWorld(StripsWorld):
                 return state
         return None
 
-    def _goal_states(self, cond: Condition) -> list[int]:
-        """Goal states reached by greedy best-first search from GOAL_SEEDS drawn states
-        (cached per goal): where walks to states near the goal start."""
-        key = ("goal-states", cond.pos, cond.neg)
+    def _near_goal_seeds(self, cond: Condition) -> list[int]:
+        """The last NEAR_GOAL_TAIL states of greedy best-first paths to `cond` from the
+        initial state and from GOAL_SEEDS drawn states (cached per goal)."""
+        key = ("near-goal", cond.pos, cond.neg)
         if key not in self._distances:
             chain = random.Random(f"goal-seeds-{len(self.objects)}")
-            found = []
-            for _ in range(GOAL_SEEDS):
+            starts = [self.task.init] + [self.sample_state(chain) for _ in range(GOAL_SEEDS)]
+            found: dict[int, None] = {}
+            for start in starts:
                 try:
-                    path = greedy_path(self.task, self.sample_state(chain), cond.pos, cond.neg,
-                                       SEARCH_BUDGET)
+                    path = greedy_path(self.task, start, cond.pos, cond.neg, SEARCH_BUDGET,
+                                       additive_heuristic(self.task, cond.pos))
                 except SearchBudgetExceeded:
                     continue
-                if path and path[-1] not in found:
-                    found.append(path[-1])
-            self._distances[key] = found
+                for state in (path or [])[-NEAR_GOAL_TAIL:]:
+                    found[state] = None
+            self._distances[key] = list(found)
         return self._distances[key]
 
 
-def _truth_matrix(states: list[int], n_atoms: int) -> np.ndarray:
-    """One row per state, one column per atom: 1.0 where the atom holds."""
-    m = np.zeros((len(states), n_atoms), dtype=np.float32)
-    for r, s in enumerate(states):
-        for i in iter_bits(s):
-            m[r, i] = 1.0
-    return m
+class PairTable:
+    """table[i, j]: items i and j (atoms, actions) are members of one of the given
+    sets (bit masks), i.e. seen together; table[i, i]: i seen at all. Rows are made on
+    demand: an implicit world may have thousands of ground actions, whose full matrix
+    would cost more than every row that asks about two of them."""
+
+    def __init__(self, masks: list[int]):
+        self._masks = masks
+        self._any = 0
+        for m in masks:
+            self._any |= m
+        self._rows: dict[int, int] = {}
+
+    def row(self, i: int) -> int:
+        found = self._rows.get(i)
+        if found is None:
+            bit, found = 1 << i, 0
+            for m in self._masks:
+                if m & bit:
+                    found |= m
+            self._rows[i] = found
+        return found
+
+    def __getitem__(self, pair: tuple[int, int]) -> bool:
+        i, j = pair
+        if i == j:
+            return bool(self._any >> i & 1)
+        return bool(self.row(i) >> j & 1)
 
 
 def literal_condition(task: GroundTask, literals) -> Condition | None:
