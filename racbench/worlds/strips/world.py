@@ -52,7 +52,7 @@ SEARCH_BUDGET = 20_000  # states one A* may store in an implicit world before gi
 START_POOL = 256  # implicit worlds: well-mixed states that walks start from
 NEAR_GOAL_TRIES = 40  # implicit worlds: walks tried for a state at a wanted goal distance
 GOAL_SEEDS = 4  # implicit worlds: greedy searches (besides the one from the initial state)
-NEAR_GOAL_TAIL = 16  # ... whose last states seed the draws of states near the goal
+                # whose paths' last states seed the draws of states near the goal
 EXPLORE_STATES = 1_000  # implicit worlds: states a witness search visits from a state
 PROBE_STATES = 16  # implicit worlds: states whose relaxed reach tells if anything can be lost
 UNREACHABLE = -1
@@ -703,17 +703,21 @@ class ImplicitWorld(StripsWorld):
             plan = astar(self.task, state, cond, h, SEARCH_BUDGET, tie_break=rng)
         else:
             plan = bfs_plan(self.task, state, cond.pos, cond.neg, SEARCH_BUDGET, rng)
-        if len(self._distances) > 100_000:
-            self._distances.clear()
         if plan is None:
             self._distances[(state, cond.pos, cond.neg)] = None
             return None
-        s = state
-        for i, k in enumerate(plan):
-            self._distances[(s, cond.pos, cond.neg)] = len(plan) - i
-            s = self.task.actions[k].apply(s)
-        self._distances[(s, cond.pos, cond.neg)] = 0
+        self._remember(state, cond, plan)
         return plan
+
+    def _remember(self, state: int, cond: Condition, plan: list[int]) -> None:
+        """Keep the distances of the states along a shortest plan (each the rest of
+        the plan: a suffix of a shortest plan is shortest)."""
+        if len(self._distances) > 100_000:
+            self._distances.clear()
+        for i, k in enumerate(plan):
+            self._distances[(state, cond.pos, cond.neg)] = len(plan) - i
+            state = self.task.actions[k].apply(state)
+        self._distances[(state, cond.pos, cond.neg)] = 0
 
     # -- what can still happen: proven either way, or not asked --------------------------
     # Unlike an enumerated world, an implicit one knows two things apart: what a search
@@ -800,49 +804,55 @@ class ImplicitWorld(StripsWorld):
     def state_at_goal_distance(self, rng, lo: int, hi: int,
                                cond: Condition | None = None) -> int | None:
         """A state from which `cond` (the goal) is lo to hi actions away, kept when a
-        bounded search proves its distance in range; None if the tries or every
-        search's budget run out (the caller draws again), never a guess. Candidates
-        are the last states of greedy paths to the goal (found once), a step or two
-        off them, and walks from the goal states those paths end in (which reach
-        states near the goal in reversible worlds; in irreversible ones the path's
-        own states do)."""
+        breadth-first search to depth `hi` proves its distance in range; None if the
+        tries or the searches' budget run out (the caller draws again), never a guess.
+        Candidates are the last `hi` states of greedy paths to the goal (found once),
+        a step or two off them, and walks from the goal states those paths end in
+        (which reach states near the goal in reversible worlds; in irreversible ones
+        the paths' own states do)."""
         cond = cond or self.goal_condition
-        seeds = self._near_goal_seeds(cond)
-        if not seeds:
+        paths = self._greedy_paths(cond)
+        if not paths:
             return None
         for _ in range(NEAR_GOAL_TRIES):
-            state = seeds[rng.randrange(len(seeds))]
-            at_goal = cond.holds(state)
-            for _ in range(rng.randint(lo, hi + 2) if at_goal else rng.randint(0, 2)):
+            path = paths[rng.randrange(len(paths))]
+            if rng.random() < 0.5:  # a walk from the goal state the path ends in
+                state, steps = path[-1], rng.randint(lo, hi + 2)
+            else:  # a path state, a step or two off
+                state = path[-1 - rng.randint(min(lo, len(path) - 1), min(hi, len(path) - 1))]
+                steps = rng.randint(0, 2)
+            for _ in range(steps):
                 pairs = self.task.successors(state)
                 if not pairs:
                     break
                 state = pairs[rng.randrange(len(pairs))][1]
             try:
-                d = self.distance(state, cond)
+                plan = bfs_plan(self.task, state, cond.pos, cond.neg, SEARCH_BUDGET,
+                                max_depth=hi)
             except SearchBudgetExceeded:
                 continue
-            if d is not None and lo <= d <= hi:
+            if plan is not None and len(plan) >= lo:
+                self._remember(state, cond, plan)
                 return state
         return None
 
-    def _near_goal_seeds(self, cond: Condition) -> list[int]:
-        """The last NEAR_GOAL_TAIL states of greedy best-first paths to `cond` from the
-        initial state and from GOAL_SEEDS drawn states (cached per goal)."""
-        key = ("near-goal", cond.pos, cond.neg)
+    def _greedy_paths(self, cond: Condition) -> list[list[int]]:
+        """Greedy best-first paths (states) to `cond` from the initial state and from
+        GOAL_SEEDS drawn states, guided by h_add (cached per goal)."""
+        key = ("greedy-paths", cond.pos, cond.neg)
         if key not in self._distances:
             chain = random.Random(f"goal-seeds-{len(self.objects)}")
             starts = [self.task.init] + [self.sample_state(chain) for _ in range(GOAL_SEEDS)]
-            found: dict[int, None] = {}
+            paths = []
             for start in starts:
                 try:
                     path = greedy_path(self.task, start, cond.pos, cond.neg, SEARCH_BUDGET,
                                        additive_heuristic(self.task, cond.pos))
                 except SearchBudgetExceeded:
                     continue
-                for state in (path or [])[-NEAR_GOAL_TAIL:]:
-                    found[state] = None
-            self._distances[key] = list(found)
+                if path:
+                    paths.append(path)
+            self._distances[key] = paths
         return self._distances[key]
 
 
