@@ -179,9 +179,14 @@ def _run_build(recipe, out: Path, max_pddl_mb=None, max_ground_actions=None,
               "'blocksworld_*,gripper_planning_bool'.")
 @click.option("--audit", "run_audit", is_flag=True,
               help="Also run the surface-text probes and write them into the card.")
+@click.option("--engine", type=click.Choice(("local", "ray")), default="local",
+              show_default=True, help="Where shard work runs: this machine's worker "
+              "processes, or Ray tasks (needs the 'ray' extra). Same bytes either way.")
+@click.option("--address", default=None, help="With --engine ray: the Ray cluster to use "
+              "(host:port of its head, or 'auto'); default: start one on this machine.")
 @_build_options
-def build_command(recipe: str, out: Path, seed, scale, patterns, run_audit, workers, overwrite,
-                  quiet, max_pddl_mb, max_ground_actions) -> None:
+def build_command(recipe: str, out: Path, seed, scale, patterns, run_audit, engine, address,
+                  workers, overwrite, quiet, max_pddl_mb, max_ground_actions) -> None:
     from racbench.suites.recipe import load_recipe
 
     loaded = load_recipe(recipe)
@@ -189,7 +194,7 @@ def build_command(recipe: str, out: Path, seed, scale, patterns, run_audit, work
         loaded = loaded.select(patterns)
     _run_build(loaded, out, seed=seed, scale=scale, workers=workers, overwrite=overwrite,
                progress=not quiet, max_pddl_mb=max_pddl_mb,
-               max_ground_actions=max_ground_actions)
+               max_ground_actions=max_ground_actions, engine=engine, address=address)
     if run_audit:
         _audit_and_report(out, "question", card=True, progress=not quiet)
 
