@@ -1,4 +1,4 @@
-"""racbench's command line: build | generate | show | audit | verify | play.
+"""racbench's command line: build | generate | show | audit | verify | publish | export | play.
 
 Each command imports the engine it needs only when it runs, so `racbench --help` and
 argument errors answer at once. A user's mistake (any `racbench.errors.InputError`: an
@@ -337,6 +337,46 @@ def verify_command(directory: Path, limit, configs, no_optimal, require_optimal,
         click.echo(f"MISMATCH {mismatch}")
     click.echo(report.summary())
     sys.exit(report.exit_code)
+
+
+@main.command("publish")
+@click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
+@click.option("--repo-id", required=True, help="The Hub dataset repo: USER/NAME.")
+@click.option("--private", is_flag=True, help="Create the repo private (if it is new).")
+@click.option("--message", default=None, help="Commit message.")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+def publish_command(directory: Path, repo_id: str, private: bool, message, quiet) -> None:
+    """Upload the dataset racbench built in DIR to the Hugging Face Hub (token from
+    HF_TOKEN or 'hf auth login'). Refuses a folder that is not a complete racbench
+    build, before sending anything (exit 2)."""
+    from racbench.export.publish import _say, publish
+
+    if quiet:
+        from huggingface_hub.utils import disable_progress_bars
+
+        disable_progress_bars()
+    with _working():
+        done = publish(directory, repo_id, private=private, message=message)
+    click.echo(_say("published", folder=directory, repo_id=done.repo_id, url=done.url,
+                    files=done.files, commit=done.commit))
+
+
+@main.group("export")
+def export_group() -> None:
+    """Write a built dataset as tasks of an evaluation harness."""
+
+
+@export_group.command("lm-eval")
+@click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
+@click.option("--out", required=True, type=click.Path(path_type=Path),
+              help="Folder to create for the task YAMLs.")
+def export_lm_eval_command(directory: Path, out: Path) -> None:
+    """lm-evaluation-harness tasks (one per config, a group for the suite) that load the
+    build in DIR and score replies with racbench.score."""
+    from racbench.export.harness import _say, export_lm_eval
+
+    group, files = export_lm_eval(directory, out)
+    click.echo(_say("exported", out=out, files=len(files), group=group))
 
 
 @main.group("play")
