@@ -55,18 +55,17 @@ def test_ray_build_writes_the_bytes_of_the_local_build(recipe, ray_address, tmp_
     local = tmp_path / "local"
     cli("build", recipe, "--configs", SUBSETS[recipe], "--scale", SCALE, "--out", local,
         "--workers", 2, "--quiet")
-    # the CLI on the running cluster, with as many workers as cores, and this process's
-    # Ray through the API with other worker counts: chunking differs, bytes must not
+    # the CLI on the running cluster, with as many workers as its CPUs, and this process's
+    # Ray through the API with more: chunking and tasks in flight differ, bytes must not
     on_cluster = tmp_path / "cluster"
     cli("build", recipe, "--configs", SUBSETS[recipe], "--scale", SCALE, "--out", on_cluster,
         "--engine", "ray", "--address", ray_address, "--quiet")
     expected = folder_bytes(local)
     assert len(expected) > 5 and folder_bytes(on_cluster) == expected
     selected = load_recipe(recipe).select(SUBSETS[recipe])
-    for workers in (1, 5):
-        out = tmp_path / f"api{workers}"
-        racbench.build(selected, out, scale=SCALE, workers=workers, engine="ray")
-        assert folder_bytes(out) == expected, workers
+    out = tmp_path / "api"
+    racbench.build(selected, out, scale=SCALE, workers=5, engine="ray")
+    assert folder_bytes(out) == expected
     assert ray.is_initialized(), "a Ray the caller initialised is left running"
 
 
