@@ -21,10 +21,15 @@ from collections import deque
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
-import ray
-import ray.exceptions
-
 from racbench.export.engines import EngineError, _say
+
+def _ray():
+    """Ray, imported when a Ray build runs (the optional extra `racbench[ray]`)."""
+    import ray
+    import ray.exceptions
+
+    return ray
+
 
 IN_FLIGHT_PER_WORKER = 3  # tasks queued per worker: enough to keep them busy, few results held
 _WORKER_STATE: dict = {"makers": None, "gc": False}
@@ -35,6 +40,7 @@ def _install(makers_box: list) -> None:
     the previous run's worlds go first."""
     from racbench.export import build
 
+    ray = _ray()
     if not _WORKER_STATE["gc"]:
         gc.set_threshold(build.GC_EVERY, *gc.get_threshold()[1:])
         _WORKER_STATE["gc"] = True
@@ -79,6 +85,7 @@ class RayPool:
             yield _result(pending.popleft())
 
     def cancel(self) -> None:
+        ray = _ray()
         for ref in self.pending:
             ray.cancel(ref, force=True)
         self.pending.clear()
@@ -87,6 +94,7 @@ class RayPool:
 def _result(ref):
     """A task's result; a task's own exception (a GenerationError...) is raised as itself,
     not wrapped in Ray's traceback."""
+    ray = _ray()
     try:
         return ray.get(ref)
     except ray.exceptions.RayTaskError as exc:
@@ -119,6 +127,7 @@ class RayEngine:
     name = "ray"
 
     def __init__(self, workers: int | None = None, address: str | None = None):
+        ray = _ray()
         self.started = False
         if address is not None:
             _check_reachable(address)
@@ -141,7 +150,7 @@ class RayEngine:
 
     @contextmanager
     def pool(self, workers: int | None = None, makers: dict | None = None):
-        ref = None if makers is None else ray.put(makers)
+        ref = None if makers is None else _ray().put(makers)
         pool = RayPool(self.remote, workers or self.workers, ref)
         try:
             yield pool
@@ -151,5 +160,5 @@ class RayEngine:
 
     def close(self) -> None:
         if self.started:
-            ray.shutdown()
+            _ray().shutdown()
             self.started = False
