@@ -77,7 +77,7 @@ def test_lm_eval_runs_the_tasks_with_its_dummy_model_offline(exported):
     assert sizes == {TASKS[0]: 8, TASKS[1]: 4, TASKS[2]: 4}  # each config's test split
 
 
-def test_a_model_answering_each_row_right_scores_one(exported):
+def test_a_model_answering_each_row_right_scores_one(exported, monkeypatch):
     from lm_eval import simple_evaluate
     from lm_eval.api.model import LM
     from lm_eval.tasks import TaskManager
@@ -97,7 +97,8 @@ def test_a_model_answering_each_row_right_scores_one(exported):
         def loglikelihood_rolling(self, requests, disable_tqdm=False):
             raise NotImplementedError
 
-    os.environ.update(HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")  # this test only: later tests go online
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     results = simple_evaluate(model=Oracle(), tasks=["racbench_lm_eval_tiny"],
                               task_manager=TaskManager(include_path=str(exported / "tasks")))
     for task in TASKS:

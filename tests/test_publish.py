@@ -56,7 +56,7 @@ def hub():
 
 def hub_env(hub, token=None):
     return dict(os.environ, HF_ENDPOINT=hub.url, HF_TOKEN=token or hub.token,
-                HF_HUB_DISABLE_XET="1", HF_HUB_DISABLE_TELEMETRY="1",
+                HF_HUB_DISABLE_XET="1", HF_HUB_DISABLE_TELEMETRY="1", HF_HUB_OFFLINE="0",
                 HF_HOME=str(hub.home))
 
 
@@ -156,6 +156,13 @@ def test_a_folder_that_is_not_a_complete_build_is_refused_before_sending(built, 
         assert named in proc.stderr and "Traceback" not in proc.stderr, (folder.name,
                                                                          proc.stderr)
     assert hub.requests == []  # nothing was sent
+
+
+def test_offline_mode_is_named_instead_of_a_traceback(built, hub):
+    proc = racbench("publish", built, "--repo-id", "alice/actions", "--quiet",
+                    env=dict(hub_env(hub), HF_HUB_OFFLINE="1"))
+    assert proc.returncode == 2 and "HF_HUB_OFFLINE" in proc.stderr
+    assert "Traceback" not in proc.stderr and hub.requests == []
 
 
 @pytest.mark.parametrize("repo_id", ["actions", "alice/", "alice/act ions", "a/b/c",

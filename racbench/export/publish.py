@@ -103,7 +103,7 @@ def publish(folder: Path, repo_id: str, *, private: bool = False, token: str | N
     check_repo_id(repo_id)
     files = build_files(folder)
     from huggingface_hub import HfApi
-    from huggingface_hub.errors import HfHubHTTPError
+    from huggingface_hub.errors import HfHubHTTPError, OfflineModeIsEnabled
 
     api = HfApi(token=token)
     try:
@@ -112,6 +112,8 @@ def publish(folder: Path, repo_id: str, *, private: bool = False, token: str | N
             folder_path=str(folder), repo_id=repo_id, repo_type="dataset",
             allow_patterns=files, delete_patterns=STALE,
             commit_message=message or _say("commit_message", files=len(files)))
+    except OfflineModeIsEnabled:
+        raise PublishError(_say("offline", repo_id=repo_id)) from None
     except HfHubHTTPError as exc:
         status = getattr(exc.response, "status_code", None)
         raise PublishError(_say("hub_refused", repo_id=repo_id, status=status,
