@@ -78,14 +78,17 @@ def generate(family: str, *, domain: str | None = None,
 
 def build(recipe: Any, out: str | Path, *, seed: int | None = None, scale: float = 1.0,
           workers: int | None = None, overwrite: bool = False,
-          progress: bool = False) -> Path:
+          progress: bool = False, engine: str = "local", address: str | None = None) -> Path:
     """Build a recipe (a built-in name such as "trac", a YAML file path, or a loaded
     `Recipe`) into the dataset folder `out`, as `racbench build` does; returns the
-    folder. Bad input raises `racbench.errors.InputError` before anything is written."""
+    folder. `engine="ray"` runs the shard work as Ray tasks (on the cluster at `address`,
+    on the Ray this process already initialised, or on one started for the build) and
+    writes the same bytes. Bad input raises `racbench.errors.InputError` before anything
+    is written."""
     from racbench.api import _build
 
     return _build(recipe, out, seed=seed, scale=scale, workers=workers, overwrite=overwrite,
-                  progress=progress)
+                  progress=progress, engine=engine, address=address)
 
 
 def score(row: Mapping[str, Any], reply: Any) -> "Score":

@@ -1,4 +1,4 @@
-"""racbench's command line: build | generate | show | audit | verify | play.
+"""racbench's command line: build | generate | show | audit | verify | publish | export | play.
 
 Each command imports the engine it needs only when it runs, so `racbench --help` and
 argument errors answer at once. A user's mistake (any `racbench.errors.InputError`: an
@@ -195,9 +195,15 @@ def _run_build(recipe, out: Path, max_pddl_mb=None, max_ground_actions=None,
               "'blocksworld_*,gripper_planning_bool'.")
 @click.option("--audit", "run_audit", is_flag=True,
               help="Also run the surface-text probes and write them into the card.")
+@click.option("--engine", type=click.Choice(("local", "ray")), default="local",
+              show_default=True, help="Where shard work runs: this machine's worker "
+              "processes, or Ray tasks (needs the 'ray' extra). Same bytes either way.")
+@click.option("--address", default=None, help="With --engine ray: the Ray cluster to use "
+              "(host:port of its head, or 'auto'); default: start one on this machine.")
 @_build_options
-def build_command(recipe: str, out: Path, seed, scale, patterns, run_audit, workers, overwrite,
-                  quiet, max_pddl_mb, max_ground_actions, max_enumerated_states) -> None:
+def build_command(recipe: str, out: Path, seed, scale, patterns, run_audit, engine, address,
+                  workers, overwrite, quiet, max_pddl_mb, max_ground_actions,
+                  max_enumerated_states) -> None:
     from racbench.suites.recipe import load_recipe
 
     loaded = load_recipe(recipe)
@@ -205,7 +211,8 @@ def build_command(recipe: str, out: Path, seed, scale, patterns, run_audit, work
         loaded = loaded.select(patterns)
     _run_build(loaded, out, seed=seed, scale=scale, workers=workers, overwrite=overwrite,
                progress=not quiet, max_pddl_mb=max_pddl_mb,
-               max_ground_actions=max_ground_actions, max_enumerated_states=max_enumerated_states)
+               max_ground_actions=max_ground_actions, max_enumerated_states=max_enumerated_states,
+               engine=engine, address=address)
     if run_audit:
         _audit_and_report(out, "question", card=True, progress=not quiet)
 
@@ -348,6 +355,46 @@ def verify_command(directory: Path, limit, configs, no_optimal, require_optimal,
         click.echo(f"MISMATCH {mismatch}")
     click.echo(report.summary())
     sys.exit(report.exit_code)
+
+
+@main.command("publish")
+@click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
+@click.option("--repo-id", required=True, help="The Hub dataset repo: USER/NAME.")
+@click.option("--private", is_flag=True, help="Create the repo private (if it is new).")
+@click.option("--message", default=None, help="Commit message.")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+def publish_command(directory: Path, repo_id: str, private: bool, message, quiet) -> None:
+    """Upload the dataset racbench built in DIR to the Hugging Face Hub (token from
+    HF_TOKEN or 'hf auth login'). Refuses a folder that is not a complete racbench
+    build, before sending anything (exit 2)."""
+    from racbench.export.publish import _say, publish
+
+    if quiet:
+        from huggingface_hub.utils import disable_progress_bars
+
+        disable_progress_bars()
+    with _working():
+        done = publish(directory, repo_id, private=private, message=message)
+    click.echo(_say("published", folder=directory, repo_id=done.repo_id, url=done.url,
+                    files=done.files, commit=done.commit))
+
+
+@main.group("export")
+def export_group() -> None:
+    """Write a built dataset as tasks of an evaluation harness."""
+
+
+@export_group.command("lm-eval")
+@click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
+@click.option("--out", required=True, type=click.Path(path_type=Path),
+              help="Folder to create for the task YAMLs.")
+def export_lm_eval_command(directory: Path, out: Path) -> None:
+    """lm-evaluation-harness tasks (one per config, a group for the suite) that load the
+    build in DIR and score replies with racbench.score."""
+    from racbench.export.harness import _say, export_lm_eval
+
+    group, files = export_lm_eval(directory, out)
+    click.echo(_say("exported", out=out, files=len(files), group=group))
 
 
 @main.group("play")

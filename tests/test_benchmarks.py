@@ -33,6 +33,7 @@ TINY = {
     "oracles.py": (["--seconds", "0.01", "--situations", "3", "--cases", "gripper:p01"],
                             "/s"),
     "build_recipe.py": (["{tiny_recipe}", "--workers", "1"], "rows/s"),
+    "ray_engine.py": (["{tiny_recipe}", "--workers", "1"], "overhead"),
     "cli_startup.py": (["--repeat", "1"], "median"),
     "fuzz_pddl.py": (["--n", "200"], "inputs"),
     "interrupts.py": (["--tries", "1", "--max-delay", "0"], "exit codes"),

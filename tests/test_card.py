@@ -4,6 +4,7 @@ configs.json beside it, the recipe's licence and citation, and the audit splice.
 import json
 import re
 import shutil
+from collections import Counter
 
 import datasets
 import pyarrow.parquet as pq
@@ -144,6 +145,65 @@ def test_card_body_gives_the_licence_and_the_citation(built):
     card = DatasetCard.load(built / "README.md")
     assert f"```bibtex\n{CITATION}\n```" in card.text
     assert "`cc-by-4.0`" in card.text
+
+
+def glance_table(card: str) -> dict[str, list[str]]:
+    """The 'At a glance' table: config -> its cells after the name."""
+    section = card.split("## At a glance", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split(" | ") for line in section.splitlines() if line.startswith("| `")]
+    return {cells[0].strip("| `"): [c.strip(" |") for c in cells[1:]] for cells in rows}
+
+
+def test_card_opens_with_rows_answers_and_difficulty_read_from_the_shards(built):
+    card = (built / "README.md").read_text(encoding="utf-8")
+    table = glance_table(card)
+    assert list(table) == NAMES
+    for name in NAMES:
+        rows, answers, objects, lengths, plans = table[name]
+        counts = split_rows(built, name)  # in the recipe's split order
+        assert rows == ", ".join(f"{k} {counts[k]}" for k in ("train", "validation", "test")
+                                 if k in counts)
+        if name == "power":  # science trajectories: none of these columns
+            assert (answers, objects, lengths, plans) == ("-", "-", "-", "-")
+            continue
+        ds = datasets.load_dataset(str(built), name)
+        every = [row for split in ds.values() for row in split]
+        for cell, column in ((objects, "n_objects"), (lengths, "sequence_length"),
+                             (plans, "optimal_plan_length")):
+            values = [r[column] for r in every if r[column] is not None]
+            nulls = len(every) - len(values)
+            if not values:
+                assert cell == "null"
+                continue
+            low, high, mean = min(values), max(values), sum(values) / len(values)
+            expected = str(low) if low == high else f"{low}-{high} (mean {mean:.1f})"
+            assert cell == expected + (f"; {nulls} null" if nulls else ""), (name, column)
+        if name.endswith("_open"):
+            assert answers == "-"
+        else:
+            counts = Counter(r["answer"] for r in every)
+            assert answers == ", ".join(f"{a} {100 * n / len(every):.1f}%"
+                                        for a, n in sorted(counts.items()))
+    assert table["trac_projection"][1] == "false 50.0%, true 50.0%"
+
+
+def test_card_embeds_its_figures_which_are_reproducible_pngs(built, tmp_path):
+    import matplotlib.image
+
+    card = (built / "README.md").read_text(encoding="utf-8")
+    for name in ("difficulty.png", "answers.png"):
+        assert f"]({name})" in card
+        image = matplotlib.image.imread(built / name)
+        assert image.shape[0] > 100 and image.shape[1] > 300
+        assert b"Software" not in (built / name).read_bytes()[:200]
+    # a rebuild (one worker) over a copy: --overwrite takes the figures for racbench's
+    # own files, and they come out byte-identical
+    again = tmp_path / "again"
+    shutil.copytree(built, again)
+    build(parse_recipe(RECIPE, "card-mix.yaml"), again, workers=1, progress=False,
+          overwrite=True)
+    for name in ("difficulty.png", "answers.png", "README.md"):
+        assert (again / name).read_bytes() == (built / name).read_bytes(), name
 
 
 def test_audit_splices_into_the_card_and_leaves_the_front_matter(built, tmp_path):

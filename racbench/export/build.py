@@ -5,6 +5,10 @@ config, split, index), so the bytes do not depend on the number of workers. With
 config, a row whose problem repeats an earlier one (in train, validation, test order)
 is redrawn with the next attempt number, which is again worker-independent.
 
+Jobs run in an engine (engines.py): this machine's fork pool, or Ray tasks; either
+way this process plans the jobs, reads their results in order and writes every file,
+so the bytes do not depend on the engine either.
+
 Everything is written under `.<out>.partial/` beside the target and renamed into
 place at the end. Each finished config is kept there, so an interrupted build resumes
 where it stopped and ends byte-identical to an uninterrupted one.
@@ -32,7 +36,7 @@ from racbench.export.card import write_card
 from racbench.export.folder import (MANIFEST, check_out, check_partial, make_parents,
                                     partial_path, remove_empty)
 from racbench.export.parquet import ROWS_PER_SHARD, ShardWriter
-from racbench.export.pool import worker_pool
+from racbench.export.engines import LocalEngine, engine_session
 
 CHUNK = 500
 MIN_CHUNK = 8
@@ -75,13 +79,24 @@ class ConfigStats:
 # run's worlds go). The row makers of the current build, each its config's
 # `rows(...)`, are set before the pool forks so workers inherit them: a row maker has
 # `row(split, index, code, attempt) -> Row`, `features`, `capacity(split)`,
-# `summary()` and `split_counts(rows)`.
+# `summary()` and `split_counts(rows)`. A worker that is not a fork of this process (a
+# Ray worker) finds instead what makes them in _MAKERS: name -> (task, seed, splits,
+# probe result), and makes each the first time it needs it.
 _GENERATORS: dict[str, object] = {}
+_MAKERS: dict[str, tuple] = {}
+
+
+def _generator(name: str):
+    gen = _GENERATORS.get(name)
+    if gen is None:
+        task, seed, splits, probed = _MAKERS[name]
+        gen = _GENERATORS[name] = task.rows(name, seed, splits, probed)
+    return gen
 
 
 def _make_chunk(args: tuple[str, str, int, list[int]]) -> list[tuple[dict, str]]:
     name, split, start, codes = args
-    gen = _GENERATORS[name]
+    gen = _generator(name)
     out = []
     for offset, code in enumerate(codes):
         row = gen.row(split, start + offset, code)
@@ -101,17 +116,20 @@ def _probe_job(args: tuple):
     return cfg.probe(name, seed, splits)
 
 
-def prepare(recipe: Recipe, seed: int, workers: int, progress: bool = False) -> dict:
-    """Every config's row maker, after probing what its worlds can give (in parallel),
-    and a check that the request can be met, before anything is written. Worlds are
-    loaded here first, in this process, so forked workers share them."""
+def prepare(recipe: Recipe, seed: int, engine, progress: bool = False
+            ) -> tuple[dict, dict]:
+    """Every config's row maker, after probing what its worlds can give (in parallel in
+    `engine`), and a check that the request can be met, before anything is written; and
+    what makes each row maker elsewhere (see _MAKERS). Worlds are loaded here first, in
+    this process, so forked workers share them."""
     for spec in progress_bar(recipe.configs, enabled=progress, desc="load", unit="configs",
                              leave=False):
         spec.task.warm(tuple(spec.splits))
     jobs = [(spec.name, spec.task, seed, tuple(spec.splits)) for spec in recipe.configs]
-    with worker_pool(workers if len(jobs) > 1 else 1) as pool:
+    one = isinstance(engine, LocalEngine) and len(jobs) == 1  # no pool for one job here
+    with engine.pool(1 if one else None) as pool:
         probed = _phase(pool, _probe_job, jobs, progress, "probe")
-    gens = {}
+    gens, makers = {}, {}
     for spec, result in zip(recipe.configs, probed):
         gen = spec.task.rows(spec.name, seed, tuple(spec.splits), result)
         for split, wanted in spec.splits.items():
@@ -120,7 +138,8 @@ def prepare(recipe: Recipe, seed: int, workers: int, progress: bool = False) -> 
                                  f"most {int(gen.capacity(split))} distinct problems exist; "
                                  "ask for fewer rows, or more objects or problems")
         gens[spec.name] = gen
-    return gens
+        makers[spec.name] = (spec.task, seed, tuple(spec.splits), result)
+    return gens, makers
 
 
 @contextmanager
@@ -155,8 +174,11 @@ def _world_batches(recipe: Recipe) -> list[Recipe]:
 
 @_rare_collections()
 def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 1.0,
-          workers: int | None = None, overwrite: bool = False, progress: bool = True) -> Path:
-    """Build `recipe` into the folder `out`; see the module's text. Raises an InputError
+          workers: int | None = None, overwrite: bool = False, progress: bool = True,
+          engine: str = "local", address: str | None = None) -> Path:
+    """Build `recipe` into the folder `out`; see the module's text. `engine` is where the
+    jobs run: "local" (a fork pool of `workers` processes) or "ray" (Ray tasks on the
+    cluster at `address`, or on a Ray instance started here). Raises an InputError
     subclass for a request we refuse, before writing anything."""
     out = Path(os.path.abspath(out))
     seed = recipe.seed if seed is None else seed
@@ -166,9 +188,14 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
         raise BuildError(f"--out {out} is not a folder a build can create")
     check_out(out, overwrite)
     recipe_run = recipe.scaled(scale) if scale != 1.0 else recipe
-    workers = workers or os.cpu_count() or 1
+    with engine_session(engine, workers, address) as runner:
+        return _build(recipe, recipe_run, out, seed, scale, progress, runner)
+
+
+def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: float,
+           progress: bool, engine) -> Path:
     batches = _world_batches(recipe_run)
-    gens = prepare(batches[0], seed, workers, progress)  # a bad request stops before writing
+    gens, makers = prepare(batches[0], seed, engine, progress)  # bad requests stop here
 
     partial = partial_path(out)
     fingerprint = recipe.fingerprint(seed, scale)
@@ -191,15 +218,16 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
     try:
         for i, batch in enumerate(batches):
             if i:
-                gens = prepare(batch, seed, workers, progress)
+                gens, makers = prepare(batch, seed, engine, progress)
             _GENERATORS.clear()
             _GENERATORS.update(gens)
-            with worker_pool(workers) as pool:
+            workers = engine.workers
+            with engine.pool(makers=makers) as pool:
                 chunks = _submit(pool, batch, partial, seed, workers)
                 stats += [_build_config(spec, gens[spec.name], partial, seed, chunks, workers, bar)
                           for spec in batch.configs]
             _GENERATORS.clear()
-            gens = None
+            gens = makers = None
             for spec in batch.configs:  # the next batch's worlds replace these
                 spec.task.release()
         leaks = _cross_config_leaks(recipe_run, partial)

@@ -1,5 +1,9 @@
 """The dataset card: YAML front matter that the Hub and `datasets` read, a body people read.
 
+The body opens with what readers look at first: a table of every config's rows per
+split, answer balance and difficulty, and figures of those distributions (PNGs
+beside the card, see plots.py), read back from the written shards (glance.py).
+
 The front matter carries the Hub's tags (licence, size bucket, task categories of the
 row kinds present), `configs:` mapping each config's splits to its Parquet files (the
 first is the default, which `load_dataset(DIR)` loads) and `dataset_info` with each
@@ -21,10 +25,13 @@ from racbench.export.card_section import CARD_END, CARD_START
 from racbench.text import environment
 from racbench.export.licenses import DEFAULT_LICENSE
 from racbench.export.details import CONFIGS_FILE, render_details
+from racbench.export.glance import DIFFICULTY, answer_shares, glance, spread
+from racbench.export.plots import write_plots
 from racbench.export.hub import size_category, task_tags
 from racbench.export.splitinfo import split_size
 
 TAGS = ["reasoning-about-actions", "planning", "synthetic", "racbench"]
+
 
 
 class _Flow(list):
@@ -70,11 +77,18 @@ def front_matter(recipe, stats, sizes: dict) -> dict:
     return meta
 
 
+def _glance_rows(glances: list) -> list[dict]:
+    """The 'At a glance' table's cells of each config."""
+    return [{"name": g.name, "rows": g.rows, "shares": answer_shares(g),
+             **{column: spread(g, column) for column in DIFFICULTY}} for g in glances]
+
+
 def render_card(recipe, seed: int, scale: float, stats, cross_config_leaks: int,
-                sizes: dict) -> str:
+                sizes: dict, glances: list = (), plots: list = ()) -> str:
     header = yaml.dump(front_matter(recipe, stats, sizes), Dumper=_Dumper, sort_keys=False,
                        allow_unicode=True, width=1 << 16)
     body = environment().get_template("card/README.md.j2").render(
+        glances=_glance_rows(glances), plots=plots,
         recipe=recipe, seed=seed, scale=scale, version=__version__, stats=stats,
         sizes=sizes, cross_config_leaks=cross_config_leaks, total_rows=_total_rows(sizes),
         default_license=DEFAULT_LICENSE, configs_file=CONFIGS_FILE,
@@ -92,8 +106,11 @@ def write_card(folder: Path, recipe, seed: int, scale: float, stats, leaks: int)
     folder = Path(folder)
     sizes = {s.name: {split: split_size(folder / s.name, st.files)
                       for split, st in s.splits.items()} for s in stats}
+    glances = glance(folder, stats)
+    plots = write_plots(folder, glances)
     _write(folder / CONFIGS_FILE, render_details(recipe, seed, scale, stats, leaks, sizes))
-    _write(folder / "README.md", render_card(recipe, seed, scale, stats, leaks, sizes))
+    _write(folder / "README.md", render_card(recipe, seed, scale, stats, leaks, sizes,
+                                             glances, plots))
 
 
 def _write(path: Path, text: str) -> None:

@@ -1,7 +1,7 @@
 """Where a build writes: checks on `--out` before anything is written.
 
 `--overwrite` replaces only a folder racbench built (its card says so and it holds
-nothing but the card, its side files and config folders of Parquet shards) or an empty
+nothing but the card, its side files (configs.json, the figures) and config folders of Parquet shards) or an empty
 one, so a mistyped `--out ~/thesis --overwrite` can never delete a user's files.
 """
 
@@ -17,11 +17,12 @@ import yaml
 
 from racbench.errors import InputError
 from racbench.export.details import CONFIGS_FILE
+from racbench.export.plots import PLOTS
 
 CARD = "README.md"
 MANIFEST = "build.json"  # in .<out>.partial: which recipe an unfinished build is making
 SHARD = re.compile(r"(train|validation|test)-(\d{5})-of-(\d{5})\.parquet")
-SIDE_FILES = frozenset({CARD, CONFIGS_FILE})
+SIDE_FILES = frozenset({CARD, CONFIGS_FILE, *PLOTS})
 TAG = "racbench"
 
 

@@ -1,0 +1,91 @@
+"""Where a build's work runs: this machine's fork pool (`local`) or a Ray cluster (`ray`).
+
+The build engine (build.py) plans shards, deduplicates, writes Parquet and the card in
+the driver, whatever the engine; an engine only runs the pure jobs it is handed
+(probing a config, making a chunk of rows) and yields their results in the order of
+the jobs. So the bytes of a build depend on the recipe and seed only, not on the
+engine, the number of nodes or the number of workers.
+
+A job finds the row maker of its config (`_GENERATORS` in build.py) by inheritance in a
+forked local worker; on Ray, a worker is not a fork of the driver, so the engine ships
+what makes them (`makers`: the config, seed, splits and probe result) once per run,
+and each worker process makes a config's row maker the first time it needs it.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import Iterator
+
+from racbench.errors import InputError
+from racbench.export.pool import worker_pool
+from racbench.text import sayer
+
+ENGINES = ("local", "ray")
+_say = sayer("cli", ("engines.j2",))
+
+
+class EngineError(InputError):
+    """An engine we cannot use: an unknown name, Ray not installed, a cluster we cannot
+    reach."""
+
+
+class MissingExtra(EngineError):
+    """An optional feature whose packages are not installed."""
+
+
+def missing_extra(feature: str, module: str, extra: str) -> MissingExtra:
+    """The error for a feature whose package `module` is missing: names the extra."""
+    return MissingExtra(_say("missing_extra", feature=feature, module=module, extra=extra))
+
+
+class LocalEngine:
+    """A fork pool of `workers` processes on this machine (none for one worker)."""
+
+    name = "local"
+
+    def __init__(self, workers: int | None = None):
+        self.workers = workers or os.cpu_count() or 1
+
+    @contextmanager
+    def pool(self, workers: int | None = None, makers: dict | None = None):
+        """A pool with `imap(job, jobs, chunksize)`, or None: work in this process.
+        `makers` is not needed: forked workers inherit the row makers."""
+        with worker_pool(workers or self.workers) as pool:
+            yield pool
+
+    def close(self) -> None:
+        pass
+
+
+def open_engine(name: str, workers: int | None = None, address: str | None = None):
+    """The engine `name` ('local' or 'ray'), ready to run pools; raises EngineError
+    (before anything is written) if it cannot be used."""
+    if name not in ENGINES:
+        raise EngineError(_say("unknown_engine", name=name, engines=ENGINES))
+    if name == "local":
+        if address is not None:
+            raise EngineError(_say("address_without_ray"))
+        return LocalEngine(workers)
+    if address is None:
+        # a Ray started for one build serves this machine alone: its node listens on
+        # loopback (read when ray is first imported), not on the machine's network address
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    try:
+        import ray  # noqa: F401  (an optional extra)
+    except ImportError:
+        raise missing_extra("--engine ray", "ray", "ray") from None
+    from racbench.export.ray_engine import RayEngine
+
+    return RayEngine(workers, address)
+
+
+@contextmanager
+def engine_session(name: str, workers: int | None = None,
+                   address: str | None = None) -> Iterator:
+    engine = open_engine(name, workers, address)
+    try:
+        yield engine
+    finally:
+        engine.close()

@@ -1,0 +1,76 @@
+"""What readers look at first in a card: each config's rows per split, answer balance and
+difficulty (objects, sequence length, optimal plan length), read back from the written
+shards, so that a resumed build and an uninterrupted one show the same figures.
+
+`glance(folder, stats)` gives per config and column a Counter of values per split;
+`summaries` turns them into the table cells of the card, `plots.py` into its figures.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+# column -> what the card calls it; science trajectories have none of them
+DIFFICULTY = {"n_objects": "objects", "sequence_length": "sequence length",
+              "optimal_plan_length": "optimal plan length"}
+NO_PLAN = "none"  # optimal_plan_length is null: no plan reaches the row's goal
+
+
+@dataclass
+class Glance:
+    """One config: counts of each difficulty column's values per split, and of answers
+    (bool: true/false, mc: letters) per split."""
+
+    name: str
+    row_kind: str
+    rows: dict[str, int]
+    answers: dict[str, Counter]
+    columns: dict[str, dict[str, Counter]]
+
+
+def glance(folder: Path, stats) -> list[Glance]:
+    out = []
+    for s in stats:
+        columns: dict[str, dict[str, Counter]] = {}
+        for split, st in s.splits.items():
+            for name in st.files:
+                shard = pq.ParquetFile(Path(folder) / s.name / name)
+                present = [c for c in DIFFICULTY if c in shard.schema_arrow.names]
+                table = shard.read(columns=present)
+                for column in present:
+                    counts = columns.setdefault(column, {}).setdefault(split, Counter())
+                    counts.update(NO_PLAN if v is None else v
+                                  for v in table.column(column).to_pylist())
+        answers = ({split: Counter(st.labels) for split, st in s.splits.items()}
+                   if s.row_kind in ("bool", "mc") else {})
+        out.append(Glance(s.name, s.row_kind, {k: v.rows for k, v in s.splits.items()},
+                          answers, columns))
+    return out
+
+
+def answer_shares(g: Glance) -> list[tuple[str, float]]:
+    """(answer, share of the config's rows) in answer order, over all splits."""
+    total = Counter()
+    for counts in g.answers.values():
+        total.update(counts)
+    n = sum(total.values())
+    return [(answer, total[answer] / n) for answer in sorted(total)] if n else []
+
+
+def spread(g: Glance, column: str) -> dict | None:
+    """min, max and mean of a column over all splits (numbers only), and how many rows
+    have no value (no plan); None if the config has no such column."""
+    if column not in g.columns:
+        return None
+    total = Counter()
+    for counts in g.columns[column].values():
+        total.update(counts)
+    numbers = {v: n for v, n in total.items() if v != NO_PLAN}
+    count = sum(numbers.values())
+    return {"min": min(numbers) if numbers else None, "max": max(numbers) if numbers else None,
+            "mean": sum(v * n for v, n in numbers.items()) / count if count else None,
+            "missing": total.get(NO_PLAN, 0)}

@@ -1,0 +1,164 @@
+"""The Ray engine: a build's jobs as Ray tasks, on this machine or on a cluster.
+
+Imported only for `--engine ray` (Ray is the optional extra `racbench[ray]`). The driver
+stays the build engine of build.py: it plans the shards, redraws repeated problems,
+writes every Parquet file and the card; Ray tasks run the jobs a local build hands its
+fork pool (probing a config, making a chunk of rows) and their results are read back in
+job order, so a Ray build writes the bytes a local one does on any number of nodes.
+
+Each node needs racbench (the same version) installed: a task names the build's
+functions by module. A worker process is not a fork of the driver, so the row makers'
+ingredients (`makers`: each config's task, seed, splits and probe result) go to the
+object store once per run of configs, and a worker makes a config's row maker the first
+time one of its chunks lands there (build._generator).
+"""
+
+from __future__ import annotations
+
+import gc
+import socket
+from collections import deque
+from contextlib import contextmanager
+from typing import Callable, Iterable, Iterator
+
+from racbench.export.engines import EngineError, _say
+
+def _ray():
+    """Ray, imported when a Ray build runs (the optional extra `racbench[ray]`)."""
+    import ray
+    import ray.exceptions
+
+    return ray
+
+
+IN_FLIGHT_PER_WORKER = 3  # tasks queued per worker: enough to keep them busy, few results held
+_WORKER_STATE: dict = {"makers": None, "gc": False}
+
+
+def _install(makers_box: list) -> None:
+    """In a Ray worker: make the run's row makers available to build._generator, letting
+    the previous run's worlds go first."""
+    from racbench.export import build
+
+    ray = _ray()
+    if not _WORKER_STATE["gc"]:
+        gc.set_threshold(build.GC_EVERY, *gc.get_threshold()[1:])
+        _WORKER_STATE["gc"] = True
+    ref = makers_box[0] if makers_box else None
+    key = None if ref is None else ref.hex()
+    if _WORKER_STATE["makers"] == key:
+        return
+    if _WORKER_STATE["makers"] is not None:
+        for task, *_ in build._MAKERS.values():
+            task.release()
+    build._GENERATORS.clear()
+    build._MAKERS.clear()
+    if ref is not None:
+        build._MAKERS.update(ray.get(ref))
+    _WORKER_STATE["makers"] = key
+
+
+def _run(job: Callable, makers_box: list, args):
+    """A build job in a Ray worker. The makers' reference travels in a list so that Ray
+    hands it over unresolved: it is fetched once per worker and run, not once per task."""
+    _install(makers_box)
+    return job(args)
+
+
+class RayPool:
+    """`imap(job, jobs)` over Ray tasks, results in job order, at most a few tasks per
+    worker queued ahead of the one the driver waits for."""
+
+    def __init__(self, remote, workers: int, makers_ref):
+        self.remote, self.workers = remote, workers
+        self.box = [] if makers_ref is None else [makers_ref]
+        self.pending: deque = deque()
+
+    def imap(self, job: Callable, jobs: Iterable, chunksize: int = 1) -> Iterator:
+        window = max(2, IN_FLIGHT_PER_WORKER * self.workers)
+        pending = self.pending
+        for args in jobs:
+            pending.append(self.remote.remote(job, self.box, args))
+            if len(pending) >= window:
+                yield _result(pending.popleft())
+        while pending:
+            yield _result(pending.popleft())
+
+    def cancel(self) -> None:
+        ray = _ray()
+        for ref in self.pending:
+            ray.cancel(ref, force=True)
+        self.pending.clear()
+
+
+def _result(ref):
+    """A task's result; a task's own exception (a GenerationError...) is raised as itself,
+    not wrapped in Ray's traceback."""
+    ray = _ray()
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as exc:
+        cause = getattr(exc, "cause", None)
+        if isinstance(cause, Exception):
+            raise cause from None
+        raise
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Refuse at once an --address where no server answers (Ray itself retries for
+    minutes): `auto`, or host:port, optionally after ray://."""
+    if address == "auto":
+        return
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise EngineError(_say("ray_unreachable", address=address, reason=_say("not_host_port")))
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise EngineError(_say("ray_unreachable", address=address,
+                               reason=exc.strerror or type(exc).__name__)) from None
+
+
+class RayEngine:
+    """Ray tasks on the cluster at `address`, or on a Ray instance started here (with
+    `workers` CPUs; all cores if None) and shut down at the end. A Ray already
+    initialised in this process (a user's notebook) is used as it is and left running."""
+
+    name = "ray"
+
+    def __init__(self, workers: int | None = None, address: str | None = None):
+        ray = _ray()
+        self.started = False
+        if address is not None:
+            _check_reachable(address)
+        if not ray.is_initialized():
+            options = dict(include_dashboard=False, log_to_driver=False,
+                           configure_logging=False)
+            try:
+                if address is not None:
+                    ray.init(address=address, **options)
+                else:
+                    ray.init(num_cpus=workers, **options)
+            except (ConnectionError, ValueError, RuntimeError) as exc:
+                raise EngineError(_say("ray_unreachable", address=address or "",
+                                       reason=str(exc).splitlines()[0] if str(exc) else
+                                       type(exc).__name__)) from None
+            self.started = True
+        cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
+        self.workers = workers or cpus
+        self.remote = ray.remote(num_cpus=1, max_retries=0)(_run)
+
+    @contextmanager
+    def pool(self, workers: int | None = None, makers: dict | None = None):
+        ref = None if makers is None else _ray().put(makers)
+        pool = RayPool(self.remote, workers or self.workers, ref)
+        try:
+            yield pool
+        finally:
+            pool.cancel()
+            del ref
+
+    def close(self) -> None:
+        if self.started:
+            _ray().shutdown()
+            self.started = False
