@@ -37,11 +37,11 @@ from racbench.export.folder import (MANIFEST, check_out, check_partial, make_par
                                     partial_path, remove_empty)
 from racbench.export.parquet import ROWS_PER_SHARD, ShardWriter
 from racbench.export.engines import LocalEngine, engine_session
+from racbench.export.jobs import GC_EVERY, GENERATORS, make_chunk, probe_job
 
 CHUNK = 500
 MIN_CHUNK = 8
 MAX_REDRAWS = 64
-GC_EVERY = 100_000  # container allocations between young collections while building
 
 
 class BuildError(InputError):
@@ -73,37 +73,6 @@ class ConfigStats:
     excluded_forms: list[str]
 
 
-# What the engine asks of a config (`spec.task`: a TaskConfig, a ScienceGoldConfig):
-# `worlds_key` (configs sharing worlds are built in one run), `warm(splits)` (load
-# worlds before workers fork), `probe(...)`, `rows(...)` and `release()` (let the
-# run's worlds go). The row makers of the current build, each its config's
-# `rows(...)`, are set before the pool forks so workers inherit them: a row maker has
-# `row(split, index, code, attempt) -> Row`, `features`, `capacity(split)`,
-# `summary()` and `split_counts(rows)`. A worker that is not a fork of this process (a
-# Ray worker) finds instead what makes them in _MAKERS: name -> (task, seed, splits,
-# probe result), and makes each the first time it needs it.
-_GENERATORS: dict[str, object] = {}
-_MAKERS: dict[str, tuple] = {}
-
-
-def _generator(name: str):
-    gen = _GENERATORS.get(name)
-    if gen is None:
-        task, seed, splits, probed = _MAKERS[name]
-        gen = _GENERATORS[name] = task.rows(name, seed, splits, probed)
-    return gen
-
-
-def _make_chunk(args: tuple[str, str, int, list[int]]) -> list[tuple[dict, str]]:
-    name, split, start, codes = args
-    gen = _generator(name)
-    out = []
-    for offset, code in enumerate(codes):
-        row = gen.row(split, start + offset, code)
-        out.append((row.columns, row.key))
-    return out
-
-
 def _phase(pool, job, jobs: list, progress: bool, desc: str, chunksize: int = 1) -> list:
     """`job` over `jobs`, in the pool if there is one, with a progress bar; in order."""
     results = pool.imap(job, jobs, chunksize=chunksize) if pool is not None else map(job, jobs)
@@ -111,16 +80,11 @@ def _phase(pool, job, jobs: list, progress: bool, desc: str, chunksize: int = 1)
                              desc=desc, unit="configs", leave=False))
 
 
-def _probe_job(args: tuple):
-    name, cfg, seed, splits = args
-    return cfg.probe(name, seed, splits)
-
-
 def prepare(recipe: Recipe, seed: int, engine, progress: bool = False
             ) -> tuple[dict, dict]:
     """Every config's row maker, after probing what its worlds can give (in parallel in
     `engine`), and a check that the request can be met, before anything is written; and
-    what makes each row maker elsewhere (see _MAKERS). Worlds are loaded here first, in
+    what makes each row maker elsewhere (see MAKERS). Worlds are loaded here first, in
     this process, so forked workers share them."""
     for spec in progress_bar(recipe.configs, enabled=progress, desc="load", unit="configs",
                              leave=False):
@@ -128,7 +92,7 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False
     jobs = [(spec.name, spec.task, seed, tuple(spec.splits)) for spec in recipe.configs]
     one = isinstance(engine, LocalEngine) and len(jobs) == 1  # no pool for one job here
     with engine.pool(1 if one else None) as pool:
-        probed = _phase(pool, _probe_job, jobs, progress, "probe")
+        probed = _phase(pool, probe_job, jobs, progress, "probe")
     gens, makers = {}, {}
     for spec, result in zip(recipe.configs, probed):
         gen = spec.task.rows(spec.name, seed, tuple(spec.splits), result)
@@ -219,14 +183,14 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         for i, batch in enumerate(batches):
             if i:
                 gens, makers = prepare(batch, seed, engine, progress)
-            _GENERATORS.clear()
-            _GENERATORS.update(gens)
+            GENERATORS.clear()
+            GENERATORS.update(gens)
             workers = engine.workers
             with engine.pool(makers=makers) as pool:
                 chunks = _submit(pool, batch, partial, seed, workers)
                 stats += [_build_config(spec, gens[spec.name], partial, seed, chunks, workers, bar)
                           for spec in batch.configs]
-            _GENERATORS.clear()
+            GENERATORS.clear()
             gens = makers = None
             for spec in batch.configs:  # the next batch's worlds replace these
                 spec.task.release()
@@ -238,7 +202,7 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         raise
     finally:
         bar.close()
-        _GENERATORS.clear()
+        GENERATORS.clear()
     shutil.rmtree(partial / ".state")
     manifest.unlink()
     if out.exists():
@@ -263,12 +227,12 @@ def _submit(pool, batch: Recipe, partial: Path, seed: int, workers: int) -> Iter
     jobs = [job for spec in batch.configs if not _finished(spec, partial)
             for split, n in spec.splits.items()
             for job in _split_jobs(spec.name, split, n, seed, workers)]
-    return pool.imap(_make_chunk, jobs)
+    return pool.imap(make_chunk, jobs)
 
 
 def _split_jobs(name: str, split: str, n: int, seed: int, workers: int) -> list[tuple]:
     """A split's rows as chunk jobs (name, split, first index, position codes) for
-    _make_chunk."""
+    make_chunk."""
     codes = position_codes(seed, name, split, n)
     size = _chunk_size(n, workers)
     return [(name, split, s, codes[s:s + size]) for s in range(0, n, size)]
@@ -326,7 +290,7 @@ class SplitRows:
     extends) is redrawn here with the next attempt number, so the rows do not depend on
     the number of workers; `redrawn` counts those draws. Rows come from `chunks`, the
     split's chunk results in order (made by a pool's workers, which find `gen` in
-    _GENERATORS), or are made here."""
+    GENERATORS), or are made here."""
 
     def __init__(self, name: str, gen, split: str, n: int, seed: int, seen: dict,
                  chunks: Iterator | None = None, on_chunk=None):

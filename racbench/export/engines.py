@@ -6,7 +6,7 @@ the driver, whatever the engine; an engine only runs the pure jobs it is handed
 the jobs. So the bytes of a build depend on the recipe and seed only, not on the
 engine, the number of nodes or the number of workers.
 
-A job finds the row maker of its config (`_GENERATORS` in build.py) by inheritance in a
+A job finds the row maker of its config (`GENERATORS` in jobs.py) by inheritance in a
 forked local worker; on Ray, a worker is not a fork of the driver, so the engine ships
 what makes them (`makers`: the config, seed, splits and probe result) once per run,
 and each worker process makes a config's row maker the first time it needs it.
@@ -18,28 +18,10 @@ import os
 from contextlib import contextmanager
 from typing import Iterator
 
-from racbench.errors import InputError
 from racbench.export.pool import worker_pool
-from racbench.text import sayer
+from racbench.export.engine_errors import EngineError, missing_extra, say
 
 ENGINES = ("local", "ray")
-_say = sayer("cli", ("engines.j2",))
-
-
-class EngineError(InputError):
-    """An engine we cannot use: an unknown name, Ray not installed, a cluster we cannot
-    reach."""
-
-
-class MissingExtra(EngineError):
-    """An optional feature whose packages are not installed."""
-
-
-def missing_extra(feature: str, module: str, extra: str) -> MissingExtra:
-    """The error for a feature whose package `module` is missing: names the extra."""
-    return MissingExtra(_say("missing_extra", feature=feature, module=module, extra=extra))
-
-
 class LocalEngine:
     """A fork pool of `workers` processes on this machine (none for one worker)."""
 
@@ -63,10 +45,10 @@ def open_engine(name: str, workers: int | None = None, address: str | None = Non
     """The engine `name` ('local' or 'ray'), ready to run pools; raises EngineError
     (before anything is written) if it cannot be used."""
     if name not in ENGINES:
-        raise EngineError(_say("unknown_engine", name=name, engines=ENGINES))
+        raise EngineError(say("unknown_engine", name=name, engines=ENGINES))
     if name == "local":
         if address is not None:
-            raise EngineError(_say("address_without_ray"))
+            raise EngineError(say("address_without_ray"))
         return LocalEngine(workers)
     if address is None:
         # a Ray started for one build serves this machine alone: its node listens on

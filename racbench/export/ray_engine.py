@@ -10,7 +10,7 @@ Each node needs racbench (the same version) installed: a task names the build's
 functions by module. A worker process is not a fork of the driver, so the row makers'
 ingredients (`makers`: each config's task, seed, splits and probe result) go to the
 object store once per run of configs, and a worker makes a config's row maker the first
-time one of its chunks lands there (build._generator).
+time one of its chunks lands there (jobs.generator).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from collections import deque
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
-from racbench.export.engines import EngineError, _say
+from racbench.export import jobs
+from racbench.export.engine_errors import EngineError, say
 
 def _ray():
     """Ray, imported when a Ray build runs (the optional extra `racbench[ray]`)."""
@@ -36,25 +37,23 @@ _WORKER_STATE: dict = {"makers": None, "gc": False}
 
 
 def _install(makers_box: list) -> None:
-    """In a Ray worker: make the run's row makers available to build._generator, letting
+    """In a Ray worker: make the run's row makers available to jobs.generator, letting
     the previous run's worlds go first."""
-    from racbench.export import build
-
     ray = _ray()
     if not _WORKER_STATE["gc"]:
-        gc.set_threshold(build.GC_EVERY, *gc.get_threshold()[1:])
+        gc.set_threshold(jobs.GC_EVERY, *gc.get_threshold()[1:])
         _WORKER_STATE["gc"] = True
     ref = makers_box[0] if makers_box else None
     key = None if ref is None else ref.hex()
     if _WORKER_STATE["makers"] == key:
         return
     if _WORKER_STATE["makers"] is not None:
-        for task, *_ in build._MAKERS.values():
+        for task, *_ in jobs.MAKERS.values():
             task.release()
-    build._GENERATORS.clear()
-    build._MAKERS.clear()
+    jobs.GENERATORS.clear()
+    jobs.MAKERS.clear()
     if ref is not None:
-        build._MAKERS.update(ray.get(ref))
+        jobs.MAKERS.update(ray.get(ref))
     _WORKER_STATE["makers"] = key
 
 
@@ -111,11 +110,11 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
         return
     host, sep, port = address.removeprefix("ray://").rpartition(":")
     if not sep or not host or not port.isdigit():
-        raise EngineError(_say("ray_unreachable", address=address, reason=_say("not_host_port")))
+        raise EngineError(say("ray_unreachable", address=address, reason=say("not_host_port")))
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
     except OSError as exc:
-        raise EngineError(_say("ray_unreachable", address=address,
+        raise EngineError(say("ray_unreachable", address=address,
                                reason=exc.strerror or type(exc).__name__)) from None
 
 
@@ -140,7 +139,7 @@ class RayEngine:
                 else:
                     ray.init(num_cpus=workers, **options)
             except (ConnectionError, ValueError, RuntimeError) as exc:
-                raise EngineError(_say("ray_unreachable", address=address or "",
+                raise EngineError(say("ray_unreachable", address=address or "",
                                        reason=str(exc).splitlines()[0] if str(exc) else
                                        type(exc).__name__)) from None
             self.started = True
