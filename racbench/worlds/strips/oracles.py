@@ -379,8 +379,8 @@ def fact_reachable(task: GroundTask, state: int, atom: int, max_states: int = DE
 def action_reachable(task: GroundTask, state: int, action: int,
                      max_states: int = DEFAULT_BUDGET, explicit: bool = True) -> bool:
     """Can action `action` (index) ever become applicable from `state`? True if it is now."""
-    a = task.actions[action]
-    return _reachable(task, state, a.pre, a.pre_neg, max_states, explicit)
+    return any(_reachable(task, state, pos, neg, max_states, explicit)
+               for pos, neg in task.actions[action].clauses)
 
 
 def _reachable(task, state, pos, neg, max_states, explicit) -> bool:

@@ -181,7 +181,7 @@ class StripsWorld(World):
         """The facts a question about `plan` may ask after it: every atom of a predicate
         its effects touch, true or not."""
         actions, atoms = self.task.actions, self.task.atoms
-        preds = {atoms[i][0] for k in plan for i in iter_bits(actions[k].add | actions[k].delete)}
+        preds = {atoms[i][0] for k in plan for i in iter_bits(actions[k].touched)}
         return [atoms[i] for p in sorted(preds) for i in self.atoms_by_predicate.get(p, [])]
 
     def action_term(self, action: int) -> tuple:
