@@ -10,8 +10,8 @@
               sinktype bathtubtype microwavetype stovetype countertype - rtype)
   (:predicates (robot-at ?r - receptacle)
                (in ?o - thing ?r - receptacle)
-               (holds ?o - thing)
-               (handempty)
+               (holding ?o - thing)
+               (hand-empty)
                (objecttype ?o - thing ?t - otype)
                (receptacletype ?r - receptacle ?t - rtype)
                (closed ?r - receptacle)
@@ -27,13 +27,13 @@
 
   (:action pickup
     :parameters (?o - thing ?r - receptacle)
-    :precondition (and (robot-at ?r) (in ?o ?r) (handempty) (not (closed ?r)))
-    :effect (and (holds ?o) (not (in ?o ?r)) (not (handempty))))
+    :precondition (and (robot-at ?r) (in ?o ?r) (hand-empty) (not (closed ?r)))
+    :effect (and (holding ?o) (not (in ?o ?r)) (not (hand-empty))))
 
   (:action put
     :parameters (?o - thing ?r - receptacle)
-    :precondition (and (robot-at ?r) (holds ?o) (not (closed ?r)))
-    :effect (and (in ?o ?r) (handempty) (not (holds ?o))))
+    :precondition (and (robot-at ?r) (holding ?o) (not (closed ?r)))
+    :effect (and (in ?o ?r) (hand-empty) (not (holding ?o))))
 
   (:action toggle-door
     :parameters (?r - receptacle)
@@ -43,20 +43,20 @@
 
   (:action slice
     :parameters (?o - thing ?k - thing ?r - receptacle)
-    :precondition (and (robot-at ?r) (in ?o ?r) (sliceable ?o) (holds ?k)
+    :precondition (and (robot-at ?r) (in ?o ?r) (sliceable ?o) (holding ?k)
                        (or (objecttype ?k knifetype) (objecttype ?k butterknifetype))
                        (not (sliced ?o)))
     :effect (sliced ?o))
 
   (:action rinse
     :parameters (?o - thing ?r - receptacle)
-    :precondition (and (robot-at ?r) (holds ?o)
+    :precondition (and (robot-at ?r) (holding ?o)
                        (or (receptacletype ?r sinktype) (receptacletype ?r bathtubtype)))
     :effect (clean ?o))
 
   (:action heat
     :parameters (?o - thing ?r - receptacle)
-    :precondition (and (robot-at ?r) (holds ?o)
+    :precondition (and (robot-at ?r) (holding ?o)
                        (or (and (receptacletype ?r microwavetype) (closed ?r))
                            (receptacletype ?r stovetype)))
     :effect (and (hot ?o) (when (sliced ?o) (not (clean ?o))))))

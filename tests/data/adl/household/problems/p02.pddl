@@ -6,5 +6,5 @@
          (objecttype bread breadtype) (objecttype butterknife butterknifetype)
          (sliceable bread)
          (in bread counter) (in butterknife microwave)
-         (robot-at counter) (handempty))
+         (robot-at counter) (hand-empty))
   (:goal (and (sliced bread) (hot bread) (in bread counter))))

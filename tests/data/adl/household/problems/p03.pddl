@@ -5,6 +5,6 @@
          (receptacletype bathtub bathtubtype)
          (objecttype apple appletype) (objecttype knife knifetype) (sliceable apple)
          (in apple stove) (in knife bathtub)
-         (robot-at counter) (handempty))
+         (robot-at counter) (hand-empty))
   (:goal (and (sliced apple) (hot apple) (clean knife)
               (forall (?o - thing) (imply (sliceable ?o) (in ?o counter))))))
