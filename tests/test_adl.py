@@ -130,7 +130,7 @@ def test_quantified_goals_ground_to_literals():
     # (exists (?c) (and (painted gear ?c) (has-paint ?c) (= ?c blue))): blue, by statics
     assert [(g.atom, g.positive) for g in prob.goal] == [
         (("painted", "gear", "blue"), True), (("painted", "gear", "green"), False),
-        (("surface", "gear", "polished"), True)]
+        (("surface-condition", "gear", "polished"), True)]
 
 
 def test_the_description_says_what_the_domain_says():

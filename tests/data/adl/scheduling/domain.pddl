@@ -4,12 +4,12 @@
 ; every machine and part and lets hot parts cool.
 (define (domain scheduling-adl)
   (:requirements :adl)
-  (:types part machine shape surface colour)
+  (:types part machine ashape surface colour)
   (:constants lathe polisher grinder painter - machine
-              cylindrical oblong - shape
+              cylindrical oblong - ashape
               rough smooth polished - surface)
-  (:predicates (shape ?x - part ?s - shape)
-               (surface ?x - part ?s - surface)
+  (:predicates (shape ?x - part ?s - ashape)
+               (surface-condition ?x - part ?s - surface)
                (painted ?x - part ?c - colour)
                (has-paint ?c - colour)
                (hot ?x - part)
@@ -19,27 +19,27 @@
   (:action do-lathe
     :parameters (?x - part)
     :precondition (and (not (busy lathe)) (not (scheduled ?x)))
-    :effect (and (busy lathe) (scheduled ?x) (shape ?x cylindrical) (surface ?x rough)
-                 (forall (?s - shape)
+    :effect (and (busy lathe) (scheduled ?x) (shape ?x cylindrical) (surface-condition ?x rough)
+                 (forall (?s - ashape)
                    (when (and (shape ?x ?s) (not (= ?s cylindrical))) (not (shape ?x ?s))))
                  (forall (?s - surface)
-                   (when (and (surface ?x ?s) (not (= ?s rough))) (not (surface ?x ?s))))
+                   (when (and (surface-condition ?x ?s) (not (= ?s rough))) (not (surface-condition ?x ?s))))
                  (forall (?c - colour) (when (painted ?x ?c) (not (painted ?x ?c))))))
 
   (:action do-polish
     :parameters (?x - part)
     :precondition (and (not (busy polisher)) (not (scheduled ?x)) (not (hot ?x))
-                       (or (surface ?x smooth) (surface ?x rough)))
-    :effect (and (busy polisher) (scheduled ?x) (surface ?x polished)
+                       (or (surface-condition ?x smooth) (surface-condition ?x rough)))
+    :effect (and (busy polisher) (scheduled ?x) (surface-condition ?x polished)
                  (forall (?s - surface)
-                   (when (and (surface ?x ?s) (not (= ?s polished))) (not (surface ?x ?s))))))
+                   (when (and (surface-condition ?x ?s) (not (= ?s polished))) (not (surface-condition ?x ?s))))))
 
   (:action do-grind
     :parameters (?x - part)
     :precondition (and (not (busy grinder)) (not (scheduled ?x)))
-    :effect (and (busy grinder) (scheduled ?x) (hot ?x) (surface ?x smooth)
+    :effect (and (busy grinder) (scheduled ?x) (hot ?x) (surface-condition ?x smooth)
                  (forall (?s - surface)
-                   (when (and (surface ?x ?s) (not (= ?s smooth))) (not (surface ?x ?s))))
+                   (when (and (surface-condition ?x ?s) (not (= ?s smooth))) (not (surface-condition ?x ?s))))
                  (forall (?c - colour) (when (painted ?x ?c) (not (painted ?x ?c))))))
 
   (:action do-paint
@@ -49,8 +49,8 @@
     :effect (and (busy painter) (scheduled ?x) (painted ?x ?c)
                  (forall (?d - colour)
                    (when (and (painted ?x ?d) (not (= ?d ?c))) (not (painted ?x ?d))))
-                 (when (surface ?x polished)
-                       (and (not (surface ?x polished)) (surface ?x smooth)))))
+                 (when (surface-condition ?x polished)
+                       (and (not (surface-condition ?x polished)) (surface-condition ?x smooth)))))
 
   (:action time-step
     :parameters ()
