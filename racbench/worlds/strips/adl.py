@@ -13,6 +13,7 @@ several clauses is several conditional effects with the same atoms.
 
 from __future__ import annotations
 
+import math
 from itertools import product
 from typing import Callable
 
@@ -21,6 +22,7 @@ from racbench.worlds.strips.model import (And, Atom, Domain, Imply, Literal, Not
 
 TRUE, FALSE = ("true",), ("false",)
 MAX_CLAUSES = 4096  # a normal form beyond this is refused (DNF can grow exponentially)
+MAX_BINDINGS = 2_000_000  # quantifier bindings one Objects expands before refusing
 
 Value = Callable[[Atom], "bool | None"]  # a ground atom's truth, None if it can change
 Clause = frozenset  # of (atom, positive)
@@ -31,11 +33,16 @@ class TooLarge(ValueError):
 
 
 class Objects:
-    """The objects of each type list, for expanding quantifiers (sorted, cached)."""
+    """The objects of each type list, for expanding quantifiers (sorted, cached). Each
+    expansion is charged: to `spend(n)` if given (grounding's budget, which raises its
+    own limit), else against MAX_BINDINGS in all (TooLarge), so that nested quantifiers
+    over many objects stop instead of running for hours."""
 
-    def __init__(self, domain: Domain, objects: dict[str, str]):
+    def __init__(self, domain: Domain, objects: dict[str, str], spend=None):
         self.domain = domain
         self.objects = objects
+        self.spend = spend
+        self.work = 0
         self._cache: dict[tuple, list[str]] = {}
 
     def of(self, types: tuple[str, ...]) -> list[str]:
@@ -49,6 +56,12 @@ class Objects:
     def bindings(self, variables, binding: dict[str, str]):
         """`binding` extended by every combination of values of `variables`."""
         pools = [self.of(types) for _, types in variables]
+        n = math.prod(len(p) for p in pools)
+        self.work += n
+        if self.spend is not None:
+            self.spend(n)
+        elif self.work > MAX_BINDINGS:
+            raise TooLarge(f"more than {MAX_BINDINGS:,} quantifier bindings")
         names = [v for v, _ in variables]
         for values in product(*pools):
             yield {**binding, **dict(zip(names, values))}
@@ -76,25 +89,23 @@ def ground(formula, binding: dict[str, str], objects: Objects, value: Value,
     if isinstance(formula, Not):
         return ground(formula.part, binding, objects, value, not positive)
     if isinstance(formula, Imply):  # a -> b  ==  (not a) or b
-        return _join(positive, [ground(formula.condition, binding, objects, value, False),
-                                ground(formula.consequence, binding, objects, value, True)]
-                     if positive else
-                     [ground(formula.condition, binding, objects, value, True),
-                      ground(formula.consequence, binding, objects, value, False)])
+        parts = ((formula.condition, not positive), (formula.consequence, positive))
+        return _join(positive, (ground(f, binding, objects, value, p) for f, p in parts))
     if isinstance(formula, (And, Or)):
         conjunctive = isinstance(formula, And) == positive
         return _join(not conjunctive,
-                     [ground(p, binding, objects, value, positive) for p in formula.parts])
+                     (ground(p, binding, objects, value, positive) for p in formula.parts))
     if isinstance(formula, Quantified):
         conjunctive = formula.universal == positive
         return _join(not conjunctive,
-                     [ground(formula.body, b, objects, value, positive)
-                      for b in objects.bindings(formula.variables, binding)])
+                     (ground(formula.body, b, objects, value, positive)
+                      for b in objects.bindings(formula.variables, binding)))
     raise TypeError(f"not a formula: {formula!r}")
 
 
-def _join(disjunctive: bool, parts: list):
-    """An `or` (or `and`) of simplified parts, simplified: units dropped, zeros absorb."""
+def _join(disjunctive: bool, parts):
+    """An `or` (or `and`) of simplified parts, simplified: units dropped, zeros absorb
+    (and stop the grounding of the parts after them)."""
     unit, zero = (FALSE, TRUE) if disjunctive else (TRUE, FALSE)
     kind = "or" if disjunctive else "and"
     out = []

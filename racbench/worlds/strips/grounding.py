@@ -264,9 +264,12 @@ class _AdlSchemaGrounder(_SchemaGrounder):
     adl = True
 
     def __init__(self, schema: ActionSchema, by_type, static_preds: frozenset[str],
-                 objects: adl.Objects, value):
+                 domain: Domain, objects: dict[str, str], value, budget: "_Budget"):
         super().__init__(schema, by_type, static_preds)
-        self.objects, self.value = objects, value
+        # quantifiers expanded are candidate bindings too, charged to the same budget
+        self.objects = adl.Objects(domain, objects,
+                                   spend=lambda n: budget.spend(n, schema))
+        self.value = value
         self.formula = And(schema.formulas)
 
     def _constraints_ok(self, binding: dict[str, str], static: frozenset[Atom]) -> bool:
@@ -332,10 +335,9 @@ def ground(domain: Domain, problem: Problem) -> GroundTask:
     static_preds = frozenset(domain.predicates) - fluent_preds
     static = frozenset(a for a in problem.init if a[0] in static_preds)
     budget = _Budget(problem)
-    objects_of = adl.Objects(domain, objects)
     known = adl_grounding.static_value(static_preds, static)
     grounders = [_SchemaGrounder(s, by_type, static_preds) if s.strips else
-                 _AdlSchemaGrounder(s, by_type, static_preds, objects_of, known)
+                 _AdlSchemaGrounder(s, by_type, static_preds, domain, objects, known, budget)
                  for s in domain.actions]
     bindings, reachable = _reachable_bindings(grounders, problem.init, static, fluent_preds,
                                               budget)
@@ -365,7 +367,7 @@ def ground(domain: Domain, problem: Problem) -> GroundTask:
             for args in sorted(seen):
                 cost = _cost(schema, dict(zip(g.params, args)), problem)
                 try:
-                    action = adl_grounding.ground_action(schema, args, objects_of, value,
+                    action = adl_grounding.ground_action(schema, args, g.objects, value,
                                                          mask, cost)
                 except adl.TooLarge as exc:
                     raise PDDLError(f"the precondition or an effect condition of action "
