@@ -75,3 +75,22 @@ def test_same_rows_under_two_hash_seeds():
         out.append(subprocess.run([sys.executable, "-c", SCRIPT], cwd=root, env=env,
                                   capture_output=True, text=True, check=True).stdout)
     assert out[0] == out[1] and len(out[0].strip()) == 64
+
+
+def test_racbench_generate_and_verify_on_the_command_line(tmp_path):
+    """The CLI path a user takes: `racbench generate` on the ADL files, then `racbench
+    verify` on the folder, with Fast Downward required."""
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root),
+                                                       os.environ.get("PYTHONPATH", "")]))
+    domain = ADL / "elevator"
+    problems = [a for p in sorted((domain / "problems").glob("*.pddl"))
+                for a in ("--problem-file", str(p))]
+    out = tmp_path / "out"
+    subprocess.run([sys.executable, "-m", "racbench.cli", "generate", "projection",
+                    "--domain-file", str(domain / "domain.pddl"), *problems, "--form", "mc",
+                    "-n", "20", "--out", str(out), "--quiet"], env=env, check=True)
+    done = subprocess.run([sys.executable, "-m", "racbench.cli", "verify", str(out),
+                           "--require-optimal"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 mismatching" in done.stdout and "unchecked" not in done.stdout, done.stdout
