@@ -103,6 +103,19 @@ def ground(formula, binding: dict[str, str], objects: Objects, value: Value,
     raise TypeError(f"not a formula: {formula!r}")
 
 
+def predicates(formula) -> set[str]:
+    """Every predicate a formula mentions ('=' included)."""
+    if isinstance(formula, Literal):
+        return {formula.atom[0]}
+    if isinstance(formula, Not):
+        return predicates(formula.part)
+    if isinstance(formula, Imply):
+        return predicates(formula.condition) | predicates(formula.consequence)
+    if isinstance(formula, Quantified):
+        return predicates(formula.body)
+    return set().union(*(predicates(p) for p in formula.parts))
+
+
 def _join(disjunctive: bool, parts):
     """An `or` (or `and`) of simplified parts, simplified: units dropped, zeros absorb
     (and stop the grounding of the parts after them)."""

@@ -42,7 +42,8 @@ class FormulaReading:
         if head == "not":
             arg, ak = self.not_argument(node, where)
             inner = self.formula(arg, ak, scope, where, leaf, depth + 1)
-            return inner.negate() if isinstance(inner, Literal) else Not(inner)
+            return Literal(inner.atom, not inner.positive) if isinstance(inner, Literal) \
+                else Not(inner)
         if head == "imply":
             if len(node) != 3:
                 raise self.error(node, f"'imply' takes exactly two conditions, found "

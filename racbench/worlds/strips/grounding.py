@@ -271,11 +271,16 @@ class _AdlSchemaGrounder(_SchemaGrounder):
                                    spend=lambda n: budget.spend(n, schema))
         self.value = value
         self.formula = And(schema.formulas)
+        # pruning early is only a saving (ground_action decides exactly): worth it where
+        # static atoms or equalities can rule a binding out
+        mentioned = adl.predicates(self.formula)
+        self.prunes = "=" in mentioned or bool(mentioned & static_preds)
 
     def _constraints_ok(self, binding: dict[str, str], static: frozenset[Atom]) -> bool:
         if not super()._constraints_ok(binding, static):
             return False
-        return adl.ground(self.formula, binding, self.objects, self.value) != adl.FALSE
+        return not self.prunes or \
+            adl.ground(self.formula, binding, self.objects, self.value) != adl.FALSE
 
     def adds(self, binding: dict[str, str]) -> list[Atom]:
         return adl_grounding.possible_adds(self.schema, binding, self.objects, self.value)
