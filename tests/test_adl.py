@@ -198,3 +198,40 @@ def test_deep_disjunctions_are_flattened(depth):
                                      "(:init (on b b)) (:goal (not (on b b))))", dom, "p.pddl"))
     assert [a.term for a in task.actions] == [("a", "b")]
     assert task.actions[0].applicable(task.init)
+
+
+SWITCH = """(define (domain switch) (:requirements :adl)
+  (:predicates (lit) (marked) (flag) (done))
+  (:action press :precondition (not (done))
+    :effect (and (done) (when (flag) (marked)) (when (lit) (not (lit)))))
+  (:action hoist :effect (flag)))
+"""
+
+
+@pytest.mark.parametrize("explicit", [True, False])
+def test_oracles_treat_conditional_effects_as_maybe(explicit):
+    """`press` may add `marked` (only with `flag`) and may delete `lit` (only if lit):
+    marked is no landmark, and a goal wanting lit false is reachable."""
+    from racbench.worlds.strips import oracles
+    from racbench.worlds.strips.task import Condition
+
+    dom = parse_domain(SWITCH, "switch.pddl")
+    task = ground(dom, parse_problem("(define (problem s) (:domain switch) (:init (lit))"
+                                     "(:goal (done)))", dom, "s.pddl"))
+    oracles.clear_cache(task)
+    bit = task.atom_index
+    done = Condition(1 << bit[("done",)], 0)
+    assert not oracles.is_fact_landmark(task, task.init, done, bit[("marked",)],
+                                        explicit=explicit)
+    dark = Condition(0, 1 << bit[("lit",)])
+    assert oracles.optimal_cost(task, task.init, dark, explicit=explicit) == 1
+
+
+def test_questions_about_actions_becoming_applicable_are_refused_for_alternatives():
+    import racbench
+    from racbench.errors import GenerationError
+
+    with pytest.raises(GenerationError, match=r"assemble\(frame\) has 2 alternatives"):
+        racbench.generate("action_reachability", domain_file=ADL / "assembly" / "domain.pddl",
+                          problem=[ADL / "assembly" / "problems" / "p02.pddl"], n=2,
+                          form="open")

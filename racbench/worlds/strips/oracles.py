@@ -85,7 +85,7 @@ class _TaskCache:
         self.h2: OrderedDict[int, list[int]] = OrderedDict()  # state -> h^2 pairs
         deletable = 0
         for a in task.actions:
-            deletable |= a.delete
+            deletable |= a.may_delete
         self.deletable = deletable
 
 
@@ -471,7 +471,9 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
     bit = 1 << atom
     if state & bit or goal.pos & bit:
         return True
-    pending = [(a.pre, a.add) for a in task.actions if not (a.add | a.pre) & bit]
+    # without the actions that surely add the atom or need it (an ADL action that may
+    # add it can still be used where its effect does not fire)
+    pending = [(a.pre, a.add) for a in task.actions if not (a.sure_add | a.pre) & bit]
     if goal.pos & ~_relaxed(pending, state):
         return True
     pos, neg = goal.pos, goal.neg
@@ -479,7 +481,8 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
     if sp is not None:
         reach = sp.reachable_from(sp.index[state], allowed=~sp.column(atom))
         return not (reach & sp.mask(pos, neg)).any()
-    triples = [t for t in _cache(task).triples if not (t[0] | t[1]) & bit]
+    triples = [t for t, a in zip(_cache(task).triples, task.actions)
+               if not (a.pre | a.sure_add) & bit]
     if not _h2_allows(_h2_pairs(triples, state, len(task.atoms)), pos):
         return True
     seen_states = {state}

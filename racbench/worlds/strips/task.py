@@ -50,6 +50,16 @@ class GroundAction:
         return self.add | self.delete
 
     @property
+    def sure_add(self) -> int:
+        """Atoms the action adds whenever it is applied (`add`: every atom it may add)."""
+        return self.add
+
+    @property
+    def may_delete(self) -> int:
+        """Atoms the action deletes in some state (`delete`: the ones it surely deletes)."""
+        return self.delete
+
+    @property
     def clauses(self) -> tuple[tuple[int, int], ...]:
         """The (pos, neg) conjunctions any one of which makes the action applicable."""
         return ((self.pre, self.pre_neg),)
@@ -84,10 +94,18 @@ class AdlAction(GroundAction):
 
     @property
     def touched(self) -> int:
+        return self.add | self.may_delete
+
+    @property
+    def sure_add(self) -> int:
+        return self.always_add
+
+    @property
+    def may_delete(self) -> int:
         deletes = self.always_delete
         for _, _, _, d in self.effects:
             deletes |= d
-        return self.add | deletes
+        return deletes
 
     @property
     def clauses(self) -> tuple[tuple[int, int], ...]:
