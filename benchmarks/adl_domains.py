@@ -4,11 +4,11 @@ their verification, and what unified-planning and the `pddl` library read of the
     python benchmarks/adl_domains.py [--rows 20] [--repeat 20] [--no-verify]
 
 Per problem: racbench's read (domain + problem) and ground times (best of --repeat),
-ground actions (of them with alternative preconditions or conditional effects),
+ground actions (how many keep alternative preconditions or conditional effects),
 reachable states; then whether unified-planning's PDDLReader and the `pddl` library
 (pddl.parse_domain / parse_problem) read the same files, with their read times (after
-one warm-up read) or the first words of their refusal. Per domain and family (bool, mc and open forms):
-rows/s of racbench.generate over the domain's problems and, unless --no-verify, how
+one warm-up read) or the first words of their refusal. Per domain and family (bool, mc
+and open forms): rows/s of racbench.generate over the domain's problems and, unless --no-verify, how
 many rows `racbench verify` (unified-planning + Fast Downward) agrees with.
 """
 

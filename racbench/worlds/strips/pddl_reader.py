@@ -6,10 +6,11 @@ type hierarchies and `either`, constants, equality, negative preconditions and
 action costs, and the ADL that Fast Downward's translator reads (`or`, `imply`, `not`
 over any condition, `exists` and `forall` in preconditions and goals, `forall` and
 `when` in effects; adl_reader). Numeric fluents, durations and derived predicates
-stop with a PDDLError naming them, and so does every malformed input: a missing or extra part, a name declared twice (both places are
-named), an undeclared type, predicate, object or variable, a circular type hierarchy,
-a number that is not a plain non-negative decimal. As in Fast Downward, an object may
-not repeat a domain constant and each section appears at most once.
+stop with a PDDLError naming them, and so does every malformed input: a missing or
+extra part, a name declared twice (both places are named), an undeclared type,
+predicate, object or variable, a circular type hierarchy, a number that is not a plain
+non-negative decimal. As in Fast Downward, an object may not repeat a domain constant
+and each section appears at most once.
 
 Positions are token indices (see sexpr) until an error turns one into line:column.
 """
@@ -162,8 +163,8 @@ class _Reader(FormulaReading):
                                  f"{', '.join(sorted(SUPPORTED_REQUIREMENTS))}")
             if req not in SUPPORTED_REQUIREMENTS:
                 raise self.error(
-                    k, f"requirement {req} is not supported; racbench accepts STRIPS and ADL with "
-                    f"{', '.join(sorted(SUPPORTED_REQUIREMENTS))}")
+                    k, f"requirement {req} is not supported; racbench accepts STRIPS and "
+                    f"ADL with {', '.join(sorted(SUPPORTED_REQUIREMENTS))}")
             reqs.add(req)
         return frozenset(reqs)
 
