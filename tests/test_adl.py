@@ -235,3 +235,25 @@ def test_questions_about_actions_becoming_applicable_are_refused_for_alternative
         racbench.generate("action_reachability", domain_file=ADL / "assembly" / "domain.pddl",
                           problem=[ADL / "assembly" / "problems" / "p02.pddl"], n=2,
                           form="open")
+
+
+def test_the_environment_steps_adl_and_says_why_an_alternative_fails():
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    import racbench.envs  # noqa: F401 - registers racbench/strips-v0
+
+    files = {"domain_file": str(ADL / "assembly" / "domain.pddl"),
+             "problem_file": str(ADL / "assembly" / "problems" / "p02.pddl")}
+    check_env(gymnasium.make("racbench/strips-v0", **files).unwrapped)
+    env = gymnasium.make("racbench/strips-v0", **files)
+    env.reset()
+    env.step("(take-tool wrench)")
+    obs, *_ = env.step("(open-shelf s1)")  # it needs the key or the hammer in hand
+    # one alternative's unmet fact, not the empty part the alternatives share
+    assert obs.startswith("That cannot be done now, because the agent is not holding "
+                          "hammer. Nothing changes."), obs
+    obs, *_ = env.step("(put-back wrench)")
+    obs, *_ = env.step("(take-tool hammer)")
+    obs, *_ = env.step("(open-shelf s1)")
+    assert "S1 is open." in obs or "s1 is open" in obs.lower(), obs
