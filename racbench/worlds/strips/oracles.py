@@ -51,7 +51,7 @@ import numpy as np
 
 from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, bfs_to_goal,
                                            greedy_path, optimal_first_by_search, ucs_cost)
-from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
+from racbench.worlds.strips.task import Condition, GroundAction, GroundTask, iter_bits
 
 __all__ = [
     "DEFAULT_BUDGET", "EXPLICIT_STATES", "JUSTIFICATION_MODES", "OUTSIDE_STATES",
@@ -87,6 +87,9 @@ class _TaskCache:
         for a in task.actions:
             deletable |= a.may_delete
         self.deletable = deletable
+        # what an action needs or surely adds (ADL: an effect that may add an atom can
+        # also not fire); the landmark shortcuts leave these actions out
+        self.needs_or_adds = [a.pre | a.sure_add for a in task.actions]
 
 
 _CACHES: "weakref.WeakKeyDictionary[GroundTask, _TaskCache]" = weakref.WeakKeyDictionary()
@@ -379,8 +382,11 @@ def fact_reachable(task: GroundTask, state: int, atom: int, max_states: int = DE
 def action_reachable(task: GroundTask, state: int, action: int,
                      max_states: int = DEFAULT_BUDGET, explicit: bool = True) -> bool:
     """Can action `action` (index) ever become applicable from `state`? True if it is now."""
+    a = task.actions[action]
+    if type(a) is GroundAction:  # one conjunction (any(clauses) is slower on STRIPS)
+        return _reachable(task, state, a.pre, a.pre_neg, max_states, explicit)
     return any(_reachable(task, state, pos, neg, max_states, explicit)
-               for pos, neg in task.actions[action].clauses)
+               for pos, neg in a.clauses)
 
 
 def _reachable(task, state, pos, neg, max_states, explicit) -> bool:
@@ -471,9 +477,8 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
     bit = 1 << atom
     if state & bit or goal.pos & bit:
         return True
-    # without the actions that surely add the atom or need it (an ADL action that may
-    # add it can still be used where its effect does not fire)
-    pending = [(a.pre, a.add) for a in task.actions if not (a.sure_add | a.pre) & bit]
+    c = _cache(task)
+    pending = [r for r, m in zip(c.relax, c.needs_or_adds) if not m & bit]
     if goal.pos & ~_relaxed(pending, state):
         return True
     pos, neg = goal.pos, goal.neg
@@ -481,8 +486,7 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
     if sp is not None:
         reach = sp.reachable_from(sp.index[state], allowed=~sp.column(atom))
         return not (reach & sp.mask(pos, neg)).any()
-    triples = [t for t, a in zip(_cache(task).triples, task.actions)
-               if not (a.pre | a.sure_add) & bit]
+    triples = [t for t, m in zip(c.triples, c.needs_or_adds) if not m & bit]
     if not _h2_allows(_h2_pairs(triples, state, len(task.atoms)), pos):
         return True
     seen_states = {state}
