@@ -2,6 +2,7 @@
 their verification, and what unified-planning and the `pddl` library read of the files.
 
     python benchmarks/adl_domains.py [--rows 20] [--repeat 20] [--no-verify]
+                                     [--domains elevator,...] [--families projection,...]
 
 Per problem: racbench's read (domain + problem) and ground times (best of --repeat),
 ground actions (how many keep alternative preconditions or conditional effects),
@@ -52,17 +53,17 @@ def other_reader(read) -> str:
         return f"refused: {type(exc).__name__}: {' '.join(str(exc).split())[:70]}"
 
 
-def read_and_ground(repeat: int) -> None:
+def read_and_ground(repeat: int, domains) -> None:
     from pddl import parse_domain as pddl_domain
     from pddl import parse_problem as pddl_problem
     from unified_planning.io import PDDLReader
 
-    first = ADL / DOMAINS[0]
+    first = ADL / domains[0]
     other_reader(lambda: PDDLReader().parse_problem(str(first / "domain.pddl"),
                                                     str(first / "problems" / "p01.pddl")))
     print(f"{'problem':<22}{'read ms':>9}{'ground ms':>10}{'actions':>9}{'adl':>5}"
           f"{'states':>8}  unified-planning | pddl library")
-    for domain in DOMAINS:
+    for domain in domains:
         dfile = ADL / domain / "domain.pddl"
         for pfile in sorted((ADL / domain / "problems").glob("*.pddl")):
             def read():
@@ -79,12 +80,12 @@ def read_and_ground(repeat: int) -> None:
                   f"{len(task.actions):>9}{adl:>5}{states:>8}  {up} | {lib}")
 
 
-def families(rows: int, verify: bool) -> None:
+def families(rows: int, verify: bool, domains, names) -> None:
     print(f"\n{'domain':<12}{'family':<15}" + "".join(f"{f + ' rows/s':>14}" for f in FORMS)
           + ("   verify (agree/rows, unchecked)" if verify else ""))
-    for domain in DOMAINS:
+    for domain in domains:
         problems = sorted((ADL / domain / "problems").glob("*.pddl"))
-        for family in FAMILIES:
+        for family in names:
             speeds, agree, total, unchecked = [], 0, 0, 0
             for form in FORMS:
                 t = time.perf_counter()
@@ -108,10 +109,13 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=20, help="rows per family and form (even)")
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--no-verify", action="store_true")
+    ap.add_argument("--domains", default=",".join(DOMAINS))
+    ap.add_argument("--families", default=",".join(FAMILIES))
     args = ap.parse_args()
     warnings.simplefilter("ignore")
-    read_and_ground(args.repeat)
-    families(args.rows, not args.no_verify)
+    domains = args.domains.split(",")
+    read_and_ground(args.repeat, domains)
+    families(args.rows, not args.no_verify, domains, args.families.split(","))
 
 
 if __name__ == "__main__":

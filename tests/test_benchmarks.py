@@ -26,6 +26,8 @@ configs:
 TINY = {
     "acp_families.py": (["--rows", "2", "--domains", "gripper", "--families", "applicability"],
                         "rows/s"),
+    "adl_domains.py": (["--rows", "2", "--repeat", "1", "--domains", "household",
+                        "--families", "progression"], "rows/s"),
     "audit_probe.py": (["--train", "200", "--test", "60", "--repeat", "1"], "rows/s"),
     "oracles.py": (["--seconds", "0.01", "--situations", "3", "--cases", "gripper:p01"],
                             "/s"),
