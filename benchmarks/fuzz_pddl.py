@@ -1,7 +1,8 @@
 """Fuzz the PDDL reader and grounder: any input must be accepted or end in a PDDLError.
 
 Each input is a (domain text, problem text) pair taken from the shipped domains
-(racbench/data/domains, first problems) and the competition files (tests/data/pddl),
+(racbench/data/domains, first problems), the competition files (tests/data/pddl) and
+the ADL domains (tests/data/adl),
 then mutated 1-3 times at the character or token level: spans deleted, duplicated or
 truncated; characters inserted (parentheses, '?', ';', '-', non-ASCII, control
 characters); tokens deleted, repeated, swapped or replaced by keywords, odd numbers
@@ -39,6 +40,7 @@ from racbench.worlds.strips.sexpr import PDDLError
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "racbench" / "data" / "domains"
 COMPETITION = ROOT / "tests" / "data" / "pddl"
+ADL = ROOT / "tests" / "data" / "adl"
 PROBLEMS_PER_DOMAIN = 3
 FUZZ_GROUND_ACTIONS = 5_000
 SHOWN = 3  # crashes printed in full
@@ -49,6 +51,8 @@ KEYWORDS = ["(", ")", "(", ")", "and", "not", "=", "-", "either", "object", "inc
             ":parameters", ":precondition", ":effect", ":predicates", ":types", ":constants",
             ":objects", ":init", ":goal", ":requirements", ":functions", ":metric",
             ":strips", ":typing", "when", "forall", "or", "?x", "?", "??", "number",
+            "exists", "imply", ":adl", "(forall (?v) (p ?v))", "(exists (?v))", "(when)",
+            "(or)", "(imply)",
             "nan", "inf", "-inf", "1e999", "9" * 400, "-1", "0", "1.5", "2.", ".5", "0x10",
             "1_000", "()", "(())", "(and)", "(not)", "(=)", "(= (f))"]
 TOKEN = re.compile(r"\(|\)|[^\s()]+")
@@ -69,6 +73,10 @@ def corpus() -> list[tuple[str, str]]:
     """(domain text, problem text) of the files mutated."""
     pairs = []
     for domain_file in sorted(SHIPPED.glob("*/domain.pddl")):
+        problems = sorted((domain_file.parent / "problems").glob("*.pddl"))
+        pairs += [(domain_file.read_text(), p.read_text())
+                  for p in problems[:PROBLEMS_PER_DOMAIN]]
+    for domain_file in sorted(ADL.glob("*/domain.pddl")):
         problems = sorted((domain_file.parent / "problems").glob("*.pddl"))
         pairs += [(domain_file.read_text(), p.read_text())
                   for p in problems[:PROBLEMS_PER_DOMAIN]]

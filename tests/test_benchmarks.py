@@ -29,6 +29,8 @@ TINY = {
     "large_problems.py": (["--rows", "2", "--problems", "gripper:p01", "--families",
                            "projection", "--forms", "bool", "--max-enumerated-states", "10"],
                           "rows/s"),
+    "adl_domains.py": (["--rows", "2", "--repeat", "1", "--domains", "household",
+                        "--families", "progression"], "rows/s"),
     "audit_probe.py": (["--train", "200", "--test", "60", "--repeat", "1"], "rows/s"),
     "oracles.py": (["--seconds", "0.01", "--situations", "3", "--cases", "gripper:p01"],
                             "/s"),

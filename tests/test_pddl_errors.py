@@ -109,8 +109,10 @@ DOMAIN_CASES = {
                                       "d.pddl:1:36", "functions must be numbers"),
     "empty function": ("(define (domain d) (:functions ()))", "d.pddl:1:32",
                        "expected a function name"),
-    "unsupported requirement": ("(define (domain d) (:requirements :adl))", "d.pddl:1:35",
-                                "racbench accepts STRIPS with"),
+    "unsupported requirement": ("(define (domain d) (:requirements :fluents))", "d.pddl:1:35",
+                                "racbench accepts STRIPS and ADL with"),
+    "derived predicates": ("(define (domain d) (:requirements :adl :derived-predicates))",
+                           "d.pddl:1:40", "racbench does not read derived predicates"),
     "wrong arity in a precondition": (domain_with("(clear ?b) (clear ?to)", "(clear ?b ?to)"),
                                       "d.pddl:8:38", "'clear' takes 1 arguments, found 2"),
     "unknown predicate": (domain_with("(clear ?b)", "(free ?b)"), "d.pddl:8:39",
@@ -136,8 +138,8 @@ DOMAIN_CASES = {
                               "'=' cannot be an effect"),
     "equality with one argument": (domain_with("(clear ?b)", "(= ?b)"), "d.pddl:8:38",
                                    "'=' takes exactly two arguments, found 1"),
-    "disjunction": (domain_with("(and (on ?b ?from)", "(or (on ?b ?from)"), "d.pddl:8:19",
-                    "needs :disjunctive-preconditions"),
+    "imply with three parts": (domain_with("(and (on ?b ?from)", "(imply (on ?b ?from)"),
+                               "d.pddl:8:19", "'imply' takes exactly two conditions, found 3"),
     "nan cost": (domain_with("(weight ?b)", "nan"), "d.pddl:10:41",
                  "expected a cost: a non-negative decimal number such as 3 or 2.5, found 'nan'"),
     "inf cost": (domain_with("(weight ?b)", "inf"), "d.pddl:10:41", "found 'inf'"),
@@ -215,8 +217,9 @@ PROBLEM_CASES = {
     "not with two atoms in the goal": (problem_with("(:goal (on a b))",
                                                     "(:goal (not (on a b) (clear a)))"),
                                        "p.pddl:5:10", "'not' takes exactly one atom, found 2"),
-    "quantified goal": (problem_with("(:goal (on a b))", "(:goal (forall (?x) (clear ?x)))"),
-                        "p.pddl:5:10", "needs :universal-preconditions"),
+    "disjunctive goal": (problem_with("(:goal (on a b))",
+                                      "(:goal (exists (?x - block) (on ?x b)))"),
+                         "p.pddl:5:10", "is a disjunction of 2 alternatives once grounded"),
     "unknown section": (problem_with("(:goal", "(:constraints) (:goal"), "p.pddl:5:3",
                         "expected one of :domain :requirements :objects :init :goal :metric"),
 }
@@ -246,8 +249,8 @@ def test_message_is_one_line_even_for_odd_names():
     text = str(err)
     assert "\n" not in text and "\x01" not in text and len(text) < 700
     assert text.startswith("d.pddl:1:35: requirement :\\x01xxx")
-    assert text.endswith("racbench accepts STRIPS with :action-costs, :equality, "
-                         ":negative-preconditions, :strips, :typing")
+    assert text.endswith(":negative-preconditions, :quantified-preconditions, :strips, "
+                         ":typing, :universal-preconditions")
 
 
 # -- odd but valid ---------------------------------------------------------------------

@@ -40,7 +40,8 @@ WORDS = ["define", "domain", "problem", "d", ":domain", ":requirements", ":strip
          ":typing", ":action-costs", ":types", ":constants", ":predicates", ":functions",
          ":action", ":parameters", ":precondition", ":effect", ":objects", ":init", ":goal",
          ":metric", "and", "not", "=", "-", "either", "object", "t", "increase", "total-cost",
-         "number", "p", "q", "a", "b", "?x", "?y", "?", "0", "3", "2.5", "nan", "-1", "1e9"]
+         "number", "p", "q", "a", "b", "?x", "?y", "?", "0", "3", "2.5", "nan", "-1", "1e9",
+         "or", "imply", "exists", "forall", "when", ":adl", ":conditional-effects"]
 SEXPR = st.recursive(st.sampled_from(WORDS), lambda inner: st.lists(inner, max_size=6),
                      max_leaves=40)
 

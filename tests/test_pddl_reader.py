@@ -80,7 +80,8 @@ def test_types_hierarchy_constants_equality_and_negative_preconditions():
      "bad.pddl:2:3", "section :action at line 3 starts inside it"),
     ("(define (domain d)\n (:requirements :strips :fluents))", "bad.pddl:2:25", ":fluents"),
     ("(define (domain d) (:predicates (p ?x))\n (:action a :parameters (?x)\n"
-     "  :effect (when (p ?x) (p ?x))))", "bad.pddl:3:11", ":conditional-effects"),
+     "  :effect (when (p ?x))))", "bad.pddl:3:11",
+     "'when' takes a condition and an effect, found 1 parts"),
     ("(define (domain d) (:predicates (p ?x))\n (:action a :parameters (?x)\n"
      "  :effect (q ?x)))", "bad.pddl:3:12", "unknown predicate 'q'"),
     ("(define (domain d) (:durative-action a))", "bad.pddl:1:20", ":durative-actions"),

@@ -80,12 +80,14 @@ class StripsEnv(TextEnv):
                               goal=self._goal_clause))
 
     def _reasons(self, k: int) -> str:
-        """The facts of the current state that keep action k from applying."""
-        a = self.task.actions[k]
-        atoms = self.task.atoms
+        """The facts of the current state that keep action k from applying (for an ADL
+        action with alternative preconditions, those of the nearest alternative)."""
+        state, atoms = self.state, self.task.atoms
+        pre, pre_neg = min(self.task.actions[k].clauses,
+                           key=lambda c: (c[0] & ~state).bit_count() + (c[1] & state).bit_count())
         return self.text.conjunction(
-            [(atoms[i], False) for i in iter_bits(a.pre & ~self.state)]
-            + [(atoms[i], True) for i in iter_bits(a.pre_neg & self.state)])
+            [(atoms[i], False) for i in iter_bits(pre & ~state)]
+            + [(atoms[i], True) for i in iter_bits(pre_neg & state)])
 
     def _info(self) -> dict:
         return {"valid_actions": [self.commands.names[k] for k in self.task.applicable(self.state)],
@@ -111,9 +113,10 @@ class StripsEnv(TextEnv):
         feedback = [say("unknown_action"), say("episode_over")]
         for a in task.actions:
             feedback.append(text.sentence(text.action(a.term)))
-            feedback.append(say("inapplicable", reasons=text.conjunction(
-                [(task.atoms[i], False) for i in iter_bits(a.pre)]
-                + [(task.atoms[i], True) for i in iter_bits(a.pre_neg)])))
+            feedback += [say("inapplicable", reasons=text.conjunction(
+                [(task.atoms[i], False) for i in iter_bits(pre)]
+                + [(task.atoms[i], True) for i in iter_bits(pre_neg)]))
+                for pre, pre_neg in a.clauses]
         longest = max(feedback, key=len) + " " + ending
         full = say("observation", feedback=longest, goal=self._goal_clause,
                    state=text.state(list(task.atoms) + self._static))

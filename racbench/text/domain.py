@@ -35,6 +35,7 @@ import jinja2
 import yaml
 
 from racbench.text import environment, user_templates
+from racbench.text.formulas import FormulaText
 from racbench.worlds.strips.model import ROOT_TYPE, Domain
 
 # Domain-file folder -> template folder, where they differ. `templates/blocksworld/`
@@ -587,10 +588,8 @@ class DomainText:
                 return (atom[0],) + tuple(bind.get(a, obf.rename(a) if obf else a)
                                           for a in atom[1:])
 
-            kinds = []
-            for (var, types), name in zip(schema.parameters, names):
-                shown = [obf.rename(t) if obf else t for t in types]
-                kinds.append((name, " or ".join(" ".join(split_name(t)) for t in shown)))
+            kinds = [(name, self._kind_name(types))
+                     for (var, types), name in zip(schema.parameters, names)]
             requires = [self._phrase_fact(*self._split(ground(l.atom)), l.positive, 0)
                         for l in schema.precondition]
             adds = [self._phrase_fact(*self._split(ground(a)), True, 0) for a in schema.add]
@@ -598,10 +597,27 @@ class DomainText:
             deletes = [self._phrase_fact(*self._split(ground(a)), False, 0)
                        for a in schema.delete if a not in added]
             clause = self._phrase_action(schema.name, tuple(names), 0)
+            if schema.strips:
+                entries.append(str(self._part("describe_action")(clause, kinds, requires,
+                                                                 adds, deletes)))
+                continue
+            adl = FormulaText(lambda atom, positive: self._phrase_fact(*self._split(atom),
+                                                                       positive, 0),
+                              self._part, self._kind_name,
+                              (lambda a: obf.rename(a)) if obf else (lambda a: a), bind)
+            conditions = [adl.condition(f) for f in schema.formulas]
+            effects = [adl.effect(e) for e in schema.effects]
             entries.append(str(self._part("describe_action")(clause, kinds, requires,
-                                                             adds, deletes)))
+                                                             adds, deletes, effects,
+                                                             conditions)))
         title = obf.rename(self.domain.name) if obf else self.domain.name
         return str(self._part("describe_domain")(title, entries)).strip()
+
+    def _kind_name(self, types: tuple[str, ...]) -> str:
+        """A type list as words ("truck or plane"), renamed under obfuscation."""
+        obf = self.obfuscation
+        shown = [obf.rename(t) if obf else t for t in types]
+        return " or ".join(" ".join(split_name(t)) for t in shown)
 
     @staticmethod
     def _split(atom: tuple) -> tuple[str, tuple]:

@@ -141,6 +141,35 @@ def _private_sas_file(planner):
     return planner
 
 
+def _conditional_planner():
+    """Fast Downward's optimal A* with h^max instead of LM-cut: both admissible, and
+    h^max supports the conditional (and forall) effects that LM-cut refuses. Still run
+    as a separate process by UP."""
+    from up_fast_downward.fast_downward import FastDownwardOptimalPDDLPlanner
+
+    class FastDownwardOptimalConditional(FastDownwardOptimalPDDLPlanner):
+        def __init__(self):
+            super().__init__()
+            self._fd_search_config = "astar(hmax())"
+
+        @property
+        def name(self) -> str:
+            return "Fast Downward (optimal, h^max, conditional effects)"
+
+        @staticmethod
+        def supported_kind():
+            kind = FastDownwardOptimalPDDLPlanner.supported_kind()
+            kind.set_effects_kind("CONDITIONAL_EFFECTS")
+            kind.set_effects_kind("FORALL_EFFECTS")
+            return kind
+
+        @staticmethod
+        def supports(problem_kind) -> bool:
+            return problem_kind <= FastDownwardOptimalConditional.supported_kind()
+
+    return FastDownwardOptimalConditional()
+
+
 class Engine:
     """UP problems and Fast Downward costs for one process, with caches."""
 
@@ -151,6 +180,7 @@ class Engine:
         self._domains: dict[str, Any] = {}
         self._costs: dict[tuple, int | None] = {}
         self._planner = None
+        self._conditional_planner = None
 
     # -- problems -----------------------------------------------------------
 
@@ -283,7 +313,12 @@ class Engine:
         task.add_quality_metric(MinimizeSequentialPlanLength())
         if self._planner is None:
             self._planner = _private_sas_file(OneshotPlanner(name=FD_ENGINE))
-        result = self._planner.solve(task, timeout=self.fd_timeout)
+        planner = self._planner
+        if not planner.supports(task.kind):  # conditional effects: LM-cut cannot
+            if self._conditional_planner is None:
+                self._conditional_planner = _private_sas_file(_conditional_planner())
+            planner = self._conditional_planner
+        result = planner.solve(task, timeout=self.fd_timeout)
         if result.status == S.SOLVED_OPTIMALLY:
             cost: int | None = len(result.plan.actions)
         elif result.status == S.UNSOLVABLE_PROVEN:

@@ -380,8 +380,9 @@ def _justification_open(ctx: AcpContext, answer: Any) -> str | None:
 def _without_adders(ctx: AcpContext, atom: Sequence[str]):
     """The problem where no ground action may make `atom` true: every action with an
     effect on its predicate gets the precondition "the effect's arguments differ from
-    the atom's"."""
-    from unified_planning.shortcuts import Equals, Not, Or
+    the atom's" (ADL: "... or the effect's condition is false", for every binding of
+    a forall effect's variables)."""
+    from unified_planning.shortcuts import Equals, Forall, Not, Or
 
     target = ctx.engine.atom(ctx.problem, atom)
     task = _derived(ctx.problem)
@@ -389,11 +390,14 @@ def _without_adders(ctx: AcpContext, atom: Sequence[str]):
         for eff in act.effects:
             if eff.fluent.fluent() != target.fluent() or eff.value.is_false():
                 continue
-            if eff.is_conditional() or eff.is_forall():
-                raise ValueError(f"action {act.name} adds {atom[0]} conditionally; "
-                                 "landmark checks support STRIPS effects only")
-            differs = [Not(Equals(a, b)) for a, b in zip(eff.fluent.args, target.args)]
-            act.add_precondition(Or(*differs) if differs else False)
+            avoid = [Not(Equals(a, b)) for a, b in zip(eff.fluent.args, target.args)]
+            if eff.is_conditional():
+                avoid.append(Not(eff.condition))
+            if not avoid:
+                act.add_precondition(False)
+                continue
+            avoid = Or(*avoid)
+            act.add_precondition(Forall(avoid, *eff.forall) if eff.is_forall() else avoid)
     return task
 
 

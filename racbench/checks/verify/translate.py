@@ -5,7 +5,8 @@ is not ours, reading the text afresh. Some domains that racbench reads, UP's rea
 refuses (a `:types` list naming one type twice, as competition files do). For those
 the checks still run: the domain is built in UP from racbench's parsed model, and UP's
 simulator, validator and Fast Downward answer on it. The model is plain STRIPS with
-types, constants, equality and negative preconditions, which maps one to one.
+types, constants, equality and negative preconditions, which maps one to one; ADL
+domains are left to UP's own reader.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ def up_domain(domain: Domain):
     for name, typ in sorted(domain.constants.items()):
         problem.add_object(Object(name, types[typ]))
     for schema in domain.actions:
+        if not schema.strips:
+            raise Untranslatable(f"action {schema.name} has ADL conditions or effects, "
+                                 "which this translation does not build")
         params = {var.lstrip("?"): types[_one_type(allowed, f"{schema.name} {var}")]
                   for var, allowed in schema.parameters}
         action = InstantaneousAction(schema.name, **params)

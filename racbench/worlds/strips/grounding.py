@@ -8,6 +8,11 @@ each join step looks its atoms up by the arguments already bound, so the work st
 close to the number of ground actions. A problem that needs more ground actions, fluent
 atoms or candidate bindings than `limits` allows stops with a LimitExceeded naming the
 action and the flag that raises the limit.
+
+ADL schemas join on their literal preconditions the same way; a binding whose formulas
+the static atoms already falsify is dropped at once, their quantified and conditional
+effects add to the reachable atoms, and each surviving binding becomes one ground
+action through adl_grounding.
 """
 
 from __future__ import annotations
@@ -16,8 +21,8 @@ import math
 from collections import defaultdict
 from itertools import product
 
-from racbench.worlds.strips import limits
-from racbench.worlds.strips.model import ROOT_TYPE, ActionSchema, Atom, Domain, Problem
+from racbench.worlds.strips import adl, adl_grounding, limits
+from racbench.worlds.strips.model import ROOT_TYPE, ActionSchema, And, Atom, Domain, Problem
 from racbench.worlds.strips.sexpr import PDDLError
 from racbench.worlds.strips.task import GroundAction, GroundTask
 
@@ -145,6 +150,8 @@ class _Step:
 class _SchemaGrounder:
     """Enumerates the bindings of one schema against a growing set of reachable atoms."""
 
+    adl = False
+
     def __init__(self, schema: ActionSchema, by_type, static_preds: frozenset[str]):
         self.schema = schema
         self.params = [v for v, _ in schema.parameters]
@@ -250,6 +257,35 @@ class _SchemaGrounder:
         return True
 
 
+class _AdlSchemaGrounder(_SchemaGrounder):
+    """An ADL schema: bindings also pass its formulas under the static atoms, and the
+    atoms it may add include those of its quantified and conditional effects."""
+
+    adl = True
+
+    def __init__(self, schema: ActionSchema, by_type, static_preds: frozenset[str],
+                 domain: Domain, objects: dict[str, str], value, budget: "_Budget"):
+        super().__init__(schema, by_type, static_preds)
+        # quantifiers expanded are candidate bindings too, charged to the same budget
+        self.objects = adl.Objects(domain, objects,
+                                   spend=lambda n: budget.spend(n, schema))
+        self.value = value
+        self.formula = And(schema.formulas)
+        # pruning early is only a saving (ground_action decides exactly): worth it where
+        # static atoms or equalities can rule a binding out
+        mentioned = adl.predicates(self.formula)
+        self.prunes = "=" in mentioned or bool(mentioned & static_preds)
+
+    def _constraints_ok(self, binding: dict[str, str], static: frozenset[Atom]) -> bool:
+        if not super()._constraints_ok(binding, static):
+            return False
+        return not self.prunes or \
+            adl.ground(self.formula, binding, self.objects, self.value) != adl.FALSE
+
+    def adds(self, binding: dict[str, str]) -> list[Atom]:
+        return adl_grounding.possible_adds(self.schema, binding, self.objects, self.value)
+
+
 def _instantiate(atom: Atom, binding: dict[str, str]) -> Atom:
     get = binding.get
     return (atom[0], *map(get, atom[1:], atom[1:]))
@@ -281,7 +317,8 @@ def _reachable_bindings(grounders: list[_SchemaGrounder], init: frozenset[Atom],
                 seen.add(args)
                 budget.actions += 1
                 binding = dict(zip(g.params, args))
-                for atom in g.schema.add:
+                adds = g.adds(binding) if g.adl else g.schema.add
+                for atom in adds:
                     atom = _instantiate(atom, binding)
                     if atom not in reachable:
                         reachable.add(atom)
@@ -303,7 +340,10 @@ def ground(domain: Domain, problem: Problem) -> GroundTask:
     static_preds = frozenset(domain.predicates) - fluent_preds
     static = frozenset(a for a in problem.init if a[0] in static_preds)
     budget = _Budget(problem)
-    grounders = [_SchemaGrounder(s, by_type, static_preds) for s in domain.actions]
+    known = adl_grounding.static_value(static_preds, static)
+    grounders = [_SchemaGrounder(s, by_type, static_preds) if s.strips else
+                 _AdlSchemaGrounder(s, by_type, static_preds, domain, objects, known, budget)
+                 for s in domain.actions]
     bindings, reachable = _reachable_bindings(grounders, problem.init, static, fluent_preds,
                                               budget)
 
@@ -320,9 +360,27 @@ def ground(domain: Domain, problem: Problem) -> GroundTask:
                 m |= 1 << i
         return m
 
+    def value(atom):  # truth of atoms no action can change, None for the others
+        if atom[0] in fluent_preds:
+            return None if atom in index else False
+        return atom in static
+
     actions: list[GroundAction] = []
     for g, seen in zip(grounders, bindings):
         schema = g.schema
+        if g.adl:
+            for args in sorted(seen):
+                cost = _cost(schema, dict(zip(g.params, args)), problem)
+                try:
+                    action = adl_grounding.ground_action(schema, args, g.objects, value,
+                                                         mask, cost)
+                except adl.TooLarge as exc:
+                    raise PDDLError(f"the precondition or an effect condition of action "
+                                    f"{schema.name}{tuple(args)} has {exc} once grounded",
+                                    domain.source) from None
+                if action is not None:
+                    actions.append(action)
+            continue
         pos = [lit.atom for lit in schema.precondition
                if lit.positive and lit.atom[0] != "=" and lit.atom[0] in fluent_preds]
         neg = [lit.atom for lit in schema.precondition

@@ -1,7 +1,13 @@
-"""Lifted STRIPS: domains, action schemas and problems as plain frozen data.
+"""Lifted STRIPS and ADL: domains, action schemas and problems as plain frozen data.
 
 Atoms are tuples `(predicate, arg1, ...)` of lower-case strings; a variable starts with
 '?'. Equality constraints use the predicate '='. Nothing here knows about grounding.
+
+A STRIPS schema is a conjunction of literals and two lists of atoms. ADL adds, as
+written in the file (normal forms are built when grounding, racbench.worlds.strips.adl):
+precondition conjuncts that are formulas (`or`, `imply`, `not` over a formula,
+`exists`, `forall`), and effects under `forall` and `when`. A schema without them is
+plain STRIPS and takes the fast path everywhere.
 """
 
 from __future__ import annotations
@@ -19,14 +25,67 @@ class Literal:
     positive: bool = True
 
 
+Variables = tuple  # ((variable, allowed types), ...)
+
+
+@dataclass(frozen=True)
+class And:
+    parts: tuple  # formulas
+
+
+@dataclass(frozen=True)
+class Or:
+    parts: tuple
+
+
+@dataclass(frozen=True)
+class Not:
+    part: object
+
+
+@dataclass(frozen=True)
+class Imply:
+    condition: object
+    consequence: object
+
+
+@dataclass(frozen=True)
+class Quantified:
+    """`(forall VARS BODY)` (universal) or `(exists VARS BODY)`."""
+
+    universal: bool
+    variables: Variables
+    body: object
+
+
+Formula = Literal | And | Or | Not | Imply | Quantified
+
+
+@dataclass(frozen=True)
+class Effect:
+    """Atoms added and deleted for every binding of `variables` (a `forall` effect)
+    under which `condition` holds (a `when` effect; None: always)."""
+
+    variables: Variables
+    condition: Formula | None
+    add: tuple[Atom, ...]
+    delete: tuple[Atom, ...]
+
+
 @dataclass(frozen=True)
 class ActionSchema:
     name: str
-    parameters: tuple[tuple[str, tuple[str, ...]], ...]  # (variable, allowed types)
-    precondition: tuple[Literal, ...]
-    add: tuple[Atom, ...]
+    parameters: Variables  # (variable, allowed types)
+    precondition: tuple[Literal, ...]  # the conjuncts that are literals
+    add: tuple[Atom, ...]  # unconditional effects
     delete: tuple[Atom, ...]
     cost: int | Atom = 1  # a constant, or a function term resolved from the problem
+    formulas: tuple[Formula, ...] = ()  # ADL: the other precondition conjuncts
+    effects: tuple[Effect, ...] = ()  # ADL: quantified and conditional effects
+
+    @property
+    def strips(self) -> bool:
+        return not (self.formulas or self.effects)
 
 
 @dataclass(frozen=True)
@@ -54,7 +113,9 @@ class Domain:
     @property
     def fluent_predicates(self) -> frozenset[str]:
         """Predicates some action changes; the rest are static."""
-        return frozenset(a[0] for schema in self.actions for a in schema.add + schema.delete)
+        return frozenset(a[0] for schema in self.actions
+                         for a in schema.add + schema.delete
+                         + tuple(a for e in schema.effects for a in e.add + e.delete))
 
 
 @dataclass(frozen=True)

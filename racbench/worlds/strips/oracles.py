@@ -51,7 +51,7 @@ import numpy as np
 
 from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, bfs_to_goal,
                                            greedy_path, optimal_first_by_search, ucs_cost)
-from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
+from racbench.worlds.strips.task import Condition, GroundAction, GroundTask, iter_bits
 
 __all__ = [
     "DEFAULT_BUDGET", "EXPLICIT_STATES", "JUSTIFICATION_MODES", "OUTSIDE_STATES",
@@ -85,8 +85,11 @@ class _TaskCache:
         self.h2: OrderedDict[int, list[int]] = OrderedDict()  # state -> h^2 pairs
         deletable = 0
         for a in task.actions:
-            deletable |= a.delete
+            deletable |= a.may_delete
         self.deletable = deletable
+        # what an action needs or surely adds (ADL: an effect that may add an atom can
+        # also not fire); the landmark shortcuts leave these actions out
+        self.needs_or_adds = [a.pre | a.sure_add for a in task.actions]
 
 
 _CACHES: "weakref.WeakKeyDictionary[GroundTask, _TaskCache]" = weakref.WeakKeyDictionary()
@@ -380,7 +383,10 @@ def action_reachable(task: GroundTask, state: int, action: int,
                      max_states: int = DEFAULT_BUDGET, explicit: bool = True) -> bool:
     """Can action `action` (index) ever become applicable from `state`? True if it is now."""
     a = task.actions[action]
-    return _reachable(task, state, a.pre, a.pre_neg, max_states, explicit)
+    if type(a) is GroundAction:  # one conjunction (any(clauses) is slower on STRIPS)
+        return _reachable(task, state, a.pre, a.pre_neg, max_states, explicit)
+    return any(_reachable(task, state, pos, neg, max_states, explicit)
+               for pos, neg in a.clauses)
 
 
 def _reachable(task, state, pos, neg, max_states, explicit) -> bool:
@@ -471,7 +477,8 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
     bit = 1 << atom
     if state & bit or goal.pos & bit:
         return True
-    pending = [(a.pre, a.add) for a in task.actions if not (a.add | a.pre) & bit]
+    c = _cache(task)
+    pending = [r for r, m in zip(c.relax, c.needs_or_adds) if not m & bit]
     if goal.pos & ~_relaxed(pending, state):
         return True
     pos, neg = goal.pos, goal.neg
@@ -479,7 +486,7 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
     if sp is not None:
         reach = sp.reachable_from(sp.index[state], allowed=~sp.column(atom))
         return not (reach & sp.mask(pos, neg)).any()
-    triples = [t for t in _cache(task).triples if not (t[0] | t[1]) & bit]
+    triples = [t for t, m in zip(c.triples, c.needs_or_adds) if not m & bit]
     if not _h2_allows(_h2_pairs(triples, state, len(task.atoms)), pos):
         return True
     seen_states = {state}

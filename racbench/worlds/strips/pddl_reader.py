@@ -3,12 +3,14 @@
 Accepts files as planning-competition collections ship them: any case, comments,
 `:requirements` lists that omit what the domain uses, typed and untyped objects,
 type hierarchies and `either`, constants, equality, negative preconditions and
-action costs. Anything beyond STRIPS (conditional effects, quantifiers, numeric
-fluents, durations, derived predicates) stops with a PDDLError naming it, and so does
-every malformed input: a missing or extra part, a name declared twice (both places are
-named), an undeclared type, predicate, object or variable, a circular type hierarchy,
-a number that is not a plain non-negative decimal. As in Fast Downward, an object may
-not repeat a domain constant and each section appears at most once.
+action costs, and the ADL that Fast Downward's translator reads (`or`, `imply`, `not`
+over any condition, `exists` and `forall` in preconditions and goals, `forall` and
+`when` in effects; adl_reader). Numeric fluents, durations and derived predicates
+stop with a PDDLError naming them, and so does every malformed input: a missing or
+extra part, a name declared twice (both places are named), an undeclared type,
+predicate, object or variable, a circular type hierarchy, a number that is not a plain
+non-negative decimal. As in Fast Downward, an object may not repeat a domain constant
+and each section appears at most once.
 
 Positions are token indices (see sexpr) until an error turns one into line:column.
 """
@@ -19,20 +21,17 @@ import math
 import os
 import re
 
-from racbench.worlds.strips import limits
-from racbench.worlds.strips.model import ROOT_TYPE, ActionSchema, Atom, Domain, Literal, Problem
+from racbench.worlds.strips import adl, limits
+from racbench.worlds.strips.adl_reader import FormulaReading
+from racbench.worlds.strips.model import (ROOT_TYPE, ActionSchema, And, Atom, Domain, Literal,
+                                          Problem)
 from racbench.worlds.strips.sexpr import PDDLError, SList, Source, read
 
 SUPPORTED_REQUIREMENTS = frozenset({
     ":strips", ":typing", ":negative-preconditions", ":equality", ":action-costs",
+    ":adl", ":disjunctive-preconditions", ":existential-preconditions",
+    ":universal-preconditions", ":quantified-preconditions", ":conditional-effects",
 })
-UNSUPPORTED_CONSTRUCTS = {
-    "when": ":conditional-effects", "forall": ":universal-preconditions",
-    "exists": ":existential-preconditions", "or": ":disjunctive-preconditions",
-    "imply": ":disjunctive-preconditions", "assign": ":numeric-fluents",
-    "decrease": ":numeric-fluents", "scale-up": ":numeric-fluents",
-    "scale-down": ":numeric-fluents", "at": ":durative-actions",
-}
 DOMAIN_SECTIONS = (":requirements", ":types", ":constants", ":predicates", ":functions",
                    ":action")
 PROBLEM_SECTIONS = (":domain", ":requirements", ":objects", ":init", ":goal", ":metric")
@@ -45,7 +44,7 @@ Name = tuple  # (text, index of its token)
 Typed = tuple  # (name, token, ((type, token), ...)) from a typed list
 
 
-class _Reader:
+class _Reader(FormulaReading):
     def __init__(self, source: Source):
         self.source = source
         self.filename = source.filename
@@ -81,6 +80,10 @@ class _Reader:
             raise self.error(k, f"{kind} '{name}' is declared twice: here and at "
                              f"{self.where(first)}; names must be unique")
         seen[name] = k
+
+    def check_variable(self, var: str, k: int, where: str) -> None:
+        if not var.startswith("?"):
+            raise self.error(k, f"parameter '{var}' of {where} must start with '?'")
 
     def number(self, item, k: int, what: str) -> float:
         """A plain non-negative decimal such as 3 or 2.5 (no sign, exponent, nan or inf)."""
@@ -153,10 +156,15 @@ class _Reader:
         reqs = set()
         for item, k in section.located(1):
             req = self.expect_symbol(item, k, "a requirement such as :strips")
+            if req == ":derived-predicates":
+                raise self.error(k, "requirement :derived-predicates is not supported: "
+                                 "racbench does not read derived predicates (:derived "
+                                 "axioms); accepted: "
+                                 f"{', '.join(sorted(SUPPORTED_REQUIREMENTS))}")
             if req not in SUPPORTED_REQUIREMENTS:
                 raise self.error(
-                    k, f"requirement {req} is not supported; racbench accepts STRIPS with "
-                    f"{', '.join(sorted(SUPPORTED_REQUIREMENTS))}")
+                    k, f"requirement {req} is not supported; racbench accepts STRIPS and "
+                    f"ADL with {', '.join(sorted(SUPPORTED_REQUIREMENTS))}")
             reqs.add(req)
         return frozenset(reqs)
 
@@ -167,24 +175,6 @@ class _Reader:
                              f"in {where}")
         return item.items[1], item.token_of(1)
 
-    def conjuncts(self, node, k: int, where: str, names: dict) -> list[SList]:
-        """The items of nested `(and ...)`s in order, without recursion (any depth);
-        `()` is the empty conjunction."""
-        out: list[SList] = []
-        stack = [(node, k)]
-        while stack:
-            item = self.expect_list(*stack.pop(), f"a condition in {where}")
-            head = item.head()
-            if head == "and":
-                stack.extend(reversed(list(item.located(1))))
-            elif head in UNSUPPORTED_CONSTRUCTS and head not in names:
-                raise self.error(item, f"'{head}' in {where} needs "
-                                 f"{UNSUPPORTED_CONSTRUCTS[head]}, which racbench does not "
-                                 "support; accepted: conjunctions of literals")
-            elif item.items:
-                out.append(item)
-        return out
-
 
 class _DomainReader(_Reader):
     def parse(self) -> Domain:
@@ -194,6 +184,7 @@ class _DomainReader(_Reader):
         self.type_tokens: dict[str, int] = {}
         self.constants: dict[str, str] = {}
         self.predicates: dict[str, tuple[tuple[str, ...], ...]] = {}
+        self.declared_predicates = self.predicates
         self.functions: dict[str, int] = {}
         constant_tokens: dict[str, int] = {}
         predicate_tokens: dict[str, int] = {}
@@ -229,8 +220,10 @@ class _DomainReader(_Reader):
             elif head in (":durative-action", ":derived", ":process", ":event"):
                 construct = {":durative-action": ":durative-actions",
                              ":derived": ":derived-predicates"}.get(head, ":time")
-                raise self.error(section, f"{head} needs {construct}, which racbench does not "
-                                 "support; accepted: :action with STRIPS preconditions and effects")
+                named = " (derived predicates)" if head == ":derived" else ""
+                raise self.error(section, f"{head}{named} needs {construct}, which racbench "
+                                 "does not support; accepted: :action with STRIPS or ADL "
+                                 "preconditions and effects")
             else:
                 raise self.error(section, f"unknown domain section {head}; expected one of "
                                  f"{' '.join(DOMAIN_SECTIONS)}")
@@ -306,10 +299,6 @@ class _DomainReader(_Reader):
                                  "(total-cost) - number; functions must be numbers")
 
     # -- actions -----------------------------------------------------------------------
-    def check_variable(self, var: str, k: int, where: str) -> None:
-        if not var.startswith("?"):
-            raise self.error(k, f"parameter '{var}' of {where} must start with '?'")
-
     def action(self, node: SList, action_tokens: dict[str, int]) -> ActionSchema:
         if len(node) < 2:
             raise self.error(node, "expected an action name after :action")
@@ -338,21 +327,24 @@ class _DomainReader(_Reader):
             self.check_variable(var, k, name)
             self.declare(variables, var, k, f"parameter of {name}")
             self.check_types(types)
-        precondition: tuple[Literal, ...] = ()
+        precondition: list[Literal] = []
+        formulas: list = []
         if ":precondition" in fields:
-            precondition = tuple(self.condition(fields[":precondition"], variables, name))
+            self.condition(fields[":precondition"], variables, name, precondition, formulas)
         add: list[Atom] = []
         delete: list[Atom] = []
+        effects: tuple = ()
         cost = None
         if ":effect" in fields:
-            cost = self.effect(fields[":effect"], variables, name, add, delete)
+            cost, effects = self.effect(fields[":effect"], variables, name, add, delete)
         if cost is None:  # with action costs an action that does not say costs 0
             cost = 0 if "total-cost" in self.functions else 1
         return ActionSchema(name=name,
                             parameters=tuple((v, tuple(t for t, _ in types))
                                              for v, _, types in params),
-                            precondition=precondition, add=tuple(add), delete=tuple(delete),
-                            cost=cost)
+                            precondition=tuple(precondition), add=tuple(add),
+                            delete=tuple(delete), cost=cost, formulas=tuple(formulas),
+                            effects=effects)
 
     def term(self, item, k: int, variables: dict[str, int], where: str) -> str:
         arg = self.expect_symbol(item, k, "an argument (a ?variable or a constant)")
@@ -380,43 +372,36 @@ class _DomainReader(_Reader):
                              f"arguments, found {len(args)} in {where}")
         return (pred,) + args
 
-    def condition(self, field: tuple, variables: dict[str, int], name: str) -> list[Literal]:
+    def condition(self, field: tuple, variables: dict[str, int], name: str,
+                  literals: list, formulas: list) -> None:
+        """The conjuncts of a precondition: literals to `literals` (STRIPS), the rest
+        (ADL) to `formulas`, each in the order written."""
         where = f"the precondition of {name}"
-        literals = []
-        for item in self.conjuncts(field[0], field[1], where, self.predicates):
-            if item.head() == "not":
-                atom = self.atom(*self.not_argument(item, where), variables, where)
-                literals.append(Literal(atom, False))
-            else:
-                literals.append(Literal(self.atom(item, item.start, variables, where), True))
-        return literals
+
+        def leaf(node, scope):
+            return self.atom(node, node.start, scope, where)
+
+        whole = self.formula(field[0], field[1], variables, where, leaf)
+        for part in (whole.parts if isinstance(whole, And) else (whole,)):
+            (literals if isinstance(part, Literal) else formulas).append(part)
 
     def effect(self, field: tuple, variables: dict[str, int], name: str, add: list,
-               delete: list) -> int | Atom | None:
+               delete: list) -> tuple[int | Atom | None, tuple]:
+        """The cost and the quantified or conditional effects; plain literals go to
+        `add` and `delete`."""
         where = f"the effect of {name}"
-        cost: int | Atom | None = None
-        cost_node: SList | None = None
-        for item in self.conjuncts(field[0], field[1], where, self.predicates):
-            head = item.head()
-            if head == "not":
-                delete.append(self.effect_atom(*self.not_argument(item, where), variables,
-                                               where))
-            elif head == "increase":
-                if cost_node is not None:
-                    raise self.error(item, f"a second cost effect in {where}; the first is "
-                                     f"at {self.where(cost_node.start)}")
-                cost_node = item
-                cost = self.cost_term(item, variables, where)
-            else:
-                add.append(self.effect_atom(item, item.start, variables, where))
-        return cost
 
-    def effect_atom(self, item, k: int, variables: dict[str, int], where: str) -> Atom:
-        atom = self.atom(item, k, variables, where)
-        if atom[0] == "=":
-            raise self.error(k, f"'=' cannot be an effect ({where}); accepted: atoms of "
-                             "declared predicates and their negations")
-        return atom
+        def leaf(node, scope):
+            return self.atom(node, node.start, scope, where)
+
+        adds, deletes, effects, costs = self.effect_parts(field, variables, name, leaf)
+        add.extend(adds)
+        delete.extend(deletes)
+        if len(costs) > 1:
+            raise self.error(costs[1], f"a second cost effect in {where}; the first is "
+                             f"at {self.where(costs[0].start)}")
+        cost = self.cost_term(costs[0], variables, where) if costs else None
+        return cost, effects
 
     def cost_term(self, item: SList, variables: dict[str, int], where: str) -> int | Atom:
         counter = item.items[1] if len(item) > 1 else None
@@ -445,6 +430,7 @@ class _ProblemReader(_Reader):
     def __init__(self, source: Source, domain: Domain):
         super().__init__(source)
         self.domain = domain
+        self.declared_predicates = domain.predicates
 
     def parse(self) -> Problem:
         name, sections = self.header(read(self.source), "problem", PROBLEM_SECTIONS)
@@ -452,6 +438,7 @@ class _ProblemReader(_Reader):
         init: set[Atom] = set()
         numeric: dict[Atom, float] = {}
         goal: list[Literal] = []
+        goal_formula = None
         domain_name = None
         for section in sections:
             head = section.head()
@@ -481,12 +468,15 @@ class _ProblemReader(_Reader):
                 if len(section) != 2:
                     raise self.error(section, "expected '(:goal CONDITION)' with exactly one "
                                      f"condition, found {len(section) - 1}")
-                goal = self.goal(section.items[1], section.start + 2, objects)
+                goal_node = section.items[1]
+                goal_formula = self.goal(goal_node, section.start + 2, objects)
             elif head == ":metric":
                 continue
             else:
                 raise self.error(section, f"unknown problem section {head}; expected one of "
                                  f"{' '.join(PROBLEM_SECTIONS)}")
+        if goal_formula is not None:
+            goal = self.ground_goal(goal_formula, goal_node, objects, init)
         return Problem(name=name, domain_name=domain_name or self.domain.name, objects=objects,
                        init=frozenset(init), goal=tuple(goal), numeric_init=numeric,
                        source=self.filename)
@@ -537,16 +527,69 @@ class _ProblemReader(_Reader):
             raise self.error(node, f"{kind} '{pred}' takes {arity} arguments, found {len(args)}")
         return (pred, *args)
 
-    def goal(self, item, k: int, objects: dict[str, str]) -> list[Literal]:
-        out = []
-        for node in self.conjuncts(item, k, ":goal", self.domain.predicates):
-            if node.head() == "not":
-                atom, ak = self.not_argument(node, ":goal")
-                atom = self.expect_list(atom, ak, "a fact such as (on a b)")
-                out.append(Literal(self.ground_atom(atom, objects, ":goal"), False))
-            else:
-                out.append(Literal(self.ground_atom(node, objects, ":goal"), True))
-        return out
+    def goal(self, item, k: int, objects: dict[str, str]):
+        """The goal condition as written (a formula over objects and quantified
+        variables)."""
+        def leaf(node, scope):
+            return self.goal_atom(node, objects, scope)
+
+        return self.formula(item, k, {}, ":goal", leaf)
+
+    def goal_atom(self, node: SList, objects: dict[str, str], scope: dict[str, int]) -> Atom:
+        if not any(isinstance(a, str) and a in scope for a in node.items[1:]):
+            if node.head() != "=":
+                return self.ground_atom(node, objects, ":goal")
+        pred = self.head_symbol(node, "a predicate name")
+        args = []
+        for arg, k in node.located(1):
+            arg = self.expect_symbol(arg, k, "an object name or a ?variable")
+            if arg not in objects and arg not in scope:
+                raise self.error(k, f"'{arg}' in :goal is neither a declared object nor a "
+                                 "variable of an enclosing forall or exists")
+            args.append(arg)
+        if pred == "=":
+            if len(args) != 2:
+                raise self.error(node, f"'=' takes exactly two arguments, found {len(args)}")
+        elif pred not in self.domain.predicates:
+            raise self.error(node.start + 1, f"unknown predicate '{pred}' in :goal; "
+                             f"declared: {', '.join(sorted(self.domain.predicates))}")
+        elif len(args) != len(self.domain.predicates[pred]):
+            raise self.error(node, f"predicate '{pred}' takes "
+                             f"{len(self.domain.predicates[pred])} arguments, found {len(args)}")
+        return (pred, *args)
+
+    def check_types(self, types) -> None:
+        for t, k in types:
+            if t != ROOT_TYPE and t not in self.domain.supertypes:
+                raise self.error(k, f"unknown type '{t}'; declared types: "
+                                 f"{', '.join([ROOT_TYPE] + sorted(self.domain.supertypes))}")
+
+    def ground_goal(self, formula, node: SList, objects: dict[str, str],
+                    init: set[Atom]) -> list[Literal]:
+        """The goal as a conjunction of literals: a conjunction of literals stays as
+        written; an ADL goal is grounded (quantifiers over the objects, static atoms by
+        their truth in :init) and must come out as one conjunction."""
+        parts = formula.parts if isinstance(formula, And) else (formula,)
+        if all(isinstance(p, Literal) for p in parts):
+            return list(parts)
+        fluent = self.domain.fluent_predicates
+
+        def value(atom):
+            return None if atom[0] in fluent else atom in init
+
+        where = node if isinstance(node, SList) else None
+        try:
+            clauses = adl.dnf(adl.ground(formula, {}, adl.Objects(self.domain, objects), value))
+        except adl.TooLarge as exc:
+            raise self.error(where, f"the goal has {exc} once grounded; racbench asks about "
+                             "goals that are one conjunction of literals") from None
+        if len(clauses) != 1:
+            found = "can never hold" if not clauses else \
+                f"is a disjunction of {len(clauses)} alternatives"
+            raise self.error(where, f"the goal {found} once grounded over the objects and "
+                             "the static facts; racbench asks about goals that are one "
+                             "conjunction of literals")
+        return adl.clause_literals(clauses[0])
 
 
 def _check_size(text: str, filename: str) -> None:

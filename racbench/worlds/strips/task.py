@@ -4,6 +4,12 @@ A state is the set of true fluent atoms (closed world), held as an int whose bit
 atom i. Applicability and progression are then two mask operations, which keeps the
 oracle and the generators fast in plain Python. Static atoms (never changed by any
 action) are folded away during grounding and kept in `static_atoms` for rendering.
+
+An ADL action (`AdlAction`) that grounding could not reduce to masks keeps several
+alternative preconditions (a disjunction, one action to the reader) or conditional
+effects; its masks then hold what relaxations need (necessary preconditions, every
+atom it may add, the atoms it surely deletes), and `applicable`/`apply` are exact.
+Tasks without such actions step exactly as before.
 """
 
 from __future__ import annotations
@@ -37,6 +43,75 @@ class GroundAction:
     def apply(self, state: int) -> int:
         """PDDL semantics: deletes first, then adds."""
         return (state & ~self.delete) | self.add
+
+    @property
+    def touched(self) -> int:
+        """Atoms the action may change."""
+        return self.add | self.delete
+
+    @property
+    def sure_add(self) -> int:
+        """Atoms the action adds whenever it is applied (`add`: every atom it may add)."""
+        return self.add
+
+    @property
+    def may_delete(self) -> int:
+        """Atoms the action deletes in some state (`delete`: the ones it surely deletes)."""
+        return self.delete
+
+    @property
+    def clauses(self) -> tuple[tuple[int, int], ...]:
+        """The (pos, neg) conjunctions any one of which makes the action applicable."""
+        return ((self.pre, self.pre_neg),)
+
+
+@dataclass(frozen=True)
+class AdlAction(GroundAction):
+    """A ground ADL action. `pre`/`pre_neg` are what every alternative needs, `add`
+    every atom it may add, `delete` the atoms it surely deletes (for relaxations);
+    applicability needs one of `alternatives` besides (none: `pre` is exact), and the
+    successor applies `always_add`/`always_delete` and the effects whose condition holds
+    in the state before, deletes first."""
+
+    alternatives: tuple[tuple[int, int], ...] = ()  # (pos, neg) beyond pre/pre_neg
+    effects: tuple[tuple[int, int, int, int], ...] = ()  # (cond pos, cond neg, add, del)
+    always_add: int = 0
+    always_delete: int = 0
+
+    def applicable(self, state: int) -> bool:
+        if state & self.pre != self.pre or state & self.pre_neg:
+            return False
+        return not self.alternatives or any(state & p == p and not state & n
+                                            for p, n in self.alternatives)
+
+    def apply(self, state: int) -> int:
+        add, delete = self.always_add, self.always_delete
+        for p, n, a, d in self.effects:
+            if state & p == p and not state & n:
+                add |= a
+                delete |= d
+        return (state & ~delete) | add
+
+    @property
+    def touched(self) -> int:
+        return self.add | self.may_delete
+
+    @property
+    def sure_add(self) -> int:
+        return self.always_add
+
+    @property
+    def may_delete(self) -> int:
+        deletes = self.always_delete
+        for _, _, _, d in self.effects:
+            deletes |= d
+        return deletes
+
+    @property
+    def clauses(self) -> tuple[tuple[int, int], ...]:
+        if not self.alternatives:
+            return ((self.pre, self.pre_neg),)
+        return tuple((self.pre | p, self.pre_neg | n) for p, n in self.alternatives)
 
 
 @dataclass(frozen=True)
@@ -160,9 +235,9 @@ class GroundTask:
             for i in iter_bits(action.pre):
                 counts[i] += 1
         buckets: dict[int, list[tuple[int, int, int]]] = {}
-        self._unconditional: list[int] = []
+        self._unconditional: list[int] = []  # tested one by one, with `applicable`
         for k, action in enumerate(self.actions):
-            if not action.pre:
+            if not action.pre or getattr(action, "alternatives", ()):
                 self._unconditional.append(k)
                 continue
             key = min(iter_bits(action.pre), key=lambda i: (counts[i], i))
@@ -171,6 +246,7 @@ class GroundTask:
         self._buckets = {bit: _bucket(masks) for bit, masks in buckets.items()}
         self._keep = [~action.delete for action in self.actions]
         self._add = [action.add for action in self.actions]
+        self._conditional = any(getattr(a, "effects", ()) for a in self.actions)
 
     def applicable(self, state: int) -> list[int]:
         """Indices of the actions applicable in `state`, ascending. The hot loop of
@@ -203,6 +279,11 @@ class GroundTask:
         if succ is None:
             if len(self._succ_memo) >= SUCCESSOR_MEMO:
                 self._succ_memo.clear()
+            if self._conditional:
+                actions = self.actions
+                succ = self._succ_memo[state] = [(k, actions[k].apply(state))
+                                                 for k in self.applicable(state)]
+                return succ
             keep, add = self._keep, self._add
             succ = self._succ_memo[state] = [(k, (state & keep[k]) | add[k])
                                              for k in self.applicable(state)]

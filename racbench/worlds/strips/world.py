@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from racbench.errors import InputError
+from racbench.errors import GenerationError, InputError
 from racbench.worlds.protocol import World
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.grounding import ground
@@ -225,7 +225,7 @@ class StripsWorld(World):
         """The facts a question about `plan` may ask after it: every atom of a predicate
         its effects touch, true or not."""
         actions, atoms = self.task.actions, self.task.atoms
-        preds = {atoms[i][0] for k in plan for i in iter_bits(actions[k].add | actions[k].delete)}
+        preds = {atoms[i][0] for k in plan for i in iter_bits(actions[k].touched)}
         return [atoms[i] for p in sorted(preds) for i in self.atoms_by_predicate.get(p, [])]
 
     def action_term(self, action: int) -> tuple:
@@ -568,6 +568,7 @@ class ExplicitWorld(StripsWorld):
     def co_applicable(self, sid: int) -> np.ndarray:
         """co[a, b]: actions a and b are both applicable in some state reachable from
         `sid` (diagonal: a alone); cached per strongly connected component."""
+        self._one_conjunction_each()
         key = ("co-applicable", int(self._components[0][sid]))
         mat = self._dist_cache.get(key)
         if mat is None:
@@ -577,9 +578,27 @@ class ExplicitWorld(StripsWorld):
             mat = self._dist_cache[key] = (m.T @ m) > 0
         return mat
 
+    def _one_conjunction_each(self) -> None:
+        """Questions about an action becoming applicable aim at its precondition as one
+        conjunction (tasks/action_reachability); an ADL action left with alternatives
+        has none, so those questions are refused rather than answered wrongly."""
+        if self._with_alternatives is not None:
+            raise GenerationError(self._with_alternatives)
+
+    @cached_property
+    def _with_alternatives(self) -> str | None:
+        for a in self.task.actions:
+            if len(a.clauses) > 1:
+                return (f"{self.problem.source}: questions about actions becoming "
+                        "applicable need every action's precondition to be one conjunction "
+                        f"of literals; {a.name}({', '.join(a.args)}) has {len(a.clauses)} "
+                        "alternatives (a disjunction that the static facts do not decide)")
+        return None
+
     @cached_property
     def has_unreachable_actions(self) -> bool:
         """Does some state lose the possibility of some grounded action?"""
+        self._one_conjunction_each()
         _, _, actions = self._components
         full = (1 << len(self.task.actions)) - 1
         return any(m != full for m in actions)
@@ -599,6 +618,7 @@ class ExplicitWorld(StripsWorld):
         return atoms[labels[sid]]
 
     def reachable_actions(self, sid: int) -> int:
+        self._one_conjunction_each()
         labels, _, actions = self._components
         return actions[labels[sid]]
 

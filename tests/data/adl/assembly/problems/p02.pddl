@@ -1,0 +1,12 @@
+(define (problem assembly-p02)
+  (:domain assembly-adl)
+  (:objects frame wheel cart - assembly bolt plate axle rim - part
+            wrench key hammer - tool s1 s2 - shelf)
+  (:init (part-of bolt frame) (part-of plate frame) (part-of axle wheel)
+         (part-of rim wheel) (needs cart frame) (needs cart wheel)
+         (stocked bolt s1) (stocked plate s2) (stocked axle s2) (stocked rim s1)
+         (stocked rim s2)
+         (key-for key s1) (key-for hammer s1) (key-for wrench s2)
+         (fits wrench frame) (fits hammer wheel) (fits hammer frame) (fits key cart)
+         (on-rack wrench) (on-rack key) (on-rack hammer) (hand-empty))
+  (:goal (forall (?a - assembly) (assembled ?a))))

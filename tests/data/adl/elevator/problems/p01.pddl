@@ -1,0 +1,8 @@
+(define (problem elevator-p01)
+  (:domain elevator-adl)
+  (:objects ann bob - passenger f1 f2 f3 - floor)
+  (:init (above f1 f2) (above f1 f3) (above f2 f3)
+         (origin ann f1) (destin ann f3)
+         (origin bob f3) (destin bob f2)
+         (lift-at f1))
+  (:goal (forall (?p - passenger) (served ?p))))

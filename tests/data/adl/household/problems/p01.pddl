@@ -1,0 +1,7 @@
+(define (problem household-p01)
+  (:domain household-adl)
+  (:objects apple knife - thing counter sink - receptacle)
+  (:init (receptacletype counter countertype) (receptacletype sink sinktype)
+         (objecttype apple appletype) (objecttype knife knifetype) (sliceable apple)
+         (in apple counter) (in knife sink) (robot-at counter) (hand-empty))
+  (:goal (and (sliced apple) (clean knife))))

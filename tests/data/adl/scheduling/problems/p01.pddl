@@ -1,0 +1,5 @@
+(define (problem scheduling-p01)
+  (:domain scheduling-adl)
+  (:objects axle - part red - colour)
+  (:init (shape axle oblong) (surface-condition axle rough) (has-paint red))
+  (:goal (and (shape axle cylindrical) (surface-condition axle polished) (painted axle red))))

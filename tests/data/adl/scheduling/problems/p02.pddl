@@ -1,0 +1,8 @@
+(define (problem scheduling-p02)
+  (:domain scheduling-adl)
+  (:objects axle gear - part red blue - colour)
+  (:init (shape axle oblong) (surface-condition axle rough) (painted axle blue)
+         (shape gear cylindrical) (surface-condition gear polished)
+         (has-paint red) (has-paint blue))
+  (:goal (and (shape axle cylindrical) (painted axle red) (surface-condition gear smooth)
+              (forall (?x - part) (not (hot ?x))))))

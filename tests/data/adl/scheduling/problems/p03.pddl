@@ -1,0 +1,7 @@
+(define (problem scheduling-p03)
+  (:domain scheduling-adl)
+  (:objects gear - part red blue green - colour)
+  (:init (shape gear oblong) (surface-condition gear smooth) (painted gear green)
+         (has-paint red) (has-paint blue))
+  (:goal (and (surface-condition gear polished) (not (painted gear green))
+              (exists (?c - colour) (and (painted gear ?c) (has-paint ?c) (= ?c blue))))))
