@@ -15,6 +15,7 @@ import argparse
 import hashlib
 import os
 import resource
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -46,7 +47,13 @@ def main() -> None:
     if args.configs:
         recipe = recipe.select(args.configs)
     root = Path(tempfile.mkdtemp(prefix="racbench-ray-bench-"))
+    try:
+        measure(recipe, root, args)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
+
+def measure(recipe, root: Path, args) -> None:
     start = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     racbench.build(recipe, root / "local", scale=args.scale, workers=args.workers)

@@ -25,9 +25,19 @@ def worker_pool(workers: int) -> Iterator[mp.pool.Pool | None]:
     if workers <= 1:
         yield None
         return
-    pool = mp.get_context("fork").Pool(workers, initializer=_ignore_sigint)
+    # Ctrl-C is held back while the workers are forked: a KeyboardInterrupt inside
+    # Pool() would leave the workers forked so far alive with no one to stop them (Pool's
+    # own cleanup catches Exception only), holding the caller's stdout and stderr open
+    # after it exits (seen once: a test reading the CLI's stderr waited for ever). A
+    # Ctrl-C that came meanwhile lands once the pool is ours to terminate.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    pool = None
     try:
+        pool = mp.get_context("fork").Pool(workers, initializer=_ignore_sigint)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         yield pool
     finally:
-        pool.terminate()
-        pool.join()
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        if pool is not None:
+            pool.terminate()
+            pool.join()
