@@ -20,15 +20,6 @@ def test_fifteen_tasks_in_topic_order_with_at_least_scienceworld_variation_count
         assert TASKS[name].n_variations >= n
 
 
-@pytest.mark.parametrize("task", list(EXPECTED))
-def test_splits_are_50_25_25_and_contiguous(task):
-    n = TASKS[task].n_variations
-    splits = [variation_split(task, v) for v in range(n)]
-    assert splits.count("train") == n // 2
-    assert splits.count("validation") == n // 4
-    assert splits == sorted(splits, key=["train", "validation", "test"].index)
-
-
 def test_errors_name_the_accepted_values():
     with pytest.raises(ValueError, match="accepted: boil"):
         ScienceEnv("bake", 0)
