@@ -97,7 +97,12 @@ def _resolve(slot: str, words: str, scope: Scope) -> list:
         found = list(scope.terms.get(words, ()))
         if found:
             return found
-        return [(t, None) for t in scope.refs.get(words, ())]
+        # a thing named without its terminal: either end of an unpolarized thing will do, but
+        # anode and cathode differ, so a polarized thing's two ends are two readings to ask about
+        out = []
+        for t in scope.refs.get(words, ()):
+            out.extend(((t, 0), (t, 1)) if t.polarized else ((t, None),))
+        return out
     return list(scope.refs.get(words, ()))
 
 
