@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from racbench.worlds.science import actions, describe, electrical, thermo
+from racbench.worlds.science import actions, describe, electrical, life, thermo
 from racbench.worlds.science.facts import facts
 from racbench.worlds.science.house import Layout
 from racbench.worlds.science.naming import command, terminal
@@ -128,6 +128,8 @@ class ScienceEnv:
         w = self.world
         for _ in range(ticks):
             thermo.tick(w)
+            if w.growers:
+                life.tick(w)
             electrical.update(w)
             w.ticks += 1
             if self.episode.update() and self.episode.complete:

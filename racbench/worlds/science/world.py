@@ -20,7 +20,7 @@ class Thing:
         "uid", "kind", "base", "mat", "is_substance", "label", "temp", "state", "parent", "contents",
         "container", "surface", "openable", "is_open", "portable", "device", "heat", "rate", "is_on",
         "broken", "living", "alive", "elec", "polarized", "source", "renewable", "powered", "edible",
-        "readable", "tool", "referents", "burning", "color", "rooms",
+        "readable", "tool", "referents", "burning", "color", "rooms", "stages", "stage", "age",
     )
 
     def __init__(self, uid: int, kind: str, base: str, mat: Material, temp: float):
@@ -58,11 +58,16 @@ class Thing:
         self.burning = 0
         self.color = None
         self.rooms: tuple = ()      # doors: the two rooms they join
+        self.stages: tuple[str, ...] = ()   # living things: the name of each life stage, in order
+        self.stage = 0              # index into `stages`
+        self.age = 0                # ticks spent in the current stage
 
     @property
     def name(self) -> str:
         if self.label is not None:
             return self.label
+        if self.stages:
+            return self.stages[self.stage]
         if self.is_substance:
             return self.mat.names[self.state]
         return self.base
@@ -93,6 +98,8 @@ class World:
         self.measurements: list[tuple[int, int, int]] = []        # (tick, target uid, reading)
         self.electric_actions = True
         self.power_source: dict = {}                                 # load uid -> source feeding it
+        self.growers: list[Thing] = []   # living things that move through their stages as ticks pass
+        self.stage_ticks = 0             # ticks a grower spends in each stage
         self._first_saved: tuple | None = None   # every thing at the first `save`
 
     # ---- construction -------------------------------------------------------------------
