@@ -24,8 +24,9 @@ OBSERVATION_CHARSET = string.ascii_letters + string.digits + string.punctuation 
 # bounded by the house. Echoed words and clarification lists grow with the command, which
 # the parser caps at MAX_LENGTH; 2048 covers both with room to spare.
 OBSERVATION_MAX_LENGTH = 2048
-# Commands are lower-cased and stripped to letters, digits and spaces before parsing.
-COMMAND_CHARSET = string.ascii_letters + string.digits + " "
+# Commands are lower-cased and stripped to letters, digits and spaces before parsing; names
+# such as 'yellow-green paint' keep their hyphen in the commands the lab lists.
+COMMAND_CHARSET = string.ascii_letters + string.digits + " -"
 
 
 def env_id(task: str) -> str:

@@ -11,6 +11,8 @@ EXPECTED = {
     "power-component": 20, "power-component-renewable-vs-nonrenewable-energy": 20,
     "test-conductivity": 900, "test-conductivity-of-unknown-substances": 600,
     "find-living-thing": 300, "find-non-living-thing": 300, "find-plant": 300, "find-animal": 300,
+    "chemistry-mix": 32, "chemistry-mix-paint-secondary-color": 36,
+    "chemistry-mix-paint-tertiary-color": 36,
     "lifespan-longest-lived": 125, "lifespan-shortest-lived": 125,
     "lifespan-longest-lived-then-shortest-lived": 125,
     "identify-life-stages-1": 14, "identify-life-stages-2": 10,

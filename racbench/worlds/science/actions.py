@@ -6,12 +6,12 @@
 
 from __future__ import annotations
 
-from racbench.worlds.science import describe, electrical
+from racbench.worlds.science import chemistry, describe, electrical
 from racbench.worlds.science.naming import terminal
 from racbench.worlds.science.parser import Action
 from racbench.worlds.science.scope import terminal_names
 from racbench.worlds.science.text import say
-from racbench.worlds.science.world import AGENT, DOOR, LIQUID, GAS
+from racbench.worlds.science.world import AGENT, DOOR, LIQUID, GAS, SWITCHED
 
 WAIT_TICKS = 10
 MAX_WAIT = 100
@@ -45,7 +45,7 @@ def _activate(ctx, t):
     w = ctx.world
     if t.elec == "load":
         return say("load_needs_power", name=_name(ctx, t))
-    if t.device not in ("heater", "cooler", "switchable"):
+    if t.device not in SWITCHED:
         return say("not_device", name=_name(ctx, t))
     if t.broken:
         return say("broken", name=_name(ctx, t))
@@ -66,7 +66,7 @@ def _deactivate(ctx, t):
     w = ctx.world
     if t.elec == "load":
         return say("load_needs_power", name=_name(ctx, t))
-    if t.device not in ("heater", "cooler", "switchable"):
+    if t.device not in SWITCHED:
         return say("not_device", name=_name(ctx, t))
     if not t.is_on:
         return say("already_off", name=_name(ctx, t))
@@ -227,6 +227,16 @@ def _eat(ctx, t):
     return say("ate", name=name)
 
 
+def _mix(ctx, t):
+    if not t.container or len(t.contents) < 2:
+        return say("not_mixable", name=_name(ctx, t))
+    made = chemistry.mix(ctx.world, t)
+    if made is None:
+        return say("mixed", name=_name(ctx, t))
+    product, used = made
+    return say("mix_made", ingredients=used, product=product.name)
+
+
 def run(ctx, action: Action) -> str:
     """Apply one resolved action; returns the observation."""
     w = ctx.world
@@ -261,12 +271,16 @@ def run(ctx, action: Action) -> str:
     if v == "use_on":
         return _use_on(ctx, a, args[1])
     if v == "use":
-        if a.device in ("heater", "cooler", "switchable") and not a.is_on:
+        if a.device in SWITCHED and not a.is_on:
             return _activate(ctx, a)
         return say("use_nothing", name=_name(ctx, a))
     if v == "read":
         if a.readable is None:
             return say("not_readable", name=_name(ctx, a))
+        if isinstance(a.readable, tuple):      # ("recipe", product)
+            product = a.readable[1]
+            return say("read_recipe", name=_name(ctx, a), product=product,
+                       ingredients=chemistry.RECIPES[product])
         return say("read_text", name=_name(ctx, a), key=a.readable)
     if v == "move":
         return _move(ctx, a, args[1])
@@ -279,9 +293,7 @@ def run(ctx, action: Action) -> str:
     if v == "dunk":
         return _dunk(ctx, a, args[1])
     if v == "mix":
-        if len(a.contents) < 2:
-            return say("not_mixable", name=_name(ctx, a))
-        return say("mixed", name=_name(ctx, a))
+        return _mix(ctx, a)
     if v == "go":
         return _go(ctx, a)
     if v == "teleport":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from racbench.worlds.science.text import say
-from racbench.worlds.science.world import AGENT, World
+from racbench.worlds.science.world import AGENT, SWITCHED, World
 
 
 class View:
@@ -19,7 +19,7 @@ class View:
         self.substance = t.is_substance
         self.burning = t.burning > 0
         self.broken = t.broken
-        self.device = t.device in ("heater", "cooler", "switchable")
+        self.device = t.device in SWITCHED
         self.load = t.elec == "load"
         self.on = t.is_on
         self.container = is_container

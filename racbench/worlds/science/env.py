@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from racbench.worlds.science import actions, describe, electrical, life, thermo
+from racbench.worlds.science import actions, describe, electrical, life, plumbing, thermo
 from racbench.worlds.science.facts import facts
 from racbench.worlds.science.house import Layout
 from racbench.worlds.science.naming import command, terminal
@@ -130,6 +130,8 @@ class ScienceEnv:
             thermo.tick(w)
             if w.growers:
                 life.tick(w)
+            if w.taps:
+                plumbing.tick(w)
             electrical.update(w)
             w.ticks += 1
             if self.episode.update() and self.episode.complete:

@@ -13,11 +13,10 @@ import re
 from dataclasses import dataclass
 
 from racbench.worlds.science.data import load
-from racbench.worlds.science.naming import commands
+from racbench.worlds.science.naming import commands, normalize
 from racbench.worlds.science.scope import Scope
 
 OBJ, ROOM, TERM = "obj", "room", "term"
-_CLEAN = re.compile(r"[^a-z0-9 ]+")
 
 
 @dataclass(frozen=True)
@@ -66,10 +65,6 @@ _ARTICLES = tuple(a + " " for a in load("commands")["articles"])
 MAX_LENGTH = load("commands")["max_length"]
 # 'wait N': any form of the wait verb followed by a number of ticks
 _WAIT_N = re.compile("(?:" + "|".join(map(re.escape, commands()["wait"]["forms"])) + r") ?([0-9]{1,6})")
-
-
-def normalize(text: str) -> str:
-    return " ".join(_CLEAN.sub(" ", text.lower()).split())
 
 
 def _strip_article(words: str) -> str:

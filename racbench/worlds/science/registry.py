@@ -6,16 +6,16 @@ import operator
 
 from racbench.worlds.science.tasks.base import Flags, TaskError, TaskSpec
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks import (classification, electricity, life_stages, lifespan, matter,
-                                           measurement)
+from racbench.worlds.science.tasks import (chemistry, classification, electricity, life_stages, lifespan,
+                                           matter, measurement)
 
 SIMPLIFICATIONS = ("teleport", "openDoors", "openContainers", "noElectricalAction", "easy")
 
 
 def _all_specs() -> list[TaskSpec]:
-    """ScienceWorld's topics in its order (topics 5, 6, 9 and 10 are not here yet)."""
+    """ScienceWorld's topics in its order (topics 5, 9 and 10 are not here yet)."""
     return [*matter.SPECS, *measurement.SPECS, *electricity.SPECS, *classification.SPECS,
-            *lifespan.SPECS, *life_stages.SPECS]
+            *chemistry.SPECS, *lifespan.SPECS, *life_stages.SPECS]
 
 
 TASKS: dict[str, TaskSpec] = {s.name: s for s in _all_specs()}

@@ -7,6 +7,7 @@ the describers, so a run of `wait` steps costs no lookups at all.
 from __future__ import annotations
 
 from racbench.worlds.science import naming
+from racbench.worlds.science.naming import normalize
 from racbench.worlds.science.data import load
 from racbench.worlds.science.world import AGENT, World
 
@@ -62,22 +63,39 @@ class Scope:
                 canon[t.uid] = naming.qualified(name, where)
             else:
                 canon[t.uid] = name
-        # still-identical qualified names (twins in one container) are numbered in visible order
+        # twins in one container are told apart by what they hold when that differs ('wood cup
+        # containing red paint', qualified by the container when twins elsewhere hold the same),
+        # else numbered in visible order
         seen_names: dict[str, list] = {}
         for t in things:
             seen_names.setdefault(canon[t.uid], []).append(t)
+        by_content: list[tuple] = []
         for name, group in seen_names.items():
             if len(group) > 1:
                 base = group[0].name
+                names = [naming.containing(base, [c.name for c in t.contents])
+                         if t.container and t.is_open else None for t in group]
+                if None not in names and len(set(names)) == len(group):
+                    by_content.extend(zip(group, names))
+                    continue
                 for k, t in enumerate(group, 1):
                     canon[t.uid] = naming.twin(base, k)
+        uses: dict[str, int] = {}
+        for _, name in by_content:
+            uses[name] = uses.get(name, 0) + 1
+        held = {t.uid: [c.name for c in t.contents] for t, _ in by_content}
+        for t, name in by_content:
+            if uses[name] > 1:
+                p = t.parent
+                name = naming.qualified(name, naming.inventory_word() if p.kind == AGENT else p.name)
+            canon[t.uid] = name
         for door, other in world.doors_of(room):
             canon[door.uid] = naming.door(other.name)
         self.canon = canon
         refs: dict[str, list] = {}
 
         def add(key, t):
-            lst = refs.setdefault(key.lower(), [])
+            lst = refs.setdefault(normalize(key), [])
             if t not in lst:
                 lst.append(t)
 
@@ -93,6 +111,10 @@ class Scope:
                 add(r, t)
                 if t.color:
                     add(naming.colored(t.color, r), t)
+                if t.uid in held:   # 'cup containing red paint'
+                    add(naming.containing(r, held[t.uid]), t)
+            if t.uid in held:
+                add(naming.containing(t.name, held[t.uid]), t)
             if t.is_substance:
                 add(naming.state_material(t.state, t.label or t.mat.name), t)
                 add(SUBSTANCE_WORD, t)
@@ -118,7 +140,7 @@ class Scope:
                 for i, word in enumerate(words):
                     for n in names:
                         for key in (naming.terminal(n, word), *naming.terminal_aliases(n, word)):
-                            lst = self._terms.setdefault(key.lower(), [])
+                            lst = self._terms.setdefault(normalize(key), [])
                             if (t, i) not in lst:
                                 lst.append((t, i))
         return self._terms

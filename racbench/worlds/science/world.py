@@ -11,6 +11,8 @@ from operator import attrgetter
 from racbench.worlds.science.materials import GAS, LIQUID, SOLID, Material, material
 
 ROOM, AGENT, DOOR, THING = "room", "agent", "door", "thing"
+# devices the agent turns on and off (a tap runs water into the containers standing in it)
+SWITCHED = ("heater", "cooler", "switchable", "tap")
 
 
 class Thing:
@@ -100,6 +102,7 @@ class World:
         self.power_source: dict = {}                                 # load uid -> source feeding it
         self.growers: list[Thing] = []   # living things that move through their stages as ticks pass
         self.stage_ticks = 0             # ticks a grower spends in each stage
+        self.taps: list[Thing] = []      # sinks and the like, which run water when turned on
         self._first_saved: tuple | None = None   # every thing at the first `save`
 
     # ---- construction -------------------------------------------------------------------
@@ -205,26 +208,28 @@ class World:
 
     # ---- saving and loading a state --------------------------------------------------------
     def save(self) -> tuple:
-        """Every thing's state and the engines' bookkeeping, for `load` (no thing is ever
-        made after the house is built, so a state is the same things in other states).
-        Things are kept only where they differ from the first save: a few per state, so
-        that thousands of saved states stay small and cheap for the garbage collector."""
+        """Every thing's state and the engines' bookkeeping, for `load`. Things are kept only
+        where they differ from the first save: a few per state, so that thousands of saved
+        states stay small and cheap for the garbage collector. Things made since the first
+        save (a reaction's product, water from a tap) are always kept."""
         now = [(_thing_state(t), tuple(t.contents)) for t in self.things]
         if self._first_saved is None:
             self._first_saved = tuple(now)
-        changed = {i: thing for i, (thing, first) in enumerate(zip(now, self._first_saved))
-                   if thing != first}
-        return (changed, self.version, self.ticks, dict(self.thermal_active), dict(self.links),
-                self.elec_dirty, tuple(self.phase_log), tuple(self.measurements),
+        first = self._first_saved
+        changed = {i: thing for i, thing in enumerate(now) if i >= len(first) or thing != first[i]}
+        return (changed, tuple(self.things[len(first):]), self.version, self.ticks, dict(self.thermal_active),
+                dict(self.links), self.elec_dirty, tuple(self.phase_log), tuple(self.measurements),
                 self.electric_actions, dict(self.power_source))
 
     def load(self, saved: tuple) -> None:
-        """Back to a state `save` took of this world; only things that differ are written.
-        `version` goes back too, so whoever caches by it drops the cache (ScienceEnv.restore)."""
-        changed, self.version, self.ticks, active, links, self.elec_dirty, phases, measured, \
-            self.electric_actions, power = saved
+        """Back to a state `save` took of this world; only things that differ are written, and
+        the things made during play are the ones that state had. `version` goes back too, so
+        whoever caches by it drops the cache (ScienceEnv.restore)."""
+        changed, made, self.version, self.ticks, active, links, self.elec_dirty, phases, \
+            measured, self.electric_actions, power = saved
+        self.things[len(self._first_saved):] = made   # the very things the saved contents hold
         for i, t in enumerate(self.things):
-            state, contents = changed.get(i, self._first_saved[i])
+            state, contents = changed.get(i) or self._first_saved[i]
             if _thing_state(t) != state:
                 for slot, value in zip(_STATE_SLOTS, state):
                     setattr(t, slot, value)
@@ -253,4 +258,4 @@ class World:
         return hit
 
 
-__all__ = ["World", "Thing", "ROOM", "AGENT", "DOOR", "THING", "SOLID", "LIQUID", "GAS"]
+__all__ = ["World", "Thing", "ROOM", "AGENT", "DOOR", "THING", "SWITCHED", "SOLID", "LIQUID", "GAS"]
