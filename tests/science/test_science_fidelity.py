@@ -24,6 +24,7 @@ SCIENCEWORLD_SPLITS = {
 
 
 def test_every_task_splits_its_variations_as_scienceworld_does():
+    assert sorted(TASKS) == sorted(SCIENCEWORLD_SPLITS)
     for name, spec in TASKS.items():
         train, dev, test = SCIENCEWORLD_SPLITS[name]
         assert split_counts(name) == (train, dev, test) and train + dev + test == spec.n_variations, name
@@ -74,3 +75,21 @@ def test_find_non_living_thing_accepts_a_thing_it_can_carry():
         env.step(f"open {env.canon(thing.parent)}")
     obs, _, terminated, _, info = env.step(f"focus on {env.canon(thing)}")
     assert not terminated and env.episode.memory["chosen"] is thing and info["score"] > 0
+
+
+def test_qualified_references_name_a_thing_by_where_it_is():
+    env = ScienceEnv("use-thermometer", 0, "teleport")
+    env.reset()
+    thermometer = env.episode.hints["thermometer"]
+    env.step(f"teleport to {env.world.room_of(thermometer).name}")
+    where = thermometer.parent
+    if where.openable and not where.is_open:
+        env.step(f"open {env.canon(where)}")
+    obs, *_ = env.step(f"pick up thermometer in {where.name}")
+    assert thermometer.parent is env.world.agent, obs
+    obs, *_ = env.step("look at thermometer in inventory")
+    assert obs.startswith("A thermometer"), obs
+    room = env.world.agent_room()
+    fixed = next(t for t in room.contents if t.kind == "thing" and not t.portable)
+    obs, *_ = env.step(f"use thermometer in inventory on {fixed.name} in {room.name}")
+    assert "degrees" in obs, obs

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from racbench.worlds.science import chemistry, describe, electrical
+from racbench.worlds.science.house import make_substance
 from racbench.worlds.science.naming import terminal
 from racbench.worlds.science.parser import Action
 from racbench.worlds.science.scope import terminal_names
@@ -52,6 +53,8 @@ def _activate(ctx, t):
     if t.is_on:
         return say("already_on", name=_name(ctx, t))
     t.is_on = True
+    if t.tool == "stopwatch":
+        t.clock = 0
     if t.heat is not None:
         t.temp = t.heat
         for inner in t.contents:
@@ -106,6 +109,8 @@ def _move(ctx, t, dest):
     name, dest_name = _name(ctx, t), _name(ctx, dest)
     linked = (t.uid, 0) in w.links or (t.uid, 1) in w.links
     w.move(t, dest)
+    if dest.angle is not None:      # on an inclined plane: at rest at the top
+        t.clock = 0
     return say("moved_disconnect" if linked else "moved", name=name, dest=dest_name, surface=dest.surface)
 
 
@@ -156,6 +161,10 @@ def _use_on(ctx, tool, target):
         temp = round(target.temp)
         ctx.world.measurements.append((ctx.world.ticks, target.uid, temp))
         return say("thermometer", tool=_name(ctx, tool), name=_name(ctx, target), temp=temp)
+    if tool.tool == "shovel" and target.base == "ground":    # dig: a portion of soil
+        soil = make_substance(ctx.world, "soil", target.temp)
+        ctx.world.move(soil, ctx.world.agent)
+        return say("dug", tool=_name(ctx, tool), name=_name(ctx, target))
     return say("use_on_nothing", name=_name(ctx, tool), other=_name(ctx, target))
 
 

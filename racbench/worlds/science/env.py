@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from racbench.worlds.science import actions, describe, electrical, life, plumbing, thermo
+from racbench.worlds.science import actions, describe, electrical, life, mechanics, plumbing, thermo
 from racbench.worlds.science.facts import facts
 from racbench.worlds.science.house import Layout
 from racbench.worlds.science.naming import command, terminal
@@ -32,12 +32,11 @@ class ScienceEnv:
         self.task_spec = get_task(task)
         self.variation = check_variation(self.task_spec, variation)
         self.simplifications = simplifications
-        self.flags = parse_simplifications(simplifications)
+        self.flags = parse_simplifications(simplifications, self.task_spec.electrical)
         self.layout = layout or Layout()
         self.layout.validate()
         self.teleport_ok = self.flags.teleport
-        # electrical tasks need their actions, so noElectricalAction only applies to the others
-        self.electric_ok = self.task_spec.electrical or not self.flags.no_electrical
+        self.electric_ok = not self.flags.no_electrical
         self.world = None
         self.episode = None
 
@@ -132,6 +131,8 @@ class ScienceEnv:
                 life.tick(w)
             if w.taps:
                 plumbing.tick(w)
+            if w.planes or w.timers:
+                mechanics.tick(w)
             electrical.update(w)
             w.ticks += 1
             if self.episode.update() and self.episode.complete:

@@ -139,6 +139,7 @@ def build_house(rng: random.Random, layout: Layout = Layout(), required=(), anim
         targets = [f for f in room.contents if f.base in spec["into"]]
         for base in picks:
             world.place(make(world, base, temp=room.temp), rng.choice(targets))
+    world.timers = [t for t in world.things if t.tool == "stopwatch"]
     for base in animals:
         if "outside" in world.rooms:
             world.place(make(world, "animal", name=base, temp=world.rooms["outside"].temp),

@@ -15,9 +15,11 @@ _NAMES = load("vocab")["names"]
 _CLEAN = re.compile(r"[^a-z0-9 ]+")
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize(text: str) -> str:
     """Lower case, punctuation to spaces, single spaces: how typed text and the names it may
-    match are compared ('yellow-green paint' is 'yellow green paint')."""
+    match are compared ('yellow-green paint' is 'yellow green paint'). Cached: scopes are rebuilt
+    often and name the same things again."""
     return " ".join(_CLEAN.sub(" ", text.lower()).split())
 
 
@@ -64,6 +66,17 @@ def containing(name: str, contents: list[str]) -> str:
     names = _names()
     listed = names["list_joiner"].join(contents) if contents else names["nothing"]
     return names["containing"].format(name=name, contents=listed)
+
+
+def plane(letter: str | None = None, surface: str | None = None) -> str:
+    """'inclined plane C' or 'inclined plane with a paper surface'."""
+    if surface is None:
+        return _names()["plane_letter"].format(letter=letter)
+    return _names()["plane_surface"].format(surface=surface)
+
+
+def unknown_material(letter: str) -> str:
+    return _names()["unknown_material"].format(letter=letter)
 
 
 def colored(color: str, name: str) -> str:

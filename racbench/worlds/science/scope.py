@@ -115,6 +115,12 @@ class Scope:
                     add(naming.containing(r, held[t.uid]), t)
             if t.uid in held:
                 add(naming.containing(t.name, held[t.uid]), t)
+            # ScienceWorld's qualified references: 'thermometer in inventory', 'apple in table'
+            p = t.parent
+            where = naming.inventory_word() if p.kind == AGENT else p.name
+            add(naming.qualified(t.name, where), t)
+            if c != t.name:
+                add(naming.qualified(c, where), t)
             if t.is_substance:
                 add(naming.state_material(t.state, t.label or t.mat.name), t)
                 add(SUBSTANCE_WORD, t)

@@ -44,6 +44,8 @@ def valid_actions(world, scope: Scope, teleport_ok: bool, electric_ok: bool) -> 
             out.append(cmd("read", c))
         if t.edible:
             out.append(cmd("eat", c))
+        if t.tool == "shovel":
+            out.extend(cmd("use_on", c, canon[o.uid]) for o in scope.things if o.base == "ground")
         if t.tool == "thermometer":
             out.extend(cmd("use_on", c, canon[o.uid]) for o in scope.things
                        if o.kind not in (AGENT, DOOR) and o is not t)

@@ -23,6 +23,7 @@ class Thing:
         "container", "surface", "openable", "is_open", "portable", "device", "heat", "rate", "is_on",
         "broken", "living", "alive", "elec", "polarized", "source", "renewable", "powered", "edible",
         "readable", "tool", "referents", "burning", "color", "rooms", "stages", "stage", "age",
+        "clock", "angle", "friction", "genes",
     )
 
     def __init__(self, uid: int, kind: str, base: str, mat: Material, temp: float):
@@ -63,6 +64,10 @@ class Thing:
         self.stages: tuple[str, ...] = ()   # living things: the name of each life stage, in order
         self.stage = 0              # index into `stages`
         self.age = 0                # ticks spent in the current stage
+        self.clock = 0              # ticks a running stopwatch counted, or a block spent on its plane
+        self.angle = None           # inclined planes: degrees from the floor
+        self.friction = 0.0         # inclined planes: the surface's friction coefficient
+        self.genes = None           # plants: (allele, allele, dominant value) of the trait studied
 
     @property
     def name(self) -> str:
@@ -102,7 +107,10 @@ class World:
         self.power_source: dict = {}                                 # load uid -> source feeding it
         self.growers: list[Thing] = []   # living things that move through their stages as ticks pass
         self.stage_ticks = 0             # ticks a grower spends in each stage
+        self.self_watering = False       # flower pots keep their plants watered
         self.taps: list[Thing] = []      # sinks and the like, which run water when turned on
+        self.planes: list[Thing] = []    # inclined planes, down which blocks slide
+        self.timers: list[Thing] = []    # stopwatches, which count ticks while on
         self._first_saved: tuple | None = None   # every thing at the first `save`
 
     # ---- construction -------------------------------------------------------------------
@@ -217,7 +225,7 @@ class World:
             self._first_saved = tuple(now)
         first = self._first_saved
         changed = {i: thing for i, thing in enumerate(now) if i >= len(first) or thing != first[i]}
-        return (changed, tuple(self.things[len(first):]), self.version, self.ticks, dict(self.thermal_active),
+        return (changed, tuple(self.things[len(first):]), tuple(self.growers), self.version, self.ticks, dict(self.thermal_active),
                 dict(self.links), self.elec_dirty, tuple(self.phase_log), tuple(self.measurements),
                 self.electric_actions, dict(self.power_source))
 
@@ -225,8 +233,9 @@ class World:
         """Back to a state `save` took of this world; only things that differ are written, and
         the things made during play are the ones that state had. `version` goes back too, so
         whoever caches by it drops the cache (ScienceEnv.restore)."""
-        changed, made, self.version, self.ticks, active, links, self.elec_dirty, phases, \
+        changed, made, growers, self.version, self.ticks, active, links, self.elec_dirty, phases, \
             measured, self.electric_actions, power = saved
+        self.growers = list(growers)
         self.things[len(self._first_saved):] = made   # the very things the saved contents hold
         for i, t in enumerate(self.things):
             state, contents = changed.get(i) or self._first_saved[i]

@@ -18,6 +18,7 @@ class Flags:
     open_doors: bool = False
     open_containers: bool = False
     no_electrical: bool = False
+    self_watering: bool = False   # flower pots keep their soil watered
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ class TaskSpec:
     n_variations: int
     setup: Callable            # (spec, variation, flags, layout) -> Episode
     oracle: Callable           # (env) -> Iterator[str]
-    electrical: bool = False   # electrical tasks keep connect/disconnect even under noElectricalAction
+    electrical: bool = False   # electrical tasks need connect/disconnect: noElectricalAction is refused
 
     def split_counts(self) -> tuple[int, int, int]:
         return split_counts(self.name)
