@@ -64,5 +64,6 @@ class ScienceLabEnv(TextEnv):
 
 def _info(info: dict) -> dict:
     return {"valid_actions": info["valid_actions"], "score": info["score"],
+            "scienceworld_score": info["scienceworld_score"],
             "goal": info["task_description"], "moves": info["moves"],
             "look": info["look"], "inventory": info["inventory"]}

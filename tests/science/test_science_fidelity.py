@@ -93,3 +93,21 @@ def test_qualified_references_name_a_thing_by_where_it_is():
     fixed = next(t for t in room.contents if t.kind == "thing" and not t.portable)
     obs, *_ = env.step(f"use thermometer in inventory on {fixed.name} in {room.name}")
     assert "degrees" in obs, obs
+
+
+def test_scores_on_scienceworlds_scale_run_from_0_to_100_and_failure_is_minus_100():
+    from racbench.worlds.science import gold_trajectory
+    env = ScienceEnv("lifespan-longest-lived-then-shortest-lived", 0, "teleport")
+    _, info = env.reset()
+    assert info["scienceworld_score"] == 0
+    env.step("teleport to outside")
+    _, _, _, _, info = env.step("focus on brown bear")
+    assert 0 < info["scienceworld_score"] < 100 and info["scienceworld_score"] == round(100 * info["score"])
+    _, _, terminated, _, info = env.step("focus on mouse")
+    assert terminated and info["scienceworld_score"] == 100
+    env = ScienceEnv("lifespan-longest-lived", 0, "teleport")
+    env.reset()
+    env.step("teleport to outside")
+    _, _, terminated, _, info = env.step("focus on wolf")
+    assert terminated and info["scienceworld_score"] == -100 and info["score"] == 0.0
+    assert gold_trajectory("boil", 0)[-1]["score"] == 1.0

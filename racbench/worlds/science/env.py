@@ -193,6 +193,7 @@ class ScienceEnv:
             "look": self.look(),
             "inventory": self.inventory(),
             "score": self.episode.score,
+            "scienceworld_score": self.episode.scienceworld_score,
             "valid_actions": self.valid_actions(),
             "task_description": self.task_description,
             "moves": self.moves,

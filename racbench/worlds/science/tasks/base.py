@@ -119,6 +119,14 @@ class Episode:
         total = 2 * len(self.required) + len(self.optional)
         return round((2 * self.req_done + sum(self.opt_done)) / total, 4)
 
+    @property
+    def scienceworld_score(self) -> int:
+        """The score on ScienceWorld's scale: 0 to 100 with the same subgoal credit, 100 when
+        done, -100 once a failure condition ended the episode."""
+        if self.failed:
+            return -100
+        return round(100 * self.score)
+
     # ---- helpers for goal predicates -----------------------------------------------------
     def focused(self, thing) -> bool:
         return thing.uid in self.focus_mark
