@@ -6,6 +6,8 @@ the describers, so a run of `wait` steps costs no lookups at all.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from racbench.worlds.science import naming
 from racbench.worlds.science.naming import normalize
 from racbench.worlds.science.data import load
@@ -145,11 +147,18 @@ class Scope:
             for t, names, words in self._terminals:
                 for i, word in enumerate(words):
                     for n in names:
-                        for key in (naming.terminal(n, word), *naming.terminal_aliases(n, word)):
-                            lst = self._terms.setdefault(normalize(key), [])
+                        for key in _terminal_keys(n, word):
+                            lst = self._terms.setdefault(key, [])
                             if (t, i) not in lst:
                                 lst.append((t, i))
         return self._terms
+
+
+@lru_cache(maxsize=1 << 14)
+def _terminal_keys(name: str, word: str) -> tuple[str, ...]:
+    """The normalised names of terminal `word` of a thing called `name` (strings only, so the
+    cache holds no thing of any world)."""
+    return tuple(normalize(k) for k in (naming.terminal(name, word), *naming.terminal_aliases(name, word)))
 
 
 def scope_of(world: World, cache: dict) -> Scope:
