@@ -1,8 +1,10 @@
 """Speed of gold trajectories with valid actions listed at every step, over every variation of the
-fifteen science tasks (or a sample with --quick), and which tasks the oracles solve everywhere.
+science tasks (or a sample with --quick), and which tasks the oracles solve everywhere.
 
 Prints trajectories/s, steps/s, total wall time, peak memory (largest worker RSS, and
-tracemalloc's peak for one sampled trajectory) and, per task, how many trajectories reached 1.0.
+tracemalloc's peak for one sampled trajectory) and, per task, how many trajectories reached 1.0
+and its steps/s on one core (steps over the CPU time its trajectories took, so other
+processes sharing the machine do not lower it).
 
     python benchmarks/science_gold.py [--quick | --every K] [--tasks boil,melt] [--workers 2]
                                       [--simplifications easy | all]
@@ -23,15 +25,17 @@ ALL_SETTINGS = ("", "teleport", "openDoors", "openContainers", "noElectricalActi
 
 
 def _run(chunk):
-    """(task, trajectories, steps, failures) rows for one chunk of items."""
+    """(task, trajectories, steps, failures, seconds) rows for one chunk of items."""
     rows = {}
     for task, variation, simp in chunk:
-        row = rows.setdefault(task, [task, 0, 0, 0])
+        row = rows.setdefault(task, [task, 0, 0, 0, 0.0])
         row[1] += 1
+        start = time.process_time()   # CPU time: other processes sharing the cores do not count
         try:
             row[2] += len(gold_trajectory(task, variation, simp, with_valid_actions=True))
         except OracleError:
             row[3] += 1
+        row[4] += time.process_time() - start
     return list(rows.values())
 
 
@@ -63,19 +67,20 @@ def main(argv=None) -> None:
     else:
         results = [_run(c) for c in chunks]
     elapsed = time.perf_counter() - start
-    per_task = {name: [0, 0, 0] for name in TASKS}
+    per_task = {name: [0, 0, 0, 0.0] for name in TASKS}
     for rows in results:
-        for task, n, steps, failed in rows:
-            for i, x in enumerate((n, steps, failed)):
+        for task, n, steps, failed, seconds in rows:
+            for i, x in enumerate((n, steps, failed, seconds)):
                 per_task[task][i] += x
     n_traj = sum(v[0] for v in per_task.values())
     n_steps = sum(v[1] for v in per_task.values())
     rss_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     rss_children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"settings: {', '.join(repr(s) for s in settings)}  workers: {args.workers}")
-    for task, (n, steps, failed) in per_task.items():
+    for task, (n, steps, failed, seconds) in per_task.items():
         if n:
-            print(f"  {task:50s} {n - failed:5d}/{n:<5d} reach 1.0   {steps / n:5.1f} steps each")
+            print(f"  {task:50s} {n - failed:5d}/{n:<5d} reach 1.0   {steps / n:6.1f} steps each"
+                  f"   {steps / seconds:6.0f} steps/s on one core")
     print(f"trajectories: {n_traj}  steps: {n_steps}")
     print(f"trajectories/s: {n_traj / elapsed:.1f}")
     print(f"steps/s (valid actions listed every step): {n_steps / elapsed:.0f}")

@@ -405,8 +405,8 @@ def play_group() -> None:
 @play_group.command("science")
 @click.argument("task")
 @click.option("--variation", type=int, default=0, show_default=True)
-@click.option("--simplifications", default="", help="Comma-separated: teleport, openDoors, "
-              "openContainers, noElectricalAction, easy.")
+@click.option("--simplifications", default="", help="Comma-separated: teleportAction, openDoors, "
+              "openContainers, selfWateringFlowerPots, noElectricalAction, easy.")
 def play_science(task: str, variation: int, simplifications: str) -> None:
     """Play science-lab TASK (e.g. boil) at the terminal; 'actions' lists moves, 'quit' ends."""
     from racbench.envs.play import play_science as play

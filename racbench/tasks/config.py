@@ -155,7 +155,7 @@ class TaskConfig:
                               "and 'names' out")
         try:
             spec = get_task(self.science)
-            parse_simplifications(self.simplifications)
+            parse_simplifications(self.simplifications, spec.electrical)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
         bad = sorted(set(self.problems) - set(SPLITS))

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import datasets
 
 from racbench.worlds.science.env import ScienceEnv
-from racbench.worlds.science.registry import TASKS, get_task, parse_simplifications
 from racbench.tasks.rows import Row
+from racbench.worlds.science.registry import TASKS, accepts, get_task, parse_simplifications
 from racbench.worlds.science.trajectory import run_oracle
 
 GENERATOR_VERSION = "science-gold-1"
@@ -44,12 +44,14 @@ FEATURES = datasets.Features({
 
 
 def gold_items(tasks=None, simplification_settings=("",)) -> list[tuple[str, int, str]]:
-    """Every (task, variation, simplifications) to generate, sorted; bad names raise ValueError."""
+    """Every (task, variation, simplifications) to generate, sorted; bad names raise ValueError.
+    A setting a task refuses (noElectricalAction on an electrical task) is left out for it."""
     names = list(TASKS) if tasks is None else [get_task(t).name for t in tasks]
     settings = list(simplification_settings)
     for s in settings:
         parse_simplifications(s)
-    return sorted((t, v, s) for t in names for s in settings for v in range(TASKS[t].n_variations))
+    return sorted((t, v, s) for t in names for s in settings if accepts(TASKS[t], s)
+                  for v in range(TASKS[t].n_variations))
 
 
 def row_id(task: str, variation: int, simplifications: str) -> str:

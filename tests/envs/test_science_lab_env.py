@@ -48,7 +48,7 @@ def test_a_gold_episode_reaches_score_one(strict_warnings, task, variation, simp
         total += reward
         assert terminated == (k == len(steps) - 1) and not truncated
     assert total == pytest.approx(1.0) and info["score"] == 1.0 and info["moves"] == len(steps)
-    assert set(info) == {"valid_actions", "score", "goal", "moves", "look", "inventory"}
+    assert set(info) == {"valid_actions", "score", "scienceworld_score", "goal", "moves", "look", "inventory"}
 
 
 @pytest.mark.parametrize("task", list(TASKS))

@@ -86,7 +86,7 @@ def test_doors_must_be_open_to_walk_through():
 
 
 def test_thermometer_reads_the_temperature_of_a_frozen_thing():
-    env = ScienceEnv("use-thermometer", 6, "easy")   # variation 6 keeps its object in the freezer
+    env = ScienceEnv("use-thermometer", 6, "easy,openContainers")   # variation 6: its object is in the freezer
     env.reset()
     target = env.episode.hints["target"]
     env.step("teleport to kitchen")

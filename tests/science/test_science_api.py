@@ -11,22 +11,22 @@ EXPECTED = {
     "power-component": 20, "power-component-renewable-vs-nonrenewable-energy": 20,
     "test-conductivity": 900, "test-conductivity-of-unknown-substances": 600,
     "find-living-thing": 300, "find-non-living-thing": 300, "find-plant": 300, "find-animal": 300,
+    "grow-plant": 126, "grow-fruit": 126,
+    "chemistry-mix": 32, "chemistry-mix-paint-secondary-color": 36,
+    "chemistry-mix-paint-tertiary-color": 36,
+    "lifespan-longest-lived": 125, "lifespan-shortest-lived": 125,
+    "lifespan-longest-lived-then-shortest-lived": 125,
+    "identify-life-stages-1": 14, "identify-life-stages-2": 10,
+    "inclined-plane-determine-angle": 168, "inclined-plane-friction-named-surfaces": 1386,
+    "inclined-plane-friction-unnamed-surfaces": 162,
+    "mendelian-genetics-known-plant": 120, "mendelian-genetics-unknown-plant": 480,
 }
 
 
-def test_fifteen_tasks_in_topic_order_with_at_least_scienceworld_variation_counts():
-    assert task_names() == list(EXPECTED)
+def test_tasks_in_topic_order_with_scienceworld_variation_counts():
+    assert task_names() == list(EXPECTED) and sum(EXPECTED.values()) == 7207
     for name, n in EXPECTED.items():
-        assert TASKS[name].n_variations >= n
-
-
-@pytest.mark.parametrize("task", list(EXPECTED))
-def test_splits_are_50_25_25_and_contiguous(task):
-    n = TASKS[task].n_variations
-    splits = [variation_split(task, v) for v in range(n)]
-    assert splits.count("train") == n // 2
-    assert splits.count("validation") == n // 4
-    assert splits == sorted(splits, key=["train", "validation", "test"].index)
+        assert TASKS[name].n_variations == n
 
 
 def test_errors_name_the_accepted_values():
@@ -36,9 +36,11 @@ def test_errors_name_the_accepted_values():
         ScienceEnv("boil", 30)
     with pytest.raises(ValueError, match="0 to 29"):
         variation_split("boil", -1)
-    with pytest.raises(TaskError, match="teleport, openDoors, openContainers, noElectricalAction, easy"):
+    with pytest.raises(TaskError, match="teleportAction, teleport, openDoors, openContainers, "
+                                        "selfWateringFlowerPots, noElectricalAction, easy"):
         ScienceEnv("boil", 0, "fly")
-    assert SIMPLIFICATIONS == ("teleport", "openDoors", "openContainers", "noElectricalAction", "easy")
+    assert SIMPLIFICATIONS == ("teleportAction", "teleport", "openDoors", "openContainers",
+                               "selfWateringFlowerPots", "noElectricalAction", "easy")
 
 
 def test_reset_and_step_follow_the_gym_shape():
@@ -52,16 +54,29 @@ def test_reset_and_step_follow_the_gym_shape():
     assert "inventory" in obs and reward == 0.0 and not terminated and not truncated and info["moves"] == 1
 
 
-def test_no_electrical_action_hides_connect_except_in_electrical_tasks():
-    env = ScienceEnv("test-conductivity", 0, "noElectricalAction,teleport")
+def test_no_electrical_action_is_refused_by_electrical_tasks_and_hides_connect_elsewhere():
+    with pytest.raises(TaskError, match="noElectricalAction cannot be used on an electrical task"):
+        ScienceEnv("test-conductivity", 0, "noElectricalAction,teleport")
+    env = ScienceEnv("test-conductivity", 0, "easy")          # easy leaves it out there
     env.reset()
     env.step("teleport to workshop")
     assert any(a.startswith("connect ") for a in env._info()["valid_actions"])
-    env = ScienceEnv("boil", 0, "noElectricalAction")
+    for simplifications in ("noElectricalAction", "easy"):
+        env = ScienceEnv("boil", 0, simplifications)
+        _, info = env.reset()
+        assert not any(a.startswith(("connect ", "disconnect ")) for a in info["valid_actions"])
+        obs, *_ = env.step("connect agent to agent")
+        assert "switched off" in obs
+
+
+def test_scienceworld_simplification_names_are_accepted_and_easy_means_what_it_means_there():
+    env = ScienceEnv("melt", 0, "teleportAction,selfWateringFlowerPots")
     _, info = env.reset()
-    assert not any(a.startswith(("connect ", "disconnect ")) for a in info["valid_actions"])
-    obs, *_ = env.step("connect agent to agent")
-    assert "switched off" in obs
+    assert env.flags.teleport and env.flags.self_watering and not env.flags.open_containers
+    assert any(a.startswith("teleport to ") for a in info["valid_actions"])
+    easy = ScienceEnv("melt", 0, "easy").flags
+    assert easy.teleport and easy.open_doors and easy.self_watering and easy.no_electrical
+    assert not easy.open_containers                            # openContainers is not part of easy
 
 
 def test_variation_accepts_numpy_integers_and_rejects_other_types():

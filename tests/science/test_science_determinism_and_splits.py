@@ -13,7 +13,11 @@ _SCRIPT = """
 import json, sys
 from racbench.worlds.science import gold_trajectory
 items = [("boil", 17, ""), ("use-thermometer", 300, "teleport"), ("test-conductivity-of-unknown-substances", 450, ""),
-         ("find-living-thing", 250, "easy"), ("power-component-renewable-vs-nonrenewable-energy", 3, "")]
+         ("find-living-thing", 250, "easy"), ("power-component-renewable-vs-nonrenewable-energy", 3, ""),
+         ("lifespan-longest-lived-then-shortest-lived", 70, "easy"), ("identify-life-stages-1", 9, ""),
+         ("identify-life-stages-2", 7, ""), ("chemistry-mix", 29, ""),
+         ("chemistry-mix-paint-tertiary-color", 20, "easy"), ("inclined-plane-friction-unnamed-surfaces", 100, ""),
+         ("grow-fruit", 77, ""), ("grow-plant", 50, "easy"), ("mendelian-genetics-unknown-plant", 301, "")]
 print(json.dumps([gold_trajectory(t, v, s, with_valid_actions=True) for t, v, s in items]))
 """
 

@@ -32,7 +32,7 @@ def test_surface_variants_reach_the_same_action():
 
 
 def test_ambiguity_gets_a_numbered_clarification_and_a_number_answers_it():
-    env = _env("boil", 0, "easy")
+    env = _env("boil", 0, "teleport,openContainers")
     env.step("teleport to kitchen")
     obs, _, _, _, info = env.step("look at cup")
     assert "1:" in obs and "2:" in obs and info["moves"] == 1
@@ -44,7 +44,7 @@ def test_ambiguity_gets_a_numbered_clarification_and_a_number_answers_it():
 
 
 def test_substance_referents_by_state_and_by_word_substance():
-    env = _env("melt", 0, "easy")   # ice in the freezer
+    env = _env("melt", 0, "teleport,openContainers")   # ice in the freezer
     env.step("teleport to kitchen")
     for text in ("focus on ice", "focus on solid water"):
         cands = _resolve_one(env, text)

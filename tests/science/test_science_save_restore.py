@@ -10,6 +10,7 @@ import pytest
 
 from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.registry import TASKS
+from racbench.worlds.science.trajectory import gold_trajectory
 
 
 @pytest.mark.parametrize("task", sorted(TASKS))
@@ -45,3 +46,21 @@ def test_a_saved_state_stays_in_its_episode():
     env.reset()
     with pytest.raises(ValueError, match="episode that saved it"):
         env.restore(saved)
+
+
+def test_restoring_a_state_before_a_mix_drops_the_product_and_mixing_again_remakes_it():
+    steps = [s["action"] for s in gold_trajectory("chemistry-mix", 0, "easy")]
+    mix_at = next(i for i, a in enumerate(steps) if a.startswith("mix "))
+    env = ScienceEnv("chemistry-mix", 0, "easy")
+    env.reset()
+    for action in steps[:mix_at]:
+        env.step(action)
+    before, n_things = env.save(), len(env.world.things)
+    facts_before = env.facts()
+    env.step(steps[mix_at])
+    assert len(env.world.things) > n_things and any("salt water" in str(f) for f in env.facts())
+    env.restore(before)
+    assert len(env.world.things) == n_things and env.facts() == facts_before
+    for action in steps[mix_at:]:
+        obs, _, _, _, info = env.step(action)
+    assert info["score"] == 1.0

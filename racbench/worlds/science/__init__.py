@@ -1,5 +1,5 @@
 """ScienceWorld-style science-lab simulator: containment world, thermo and electrical engines,
-a parser with valid-action listing, fifteen tasks with oracle solvers, and the episode loop
+a parser with valid-action listing, ScienceWorld's thirty tasks with oracle solvers, and the episode loop
 (`racbench.envs.ScienceLabEnv` makes it a gymnasium environment).
 
 The names below are loaded on first use, so importing one module of the package (its

@@ -6,12 +6,13 @@
 
 from __future__ import annotations
 
-from racbench.worlds.science import describe, electrical
+from racbench.worlds.science import chemistry, describe, electrical
+from racbench.worlds.science.house import make_substance
 from racbench.worlds.science.naming import terminal
 from racbench.worlds.science.parser import Action
 from racbench.worlds.science.scope import terminal_names
 from racbench.worlds.science.text import say
-from racbench.worlds.science.world import AGENT, DOOR, LIQUID, GAS
+from racbench.worlds.science.world import AGENT, DOOR, LIQUID, GAS, SWITCHED
 
 WAIT_TICKS = 10
 MAX_WAIT = 100
@@ -45,13 +46,15 @@ def _activate(ctx, t):
     w = ctx.world
     if t.elec == "load":
         return say("load_needs_power", name=_name(ctx, t))
-    if t.device not in ("heater", "cooler", "switchable"):
+    if t.device not in SWITCHED:
         return say("not_device", name=_name(ctx, t))
     if t.broken:
         return say("broken", name=_name(ctx, t))
     if t.is_on:
         return say("already_on", name=_name(ctx, t))
     t.is_on = True
+    if t.tool == "stopwatch":
+        t.clock = 0
     if t.heat is not None:
         t.temp = t.heat
         for inner in t.contents:
@@ -66,7 +69,7 @@ def _deactivate(ctx, t):
     w = ctx.world
     if t.elec == "load":
         return say("load_needs_power", name=_name(ctx, t))
-    if t.device not in ("heater", "cooler", "switchable"):
+    if t.device not in SWITCHED:
         return say("not_device", name=_name(ctx, t))
     if not t.is_on:
         return say("already_off", name=_name(ctx, t))
@@ -106,6 +109,8 @@ def _move(ctx, t, dest):
     name, dest_name = _name(ctx, t), _name(ctx, dest)
     linked = (t.uid, 0) in w.links or (t.uid, 1) in w.links
     w.move(t, dest)
+    if dest.angle is not None:      # on an inclined plane: at rest at the top
+        t.clock = 0
     return say("moved_disconnect" if linked else "moved", name=name, dest=dest_name, surface=dest.surface)
 
 
@@ -156,6 +161,10 @@ def _use_on(ctx, tool, target):
         temp = round(target.temp)
         ctx.world.measurements.append((ctx.world.ticks, target.uid, temp))
         return say("thermometer", tool=_name(ctx, tool), name=_name(ctx, target), temp=temp)
+    if tool.tool == "shovel" and target.base == "ground":    # dig: a portion of soil
+        soil = make_substance(ctx.world, "soil", target.temp)
+        ctx.world.move(soil, ctx.world.agent)
+        return say("dug", tool=_name(ctx, tool), name=_name(ctx, target))
     return say("use_on_nothing", name=_name(ctx, tool), other=_name(ctx, target))
 
 
@@ -227,6 +236,16 @@ def _eat(ctx, t):
     return say("ate", name=name)
 
 
+def _mix(ctx, t):
+    if not t.container or len(t.contents) < 2:
+        return say("not_mixable", name=_name(ctx, t))
+    made = chemistry.mix(ctx.world, t)
+    if made is None:
+        return say("mixed", name=_name(ctx, t))
+    product, used = made
+    return say("mix_made", ingredients=used, product=product.name)
+
+
 def run(ctx, action: Action) -> str:
     """Apply one resolved action; returns the observation."""
     w = ctx.world
@@ -261,12 +280,16 @@ def run(ctx, action: Action) -> str:
     if v == "use_on":
         return _use_on(ctx, a, args[1])
     if v == "use":
-        if a.device in ("heater", "cooler", "switchable") and not a.is_on:
+        if a.device in SWITCHED and not a.is_on:
             return _activate(ctx, a)
         return say("use_nothing", name=_name(ctx, a))
     if v == "read":
         if a.readable is None:
             return say("not_readable", name=_name(ctx, a))
+        if isinstance(a.readable, tuple):      # ("recipe", product)
+            product = a.readable[1]
+            return say("read_recipe", name=_name(ctx, a), product=product,
+                       ingredients=chemistry.RECIPES[product])
         return say("read_text", name=_name(ctx, a), key=a.readable)
     if v == "move":
         return _move(ctx, a, args[1])
@@ -279,9 +302,7 @@ def run(ctx, action: Action) -> str:
     if v == "dunk":
         return _dunk(ctx, a, args[1])
     if v == "mix":
-        if len(a.contents) < 2:
-            return say("not_mixable", name=_name(ctx, a))
-        return say("mixed", name=_name(ctx, a))
+        return _mix(ctx, a)
     if v == "go":
         return _go(ctx, a)
     if v == "teleport":

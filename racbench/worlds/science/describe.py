@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from racbench.worlds.science import mechanics
 from racbench.worlds.science.text import say
-from racbench.worlds.science.world import AGENT, World
+from racbench.worlds.science.world import AGENT, SWITCHED, World
 
 
 class View:
     """What the look templates may know about a thing (attribute access keeps jinja fast)."""
 
     __slots__ = ("name", "agent", "substance", "burning", "broken", "device", "load", "on", "container",
-                 "open", "surface", "contents")
+                 "open", "surface", "contents", "timer")
 
     def __init__(self, t):
         is_container = t.container and t.kind != AGENT
@@ -19,13 +20,14 @@ class View:
         self.substance = t.is_substance
         self.burning = t.burning > 0
         self.broken = t.broken
-        self.device = t.device in ("heater", "cooler", "switchable")
+        self.device = t.device in SWITCHED
         self.load = t.elec == "load"
         self.on = t.is_on
         self.container = is_container
         self.open = t.is_open
         self.surface = t.surface
         self.contents = [View(c) for c in t.contents] if is_container and t.is_open else []
+        self.timer = t.clock if t.tool == "stopwatch" else None
 
 
 def view(t) -> View:
@@ -44,6 +46,10 @@ def inventory(world: World) -> str:
 
 
 def look_at(world: World, t) -> str:
+    if t.angle is not None:
+        blocks = [(b.name, int(100 * share), share >= 1.0)
+                  for b, share in ((b, mechanics.share_down(b)) for b in t.contents)]
+        return say("look_plane", name=t.name, blocks=blocks)
     if t.kind == "door":
         here = world.agent_room()
         other = t.rooms[1] if t.rooms[0] is here else t.rooms[0]

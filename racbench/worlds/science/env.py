@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from racbench.worlds.science import actions, describe, electrical, thermo
+from racbench.worlds.science import actions, describe, electrical, life, mechanics, plumbing, thermo
 from racbench.worlds.science.facts import facts
 from racbench.worlds.science.house import Layout
 from racbench.worlds.science.naming import command, terminal
@@ -32,12 +32,11 @@ class ScienceEnv:
         self.task_spec = get_task(task)
         self.variation = check_variation(self.task_spec, variation)
         self.simplifications = simplifications
-        self.flags = parse_simplifications(simplifications)
+        self.flags = parse_simplifications(simplifications, self.task_spec.electrical)
         self.layout = layout or Layout()
         self.layout.validate()
         self.teleport_ok = self.flags.teleport
-        # electrical tasks need their actions, so noElectricalAction only applies to the others
-        self.electric_ok = self.task_spec.electrical or not self.flags.no_electrical
+        self.electric_ok = not self.flags.no_electrical
         self.world = None
         self.episode = None
 
@@ -128,6 +127,12 @@ class ScienceEnv:
         w = self.world
         for _ in range(ticks):
             thermo.tick(w)
+            if w.growers:
+                life.tick(w)
+            if w.taps:
+                plumbing.tick(w)
+            if w.planes or w.timers:
+                mechanics.tick(w)
             electrical.update(w)
             w.ticks += 1
             if self.episode.update() and self.episode.complete:
@@ -188,6 +193,7 @@ class ScienceEnv:
             "look": self.look(),
             "inventory": self.inventory(),
             "score": self.episode.score,
+            "scienceworld_score": self.episode.scienceworld_score,
             "valid_actions": self.valid_actions(),
             "task_description": self.task_description,
             "moves": self.moves,

@@ -6,7 +6,7 @@ Things are named `name#uid` so twins stay apart; temperatures are rounded to who
 from __future__ import annotations
 
 from racbench.worlds.science.scope import terminal_names
-from racbench.worlds.science.world import AGENT, DOOR, ROOM, World
+from racbench.worlds.science.world import AGENT, DOOR, ROOM, SWITCHED, World
 
 
 def thing_id(t) -> str:
@@ -39,7 +39,7 @@ def iter_facts(world: World):
             yield ("state", me, t.state)
         if t.openable:
             yield ("open" if t.is_open else "closed", me)
-        if t.device in ("heater", "cooler", "switchable") or t.elec == "load":
+        if t.device in SWITCHED or t.elec == "load":
             yield ("on" if t.is_on else "off", me)
         if t.broken:
             yield ("broken", me)

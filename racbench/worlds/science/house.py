@@ -121,6 +121,7 @@ def build_house(rng: random.Random, layout: Layout = Layout(), required=(), anim
             world.place(f, room)
             for inner in item.get("contents", ()):
                 world.place(make(world, inner["a"], temp=ambient), f)
+    world.taps = [t for t in world.things if t.device == "tap"]
     if layout.n_rooms is None:
         pairs = [tuple(p) for p in house["doors"] if p[0] in world.rooms and p[1] in world.rooms]
     else:
@@ -138,6 +139,7 @@ def build_house(rng: random.Random, layout: Layout = Layout(), required=(), anim
         targets = [f for f in room.contents if f.base in spec["into"]]
         for base in picks:
             world.place(make(world, base, temp=room.temp), rng.choice(targets))
+    world.timers = [t for t in world.things if t.tool == "stopwatch"]
     for base in animals:
         if "outside" in world.rooms:
             world.place(make(world, "animal", name=base, temp=world.rooms["outside"].temp),

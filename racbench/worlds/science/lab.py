@@ -33,6 +33,7 @@ from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.facts import iter_facts
 from racbench.worlds.science.parser import parse
 from racbench.worlds.science.text import say
+from racbench.worlds.science.world import THING
 
 QUESTION_PREDICATES = frozenset({"in", "state", "open", "closed", "on", "off", "broken",
                                  "burning", "connected"})
@@ -169,8 +170,12 @@ class ScienceLab(World):
 
     def fact_kind(self, fact: tuple) -> tuple:
         """The predicate, and each argument's kind of thing (or the value itself)."""
-        return (fact[0],) + tuple(self._kinds[_uid(a)] if _is_thing(a) else a
+        return (fact[0],) + tuple(self._kind(_uid(a)) if _is_thing(a) else a
                                   for a in fact[1:])
+
+    def _kind(self, uid: int) -> str:
+        """A thing's kind; things made during play (a mix's product, a tap's water) are things."""
+        return self._kinds[uid] if uid < len(self._kinds) else THING
 
     def kind_of(self, fact) -> tuple:
         """An mc option's kind, by which option sets are chosen (balance.py): a fact's."""
@@ -204,7 +209,7 @@ class ScienceLab(World):
             if thing not in known:
                 name, uid = thing.rsplit("#", 1)
                 uid = int(uid)
-                fixed = uid in self._door_uids or self._kinds[uid] == "room"
+                fixed = uid in self._door_uids or self._kind(uid) == "room"
                 known[thing] = (shown.get(uid) == name and (fixed or thing in parent)
                                 and (uid in self._door_uids or len(namesakes[name]) == 1)
                                 and (thing not in parent or knows(parent[thing])))

@@ -5,12 +5,22 @@ The patterns live in data (vocab.json 'names', commands.json) so that no wording
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from racbench.worlds.science.data import load
 
 
 _NAMES = load("vocab")["names"]
+_CLEAN = re.compile(r"[^a-z0-9 ]+")
+
+
+@lru_cache(maxsize=1 << 16)
+def normalize(text: str) -> str:
+    """Lower case, punctuation to spaces, single spaces: how typed text and the names it may
+    match are compared ('yellow-green paint' is 'yellow green paint'). Cached: scopes are rebuilt
+    often and name the same things again."""
+    return " ".join(_CLEAN.sub(" ", text.lower()).split())
 
 
 def _names() -> dict:
@@ -49,6 +59,24 @@ def inventory_word() -> str:
 
 def twin(name: str, k: int) -> str:
     return _names()["twin"].format(name=name, k=k)
+
+
+def containing(name: str, contents: list[str]) -> str:
+    """'wood cup containing red paint', 'jug containing nothing'."""
+    names = _names()
+    listed = names["list_joiner"].join(contents) if contents else names["nothing"]
+    return names["containing"].format(name=name, contents=listed)
+
+
+def plane(letter: str | None = None, surface: str | None = None) -> str:
+    """'inclined plane C' or 'inclined plane with a paper surface'."""
+    if surface is None:
+        return _names()["plane_letter"].format(letter=letter)
+    return _names()["plane_surface"].format(surface=surface)
+
+
+def unknown_material(letter: str) -> str:
+    return _names()["unknown_material"].format(letter=letter)
 
 
 def colored(color: str, name: str) -> str:

@@ -13,11 +13,10 @@ import re
 from dataclasses import dataclass
 
 from racbench.worlds.science.data import load
-from racbench.worlds.science.naming import commands
+from racbench.worlds.science.naming import commands, normalize
 from racbench.worlds.science.scope import Scope
 
 OBJ, ROOM, TERM = "obj", "room", "term"
-_CLEAN = re.compile(r"[^a-z0-9 ]+")
 
 
 @dataclass(frozen=True)
@@ -68,10 +67,6 @@ MAX_LENGTH = load("commands")["max_length"]
 _WAIT_N = re.compile("(?:" + "|".join(map(re.escape, commands()["wait"]["forms"])) + r") ?([0-9]{1,6})")
 
 
-def normalize(text: str) -> str:
-    return " ".join(_CLEAN.sub(" ", text.lower()).split())
-
-
 def _strip_article(words: str) -> str:
     for a in _ARTICLES:
         if words.startswith(a):
@@ -97,7 +92,12 @@ def _resolve(slot: str, words: str, scope: Scope) -> list:
         found = list(scope.terms.get(words, ()))
         if found:
             return found
-        return [(t, None) for t in scope.refs.get(words, ())]
+        # a thing named without its terminal: either end of an unpolarized thing will do, but
+        # anode and cathode differ, so a polarized thing's two ends are two readings to ask about
+        out = []
+        for t in scope.refs.get(words, ()):
+            out.extend(((t, 0), (t, 1)) if t.polarized else ((t, None),))
+        return out
     return list(scope.refs.get(words, ()))
 
 

@@ -6,7 +6,10 @@ the describers, so a run of `wait` steps costs no lookups at all.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from racbench.worlds.science import naming
+from racbench.worlds.science.naming import normalize
 from racbench.worlds.science.data import load
 from racbench.worlds.science.world import AGENT, World
 
@@ -62,22 +65,39 @@ class Scope:
                 canon[t.uid] = naming.qualified(name, where)
             else:
                 canon[t.uid] = name
-        # still-identical qualified names (twins in one container) are numbered in visible order
+        # twins in one container are told apart by what they hold when that differs ('wood cup
+        # containing red paint', qualified by the container when twins elsewhere hold the same),
+        # else numbered in visible order
         seen_names: dict[str, list] = {}
         for t in things:
             seen_names.setdefault(canon[t.uid], []).append(t)
+        by_content: list[tuple] = []
         for name, group in seen_names.items():
             if len(group) > 1:
                 base = group[0].name
+                names = [naming.containing(base, [c.name for c in t.contents])
+                         if t.container and t.is_open else None for t in group]
+                if None not in names and len(set(names)) == len(group):
+                    by_content.extend(zip(group, names))
+                    continue
                 for k, t in enumerate(group, 1):
                     canon[t.uid] = naming.twin(base, k)
+        uses: dict[str, int] = {}
+        for _, name in by_content:
+            uses[name] = uses.get(name, 0) + 1
+        held = {t.uid: [c.name for c in t.contents] for t, _ in by_content}
+        for t, name in by_content:
+            if uses[name] > 1:
+                p = t.parent
+                name = naming.qualified(name, naming.inventory_word() if p.kind == AGENT else p.name)
+            canon[t.uid] = name
         for door, other in world.doors_of(room):
             canon[door.uid] = naming.door(other.name)
         self.canon = canon
         refs: dict[str, list] = {}
 
         def add(key, t):
-            lst = refs.setdefault(key.lower(), [])
+            lst = refs.setdefault(normalize(key), [])
             if t not in lst:
                 lst.append(t)
 
@@ -93,6 +113,16 @@ class Scope:
                 add(r, t)
                 if t.color:
                     add(naming.colored(t.color, r), t)
+                if t.uid in held:   # 'cup containing red paint'
+                    add(naming.containing(r, held[t.uid]), t)
+            if t.uid in held:
+                add(naming.containing(t.name, held[t.uid]), t)
+            # ScienceWorld's qualified references: 'thermometer in inventory', 'apple in table'
+            p = t.parent
+            where = naming.inventory_word() if p.kind == AGENT else p.name
+            add(naming.qualified(t.name, where), t)
+            if c != t.name:
+                add(naming.qualified(c, where), t)
             if t.is_substance:
                 add(naming.state_material(t.state, t.label or t.mat.name), t)
                 add(SUBSTANCE_WORD, t)
@@ -117,11 +147,18 @@ class Scope:
             for t, names, words in self._terminals:
                 for i, word in enumerate(words):
                     for n in names:
-                        for key in (naming.terminal(n, word), *naming.terminal_aliases(n, word)):
-                            lst = self._terms.setdefault(key.lower(), [])
+                        for key in _terminal_keys(n, word):
+                            lst = self._terms.setdefault(key, [])
                             if (t, i) not in lst:
                                 lst.append((t, i))
         return self._terms
+
+
+@lru_cache(maxsize=1 << 14)
+def _terminal_keys(name: str, word: str) -> tuple[str, ...]:
+    """The normalised names of terminal `word` of a thing called `name` (strings only, so the
+    cache holds no thing of any world)."""
+    return tuple(normalize(k) for k in (naming.terminal(name, word), *naming.terminal_aliases(name, word)))
 
 
 def scope_of(world: World, cache: dict) -> Scope:

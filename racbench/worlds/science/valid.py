@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from racbench.worlds.science.naming import command as cmd, terminal
 from racbench.worlds.science.scope import Scope, has_terminals, terminal_names
-from racbench.worlds.science.world import AGENT, DOOR
+from racbench.worlds.science.world import AGENT, DOOR, SWITCHED
 
 ALWAYS = ("look", "inventory", "task", "wait", "wait1")
 
@@ -36,7 +36,7 @@ def valid_actions(world, scope: Scope, teleport_ok: bool, electric_ok: bool) -> 
             out.append(cmd("look_in", c))
             if len(t.contents) > 1:
                 out.append(cmd("mix", c))
-        if t.device in ("heater", "cooler", "switchable"):
+        if t.device in SWITCHED:
             out.append(cmd("deactivate" if t.is_on else "activate", c))
         if t.device == "toilet":
             out.append(cmd("flush", c))
@@ -44,6 +44,8 @@ def valid_actions(world, scope: Scope, teleport_ok: bool, electric_ok: bool) -> 
             out.append(cmd("read", c))
         if t.edible:
             out.append(cmd("eat", c))
+        if t.tool == "shovel":
+            out.extend(cmd("use_on", c, canon[o.uid]) for o in scope.things if o.base == "ground")
         if t.tool == "thermometer":
             out.extend(cmd("use_on", c, canon[o.uid]) for o in scope.things
                        if o.kind not in (AGENT, DOOR) and o is not t)

@@ -11,6 +11,8 @@ from operator import attrgetter
 from racbench.worlds.science.materials import GAS, LIQUID, SOLID, Material, material
 
 ROOM, AGENT, DOOR, THING = "room", "agent", "door", "thing"
+# devices the agent turns on and off (a tap runs water into the containers standing in it)
+SWITCHED = ("heater", "cooler", "switchable", "tap")
 
 
 class Thing:
@@ -20,7 +22,8 @@ class Thing:
         "uid", "kind", "base", "mat", "is_substance", "label", "temp", "state", "parent", "contents",
         "container", "surface", "openable", "is_open", "portable", "device", "heat", "rate", "is_on",
         "broken", "living", "alive", "elec", "polarized", "source", "renewable", "powered", "edible",
-        "readable", "tool", "referents", "burning", "color", "rooms",
+        "readable", "tool", "referents", "burning", "color", "rooms", "stages", "stage", "age",
+        "clock", "angle", "friction", "genes",
     )
 
     def __init__(self, uid: int, kind: str, base: str, mat: Material, temp: float):
@@ -58,11 +61,20 @@ class Thing:
         self.burning = 0
         self.color = None
         self.rooms: tuple = ()      # doors: the two rooms they join
+        self.stages: tuple[str, ...] = ()   # living things: the name of each life stage, in order
+        self.stage = 0              # index into `stages`
+        self.age = 0                # ticks spent in the current stage
+        self.clock = 0              # ticks a running stopwatch counted, or a block spent on its plane
+        self.angle = None           # inclined planes: degrees from the floor
+        self.friction = 0.0         # inclined planes: the surface's friction coefficient
+        self.genes = None           # plants: (allele, allele, dominant value) of the trait studied
 
     @property
     def name(self) -> str:
         if self.label is not None:
             return self.label
+        if self.stages:
+            return self.stages[self.stage]
         if self.is_substance:
             return self.mat.names[self.state]
         return self.base
@@ -93,6 +105,12 @@ class World:
         self.measurements: list[tuple[int, int, int]] = []        # (tick, target uid, reading)
         self.electric_actions = True
         self.power_source: dict = {}                                 # load uid -> source feeding it
+        self.growers: list[Thing] = []   # living things that move through their stages as ticks pass
+        self.stage_ticks = 0             # ticks a grower spends in each stage
+        self.self_watering = False       # flower pots keep their plants watered
+        self.taps: list[Thing] = []      # sinks and the like, which run water when turned on
+        self.planes: list[Thing] = []    # inclined planes, down which blocks slide
+        self.timers: list[Thing] = []    # stopwatches, which count ticks while on
         self._first_saved: tuple | None = None   # every thing at the first `save`
 
     # ---- construction -------------------------------------------------------------------
@@ -198,26 +216,29 @@ class World:
 
     # ---- saving and loading a state --------------------------------------------------------
     def save(self) -> tuple:
-        """Every thing's state and the engines' bookkeeping, for `load` (no thing is ever
-        made after the house is built, so a state is the same things in other states).
-        Things are kept only where they differ from the first save: a few per state, so
-        that thousands of saved states stay small and cheap for the garbage collector."""
+        """Every thing's state and the engines' bookkeeping, for `load`. Things are kept only
+        where they differ from the first save: a few per state, so that thousands of saved
+        states stay small and cheap for the garbage collector. Things made since the first
+        save (a reaction's product, water from a tap) are always kept."""
         now = [(_thing_state(t), tuple(t.contents)) for t in self.things]
         if self._first_saved is None:
             self._first_saved = tuple(now)
-        changed = {i: thing for i, (thing, first) in enumerate(zip(now, self._first_saved))
-                   if thing != first}
-        return (changed, self.version, self.ticks, dict(self.thermal_active), dict(self.links),
-                self.elec_dirty, tuple(self.phase_log), tuple(self.measurements),
+        first = self._first_saved
+        changed = {i: thing for i, thing in enumerate(now) if i >= len(first) or thing != first[i]}
+        return (changed, tuple(self.things[len(first):]), tuple(self.growers), self.version, self.ticks, dict(self.thermal_active),
+                dict(self.links), self.elec_dirty, tuple(self.phase_log), tuple(self.measurements),
                 self.electric_actions, dict(self.power_source))
 
     def load(self, saved: tuple) -> None:
-        """Back to a state `save` took of this world; only things that differ are written.
-        `version` goes back too, so whoever caches by it drops the cache (ScienceEnv.restore)."""
-        changed, self.version, self.ticks, active, links, self.elec_dirty, phases, measured, \
-            self.electric_actions, power = saved
+        """Back to a state `save` took of this world; only things that differ are written, and
+        the things made during play are the ones that state had. `version` goes back too, so
+        whoever caches by it drops the cache (ScienceEnv.restore)."""
+        changed, made, growers, self.version, self.ticks, active, links, self.elec_dirty, phases, \
+            measured, self.electric_actions, power = saved
+        self.growers = list(growers)
+        self.things[len(self._first_saved):] = made   # the very things the saved contents hold
         for i, t in enumerate(self.things):
-            state, contents = changed.get(i, self._first_saved[i])
+            state, contents = changed.get(i) or self._first_saved[i]
             if _thing_state(t) != state:
                 for slot, value in zip(_STATE_SLOTS, state):
                     setattr(t, slot, value)
@@ -246,4 +267,4 @@ class World:
         return hit
 
 
-__all__ = ["World", "Thing", "ROOM", "AGENT", "DOOR", "THING", "SOLID", "LIQUID", "GAS"]
+__all__ = ["World", "Thing", "ROOM", "AGENT", "DOOR", "THING", "SWITCHED", "SOLID", "LIQUID", "GAS"]

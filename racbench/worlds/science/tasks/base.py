@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from racbench.worlds.science.data import load
+
 
 class TaskError(ValueError):
     """Bad task name, variation or simplification; the message names what is accepted."""
@@ -16,6 +18,7 @@ class Flags:
     open_doors: bool = False
     open_containers: bool = False
     no_electrical: bool = False
+    self_watering: bool = False   # flower pots keep their soil watered
 
 
 @dataclass(frozen=True)
@@ -25,34 +28,34 @@ class TaskSpec:
     n_variations: int
     setup: Callable            # (spec, variation, flags, layout) -> Episode
     oracle: Callable           # (env) -> Iterator[str]
-    electrical: bool = False   # electrical tasks keep connect/disconnect even under noElectricalAction
+    electrical: bool = False   # electrical tasks need connect/disconnect: noElectricalAction is refused
+
+    def split_counts(self) -> tuple[int, int, int]:
+        return split_counts(self.name)
 
     def split_of(self, variation: int) -> str:
-        return split_of(self.n_variations, variation)
+        train, dev, _ = self.split_counts()
+        if variation < train:
+            return "train"
+        if variation < train + dev:
+            return "validation"
+        return "test"
 
 
-def split_counts(n: int) -> tuple[int, int, int]:
-    train, dev = n // 2, n // 4
-    return train, dev, n - train - dev
+def split_counts(task: str) -> tuple[int, int, int]:
+    """ScienceWorld's (train, dev, test) sizes for `task`: its variation lists are contiguous
+    ranges in that order, and users compare results split by split."""
+    return tuple(load("splits")[task])
 
 
-def split_of(n: int, variation: int) -> str:
-    train, dev, _ = split_counts(n)
-    if variation < train:
-        return "train"
-    if variation < train + dev:
-        return "validation"
-    return "test"
-
-
-def pool_slot(n: int, variation: int, train_pool: list, heldout_pool: list) -> tuple:
+def pool_slot(spec: "TaskSpec", variation: int, train_pool: list, heldout_pool: list) -> tuple:
     """(critical item, index within its group, group size): train variations draw from the train
     pool only, validation and test from the held-out pool, cycling so every item is used."""
-    train, _, _ = split_counts(n)
+    train, _, _ = spec.split_counts()
     if variation < train:
         j, pool, size = variation, train_pool, train
     else:
-        j, pool, size = variation - train, heldout_pool, n - train
+        j, pool, size = variation - train, heldout_pool, spec.n_variations - train
     return pool[j % len(pool)], j // len(pool), size
 
 
@@ -115,6 +118,14 @@ class Episode:
             return 1.0
         total = 2 * len(self.required) + len(self.optional)
         return round((2 * self.req_done + sum(self.opt_done)) / total, 4)
+
+    @property
+    def scienceworld_score(self) -> int:
+        """The score on ScienceWorld's scale: 0 to 100 with the same subgoal credit, 100 when
+        done, -100 once a failure condition ended the episode."""
+        if self.failed:
+            return -100
+        return round(100 * self.score)
 
     # ---- helpers for goal predicates -----------------------------------------------------
     def focused(self, thing) -> bool:

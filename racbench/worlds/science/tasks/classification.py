@@ -8,7 +8,7 @@ from racbench.worlds.science.data import load
 from racbench.worlds.science.house import Layout, add_agent, build_house, make, rng_for, settle
 from racbench.worlds.science.text import say
 from racbench.worlds.science.world import THING
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, split_counts
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
 from racbench.worlds.science.tasks.common import deliver, route, visit
 
 CATEGORIES = {
@@ -28,7 +28,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, categor
     vocab = load("vocab")
     tables = load("tasks")
     rng = rng_for(spec.name, variation)
-    train, _, _ = split_counts(spec.n_variations)
+    train, _, _ = spec.split_counts()
     held_out = variation >= train
     j = variation if not held_out else variation - train
     color = vocab["colors"][j % len(vocab["colors"])]
@@ -53,7 +53,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, categor
     def on_focus(ep, thing):
         if chosen(ep) is not None:
             return thing is chosen(ep)
-        if member(thing) and thing is not box:
+        if member(thing) and thing.portable and thing is not box:   # it must go into the box
             ep.memory["chosen"] = thing
             return True
         return False

@@ -63,7 +63,7 @@ def _wire_loop(env, source, wires, middle):
 # ---- power-component and renewable vs non-renewable -----------------------------------------------
 def _setup_power(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, kind: str | None) -> Episode:
     tables = load("electric")
-    comp_spec, q, _ = pool_slot(spec.n_variations, variation, tables["components"]["train"],
+    comp_spec, q, _ = pool_slot(spec, variation, tables["components"]["train"],
                                 tables["components"]["heldout"])
     rng = rng_for(spec.name, variation)
     start = rng.choice(load("tasks")["start_rooms"])
@@ -137,13 +137,13 @@ def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: La
     world = build_house(rng, layout, required={start, WORKSHOP, where}, animals=animals, plants=plants)
     temp = world.rooms[where].temp
     if unknown:
-        label = unknown_label(variation, spec.n_variations, rng)
+        label = unknown_label(variation, spec, rng)
         melting = rng.randint(80, 900)
         mat = Material(f"{label} [{spec.name}:{variation}]", melting, melting + rng.randint(300, 900), None,
                        0.5, rng.random() < 0.5, {"solid": label, "liquid": label, "gas": label})
         target = make_substance(world, "water", temp, label=label, mat=mat)
     else:
-        name, _, _ = pool_slot(spec.n_variations, variation, tables["conductivity_objects"]["train"],
+        name, _, _ = pool_slot(spec, variation, tables["conductivity_objects"]["train"],
                                tables["conductivity_objects"]["heldout"])
         target = make(world, name, temp=temp)
     spots = [f for f in world.rooms[where].contents if f.container and f.heat is None and f.device is None]

@@ -51,7 +51,7 @@ def _in_active_device(ep) -> bool:
 def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, mode: str) -> Episode:
     tables = load("tasks")
     pool = tables[mode]
-    mat_name, q, _ = pool_slot(spec.n_variations, variation, pool["train"], pool["heldout"])
+    mat_name, q, _ = pool_slot(spec, variation, pool["train"], pool["heldout"])
     rng = rng_for(spec.name, variation)
     mat = material(mat_name)
     cold_start = mode == "melt" and mat.melting < COLD_START

@@ -9,7 +9,7 @@ from racbench.worlds.science.data import load
 from racbench.worlds.science.house import Layout, add_agent, build_house, furniture, make, make_substance, rng_for, settle
 from racbench.worlds.science.materials import LIQUID, SOLID, Material, material
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, pool_slot, split_counts
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, pool_slot
 from racbench.worlds.science.tasks.common import deliver, fetch, go_to, visit, wait_until
 from racbench.worlds.science.tasks.matter import default_living, pick_heater
 
@@ -47,7 +47,7 @@ def _base_world(spec, variation, rng, layout, extra_rooms):
 # ---- use-thermometer ---------------------------------------------------------------------------
 def _setup_thermometer(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> Episode:
     pools = load("measure")["thermometer_objects"]
-    base, q, _ = pool_slot(spec.n_variations, variation, pools["train"], pools["heldout"])
+    base, q, _ = pool_slot(spec, variation, pools["train"], pools["heldout"])
     rng = rng_for(spec.name, variation)
     place = ("fridge", "freezer", "room")[q % 3]
     where = rng.choice(load("tasks")["substance_rooms"]) if place == "room" else "kitchen"
@@ -111,10 +111,10 @@ def _unknown_material(rng, label: str, key: str) -> Material:
                     0.5, rng.random() < 0.5, {"solid": label, "liquid": label, "gas": label})
 
 
-def unknown_label(variation: int, n: int, rng) -> str:
+def unknown_label(variation: int, spec: TaskSpec, rng) -> str:
     """'unknown substance X': letters from the first half of the alphabet in train, second half after."""
     letters = load("vocab")["letters"]
-    train, _, _ = split_counts(n)
+    train, _, _ = spec.split_counts()
     half = len(letters) // 2
     pool = letters[:half] if variation < train else letters[half:]
     return naming.unknown(pool[rng.randrange(len(pool))])
@@ -123,12 +123,12 @@ def unknown_label(variation: int, n: int, rng) -> str:
 def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown: bool) -> Episode:
     rng = rng_for(spec.name, variation)
     if unknown:
-        label = unknown_label(variation, spec.n_variations, rng)
+        label = unknown_label(variation, spec, rng)
         mat = _unknown_material(rng, label, f"{spec.name}:{variation}")
         q = variation
     else:
         pools = load("measure")["melting_known"]
-        name, q, _ = pool_slot(spec.n_variations, variation, pools["train"], pools["heldout"])
+        name, q, _ = pool_slot(spec, variation, pools["train"], pools["heldout"])
         mat, label = material(name), None
     device_name, device_room, disabled = pick_heater(mat.melting, q // 2)
     where = rng.choice(load("tasks")["substance_rooms"])

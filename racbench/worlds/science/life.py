@@ -1,0 +1,131 @@
+"""Life stages: living things that grow from their first stage to their last as ticks pass.
+
+Only things a task registers in `world.growers` grow. An animal spends `world.stage_ticks` ticks
+in each stage, and grows only while the agent shares its room: an agent who walks a long way to
+it does not arrive to find a stage already gone. A plant grows from its seed while its pot holds
+soil and water; it drinks the water in `water_ticks` ticks and dies after `thirst_ticks` dry ticks
+(unless pots water themselves). A reproducing plant that shares its room with free bees and
+another reproducing plant of its kind is pollinated and, `pollination_ticks` later, bears a fruit.
+"""
+
+from __future__ import annotations
+
+from racbench.worlds.science.data import load
+from racbench.worlds.science.house import make
+from racbench.worlds.science.world import AGENT, LIQUID, ROOM, World
+
+_LIFE = load("life")
+PLANT_STAGE_TICKS, WATER_TICKS = _LIFE["plant_stage_ticks"], _LIFE["water_ticks"]
+THIRST_TICKS, POLLINATION_TICKS = _LIFE["thirst_ticks"], _LIFE["pollination_ticks"]
+SOIL, WATER, BEE = "soil", "water", "bee"
+
+
+def organism(world: World, kind: str, name: str, stages: list[str], temp: float, stage: int = 0):
+    """An animal or plant called by its stage ('turtle egg', 'adult apple plant'); it also answers
+    to its own name and to the stage's word."""
+    patterns = _LIFE["stage_names"] if kind == "animal" else _LIFE["plant_stage_names"]
+    t = make(world, kind, name=name, temp=temp)
+    t.stages = tuple(patterns[s].format(name=name) for s in stages)
+    t.stage = stage
+    t.referents = (name,) + tuple(dict.fromkeys(stages))
+    return t
+
+
+def in_soil(plant) -> bool:
+    pot = plant.parent
+    return pot is not None and any(c.is_substance and c.mat.name == SOIL for c in pot.contents)
+
+
+def _water_in(pot):
+    return next((c for c in pot.contents if c.is_substance and c.mat.name == WATER and c.state == LIQUID), None)
+
+
+def _bees_free(world: World, room) -> bool:
+    """A bee in the room, not shut in a closed container."""
+    for t in world.subtree(room):
+        if t.base == BEE and t.living:
+            p = t.parent
+            while p.kind not in (ROOM, AGENT) and p.is_open:
+                p = p.parent
+            if p is room:
+                return True
+    return False
+
+
+def _grow_plant(world: World, t) -> None:
+    if not in_soil(t):
+        return
+    water = _water_in(t.parent)
+    if water is None and not world.self_watering:
+        if t.stage > 0:     # a dry seed waits; a dry plant wilts
+            t.clock += 1    # dry ticks
+            if t.clock >= THIRST_TICKS:
+                t.alive = False
+                t.label = _LIFE["dead_plant"].format(name=t.base)
+                world.changed()
+        return
+    t.clock = 0
+    if water is not None and not world.self_watering:
+        water.clock += 1
+        if water.clock >= WATER_TICKS:
+            world.remove(water)
+    if t.stage < len(t.stages) - 1:
+        t.age += 1
+        if t.age >= PLANT_STAGE_TICKS:
+            t.stage += 1
+            t.age = 0
+            world.changed()
+
+
+def _pollinate(world: World, plants: list) -> None:
+    """Reproducing plants that share a room with free bees and a reproducing plant of their kind
+    count pollinated ticks in `age`; the count reaching POLLINATION_TICKS makes the fruit."""
+    by_room: dict[int, list] = {}
+    for t in plants:
+        by_room.setdefault(world.room_of(t).uid, []).append(t)
+    for group in by_room.values():
+        room = world.room_of(group[0])
+        for t in group:
+            kin = [o for o in group if o.base == t.base]
+            if len(kin) < 2 or not _bees_free(world, room):
+                continue
+            t.age += 1
+            if t.age == POLLINATION_TICKS:
+                world.move(_fruit(world, t, kin), t.parent)
+
+
+def _fruit(world: World, t, kin: list):
+    """A fruit of the plant's kind, or for a plant carrying genes a pod of seeds crossed with the
+    next reproducing plant of its kind in the room."""
+    if t.genes is None:
+        return make(world, t.base, temp=t.temp)
+    from racbench.worlds.science.genetics import offspring   # genetics builds on this module
+    partner = kin[(kin.index(t) + 1) % len(kin)]
+    pod = make(world, "seed pod", temp=t.temp)
+    for seed in offspring(world, t, partner, load("genetics")["pod_seeds"]):
+        world.growers.append(seed)
+        world.place(seed, pod)
+    return pod
+
+
+def tick(world: World) -> None:
+    here = world.agent.parent
+    ripe = []
+    for t in world.growers:
+        if t.parent is None or not t.alive:
+            continue
+        if t.living == "plant":
+            last = t.stage == len(t.stages) - 1
+            _grow_plant(world, t)
+            if last and t.alive and in_soil(t):
+                ripe.append(t)
+            continue
+        if t.stage >= len(t.stages) - 1 or world.room_of(t) is not here:
+            continue
+        t.age += 1
+        if t.age >= world.stage_ticks:
+            t.stage += 1
+            t.age = 0
+            world.changed()
+    if ripe:
+        _pollinate(world, ripe)

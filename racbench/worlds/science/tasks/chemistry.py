@@ -1,0 +1,205 @@
+"""Topic 6, chemistry: make a substance by mixing what a recipe lists (chemistry-mix), or mix
+primary paints into a secondary colour, then a tertiary one (chemistry-mix-paint-*)."""
+
+from __future__ import annotations
+
+from racbench.worlds.science.chemistry import RECIPES, ingredient
+from racbench.worlds.science.data import load
+from racbench.worlds.science.house import (Layout, add_agent, build_house, furniture, make, make_substance,
+                                          rng_for, settle)
+from racbench.worlds.science.naming import command
+from racbench.worlds.science.plumbing import WATER
+from racbench.worlds.science.text import say
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
+from racbench.worlds.science.tasks.common import deliver, fetch, go_to, visit
+from racbench.worlds.science.tasks.matter import default_living
+
+ART_STUDIO = "art studio"
+MIXING_VESSELS = ("jug", "wooden bowl")
+
+
+def _spots(world, room_name):
+    return [f for f in world.rooms[room_name].contents if f.container and f.heat is None and f.device is None]
+
+
+def _paint_cups(world, rng, holder, paints):
+    """A wood cup of each paint, in a shuffled order, into `holder`."""
+    cups = []
+    for paint in rng.sample(paints, len(paints)):
+        cup = make(world, "wood cup", temp=holder.temp)
+        world.place(cup, holder)
+        world.place(make_substance(world, paint, holder.temp), cup)
+        cups.append(cup)
+    return cups
+
+
+def _house(spec, variation, layout, rooms):
+    rng = rng_for(spec.name, variation)
+    start = rng.choice(load("tasks")["start_rooms"])
+    animals, plants = default_living(rng)
+    world = build_house(rng, layout, required={start, *rooms}, animals=animals, plants=plants)
+    return world, rng, start
+
+
+def _made(world, name):
+    """The first thing in the house made of `name` (a product of mixing), or None."""
+    for t in world.things:
+        if t.parent is not None and ingredient(t) == name:
+            return t
+    return None
+
+
+# ---- chemistry-mix ------------------------------------------------------------------------------
+def _setup_mix(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> Episode:
+    table = load("chemistry")
+    product, room_name = table["mix_variations"][variation]
+    needs = RECIPES[product]
+    world, rng, start = _house(spec, variation, layout, {room_name, "kitchen", ART_STUDIO})
+    spots = _spots(world, room_name)
+    recipe = make(world, "recipe", temp=world.rooms[room_name].temp)
+    recipe.readable = ("recipe", product)
+    world.place(recipe, rng.choice(spots))
+    vessel = make(world, rng.choice(load("tasks")["substance_vessels"]), temp=world.rooms[room_name].temp)
+    world.place(vessel, rng.choice(spots))
+    studio = furniture(world, ART_STUDIO, "table")
+    _paint_cups(world, rng, studio, table["primaries"])
+    for name in needs:
+        if name == WATER or name in table["primaries"]:
+            continue                                   # from a tap, or the art studio's cups
+        holder = rng.choice(spots)
+        if name in table["liquids"]:
+            jar = make(world, "glass jar", temp=holder.temp)
+            world.place(jar, holder)
+            world.place(make_substance(world, name, holder.temp), jar)
+        else:
+            world.place(make(world, name, temp=holder.temp), holder)
+    add_agent(world, start)
+    settle(world, flags.open_doors, flags.open_containers)
+
+    def on_focus(ep, thing):
+        if ingredient(thing) == product:
+            ep.memory["focused"] = True
+            return True
+        return False
+
+    def gathered(ep):
+        """Two or more of the ingredients share a container."""
+        return any(sum(1 for c in t.contents if ingredient(c) in needs) >= 2
+                   for t in world.things if t.container and t.parent is not None)
+
+    return Episode(
+        world=world, description=say("task_chemistry_mix", product=product, room=room_name),
+        required=[lambda ep: _made(world, product) is not None, lambda ep: ep.memory.get("focused", False)],
+        optional=[gathered, lambda ep: recipe.parent is world.agent],
+        on_focus=on_focus,
+        hints={"product": product, "recipe": recipe, "vessel": vessel, "needs": needs},
+    )
+
+
+def _add_to(env, vessel, name):
+    """Get one ingredient into `vessel` (carried): a thing moved in, a liquid poured from its
+    cup or jar, water from the nearest tap."""
+    world = env.world
+    if name == WATER:
+        tap = min(world.taps, key=lambda t: (world.room_of(t) is not world.agent_room(), t.uid))
+        yield from visit(env, tap)
+        yield command("move", env.canon(vessel), env.canon(tap))
+        yield command("activate", env.canon(tap))
+        yield command("deactivate", env.canon(tap))
+        yield command("pick_up", env.canon(vessel))
+        return
+    thing = next(t for t in world.things if t.parent is not None and ingredient(t) == name
+                 and not world.inside(t, vessel))
+    if thing.is_substance:
+        source = thing.parent
+        yield from visit(env, source)
+        yield command("pour", env.canon(source), env.canon(vessel))
+    else:
+        yield from deliver(env, thing, vessel)
+
+
+def _oracle_mix(env):
+    """Read the recipe, carry a cup, put each ingredient in it (water last), mix, focus."""
+    h = env.episode.hints
+    yield from fetch(env, h["recipe"])
+    yield command("read", env.canon(h["recipe"]))
+    yield from fetch(env, h["vessel"])
+    for name in sorted(h["needs"], key=lambda n: n == WATER):
+        yield from _add_to(env, h["vessel"], name)
+    yield command("mix", env.canon(h["vessel"]))
+    yield command("focus", env.canon(_made(env.world, h["product"])))
+
+
+# ---- paints -------------------------------------------------------------------------------------
+def _setup_paint(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, tertiary: bool) -> Episode:
+    table = load("chemistry")
+    if tertiary:
+        goal = table["tertiary"][variation // 6]
+        secondary, extra = RECIPES[goal]
+    else:
+        goal = secondary = table["secondary"][variation // 12]
+        extra = None
+    world, rng, start = _house(spec, variation, layout, {ART_STUDIO})
+    room = world.rooms[ART_STUDIO]
+    top = furniture(world, ART_STUDIO, "table")
+    vessel = make(world, rng.choice(MIXING_VESSELS), temp=room.temp)
+    world.place(vessel, top)
+    cups = _paint_cups(world, rng, top, table["primaries"])
+    spare = _paint_cups(world, rng, furniture(world, ART_STUDIO, "cupboard"), table["primaries"])
+    add_agent(world, start)
+    settle(world, flags.open_doors, flags.open_containers)
+    steps = [secondary, goal] if tertiary else [goal]
+
+    def on_focus(ep, thing):
+        """The paints of the task, in order: the secondary colour first (tertiary task)."""
+        done = ep.memory.get("focused", 0)
+        name = ingredient(thing)
+        if name in steps[:done]:
+            return True
+        if done < len(steps) and name == steps[done]:
+            ep.memory["focused"] = done + 1
+            return True
+        return False
+
+    required = []   # made, then focused, per paint (a goal met stays met when the paint is mixed on)
+    for k, paint in enumerate(steps):
+        required += [(lambda p: lambda ep: _made(world, p) is not None)(paint),
+                     (lambda n: lambda ep: ep.memory.get("focused", 0) >= n)(k + 1)]
+    description = (say("task_paint_tertiary", paint=goal) if tertiary else say("task_paint_secondary", paint=goal))
+    return Episode(
+        world=world, description=description, required=required,
+        optional=[lambda ep: world.agent_room() is room],
+        on_focus=on_focus,
+        hints={"vessel": vessel, "cups": cups, "spare": spare, "steps": steps, "extra": extra},
+    )
+
+
+def _pour_paint(env, cups, paint, vessel):
+    cup = next(c for c in cups if any(ingredient(x) == paint for x in c.contents))
+    yield from visit(env, cup)
+    yield command("pour", env.canon(cup), env.canon(vessel))
+
+
+def _oracle_paint(env):
+    """Pour two primaries into the mixing vessel, mix, focus; for a tertiary colour pour a third
+    primary from the cupboard's cups onto the secondary, mix and focus again."""
+    h = env.episode.hints
+    vessel, steps = h["vessel"], h["steps"]
+    yield from go_to(env, env.world.room_of(vessel))
+    for paint in RECIPES[steps[0]]:
+        yield from _pour_paint(env, h["cups"], paint, vessel)
+    yield command("mix", env.canon(vessel))
+    yield command("focus", env.canon(_made(env.world, steps[0])))
+    if h["extra"] is not None:
+        yield from _pour_paint(env, h["spare"], h["extra"], vessel)
+        yield command("mix", env.canon(vessel))
+        yield command("focus", env.canon(_made(env.world, steps[1])))
+
+
+SPECS = [
+    TaskSpec("chemistry-mix", "chemistry", 32, _setup_mix, _oracle_mix),
+    TaskSpec("chemistry-mix-paint-secondary-color", "chemistry", 36,
+             lambda s, v, f, lay: _setup_paint(s, v, f, lay, False), _oracle_paint),
+    TaskSpec("chemistry-mix-paint-tertiary-color", "chemistry", 36,
+             lambda s, v, f, lay: _setup_paint(s, v, f, lay, True), _oracle_paint),
+]

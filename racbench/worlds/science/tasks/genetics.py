@@ -1,0 +1,111 @@
+"""Topic 10, Mendelian genetics: find whether a trait is dominant or recessive by crossing a plant
+that shows it with one that shows the other value and looking at the seeds they make (all show the
+dominant value), in the pea plant or in an unknown plant. Variation v holds ScienceWorld's plant
+and trait (v // 15) and answer boxes (v % 3); an unknown plant's dominant value is drawn."""
+
+from __future__ import annotations
+
+from racbench.worlds.science import naming
+from racbench.worlds.science.data import load
+from racbench.worlds.science.genetics import phenotype, plant_with
+from racbench.worlds.science.house import (Layout, add_agent, build_house, make, make_substance, rng_for,
+                                          settle)
+from racbench.worlds.science.life import in_soil
+from racbench.worlds.science.naming import command
+from racbench.worlds.science.text import say
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
+from racbench.worlds.science.tasks.common import fetch, go_to, wait_until
+from racbench.worlds.science.tasks.matter import default_living
+
+GREENHOUSE = "greenhouse"
+N_POTS = 4
+
+
+def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown: bool) -> Episode:
+    table = load("genetics")
+    plant, trait = table[f"{'unknown' if unknown else 'known'}_variations"][variation // 15]
+    value, category = trait.split(" ", 1)
+    pair = table["pairs"][plant][category]
+    other = next(v for v in pair if v != value)
+    rng = rng_for(spec.name, variation)
+    dominant = rng.choice(pair) if unknown else table["pea_dominant"][category]
+    start = rng.choice(load("tasks")["start_rooms"])
+    animals, _ = default_living(rng)
+    world = build_house(rng, layout, required={start, GREENHOUSE}, animals=animals)
+    world.self_watering = flags.self_watering
+    house = world.rooms[GREENHOUSE]
+    jar = make(world, "seed jar", temp=house.temp)
+    world.place(jar, house)
+    parents = [plant_with(world, plant, (v, v, dominant), house.temp) for v in rng.sample(pair, 2)]
+    for seed in parents:
+        world.place(seed, jar)
+    world.growers = list(parents)
+    pots = [make(world, "flower pot", temp=house.temp) for _ in range(N_POTS)]
+    for pot in pots:
+        world.place(pot, house)
+        world.place(make_substance(world, "soil", house.temp), pot)
+    hive = make(world, "bee hive", temp=house.temp)
+    world.place(hive, house)
+    for _ in range(3):
+        world.place(make(world, "animal", name="bee", temp=house.temp), hive)
+    colors = table["boxes"][variation % 3]
+    boxes = []
+    for c in colors:
+        box = make(world, "box", name=naming.box(c), color=c, temp=house.temp)
+        world.place(box, house)
+        boxes.append(box)
+    answer = boxes[0] if value == dominant else boxes[1]
+    add_agent(world, start)
+    settle(world, flags.open_doors, flags.open_containers)
+    n_start = len(world.things)
+
+    def offspring_seen(ep):
+        return any(t.genes is not None for t in world.things[n_start:] if t.parent is not None)
+
+    return Episode(
+        world=world,
+        description=say("task_genetics", trait=trait, plant=plant, dominant=boxes[0].name, recessive=boxes[1].name),
+        required=[lambda ep: all(in_soil(p) for p in parents), offspring_seen, lambda ep: ep.focused(answer)],
+        optional=[lambda ep: hive.is_open, lambda ep: all(p.stage >= 2 for p in parents)],
+        on_focus=lambda ep, thing: thing is answer,
+        failure=lambda ep: any(not p.alive or p.parent is None for p in parents),
+        hints={"jar": jar, "parents": parents, "pots": pots, "hive": hive, "answer": answer,
+               "n_start": n_start, "other": other},
+    )
+
+
+def oracle(env):
+    """Plant the two parents, water them under the running tap, free the bees, and when a pod of
+    seeds forms look at them, plant two and see what they show; the value every seed of the
+    cross shows is the dominant one."""
+    h = env.episode.hints
+    world = env.world
+    yield from fetch(env, h["jar"])
+    yield from go_to(env, world.rooms[GREENHOUSE])
+    sink = next(t for t in world.taps if world.room_of(t) is world.rooms[GREENHOUSE])
+    for seed, pot in zip(h["parents"], h["pots"]):
+        yield command("move", env.canon(seed), env.canon(pot))
+    for pot in h["pots"]:
+        yield command("move", env.canon(pot), env.canon(sink))
+    if not world.self_watering:
+        yield command("activate", env.canon(sink))
+    yield command("open", env.canon(h["hive"]))
+
+    def pods():
+        return [t for t in world.things[h["n_start"]:] if t.base == "seed pod" and t.parent is not None]
+    yield from wait_until(env, lambda: bool(pods()))
+    pod = pods()[0]
+    yield command("look_at", env.canon(pod))
+    children = list(pod.contents)[:2]
+    for seed, pot in zip(children, h["pots"][2:]):
+        yield command("move", env.canon(seed), env.canon(pot))
+    yield from wait_until(env, lambda: all(c.stage >= 1 for c in children))
+    yield command("focus", env.canon(h["answer"]))
+
+
+SPECS = [
+    TaskSpec("mendelian-genetics-known-plant", "genetics", 120,
+             lambda s, v, f, lay: _setup(s, v, f, lay, False), oracle),
+    TaskSpec("mendelian-genetics-unknown-plant", "genetics", 480,
+             lambda s, v, f, lay: _setup(s, v, f, lay, True), oracle),
+]

@@ -1,0 +1,113 @@
+"""Topic 8, life stages: focus on an animal at each of its stages as it grows (identify-life-stages-1),
+or on plants standing at each stage of their life (identify-life-stages-2), earliest first."""
+
+from __future__ import annotations
+
+from racbench.worlds.science.data import load
+from racbench.worlds.science.house import Layout, add_agent, build_house, make, rng_for, settle
+from racbench.worlds.science.life import organism
+from racbench.worlds.science.naming import command
+from racbench.worlds.science.text import say
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
+from racbench.worlds.science.tasks.common import go_to, visit, wait_until
+from racbench.worlds.science.tasks.matter import default_living
+
+OUTSIDE = "outside"
+N_OTHER_ANIMALS = (2, 4)
+
+
+def _stage_rules(stage_of):
+    """(on_focus, saw): focus on stage 0, then 1, ... of the organism, where `stage_of(thing)` is
+    the stage a focused thing shows now, or None when it is not the organism. Focusing a stage
+    already seen is harmless; skipping one or focusing anything else fails. saw(k) is the goal
+    'stage k seen'."""
+
+    def on_focus(ep, thing):
+        seen = ep.memory.setdefault("stages", [])
+        stage = stage_of(thing)
+        if stage is None:
+            return False
+        if stage < len(seen):
+            return True
+        if stage == len(seen):
+            ep.memory["stages"] = seen + [stage]
+            return True
+        return False
+
+    def saw(k):
+        return lambda ep: len(ep.memory.get("stages", ())) > k
+
+    return on_focus, saw
+
+
+def _setup_animal(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> Episode:
+    life = load("life")
+    name = life["identify_animals"][variation]
+    rng = rng_for(spec.name, variation)
+    start = rng.choice(load("tasks")["start_rooms"])
+    _, plants = default_living(rng)
+    world = build_house(rng, layout, required={start, OUTSIDE}, plants=plants)
+    world.stage_ticks = life["stage_ticks"]
+    room = world.rooms[OUTSIDE]
+    others = [a for a in life["identify_animals"] if a != name]
+    names = [name] + rng.sample(others, rng.randint(*N_OTHER_ANIMALS))
+    animals = [organism(world, "animal", n, life["animals"][n], room.temp) for n in names]
+    for a in rng.sample(animals, len(animals)):
+        world.place(a, room)
+    world.growers = animals
+    target = animals[0]
+    add_agent(world, start)
+    settle(world, flags.open_doors, flags.open_containers)
+    n_stages = len(target.stages)
+    on_focus, saw = _stage_rules(lambda t: t.stage if t is target else None)
+    return Episode(
+        world=world, description=say("task_life_stages_animal", n=n_stages, name=name),
+        required=[saw(k) for k in range(n_stages)],
+        optional=[lambda ep: world.agent_room() is room],
+        on_focus=on_focus,
+        failure=lambda ep: target.parent is None,
+        hints={"room": room, "order": [target] * n_stages},
+    )
+
+
+def _setup_plant(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> Episode:
+    life = load("life")
+    name = life["identify_plants"][variation]
+    rng = rng_for(spec.name, variation)
+    start = rng.choice(load("tasks")["start_rooms"])
+    animals, _ = default_living(rng)
+    world = build_house(rng, layout, required={start, OUTSIDE}, animals=animals)
+    room = world.rooms[OUTSIDE]
+    stages = life["plant_stages"]
+    plants = [organism(world, "plant", name, stages, room.temp, stage=k) for k in range(len(stages))]
+    for plant in rng.sample(plants, len(plants)):
+        pot = make(world, "flower pot", temp=room.temp)
+        world.place(pot, room)
+        world.place(plant, pot)
+    add_agent(world, start)
+    settle(world, flags.open_doors, flags.open_containers)
+    on_focus, saw = _stage_rules(lambda t: t.stage if t in plants else None)
+    return Episode(
+        world=world, description=say("task_life_stages_plant", name=name, room=OUTSIDE),
+        required=[saw(k) for k in range(len(stages))],
+        optional=[lambda ep: world.agent_room() is room],
+        on_focus=on_focus,
+        failure=lambda ep: any(p.parent is None for p in plants),
+        hints={"room": room, "order": plants},
+    )
+
+
+def oracle(env):
+    """Go to the organisms; focus on each stage in turn, waiting for a growing one to reach it."""
+    h = env.episode.hints
+    yield from go_to(env, h["room"])
+    for k, thing in enumerate(h["order"]):
+        yield from wait_until(env, lambda: thing.stage >= k)
+        yield from visit(env, thing)
+        yield command("focus", env.canon(thing))
+
+
+SPECS = [
+    TaskSpec("identify-life-stages-1", "life stages", 14, _setup_animal, oracle),
+    TaskSpec("identify-life-stages-2", "life stages", 10, _setup_plant, oracle),
+]

@@ -1,0 +1,113 @@
+"""Chemistry (topic 6): taps, mixing by recipe, paints, played through the environment as an agent would."""
+
+import pytest
+
+from racbench.worlds.science import TASKS, ScienceEnv, gold_trajectory
+from racbench.worlds.science.house import furniture
+
+CHEMISTRY = ["chemistry-mix", "chemistry-mix-paint-secondary-color", "chemistry-mix-paint-tertiary-color"]
+
+
+@pytest.mark.parametrize("task", CHEMISTRY)
+def test_every_variation_has_a_gold_path_at_full_score(task):
+    for v in range(TASKS[task].n_variations):
+        steps = gold_trajectory(task, v, "")
+        assert steps[-1]["score"] == 1.0 and all(s["score"] < 1.0 for s in steps[:-1]), (task, v)
+
+
+def test_variations_ask_for_scienceworlds_products_in_its_order():
+    def asks(task, v):
+        env = ScienceEnv(task, v)
+        return env.reset()[1]["task_description"]
+    assert "'salt water'" in asks("chemistry-mix", 0) and "kitchen" in asks("chemistry-mix", 0)
+    assert "'salt water'" in asks("chemistry-mix", 8) and "workshop" in asks("chemistry-mix", 8)
+    assert "'smores'" in asks("chemistry-mix", 16) and "'rust'" in asks("chemistry-mix", 30)
+    assert "green paint" in asks("chemistry-mix-paint-secondary-color", 11)
+    assert "violet paint" in asks("chemistry-mix-paint-secondary-color", 24)
+    assert "yellow-green paint" in asks("chemistry-mix-paint-tertiary-color", 6)
+    assert "blue-violet paint" in asks("chemistry-mix-paint-tertiary-color", 35)
+
+
+def _kitchen(task="chemistry-mix", v=0):
+    env = ScienceEnv(task, v, "easy")
+    env.reset()
+    env.step("teleport to kitchen")
+    return env
+
+
+def test_a_sink_turned_on_fills_the_cup_standing_in_it_with_water():
+    env = _kitchen()
+    cup = env.episode.hints["vessel"]
+    env.step(f"pick up {env.canon(cup)}")
+    env.step(f"move {env.canon(cup)} to sink")
+    assert not cup.contents
+    obs, *_ = env.step("turn on sink")
+    assert [c.name for c in cup.contents] == ["water"]
+    env.step("wait1")
+    assert [c.name for c in cup.contents] == ["water"]          # one portion, not one a tick
+    env.step("turn off sink")
+    assert "sink, which is turned off" in env.look()
+
+
+def test_mixing_a_recipes_ingredients_makes_its_product_and_anything_else_does_nothing():
+    env = _kitchen()                                            # salt water: sodium chloride, water
+    cup = env.episode.hints["vessel"]
+    for action in (f"pick up {env.canon(cup)}", "pick up sodium chloride", f"move sodium chloride to {env.canon(cup)}"):
+        env.step(action)
+    obs, *_ = env.step(f"mix {env.canon(cup)}")
+    assert "holds nothing to mix" in obs
+    env.step(f"move {env.canon(cup)} to sink")
+    env.step("turn on sink")
+    env.step("turn off sink")
+    obs, _, _, _, info = env.step(f"mix {env.canon(cup)}")
+    assert obs.startswith("Sodium chloride and water mix to produce salt water")
+    assert [c.name for c in cup.contents] == ["salt water"] and info["score"] < 1.0
+    obs, _, terminated, _, info = env.step("focus on salt water")
+    assert terminated and info["score"] == 1.0
+
+
+def test_focusing_on_something_else_than_the_product_fails():
+    env = _kitchen()
+    obs, _, terminated, _, info = env.step("focus on sink")
+    assert terminated and info["score"] == 0.0
+
+
+def test_the_recipe_names_the_ingredients():
+    env = _kitchen("chemistry-mix", 2)                         # mixed nuts
+    obs, *_ = env.step("read recipe")
+    assert obs == "The recipe reads: To make mixed nuts, you need to mix peanut, almond, cashew."
+
+
+def test_paint_cups_are_named_by_their_paint_and_two_primaries_make_a_secondary():
+    env = ScienceEnv("chemistry-mix-paint-secondary-color", 12, "teleport")   # orange paint
+    env.reset()
+    env.step("teleport to art studio")
+    actions = env._info()["valid_actions"]
+    assert "pour wood cup containing red paint into jug" in actions or \
+        "pour wood cup containing red paint into wooden bowl" in actions
+    bowl = env.episode.hints["vessel"]
+    env.step(f"pour wood cup containing red paint into {bowl.name}")
+    env.step(f"pour cup containing yellow paint into {bowl.name}")
+    obs, *_ = env.step(f"mix {bowl.name}")
+    assert obs == "Red paint and yellow paint mix to produce orange paint."
+    obs, _, terminated, _, info = env.step("focus on orange paint")
+    assert terminated and info["score"] == 1.0
+
+
+def test_a_tertiary_paint_wants_its_secondary_focused_first():
+    steps = [s["action"] for s in gold_trajectory("chemistry-mix-paint-tertiary-color", 0, "easy")]
+    skip = next(i for i, a in enumerate(steps) if a.startswith("focus"))
+    env = ScienceEnv("chemistry-mix-paint-tertiary-color", 0, "easy")
+    env.reset()
+    for action in steps[:skip] + steps[skip + 1:-1]:
+        env.step(action)
+    obs, _, terminated, _, info = env.step(steps[-1])         # the tertiary, secondary never focused
+    assert terminated and info["score"] == 0.0
+
+
+def test_sinks_in_every_task_are_taps_now():
+    env = ScienceEnv("boil", 0, "easy")
+    env.reset()
+    env.step("teleport to kitchen")
+    assert furniture(env.world, "kitchen", "sink") in env.world.taps
+    assert "activate sink" in env._info()["valid_actions"]

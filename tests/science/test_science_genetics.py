@@ -1,0 +1,74 @@
+"""Mendelian genetics (topic 10): alleles, dominance and crosses, played as an agent would."""
+
+import pytest
+
+from racbench.worlds.science import TASKS, ScienceEnv, gold_trajectory
+from racbench.worlds.science.genetics import offspring, phenotype, plant_with
+
+
+@pytest.mark.parametrize("task,every", [("mendelian-genetics-known-plant", 1), ("mendelian-genetics-unknown-plant", 3)])
+def test_gold_paths_reach_full_score(task, every):
+    for v in range(0, TASKS[task].n_variations, every):
+        steps = gold_trajectory(task, v, "")
+        assert steps[-1]["score"] == 1.0 and all(s["score"] < 1.0 for s in steps[:-1]), (task, v)
+
+
+def test_variations_follow_scienceworlds_traits_plants_and_boxes():
+    def described(task, v):
+        return ScienceEnv(task, v).reset()[1]["task_description"]
+    assert described("mendelian-genetics-known-plant", 0) == (
+        "Your task is to determine whether tall plant height is a dominant or recessive trait in the pea plant. "
+        "If the trait is dominant, focus on the red box. If the trait is recessive, focus on the green box.")
+    assert "focus on the green box. If the trait is recessive, focus on the blue box" in \
+        described("mendelian-genetics-known-plant", 1)
+    assert "short plant height" in described("mendelian-genetics-known-plant", 15)
+    assert "blue seed color is a dominant or recessive trait in the unknown E plant" in \
+        described("mendelian-genetics-unknown-plant", 0)
+    assert "red flower color" in described("mendelian-genetics-unknown-plant", 479)
+
+
+def _world():
+    env = ScienceEnv("mendelian-genetics-known-plant", 0)
+    env.reset()
+    return env.world
+
+
+def test_a_cross_of_pure_lines_shows_only_the_dominant_value_and_the_next_one_three_to_one():
+    world = _world()
+    tall = plant_with(world, "pea", ("tall", "tall", "tall"), 25.0)
+    short = plant_with(world, "pea", ("short", "short", "tall"), 25.0)
+    assert (tall.name, short.name) == ("tall pea seed", "short pea seed")
+    first = offspring(world, tall, short, 20)
+    assert all(sorted(s.genes[:2]) == ["short", "tall"] and phenotype(s.genes) == "tall" for s in first)
+    second = []
+    for k in range(100):
+        world.ticks = k                          # a new draw each time, as crosses happen at new ticks
+        second += offspring(world, first[0], first[1], 8)
+    shown_short = sum(phenotype(s.genes) == "short" for s in second) / len(second)
+    assert 0.18 < shown_short < 0.32             # a quarter, as a Punnett square says
+
+
+def test_focusing_on_the_wrong_box_fails():
+    env = ScienceEnv("mendelian-genetics-known-plant", 0, "teleport")   # tall is dominant: the red box
+    env.reset()
+    env.step("teleport to greenhouse")
+    _, _, terminated, _, info = env.step("focus on green box")
+    assert terminated and info["score"] == 0.0
+
+
+def test_seeds_made_during_play_grow_and_survive_a_restore():
+    steps = [s["action"] for s in gold_trajectory("mendelian-genetics-unknown-plant", 5, "")]
+    looked = next(i for i, a in enumerate(steps) if a.startswith("look at seed pod"))
+    env = ScienceEnv("mendelian-genetics-unknown-plant", 5)
+    env.reset()
+    for action in steps[:looked]:
+        env.step(action)
+    saved, growers = env.save(), len(env.world.growers)
+    for action in steps[looked:]:
+        env.step(action)
+    assert env.episode.score == 1.0
+    env.restore(saved)
+    assert len(env.world.growers) == growers and env.episode.score < 1.0
+    for action in steps[looked:]:
+        obs, _, _, _, info = env.step(action)
+    assert info["score"] == 1.0

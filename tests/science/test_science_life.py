@@ -1,0 +1,100 @@
+"""Life spans and life stages (topics 7 and 8), played through the environment as an agent would."""
+
+import pytest
+
+from racbench.worlds.science import TASKS, ScienceEnv, gold_trajectory
+from racbench.worlds.science.data import load
+
+LIFE_TASKS = ["lifespan-longest-lived", "lifespan-shortest-lived",
+              "lifespan-longest-lived-then-shortest-lived", "identify-life-stages-1", "identify-life-stages-2"]
+
+
+@pytest.mark.parametrize("task", LIFE_TASKS)
+def test_every_variation_has_a_gold_path_at_full_score(task):
+    for v in range(TASKS[task].n_variations):
+        steps = gold_trajectory(task, v, "")
+        assert steps[-1]["score"] == 1.0 and all(s["score"] < 1.0 for s in steps[:-1]), (task, v)
+
+
+def test_lifespan_variations_hold_scienceworld_animals_one_of_each_span():
+    life = load("life")
+    rows = life["lifespan_variations"]
+    spans = life["lifespans"]
+    assert len(rows) == 125 and len({tuple(r) for r in rows}) == 125
+    assert rows[0] == ["brown bear", "wolf", "mouse"]   # ScienceWorld's variation 0
+    groups = [{r[k] for r in rows} for k in range(3)]
+    assert all(len(g) == 5 for g in groups)
+    assert min(spans[a] for a in groups[0]) > max(spans[a] for a in groups[1])
+    assert min(spans[a] for a in groups[1]) > max(spans[a] for a in groups[2])
+
+
+def _outside(task, v):
+    env = ScienceEnv(task, v, "teleport")
+    env.reset()
+    env.step("teleport to outside")
+    return env
+
+
+def test_focusing_on_the_longest_lived_animal_completes_and_on_another_fails():
+    env = _outside("lifespan-longest-lived", 0)
+    obs, _, terminated, _, info = env.step("focus on brown bear")
+    assert terminated and info["score"] == 1.0
+    env = _outside("lifespan-longest-lived", 0)
+    obs, _, terminated, _, info = env.step("focus on wolf")
+    assert terminated and info["score"] == 0.0
+
+
+def test_longest_then_shortest_must_come_in_that_order():
+    env = _outside("lifespan-longest-lived-then-shortest-lived", 0)
+    obs, _, terminated, _, info = env.step("focus on mouse")
+    assert terminated and info["score"] == 0.0
+    env = _outside("lifespan-longest-lived-then-shortest-lived", 0)
+    _, _, terminated, _, info = env.step("focus on brown bear")
+    assert not terminated and 0.0 < info["score"] < 1.0
+    _, _, terminated, _, info = env.step("focus on mouse")
+    assert terminated and info["score"] == 1.0
+
+
+def test_an_animal_grows_through_its_stages_while_watched_and_is_named_by_its_stage():
+    env = ScienceEnv("identify-life-stages-1", 0, "teleport")     # the turtle
+    env.reset()
+    turtle = env.episode.hints["order"][0]
+    env.step("wait 20")
+    assert turtle.stage == 0                                       # nobody was watching it
+    obs, *_ = env.step("teleport to outside")
+    assert "turtle egg" in obs
+    names = []
+    for _ in range(30):
+        names.append(turtle.name)
+        env.step("wait1")
+    assert list(dict.fromkeys(names)) == ["turtle egg", "hatchling turtle", "juvenile turtle", "adult turtle"]
+
+
+def test_life_stages_are_focused_earliest_first_and_a_skipped_stage_fails():
+    env = ScienceEnv("identify-life-stages-1", 1, "teleport")     # the wolf: baby, juvenile, adult
+    env.reset()
+    env.step("teleport to outside")
+    _, _, terminated, _, info = env.step("focus on baby wolf")
+    assert not terminated and info["score"] > 0
+    while "juvenile wolf" not in env.look():
+        env.step("wait1")
+    _, _, terminated, _, first = env.step("focus on wolf")
+    assert not terminated and first["score"] > info["score"]
+    env = ScienceEnv("identify-life-stages-1", 1, "teleport")
+    env.reset()
+    env.step("teleport to outside")
+    env.step("wait 6")
+    _, _, terminated, _, info = env.step("focus on juvenile wolf")   # the baby stage was skipped
+    assert terminated and info["score"] == 0.0
+
+
+def test_plant_stages_stand_in_pots_outside_and_wrong_order_fails():
+    env = _outside("identify-life-stages-2", 0)                    # the apple plant
+    for name in ("apple seed", "apple seedling", "adult apple plant"):
+        _, _, terminated, _, info = env.step(f"focus on {name}")
+        assert not terminated
+    _, _, terminated, _, info = env.step("focus on reproducing apple plant")
+    assert terminated and info["score"] == 1.0
+    env = _outside("identify-life-stages-2", 0)
+    _, _, terminated, _, info = env.step("focus on adult apple plant")
+    assert terminated and info["score"] == 0.0
