@@ -3,7 +3,7 @@
 import pytest
 
 from racbench.worlds.science import TASKS, ScienceEnv, gold_trajectory
-from racbench.worlds.science.genetics import offspring, phenotype, plant_with
+from racbench.worlds.science.life import offspring, phenotype, plant_with
 
 
 @pytest.mark.parametrize("task,every", [("mendelian-genetics-known-plant", 1), ("mendelian-genetics-unknown-plant", 3)])

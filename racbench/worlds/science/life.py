@@ -10,8 +10,10 @@ another reproducing plant of its kind is pollinated and, `pollination_ticks` lat
 
 from __future__ import annotations
 
+import random
+
 from racbench.worlds.science.data import load
-from racbench.worlds.science.house import make
+from racbench.worlds.science.house import make, seed_for
 from racbench.worlds.science.world import AGENT, LIQUID, ROOM, World
 
 _LIFE = load("life")
@@ -99,7 +101,6 @@ def _fruit(world: World, t, kin: list):
     next reproducing plant of its kind in the room."""
     if t.genes is None:
         return make(world, t.base, temp=t.temp)
-    from racbench.worlds.science.genetics import offspring   # genetics builds on this module
     partner = kin[(kin.index(t) + 1) % len(kin)]
     pod = make(world, "seed pod", temp=t.temp)
     for seed in offspring(world, t, partner, load("genetics")["pod_seeds"]):
@@ -129,3 +130,32 @@ def tick(world: World) -> None:
             world.changed()
     if ripe:
         _pollinate(world, ripe)
+
+
+# -- Mendelian inheritance ---------------------------------------------------------------
+# Mendelian inheritance of one trait: a plant carries two alleles, shows the dominant value when
+# either allele is it, and passes one allele, drawn at random, to each seed it makes with a partner
+# (a Punnett square, one draw per parent). A seed's name shows the value it will express.
+
+def phenotype(genes: tuple) -> str:
+    a, b, dominant = genes
+    return dominant if dominant in (a, b) else a
+
+
+def plant_with(world, name: str, genes: tuple, temp: float, stage: int = 0):
+    """A plant (seed by default) of `name` carrying `genes`, named by what it shows: 'tall pea seed'."""
+    t = organism(world, "plant", name, load("life")["plant_stages"], temp, stage=stage)
+    shown = phenotype(genes)
+    t.genes = genes
+    t.stages = tuple(load("vocab")["names"]["trait"].format(value=shown, name=s) for s in t.stages)
+    t.referents = t.referents + (shown,)
+    return t
+
+
+def offspring(world, mother, father, n: int) -> list:
+    """`n` seeds of a cross, each with one allele of each parent, drawn from a stream seeded by
+    the parents and the clock (so a replay makes the same seeds)."""
+    rng = random.Random(seed_for("genes", mother.uid, father.uid, world.ticks))
+    dominant = mother.genes[2]
+    return [plant_with(world, mother.base, (rng.choice(mother.genes[:2]), rng.choice(father.genes[:2]), dominant),
+                       mother.temp) for _ in range(n)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from racbench.worlds.science import naming
 from racbench.worlds.science.data import load
-from racbench.worlds.science.genetics import plant_with
+from racbench.worlds.science.life import plant_with
 from racbench.worlds.science.house import (Layout, add_agent, build_house, make, make_substance, rng_for,
                                           settle)
 from racbench.worlds.science.life import in_soil
