@@ -17,7 +17,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # Packages used by name without an import: Fast Downward runs through unified-planning.
-USED_WITHOUT_IMPORT = {"up-fast-downward": "verify"}
+USED_WITHOUT_IMPORT = {"up-fast-downward": "verify",
+                       "pytest-xdist": "test"}  # a pytest plugin: pyproject addopts
 # Packages only examples/ import (training runs that cannot run here: examples/README.md);
 # not installed on these machines, so they are named rather than looked up.
 EXAMPLES_ONLY = {"trl": "train"}
