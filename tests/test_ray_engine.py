@@ -138,3 +138,18 @@ def test_without_ray_installed_the_message_names_the_extra(tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert "racbench[ray]" in proc.stderr and "Traceback" not in proc.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_ray_workers_obey_the_drivers_limits(ray_address, tmp_path):
+    """A Ray worker is not a fork: the enumeration limit set on the command line must
+    reach it, or it would answer by the defaults (here: enumerate where the local build
+    searches) and write other bytes."""
+    configs = "ferry_next_action_bool,ferry_landmarks_open"
+    local, on_cluster = tmp_path / "local", tmp_path / "cluster"
+    cli("build", "acp", "--configs", configs, "--scale", SCALE, "--out", local,
+        "--workers", 2, "--quiet", "--max-enumerated-states", 20)
+    cli("build", "acp", "--configs", configs, "--scale", SCALE, "--out", on_cluster,
+        "--engine", "ray", "--address", ray_address, "--quiet",
+        "--max-enumerated-states", 20)
+    expected = folder_bytes(local)
+    assert len(expected) > 5 and folder_bytes(on_cluster) == expected

@@ -15,6 +15,7 @@ time one of its chunks lands there (jobs.generator).
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import socket
 from collections import deque
@@ -23,6 +24,7 @@ from typing import Callable, Iterable, Iterator
 
 from racbench.export import jobs
 from racbench.export.engine_errors import EngineError, say
+from racbench.worlds.strips import limits
 
 def _ray():
     """Ray, imported when a Ray build runs (the optional extra `racbench[ray]`)."""
@@ -57,9 +59,12 @@ def _install(makers_box: list) -> None:
     _WORKER_STATE["makers"] = key
 
 
-def _run(job: Callable, makers_box: list, args):
+def _run(job: Callable, makers_box: list, args, in_force: limits.Limits):
     """A build job in a Ray worker. The makers' reference travels in a list so that Ray
-    hands it over unresolved: it is fetched once per worker and run, not once per task."""
+    hands it over unresolved: it is fetched once per worker and run, not once per task.
+    The driver's PDDL limits travel with every task: a Ray worker is not a fork, and
+    without them it would enumerate (or refuse) problems by the defaults instead."""
+    limits.set_limits(**dataclasses.asdict(in_force))
     _install(makers_box)
     return job(args)
 
@@ -71,13 +76,14 @@ class RayPool:
     def __init__(self, remote, workers: int, makers_ref):
         self.remote, self.workers = remote, workers
         self.box = [] if makers_ref is None else [makers_ref]
+        self.limits = limits.current()  # those of the build that opened this pool
         self.pending: deque = deque()
 
     def imap(self, job: Callable, jobs: Iterable, chunksize: int = 1) -> Iterator:
         window = max(2, IN_FLIGHT_PER_WORKER * self.workers)
         pending = self.pending
         for args in jobs:
-            pending.append(self.remote.remote(job, self.box, args))
+            pending.append(self.remote.remote(job, self.box, args, self.limits))
             if len(pending) >= window:
                 yield _result(pending.popleft())
         while pending:
