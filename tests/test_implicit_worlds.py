@@ -102,3 +102,41 @@ def test_families_that_enumerate_refuse_problems_beyond_the_limit_by_name():
             assert isinstance(world_for(domain_file, problem, implicit=True), ImplicitWorld)
     finally:
         forget_worlds()
+
+
+BUDGET_RECIPE = """\
+name: budget
+seed: 0
+configs:
+  - name: landmarks_bool
+    family: landmarks
+    form: bool
+    domain: floortile
+    length: 2
+    problems: {test: [p14]}
+    splits: {test: 6}
+"""
+
+
+def test_questions_dropped_for_budget_are_counted_in_the_card(tmp_path):
+    """floortile p14 is beyond the enumeration limit; under a small search budget
+    some landmark questions cannot be proven: they are drawn again, and the card and
+    configs.json count them, the same whatever the number of workers."""
+    import subprocess
+    import sys
+
+    recipe = tmp_path / "budget.yaml"
+    recipe.write_text(BUDGET_RECIPE)
+    outs = []
+    for workers in (1, 2):
+        out = tmp_path / f"out{workers}"
+        subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out",
+                        str(out), "--workers", str(workers), "--search-budget", "300",
+                        "--quiet"], check=True, capture_output=True)
+        outs.append(out)
+    details = [(o / "configs.json").read_text() for o in outs]
+    assert details[0] == details[1]
+    dropped = json.loads(details[0])["configs"][0]["dropped_for_budget"]
+    assert dropped > 0
+    card = (outs[0] / "README.md").read_text()
+    assert f"| landmarks_bool | {dropped} |" in card

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
+from racbench.worlds.strips.budget import note_dropped
 from racbench.tasks.base import (Family, Question, Target, assemble, base_context,
                                  family_template, pddl_term, problem_goal)
 from racbench.tasks.scoring import SEARCH_BUDGET, score_one_fact
@@ -61,7 +62,8 @@ def _split_by_search(world, rng, sid: int, candidates: list[int]) -> tuple[list[
                 found = oracles.is_fact_landmark(world.task, world.bits(sid),
                                                  world.goal_condition, i, LANDMARK_BUDGET,
                                                  explicit=False)
-            except SearchBudgetExceeded:
+            except SearchBudgetExceeded:  # not asked about: dropped, never guessed
+                note_dropped()
                 continue
             (lm if found else other).append(i)
     return lm, other + [i for i in candidates if not touched >> i & 1]

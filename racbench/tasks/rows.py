@@ -32,6 +32,7 @@ from racbench.splits.strata import Stratum, stratum_for
 from racbench.tasks import FAMILIES
 from racbench.tasks.balance import Cells, Survey, survey_cells, survey_options
 from racbench.tasks.base import goal_json
+from racbench.worlds.strips.budget import take_dropped
 from racbench.tasks.question import LETTERS, N_OPTIONS, Question, Target
 from racbench.tasks.options import QUERY_KINDS, SPLITS, TRAC_DOMAIN
 from racbench.tasks.schema import task_features
@@ -55,6 +56,7 @@ TRAC_TEMPLATES = "blocksworld"  # TRAC's phrasing of its blocksworld (templates/
 class Row:
     columns: dict
     key: str  # canonical problem hash, for duplicate and leakage checks
+    dropped: int = 0  # questions dropped for budget while drawing it (strips/budget.py)
 
 
 def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = False
@@ -269,6 +271,7 @@ class ConfigRows:
     def row(self, split: str, index: int, code: int, attempt: int = 0) -> Row:
         seed = derive_seed(self.seed, self.name, split, index, attempt)
         rng = random.Random(seed)
+        take_dropped()  # what earlier work in this process dropped is not this row's
         target = self.target_for(split, code)
         if target.form == "bool" and attempt >= CROWDED_AFTER:
             target = self._roomier_cell(split, target, rng)
@@ -296,7 +299,7 @@ class ConfigRows:
         key_problem = {k: v for k, v in symbolic.items() if k != "answer"}
         columns = self._columns(split, index, seed, world, q, target, context, question,
                                 choices, symbolic)
-        return Row(columns, problem_key(key_problem))
+        return Row(columns, problem_key(key_problem), take_dropped())
 
     def _draw(self, split: str, target: Target, rng: random.Random):
         """(world, question) for the target from the split's problems that offer it, or

@@ -37,6 +37,7 @@ from racbench.worlds.protocol import World
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.grounding import ground
 from racbench.worlds.strips.heuristics import blocks_must_move
+from racbench.worlds.strips.budget import note_dropped
 from racbench.worlds.strips.model import Domain, Literal, Problem
 from racbench.worlds.strips.oracles import relaxed_reachable
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem, read_pddl_text
@@ -48,7 +49,6 @@ from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
 
 TRAC_EXPLICIT_STATES = 2_500  # TRAC's worlds enumerate up to this (five blocks: 501)
 LOCAL_SEARCH_CAP = 5_000
-SEARCH_BUDGET = 20_000  # states one A* may store in an implicit world before giving up
 START_POOL = 256  # implicit worlds: well-mixed states that walks start from
 NEAR_GOAL_TRIES = 40  # implicit worlds: walks tried for a state at a wanted goal distance
 GOAL_SEEDS = 4  # implicit worlds: greedy searches (besides the one from the initial state)
@@ -686,8 +686,8 @@ class ImplicitWorld(StripsWorld):
     def distance(self, state: int, cond: Condition | None = None,
                  max_depth: int | None = None) -> int | None:
         """Fewest actions to `cond` (the goal by default), by search (A* where we have
-        a heuristic, breadth-first otherwise); SearchBudgetExceeded past SEARCH_BUDGET
-        states. `max_depth` is accepted for the protocol (the answer is exact
+        a heuristic, breadth-first otherwise); SearchBudgetExceeded past the search
+        budget's states (limits.py). `max_depth` is accepted for the protocol (the answer is exact
         regardless)."""
         cond = cond or self.goal_condition
         key = (state, cond.pos, cond.neg)
@@ -712,7 +712,7 @@ class ImplicitWorld(StripsWorld):
         first = self._distances.get(key)
         if first is None:
             first = self._distances[key] = shortest_first_actions(
-                self.task, state, cond.pos, cond.neg, SEARCH_BUDGET)
+                self.task, state, cond.pos, cond.neg, limits.current().search_budget)
         return [(k, self.task.actions[k].apply(state)) for k in first]
 
     def _search(self, state: int, cond: Condition, rng=None) -> list[int] | None:
@@ -720,9 +720,11 @@ class ImplicitWorld(StripsWorld):
         rest of the plan: a suffix of a shortest plan is shortest) are kept."""
         h = blocks_must_move(self.task, cond)
         if h is not None:
-            plan = astar(self.task, state, cond, h, SEARCH_BUDGET, tie_break=rng)
+            plan = astar(self.task, state, cond, h, limits.current().search_budget,
+                         tie_break=rng)
         else:
-            plan = bfs_plan(self.task, state, cond.pos, cond.neg, SEARCH_BUDGET, rng)
+            plan = bfs_plan(self.task, state, cond.pos, cond.neg,
+                            limits.current().search_budget, rng)
         if plan is None:
             self._distances[(state, cond.pos, cond.neg)] = None
             return None
@@ -847,9 +849,10 @@ class ImplicitWorld(StripsWorld):
                     break
                 state = pairs[rng.randrange(len(pairs))][1]
             try:
-                plan = bfs_plan(self.task, state, cond.pos, cond.neg, SEARCH_BUDGET,
-                                max_depth=hi)
-            except SearchBudgetExceeded:
+                plan = bfs_plan(self.task, state, cond.pos, cond.neg,
+                                limits.current().search_budget, max_depth=hi)
+            except SearchBudgetExceeded:  # its distance unproven: dropped, never guessed
+                note_dropped()
                 continue
             if plan is not None and len(plan) >= lo:
                 self._remember(state, cond, plan)
@@ -866,7 +869,8 @@ class ImplicitWorld(StripsWorld):
             paths = []
             for start in starts:
                 try:
-                    path = greedy_path(self.task, start, cond.pos, cond.neg, SEARCH_BUDGET,
+                    path = greedy_path(self.task, start, cond.pos, cond.neg,
+                                       limits.current().search_budget,
                                        additive_heuristic(self.task, cond.pos))
                 except SearchBudgetExceeded:
                     continue
