@@ -15,7 +15,10 @@ cover every form; so is any combination matching every field of a mapping listed
 under `exclude`. `science: TASK` entries are gold trajectories of the science lab.
 
 Top-level `license` (a licence identifier the Hugging Face Hub knows, `unknown` when
-absent) and `citation` (BibTeX) go into the dataset card.
+absent) and `citation` (BibTeX) go into the dataset card. Top-level `include` lists
+other recipes (built-in names, or .yaml paths relative to the including file) whose
+configs come first, in that order, before the recipe's own `configs` (which may then be
+left out): `trajectories` is its `trajectories-...` parts in one build.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from racbench.tasks.gold_trajectories import ScienceGoldConfig, ScienceGoldRows
 from racbench.export.licenses import DEFAULT_LICENSE, HUB_LICENSES
 
 SPLITS = ("train", "validation", "test")
-RECIPE_KEYS = ("name", "description", "seed", "license", "citation", "configs")
+RECIPE_KEYS = ("name", "description", "seed", "license", "citation", "include", "configs")
 SCIENCE_KEYS = ("name", "description", "for_each", "science", "simplifications",
                 "valid_actions")
 TASK_KEYS = ("name", "description", "for_each", "exclude", "family", "task", "domain",
@@ -115,13 +118,13 @@ class Recipe:
                       self.license, self.citation)
 
 
-def load_recipe(name_or_path: str) -> Recipe:
+def load_recipe(name_or_path: str, _including: tuple[str, ...] = ()) -> Recipe:
     """A built-in recipe by name (e.g. 'trac') or a YAML file by path.
 
     A built-in name always means the built-in recipe, even if a file or folder of that
     name sits in the working directory; write ./NAME to read such a file instead."""
     if name_or_path in recipe_names():
-        return parse_recipe(recipe_text(name_or_path), f"{name_or_path}.yaml")
+        return parse_recipe(recipe_text(name_or_path), f"{name_or_path}.yaml", _including)
     path = Path(name_or_path)
     if path.suffix not in (".yaml", ".yml") and not path.exists():
         raise RecipeError(f"unknown recipe '{name_or_path}'; accepted: "
@@ -144,7 +147,7 @@ def load_recipe(name_or_path: str) -> Recipe:
     except UnicodeDecodeError as exc:
         raise RecipeError(f"{name_or_path}: not UTF-8 text (byte {exc.start}); a recipe is "
                           "a YAML file") from None
-    return parse_recipe(text, str(path))
+    return parse_recipe(text, str(path), _including)
 
 
 class _RecipeLoader(yaml.SafeLoader):
@@ -162,7 +165,7 @@ class _RecipeLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep)
 
 
-def parse_recipe(text: str, source: str) -> Recipe:
+def parse_recipe(text: str, source: str, _including: tuple[str, ...] = ()) -> Recipe:
     try:
         data = yaml.load(text, Loader=_RecipeLoader)  # noqa: S506 (a safe loader)
     except yaml.YAMLError as exc:
@@ -175,10 +178,11 @@ def parse_recipe(text: str, source: str) -> Recipe:
     if not isinstance(data, dict):
         raise RecipeError(f"{source}: expected a mapping with keys {', '.join(RECIPE_KEYS)}")
     _check_keys(data, RECIPE_KEYS, source, "recipe")
-    entries = data.get("configs")
-    if not isinstance(entries, list) or not entries:
+    included = _included(data, source, _including)
+    entries = data.get("configs", [] if included else None)
+    if not isinstance(entries, list) or not (entries or included):
         raise RecipeError(f"{source}: 'configs' must be a non-empty list")
-    configs: list[ConfigSpec] = []
+    configs: list[ConfigSpec] = [c for r in included for c in r.configs]
     for i, entry in enumerate(entries):
         where = f"{source}: configs[{i}]"
         if not isinstance(entry, dict):
@@ -192,8 +196,39 @@ def parse_recipe(text: str, source: str) -> Recipe:
     seed = data.get("seed", 0)
     if not isinstance(seed, int):
         raise RecipeError(f"{source}: 'seed' must be an integer, got {seed!r}")
+    # what the build's fingerprint covers: the included recipes' texts too
+    source_text = "\n".join([text] + [r.source_text for r in included])
     return Recipe(str(data.get("name", source)), str(data.get("description", "")), seed,
-                  tuple(configs), text, _license(data, source), _citation(data, source))
+                  tuple(configs), source_text, _license(data, source), _citation(data, source))
+
+
+def _included(data: dict, source: str, including: tuple[str, ...]) -> list[Recipe]:
+    """The recipes named under `include`: built-in names, or paths relative to the
+    including file; a recipe that includes itself, directly or not, is refused."""
+    names = data.get("include", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        raise RecipeError(f"{source}: 'include' must be a list of recipe names (built-in: "
+                          f"{', '.join(recipe_names())}) or .yaml paths")
+    chain = including + (source,)
+    out = []
+    for name in names:
+        target = name
+        if name not in recipe_names():
+            if Path(name).suffix not in (".yaml", ".yml") or source in _builtin_sources():
+                raise RecipeError(f"{source}: 'include' names unknown recipe {name!r}; "
+                                  f"accepted: {', '.join(recipe_names())} or a .yaml path "
+                                  "relative to this recipe")
+            target = str(Path(source).parent / name)
+        key = f"{target}.yaml" if target in recipe_names() else target
+        if key in chain:
+            raise RecipeError(f"{source}: 'include' of {name!r} makes a cycle: "
+                              f"{' -> '.join(chain + (key,))}")
+        out.append(load_recipe(target, chain))
+    return out
+
+
+def _builtin_sources() -> set[str]:
+    return {f"{n}.yaml" for n in recipe_names()}
 
 
 def _license(data: dict, source: str) -> str:
