@@ -56,6 +56,8 @@ GOAL_SEEDS = 4  # implicit worlds: greedy searches (besides the one from the ini
 EXPLORE_STATES = 1_000  # implicit worlds: states a witness search visits from a state
 PROBE_STATES = 16  # implicit worlds: states whose relaxed reach tells if anything can be lost
 UNREACHABLE = -1
+WITHIN_KEPT = 20_000  # implicit worlds: depth-bounded search outcomes kept
+BUDGET_RAN_OUT = "budget ran out"  # a kept outcome: the search stopped at its budget
 
 
 class WorldTooLarge(InputError):
@@ -646,6 +648,7 @@ class ImplicitWorld(StripsWorld):
         self._pool: list[int] = []
         self._distances: dict = {}
         self._explore_cache: dict[int, list[int]] = {}
+        self._within: dict = {}  # _plan_within's outcomes
 
     def sample_state(self, rng: random.Random) -> int:
         n = len(self.objects)
@@ -848,16 +851,34 @@ class ImplicitWorld(StripsWorld):
                 if not pairs:
                     break
                 state = pairs[rng.randrange(len(pairs))][1]
-            try:
-                plan = bfs_plan(self.task, state, cond.pos, cond.neg,
-                                limits.current().search_budget, max_depth=hi)
-            except SearchBudgetExceeded:  # its distance unproven: dropped, never guessed
+            plan = self._plan_within(state, cond, hi)
+            if plan is BUDGET_RAN_OUT:  # its distance unproven: dropped, never guessed
                 note_dropped()
                 continue
             if plan is not None and len(plan) >= lo:
                 self._remember(state, cond, plan)
                 return state
         return None
+
+    def _plan_within(self, state: int, cond: Condition, depth: int):
+        """A shortest plan of at most `depth` actions from `state` to `cond`, None if
+        there is none, or BUDGET_RAN_OUT. Draws near the goal keep meeting the same
+        candidates (walks of a few steps from a few goal states), so outcomes are kept:
+        a breadth-first search without tie-breaking gives the same outcome whenever it
+        runs, so keeping them changes speed, never a row."""
+        key = (state, cond.pos, cond.neg, depth)
+        kept = self._within.get(key, self._within)
+        if kept is not self._within:
+            return kept
+        try:
+            kept = bfs_plan(self.task, state, cond.pos, cond.neg,
+                            limits.current().search_budget, max_depth=depth)
+        except SearchBudgetExceeded:
+            kept = BUDGET_RAN_OUT
+        if len(self._within) >= WITHIN_KEPT:
+            self._within.clear()
+        self._within[key] = kept
+        return kept
 
     def _greedy_paths(self, cond: Condition) -> list[list[int]]:
         """Greedy best-first paths (states) to `cond` from the initial state and from
