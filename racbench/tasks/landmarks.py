@@ -54,7 +54,9 @@ def _split_by_search(world, rng, sid: int, candidates: list[int]) -> tuple[list[
     landmarks (the plan is the witness); each atom it does make true is settled by
     the landmark oracle (relaxed reachability without its achievers, then h^2, then
     a bounded search), and left out if the search's budget runs out."""
-    touched = _touched(world, sid, world.optimal_plan(rng, sid) or [])
+    # any shortest plan is a witness: the one breadth-first search finds first, which
+    # drawing `sid` near the goal has usually found already
+    touched = _touched(world, sid, world.optimal_plan(None, sid) or [])
     lm, other = [], []
     for i in candidates:
         if touched >> i & 1:

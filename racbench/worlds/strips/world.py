@@ -725,6 +725,10 @@ class ImplicitWorld(StripsWorld):
         if h is not None:
             plan = astar(self.task, state, cond, h, limits.current().search_budget,
                          tie_break=rng)
+        elif rng is None:  # the plan breadth-first search finds first, kept
+            plan = self._plan_within(state, cond, None)
+            if plan is BUDGET_RAN_OUT:
+                raise SearchBudgetExceeded(f"more than {limits.current().search_budget} states")
         else:
             plan = bfs_plan(self.task, state, cond.pos, cond.neg,
                             limits.current().search_budget, rng)
@@ -861,23 +865,30 @@ class ImplicitWorld(StripsWorld):
         return None
 
     def _plan_within(self, state: int, cond: Condition, depth: int):
-        """A shortest plan of at most `depth` actions from `state` to `cond`, None if
-        there is none, or BUDGET_RAN_OUT. Draws near the goal keep meeting the same
+        """The shortest plan breadth-first search (without tie-breaking) finds first
+        from `state` to `cond`, if it has at most `depth` actions (any, for None); None
+        if there is none, or BUDGET_RAN_OUT. Draws near the goal keep meeting the same
         candidates (walks of a few steps from a few goal states), so outcomes are kept:
-        a breadth-first search without tie-breaking gives the same outcome whenever it
-        runs, so keeping them changes speed, never a row."""
-        key = (state, cond.pos, cond.neg, depth)
+        such a search gives the same outcome whenever it runs, so keeping them changes
+        speed, never a row. A plan found is that search's plan at any greater depth."""
+        budget = limits.current().search_budget
+        key = (state, cond.pos, cond.neg, depth, budget)
         kept = self._within.get(key, self._within)
+        if kept is self._within and depth is not None:
+            found = self._within.get((state, cond.pos, cond.neg, None, budget))
+            if isinstance(found, list) and len(found) <= depth:
+                kept = found
         if kept is not self._within:
             return kept
         try:
-            kept = bfs_plan(self.task, state, cond.pos, cond.neg,
-                            limits.current().search_budget, max_depth=depth)
+            kept = bfs_plan(self.task, state, cond.pos, cond.neg, budget, max_depth=depth)
         except SearchBudgetExceeded:
             kept = BUDGET_RAN_OUT
         if len(self._within) >= WITHIN_KEPT:
             self._within.clear()
         self._within[key] = kept
+        if isinstance(kept, list):
+            self._within[(state, cond.pos, cond.neg, None, budget)] = kept
         return kept
 
     def _greedy_paths(self, cond: Condition) -> list[list[int]]:
