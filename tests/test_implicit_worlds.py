@@ -140,3 +140,39 @@ def test_questions_dropped_for_budget_are_counted_in_the_card(tmp_path):
     assert dropped > 0
     card = (outs[0] / "README.md").read_text()
     assert f"| landmarks_bool | {dropped} |" in card
+
+
+def test_past_the_budget_of_breadth_first_search_astar_with_hmax_proves_distances():
+    """Where breadth-first search runs out of budget (logistics: a goal a few trucks
+    and planes away), A* with h^max still proves the distance, equal to the
+    enumerated world's."""
+    import random
+
+    from racbench.worlds.strips.search import SearchBudgetExceeded, bfs_plan
+    from racbench.worlds.strips.shipped import shipped_files
+
+    domain_file, (problem_file,) = shipped_files("logistics", ["p05"])
+    forget_worlds()
+    try:
+        enumerated = world_for(str(domain_file), str(problem_file))
+        with limits.overridden(max_enumerated_states=20, search_budget=300):
+            implicit = world_for(str(domain_file), str(problem_file), implicit=True)
+            assert isinstance(implicit, ImplicitWorld)
+            goal = implicit.goal_condition
+            rng = random.Random(0)
+            by_astar = 0
+            for _ in range(30):
+                sid = enumerated.sample_state(rng)
+                state = int(enumerated.states[sid])
+                try:
+                    bfs_plan(implicit.task, state, goal.pos, goal.neg, 300)
+                except SearchBudgetExceeded:
+                    try:
+                        distance = implicit.distance(state)
+                    except SearchBudgetExceeded:
+                        continue
+                    by_astar += 1
+                    assert distance == enumerated.goal_distance[sid]
+            assert by_astar >= 3
+    finally:
+        forget_worlds()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import random
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -42,8 +43,8 @@ from racbench.worlds.strips.model import Domain, Literal, Problem
 from racbench.worlds.strips.oracles import relaxed_reachable
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem, read_pddl_text
 from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, additive_heuristic,
-                                          astar, bfs_plan,
-                                          greedy_path, shortest_first_actions)
+                                          astar, bfs_plan, greedy_path, max_heuristic,
+                                          shortest_first_actions)
 from racbench.worlds.strips.shipped import blocks_problem, trac_domain_file
 from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
 
@@ -649,6 +650,7 @@ class ImplicitWorld(StripsWorld):
         self._distances: dict = {}
         self._explore_cache: dict[int, list[int]] = {}
         self._within: dict = {}  # _plan_within's outcomes
+        self._hmax: dict = {}  # goal -> its h^max, for searches past breadth-first's budget
 
     def sample_state(self, rng: random.Random) -> int:
         n = len(self.objects)
@@ -730,8 +732,11 @@ class ImplicitWorld(StripsWorld):
             if plan is BUDGET_RAN_OUT:
                 raise SearchBudgetExceeded(f"more than {limits.current().search_budget} states")
         else:
-            plan = bfs_plan(self.task, state, cond.pos, cond.neg,
-                            limits.current().search_budget, rng)
+            try:
+                plan = bfs_plan(self.task, state, cond.pos, cond.neg,
+                                limits.current().search_budget, rng)
+            except SearchBudgetExceeded:
+                plan = self._astar_hmax(state, cond, rng)
         if plan is None:
             self._distances[(state, cond.pos, cond.neg)] = None
             return None
@@ -864,6 +869,32 @@ class ImplicitWorld(StripsWorld):
                 return state
         return None
 
+    def _astar_hmax(self, state: int, cond: Condition, rng=None,
+                    depth: int | None = None) -> list[int] | None:
+        """A shortest plan by A* with h^max, for when breadth-first search ran out of
+        budget: the heuristic is admissible, so the plan is as short as any, and it
+        stores only states whose estimate stays within the plan's length (fewer,
+        where goals lie far). None if there is none (or none within `depth`, which
+        h^max alone may prove); SearchBudgetExceeded past the budget, as always, and
+        where actions have costs (A* would minimise cost, these searches count
+        actions)."""
+        if not self._unit_costs:
+            raise SearchBudgetExceeded("actions with costs: no fallback to A*")
+        h = self._hmax.get((cond.pos, cond.neg))
+        if h is None:
+            h = self._hmax[(cond.pos, cond.neg)] = max_heuristic(self.task, cond.pos)
+        if h(state) > (math.inf if depth is None else depth):
+            return None
+        plan = astar(self.task, state, cond, h, limits.current().search_budget,
+                     tie_break=rng)
+        if plan is not None and depth is not None and len(plan) > depth:
+            return None
+        return plan
+
+    @cached_property
+    def _unit_costs(self) -> bool:
+        return all(a.cost == 1 for a in self.task.actions)
+
     def _plan_within(self, state: int, cond: Condition, depth: int):
         """The shortest plan breadth-first search (without tie-breaking) finds first
         from `state` to `cond`, if it has at most `depth` actions (any, for None); None
@@ -883,7 +914,10 @@ class ImplicitWorld(StripsWorld):
         try:
             kept = bfs_plan(self.task, state, cond.pos, cond.neg, budget, max_depth=depth)
         except SearchBudgetExceeded:
-            kept = BUDGET_RAN_OUT
+            try:
+                kept = self._astar_hmax(state, cond, None, depth)
+            except SearchBudgetExceeded:
+                kept = BUDGET_RAN_OUT
         if len(self._within) >= WITHIN_KEPT:
             self._within.clear()
         self._within[key] = kept
