@@ -111,7 +111,7 @@ configs:
   - name: landmarks_bool
     family: landmarks
     form: bool
-    domain: floortile
+    domain: ferry
     length: 2
     problems: {test: [p14]}
     splits: {test: 6}
@@ -119,7 +119,7 @@ configs:
 
 
 def test_questions_dropped_for_budget_are_counted_in_the_card(tmp_path):
-    """floortile p14 is beyond the enumeration limit; under a small search budget
+    """ferry p14 is beyond the enumeration limit; under a small search budget
     some landmark questions cannot be proven: they are drawn again, and the card and
     configs.json count them, the same whatever the number of workers."""
     import subprocess
