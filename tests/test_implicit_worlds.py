@@ -176,3 +176,20 @@ def test_past_the_budget_of_breadth_first_search_astar_with_hmax_proves_distance
             assert by_astar >= 3
     finally:
         forget_worlds()
+
+
+def test_a_refusal_under_a_tiny_budget_names_the_budget(tmp_path):
+    """A config refused on a problem answered by search says that a larger
+    --search-budget may help (exit 2, nothing written)."""
+    from click.testing import CliRunner
+
+    from racbench.cli import main
+
+    recipe = tmp_path / "tiny.yaml"
+    recipe.write_text(BUDGET_RECIPE.replace("family: landmarks", "family: next_action")
+                      .replace("domain: ferry", "domain: floortile"))
+    result = CliRunner().invoke(main, ["build", str(recipe), "--out", str(tmp_path / "out"),
+                                       "--workers", "1", "--search-budget", "30", "--quiet"])
+    assert result.exit_code == 2, result.output
+    assert "--search-budget (30 states)" in result.stderr
+    assert not (tmp_path / "out").exists()

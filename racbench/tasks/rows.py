@@ -32,13 +32,14 @@ from racbench.splits.strata import Stratum, stratum_for
 from racbench.tasks import FAMILIES
 from racbench.tasks.balance import Cells, Survey, survey_cells, survey_options
 from racbench.tasks.base import goal_json
+from racbench.worlds.strips import limits
 from racbench.worlds.strips.budget import take_dropped
 from racbench.tasks.question import LETTERS, N_OPTIONS, Question, Target
 from racbench.tasks.options import QUERY_KINDS, SPLITS, TRAC_DOMAIN
 from racbench.tasks.schema import task_features
 from racbench.text.phrasing import Names, TaskText
 from racbench.worlds.science.lab import lab
-from racbench.worlds.strips.world import (StripsWorld,
+from racbench.worlds.strips.world import (ImplicitWorld, StripsWorld,
                                           forget_worlds, trac_world, world_for)
 
 if TYPE_CHECKING:
@@ -201,7 +202,7 @@ class ConfigRows:
                     f"{self.cfg.family} true/false questions about a subject whose answer "
                     f"depends on the state on {self.cfg.domain_label} (in each, every "
                     "subject has one answer whatever the state, so the question alone "
-                    "would tell it); choose other problems or another form")
+                    f"would tell it); choose other problems or another form{_budget_hint(worlds)}")
             self.groups[split] = [sorted(by_group[g], key=repr) for g in sorted(by_group)]
             for cells in self.groups[split]:
                 for cell in cells:
@@ -230,7 +231,7 @@ class ConfigRows:
                     f"config '{self.name}': no problem of split '{split}' ("
                     f"{', '.join(w.label for w in self.worlds[split])}) gives "
                     f"{self.cfg.family} {what} on {self.cfg.domain_label}; choose other "
-                    "problems or another form")
+                    f"problems or another form{_budget_hint(self.worlds[split])}")
             self.feasible[split] = ok
             for i, w in zip(indices, ok):
                 if surveys:
@@ -432,6 +433,18 @@ class ConfigRows:
 def _cell_text(cell: tuple) -> str:
     length, kind = cell
     return f"length {length}, {json.dumps(kind, default=str)}"
+
+
+def _budget_hint(worlds) -> str:
+    """For a refusal on problems answered by search: what a search could not prove
+    within its budget was never asked, so a larger budget may find questions."""
+    searched = [w.label for w in worlds if isinstance(w, ImplicitWorld)]
+    if not searched:
+        return ""
+    return (f" ({', '.join(searched)} {'is' if len(searched) == 1 else 'are'} answered by "
+            f"search, and questions a search cannot prove within --search-budget "
+            f"({limits.current().search_budget:,} states) are not asked: a larger budget "
+            "may find some)")
 
 
 def _target_text(target: Target) -> str:
