@@ -869,13 +869,12 @@ class ImplicitWorld(StripsWorld):
                 return state
         return None
 
-    def _astar_hmax(self, state: int, cond: Condition, rng=None,
-                    depth: int | None = None) -> list[int] | None:
+    def _astar_hmax(self, state: int, cond: Condition, rng=None) -> list[int] | None:
         """A shortest plan by A* with h^max, for when breadth-first search ran out of
         budget: the heuristic is admissible, so the plan is as short as any, and it
         stores only states whose estimate stays within the plan's length (fewer,
-        where goals lie far). None if there is none (or none within `depth`, which
-        h^max alone may prove); SearchBudgetExceeded past the budget, as always, and
+        where goals lie far). None if there is none (which h^max alone may prove);
+        SearchBudgetExceeded past the budget, as always, and
         where actions have costs (A* would minimise cost, these searches count
         actions)."""
         if not self._unit_costs:
@@ -883,13 +882,10 @@ class ImplicitWorld(StripsWorld):
         h = self._hmax.get((cond.pos, cond.neg))
         if h is None:
             h = self._hmax[(cond.pos, cond.neg)] = max_heuristic(self.task, cond.pos)
-        if h(state) > (math.inf if depth is None else depth):
+        if h(state) == math.inf:
             return None
-        plan = astar(self.task, state, cond, h, limits.current().search_budget,
+        return astar(self.task, state, cond, h, limits.current().search_budget,
                      tie_break=rng)
-        if plan is not None and depth is not None and len(plan) > depth:
-            return None
-        return plan
 
     @cached_property
     def _unit_costs(self) -> bool:
@@ -914,10 +910,12 @@ class ImplicitWorld(StripsWorld):
         try:
             kept = bfs_plan(self.task, state, cond.pos, cond.neg, budget, max_depth=depth)
         except SearchBudgetExceeded:
-            try:
-                kept = self._astar_hmax(state, cond, None, depth)
-            except SearchBudgetExceeded:
-                kept = BUDGET_RAN_OUT
+            kept = BUDGET_RAN_OUT
+            if depth is None:  # a distance asked for: worth A*'s dearer states
+                try:
+                    kept = self._astar_hmax(state, cond)
+                except SearchBudgetExceeded:
+                    pass
         if len(self._within) >= WITHIN_KEPT:
             self._within.clear()
         self._within[key] = kept
