@@ -36,7 +36,6 @@ from racbench.tasks.planning import (SequenceGoalFamily, changed_goal, lab_conte
                                      lab_rendered, swapped)
 from racbench.tasks.executability import schemas
 from racbench.tasks.options import LAB_MAX_DISTANCE
-from racbench.worlds.science.lab import MAX_DEVIATION
 
 WALK_TRIES = 8
 KINDS = ("suboptimal", "no_progress")
@@ -173,7 +172,7 @@ def _plain(goal) -> list[dict]:
     return [{"atom": list(a), "positive": p} for a, p in goal]
 
 
-LAB_SWAPS = 4  # lab: observations with one command swapped, tried per state
+LAB_SWAPS = 2  # lab: observations with one command swapped, tried per state
 DISTANCES_KEPT = 4096  # lab: proven distances remembered per variation
 
 
@@ -204,9 +203,7 @@ def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     start = len(gold) - rng.randint(length, LAB_MAX_DISTANCE)
     if start < 0:
         return None
-    state = gold[:start]
-    if rng.randrange(2):
-        state = world.walk(state, rng, rng.randint(1, MAX_DEVIATION))
+    state = world.off_gold(rng, start) if rng.randrange(2) else gold[:start]
     if not world.valid(state):
         return None
     total = lab_distance(world, state, gold[-LAB_MAX_DISTANCE:])

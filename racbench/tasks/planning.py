@@ -18,7 +18,8 @@ with what has been focused on so far): does the sequence run and complete the ta
 (ScienceWorld's full score)? The sequence is the last `length` commands of the oracle's
 gold trajectory, or that suffix with one command swapped for another of its verb; the
 state is the gold path's state before the suffix, one a few commands off it, or one a
-step or two behind on it. Each is labelled by running it in the simulator: positives
+step or two behind on it (a detour from an earlier step, the gold path then taken up
+again). Each is labelled by running it in the simulator: positives
 complete the task, negatives either cannot be carried out (a command the simulator does
 not take at that point) or run and leave the task unfinished, in equal shares; the
 verbs of the sequence are the row's cell. Only sequences the context can support are
@@ -35,7 +36,6 @@ from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
 from racbench.tasks.executability import foreign_walk, schemas
 from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import score_plan
-from racbench.worlds.science.lab import MAX_DEVIATION
 from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import literal_condition
 
@@ -148,7 +148,7 @@ def lab_situation(world, rng, length: int) -> tuple[tuple, list[str], str] | Non
     if way == 0:
         state = gold[:start]
     elif way == 1:
-        state = world.walk(gold[:start], rng, rng.randint(1, MAX_DEVIATION))
+        state = world.off_gold(rng, start)
     else:
         state = gold[:max(0, start - rng.randint(1, BEHIND))]
     if not world.valid(state):

@@ -153,14 +153,24 @@ class ScienceLab(World):
     def sample_state(self, rng: random.Random) -> tuple[str, ...]:
         """A state along what agents do: a third of the time a walk from the start, a
         third a step of the gold trajectory (before it ends), a third a few commands off
-        the gold path (a walk from one of its steps), so questions reach the middle of
-        tasks (the stove on, the water a gas, the bulb lit)."""
+        the gold path (`off_gold`), so questions reach the middle of tasks (the stove
+        on, the water a gas, the bulb lit)."""
         way = rng.randrange(3)
         if way == 0:
             return self.walk((), rng, rng.randint(0, MAX_START_WALK))
         gold = self.gold()
-        state = gold[:rng.randrange(len(gold))]
-        return state if way == 1 else self.walk(state, rng, rng.randint(1, MAX_DEVIATION))
+        step = rng.randrange(len(gold))
+        return gold[:step] if way == 1 else self.off_gold(rng, step)
+
+    def off_gold(self, rng: random.Random, step: int) -> tuple[str, ...]:
+        """A state off the gold path near its `step`: a detour of 1 to MAX_DEVIATION
+        random commands from an earlier step, then the gold path taken up again up to
+        `step` where the simulator still takes its commands (else the detour's end)."""
+        gold = self.gold()
+        back = rng.randint(0, step)
+        state = self.walk(gold[:back], rng, rng.randint(1, MAX_DEVIATION))
+        rest = gold[back:step]
+        return state + rest if self.carry_out(state, rest)[0] is None else state
 
     def walk(self, state: tuple[str, ...], rng: random.Random, n: int) -> tuple[str, ...]:
         """`state` and up to `n` random commands after it (fewer at a dead end)."""
@@ -215,10 +225,17 @@ class ScienceLab(World):
     def completes_in_one(self, state: tuple[str, ...]) -> bool:
         """Whether some command the simulator takes in `state` completes the task: every
         one is tried from the state saved there (none is remembered as a state)."""
-        saved = self._node(state).saved
+        saved, commands = self._node(state).saved, self.valid(state)
+        self._env.restore(saved)
+        self._at = state
+        self._env.scope  # noqa: B018 (the state's scope, read once for every command)
+        # what the episode worked out in this state (its scope, to read commands) holds
+        # after every restore to it: restore forgets it only for the states that follow
+        known = dict(self._env._cache)
         found = False
-        for command in self.valid(state):
+        for command in commands:
             self._env.restore(saved)
+            self._env._cache.update(known)
             self._env.act(command)
             if self._env.episode.complete:
                 found = True
