@@ -157,18 +157,34 @@ def lab_situation(world, rng, length: int) -> tuple[tuple, list[str], str] | Non
 
 
 def swapped(world, rng, state: tuple, suffix: list[str]) -> list[str] | None:
-    """The suffix with one command swapped for another of its verb: one the simulator
-    takes where it is typed, or one it takes on the gold path there (which may not run
-    here)."""
+    """The suffix with one command swapped for another of its verb: half the time one
+    the simulator takes where it is typed (or on the gold path there), which runs; half
+    the time one it takes somewhere along the gold path, which mostly cannot run here."""
     k = rng.randrange(len(suffix))
     verb = world.action_kind(suffix[k])
-    failed, _ = world.carry_out(state, suffix[:k])
-    here = state + tuple(suffix[:k]) if failed is None else state
-    gold = world.gold()
-    there = gold[:len(gold) - len(suffix) + k]
-    others = sorted({c for c in world.valid(here) + world.valid(there)
-                     if c != suffix[k] and world.action_kind(c) == verb})
+    if rng.randrange(2):
+        failed, _ = world.carry_out(state, suffix[:k])
+        here = state + tuple(suffix[:k]) if failed is None else state
+        gold = world.gold()
+        there = gold[:len(gold) - len(suffix) + k]
+        pool = world.valid(here) + world.valid(there)
+    else:
+        pool = gold_commands(world).get(verb, ())
+    others = sorted({c for c in pool if c != suffix[k] and world.action_kind(c) == verb})
     return suffix[:k] + [rng.choice(others)] + suffix[k + 1:] if others else None
+
+
+def gold_commands(world) -> dict[tuple, tuple[str, ...]]:
+    """The commands the simulator takes somewhere along the gold path, by verb (once
+    per variation)."""
+    found = world.__dict__.get("_gold_commands")
+    if found is None:
+        gold, by_verb = world.gold(), {}
+        for step in range(len(gold)):
+            for command in world.valid(gold[:step]):
+                by_verb.setdefault(world.action_kind(command), set()).add(command)
+        found = world._gold_commands = {v: tuple(sorted(c)) for v, c in by_verb.items()}
+    return found
 
 
 def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
