@@ -422,7 +422,9 @@ def export_inspect_command(directory: Path, out: Path, patterns) -> None:
     from racbench.export.inspect_export import export_inspect
 
     file, tasks = export_inspect(directory, out, patterns)
-    click.echo(_say("exported_inspect", out=out, file=file, tasks=len(tasks)))
+    # relative: Inspect reads a file named without @task as a glob, relative before 3.13
+    click.echo(_say("exported_inspect", out=out, file=file, tasks=len(tasks),
+                    path=os.path.relpath(out / file)))
 
 
 @main.group("play")
