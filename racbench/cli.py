@@ -408,6 +408,25 @@ def export_lm_eval_command(directory: Path, out: Path) -> None:
     click.echo(_say("exported", out=out, files=len(files), group=group))
 
 
+@export_group.command("inspect")
+@click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
+@click.option("--out", required=True, type=click.Path(path_type=Path),
+              help="Folder to create for the tasks file.")
+@click.option("--configs", "patterns", default=None,
+              help="Only the configs matching these comma-separated patterns, e.g. "
+              "'blocksworld_*,gripper_planning_bool'.")
+def export_inspect_command(directory: Path, out: Path, patterns) -> None:
+    """Inspect tasks (a Python file, one @task per config) that load the build in DIR
+    and score replies with racbench.score; needs the 'inspect' extra where they run."""
+    from racbench.export.harness import _say
+    from racbench.export.inspect_export import export_inspect
+
+    file, tasks = export_inspect(directory, out, patterns)
+    # relative: Inspect reads a file named without @task as a glob, relative before 3.13
+    click.echo(_say("exported_inspect", out=out, file=file, tasks=len(tasks),
+                    path=os.path.relpath(out / file)))
+
+
 @main.group("play")
 def play_group() -> None:
     """Play a world interactively at the terminal (through its gymnasium environment)."""
