@@ -12,6 +12,7 @@ from typing import Callable, Iterator, Sequence
 from racbench.checks.verify.engines import (FD_TIMEOUT, INSTALL_HINT, Engine,
                                            fd_available, up_available)
 from racbench.checks.verify.families import check_row
+import racbench.checks.verify.replay_imitation as replay_imitation
 from racbench.checks.verify.report import (Claims, EngineMissing, Mismatch, NotADataset,
                                           RowCheck, Skip, Unchecked, VerifyReport)
 from racbench.export.layout import config_dirs, split_files
@@ -36,9 +37,13 @@ def engine_for(optimal: bool, fd_timeout: float) -> Engine:
 
 def verify_row(row: dict, *, optimal: bool | None = None,
                fd_timeout: float = FD_TIMEOUT) -> RowCheck:
-    """Re-derive one row's label (and optimal_plan_length) from its ``symbolic`` JSON.
+    """Re-derive one row's label (and optimal_plan_length) from its ``symbolic`` JSON
+    (science-lab gold rows: by replay, see replay_imitation.py).
 
     ``optimal``: run the Fast Downward checks (default: when it is installed)."""
+    replayed = replay_imitation.check(row)
+    if replayed is not None:
+        return replayed
     if not up_available():
         raise EngineMissing(f"racbench verify needs unified-planning: {INSTALL_HINT}")
     if optimal is None:
@@ -98,7 +103,7 @@ def find_configs(root: Path) -> dict[str, dict[str, list[Path]]]:
                 columns = pq.read_schema(files[0]).names
             except Exception as exc:
                 raise NotADataset(f"{files[0]} is not a readable Parquet file: {exc}") from None
-            if "symbolic" not in columns:
+            if "symbolic" not in columns and not replay_imitation.replays(columns):
                 raise NotADataset(f"{root} is not a racbench dataset: {files[0].relative_to(root.parent)}"
                                   f" has no 'symbolic' column")
     return configs
