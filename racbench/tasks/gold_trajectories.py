@@ -141,10 +141,17 @@ class GoldPlay:
     def situations(self, with_valid_actions: bool) -> list[dict]:
         """What the agent sees before each gold action: at the reset, then after each
         step but the last."""
-        keys = ("look", "inventory", "valid_actions") if with_valid_actions else ()
         blank = {"look": "", "inventory": "", "valid_actions": []}
-        return [{"observation": s["observation"], "score": float(s["score"]), **blank,
-                 **{k: s[k] for k in keys}} for s in [self.start, *self.steps[:-1]]]
+        out = []
+        one: dict[str, str] = {}  # each distinct text as one object, shared by the rows
+        for s in [self.start, *self.steps[:-1]]:
+            seen = {"observation": s["observation"], "score": float(s["score"]), **blank}
+            if with_valid_actions:
+                seen["look"] = one.setdefault(s["look"], s["look"])
+                seen["inventory"] = one.setdefault(s["inventory"], s["inventory"])
+                seen["valid_actions"] = [one.setdefault(a, a) for a in s["valid_actions"]]
+            out.append(seen)
+        return out
 
 
 def play_gold(task: str, variation: int, simplifications: str = "",
