@@ -69,10 +69,13 @@ def build(configs: str | None, workers: int, tmp: Path) -> None:
            "--workers", str(workers), "--quiet"]
     if configs:
         cmd += ["--configs", configs]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak = usage.ru_maxrss / 1024
+    cpu = (usage.ru_utime + usage.ru_stime) - (before.ru_utime + before.ru_stime)
     per_kind: dict[str, int] = {}
     for f in out.rglob("*.parquet"):
         kind = f.parent.name.split("-", 1)[0]
@@ -83,6 +86,8 @@ def build(configs: str | None, workers: int, tmp: Path) -> None:
           + ", ".join(f"{k} {n}" for k, n in sorted(per_kind.items())))
     print(f"  rows: {rows}  time: {seconds:.1f} s  rate: {rows / seconds:,.0f} rows/s  "
           f"size: {size / 2**20:.0f} MiB  peak memory (largest process): {peak:.0f} MiB")
+    print(f"  CPU time of the build and its workers: {cpu:.0f} s ({rows / cpu:,.0f} rows per "
+          f"CPU second; on {workers} idle cores about {cpu / workers:.0f} s)")
 
 
 def main() -> None:

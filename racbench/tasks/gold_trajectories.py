@@ -52,6 +52,10 @@ DEFAULT_HISTORY = 1  # ScienceWorld's baselines see the previous observation and
 MAX_HISTORY = 1000  # an episode's moves at most (worlds/science/env.py MAX_MOVES)
 TABLE_SETTINGS = ("", "easy")  # the simplification settings gold_lengths.json holds
 SPLIT_ORDER = ("train", "validation", "test")
+# rows a shard holds (all in memory while it is written): a step with its valid actions
+# weighs some 15 KB there (Python and Arrow), a whole trajectory with them up to 2 MB
+STEPS_PER_SHARD = 20_000
+TRAJECTORIES_PER_SHARD = 200
 
 _STEP = {
     "action": datasets.Value("string"),
@@ -168,13 +172,14 @@ def gold_row(task: str, variation: int, simplifications: str = "", with_valid_ac
     """One dataset row matching FEATURES (look, inventory and valid actions empty unless requested)."""
     play = play_gold(task, variation, simplifications, with_valid_actions)
     steps = play.steps
+    one: dict[str, str] = {}  # each distinct text as one object (pickled once a chunk)
     rows = [{
         "action": s["action"],
         "observation": s["observation"],
         "score": float(s["score"]),
         "look": s.get("look", ""),
         "inventory": s.get("inventory", ""),
-        "valid_actions": list(s.get("valid_actions", [])),
+        "valid_actions": [one.setdefault(a, a) for a in s.get("valid_actions", ())],
     } for s in steps]
     return {
         "id": row_id(task, variation, simplifications),
@@ -304,6 +309,13 @@ class ScienceGoldRows:
         for item in gold_items([cfg.task], cfg.simplifications):
             self.items.setdefault(spec.split_of(item[1]), []).append(item)
 
+    @property
+    def rows_per_shard(self) -> int | None:
+        """A shard's rows are held in memory while it is written: a trajectory with valid
+        actions at every step weighs up to some 2 MB there (Python and Arrow); None: the
+        build's usual shards."""
+        return TRAJECTORIES_PER_SHARD if self.with_valid_actions else None
+
     def split_sizes(self) -> dict[str, int]:
         return {s: self.capacity(s) for s in SPLIT_ORDER if s in self.items}
 
@@ -335,6 +347,8 @@ class ScienceStepRows(ScienceGoldRows):
     split's trajectories laid end to end (variations in order, each setting's steps in
     order). A worker's rows come in runs of consecutive indices, so the last play is
     kept for the next row."""
+
+    rows_per_shard = STEPS_PER_SHARD
 
     def __init__(self, name: str, cfg: ScienceGoldConfig):
         super().__init__(name, cfg)
