@@ -15,6 +15,7 @@ import datasets
 import pytest
 
 import racbench
+import racbench.errors
 from racbench.checks.audit import audit_dataset, update_card
 from racbench.checks.verify import verify_dataset
 from racbench.errors import GenerationError
@@ -187,3 +188,13 @@ def test_history_zero_and_a_config_without_valid_actions():
     gen = cfg.rows("bc0", 0, ("test",))
     row = gen.row("test", 3).columns
     assert row["history"] == [] and row["valid_actions"] == [] and row["inventory"] == ""
+
+
+def test_generate_makes_the_rows_a_build_makes():
+    rows = racbench.generate("behaviour_cloning", science=TASK, n=12, split="train",
+                             simplifications="easy", history=3, valid_actions=True)
+    expected = [r for v in range(3) for r in step_rows(
+        "behaviour_cloning", play_gold(TASK, v, "easy", True), TASK, v, "easy", 3, True)]
+    assert rows == expected[:12]
+    with pytest.raises(racbench.errors.InputError, match="history is for"):
+        racbench.generate("trajectory", science=TASK, history=2)
