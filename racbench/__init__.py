@@ -68,7 +68,7 @@ def generate(family: str, *, domain: str | None = None,
     `valid_actions`; the first `n` rows of `split` (ScienceWorld's split of the
     variations), as `racbench build` writes them:
 
-        rows = racbench.generate("behaviour_cloning", science="boil", n=20, split="train")
+        steps = racbench.generate("behaviour_cloning", science="boil", n=20, split="train")
     """
     from racbench.api import _gold_rows, _rows
 
