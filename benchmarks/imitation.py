@@ -2,12 +2,12 @@
 a build of the `trajectories-imitation` recipe.
 
 First, on one core in this process, for a sample of variations: rows/s of each row kind
-(gold trajectories, behaviour cloning, return-conditioned; valid actions listed at every
-step, history 5 as the recipe), with the time split between playing the oracle (the
-simulator, valid actions included) and making the rows, and the time to write them as
-Parquet. Then a real `racbench build` of the recipe (the configs matching --configs, or
-all of it with --full) in a subprocess: rows, wall time, rows/s and peak memory of the
-largest process.
+(gold trajectories, behaviour cloning, return-conditioned; valid actions and history 5 as
+the recipe, though the oracle lists valid actions at every step either way), with the
+time split between playing the oracle (the simulator) and making the rows, and the time
+to write them as Parquet. Then a real `racbench build` of the recipe (the configs
+matching --configs, or all of it with --full) in a subprocess: rows, wall time, rows/s,
+CPU time and peak memory of the largest process.
 
     python benchmarks/imitation.py [--tasks boil,melt] [--every 10] [--workers 2]
                                    [--configs 'bc-boil,rc-boil'] [--full] [--no-build]
@@ -47,9 +47,10 @@ def rates(items: list, tmp: Path) -> None:
     gold = [gold_row(*item, True) for item in items]
     gold_s = time.process_time() - start
     kinds = {"trajectory": (gold, FEATURES, gold_s, 0.0)}
-    for kind in STEP_FEATURES:
+    for kind in STEP_FEATURES:  # valid actions as the recipe: behaviour cloning only
         start = time.process_time()
-        rows = [r for item, p in plays for r in step_rows(kind, p, *item, HISTORY, True)]
+        rows = [r for item, p in plays for r in step_rows(kind, p, *item, HISTORY,
+                                                          kind == "behaviour_cloning")]
         make_s = time.process_time() - start
         kinds[kind] = (rows, STEP_FEATURES[kind], play_s + make_s, make_s)
     for kind, (rows, features, seconds, make_s) in kinds.items():
