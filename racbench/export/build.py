@@ -266,9 +266,10 @@ def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int, chunks: Itera
         count = -(-n // _chunk_size(n, workers))  # the split's jobs in _submit
         made = SplitRows(spec.name, gen, split, n, seed, seen,
                          None if chunks is None else itertools.islice(chunks, count), bar.update)
-        shards = ShardWriter(work, split, n, gen.features)
+        per_shard = getattr(gen, "rows_per_shard", None) or ROWS_PER_SHARD  # big rows: fewer
+        shards = ShardWriter(work, split, n, gen.features, per_shard)
         counts = [Counter(), Counter(), Counter()]
-        for rows in made.batches(ROWS_PER_SHARD):
+        for rows in made.batches(per_shard):
             shards.write(rows)
             for total, part in zip(counts, gen.split_counts(rows)):
                 total.update(part)

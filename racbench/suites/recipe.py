@@ -12,7 +12,8 @@ names (problem, seen, unseen), style (acp, trac), obfuscation, paraphrase, split
 style, named from the seen colours. A `for_each` combination pairing a family with a
 form it does not have (e.g. plan_generation with bool) is skipped, so one entry can
 cover every form; so is any combination matching every field of a mapping listed
-under `exclude`. `science: TASK` entries are gold trajectories of the science lab.
+under `exclude`. `science: TASK` entries are gold trajectories of the science lab
+(`rows`: trajectory, behaviour_cloning or return_conditioned; `history` for step rows).
 
 Top-level `license` (a licence identifier the Hugging Face Hub knows, `unknown` when
 absent) and `citation` (BibTeX) go into the dataset card. Top-level `include` lists
@@ -39,13 +40,13 @@ import yaml
 from racbench.errors import InputError
 from racbench.data import recipe_names, recipe_text
 from racbench.tasks.config import TRAC_DOMAIN, TaskConfig
-from racbench.tasks.gold_trajectories import ScienceGoldConfig, ScienceGoldRows
+from racbench.tasks.gold_trajectories import DEFAULT_HISTORY, ScienceGoldConfig
 from racbench.export.licenses import DEFAULT_LICENSE, HUB_LICENSES
 
 SPLITS = ("train", "validation", "test")
 RECIPE_KEYS = ("name", "description", "seed", "license", "citation", "include", "configs")
 SCIENCE_KEYS = ("name", "description", "for_each", "science", "simplifications",
-                "valid_actions")
+                "valid_actions", "rows", "history")
 TASK_KEYS = ("name", "description", "for_each", "exclude", "family", "task", "domain",
              "domain_file", "problems", "objects", "form", "length", "query_kinds", "names",
              "style", "obfuscation", "paraphrase", "science", "simplifications", "splits")
@@ -319,8 +320,9 @@ def _config(name: str, entry: dict, where: str) -> ConfigSpec:
 
 
 def _science_config(name: str, entry: dict, where: str) -> ConfigSpec:
-    """Gold trajectories of one science task: one row per (variation, simplifications);
-    splits come from the task's variation split, so no sizes are given."""
+    """Gold trajectories of one science task: one row per (variation, simplifications),
+    or with `rows` one per gold step; splits come from the task's variation split, so
+    no sizes are given."""
     bad = sorted(set(map(str, entry)) - set(SCIENCE_KEYS))
     if bad:
         raise RecipeError(f"{where}: unknown key '{bad[0]}' for a science config; accepted: "
@@ -329,13 +331,19 @@ def _science_config(name: str, entry: dict, where: str) -> ConfigSpec:
     if isinstance(settings, str) or not isinstance(settings, list):
         raise RecipeError(f"{where}: 'simplifications' must be a list of settings "
                           "such as ['', easy, 'teleport,openDoors']")
+    kind = entry.get("rows", "trajectory")
+    if "history" in entry and kind == "trajectory":
+        raise RecipeError(f"{where}: 'history' is for rows: behaviour_cloning or "
+                          "return_conditioned (one row per gold step); trajectory rows hold "
+                          "every step")
     cfg = ScienceGoldConfig(str(entry["science"]), tuple(str(s or "") for s in settings),
-                            bool(entry.get("valid_actions", False)))
+                            bool(entry.get("valid_actions", False)), str(kind),
+                            entry.get("history", DEFAULT_HISTORY))
     try:
         cfg.validate()
     except ValueError as exc:
         raise RecipeError(f"{where}: {exc}") from None
-    sizes = ScienceGoldRows(name, cfg).split_sizes()
+    sizes = cfg.rows(name, 0, SPLITS).split_sizes()
     return ConfigSpec(name, str(entry.get("description", "")), cfg, sizes)
 
 
