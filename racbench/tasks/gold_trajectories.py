@@ -66,13 +66,18 @@ _STEP = {
     "valid_actions": [datasets.Value("string")],
 }
 
-FEATURES = datasets.Features({
+# the columns that say which trajectory a row comes from, first in every row kind
+_ITEM = {
     "id": datasets.Value("string"),
     "task": datasets.Value("string"),
     "variation": datasets.Value("int32"),
     "simplifications": datasets.Value("string"),
     "split": datasets.Value("string"),
     "task_description": datasets.Value("string"),
+}
+
+FEATURES = datasets.Features({
+    **_ITEM,
     "steps": [_STEP],
     "n_steps": datasets.Value("int32"),
     "final_score": datasets.Value("float32"),
@@ -89,12 +94,7 @@ def _step_features(kind: str) -> datasets.Features:
         past["return_to_go"] = datasets.Value("int32")
     past["action"] = datasets.Value("string")
     return datasets.Features({
-        "id": datasets.Value("string"),
-        "task": datasets.Value("string"),
-        "variation": datasets.Value("int32"),
-        "simplifications": datasets.Value("string"),
-        "split": datasets.Value("string"),
-        "task_description": datasets.Value("string"),
+        **_ITEM,
         "step": datasets.Value("int32"),
         "n_steps": datasets.Value("int32"),
         "history": [past],
