@@ -469,6 +469,7 @@ class NextObservationRows:
         else:
             label = code % 2
             candidate = which if label else order[0]
+            order.insert(rng.randrange(n), which)  # the symbolic options hold them all
             answer, sym_answer = ("true" if label else "false"), bool(label)
             position = -1
         options = [sit.options[i] for i in order]
