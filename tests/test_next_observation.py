@@ -63,6 +63,7 @@ def test_rows_replay_with_distinct_distractors_of_other_actions(cfg):
         assert len(set(map(json.dumps, sym["option_actions"]))) == cfg.distractors + 1
         assert row["sequence_length"] == len(sym["actions"]) == cfg.horizon
         assert json.loads(row["metadata"])["n_options"] == cfg.distractors + 1
+        assert racbench.score(row, f"I think the answer is ({row['answer']}).").value == 1.0
         if cfg.form == "mc":
             assert row["choices"] == sym["options"] and row["answer_index"] == sym["answer"]
             assert sym["option_actions"][sym["answer"]] == sym["actions"][-1]
