@@ -18,8 +18,8 @@ the lab refuses it or says it does nothing; a STRIPS world says nothing happens)
 
 Options: the valid commands where the last command is typed are tried in a random order
 until `distractors + 1` distinct observations are found (whitespace collapsed to one
-line); a situation with fewer is drawn again, so every row of a config has the same
-number of options (`metadata.n_options`). The found observations are shuffled before
+line); a situation with fewer is drawn again (in another world of the split after ten
+tries), so every row of a config has the same number of options (`metadata.n_options`). The found observations are shuffled before
 one becomes the answer, so given the options each is the answer with the same chance:
 options alone sit at chance (1 / options), whatever their length or wording
 (`racbench audit` measures it). mc rows put the answer at the position their code
@@ -66,6 +66,7 @@ FAILED_SHARE = 0.25  # of exploratory steps, failed attempts (where there is one
 FAILED_LOOKBACK = 3  # a failed attempt: a command valid this many steps back, not now
 STATES_PER_BLOCK = 16  # situations drawn in one world before the next block of rows
 SITUATION_TRIES = 60
+WORLD_TRIES = 10  # draws in one world before a situation is sought in another of the split
 LABS_KEPT = 4  # science-lab worlds (with their gold paths) kept per process
 SITUATIONS_KEPT = 64
 
@@ -427,20 +428,23 @@ class NextObservationRows:
         items = self.items[split]
         item = items[random.Random(derive_seed(self.seed, self.name, split, *key,
                                                "world")).randrange(len(items))]
-        p = place(item)
         rng = random.Random(derive_seed(self.seed, self.name, split, *key, number))
         kind = self.cfg.trajectories
         if kind == "mixed":
             kind = ("gold", "explore")[number % 2]
-        for _ in range(SITUATION_TRIES):
+        for tries in range(SITUATION_TRIES):
+            if tries and tries % WORLD_TRIES == 0:  # too few options here: another world
+                item = items[rng.randrange(len(items))]
+            p = place(item)
             sit = draw_situation(p, self.cfg, rng, kind)
             if sit is not None:
                 break
         else:
             raise GenerationError(
-                f"config '{self.name}': no situation in {p.world.label} has "
-                f"{self.cfg.distractors + 1} distinct next observations after "
-                f"{SITUATION_TRIES} draws; ask for fewer 'distractors'")
+                f"config '{self.name}': no situation in split '{split}' "
+                f"({len(items)} worlds, {self.cfg.world_label}) had "
+                f"{self.cfg.distractors + 1} distinct next observations in "
+                f"{SITUATION_TRIES} draws; ask for fewer 'distractors' or other problems")
         got = self._situations[cache_key] = (p, sit)
         if len(self._situations) > SITUATIONS_KEPT:
             self._situations.popitem(last=False)
