@@ -5,6 +5,7 @@ unseen tasks, byte-identical builds and recipe errors. Tiny scales: CI's budget.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -79,11 +80,14 @@ def test_unseen_tasks_share_no_task_between_splits():
     assert {r["problem"].rsplit("-", 1)[0] for r in _rows(cfg, "test", 4)} == {"freeze"}
 
 
-def test_build_is_byte_identical_with_one_or_two_workers_and_verifies(tmp_path):
+def test_build_is_byte_identical_whatever_workers_and_hash_seed_and_verifies(tmp_path):
     recipe = tmp_path / "r.yaml"
     recipe.write_text(RECIPE)
     one = racbench.build(str(recipe), tmp_path / "one", workers=1)
-    two = racbench.build(str(recipe), tmp_path / "two", workers=2)
+    two = tmp_path / "two"  # two workers, another hash seed
+    subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out", str(two),
+                    "--workers", "2", "--quiet"], check=True,
+                   env={**os.environ, "PYTHONHASHSEED": "1"})
     files = sorted(p.relative_to(one) for p in one.rglob("*.parquet"))
     assert len(files) == 6
     assert all((one / f).read_bytes() == (two / f).read_bytes() for f in files)

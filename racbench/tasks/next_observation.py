@@ -331,6 +331,7 @@ class Situation:
     options: list  # distinct observations, shuffled
     option_actions: list  # an action giving each
     n_valid: int
+    memo: dict = field(default_factory=dict, compare=False)  # what its rows share
 
 
 def draw_situation(p: _Place, cfg: NextObservationConfig, rng: random.Random,
@@ -481,7 +482,9 @@ class NextObservationRows:
         start = len(sit.steps) - min(self.cfg.history, len(sit.steps))
         window = [[p.term(a), said] for a, said in sit.steps[start:]]
         world = p.world
-        sym = {"family": NAME, "form": form, **world.symbolic(sit.states[start]),
+        if "world" not in sit.memo:  # the window's first state, the same for every row
+            sit.memo["world"] = world.symbolic(sit.states[start])
+        sym = {"family": NAME, "form": form, **sit.memo["world"],
                "window": window, "actions": actions, "options": options,
                "option_actions": [p.term(sit.option_actions[i]) for i in order]}
         if form == "bool":
