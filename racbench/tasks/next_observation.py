@@ -1,8 +1,9 @@
 """Next-observation prediction (JECC's forward prediction) on any world of the protocol.
 
-A row shows what an agent saw lately (the state where its last `history` commands began,
-then each command and what the world said back), then `horizon` more commands, and asks
-what the world says after the last of them. The candidates are what the world says to
+A row's context shows what an agent saw lately (the state where its last `history`
+commands began, then each command and what the world said back), then `horizon` more
+commands; its question asks what the world says after the last of them (the options, or
+one candidate: the question alone never names the commands). The candidates are what the world says to
 the *other* commands valid where the last one is typed (JECC's distractors): the
 commands alone decide the answer, which the engine computed. An observation is the
 world's own answer to `observe(state, action, text)` (worlds/protocol.py): the science
@@ -490,12 +491,12 @@ class NextObservationRows:
         if form == "bool":
             sym["subject"] = sit.options[candidate]
         sym["answer"] = sym_answer
-        context = self._context(p, sit, start, rng)
         shown = [p.phrase(a) for a in sit.walk + [sit.option_actions[which]]]
+        context = self._context(p, sit, start, shown, rng)
         if form == "mc":
-            question = str(self._t.mc(shown, options, LETTERS))
+            question = str(self._t.mc(options, LETTERS))
         else:
-            question = str(self._t.bool(shown, sit.options[candidate]))
+            question = str(self._t.bool(sit.options[candidate]))
         meta = {"n_options": n, "horizon": self.cfg.horizon, "history": len(window),
                 "trajectory": sit.kind, "problem_file": world.label,
                 "failed_attempts": sum(sit.failed[start:]),
@@ -524,12 +525,15 @@ class NextObservationRows:
         }
         return Row(columns, problem_key({k: v for k, v in sym.items() if k != "answer"}))
 
-    def _context(self, p: _Place, sit: Situation, start: int, rng: random.Random) -> str:
+    def _context(self, p: _Place, sit: Situation, start: int, shown: list[str],
+                 rng: random.Random) -> str:
+        """The window's first state, its steps, and the row's commands (the question
+        holds only what is asked about them: options alone, or one candidate alone)."""
         world, text = p.world, p.text
         state = world.render_state(sit.states[start], text, rng)
         intro = world.task_description if p.science else text.describe()
         steps = [(p.phrase(a), said) for a, said in sit.steps[start:]]
-        return str(self._t.context(intro, state, steps))
+        return str(self._t.context(intro, state, steps, shown))
 
 
 def _refuse(*args, **kwargs):
