@@ -232,7 +232,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 def lab_context(world, text, q, rng) -> str:
     """A lab question's context: the task, what has been focused on, the state."""
-    return str(text.common.lab_task(world.task_description(), world.focused(q.sid),
+    return str(text.common.lab_task(world.task_description, world.focused(q.sid),
                                     base_context(world, text, q, rng)))
 
 

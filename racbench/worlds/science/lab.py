@@ -260,9 +260,6 @@ class ScienceLab(World):
         names = {t.uid: t.name for t in self._env.world.things}
         return [names[uid] for uid in sorted(self._env.episode.focus_mark) if uid in names]
 
-    def task_description(self) -> str:
-        return self._env.task_description
-
     def applicable(self, state: tuple[str, ...]) -> list[str]:
         return list(self._seen(state, "commands", self._commands))
 
