@@ -35,7 +35,7 @@ import yaml
 
 from racbench.errors import InputError
 from racbench.data import recipe_names, recipe_text
-from racbench.tasks.config import TRAC_DOMAIN, TaskConfig
+from racbench.tasks.config import RULE_OPTIONS, TRAC_DOMAIN, TaskConfig
 from racbench.tasks.gold_trajectories import ScienceGoldConfig, ScienceGoldRows
 from racbench.export.licenses import DEFAULT_LICENSE, HUB_LICENSES
 
@@ -45,7 +45,8 @@ SCIENCE_KEYS = ("name", "description", "for_each", "science", "simplifications",
                 "valid_actions")
 TASK_KEYS = ("name", "description", "for_each", "exclude", "family", "task", "domain",
              "domain_file", "problems", "objects", "form", "length", "query_kinds", "names",
-             "style", "obfuscation", "paraphrase", "science", "simplifications", "splits")
+             "style", "obfuscation", "paraphrase", "science", "simplifications", "rules",
+             "rule_options", "splits")
 CONFIG_KEYS = TASK_KEYS + SCIENCE_KEYS[3:]
 MAX_RECIPE_BYTES = 1_000_000
 # a config's name is a folder of the dataset: no separators, dots or room for '..'
@@ -338,6 +339,10 @@ def _task_config(name: str, entry: dict, where: str) -> ConfigSpec:
         raise RecipeError(f"{where}: 'simplifications' of a task config is one setting such "
                           f"as 'easy' or 'teleport,openDoors', got {simplifications!r}")
     problems = {k: [str(p) for p in v] for k, v in problems.items()}
+    rule_options = entry.get("rule_options") or {}
+    if not isinstance(rule_options, dict):
+        raise RecipeError(f"{where}: 'rule_options' must map knobs ({', '.join(RULE_OPTIONS)}) "
+                          f"to values, got {rule_options!r}")
     cfg = TaskConfig(family=str(entry.get("family", entry.get("task", ""))),
                      domain=str(entry["domain"]), form=str(entry["form"]), lengths=lengths,
                      problems={k: tuple(v) for k, v in problems.items()},
@@ -346,7 +351,8 @@ def _task_config(name: str, entry: dict, where: str) -> ConfigSpec:
                      style=str(entry["style"]),
                      obfuscation=None if obfuscation is None else str(obfuscation),
                      paraphrase=entry.get("paraphrase", 0), science=str(entry.get("science", "")),
-                     simplifications=simplifications)
+                     simplifications=simplifications, rules=str(entry.get("rules", "")),
+                     rule_options=tuple(sorted((str(k), v) for k, v in rule_options.items())))
     try:
         cfg.validate()
     except ValueError as exc:

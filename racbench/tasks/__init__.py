@@ -11,7 +11,7 @@ from importlib import import_module
 
 NAMES = ("projection", "executability", "planning", "goal_recognition", "applicability",
          "progression", "reachability", "action_reachability", "validation",
-         "justification", "landmarks", "next_action", "plan_generation")
+         "justification", "landmarks", "next_action", "plan_generation", "first_target")
 
 FAMILIES = {name: import_module(f"{__name__}.{name}").FAMILY for name in NAMES}
 
