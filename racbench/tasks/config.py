@@ -222,7 +222,7 @@ class TaskConfig:
 
     def rule_world_options(self) -> RuleOptions:
         knobs = {k: v for k, v in self.rule_options if k != "episodes"}
-        return RuleOptions(game=self.rules, **knobs)
+        return RuleOptions.for_game(self.rules, **knobs)
 
     @property
     def rule_episodes(self) -> int:

@@ -29,6 +29,9 @@ ROLES = ("message", "goal", "enemy")
 # a pair's bucket is (i + j) % 5: three buckets train, one validation, one test
 PAIR_BUCKETS = {0: "train", 1: "train", 2: "train", 3: "validation", 4: "test"}
 BASE_DEPTH = {"rtfm": 2, "messenger": 1}  # manual sentences chained without code names
+# RTFM's stage one: two monsters on a 6 x 6 grid with walls; Messenger's: three entities
+GAME_DEFAULTS = {"rtfm": {"depth": 2, "grid": 4, "entities": 2},
+                 "messenger": {"depth": 1, "grid": 5, "entities": 3}}
 DRAW_TRIES = 200
 PARAPHRASES = 3  # ways templates/rules/manual.j2 says each kind of statement
 
@@ -149,6 +152,11 @@ class RuleOptions:
     grid: int = 4
     entities: int = 2
     overlap: bool = True
+
+    @classmethod
+    def for_game(cls, game: str, **knobs) -> "RuleOptions":
+        """Options of `game` with its own defaults for the knobs not given."""
+        return cls(game=game, **{**GAME_DEFAULTS.get(game, {}), **knobs})
 
     def hops(self) -> int:
         return self.depth - BASE_DEPTH[self.game]
