@@ -22,7 +22,7 @@ from racbench.tasks.options import SPLITS
 from racbench.worlds.rules.episode import ACTIONS, LOST, WON
 from racbench.worlds.rules.grammar import RuleOptions, vocab
 from racbench.worlds.rules.oracle import horizon
-from racbench.worlds.rules.world import make_world
+from racbench.worlds.rules.world import make_episode
 
 ENV_ID = "racbench/rules-v0"
 ARGUMENTS = ("game", "split", "episode", "depth", "irrelevant", "grid", "entities",
@@ -79,7 +79,7 @@ class RulesEnv(TextEnv):
             raise InputError(say("bad_rule_env", field="episode", value=repr(episode),
                                  accepted="a non-negative integer"))
         self.episode_index = episode
-        self.world = make_world(self.options, self.split, 0, episode)
+        self.world = make_episode(self.options, self.split, 0, episode)
         self.text = self.world.text()
 
     # -- gymnasium

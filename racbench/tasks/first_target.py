@@ -37,11 +37,11 @@ def candidates(rules) -> list[str]:
 def sample(world, rng, cfg, target: Target) -> Question | None:
     for _ in range(STATE_TRIES):
         sid = world.sample_state(rng)
-        if sid[3] < 0 and not sid[4]:
+        if sid[1][3] < 0 and not sid[1][4]:
             break
     else:
         return None
-    rules = world.rules
+    rules = world.rules_of(sid)
     right = first_target(rules)
     wrong = sorted(c for c in candidates(rules) if c != right)
     if len(wrong) < N_OPTIONS - 1:
@@ -58,7 +58,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 def render(q, world, text, rng, form):
     t = family_template("first_target", "rules")
     context = base_context(world, text, q, rng)
-    return context, assemble(text, form, str(t.mc(world.rules.game)), list(q.options)), \
+    return context, assemble(text, form, str(t.mc(world.rules_of(q.sid).game)), list(q.options)), \
         list(q.options)
 
 

@@ -37,7 +37,7 @@ from racbench.tasks.options import QUERY_KINDS, SPLITS, TRAC_DOMAIN
 from racbench.tasks.schema import task_features
 from racbench.text.phrasing import Names, TaskText
 from racbench.worlds.rules.splits import check_splits, rule_world_summary
-from racbench.worlds.rules.world import split_worlds
+from racbench.worlds.rules.world import split_world
 from racbench.worlds.science.lab import lab
 from racbench.worlds.strips.world import (StripsWorld,
                                           forget_worlds, trac_world, world_for)
@@ -70,8 +70,8 @@ def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = Fal
             worlds[split] = [trac_world(cfg.objects)]
             continue
         if cfg.rules:
-            worlds[split] = list(split_worlds(cfg.rule_world_options(), split, 0,
-                                              cfg.rule_episodes))
+            worlds[split] = [split_world(cfg.rule_world_options(), split, 0,
+                                         cfg.rule_episodes)]
             continue
         if cfg.science:
             worlds[split] = [lab(cfg.science, int(v), cfg.simplifications)

@@ -65,6 +65,13 @@ def distance(a: int, b: int, size: int) -> int:
     return abs(a // size - b // size) + abs(a % size - b % size)
 
 
+def _inside(cell: int, action: str, size: int) -> int | None:
+    """The cell a move leads to from `cell`, or None if the wall is in the way."""
+    dr, dc = MOVES[action]
+    r, c = cell // size + dr, cell % size + dc
+    return r * size + c if 0 <= r < size and 0 <= c < size else None
+
+
 def cell_name(cell: int, size: int) -> str:
     return f"r{cell // size + 1}c{cell % size + 1}"
 
@@ -85,23 +92,28 @@ class Episode:
         self._target = [e.team == rules.target and bool(rules.target) for e in rules.entities]
         self._roles = [e.role for e in rules.entities]
         self._moving = [e.behaviour != "stays" for e in rules.entities]
+        self._chase = [e.behaviour == "chases" for e in rules.entities]
+        n = self.size
+        cells = range(n * n)
+        # where each move leads from each cell (None: the wall), and distances: tables,
+        # since the oracle's search steps millions of times
+        self._to = [{a: _inside(c, a, n) for a in ACTIONS} for c in cells]
+        self._entity_moves = [[t for t in (self._to[c][m] for m in ENTITY_STEPS) if t is not None]
+                              for c in cells]
+        self._dist = [[distance(a, b, n) for b in cells] for a in cells]
 
     def applicable(self, state: tuple) -> list[str]:
         if state[6] != RUNNING:
             return []
-        return [a for a in ACTIONS if self._inside(state[0], a) is not None]
-
-    def _inside(self, cell: int, action: str) -> int | None:
-        dr, dc = MOVES[action]
-        r, c = cell // self.size + dr, cell % self.size + dc
-        return r * self.size + c if 0 <= r < self.size and 0 <= c < self.size else None
+        to = self._to[state[0]]
+        return [a for a in ACTIONS if to[a] is not None]
 
     def step(self, state: tuple, action: str) -> tuple | None:
         """The state after `action`, or None if it cannot be done there."""
         agent, ents, items, held, message, turn, outcome = state
         if outcome != RUNNING or action not in MOVES:
             return None
-        agent = self._inside(agent, action)
+        agent = self._to[agent][action]
         if agent is None:
             return None
         ents, items = list(ents), list(items)
@@ -125,13 +137,13 @@ class Episode:
         return (agent, tuple(ents), tuple(items), held, message, turn + 1, outcome)
 
     def _entity_step(self, i: int, cell: int, agent: int, ents: list[int]) -> int:
-        chase = self.rules.entities[i].behaviour == "chases"
+        chase = self._chase[i]
+        dist = self._dist[agent]
         best, best_d = cell, None
-        for move in ENTITY_STEPS:
-            to = self._inside(cell, move)
-            if to is None or (to != cell and to in ents):
+        for to in self._entity_moves[cell]:
+            if to != cell and to in ents:
                 continue
-            d = distance(to, agent, self.size)
+            d = dist[to]
             if best_d is None or (d < best_d if chase else d > best_d):
                 best, best_d = to, d
         return best

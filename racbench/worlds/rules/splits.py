@@ -14,15 +14,20 @@ BASELINE_PLAYS = 4  # plays of the baseline per episode (its guesses are random)
 
 
 def check_splits(worlds: dict) -> int:
+    """`worlds`: split -> its RuleWorlds."""
+    return _check([ep for w in worlds.get("train", ()) for ep in w.episodes],
+                  {split: [ep for w in ws for ep in w.episodes]
+                   for split, ws in worlds.items() if split != "train"})
+
+
+def _check(train_episodes, held_out: dict) -> int:
     """Raise if an assignment (monster-team, modifier-element, entity-role) stated in a
     validation or test manual is stated in a train manual; the number of held-out
     assignments checked."""
-    train = {p for w in worlds.get("train", ()) for p in w.rules.pairs()}
+    train = {p for ep in train_episodes for p in ep.rules.pairs()}
     checked = 0
-    for split, ws in sorted(worlds.items()):
-        if split == "train":
-            continue
-        for w in ws:
+    for split, episodes in sorted(held_out.items()):
+        for w in episodes:
             for pair in w.rules.pairs():
                 checked += 1
                 if pair in train:
@@ -31,9 +36,19 @@ def check_splits(worlds: dict) -> int:
     return checked
 
 
-def win_rates(worlds: list) -> tuple[float, float]:
+_RATES: dict = {}  # win rates of a tuple of episodes (configs share their worlds)
+
+
+def win_rates(worlds) -> tuple[float, float]:
     """(oracle, baseline) win rates over episodes, as fractions: the oracle's plan played
     in a fresh episode; the baseline played BASELINE_PLAYS times an episode."""
+    key = tuple(id(w) for w in worlds)
+    if key not in _RATES:
+        _RATES[key] = (_win_rates(worlds), list(worlds))  # kept alive: ids stay theirs
+    return _RATES[key][0]
+
+
+def _win_rates(worlds) -> tuple[float, float]:
     if not worlds:
         return 0.0, 0.0
     oracle = sum(wins(Episode(w.rules, w.episode.layout), w.plan) for w in worlds)
@@ -47,6 +62,7 @@ def rule_world_summary(worlds: dict) -> dict:
     and the baseline's win rates (percent), and the held-out assignments checked."""
     splits = {}
     for split, ws in worlds.items():
+        ws = [ep for world in ws for ep in world.episodes]
         oracle, base = win_rates(ws)
         splits[split] = {"episodes": len(ws), "oracle_win_pct": round(100 * oracle, 1),
                          "baseline_win_pct": round(100 * base, 1),

@@ -39,6 +39,16 @@ class RulesText(TaskText):
     def observation(self, manual: str, grid: str, held: str, goal: str) -> str:
         return str(self._facts.state(manual, grid, str(self._facts.inventory(held)), goal))
 
+    def changes(self, made, unmade) -> str:
+        """What a move changed: facts made true, then facts made false (as negations)."""
+        return str(self._facts.changes([self.sentence(self.fact(tuple(f))) for f in made],
+                                       [self.sentence(self.fact(tuple(f), False))
+                                        for f in unmade]))
+
+    def blocked(self, why: str = "blocked") -> str:
+        """Why a move changed nothing: `blocked` (a wall), `over`, `not_a_move`."""
+        return str(getattr(self._facts, why)())
+
     def goal(self, game: str, target: str) -> str:
         return str(self._facts.goal(game, target))
 
