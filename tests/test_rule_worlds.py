@@ -262,3 +262,14 @@ def test_rows_won_states_say_so():
     text = world.text()
     _, said = world.observe((0, ep.start), ep.plan[0], text)
     assert said and "nothing changes" not in said
+
+
+def test_racbench_play_rules_wins_with_the_oracle_plan():
+    import io
+
+    from racbench.envs.play import play_rules
+    plan = make_episode(RuleOptions.for_game("rtfm"), "validation", 0, 1).plan
+    out = io.StringIO()
+    score = play_rules("rtfm", "validation", 1, io.StringIO("\n".join(["actions"] + plan) + "\n"),
+                       out)
+    assert score == 1.0 and "You won." in out.getvalue() and "Manual:" in out.getvalue()
