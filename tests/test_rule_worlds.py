@@ -23,7 +23,7 @@ import racbench.envs  # noqa: F401  (registers racbench/rules-v0)
 from racbench.export.layout import read_columns, split_files
 from racbench.worlds.rules.episode import WON, Episode
 from racbench.worlds.rules.grammar import BASE_DEPTH, RuleOptions, draw_rules, vocab
-from racbench.worlds.rules.oracle import baseline_wins, wins
+from racbench.worlds.rules.oracle import baseline_wins, solve, wins
 from racbench.worlds.rules.splits import _check, check_splits
 from racbench.worlds.rules.text import manual_sentences
 from racbench.worlds.rules.world import episode_from_symbolic, make_episode, split_world
@@ -203,8 +203,13 @@ def test_every_label_is_rederived_from_symbolic(built):
                 else:
                     right = first_target(episode.rules)
                     assert sym["options"][row["answer_index"]] == right
-                    # picking it up first, then playing on, wins
-                    assert right in row["choices"] and row["choices"][row["answer_index"]] == right
+                    assert row["choices"][row["answer_index"]] == right
+                    # the oracle's shortest win from the row's state picks it up first
+                    plan = solve(episode, state)
+                    assert row["optimal_plan_length"] == len(plan)
+                    after = episode.execute(state, plan)[0]
+                    assert right in [i.name for i in episode.rules.items] and \
+                        after[3] == [i.name for i in episode.rules.items].index(right)
 
 
 def test_the_card_states_win_rates_per_split(built):

@@ -10,13 +10,15 @@ mc only: the options are four things on the grid (items in rtfm, entities in mes
 the right one at the row's index; which thing is right changes with the episode's rules,
 so the options alone tell nothing (`racbench audit` measures it). The state is one drawn
 near the oracle's play where the first target is still to get (nothing held in rtfm, no
-message yet in messenger).
+message yet in messenger) and the game can still be won; the row's optimal plan length
+is the oracle's shortest win from there.
 """
 
 from __future__ import annotations
 
 from racbench.tasks.base import Family, Question, Target, assemble, base_context, family_template
 from racbench.tasks.question import N_OPTIONS
+from racbench.worlds.rules.oracle import solve
 
 STATE_TRIES = 8
 
@@ -48,7 +50,10 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
         return None
     options = rng.sample(wrong, N_OPTIONS - 1)
     options.insert(target.index, right)
-    q = Question(sid)
+    plan = solve(world.episode_of(sid).episode, sid[1])
+    if plan is None:  # a detour the game cannot be won from
+        return None
+    q = Question(sid, optimal_plan_length=len(plan))
     q.options = options
     q.answer = target.index
     q.meta["game"] = rules.game
