@@ -152,7 +152,10 @@ class RuleWorld(World):
         return (action,)
 
     def action_kind(self, action: str) -> tuple[str]:
-        return ("move",)
+        """`stay` (always possible while the game runs) apart from the moves (possible
+        unless a wall is in the way), so true/false cells never mix them: a question
+        about staying would tell its own answer."""
+        return ("stay",) if action == "stay" else ("move",)
 
     # -- text and records -------------------------------------------------------------------
     def render_state(self, state: tuple, text, rng) -> str:
