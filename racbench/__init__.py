@@ -40,7 +40,9 @@ def generate(family: str, *, domain: str | None = None,
              domain_file: str | Path | None = None, n: int = 100, form: str = "bool",
              length: int | Sequence[int] | None = None, seed: int = 0, split: str = "test",
              objects: int | None = None, names: str | None = None, style: str | None = None,
-             query_kinds: str | Sequence[str] | None = None, dataset: bool = False
+             query_kinds: str | Sequence[str] | None = None, dataset: bool = False,
+             science: str | None = None, simplifications: str = "",
+             history: int | None = None, valid_actions: bool = False
              ) -> "list[dict[str, Any]] | datasets.Dataset":
     """`n` rows of one task family, made exactly as `racbench build` makes them.
 
@@ -59,8 +61,20 @@ def generate(family: str, *, domain: str | None = None,
         rows = racbench.generate("projection", n=10)                  # TRAC's blocks
         rows = racbench.generate("landmarks", domain="logistics", problem="p04", form="mc",
                                  n=10)
+
+    Rows of the science lab's gold trajectories: `family` "behaviour_cloning",
+    "return_conditioned" or "trajectory", `science` a task ("boil", ...), with
+    `simplifications` ("easy", ...), `history` (past steps of a step row) and
+    `valid_actions`; the first `n` rows of `split` (ScienceWorld's split of the
+    variations), as `racbench build` writes them:
+
+        steps = racbench.generate("behaviour_cloning", science="boil", n=20, split="train")
     """
-    from racbench.api import _rows
+    from racbench.api import _gold_rows, _rows
+
+    if science is not None:
+        return _gold_rows(family, science, n, split, simplifications, history,
+                          valid_actions, dataset)
     from racbench.suites.generate import API, generate_config
 
     cfg = generate_config(family, domain=domain, domain_file=domain_file, problems=problem,

@@ -3,7 +3,8 @@ public functions; nothing here is public).
 
 `generate` makes one config's rows in this process, exactly as a build makes them (the
 same row maker, positions, seeds and redraws of repeated problems), without writing
-files; its config comes from `racbench.suites.generate`, as `racbench generate`'s does.
+files; its config comes from `racbench.suites.generate`, as `racbench generate`'s does,
+or for the science lab's gold rows (`science=TASK`) from a ScienceGoldConfig.
 """
 
 from __future__ import annotations
@@ -27,6 +28,44 @@ def _rows(cfg: TaskConfig, n: int, seed: int, split: str) -> list[dict[str, Any]
     name = config_name(cfg)
     gen = cfg.rows(name, seed, (split,))
     return list(SplitRows(name, gen, split, n, seed, {}))
+
+
+def _gold_rows(kind: str, task: str, n: int, split: str, simplifications: str,
+               history: int | None, valid_actions: bool, dataset: bool):
+    """The first `n` gold rows (trajectories, or behaviour-cloning or return-conditioned
+    steps) of one science task's `split`, as a build of that config writes them."""
+    from racbench.export.build import SplitRows
+    from racbench.tasks.gold_trajectories import (DEFAULT_HISTORY, ROW_KINDS,
+                                                  ScienceGoldConfig)
+
+    if kind not in ROW_KINDS:
+        raise ConfigError(f"with science=, the family is the kind of gold row; accepted: "
+                          f"{', '.join(ROW_KINDS)}, got {kind!r}")
+    if kind == "trajectory" and history is not None:
+        raise ConfigError("history is for behaviour_cloning and return_conditioned rows")
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise ConfigError(f"n must be a positive integer, got {n!r}")
+    if not isinstance(simplifications, str):
+        raise ConfigError(f"simplifications is one setting such as 'easy' or "
+                          f"'teleport,openDoors', got {simplifications!r}")
+    cfg = ScienceGoldConfig(str(task), (simplifications,), bool(valid_actions), kind,
+                            DEFAULT_HISTORY if history is None else history)
+    try:
+        cfg.validate()
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    if split not in ("train", "validation", "test"):
+        raise ConfigError(f"unknown split {split!r}; accepted: train, validation, test")
+    gen = cfg.rows(f"{kind}-{task}", 0, (split,))
+    if n > gen.capacity(split):
+        raise ConfigError(f"the {split!r} split of {task} has {gen.capacity(split)} such "
+                          f"rows; ask for at most that many")
+    rows = list(SplitRows(f"{kind}-{task}", gen, split, n, 0, {}))
+    if not dataset:
+        return rows
+    import datasets
+
+    return datasets.Dataset.from_list(rows, features=gen.features)
 
 
 def _build(recipe: Any, out: str | Path, **options: Any) -> Path:

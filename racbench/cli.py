@@ -135,12 +135,21 @@ def _limit_options(command):
     return command
 
 
-def _enumeration_option(command):
-    """How many states a problem may have for its families to enumerate them, for
-    the commands that make rows."""
-    return click.option("--max-enumerated-states", type=click.IntRange(min=1), default=None,
-                        help="Enumerate the reachable states of problems up to this many "
-                        "(default 200,000); larger problems are answered by search.")(command)
+def _search_options(command):
+    """How many states a problem may have for its families to enumerate them, and how
+    many one search may store beyond that, for the commands that make rows."""
+    options = [
+        click.option("--max-enumerated-states", type=click.IntRange(min=1), default=None,
+                     help="Enumerate the reachable states of problems up to this many "
+                     "(default 200,000); larger problems are answered by search."),
+        click.option("--search-budget", type=click.IntRange(min=1), default=None,
+                     help="States one search may store in a problem answered by search "
+                     "(default 20,000); a question it cannot prove within them is drawn "
+                     "again, and the card counts those."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
 
 
 def _recipes_help() -> str:
@@ -164,18 +173,19 @@ def _build_options(command):
     ]
     for option in reversed(options):
         command = option(command)
-    return _enumeration_option(_limit_options(command))
+    return _search_options(_limit_options(command))
 
 
 def _run_build(recipe, out: Path, max_pddl_mb=None, max_ground_actions=None,
-               max_enumerated_states=None, **options) -> None:
+               max_enumerated_states=None, search_budget=None, **options) -> None:
     from racbench.export.build import build
     from racbench.worlds.strips.limits import overridden
 
     try:
         with _working(), overridden(max_pddl_mb=max_pddl_mb,
                                     max_ground_actions=max_ground_actions,
-                                    max_enumerated_states=max_enumerated_states):
+                                    max_enumerated_states=max_enumerated_states,
+                                    search_budget=search_budget):
             build(recipe, out, **options)
     except KeyboardInterrupt:
         _exit_interrupted(f"interrupted; rerun the same command to resume into {out}")
@@ -203,7 +213,7 @@ def _run_build(recipe, out: Path, max_pddl_mb=None, max_ground_actions=None,
 @_build_options
 def build_command(recipe: str, out: Path, seed, scale, patterns, run_audit, engine, address,
                   workers, overwrite, quiet, max_pddl_mb, max_ground_actions,
-                  max_enumerated_states) -> None:
+                  max_enumerated_states, search_budget) -> None:
     from racbench.suites.recipe import load_recipe
 
     loaded = load_recipe(recipe)
@@ -212,7 +222,7 @@ def build_command(recipe: str, out: Path, seed, scale, patterns, run_audit, engi
     _run_build(loaded, out, seed=seed, scale=scale, workers=workers, overwrite=overwrite,
                progress=not quiet, max_pddl_mb=max_pddl_mb,
                max_ground_actions=max_ground_actions, max_enumerated_states=max_enumerated_states,
-               engine=engine, address=address)
+               search_budget=search_budget, engine=engine, address=address)
     if run_audit:
         _audit_and_report(out, "question", card=True, progress=not quiet)
 
@@ -253,7 +263,7 @@ def _split_sizes(n: int) -> dict[str, int]:
 @_build_options
 def generate_command(task, objects, lengths, rows, query_kinds, names, domain, domain_file,
                      problem_files, form, out, seed, workers, overwrite, quiet, max_pddl_mb,
-                     max_ground_actions, max_enumerated_states) -> None:
+                     max_ground_actions, max_enumerated_states, search_budget) -> None:
     """Build one config of TASK: a TRAC task (projection, executability, planning,
     goal_recognition) on blocksworld, or, with --domain or --domain-file, any ACP
     family on a STRIPS domain."""
@@ -265,7 +275,8 @@ def generate_command(task, objects, lengths, rows, query_kinds, names, domain, d
     recipe = generate_recipe(cfg, rows, seed, _split_sizes)
     _run_build(recipe, out, seed=seed, workers=workers, overwrite=overwrite,
                progress=not quiet, max_pddl_mb=max_pddl_mb,
-               max_ground_actions=max_ground_actions, max_enumerated_states=max_enumerated_states)
+               max_ground_actions=max_ground_actions, max_enumerated_states=max_enumerated_states,
+               search_budget=search_budget)
 
 
 @main.command("show")
@@ -395,6 +406,25 @@ def export_lm_eval_command(directory: Path, out: Path) -> None:
 
     group, files = export_lm_eval(directory, out)
     click.echo(_say("exported", out=out, files=len(files), group=group))
+
+
+@export_group.command("inspect")
+@click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
+@click.option("--out", required=True, type=click.Path(path_type=Path),
+              help="Folder to create for the tasks file.")
+@click.option("--configs", "patterns", default=None,
+              help="Only the configs matching these comma-separated patterns, e.g. "
+              "'blocksworld_*,gripper_planning_bool'.")
+def export_inspect_command(directory: Path, out: Path, patterns) -> None:
+    """Inspect tasks (a Python file, one @task per config) that load the build in DIR
+    and score replies with racbench.score; needs the 'inspect' extra where they run."""
+    from racbench.export.harness import _say
+    from racbench.export.inspect_export import export_inspect
+
+    file, tasks = export_inspect(directory, out, patterns)
+    # relative: Inspect reads a file named without @task as a glob, relative before 3.13
+    click.echo(_say("exported_inspect", out=out, file=file, tasks=len(tasks),
+                    path=os.path.relpath(out / file)))
 
 
 @main.group("play")

@@ -44,6 +44,8 @@ TINY = {
     "science_gold.py": (["--tasks", "boil", "--every", "15", "--workers", "1"], "steps/s"),
     "rule_worlds.py": (["--episodes", "3", "--scale", "0.002", "--configs",
                         "messenger_first_target_mc"], "eps/s"),
+    "imitation.py": (["--tasks", "identify-life-stages-2", "--every", "5", "--workers", "1",
+                      "--configs", "bc-identify-life-stages-2"], "rows/s"),
 }
 
 

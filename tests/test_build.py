@@ -259,6 +259,24 @@ def test_a_builtin_name_wins_over_a_folder_of_that_name(tmp_path, monkeypatch):
     assert load_recipe("./trac2").name == "interrupted"
 
 
+def test_a_recipe_includes_others_before_its_own_configs(tmp_path):
+    """`include` puts the named recipes' configs first, in order; the fingerprint
+    (what a resumed build must match) covers the included texts."""
+    from racbench.suites.recipe import load_recipe
+
+    (tmp_path / "part.yaml").write_text(INTERRUPTED_RECIPE)
+    (tmp_path / "all.yaml").write_text(
+        "name: all\ninclude: [science-gold, part.yaml]\nconfigs:\n"
+        "  - name: own\n    task: projection\n    objects: 3\n    splits: {test: 4}\n")
+    combined = load_recipe(str(tmp_path / "all.yaml"))
+    gold, part = load_recipe("science-gold"), load_recipe(str(tmp_path / "part.yaml"))
+    assert [c.name for c in combined.configs] == (
+        [c.name for c in gold.configs] + [c.name for c in part.configs] + ["own"])
+    before = combined.fingerprint(0, 1.0)
+    (tmp_path / "part.yaml").write_text(INTERRUPTED_RECIPE + "# edited\n")
+    assert load_recipe(str(tmp_path / "all.yaml")).fingerprint(0, 1.0) != before
+
+
 def test_build_help_lists_the_builtin_recipes():
     from click.testing import CliRunner
 

@@ -102,3 +102,94 @@ def test_families_that_enumerate_refuse_problems_beyond_the_limit_by_name():
             assert isinstance(world_for(domain_file, problem, implicit=True), ImplicitWorld)
     finally:
         forget_worlds()
+
+
+BUDGET_RECIPE = """\
+name: budget
+seed: 0
+configs:
+  - name: landmarks_bool
+    family: landmarks
+    form: bool
+    domain: ferry
+    length: 2
+    problems: {test: [p14]}
+    splits: {test: 6}
+"""
+
+
+def test_questions_dropped_for_budget_are_counted_in_the_card(tmp_path):
+    """ferry p14 is beyond the enumeration limit; under a small search budget
+    some landmark questions cannot be proven: they are drawn again, and the card and
+    configs.json count them, the same whatever the number of workers."""
+    import subprocess
+    import sys
+
+    recipe = tmp_path / "budget.yaml"
+    recipe.write_text(BUDGET_RECIPE)
+    outs = []
+    for workers in (1, 2):
+        out = tmp_path / f"out{workers}"
+        subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out",
+                        str(out), "--workers", str(workers), "--search-budget", "300",
+                        "--quiet"], check=True, capture_output=True)
+        outs.append(out)
+    details = [(o / "configs.json").read_text() for o in outs]
+    assert details[0] == details[1]
+    dropped = json.loads(details[0])["configs"][0]["dropped_for_budget"]
+    assert dropped > 0
+    card = (outs[0] / "README.md").read_text()
+    assert f"| landmarks_bool | {dropped} |" in card
+
+
+def test_past_the_budget_of_breadth_first_search_astar_with_hmax_proves_distances():
+    """Where breadth-first search runs out of budget (logistics: a goal a few trucks
+    and planes away), A* with h^max still proves the distance, equal to the
+    enumerated world's."""
+    import random
+
+    from racbench.worlds.strips.search import SearchBudgetExceeded, bfs_plan
+    from racbench.worlds.strips.shipped import shipped_files
+
+    domain_file, (problem_file,) = shipped_files("logistics", ["p05"])
+    forget_worlds()
+    try:
+        enumerated = world_for(str(domain_file), str(problem_file))
+        with limits.overridden(max_enumerated_states=20, search_budget=300):
+            implicit = world_for(str(domain_file), str(problem_file), implicit=True)
+            assert isinstance(implicit, ImplicitWorld)
+            goal = implicit.goal_condition
+            rng = random.Random(0)
+            by_astar = 0
+            for _ in range(30):
+                sid = enumerated.sample_state(rng)
+                state = int(enumerated.states[sid])
+                try:
+                    bfs_plan(implicit.task, state, goal.pos, goal.neg, 300)
+                except SearchBudgetExceeded:
+                    try:
+                        distance = implicit.distance(state)
+                    except SearchBudgetExceeded:
+                        continue
+                    by_astar += 1
+                    assert distance == enumerated.goal_distance[sid]
+            assert by_astar >= 3
+    finally:
+        forget_worlds()
+
+
+def test_a_refusal_under_a_tiny_budget_names_the_budget(tmp_path):
+    """A config refused on a problem answered by search says that a larger
+    --search-budget may help (exit 2, nothing written)."""
+    from click.testing import CliRunner
+
+    from racbench.cli import main
+
+    recipe = tmp_path / "tiny.yaml"
+    recipe.write_text(BUDGET_RECIPE.replace("family: landmarks", "family: next_action")
+                      .replace("domain: ferry", "domain: floortile"))
+    result = CliRunner().invoke(main, ["build", str(recipe), "--out", str(tmp_path / "out"),
+                                       "--workers", "1", "--search-budget", "30", "--quiet"])
+    assert result.exit_code == 2, result.output
+    assert "--search-budget (30 states)" in result.stderr
+    assert not (tmp_path / "out").exists()

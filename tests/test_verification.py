@@ -427,13 +427,19 @@ def test_problem_pddl_parses_to_the_same_initial_state():
     assert true == {str(k) for k, v in built.initial_values.items() if v.is_true()}
 
 
-def test_science_lab_rows_are_skipped_with_the_reason():
+def test_science_lab_rows_are_replayed_in_a_fresh_simulator():
+    """No door to the kitchen at the start of boil 0 (doors to the hallway and outside)."""
     sym = {"world": "science", "family": "applicability", "form": "bool", "answer": True,
            "task": "boil", "variation": 0, "simplifications": "", "history": [],
            "subject": ["open door to kitchen"]}
-    check = verify_row({"id": "lab-train-000000", "label": 1, "symbolic": json.dumps(sym)},
-                       optimal=False)
-    assert check.ok and check.skipped == ["label (no independent engine for the science lab)"]
+    row = {"id": "lab-train-000000", "label": 1, "symbolic": json.dumps(sym)}
+    check = verify_row(row, optimal=False)
+    assert not check.ok and "label" in check.checked and "re-derived false" in check.message
+    sym.update(answer=False, subject=["open door to hallway"])
+    check = verify_row({**row, "label": 0, "symbolic": json.dumps(sym)}, optimal=False)
+    assert not check.ok and "re-derived true" in check.message
+    sym["answer"] = True
+    assert verify_row({**row, "symbolic": json.dumps(sym)}, optimal=False).ok
 
 
 # -- domains unified-planning's reader refuses ------------------------------------------

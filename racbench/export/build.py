@@ -73,6 +73,7 @@ class ConfigStats:
     excluded_forms: list[str]
     # what a generated world says of its splits (a rule world: win rates), for the card
     world_summary: dict = field(default_factory=dict)
+    dropped_for_budget: int = 0  # questions whose proof ran out of search budget
 
 
 def _phase(pool, job, jobs: list, progress: bool, desc: str, chunksize: int = 1) -> list:
@@ -260,24 +261,27 @@ def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int, chunks: Itera
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     seen: dict[str, tuple[str, int]] = {}
-    redrawn = 0
+    redrawn = dropped = 0
     splits: dict[str, SplitStats] = {}
     keys_by_split: dict[str, list[str]] = {}
     for split, n in spec.splits.items():
         count = -(-n // _chunk_size(n, workers))  # the split's jobs in _submit
         made = SplitRows(spec.name, gen, split, n, seed, seen,
                          None if chunks is None else itertools.islice(chunks, count), bar.update)
-        shards = ShardWriter(work, split, n, gen.features)
+        per_shard = getattr(gen, "rows_per_shard", None) or ROWS_PER_SHARD  # big rows: fewer
+        shards = ShardWriter(work, split, n, gen.features, per_shard)
         counts = [Counter(), Counter(), Counter()]
-        for rows in made.batches(ROWS_PER_SHARD):
+        for rows in made.batches(per_shard):
             shards.write(rows)
             for total, part in zip(counts, gen.split_counts(rows)):
                 total.update(part)
         redrawn += made.redrawn
+        dropped += made.dropped
         splits[split] = _split_stats(n, counts, shards.files)
         keys_by_split[split] = made.keys
     stats = ConfigStats(name=spec.name, description=spec.description, splits=splits,
-                        redrawn_duplicates=redrawn, **gen.summary())
+                        redrawn_duplicates=redrawn, dropped_for_budget=dropped,
+                        **gen.summary())
     (partial / ".state" / f"{spec.name}.keys.json").write_text(json.dumps(keys_by_split))
     final = partial / spec.name
     shutil.rmtree(final, ignore_errors=True)
@@ -290,7 +294,8 @@ class SplitRows:
     """The `n` rows of one split, made in order, and their problem keys. A row whose
     problem repeats one in `seen` (earlier splits and rows of the config, which it
     extends) is redrawn here with the next attempt number, so the rows do not depend on
-    the number of workers; `redrawn` counts those draws. Rows come from `chunks`, the
+    the number of workers; `redrawn` counts those draws, `dropped` the questions
+    dropped for budget while drawing the rows kept and redrawn. Rows come from `chunks`, the
     split's chunk results in order (made by a pool's workers, which find `gen` in
     GENERATORS), or are made here."""
 
@@ -299,7 +304,7 @@ class SplitRows:
         self.name, self.gen, self.split, self.n, self.seed = name, gen, split, n, seed
         self.seen, self.chunks, self.on_chunk = seen, chunks, on_chunk
         self.keys: list[str] = []
-        self.redrawn = 0
+        self.redrawn = self.dropped = 0
 
     def batches(self, size: int) -> Iterator[list[dict]]:
         """The rows in lists of `size` (the last may be shorter): a split is never held
@@ -319,12 +324,13 @@ class SplitRows:
         chunks = self.chunks
         if chunks is None:
             size = _chunk_size(self.n, 1)
-            chunks = ([(r.columns, r.key) for r in (gen.row(split, s + o, c)
+            chunks = ([(r.columns, r.key, r.dropped) for r in (gen.row(split, s + o, c)
                                                      for o, c in enumerate(codes[s:s + size]))]
                       for s in range(0, self.n, size))
         for chunk in chunks:
-            for columns, key in chunk:
+            for columns, key, dropped in chunk:
                 index = len(self.keys)
+                self.dropped += dropped
                 attempt = 0
                 while key in self.seen:
                     attempt += 1
@@ -336,6 +342,7 @@ class SplitRows:
                             "world offers: ask for fewer rows")
                     row = gen.row(split, index, codes[index], attempt)
                     columns, key = row.columns, row.key
+                    self.dropped += row.dropped
                 self.seen[key] = (split, index)
                 self.keys.append(key)
                 yield columns

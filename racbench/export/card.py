@@ -31,6 +31,9 @@ from racbench.export.hub import size_category, task_tags
 from racbench.export.splitinfo import split_size
 
 TAGS = ["reasoning-about-actions", "planning", "synthetic", "racbench"]
+# which table of columns the card shows for a config's row kind (questions: "task")
+ROW_KIND_COLUMNS = {"trajectory": "science", "behaviour_cloning": "steps",
+                    "return_conditioned": "steps"}
 
 
 
@@ -93,7 +96,7 @@ def render_card(recipe, seed: int, scale: float, stats, cross_config_leaks: int,
         sizes=sizes, cross_config_leaks=cross_config_leaks, total_rows=_total_rows(sizes),
         default_license=DEFAULT_LICENSE, configs_file=CONFIGS_FILE,
         audit_start=CARD_START, audit_end=CARD_END,
-        row_kinds=sorted({"science" if s.row_kind == "trajectory" else "task" for s in stats}))
+        row_kinds=sorted({ROW_KIND_COLUMNS.get(s.row_kind, "task") for s in stats}))
     return f"---\n{header}---\n\n{body}"
 
 

@@ -1,8 +1,8 @@
 """configs.json beside the card: each config's long detail, which the card's YAML leaves out.
 
 Per config: description, row kind, knobs, and per split (in the recipe's order) its
-size, shards, label, kind (form or simplification setting) and length counts; redrawn duplicates and left-out
-surface forms. Keys are sorted and lists keep the build's order, so the bytes depend on
+size, shards, label, kind (form or simplification setting) and length counts; redrawn duplicates,
+questions dropped for search budget, and left-out surface forms. Keys are sorted and lists keep the build's order, so the bytes depend on
 the recipe and seed only. `datasets` never reads it: the card's `configs:` names every
 config's data files.
 """
@@ -31,6 +31,7 @@ def render_details(recipe, seed: int, scale: float, stats, cross_config_leaks: i
                 "kinds": st.kinds, "lengths": st.lengths,
             } for split, st in s.splits.items()],
             "redrawn_duplicates": s.redrawn_duplicates, "excluded_forms": s.excluded_forms,
+            "dropped_for_budget": s.dropped_for_budget,
         } for s in stats],
     }
     return json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n"

@@ -10,15 +10,18 @@ where lm-eval runs. Nothing here imports lm-eval: the files are text.
 A task tests on the config's test split (its last split if it has none) and draws
 few-shot examples, if asked for, from train. Science trajectory configs are not
 questions and are left out. FOLDER must not exist or be empty; it is written whole or
-not at all.
+not at all. `plan_export` and `write_all` are shared with the Inspect export
+(inspect_export.py): the same configs, task names, test splits and refusals.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from racbench import __version__
@@ -40,9 +43,24 @@ def task_name(*parts: str) -> str:
     return re.sub(r"[^a-z0-9_]+", "_", "_".join(parts).lower()).strip("_")
 
 
-def export_lm_eval(folder: Path, out: Path) -> tuple[str, list[str]]:
-    """Write the tasks of the build in `folder` into `out`; the group's name and the
-    files written."""
+@dataclass(frozen=True)
+class ExportPlan:
+    """What an export of a build writes tasks for: the build's absolute folder, the
+    absolute --out, the suite's name, the group (a prefix of every task's name), and the
+    question configs as (config, task name, test split, splits), in the card's order."""
+
+    folder: Path
+    out: Path
+    suite: str
+    group: str
+    configs: list[tuple[str, str, str, list[str]]]
+
+
+def plan_export(folder: Path, out: Path, patterns: str | None = None) -> ExportPlan:
+    """The configs of the build in `folder` to export (those matching the
+    comma-separated shell `patterns`, if given), or ExportError before anything is
+    written: not a complete build, an --out in use, no config matching, no question
+    config, two configs whose names make the same task name."""
     folder = Path(os.path.abspath(folder))
     out = Path(os.path.abspath(out))
     build_files(folder)  # a complete racbench build, or PublishError naming what is not
@@ -51,33 +69,51 @@ def export_lm_eval(folder: Path, out: Path) -> tuple[str, list[str]]:
     front = card_front_matter(folder)
     suite = str(front.get("pretty_name") or folder.name)
     group = task_name("racbench", suite)
-    configs = []
-    for config in front["configs"]:
-        name = str(config["config_name"])
-        splits = [str(f["split"]) for f in config["data_files"]]
+    names = [str(config["config_name"]) for config in front["configs"]]
+    splits = {str(config["config_name"]): [str(f["split"]) for f in config["data_files"]]
+              for config in front["configs"]}
+    if patterns is not None:
+        wanted = [p.strip() for p in patterns.split(",") if p.strip()]
+        names = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in wanted)]
+        if not names:
+            raise ExportError(_say("no_config_matches", patterns=patterns, folder=folder,
+                                   configs=sorted(splits)))
+    configs, seen = [], {}
+    for name in names:
         if not _is_question_config(folder / name):
             continue
-        configs.append((name, splits))
+        task = task_name(group, name)
+        if task in seen:
+            raise ExportError(_say("same_task_name", first=seen[task], second=name,
+                                   task=task))
+        seen[task] = name
+        test = "test" if "test" in splits[name] else splits[name][-1]
+        configs.append((name, task, test, splits[name]))
     if not configs:
         raise ExportError(_say("nothing_to_export", folder=folder))
+    return ExportPlan(folder, out, suite, group, configs)
+
+
+def export_lm_eval(folder: Path, out: Path) -> tuple[str, list[str]]:
+    """Write the tasks of the build in `folder` into `out`; the group's name and the
+    files written."""
+    plan = plan_export(folder, out)
     env = environment()
     prompt = env.get_template("export/prompt.j2").module.lm_eval()
     files: dict[str, str] = {}
-    tasks = []
-    for name, splits in configs:
-        task = task_name(group, name)
-        tasks.append(task)
-        test = "test" if "test" in splits else splits[-1]
+    for name, task, test, splits in plan.configs:
         files[f"{task}.yaml"] = env.get_template("export/lm_eval_task.yaml.j2").render(
-            task=task, group=group, folder=str(folder), config=name, test_split=test,
+            task=task, group=plan.group, folder=str(plan.folder), config=name,
+            test_split=test,
             fewshot_split="train" if "train" in splits and test != "train" else None,
             prompt=str(prompt), max_gen_toks=MAX_GEN_TOKS, version=__version__)
-    files[f"{group}.yaml"] = env.get_template("export/lm_eval_group.yaml.j2").render(
-        group=group, tasks=tasks, folder=str(folder), suite=suite)
+    files[f"{plan.group}.yaml"] = env.get_template("export/lm_eval_group.yaml.j2").render(
+        group=plan.group, tasks=[task for _, task, _, _ in plan.configs],
+        folder=str(plan.folder), suite=plan.suite)
     files["utils.py"] = env.get_template("export/lm_eval_utils.py.j2").render(
         version=__version__)
-    _write_all(out, files)
-    return group, sorted(files)
+    write_all(plan.out, files)
+    return plan.group, sorted(files)
 
 
 def _is_question_config(config_dir: Path) -> bool:
@@ -88,7 +124,7 @@ def _is_question_config(config_dir: Path) -> bool:
     return {"context", "question", "answer"} <= set(schema(first).names)
 
 
-def _write_all(out: Path, files: dict[str, str]) -> None:
+def write_all(out: Path, files: dict[str, str]) -> None:
     """Every file into a temporary folder beside `out`, renamed into place at the end."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))

@@ -16,6 +16,8 @@ TASKS = {
     "mc": ("multiple-choice", "multiple-choice-qa"),
     "open": ("text-generation", None),  # answers are written out and checked by a validator
     "trajectory": ("reinforcement-learning", None),  # gold demonstrations of an environment
+    "behaviour_cloning": ("reinforcement-learning", None),  # gold steps with their context
+    "return_conditioned": ("reinforcement-learning", None),
 }
 
 
@@ -31,4 +33,4 @@ def task_tags(kinds) -> tuple[list[str], list[str]]:
     """task_categories and task_ids for the row kinds present, in TASKS order."""
     kinds = set(kinds)
     present = [TASKS[k] for k in TASKS if k in kinds]
-    return [c for c, _ in present], [i for _, i in present if i]
+    return list(dict.fromkeys(c for c, _ in present)), [i for _, i in present if i]

@@ -28,13 +28,14 @@ def generator(name: str):
     return gen
 
 
-def make_chunk(args: tuple[str, str, int, list[int]]) -> list[tuple[dict, str]]:
+def make_chunk(args: tuple[str, str, int, list[int]]) -> list[tuple[dict, str, int]]:
+    """Rows `start`.. of a split: (columns, problem key, questions dropped for budget)."""
     name, split, start, codes = args
     gen = generator(name)
     out = []
     for offset, code in enumerate(codes):
         row = gen.row(split, start + offset, code)
-        out.append((row.columns, row.key))
+        out.append((row.columns, row.key, row.dropped))
     return out
 
 

@@ -18,6 +18,8 @@ ROW_LAYOUTS = {
              "answer", "optimal_plan_length"},
     "trajectory": {"id", "task", "variation", "split", "n_steps", "final_score",
                    "task_description", "steps"},
+    "step": {"id", "task", "variation", "split", "step", "n_steps", "task_description",
+             "history", "observation", "action"},  # behaviour cloning, return-conditioned
 }
 
 
@@ -44,7 +46,8 @@ def show_rows(directory: Path, config: str, count: int, split: str | None) -> It
     if layout is None:
         raise InputError(f"{path}: not racbench rows; a task row has the columns "
                          f"{', '.join(sorted(ROW_LAYOUTS['task']))}, a trajectory row "
-                         f"{', '.join(sorted(ROW_LAYOUTS['trajectory']))}")
+                         f"{', '.join(sorted(ROW_LAYOUTS['trajectory']))}, a step row "
+                         f"{', '.join(sorted(ROW_LAYOUTS['step']))}")
     template = environment().get_template("cli/show.j2")
     for row in table.slice(0, count).to_pylist():
         yield template.render(row=row, layout=layout)

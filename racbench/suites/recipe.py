@@ -12,10 +12,14 @@ names (problem, seen, unseen), style (acp, trac), obfuscation, paraphrase, split
 style, named from the seen colours. A `for_each` combination pairing a family with a
 form it does not have (e.g. plan_generation with bool) is skipped, so one entry can
 cover every form; so is any combination matching every field of a mapping listed
-under `exclude`. `science: TASK` entries are gold trajectories of the science lab.
+under `exclude`. `science: TASK` entries are gold trajectories of the science lab
+(`rows`: trajectory, behaviour_cloning or return_conditioned; `history` for step rows).
 
 Top-level `license` (a licence identifier the Hugging Face Hub knows, `unknown` when
-absent) and `citation` (BibTeX) go into the dataset card.
+absent) and `citation` (BibTeX) go into the dataset card. Top-level `include` lists
+other recipes (built-in names, or .yaml paths relative to the including file) whose
+configs come first, in that order, before the recipe's own `configs` (which may then be
+left out): `trajectories` is its `trajectories-...` parts in one build.
 """
 
 from __future__ import annotations
@@ -36,13 +40,13 @@ import yaml
 from racbench.errors import InputError
 from racbench.data import recipe_names, recipe_text
 from racbench.tasks.config import RULE_OPTIONS, TRAC_DOMAIN, TaskConfig
-from racbench.tasks.gold_trajectories import ScienceGoldConfig, ScienceGoldRows
+from racbench.tasks.gold_trajectories import DEFAULT_HISTORY, ScienceGoldConfig
 from racbench.export.licenses import DEFAULT_LICENSE, HUB_LICENSES
 
 SPLITS = ("train", "validation", "test")
-RECIPE_KEYS = ("name", "description", "seed", "license", "citation", "configs")
+RECIPE_KEYS = ("name", "description", "seed", "license", "citation", "include", "configs")
 SCIENCE_KEYS = ("name", "description", "for_each", "science", "simplifications",
-                "valid_actions")
+                "valid_actions", "rows", "history")
 TASK_KEYS = ("name", "description", "for_each", "exclude", "family", "task", "domain",
              "domain_file", "problems", "objects", "form", "length", "query_kinds", "names",
              "style", "obfuscation", "paraphrase", "science", "simplifications", "rules",
@@ -116,13 +120,13 @@ class Recipe:
                       self.license, self.citation)
 
 
-def load_recipe(name_or_path: str) -> Recipe:
+def load_recipe(name_or_path: str, _including: tuple[str, ...] = ()) -> Recipe:
     """A built-in recipe by name (e.g. 'trac') or a YAML file by path.
 
     A built-in name always means the built-in recipe, even if a file or folder of that
     name sits in the working directory; write ./NAME to read such a file instead."""
     if name_or_path in recipe_names():
-        return parse_recipe(recipe_text(name_or_path), f"{name_or_path}.yaml")
+        return parse_recipe(recipe_text(name_or_path), f"{name_or_path}.yaml", _including)
     path = Path(name_or_path)
     if path.suffix not in (".yaml", ".yml") and not path.exists():
         raise RecipeError(f"unknown recipe '{name_or_path}'; accepted: "
@@ -145,7 +149,7 @@ def load_recipe(name_or_path: str) -> Recipe:
     except UnicodeDecodeError as exc:
         raise RecipeError(f"{name_or_path}: not UTF-8 text (byte {exc.start}); a recipe is "
                           "a YAML file") from None
-    return parse_recipe(text, str(path))
+    return parse_recipe(text, str(path), _including)
 
 
 class _RecipeLoader(yaml.SafeLoader):
@@ -163,7 +167,7 @@ class _RecipeLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep)
 
 
-def parse_recipe(text: str, source: str) -> Recipe:
+def parse_recipe(text: str, source: str, _including: tuple[str, ...] = ()) -> Recipe:
     try:
         data = yaml.load(text, Loader=_RecipeLoader)  # noqa: S506 (a safe loader)
     except yaml.YAMLError as exc:
@@ -176,10 +180,11 @@ def parse_recipe(text: str, source: str) -> Recipe:
     if not isinstance(data, dict):
         raise RecipeError(f"{source}: expected a mapping with keys {', '.join(RECIPE_KEYS)}")
     _check_keys(data, RECIPE_KEYS, source, "recipe")
-    entries = data.get("configs")
-    if not isinstance(entries, list) or not entries:
+    included = _included(data, source, _including)
+    entries = data.get("configs", [] if included else None)
+    if not isinstance(entries, list) or not (entries or included):
         raise RecipeError(f"{source}: 'configs' must be a non-empty list")
-    configs: list[ConfigSpec] = []
+    configs: list[ConfigSpec] = [c for r in included for c in r.configs]
     for i, entry in enumerate(entries):
         where = f"{source}: configs[{i}]"
         if not isinstance(entry, dict):
@@ -193,8 +198,39 @@ def parse_recipe(text: str, source: str) -> Recipe:
     seed = data.get("seed", 0)
     if not isinstance(seed, int):
         raise RecipeError(f"{source}: 'seed' must be an integer, got {seed!r}")
+    # what the build's fingerprint covers: the included recipes' texts too
+    source_text = "\n".join([text] + [r.source_text for r in included])
     return Recipe(str(data.get("name", source)), str(data.get("description", "")), seed,
-                  tuple(configs), text, _license(data, source), _citation(data, source))
+                  tuple(configs), source_text, _license(data, source), _citation(data, source))
+
+
+def _included(data: dict, source: str, including: tuple[str, ...]) -> list[Recipe]:
+    """The recipes named under `include`: built-in names, or paths relative to the
+    including file; a recipe that includes itself, directly or not, is refused."""
+    names = data.get("include", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        raise RecipeError(f"{source}: 'include' must be a list of recipe names (built-in: "
+                          f"{', '.join(recipe_names())}) or .yaml paths")
+    chain = including + (source,)
+    out = []
+    for name in names:
+        target = name
+        if name not in recipe_names():
+            if Path(name).suffix not in (".yaml", ".yml") or source in _builtin_sources():
+                raise RecipeError(f"{source}: 'include' names unknown recipe {name!r}; "
+                                  f"accepted: {', '.join(recipe_names())} or a .yaml path "
+                                  "relative to this recipe")
+            target = str(Path(source).parent / name)
+        key = f"{target}.yaml" if target in recipe_names() else target
+        if key in chain:
+            raise RecipeError(f"{source}: 'include' of {name!r} makes a cycle: "
+                              f"{' -> '.join(chain + (key,))}")
+        out.append(load_recipe(target, chain))
+    return out
+
+
+def _builtin_sources() -> set[str]:
+    return {f"{n}.yaml" for n in recipe_names()}
 
 
 def _license(data: dict, source: str) -> str:
@@ -285,8 +321,9 @@ def _config(name: str, entry: dict, where: str) -> ConfigSpec:
 
 
 def _science_config(name: str, entry: dict, where: str) -> ConfigSpec:
-    """Gold trajectories of one science task: one row per (variation, simplifications);
-    splits come from the task's variation split, so no sizes are given."""
+    """Gold trajectories of one science task: one row per (variation, simplifications),
+    or with `rows` one per gold step; splits come from the task's variation split, so
+    no sizes are given."""
     bad = sorted(set(map(str, entry)) - set(SCIENCE_KEYS))
     if bad:
         raise RecipeError(f"{where}: unknown key '{bad[0]}' for a science config; accepted: "
@@ -295,13 +332,19 @@ def _science_config(name: str, entry: dict, where: str) -> ConfigSpec:
     if isinstance(settings, str) or not isinstance(settings, list):
         raise RecipeError(f"{where}: 'simplifications' must be a list of settings "
                           "such as ['', easy, 'teleport,openDoors']")
+    kind = entry.get("rows", "trajectory")
+    if "history" in entry and kind == "trajectory":
+        raise RecipeError(f"{where}: 'history' is for rows: behaviour_cloning or "
+                          "return_conditioned (one row per gold step); trajectory rows hold "
+                          "every step")
     cfg = ScienceGoldConfig(str(entry["science"]), tuple(str(s or "") for s in settings),
-                            bool(entry.get("valid_actions", False)))
+                            bool(entry.get("valid_actions", False)), str(kind),
+                            entry.get("history", DEFAULT_HISTORY))
     try:
         cfg.validate()
     except ValueError as exc:
         raise RecipeError(f"{where}: {exc}") from None
-    sizes = ScienceGoldRows(name, cfg).split_sizes()
+    sizes = cfg.rows(name, 0, SPLITS).split_sizes()
     return ConfigSpec(name, str(entry.get("description", "")), cfg, sizes)
 
 

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from racbench.splits.seeding import derive_seed
+from racbench.worlds.strips.budget import note_dropped
 from racbench.worlds.strips.search import SearchBudgetExceeded
 from racbench.tasks.question import N_OPTIONS, Question, Target, json_key
 from racbench.worlds.strips.world import StripsWorld
@@ -232,6 +233,7 @@ def _drawn(make_pool: Callable, *args) -> Pool | None:
     try:
         return make_pool(*args)
     except SearchBudgetExceeded:
+        note_dropped()
         return None
 
 

@@ -19,6 +19,7 @@ from functools import cache
 from typing import Callable, Sequence
 
 from racbench.tasks.balance import pick_bool, pick_mc
+from racbench.worlds.strips.budget import note_dropped
 from racbench.tasks.question import N_OPTIONS, Question, Target, json_key
 from racbench.text.phrasing import template
 from racbench.worlds.strips.search import SearchBudgetExceeded
@@ -74,6 +75,7 @@ class Family:
             pick = pick_bool if target.form == "bool" else pick_mc
             return pick(pool, world, rng, cfg, target)
         except SearchBudgetExceeded:  # an answer we cannot prove: drawn again, never guessed
+            note_dropped()
             return None
 
 
@@ -168,6 +170,7 @@ def _walk_then_plan(world: StripsWorld, rng: random.Random, sid: int, length: in
             if rest is not None and len(head) + len(detour) + len(rest) == length:
                 return head + detour + rest
     except SearchBudgetExceeded:  # a distance we cannot prove: no plan, never a guess
+        note_dropped()
         return None
     return None
 

@@ -17,10 +17,11 @@ from racbench.splits.names import POOLS, name_pool
 from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipped_problem_names
 
 from racbench.tasks import FAMILIES
-from racbench.tasks.options import (DEFAULT_SPLIT_PROBLEMS, LAB_MC_FAMILIES, MAX_LENGTH,  # noqa: F401
-                                    MAX_RULE_EPISODES, NAMES, OBFUSCATIONS, QUERY_KINDS,
-                                    RULE_EPISODES, RULE_OPTIONS, RULES_MC_FAMILIES, SPLITS,
-                                    STYLES, TRAC_DOMAIN, TRAC_FAMILIES)
+from racbench.tasks.options import (DEFAULT_SPLIT_PROBLEMS, LAB_MAX_DISTANCE,  # noqa: F401
+                                    LAB_MC_FAMILIES, MAX_LENGTH, MAX_RULE_EPISODES,
+                                    NAMES, OBFUSCATIONS, QUERY_KINDS, RULE_EPISODES,
+                                    RULE_OPTIONS, RULES_MC_FAMILIES, SPLITS, STYLES,
+                                    TRAC_DOMAIN, TRAC_FAMILIES)
 from racbench.tasks.rows import ConfigRows, load_worlds, release_worlds
 from racbench.worlds.rules.grammar import GAMES, RuleOptions
 from racbench.worlds.science.registry import get_task, parse_simplifications
@@ -163,6 +164,15 @@ class TaskConfig:
         if self.style != "acp" or self.names != "problem":
             raise ConfigError("the science lab is phrased in its own words: leave 'style' "
                               "and 'names' out")
+        if self.family == "goal_recognition" and any(
+                not isinstance(n, int) or n > LAB_MAX_DISTANCE for n in self.lengths):
+            raise ConfigError(
+                f"goal recognition on the science lab asks only where the oracle proves a "
+                f"shortest solution: from states at most {LAB_MAX_DISTANCE} commands from "
+                f"completing the task (any task, near the end of its gold trajectory; "
+                f"lifespan-longest-lived and lifespan-shortest-lived with teleportAction "
+                f"from the start), so length must be 1 to {LAB_MAX_DISTANCE}; got "
+                f"{list(self.lengths)}")
         try:
             spec = get_task(self.science)
             parse_simplifications(self.simplifications, spec.electrical)

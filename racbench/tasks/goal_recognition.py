@@ -8,20 +8,34 @@ the goal? The goal's literals are the row's cell. Negatives, in equal shares, mo
 towards the goal but not optimally ('suboptimal') or make no progress ('no_progress').
 mc: for which of four goals are the observations the start of a shortest plan (exactly
 one). No open form: many goals fit any observations.
+
+In the science lab the goal is the task, and the oracle says only where it can prove
+a shortest solution: from states at most LAB_MAX_DISTANCE commands from completing the
+task (near the end of the gold trajectory, on it or a few commands off it; for tasks
+whose whole solution is that short, such as lifespan-longest-lived and
+lifespan-shortest-lived with teleportAction, from the start), the distance being
+proven exactly by a witness (the gold trajectory's last commands) and an exhaustive
+search of every command the simulator takes (none completes it sooner). The
+observations are `length` commands (1 or 2) that run: the first commands of the gold
+suffix, or those with one swapped for another of their verb; the row asks whether
+they begin a shortest solution, and configs of other lengths are refused.
 """
 
 from __future__ import annotations
 
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
-from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
+from racbench.tasks.base import (Question, Target, any_state, assemble,
                                  base_context, choose_options, family_template,
                                  state_clauses, term, walk, walk_through)
 from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import SEARCH_BUDGET
 from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import literal_condition
-from racbench.tasks.planning import changed_goal
+from racbench.tasks.planning import (SequenceGoalFamily, changed_goal, lab_context,
+                                     lab_rendered, swapped)
+from racbench.tasks.executability import schemas
+from racbench.tasks.options import LAB_MAX_DISTANCE
 
 WALK_TRIES = 8
 KINDS = ("suboptimal", "no_progress")
@@ -158,7 +172,77 @@ def _plain(goal) -> list[dict]:
     return [{"atom": list(a), "positive": p} for a, p in goal]
 
 
+LAB_SWAPS = 2  # lab: observations with one command swapped, tried per state
+DISTANCES_KEPT = 4096  # lab: proven distances remembered per variation
+
+
+def lab_distance(world, state: tuple, witness) -> int | None:
+    """The proven number of commands from `state` to completing the task, if at most
+    LAB_MAX_DISTANCE: 0 if complete, 1 if some command completes it (every command the
+    simulator takes is tried), 2 if none does and `witness` (two commands) does; None
+    otherwise (farther, or not proven here: never guessed)."""
+    known = world.__dict__.setdefault("_lab_distances", {})
+    if (state, witness) not in known:
+        if len(known) >= DISTANCES_KEPT:
+            known.clear()
+        if world.carry_out(state, ())[1]:
+            known[(state, witness)] = 0
+        elif world.completes_in_one(state):
+            known[(state, witness)] = 1
+        else:
+            known[(state, witness)] = 2 if world.carry_out(state, witness)[1] else None
+    return known[(state, witness)]
+
+
+def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
+    """A state within LAB_MAX_DISTANCE commands of completing the task (on the gold path
+    or a few commands off it), and observations that run from it, that its context may
+    name: positives begin a shortest solution; negatives bring the task closer, just not
+    by one command per step (suboptimal), or do not (no_progress). The kind is the verbs."""
+    gold, length = world.gold(), cfg.length
+    start = len(gold) - rng.randint(length, LAB_MAX_DISTANCE)
+    if start < 0:
+        return None
+    state = world.off_gold(rng, start) if rng.randrange(2) else gold[:start]
+    if not world.valid(state):
+        return None
+    total = lab_distance(world, state, gold[-LAB_MAX_DISTANCE:])
+    if total is None or total < length:
+        return None
+    suffix = list(gold[start:])
+    observed = [suffix] + [swapped(world, rng, state, suffix) for _ in range(LAB_SWAPS)]
+    positives, negatives = [], []
+    for obs in dict.fromkeys(tuple(o[:length]) for o in observed if o is not None):
+        failed, _ = world.carry_out(state, obs)
+        if failed is not None or not world.askable(state, obs):
+            continue
+        rest = lab_distance(world, state + obs, ())  # 0, 1 or None: at least 2
+        if rest is not None and rest + length == total:
+            positives.append((obs, 0))
+        else:
+            negatives.append((obs, 0 if rest is not None and rest < total else 1))
+    if not positives and not negatives:
+        return None
+    return Pool(Question(state), positives, negatives, subject=lambda item: None,
+                kind=lambda item: schemas(world, item[0]), variant=lambda item: item[1],
+                question_for=lambda item: Question(state, actions=list(item[0]),
+                                                   optimal_plan_length=total))
+
+
+def _bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
+    """Each world's bool pool: the lab's (`lab_pool`) or STRIPS's (`bool_pool`)."""
+    if hasattr(world, "gold"):
+        return lab_pool(world, rng, cfg, want)
+    return bool_pool(world, rng, cfg, want)
+
+
 def render(q, world, text, rng, form):
+    if world.goal == () and hasattr(world, "gold"):  # the science lab: the task is the goal
+        t = family_template("goal_recognition")
+        lab_rendered(q)
+        steps = text.steps([tuple(term(world, k)) for k in q.actions])
+        context = str(t.lab_observed(lab_context(world, text, q, rng), steps))
+        return context, assemble(text, form, str(t.lab_bool())), []
     if text.style == "trac":
         t = family_template("goal_recognition", "trac")
         actions = [tuple(term(world, k)) for k in q.actions]
@@ -196,6 +280,6 @@ def truth(st, item) -> bool:
     return _optimal_prefix(st, item if item is not None else st.sym["goal"])
 
 
-FAMILY = Family("goal_recognition", ("bool", "mc"), sample, render, truth, None,
-                negative_kinds=KINDS, uses_actions=True, bool_pool=bool_pool, targeted=True,
-                literal_queries=True)
+FAMILY = SequenceGoalFamily("goal_recognition", ("bool", "mc"), sample, render, truth, None,
+                            negative_kinds=KINDS, uses_actions=True, bool_pool=_bool_pool,
+                            targeted=True, literal_queries=True, worlds=("strips", "science"))

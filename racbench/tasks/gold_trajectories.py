@@ -1,24 +1,61 @@
-"""Gold-trajectory rows of the science lab for the dataset pipeline.
+"""Rows made from the science lab's gold trajectories, for the dataset pipeline.
 
-The schema, the ordered list of (task, variation, simplifications) items, one row per
-item, and `ScienceGoldRows`, which serves them to the build engine split by split (a
-variation's split is fixed by the task, not by the row's position). The simulator
-itself knows nothing of datasets.
+Three kinds of row (a config's `rows`), all from one play of the task's oracle
+(worlds/science/trajectory.py) per (task, variation, simplifications) item:
+
+- `trajectory`: one row per item, every step's action, observation and score (look,
+  inventory and valid actions with `valid_actions`); the science-gold rows.
+- `behaviour_cloning`: one row per gold step, as ScienceWorld's behaviour-cloning
+  baseline reads its demonstrations (inputs d, o_{t-1}, a_{t-1}, o_t; target a_t): the
+  task description, the last `history` (observation, action) pairs, the current
+  observation (with look, inventory, valid actions and score), and the gold action.
+- `return_conditioned`: one row per gold step, as its text decision transformer reads
+  them (d, o_{t-1}, R_{t-1}, a_{t-1}, o_t, R_t; target a_t): the same, every
+  observation paired with its return-to-go R, the score still to gain on ScienceWorld's
+  0-100 scale (100 x (final score - score so far), the world's own scoring).
+
+Splits are ScienceWorld's, by variation (the task spec's `split_of`). A step row's
+`symbolic` JSON holds what a fresh environment needs to replay it (task, variation,
+simplifications, the gold commands before it, the gold command itself); `racbench
+verify` replays them (racbench/checks/verify/replay_imitation.py). A step config's split
+sizes are the numbers of gold steps of its variations, read when the recipe is read
+from data/science/gold_lengths.json (tools/gold_lengths.py writes it) for the settings
+the built-in recipes use, or counted by playing the oracles for other settings; every
+trajectory a build plays is checked against them. The simulator knows nothing of
+datasets.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate
 
 import datasets
 
+from racbench.errors import GenerationError
+from racbench.splits.dedup import canonical_json
+from racbench.tasks.config import ConfigError
+from racbench.worlds.science.data import load
 from racbench.worlds.science.env import ScienceEnv
 from racbench.tasks.rows import Row
 from racbench.worlds.science.registry import TASKS, accepts, get_task, parse_simplifications
 from racbench.worlds.science.trajectory import run_oracle
 
 GENERATOR_VERSION = "science-gold-1"
+STEP_GENERATOR_VERSION = "science-imitation-1"
+ROW_KINDS = ("trajectory", "behaviour_cloning", "return_conditioned")
+STEP_KINDS = ROW_KINDS[1:]
+DEFAULT_HISTORY = 1  # ScienceWorld's baselines see the previous observation and action
+MAX_HISTORY = 1000  # an episode's moves at most (worlds/science/env.py MAX_MOVES)
+TABLE_SETTINGS = ("", "easy")  # the simplification settings gold_lengths.json holds
+SPLIT_ORDER = ("train", "validation", "test")
+# rows a shard holds (all in memory while it is written): a step with its valid actions
+# weighs some 15 KB there (Python and Arrow), a whole trajectory with them up to 2 MB
+STEPS_PER_SHARD = 20_000
+TRAJECTORIES_PER_SHARD = 200
 
 _STEP = {
     "action": datasets.Value("string"),
@@ -29,18 +66,51 @@ _STEP = {
     "valid_actions": [datasets.Value("string")],
 }
 
-FEATURES = datasets.Features({
+# the columns that say which trajectory a row comes from, first in every row kind
+_ITEM = {
     "id": datasets.Value("string"),
     "task": datasets.Value("string"),
     "variation": datasets.Value("int32"),
     "simplifications": datasets.Value("string"),
     "split": datasets.Value("string"),
     "task_description": datasets.Value("string"),
+}
+
+FEATURES = datasets.Features({
+    **_ITEM,
     "steps": [_STEP],
     "n_steps": datasets.Value("int32"),
     "final_score": datasets.Value("float32"),
     "generator_version": datasets.Value("string"),
 })
+
+
+def _step_features(kind: str) -> datasets.Features:
+    """One gold step with its context: behaviour cloning carries the score so far,
+    return-conditioned rows the return-to-go of every observation."""
+    rtg = kind == "return_conditioned"
+    past = {"observation": datasets.Value("string")}
+    if rtg:
+        past["return_to_go"] = datasets.Value("int32")
+    past["action"] = datasets.Value("string")
+    return datasets.Features({
+        **_ITEM,
+        "step": datasets.Value("int32"),
+        "n_steps": datasets.Value("int32"),
+        "history": [past],
+        "observation": datasets.Value("string"),
+        **({"return_to_go": datasets.Value("int32")} if rtg else
+           {"score": datasets.Value("float32")}),
+        "look": datasets.Value("string"),
+        "inventory": datasets.Value("string"),
+        "valid_actions": [datasets.Value("string")],
+        "action": datasets.Value("string"),
+        "symbolic": datasets.Value("string"),
+        "generator_version": datasets.Value("string"),
+    })
+
+
+STEP_FEATURES = {kind: _step_features(kind) for kind in STEP_KINDS}
 
 
 def gold_items(tasks=None, simplification_settings=("",)) -> list[tuple[str, int, str]]:
@@ -54,31 +124,70 @@ def gold_items(tasks=None, simplification_settings=("",)) -> list[tuple[str, int
                   for v in range(TASKS[t].n_variations))
 
 
+def setting_key(simplifications: str) -> str:
+    """A simplification setting as ids and gold_lengths.json name it ('none' for none)."""
+    return simplifications.replace(",", "+") if simplifications else "none"
+
+
 def row_id(task: str, variation: int, simplifications: str) -> str:
-    simp = simplifications.replace(",", "+") if simplifications else "none"
-    return f"{task}/{variation}/{simp}"
+    return f"{task}/{variation}/{setting_key(simplifications)}"
+
+
+@dataclass(frozen=True)
+class GoldPlay:
+    """One play of the oracle: the reset's observation and info, and its steps."""
+
+    task_description: str
+    split: str
+    start: dict  # observation, score, look, inventory, valid_actions before any action
+    steps: list  # run_oracle's steps
+
+    def situations(self, with_valid_actions: bool) -> list[dict]:
+        """What the agent sees before each gold action: at the reset, then after each
+        step but the last."""
+        blank = {"look": "", "inventory": "", "valid_actions": []}
+        out = []
+        one: dict[str, str] = {}  # each distinct text as one object, shared by the rows
+        for s in [self.start, *self.steps[:-1]]:
+            seen = {"observation": s["observation"], "score": float(s["score"]), **blank}
+            if with_valid_actions:
+                seen["look"] = one.setdefault(s["look"], s["look"])
+                seen["inventory"] = one.setdefault(s["inventory"], s["inventory"])
+                seen["valid_actions"] = [one.setdefault(a, a) for a in s["valid_actions"]]
+            out.append(seen)
+        return out
+
+
+def play_gold(task: str, variation: int, simplifications: str = "",
+              with_valid_actions: bool = False) -> GoldPlay:
+    env = ScienceEnv(task, variation, simplifications)
+    observation, info = env.reset()
+    steps = run_oracle(env, with_valid_actions)
+    start = {"observation": observation, "score": info["score"], "look": info["look"],
+             "inventory": info["inventory"], "valid_actions": info["valid_actions"]}
+    return GoldPlay(info["task_description"], env.task_spec.split_of(variation), start, steps)
 
 
 def gold_row(task: str, variation: int, simplifications: str = "", with_valid_actions: bool = False) -> dict:
     """One dataset row matching FEATURES (look, inventory and valid actions empty unless requested)."""
-    env = ScienceEnv(task, variation, simplifications)
-    _, info = env.reset()
-    steps = run_oracle(env, with_valid_actions)
+    play = play_gold(task, variation, simplifications, with_valid_actions)
+    steps = play.steps
+    one: dict[str, str] = {}  # each distinct text as one object (pickled once a chunk)
     rows = [{
         "action": s["action"],
         "observation": s["observation"],
         "score": float(s["score"]),
         "look": s.get("look", ""),
         "inventory": s.get("inventory", ""),
-        "valid_actions": list(s.get("valid_actions", [])),
+        "valid_actions": [one.setdefault(a, a) for a in s.get("valid_actions", ())],
     } for s in steps]
     return {
         "id": row_id(task, variation, simplifications),
         "task": task,
         "variation": variation,
         "simplifications": simplifications,
-        "split": env.task_spec.split_of(variation),
-        "task_description": info["task_description"],
+        "split": play.split,
+        "task_description": play.task_description,
         "steps": rows,
         "n_steps": len(rows),
         "final_score": float(steps[-1]["score"]),
@@ -86,15 +195,80 @@ def gold_row(task: str, variation: int, simplifications: str = "", with_valid_ac
     }
 
 
+def sw_points(score: float) -> int:
+    """A score (0-1) on ScienceWorld's 0-100 scale, as info['scienceworld_score'] says it."""
+    return round(100 * score)
+
+
+def step_rows(kind: str, play: GoldPlay, task: str, variation: int, simplifications: str,
+              history: int = DEFAULT_HISTORY, with_valid_actions: bool = False,
+              steps=None, seen=None) -> list[dict]:
+    """The rows of gold steps `steps` (default: all) of one play, matching
+    STEP_FEATURES[kind]; `seen`: the play's situations, if already listed."""
+    actions = [s["action"] for s in play.steps]
+    seen = play.situations(with_valid_actions) if seen is None else seen
+    final = sw_points(play.steps[-1]["score"])
+    rtg = kind == "return_conditioned"
+    base = row_id(task, variation, simplifications)
+    out = []
+    for t in range(len(actions)) if steps is None else steps:
+        past = []
+        for i in range(max(0, t - history), t):
+            entry = {"observation": seen[i]["observation"]}
+            if rtg:
+                entry["return_to_go"] = final - sw_points(seen[i]["score"])
+            entry["action"] = actions[i]
+            past.append(entry)
+        now = seen[t]
+        symbolic = {"kind": kind, "task": task, "variation": variation,
+                    "simplifications": simplifications, "history": history,
+                    "valid_actions": with_valid_actions, "actions": actions[:t],
+                    "answer": actions[t]}
+        out.append({
+            "id": f"{base}/{t}", "task": task, "variation": variation,
+            "simplifications": simplifications, "split": play.split,
+            "task_description": play.task_description, "step": t, "n_steps": len(actions),
+            "history": past, "observation": now["observation"],
+            **({"return_to_go": final - sw_points(now["score"])} if rtg else
+               {"score": now["score"]}),
+            "look": now["look"], "inventory": now["inventory"],
+            "valid_actions": list(now["valid_actions"]), "action": actions[t],
+            "symbolic": canonical_json(symbolic), "generator_version": STEP_GENERATOR_VERSION,
+        })
+    return out
+
+
+@lru_cache(maxsize=None)
+def gold_lengths(task: str, simplifications: str) -> tuple[int, ...]:
+    """Steps of each variation's gold trajectory: from gold_lengths.json for its
+    settings, else counted by playing every variation's oracle (slow: seconds a task)."""
+    shipped = load("gold_lengths").get(setting_key(simplifications), {}).get(task)
+    if shipped is not None and simplifications in TABLE_SETTINGS:
+        return tuple(shipped)
+    return tuple(len(play_gold(task, v, simplifications).steps)
+                 for v in range(get_task(task).n_variations))
+
+
 @dataclass(frozen=True)
 class ScienceGoldConfig:
-    """One science task's gold trajectories under some simplification settings."""
+    """One science task's gold trajectories under some simplification settings, as
+    `rows` of one of ROW_KINDS (`history`: the step rows' past pairs)."""
 
     task: str
     simplifications: tuple[str, ...] = ("",)
     valid_actions: bool = False
+    rows_kind: str = "trajectory"
+    history: int = DEFAULT_HISTORY
 
     def validate(self) -> "ScienceGoldConfig":
+        if self.rows_kind not in ROW_KINDS:
+            raise ConfigError(f"unknown rows '{self.rows_kind}'; accepted: "
+                              f"{', '.join(ROW_KINDS)}")
+        if (not isinstance(self.history, int) or isinstance(self.history, bool)
+                or not 0 <= self.history <= MAX_HISTORY):
+            raise ConfigError(f"history must be an integer from 0 to {MAX_HISTORY} (the "
+                              f"past (observation, action) pairs of a step row), got "
+                              f"{self.history!r}")
         gold_items([self.task], self.simplifications)  # ValueError naming what is accepted
         return self
 
@@ -113,8 +287,10 @@ class ScienceGoldConfig:
     def probe(self, name: str, seed: int, splits) -> None:
         """Every variation has a gold trajectory: nothing to probe."""
 
-    def rows(self, name: str, seed: int, splits, probed=None) -> "ScienceGoldRows":
-        return ScienceGoldRows(name, self)
+    def rows(self, name: str, seed: int, splits, probed=None):
+        if self.rows_kind == "trajectory":
+            return ScienceGoldRows(name, self)
+        return ScienceStepRows(name, self)
 
 
 class ScienceGoldRows:
@@ -133,8 +309,15 @@ class ScienceGoldRows:
         for item in gold_items([cfg.task], cfg.simplifications):
             self.items.setdefault(spec.split_of(item[1]), []).append(item)
 
+    @property
+    def rows_per_shard(self) -> int | None:
+        """A shard's rows are held in memory while it is written: a trajectory with valid
+        actions at every step weighs up to some 2 MB there (Python and Arrow); None: the
+        build's usual shards."""
+        return TRAJECTORIES_PER_SHARD if self.with_valid_actions else None
+
     def split_sizes(self) -> dict[str, int]:
-        return {s: len(self.items[s]) for s in ("train", "validation", "test") if s in self.items}
+        return {s: self.capacity(s) for s in SPLIT_ORDER if s in self.items}
 
     def capacity(self, split: str) -> int:
         return len(self.items.get(split, ()))
@@ -156,4 +339,58 @@ class ScienceGoldRows:
     def row(self, split: str, index: int, code: int = 0, attempt: int = 0):
         task, variation, simplifications = self.items[split][index]
         columns = gold_row(task, variation, simplifications, self.with_valid_actions)
+        return Row(columns, columns["id"])
+
+
+class ScienceStepRows(ScienceGoldRows):
+    """Serves one task's gold steps as rows: row `index` of a split is a step of the
+    split's trajectories laid end to end (variations in order, each setting's steps in
+    order). A worker's rows come in runs of consecutive indices, so the last play is
+    kept for the next row."""
+
+    rows_per_shard = STEPS_PER_SHARD
+
+    def __init__(self, name: str, cfg: ScienceGoldConfig):
+        super().__init__(name, cfg)
+        self.kind, self.history = cfg.rows_kind, cfg.history
+        self.features = STEP_FEATURES[self.kind]
+        self.lengths = {split: [gold_lengths(t, s)[v] for t, v, s in items]
+                        for split, items in self.items.items()}
+        self.starts = {split: [0, *accumulate(n)] for split, n in self.lengths.items()}
+        self._last: tuple | None = None
+
+    def capacity(self, split: str) -> int:
+        return self.starts[split][-1] if split in self.starts else 0
+
+    def summary(self) -> dict:
+        return {**super().summary(), "row_kind": self.kind, "lengths": [self.history]}
+
+    @staticmethod
+    def split_counts(rows: list[dict]) -> tuple[Counter, Counter, Counter]:
+        """First words of the gold actions, kinds (simplification settings) and
+        trajectory lengths, for the card."""
+        return (Counter(r["action"].split(" ", 1)[0] for r in rows),
+                Counter(r["simplifications"] or "none" for r in rows),
+                Counter(r["n_steps"] for r in rows))
+
+    def _play(self, split: str, k: int) -> tuple[GoldPlay, list[dict]]:
+        item = self.items[split][k]
+        if self._last is None or self._last[0] != item:
+            play = play_gold(*item, self.with_valid_actions)
+            if len(play.steps) != self.lengths[split][k]:
+                raise GenerationError(
+                    f"config '{self.name}': the gold trajectory of {row_id(*item)} has "
+                    f"{len(play.steps)} steps, racbench/data/science/gold_lengths.json says "
+                    f"{self.lengths[split][k]}: the simulator or an oracle changed; run "
+                    "python tools/gold_lengths.py")
+            self._last = (item, play, play.situations(self.with_valid_actions))
+        return self._last[1:]
+
+    def row(self, split: str, index: int, code: int = 0, attempt: int = 0):
+        k = bisect_right(self.starts[split], index) - 1
+        task, variation, simplifications = self.items[split][k]
+        play, seen = self._play(split, k)
+        t = index - self.starts[split][k]
+        columns = step_rows(self.kind, play, task, variation, simplifications, self.history,
+                            self.with_valid_actions, steps=(t,), seen=seen)[0]
         return Row(columns, columns["id"])

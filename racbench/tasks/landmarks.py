@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
+from racbench.worlds.strips.budget import note_dropped
 from racbench.tasks.base import (Family, Question, Target, assemble, base_context,
                                  family_template, pddl_term, problem_goal)
 from racbench.tasks.scoring import SEARCH_BUDGET, score_one_fact
@@ -53,7 +54,9 @@ def _split_by_search(world, rng, sid: int, candidates: list[int]) -> tuple[list[
     landmarks (the plan is the witness); each atom it does make true is settled by
     the landmark oracle (relaxed reachability without its achievers, then h^2, then
     a bounded search), and left out if the search's budget runs out."""
-    touched = _touched(world, sid, world.optimal_plan(rng, sid) or [])
+    # any shortest plan is a witness: the one breadth-first search finds first, which
+    # drawing `sid` near the goal has usually found already
+    touched = _touched(world, sid, world.optimal_plan(None, sid) or [])
     lm, other = [], []
     for i in candidates:
         if touched >> i & 1:
@@ -61,7 +64,8 @@ def _split_by_search(world, rng, sid: int, candidates: list[int]) -> tuple[list[
                 found = oracles.is_fact_landmark(world.task, world.bits(sid),
                                                  world.goal_condition, i, LANDMARK_BUDGET,
                                                  explicit=False)
-            except SearchBudgetExceeded:
+            except SearchBudgetExceeded:  # not asked about: dropped, never guessed
+                note_dropped()
                 continue
             (lm if found else other).append(i)
     return lm, other + [i for i in candidates if not touched >> i & 1]

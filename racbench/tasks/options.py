@@ -14,10 +14,16 @@ STYLES = ("acp", "trac")  # how context and question are assembled (templates/<s
 TRAC_DOMAIN = "blocksworld_trac"  # TRAC's three-action blocksworld over `objects` blocks
 TRAC_FAMILIES = ("projection", "executability", "planning", "goal_recognition")
 # families whose mc rows the science lab can balance: projection's options are facts
-# (applicability's and executability's are drawn from every ground action, which the
-# lab has no list of; progression's single commands change too few facts a context
+# (applicability's, executability's and planning's are drawn from every ground action,
+# which the lab has no list of; goal recognition's are goals, and the lab has one, its
+# task; progression's single commands change too few facts a context
 # shows for four options each right in one situation and wrong in three others)
 LAB_MC_FAMILIES = ("projection",)
+# goal recognition in the lab: from states at most this many commands from completing the
+# task, where an exhaustive search of one command proves the shortest solution; so
+# observations of at most this many commands (planning's sequences and goal recognition's
+# observations are in the simulator's full command set: focus, look and read count)
+LAB_MAX_DISTANCE = 2
 # Shipped problems per split when a config names none: unseen problems in test.
 DEFAULT_SPLIT_PROBLEMS = {"train": [f"p{i:02d}" for i in range(1, 10)],
                           "validation": ["p10", "p11", "p12"],

@@ -12,6 +12,18 @@ sequences (self-undoing ones once marked negatives). mc: which of four sequences
 it; the options are walks from four sampled states, each achieving its own state's
 goal only, and the row shows one of those states and its goal (balance.py). open:
 give a shortest plan for the goal (1.0 shortest, 0.5 longer, 0.0 invalid).
+
+In the science lab the goal is the task itself (its description is in the context,
+with what has been focused on so far): does the sequence run and complete the task
+(ScienceWorld's full score)? The sequence is the last `length` commands of the oracle's
+gold trajectory, or that suffix with one command swapped for another of its verb; the
+state is the gold path's state before the suffix, one a few commands off it, or one a
+step or two behind on it (a detour from an earlier step, the gold path then taken up
+again). Each is labelled by running it in the simulator: positives
+complete the task, negatives either cannot be carried out (a command the simulator does
+not take at that point) or run and leave the task unfinished, in equal shares; the
+verbs of the sequence are the row's cell. Only sequences the context can support are
+asked (the lab's `askable`: typed in the shown room, naming what it shows).
 """
 
 from __future__ import annotations
@@ -119,6 +131,88 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
                 question_for=lambda item: _question(world, sid, item[0], item[1], cfg))
 
 
+SWAPS = 4  # lab: gold suffixes with one command swapped, tried per situation
+BEHIND = 2  # lab: states up to this many gold steps before the suffix
+# lab: where a question's state lies (its row's metadata `state_from`)
+LAB_STATES = ("gold_path", "off_gold_path", "behind_on_gold_path")
+
+
+def lab_situation(world, rng, length: int) -> tuple[tuple, list[str], str] | None:
+    """A state on, off or behind the gold path before its last `length` commands, those
+    commands (the gold suffix) and where the state lies (LAB_STATES)."""
+    gold = world.gold()
+    start = len(gold) - length
+    if start < 0:
+        return None
+    way = rng.randrange(3)
+    if way == 0:
+        state = gold[:start]
+    elif way == 1:
+        state = world.off_gold(rng, start)
+    else:
+        state = gold[:max(0, start - rng.randint(1, BEHIND))]
+    if not world.valid(state):
+        return None  # the episode is over there (the task done or failed on the way)
+    return state, list(gold[start:]), LAB_STATES[way]
+
+
+def swapped(world, rng, state: tuple, suffix: list[str]) -> list[str] | None:
+    """The suffix with one command swapped for another of its verb: half the time one
+    the simulator takes where it is typed (or on the gold path there), which runs; half
+    the time one it takes somewhere along the gold path, which mostly cannot run here."""
+    k = rng.randrange(len(suffix))
+    verb = world.action_kind(suffix[k])
+    if rng.randrange(2):
+        failed, _ = world.carry_out(state, suffix[:k])
+        here = state + tuple(suffix[:k]) if failed is None else state
+        gold = world.gold()
+        there = gold[:len(gold) - len(suffix) + k]
+        pool = world.valid(here) + world.valid(there)
+    else:
+        pool = gold_commands(world).get(verb, ())
+    others = sorted({c for c in pool if c != suffix[k] and world.action_kind(c) == verb})
+    return suffix[:k] + [rng.choice(others)] + suffix[k + 1:] if others else None
+
+
+def gold_commands(world) -> dict[tuple, tuple[str, ...]]:
+    """The commands the simulator takes somewhere along the gold path, by verb (once
+    per variation)."""
+    found = world.__dict__.get("_gold_commands")
+    if found is None:
+        gold, by_verb = world.gold(), {}
+        for step in range(len(gold)):
+            for command in world.valid(gold[:step]):
+                by_verb.setdefault(world.action_kind(command), set()).add(command)
+        found = world._gold_commands = {v: tuple(sorted(c)) for v, c in by_verb.items()}
+    return found
+
+
+def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
+    """Gold suffixes and swapped ones from a state near the gold path, that its context
+    may name, labelled by running them: positives complete the task; negatives cannot
+    be carried out (variant 0) or run and miss it (variant 1). The kind is the verbs."""
+    found = lab_situation(world, rng, cfg.length)
+    if found is None:
+        return None
+    state, suffix, where = found
+    sequences = [suffix] + [swapped(world, rng, state, suffix) for _ in range(SWAPS)]
+    positives, negatives = [], []
+    for seq in dict.fromkeys(tuple(s) for s in sequences if s is not None):
+        if not world.askable(state, seq):
+            continue
+        failed, complete = world.carry_out(state, seq)
+        if failed is None and complete:
+            positives.append((seq, 0))
+        else:
+            negatives.append((seq, 0 if failed is not None else 1))
+    if not positives and not negatives:
+        return None
+    return Pool(Question(state), positives, negatives, subject=lambda item: None,
+                kind=lambda item: schemas(world, item[0]), variant=lambda item: item[1],
+                question_for=lambda item: Question(state, actions=list(item[0]),
+                                                   meta={"state_from": where}))
+
+
 def _question(world, sid: int, plan: list[int], goal, cfg) -> Question:
     q = Question(sid, actions=list(plan), goal=[(world.task.atoms[i], p) for i, p in goal])
     q.optimal_plan_length, _ = world.nearby_plan(sid, Condition.of(goal), cfg.length)
@@ -136,7 +230,19 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     return q
 
 
+def lab_context(world, text, q, rng) -> str:
+    """A lab question's context: the task, what has been focused on, the state."""
+    return str(text.common.lab_task(world.task_description(), world.focused(q.sid),
+                                    base_context(world, text, q, rng)))
+
+
 def render(q, world, text, rng, form):
+    if world.goal == () and hasattr(world, "gold"):  # the science lab: the task is the goal
+        t = family_template("planning")
+        lab_rendered(q)
+        steps = text.steps([tuple(term(world, k)) for k in q.actions])
+        context = str(text.common.sequence_context(lab_context(world, text, q, rng), steps))
+        return context, assemble(text, form, str(t.lab_bool())), []
     if text.style == "trac":
         t = family_template("planning", "trac")
         steps = [tuple(term(world, k)) for k in q.actions]
@@ -167,6 +273,27 @@ def score_open(st, answer: str) -> float:
     return score_plan(st, answer, st.goal)
 
 
-FAMILY = Family("planning", ("bool", "mc", "open"), sample, render, truth, score_open,
-                negative_kinds=KINDS, uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool,
-                targeted=True, literal_queries=True)
+def _bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
+    """Each world's bool pool: the lab's (`lab_pool`) or STRIPS's (`bool_pool`)."""
+    if hasattr(world, "gold"):
+        return lab_pool(world, rng, cfg, want)
+    return bool_pool(world, rng, cfg, want)
+
+
+class SequenceGoalFamily(Family):
+    """A family whose STRIPS goals are one or two literals (their kinds, tuples of
+    literal kinds) and whose lab subjects are sequences of verbs towards the task: the
+    latter are one subject each, whatever their length."""
+
+    def arity(self, kind) -> int:
+        return super().arity(kind) if kind and isinstance(kind[0], tuple) else 1
+
+
+def lab_rendered(q) -> None:
+    """A lab row has no query of literals: rows.py's query kind does not apply."""
+    q.meta.pop("query_kind", None)
+
+
+FAMILY = SequenceGoalFamily("planning", ("bool", "mc", "open"), sample, render, truth, score_open,
+                negative_kinds=KINDS, uses_actions=True, bool_pool=_bool_pool, mc_pool=mc_pool,
+                targeted=True, literal_queries=True, worlds=("strips", "science"))

@@ -32,6 +32,8 @@ from racbench.splits.strata import Stratum, stratum_for
 from racbench.tasks import FAMILIES
 from racbench.tasks.balance import Cells, Survey, survey_cells, survey_options
 from racbench.tasks.base import goal_json
+from racbench.worlds.strips import limits
+from racbench.worlds.strips.budget import take_dropped
 from racbench.tasks.question import LETTERS, N_OPTIONS, Question, Target
 from racbench.tasks.options import QUERY_KINDS, SPLITS, TRAC_DOMAIN
 from racbench.tasks.schema import task_features
@@ -39,7 +41,7 @@ from racbench.text.phrasing import Names, TaskText
 from racbench.worlds.rules.splits import check_splits, rule_world_summary
 from racbench.worlds.rules.world import split_world
 from racbench.worlds.science.lab import lab
-from racbench.worlds.strips.world import (StripsWorld,
+from racbench.worlds.strips.world import (ImplicitWorld, StripsWorld,
                                           forget_worlds, trac_world, world_for)
 
 if TYPE_CHECKING:
@@ -57,6 +59,7 @@ TRAC_TEMPLATES = "blocksworld"  # TRAC's phrasing of its blocksworld (templates/
 class Row:
     columns: dict
     key: str  # canonical problem hash, for duplicate and leakage checks
+    dropped: int = 0  # questions dropped for budget while drawing it (strips/budget.py)
 
 
 def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = False
@@ -207,7 +210,7 @@ class ConfigRows:
                     f"{self.cfg.family} true/false questions about a subject whose answer "
                     f"depends on the state on {self.cfg.domain_label} (in each, every "
                     "subject has one answer whatever the state, so the question alone "
-                    "would tell it); choose other problems or another form")
+                    f"would tell it); choose other problems or another form{_budget_hint(worlds)}")
             self.groups[split] = [sorted(by_group[g], key=repr) for g in sorted(by_group)]
             for cells in self.groups[split]:
                 for cell in cells:
@@ -236,7 +239,7 @@ class ConfigRows:
                     f"config '{self.name}': no problem of split '{split}' ("
                     f"{', '.join(w.label for w in self.worlds[split])}) gives "
                     f"{self.cfg.family} {what} on {self.cfg.domain_label}; choose other "
-                    "problems or another form")
+                    f"problems or another form{_budget_hint(self.worlds[split])}")
             self.feasible[split] = ok
             for i, w in zip(indices, ok):
                 if surveys:
@@ -277,6 +280,7 @@ class ConfigRows:
     def row(self, split: str, index: int, code: int, attempt: int = 0) -> Row:
         seed = derive_seed(self.seed, self.name, split, index, attempt)
         rng = random.Random(seed)
+        take_dropped()  # what earlier work in this process dropped is not this row's
         target = self.target_for(split, code)
         if target.form == "bool" and attempt >= CROWDED_AFTER:
             target = self._roomier_cell(split, target, rng)
@@ -304,7 +308,7 @@ class ConfigRows:
         key_problem = {k: v for k, v in symbolic.items() if k != "answer"}
         columns = self._columns(split, index, seed, world, q, target, context, question,
                                 choices, symbolic)
-        return Row(columns, problem_key(key_problem))
+        return Row(columns, problem_key(key_problem), take_dropped())
 
     def _draw(self, split: str, target: Target, rng: random.Random):
         """(world, question) for the target from the split's problems that offer it, or
@@ -438,6 +442,18 @@ class ConfigRows:
 def _cell_text(cell: tuple) -> str:
     length, kind = cell
     return f"length {length}, {json.dumps(kind, default=str)}"
+
+
+def _budget_hint(worlds) -> str:
+    """For a refusal on problems answered by search: what a search could not prove
+    within its budget was never asked, so a larger budget may find questions."""
+    searched = [w.label for w in worlds if isinstance(w, ImplicitWorld)]
+    if not searched:
+        return ""
+    return (f" ({', '.join(searched)} {'is' if len(searched) == 1 else 'are'} answered by "
+            f"search, and questions a search cannot prove within --search-budget "
+            f"({limits.current().search_budget:,} states) are not asked: a larger budget "
+            "may find some)")
 
 
 def _target_text(target: Target) -> str:

@@ -19,7 +19,8 @@ This module checks them against independent implementations:
 Every STRIPS row (TRAC's included) has the families' ``symbolic`` JSON (``family``,
 ``domain_pddl``, ``state``...), with one checker per family in :data:`ACP_CHECKERS`
 (register more with :func:`acp_checker`). Science-lab rows (``"world": "science"``)
-have no independent engine and are reported as skipped.
+are replayed in a fresh simulator (``replay``: its history, then the row's commands),
+one checker per family in :data:`racbench.checks.verify.replay.REPLAY_CHECKS`.
 
 Exit codes of the command: 0 every checked claim agrees, 1 some row disagrees (each
 mismatch printed as ``config/split id: what differs``), 2 the folder is not a racbench

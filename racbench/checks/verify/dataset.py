@@ -12,6 +12,8 @@ from typing import Callable, Iterator, Sequence
 from racbench.checks.verify.engines import (FD_TIMEOUT, INSTALL_HINT, Engine,
                                            fd_available, up_available)
 from racbench.checks.verify.families import check_row
+import racbench.checks.verify.replay_imitation as replay_imitation
+from racbench.checks.verify.replay import check_science_row
 from racbench.checks.verify.report import (Claims, EngineMissing, Mismatch, NotADataset,
                                           RowCheck, Skip, Unchecked, VerifyReport)
 from racbench.export.layout import config_dirs, split_files
@@ -36,25 +38,29 @@ def engine_for(optimal: bool, fd_timeout: float) -> Engine:
 
 def verify_row(row: dict, *, optimal: bool | None = None,
                fd_timeout: float = FD_TIMEOUT) -> RowCheck:
-    """Re-derive one row's label (and optimal_plan_length) from its ``symbolic`` JSON.
+    """Re-derive one row's label (and optimal_plan_length) from its ``symbolic`` JSON
+    (science-lab gold rows: by replay, see replay_imitation.py).
 
     ``optimal``: run the Fast Downward checks (default: when it is installed)."""
-    if not up_available():
-        raise EngineMissing(f"racbench verify needs unified-planning: {INSTALL_HINT}")
-    if optimal is None:
-        optimal = fd_available()
-    engine = engine_for(bool(optimal), fd_timeout)
+    replayed = replay_imitation.check(row)
+    if replayed is not None:
+        return replayed
     claims = Claims()
     try:
         sym = row["symbolic"]
         sym = json.loads(sym) if isinstance(sym, str) else sym
         if not isinstance(sym, dict):
             raise ValueError("symbolic is not a JSON object")
-        if sym.get("world") == "science":
-            raise Skip("no independent engine for the science lab")
         if "family" not in sym:
             raise ValueError("symbolic JSON names no family: not a racbench row")
-        check_row(engine, row, sym, claims)
+        if sym.get("world") == "science":  # replayed in a fresh simulator
+            check_science_row(row, sym, claims)
+        else:
+            if not up_available():
+                raise EngineMissing(f"racbench verify needs unified-planning: {INSTALL_HINT}")
+            if optimal is None:
+                optimal = fd_available()
+            check_row(engine_for(bool(optimal), fd_timeout), row, sym, claims)
     except Skip as skip:
         claims.skip("label", str(skip))
     except Unchecked as exc:  # the engines could not run: the row is unchecked, not wrong
@@ -98,7 +104,7 @@ def find_configs(root: Path) -> dict[str, dict[str, list[Path]]]:
                 columns = pq.read_schema(files[0]).names
             except Exception as exc:
                 raise NotADataset(f"{files[0]} is not a readable Parquet file: {exc}") from None
-            if "symbolic" not in columns:
+            if "symbolic" not in columns and not replay_imitation.replays(columns):
                 raise NotADataset(f"{root} is not a racbench dataset: {files[0].relative_to(root.parent)}"
                                   f" has no 'symbolic' column")
     return configs

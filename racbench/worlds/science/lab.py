@@ -33,12 +33,14 @@ from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.facts import iter_facts
 from racbench.worlds.science.parser import parse
 from racbench.worlds.science.text import say
+from racbench.worlds.science.trajectory import gold_trajectory
 from racbench.worlds.science.world import THING
 
 QUESTION_PREDICATES = frozenset({"in", "state", "open", "closed", "on", "off", "broken",
                                  "burning", "connected"})
 LEFT_OUT_VERBS = ("look", "inventory", "task", "read", "focus")
 MAX_START_WALK = 6  # states are drawn by walks of 0 to this many commands from the start
+MAX_DEVIATION = 3  # states off the gold path: up to this many commands away from it
 # states remembered per variation: more cost the garbage collector more than they save
 REMEMBERED = 256
 
@@ -50,7 +52,8 @@ class _Node:
     commands mean there are filled in when first asked (walks pass many states whose
     facts nobody asks, and reach ends whose commands nobody asks)."""
 
-    __slots__ = ("saved", "scope", "room", "shown", "commands", "facts", "view", "meanings")
+    __slots__ = ("saved", "scope", "room", "shown", "commands", "facts", "view", "meanings",
+                 "valid", "complete")
 
     def __init__(self, env: ScienceEnv):
         world, scope = env.world, env.scope
@@ -60,6 +63,8 @@ class _Node:
         self.shown.update((r.uid, r.name) for r in [room] + [o for _, o in world.doors_of(room)])
         self.commands = self.facts = self.view = None
         self.meanings: dict = {}
+        self.valid = None  # every command the simulator takes there (focus, look... too)
+        self.complete = env.episode.complete
 
 
 class ScienceLab(World):
@@ -84,6 +89,7 @@ class ScienceLab(World):
         self._masked = {t.uid for t in things if t.label is not None}
         self.goal = ()
         self._at: tuple[str, ...] = ()
+        self._gold: tuple[str, ...] | None = None
         self._root = _Node(self._env)
         self._nodes: OrderedDict[tuple, _Node] = OrderedDict()
 
@@ -145,13 +151,108 @@ class ScienceLab(World):
 
     # -- stepping -----------------------------------------------------------------------------
     def sample_state(self, rng: random.Random) -> tuple[str, ...]:
-        state: tuple[str, ...] = ()
-        for _ in range(rng.randint(0, MAX_START_WALK)):
+        """A state along what agents do: a third of the time a walk from the start, a
+        third a step of the gold trajectory (before it ends), a third a few commands off
+        the gold path (`off_gold`), so questions reach the middle of tasks (the stove
+        on, the water a gas, the bulb lit)."""
+        way = rng.randrange(3)
+        if way == 0:
+            return self.walk((), rng, rng.randint(0, MAX_START_WALK))
+        gold = self.gold()
+        step = rng.randrange(len(gold))
+        return gold[:step] if way == 1 else self.off_gold(rng, step)
+
+    def off_gold(self, rng: random.Random, step: int) -> tuple[str, ...]:
+        """A state off the gold path near its `step`: a detour of 1 to MAX_DEVIATION
+        random commands from an earlier step, then the gold path taken up again up to
+        `step` where the simulator still takes its commands (else the detour's end)."""
+        gold = self.gold()
+        back = rng.randint(0, step)
+        state = self.walk(gold[:back], rng, rng.randint(1, MAX_DEVIATION))
+        rest = gold[back:step]
+        return state + rest if self.carry_out(state, rest)[0] is None else state
+
+    def walk(self, state: tuple[str, ...], rng: random.Random, n: int) -> tuple[str, ...]:
+        """`state` and up to `n` random commands after it (fewer at a dead end)."""
+        for _ in range(n):
             commands = self.applicable(state)
             if not commands:
                 break
             state += (rng.choice(commands),)
         return state
+
+    def gold(self) -> tuple[str, ...]:
+        """The oracle's gold trajectory of this variation (its commands)."""
+        if self._gold is None:
+            state: tuple[str, ...] = ()
+            for step in gold_trajectory(self.task, self.variation, self.simplifications):
+                state += (self._canonical(state, step["action"]),)
+            self._gold = state
+        return self._gold
+
+    def _canonical(self, state: tuple[str, ...], command: str) -> str:
+        """`command` as the simulator lists it among the valid commands of `state` (the
+        oracle types some in its own words: a wire's ends in the other order)."""
+        valid = self.valid(state)
+        if command in valid:
+            return command
+        node = self._node(state)
+        meant = self._meaning(node, command)
+        for other in valid:
+            now = self._meaning(node, other)
+            if meant is not None and now is not None and (now == meant or (
+                    now[0][0] == meant[0][0] == "connect"
+                    and sorted(now[0][1:]) == sorted(meant[0][1:]))):
+                return other
+        return command
+
+    def valid(self, state: tuple[str, ...]) -> tuple[str, ...]:
+        """Every command the simulator carries out in `state`, of any verb (none once the
+        episode is over)."""
+        return self._seen(state, "valid", lambda: () if self._env.finished
+                          else tuple(self._env.valid_actions()))
+
+    def carry_out(self, state: tuple[str, ...], commands) -> tuple[int | None, bool]:
+        """(the first of `commands` the simulator cannot carry out in order from `state`,
+        or None; whether the task is then complete): planning's and goal recognition's
+        oracle, where `focus` and `look` count as the commands they are."""
+        for i, command in enumerate(commands):
+            if command not in self.valid(state):
+                return i, False
+            state = state + (command,)
+        return None, self._node(state).complete
+
+    def completes_in_one(self, state: tuple[str, ...]) -> bool:
+        """Whether some command the simulator takes in `state` completes the task: every
+        one is tried from the state saved there (none is remembered as a state)."""
+        saved, commands = self._node(state).saved, self.valid(state)
+        self._env.restore(saved)
+        self._at = state
+        self._env.scope  # noqa: B018 (the state's scope, read once for every command)
+        # what the episode worked out in this state (its scope, to read commands) holds
+        # after every restore to it: restore forgets it only for the states that follow
+        known = dict(self._env._cache)
+        found = False
+        for command in commands:
+            self._env.restore(saved)
+            self._env._cache.update(known)
+            self._env.act(command)
+            if self._env.episode.complete:
+                found = True
+                break
+        self._env.restore(saved)
+        self._at = state
+        return found
+
+    def focused(self, state: tuple[str, ...]) -> list[str]:
+        """The names of the things focused on so far (a task's hidden progress a
+        question about completing it must show)."""
+        self._go(state)
+        names = {t.uid: t.name for t in self._env.world.things}
+        return [names[uid] for uid in sorted(self._env.episode.focus_mark) if uid in names]
+
+    def task_description(self) -> str:
+        return self._env.task_description
 
     def applicable(self, state: tuple[str, ...]) -> list[str]:
         return list(self._seen(state, "commands", self._commands))
@@ -258,7 +359,7 @@ class ScienceLab(World):
             # simulator's naming moved on (twins renumbered), not the world
             if i and now != meant[i] and (now is not None or meant[i][1] <= node.shown.keys()):
                 return False
-            if self.step(here, command) is None:
+            if command not in self.valid(here):
                 return True
             here = here + (command,)
         return True

@@ -7,7 +7,9 @@ than CANDIDATES_PER_GROUND_ACTION times as many candidate bindings. Either way t
 ends with a `LimitExceeded` (a PDDLError, so exit code 2 on the command line) whose
 message names the command-line flag that raises the limit. A problem with more than
 `max_enumerated_states` reachable states is not refused: its families answer by search
-instead of by enumerating its states (worlds/strips/world.py).
+instead of by enumerating its states (worlds/strips/world.py), and a search there may
+store up to `search_budget` states before its question is dropped and drawn again
+(counted in the card, budget.py).
 
 The limits are process-wide; worker processes forked after a change inherit it:
 
@@ -32,7 +34,7 @@ from racbench.worlds.strips.sexpr import PDDLError
 MB = 1_000_000
 CANDIDATES_PER_GROUND_ACTION = 20  # join and product work allowed per allowed ground action
 FLAGS = {"max_pddl_mb": "--max-pddl-mb", "max_ground_actions": "--max-ground-actions",
-         "max_enumerated_states": "--max-enumerated-states"}
+         "max_enumerated_states": "--max-enumerated-states", "search_budget": "--search-budget"}
 
 
 class LimitExceeded(PDDLError):
@@ -44,6 +46,7 @@ class Limits:
     max_pddl_mb: float = 10.0  # size of one domain or problem file
     max_ground_actions: int = 50_000  # ground actions (and fluent atoms) of one problem
     max_enumerated_states: int = 200_000  # beyond: answered by search, not enumeration
+    search_budget: int = 20_000  # states one search of an implicit world may store
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -51,7 +54,7 @@ class Limits:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise ValueError(f"{f.name} ({FLAGS[f.name]}) must be a positive number, "
                                  f"got {value!r}")
-        for name in ("max_ground_actions", "max_enumerated_states"):
+        for name in ("max_ground_actions", "max_enumerated_states", "search_budget"):
             if not isinstance(getattr(self, name), int):
                 raise ValueError(f"{name} ({FLAGS[name]}) must be an integer, "
                                  f"got {getattr(self, name)!r}")
@@ -73,14 +76,16 @@ def current() -> Limits:
 
 
 def set_limits(max_pddl_mb: float | None = None, max_ground_actions: int | None = None,
-               max_enumerated_states: int | None = None) -> Limits:
+               max_enumerated_states: int | None = None,
+               search_budget: int | None = None) -> Limits:
     """Change the limits of this process (and of workers forked later); returns the
     previous ones."""
     global _current
     previous = _current
     changes = {k: v for k, v in (("max_pddl_mb", max_pddl_mb),
                                  ("max_ground_actions", max_ground_actions),
-                                 ("max_enumerated_states", max_enumerated_states))
+                                 ("max_enumerated_states", max_enumerated_states),
+                                 ("search_budget", search_budget))
                if v is not None}
     _current = replace(_current, **changes)
     return previous
@@ -88,10 +93,12 @@ def set_limits(max_pddl_mb: float | None = None, max_ground_actions: int | None 
 
 @contextmanager
 def overridden(max_pddl_mb: float | None = None, max_ground_actions: int | None = None,
-               max_enumerated_states: int | None = None) -> Iterator[Limits]:
+               max_enumerated_states: int | None = None,
+               search_budget: int | None = None) -> Iterator[Limits]:
     """The limits changed inside a `with` block, restored after it."""
     global _current
-    previous = set_limits(max_pddl_mb, max_ground_actions, max_enumerated_states)
+    previous = set_limits(max_pddl_mb, max_ground_actions, max_enumerated_states,
+                          search_budget)
     try:
         yield _current
     finally:

@@ -460,33 +460,81 @@ def shortest_first_actions(task: GroundTask, state: int, pos: int, neg: int,
     return []
 
 
+def max_heuristic(task: GroundTask, pos: int):
+    """h^max (Bonet & Geffner) for the positive goal atoms `pos`, admissible: the
+    number of layers of delete-relaxed actions before every goal atom holds, times
+    the cheapest action's cost (a plan needs at least one action per layer). An
+    action's `pre` holds in every way it can apply and its `add` holds whatever it
+    may add, so the relaxation only ever underestimates. Infinite where the relaxation
+    cannot reach the goal (then no plan can)."""
+    actions = sorted({(a.pre, a.add) for a in task.actions})
+    unit = min((a.cost for a in task.actions), default=1)
+    infinite = float("inf")
+
+    def h(state: int) -> float:
+        if state & pos == pos:
+            return 0
+        reached, layer, pending = state, 0, actions
+        while True:
+            grown, waiting = reached, []
+            for pre, add in pending:
+                if pre & reached == pre:
+                    grown |= add
+                else:
+                    waiting.append((pre, add))
+            layer += 1
+            if grown & pos == pos:
+                return layer * unit
+            if grown == reached:
+                return infinite
+            reached, pending = grown, waiting
+
+    return h
+
+
 def additive_heuristic(task: GroundTask, pos: int):
     """h_add (Bonet & Geffner) for the positive goal atoms `pos`: the sum of each goal
     atom's cheapest delete-relaxed cost, one per action. Not admissible: it guides
     greedy search, whose paths are only starting points (distances are proven by
-    breadth-first search). Infinite where the relaxation cannot reach the goal."""
+    breadth-first search). Infinite where the relaxation cannot reach the goal.
+
+    Computed as Knuth's generalised Dijkstra: atoms leave a heap cheapest first, and an
+    action fires once its last precondition has left, offering its adds at 1 plus
+    the sum of its preconditions' costs; the costs are the least fixpoint of
+    cost(atom) = min over achievers of 1 + sum of their preconditions' costs, as
+    sweeping the actions until nothing changes finds, in one pass instead of many."""
     actions = [(list(iter_bits(a.pre)), list(iter_bits(a.add))) for a in task.actions]
+    needing: dict[int, list[int]] = {}  # atom -> actions with it as a precondition
+    for k, (pre, _) in enumerate(actions):
+        for atom in pre:
+            needing.setdefault(atom, []).append(k)
+    unconditional = [add for pre, add in actions if not pre]
+    n_pre = [len(pre) for pre, _ in actions]
     goal = list(iter_bits(pos))
     infinite = float("inf")
 
     def h(state: int) -> float:
-        cost = dict.fromkeys(iter_bits(state), 0)
-        changed = True
-        while changed:
-            changed = False
-            for pre, add in actions:
-                c = 1
-                for p in pre:
-                    cp = cost.get(p)
-                    if cp is None:
-                        break
-                    c += cp
-                else:
-                    for q in add:
-                        if cost.get(q, infinite) > c:
-                            cost[q] = c
-                            changed = True
-        return sum(cost.get(g, infinite) for g in goal)
+        cost: dict[int, int] = {}
+        heap = [(0, atom) for atom in iter_bits(state)]
+        heap += [(1, atom) for add in unconditional for atom in add]
+        heapq.heapify(heap)
+        missing, total = n_pre.copy(), [1] * len(actions)
+        open_goals = sum(1 for g in goal if not state >> g & 1)
+        while heap and open_goals:
+            c, atom = heapq.heappop(heap)
+            if atom in cost:
+                continue
+            cost[atom] = c
+            if pos >> atom & 1 and not state >> atom & 1:
+                open_goals -= 1
+            for k in needing.get(atom, ()):
+                total[k] += c
+                missing[k] -= 1
+                if not missing[k]:
+                    for q in actions[k][1]:
+                        if q not in cost:
+                            heapq.heappush(heap, (total[k], q))
+        return sum(cost.get(g, 0 if state >> g & 1 else infinite) for g in goal)
 
     return h
 

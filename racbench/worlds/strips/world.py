@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import random
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -37,18 +38,18 @@ from racbench.worlds.protocol import World
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.grounding import ground
 from racbench.worlds.strips.heuristics import blocks_must_move
+from racbench.worlds.strips.budget import note_dropped
 from racbench.worlds.strips.model import Domain, Literal, Problem
 from racbench.worlds.strips.oracles import relaxed_reachable
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem, read_pddl_text
 from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, additive_heuristic,
-                                          astar, bfs_plan,
-                                          greedy_path, shortest_first_actions)
+                                          astar, bfs_plan, greedy_path, max_heuristic,
+                                          shortest_first_actions)
 from racbench.worlds.strips.shipped import blocks_problem, trac_domain_file
 from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
 
 TRAC_EXPLICIT_STATES = 2_500  # TRAC's worlds enumerate up to this (five blocks: 501)
 LOCAL_SEARCH_CAP = 5_000
-SEARCH_BUDGET = 20_000  # states one A* may store in an implicit world before giving up
 START_POOL = 256  # implicit worlds: well-mixed states that walks start from
 NEAR_GOAL_TRIES = 40  # implicit worlds: walks tried for a state at a wanted goal distance
 GOAL_SEEDS = 4  # implicit worlds: greedy searches (besides the one from the initial state)
@@ -56,6 +57,8 @@ GOAL_SEEDS = 4  # implicit worlds: greedy searches (besides the one from the ini
 EXPLORE_STATES = 1_000  # implicit worlds: states a witness search visits from a state
 PROBE_STATES = 16  # implicit worlds: states whose relaxed reach tells if anything can be lost
 UNREACHABLE = -1
+WITHIN_KEPT = 20_000  # implicit worlds: depth-bounded search outcomes kept
+BUDGET_RAN_OUT = "budget ran out"  # a kept outcome: the search stopped at its budget
 
 
 class WorldTooLarge(InputError):
@@ -646,6 +649,8 @@ class ImplicitWorld(StripsWorld):
         self._pool: list[int] = []
         self._distances: dict = {}
         self._explore_cache: dict[int, list[int]] = {}
+        self._within: dict = {}  # _plan_within's outcomes
+        self._hmax: dict = {}  # goal -> its h^max, for searches past breadth-first's budget
 
     def sample_state(self, rng: random.Random) -> int:
         n = len(self.objects)
@@ -686,8 +691,8 @@ class ImplicitWorld(StripsWorld):
     def distance(self, state: int, cond: Condition | None = None,
                  max_depth: int | None = None) -> int | None:
         """Fewest actions to `cond` (the goal by default), by search (A* where we have
-        a heuristic, breadth-first otherwise); SearchBudgetExceeded past SEARCH_BUDGET
-        states. `max_depth` is accepted for the protocol (the answer is exact
+        a heuristic, breadth-first otherwise); SearchBudgetExceeded past the search
+        budget's states (limits.py). `max_depth` is accepted for the protocol (the answer is exact
         regardless)."""
         cond = cond or self.goal_condition
         key = (state, cond.pos, cond.neg)
@@ -712,7 +717,7 @@ class ImplicitWorld(StripsWorld):
         first = self._distances.get(key)
         if first is None:
             first = self._distances[key] = shortest_first_actions(
-                self.task, state, cond.pos, cond.neg, SEARCH_BUDGET)
+                self.task, state, cond.pos, cond.neg, limits.current().search_budget)
         return [(k, self.task.actions[k].apply(state)) for k in first]
 
     def _search(self, state: int, cond: Condition, rng=None) -> list[int] | None:
@@ -720,9 +725,18 @@ class ImplicitWorld(StripsWorld):
         rest of the plan: a suffix of a shortest plan is shortest) are kept."""
         h = blocks_must_move(self.task, cond)
         if h is not None:
-            plan = astar(self.task, state, cond, h, SEARCH_BUDGET, tie_break=rng)
+            plan = astar(self.task, state, cond, h, limits.current().search_budget,
+                         tie_break=rng)
+        elif rng is None:  # the plan breadth-first search finds first, kept
+            plan = self._plan_within(state, cond, None)
+            if plan is BUDGET_RAN_OUT:
+                raise SearchBudgetExceeded(f"more than {limits.current().search_budget} states")
         else:
-            plan = bfs_plan(self.task, state, cond.pos, cond.neg, SEARCH_BUDGET, rng)
+            try:
+                plan = bfs_plan(self.task, state, cond.pos, cond.neg,
+                                limits.current().search_budget, rng)
+            except SearchBudgetExceeded:
+                plan = self._astar_hmax(state, cond, rng)
         if plan is None:
             self._distances[(state, cond.pos, cond.neg)] = None
             return None
@@ -846,15 +860,68 @@ class ImplicitWorld(StripsWorld):
                 if not pairs:
                     break
                 state = pairs[rng.randrange(len(pairs))][1]
-            try:
-                plan = bfs_plan(self.task, state, cond.pos, cond.neg, SEARCH_BUDGET,
-                                max_depth=hi)
-            except SearchBudgetExceeded:
+            plan = self._plan_within(state, cond, hi)
+            if plan is BUDGET_RAN_OUT:  # its distance unproven: dropped, never guessed
+                note_dropped()
                 continue
             if plan is not None and len(plan) >= lo:
                 self._remember(state, cond, plan)
                 return state
         return None
+
+    def _astar_hmax(self, state: int, cond: Condition, rng=None) -> list[int] | None:
+        """A shortest plan by A* with h^max, for when breadth-first search ran out of
+        budget: the heuristic is admissible, so the plan is as short as any, and it
+        stores only states whose estimate stays within the plan's length (fewer,
+        where goals lie far). None if there is none (which h^max alone may prove);
+        SearchBudgetExceeded past the budget, as always, and
+        where actions have costs (A* would minimise cost, these searches count
+        actions)."""
+        if not self._unit_costs:
+            raise SearchBudgetExceeded("actions with costs: no fallback to A*")
+        h = self._hmax.get((cond.pos, cond.neg))
+        if h is None:
+            h = self._hmax[(cond.pos, cond.neg)] = max_heuristic(self.task, cond.pos)
+        if h(state) == math.inf:
+            return None
+        return astar(self.task, state, cond, h, limits.current().search_budget,
+                     tie_break=rng)
+
+    @cached_property
+    def _unit_costs(self) -> bool:
+        return all(a.cost == 1 for a in self.task.actions)
+
+    def _plan_within(self, state: int, cond: Condition, depth: int):
+        """The shortest plan breadth-first search (without tie-breaking) finds first
+        from `state` to `cond`, if it has at most `depth` actions (any, for None); None
+        if there is none, or BUDGET_RAN_OUT. Draws near the goal keep meeting the same
+        candidates (walks of a few steps from a few goal states), so outcomes are kept:
+        such a search gives the same outcome whenever it runs, so keeping them changes
+        speed, never a row. A plan found is that search's plan at any greater depth."""
+        budget = limits.current().search_budget
+        key = (state, cond.pos, cond.neg, depth, budget)
+        kept = self._within.get(key, self._within)
+        if kept is self._within and depth is not None:
+            found = self._within.get((state, cond.pos, cond.neg, None, budget))
+            if isinstance(found, list) and len(found) <= depth:
+                kept = found
+        if kept is not self._within:
+            return kept
+        try:
+            kept = bfs_plan(self.task, state, cond.pos, cond.neg, budget, max_depth=depth)
+        except SearchBudgetExceeded:
+            kept = BUDGET_RAN_OUT
+            if depth is None:  # a distance asked for: worth A*'s dearer states
+                try:
+                    kept = self._astar_hmax(state, cond)
+                except SearchBudgetExceeded:
+                    pass
+        if len(self._within) >= WITHIN_KEPT:
+            self._within.clear()
+        self._within[key] = kept
+        if isinstance(kept, list):
+            self._within[(state, cond.pos, cond.neg, None, budget)] = kept
+        return kept
 
     def _greedy_paths(self, cond: Condition) -> list[list[int]]:
         """Greedy best-first paths (states) to `cond` from the initial state and from
@@ -866,7 +933,8 @@ class ImplicitWorld(StripsWorld):
             paths = []
             for start in starts:
                 try:
-                    path = greedy_path(self.task, start, cond.pos, cond.neg, SEARCH_BUDGET,
+                    path = greedy_path(self.task, start, cond.pos, cond.neg,
+                                       limits.current().search_budget,
                                        additive_heuristic(self.task, cond.pos))
                 except SearchBudgetExceeded:
                     continue

@@ -1,0 +1,180 @@
+"""Science-lab rows re-derived by replaying them in a fresh simulator.
+
+A lab row's `symbolic` names the task, variation and simplifications and the commands
+typed since the start (`history`); replaying them in a new ScienceEnv (not the
+generator's ScienceLab, which restores saved states) rebuilds the state the row asks
+about. Each family's checker then re-derives the row's answer from there with the
+simulator alone and compares it with the stored one: `REPLAY_CHECKS[family](row, sym,
+claims)`. Commands run as the lab counts them: a command is carried out if the
+simulator lists it as valid where it is typed; projection, executability, applicability
+and progression ask about commands that change the world (not look, read, inventory,
+task or focus), planning and goal recognition about any.
+"""
+
+from __future__ import annotations
+
+from racbench.checks.verify.families import _row_label
+from racbench.checks.verify.report import Claims, Skip
+from racbench.tasks.options import LAB_MAX_DISTANCE
+from racbench.worlds.science.env import ScienceEnv
+from racbench.worlds.science.lab import LEFT_OUT_VERBS
+from racbench.worlds.science.trajectory import gold_trajectory
+
+
+class Replay:
+    """A fresh episode stepped through a row's history; `save`/`restore` return to it."""
+
+    def __init__(self, sym: dict):
+        self.sym = sym
+        self.env = ScienceEnv(sym["task"], int(sym["variation"]), sym["simplifications"])
+        self.env.reset()
+        for i, command in enumerate(sym["history"]):
+            if not self.runs(command):
+                raise ValueError(f"history command {i + 1} ({command!r}) is not valid "
+                                 "where it is typed")
+        self.start = self.env.save()
+
+    def valid(self) -> list[str]:
+        return [] if self.env.finished else self.env.valid_actions()
+
+    def runs(self, command: str, any_verb: bool = True) -> bool:
+        """Carry out `command` if the simulator takes it here (of a verb the family asks
+        about): whether it did."""
+        if command not in self.valid() or (not any_verb and command.startswith(LEFT_OUT_VERBS)):
+            return False
+        self.env.step(command)
+        return True
+
+    def run_all(self, commands, any_verb: bool = True) -> bool:
+        self.env.restore(self.start)
+        return all(self.runs(c, any_verb) for c in commands)
+
+    def holds(self, atom) -> bool:
+        return tuple(atom) in set(self.env.facts())
+
+    @property
+    def complete(self) -> bool:
+        return self.env.episode.complete
+
+    def distance(self, witness=()) -> int | None:
+        """Commands from the current state to completing the task if proven at most
+        LAB_MAX_DISTANCE (see goal_recognition.lab_distance); None: at least 2, and not 2
+        by `witness`."""
+        if self.complete:
+            return 0
+        here = self.env.save()
+        found = None
+        for command in self.valid():
+            self.env.restore(here)
+            self.env.step(command)
+            if self.complete:
+                found = 1
+                break
+        if found is None and witness:  # typed as the oracle types them: an upper bound
+            self.env.restore(here)
+            found = 2 if all(self.env.act(c)[2] for c in witness) and self.complete else None
+        self.env.restore(here)
+        return found
+
+
+def _commands(sym: dict) -> list[str]:
+    return [a[0] for a in sym.get("actions") or []]
+
+
+def _bool_or_options(row: dict, sym: dict, claims: Claims, truth) -> None:
+    """A bool row's label against `truth(subject)`, an mc row's answer against the one
+    option `truth` holds for."""
+    if sym["form"] == "mc":
+        truths = [truth(option) for option in sym["options"]]
+        derived = truths.index(True) if truths.count(True) == 1 else None
+        claims.expect("label", sym["answer"], derived, "the one option that holds")
+        if row.get("answer_index") is not None:
+            claims.expect("answer", row["answer_index"], sym["answer"], "answer_index column")
+        return
+    derived = truth(sym.get("subject"))
+    claims.expect("label", sym["answer"], derived, "replayed in a fresh simulator")
+    label = _row_label(row)
+    if label is not None:
+        claims.expect("answer", label, sym["answer"], "label column vs symbolic answer")
+
+
+def check_projection(row: dict, sym: dict, claims: Claims) -> None:
+    replay = Replay(sym)
+    if not replay.run_all(_commands(sym), any_verb=False):
+        claims.fail("label", "the row's actions do not run in a fresh simulator")
+        return
+
+    def truth(item) -> bool:
+        if sym["form"] == "mc":
+            return replay.holds(item)
+        return all(replay.holds(lit["atom"]) == lit["positive"] for lit in item)
+
+    _bool_or_options(row, sym, claims, truth)
+
+
+def check_executability(row: dict, sym: dict, claims: Claims) -> None:
+    replay = Replay(sym)
+    _bool_or_options(row, sym, claims,
+                     lambda _: replay.run_all(_commands(sym), any_verb=False))
+
+
+def check_applicability(row: dict, sym: dict, claims: Claims) -> None:
+    replay = Replay(sym)
+    _bool_or_options(row, sym, claims, lambda subject: subject[0] in replay.valid()
+                     and not subject[0].startswith(LEFT_OUT_VERBS))
+
+
+def check_progression(row: dict, sym: dict, claims: Claims) -> None:
+    check_projection(row, {**sym, "subject": [{"atom": sym["subject"], "positive": True}]}
+                     if sym["form"] == "bool" else sym, claims)
+
+
+def check_planning(row: dict, sym: dict, claims: Claims) -> None:
+    replay = Replay(sym)
+    _bool_or_options(row, sym, claims,
+                     lambda _: replay.run_all(_commands(sym)) and replay.complete)
+
+
+def check_goal_recognition(row: dict, sym: dict, claims: Claims) -> None:
+    """The observations begin a shortest solution: the state's distance (proven with
+    the gold trajectory's last commands as witness), minus their number, is the
+    distance after them; the stored optimal plan length is the state's distance."""
+    replay = Replay(sym)
+    gold = [s["action"] for s in gold_trajectory(sym["task"], int(sym["variation"]),
+                                                 sym["simplifications"])]
+    total = replay.distance(gold[-LAB_MAX_DISTANCE:])
+    if total is None:
+        claims.fail("label", "the state is not proven within "
+                             f"{LAB_MAX_DISTANCE} commands of completing the task")
+        return
+    if row.get("optimal_plan_length") is not None:
+        claims.expect("optimal_plan_length", row["optimal_plan_length"], total)
+    observed = _commands(sym)
+
+    def truth(_) -> bool:
+        if not replay.run_all(observed):
+            return False
+        rest = replay.distance()
+        return rest is not None and rest + len(observed) == total
+
+    _bool_or_options(row, sym, claims, truth)
+
+
+#: family -> checker(row, symbolic, claims) of science-lab rows
+REPLAY_CHECKS = {
+    "projection": check_projection,
+    "executability": check_executability,
+    "applicability": check_applicability,
+    "progression": check_progression,
+    "planning": check_planning,
+    "goal_recognition": check_goal_recognition,
+}
+
+
+def check_science_row(row: dict, sym: dict, claims: Claims) -> None:
+    """Replay a science-lab row with its family's checker (a family without one is
+    reported as skipped)."""
+    checker = REPLAY_CHECKS.get(sym.get("family"))
+    if checker is None:
+        raise Skip(f"no replay checker for science-lab family {sym.get('family')}")
+    checker(row, sym, claims)

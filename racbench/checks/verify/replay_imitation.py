@@ -1,0 +1,166 @@
+"""Verifying the science lab's gold rows by replay: trajectory rows (one per gold
+trajectory) and the step rows of behaviour cloning and return-conditioned configs
+(racbench/tasks/gold_trajectories.py).
+
+A fresh environment of the row's task, variation and simplifications plays the task's
+oracle: the row's commands (a step row's `symbolic.actions`, a trajectory's steps) must
+be the oracle's, its target action the oracle's next one, and what the environment
+shows after those commands (observation, score or return-to-go, look, inventory, valid
+actions; the history of a step row) must be what the row stores. The lab has no second
+engine, so this checks that a row is what the world gives, not the world itself.
+
+Rows of one trajectory come one after another in a shard, so the last replay is kept
+for the next row: a config is replayed in about the time it took to build.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from racbench.checks.verify.report import Claims, RowCheck
+from racbench.tasks.gold_trajectories import STEP_KINDS, sw_points
+from racbench.worlds.science.env import ScienceEnv
+
+TRAJECTORY_COLUMNS = frozenset({"task", "variation", "simplifications", "steps"})
+_SITUATION = ("observation", "score", "look", "inventory", "valid_actions")
+
+
+def replays(columns) -> bool:
+    """Whether rows with these columns are the science lab's gold rows (a trajectory
+    row has no `symbolic`: its steps are its commands)."""
+    return TRAJECTORY_COLUMNS <= set(columns) or {"symbolic", "history", "step"} <= set(columns)
+
+
+@dataclass
+class Replay:
+    """One play of the oracle in a fresh environment: what it showed before each of
+    its commands, and after the last one."""
+
+    key: tuple
+    task_description: str
+    split: str
+    actions: list
+    seen: list  # len(actions) + 1 situations
+
+    @property
+    def final(self) -> int:
+        return sw_points(self.seen[-1]["score"])
+
+
+_LAST: Replay | None = None
+
+
+def replay(task: str, variation: int, simplifications: str) -> Replay:
+    global _LAST
+    key = (task, variation, simplifications)
+    if _LAST is not None and _LAST.key == key:
+        return _LAST
+    env = ScienceEnv(task, variation, simplifications)
+    observation, info = env.reset()
+    description = info["task_description"]
+    seen = [_situation(observation, info)]
+    actions = []
+    for action in env.task_spec.oracle(env):
+        observation, _, terminated, truncated, info = env.step(action)
+        actions.append(action)
+        seen.append(_situation(observation, info))
+        if terminated or truncated:
+            break
+    _LAST = Replay(key, description, env.task_spec.split_of(variation), actions, seen)
+    return _LAST
+
+
+def _situation(observation: str, info: dict) -> dict:
+    return {"observation": observation, "score": info["score"], "look": info["look"],
+            "inventory": info["inventory"], "valid_actions": list(info["valid_actions"])}
+
+
+def _f32(x) -> float:
+    return float(np.float32(x))
+
+
+def check(row: dict) -> RowCheck | None:
+    """The replay check of a gold row, or None if `row` is not one."""
+    if "steps" in row and "symbolic" not in row:
+        return _checked(_check_trajectory, row, None)
+    sym = row.get("symbolic")
+    try:
+        sym = json.loads(sym) if isinstance(sym, str) else sym
+    except ValueError:
+        return None
+    if not isinstance(sym, dict) or sym.get("kind") not in STEP_KINDS:
+        return None
+    return _checked(_check_step, row, sym)
+
+
+def _checked(check_fn, row: dict, sym) -> RowCheck:
+    claims = Claims()
+    try:
+        check_fn(row, sym, claims)
+    except (KeyError, ValueError, TypeError, IndexError) as exc:
+        what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+        claims.fail("symbolic", f"cannot be replayed: {' '.join(what.split())[:160]}")
+    return claims.result()
+
+
+def _check_where(row: dict, run: Replay, claims: Claims) -> None:
+    claims.expect("split", row["split"], run.split)
+    claims.expect("task_description", row["task_description"], run.task_description)
+
+
+def _check_seen(stored: dict, derived: dict, full: bool, claims: Claims, where: str,
+                score: bool = True) -> None:
+    """A stored situation against the replay's (look, inventory and valid actions
+    only if the row was built with them, else they must be empty)."""
+    claims.expect("observation", stored["observation"], derived["observation"], where)
+    if score:
+        claims.expect("score", _f32(stored["score"]), _f32(derived["score"]), where)
+    for key in ("look", "inventory", "valid_actions"):
+        expected = derived[key] if full else type(derived[key])()
+        claims.expect(key, list(stored[key]) if key == "valid_actions" else stored[key],
+                      expected, where)
+
+
+def _check_trajectory(row: dict, _, claims: Claims) -> None:
+    run = replay(row["task"], int(row["variation"]), row["simplifications"])
+    _check_where(row, run, claims)
+    steps = row["steps"]
+    claims.expect("n_steps", row["n_steps"], len(run.actions))
+    claims.expect("commands", [s["action"] for s in steps], run.actions)
+    full = bool(steps and steps[0]["look"])
+    for i, step in enumerate(steps[:len(run.actions)]):
+        _check_seen(step, run.seen[i + 1], full, claims, f"after step {i + 1}")
+    claims.expect("final_score", _f32(row["final_score"]), _f32(run.seen[-1]["score"]))
+
+
+def _check_step(row: dict, sym: dict, claims: Claims) -> None:
+    task, variation, simplifications = sym["task"], int(sym["variation"]), sym["simplifications"]
+    claims.expect("row", [row["task"], row["variation"], row["simplifications"]],
+                  [task, variation, simplifications])
+    run = replay(task, variation, simplifications)
+    _check_where(row, run, claims)
+    t = len(sym["actions"])
+    claims.expect("commands", sym["actions"], run.actions[:t], "the oracle's")
+    if t >= len(run.actions):
+        claims.fail("action", f"the oracle stops after {len(run.actions)} commands")
+        return
+    claims.expect("step", row["step"], t)
+    claims.expect("n_steps", row["n_steps"], len(run.actions))
+    claims.expect("action", [row["action"], sym["answer"]], [run.actions[t]] * 2,
+                  "the oracle's next command")
+    rtg = sym["kind"] == "return_conditioned"
+    _check_seen(row, run.seen[t], bool(sym["valid_actions"]), claims, f"step {t}", not rtg)
+    history = []
+    for i in range(max(0, t - int(sym["history"])), t):
+        past = {"observation": run.seen[i]["observation"]}
+        if rtg:
+            past["return_to_go"] = run.final - sw_points(run.seen[i]["score"])
+        past["action"] = run.actions[i]
+        history.append(past)
+    claims.expect("history", row["history"], history)
+    if rtg:
+        claims.expect("return_to_go", row["return_to_go"],
+                      run.final - sw_points(run.seen[t]["score"]))
