@@ -37,6 +37,7 @@ TINY = {
     "build_recipe.py": (["{tiny_recipe}", "--workers", "1"], "rows/s"),
     "ray_engine.py": (["{tiny_recipe}", "--workers", "1"], "overhead"),
     "cli_startup.py": (["--repeat", "1"], "median"),
+    "next_observation.py": (["--rows", "16", "--configs", "logistics_h1"], "rows/s"),
     "fuzz_pddl.py": (["--n", "200"], "inputs"),
     "interrupts.py": (["--tries", "1", "--max-delay", "0"], "exit codes"),
     "text_rendering.py": (["--clauses", "1000"], "clauses/s"),

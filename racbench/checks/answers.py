@@ -18,6 +18,7 @@ rather than guessed. Lists and single actions or facts are read by
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Sequence
 
 from racbench.checks.answer_lists import (extract_action, extract_actions, extract_fact,
@@ -168,15 +169,26 @@ def _standalone(tokens: list[str], i: int) -> bool:
 
 # -- option letters -----------------------------------------------------------------------
 
-_LETTER = re.compile(
-    r"\b(?i:option|choice|answer)\s*(?:is\s*)?[:\-]?\s*[(\[]?"
-    r"(?P<word>[A-D]|[a-d](?=[)\].,;:!]|\s*$))(?![\w'])"
-    r"|[(\[](?P<bracket>[A-Da-d])[)\]]"
-    r"|(?<![\w'(\[-])(?P<bare>[A-D])(?![\w'-])")
-_MARKED = re.compile(r"^\s*(?:(?i:option|choice)\s+)?[(\[]?"
-                     r"(?:(?P<a>[A-D])|(?P<b>[a-d])(?=[)\].,;:!]|\s*$))(?![\w'])")
-_OPENING = re.compile(r"^\s*(?:(?:option|choice)\s+)?(?:[(\[](?P<a>[A-D])[)\]]|(?P<b>[A-D])"
-                      r"(?:[.):\]]|\s*$))", re.I)
+# Option letters: A-D (four options) unless a row has more (next-observation rows have
+# up to sixteen, A-P); the patterns are built per last letter, A-D by default.
+OPTION_LETTERS = "ABCDEFGHIJKLMNOP"
+
+
+@lru_cache(maxsize=None)
+def _letter_patterns(last: str) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+    up, low = f"A-{last}", f"a-{last.lower()}"
+    letter = re.compile(
+        r"\b(?i:option|choice|answer)\s*(?:is\s*)?[:\-]?\s*[(\[]?"
+        rf"(?P<word>[{up}]|[{low}](?=[)\].,;:!]|\s*$))(?![\w'])"
+        rf"|[(\[](?P<bracket>[{up}{low}])[)\]]"
+        rf"|(?<![\w'(\[-])(?P<bare>[{up}])(?![\w'-])")
+    marked = re.compile(r"^\s*(?:(?i:option|choice)\s+)?[(\[]?"
+                        rf"(?:(?P<a>[{up}])|(?P<b>[{low}])(?=[)\].,;:!]|\s*$))(?![\w'])")
+    opening = re.compile(rf"^\s*(?:(?:option|choice)\s+)?(?:[(\[](?P<a>[{up}])[)\]]|(?P<b>[{up}])"
+                         r"(?:[.):\]]|\s*$))", re.I)
+    return letter, marked, opening
+
+
 _NEGATED_BEFORE = re.compile(r"(?:\b(?:not|neither|nor|never)|n't)\s+(?:(?:option|choice)\s+)?"
                              r"[(\[]?$", re.I)
 _NEGATED_AFTER = re.compile(r"^[)\]]?\s+(?:is|are)\s+(?:not\b|wrong|incorrect|false|invalid)",
@@ -197,7 +209,8 @@ def extract_letter(reply, choices: Sequence[str] = ()) -> str | None:
     robot...", "**(C)**", "Option D") unless another line opens with another letter (an
     echo of the options), else the one letter the reply claims ("B is correct"); negated
     letters ("not A", "A is wrong") are not claims, and several claims are refused."""
-    letters = "ABCD"[:len(choices)] if choices else "ABCD"
+    letters = OPTION_LETTERS[:len(choices)] if choices else "ABCD"
+    patterns = _letter_patterns(max(letters[-1], "D"))
     text = plain(str(reply))
     bare = _bare(text).upper()
     if len(bare) == 1 and bare in letters:
@@ -207,19 +220,22 @@ def extract_letter(reply, choices: Sequence[str] = ()) -> str | None:
         return letters[texts.index(_norm(text))]
     for start in reversed(answer_starts(text)):
         line = _lines_after(text[start:].lstrip(" \t:"), 0)
-        marked = _MARKED.match(line)
-        claims = [_letter(marked)] if marked else _claims(line, letters)
+        marked = patterns[1].match(line)
+        if marked and _letter(marked) == "I" and _pronoun(line[marked.end():]):
+            marked = None  # "Answer: I think it is C"
+        claims = [_letter(marked)] if marked else _claims(line, letters, patterns[0])
         if claims and claims[0] in letters:
             return claims[0]
         found = _options_in(line, texts)
         if len(found) == 1:
             return letters[found[0]]
     first_line = _lines_after(text, 0)
-    first = _opened(first_line)
-    others = {_opened(line) for line in text.split("\n")} - {None, first}
-    if first and first in letters and not others and set(_claims(first_line, letters)) <= {first}:
+    first = _opened(first_line, patterns[2])
+    others = {_opened(line, patterns[2]) for line in text.split("\n")} - {None, first}
+    if first and first in letters and not others and set(
+            _claims(first_line, letters, patterns[0])) <= {first}:
         return first
-    claims = set(_claims(text, letters))
+    claims = set(_claims(text, letters, patterns[0]))
     if claims:
         return claims.pop() if len(claims) == 1 else None
     found = _options_in(text, texts)
@@ -230,18 +246,24 @@ def _letter(m: re.Match) -> str:
     return (m.group("a") or m.group("b")).upper()
 
 
-def _opened(line: str) -> str | None:
-    m = _OPENING.match(line)
+def _opened(line: str, opening: re.Pattern) -> str | None:
+    m = opening.match(line)
     return _letter(m) if m else None
 
 
-def _claims(text: str, letters: str) -> list[str]:
+def _pronoun(after: str) -> bool:
+    """Whether what follows a capital (A, I) reads as a word after an article or a
+    pronoun ("A robot", "I think"), not after an option letter ("A is right")."""
+    return bool(_ARTICLE_NEXT.match(after)) and not _NOT_ARTICLE.match(after)
+
+
+def _claims(text: str, letters: str, pattern: re.Pattern) -> list[str]:
     """The letters `text` puts forward, in order, without the negated ones."""
     out = []
-    for m in _LETTER.finditer(text):
+    for m in pattern.finditer(text):
         letter = m.group("word") or m.group("bracket") or m.group("bare")
         before, after = text[max(0, m.start() - _WINDOW):m.start()], text[m.end():m.end() + _WINDOW]
-        if m.group("bare") == "A" and _ARTICLE_NEXT.match(after) and not _NOT_ARTICLE.match(after):
+        if m.group("bare") in ("A", "I") and _pronoun(after):
             continue
         if _NEGATED_BEFORE.search(before) or _NEGATED_AFTER.match(after):
             continue

@@ -40,6 +40,7 @@ import yaml
 from racbench.errors import InputError
 from racbench.data import recipe_names, recipe_text
 from racbench.tasks.config import RULE_OPTIONS, TRAC_DOMAIN, TaskConfig
+from racbench.tasks import next_observation
 from racbench.tasks.gold_trajectories import DEFAULT_HISTORY, ScienceGoldConfig
 from racbench.export.licenses import DEFAULT_LICENSE, HUB_LICENSES
 
@@ -51,7 +52,8 @@ TASK_KEYS = ("name", "description", "for_each", "exclude", "family", "task", "do
              "domain_file", "problems", "objects", "form", "length", "query_kinds", "names",
              "style", "obfuscation", "paraphrase", "science", "simplifications", "rules",
              "rule_options", "splits")
-CONFIG_KEYS = TASK_KEYS + SCIENCE_KEYS[3:]
+NEXT_OBSERVATION_KEYS = ("name", "description", "for_each", "splits") + next_observation.KEYS
+CONFIG_KEYS = tuple(dict.fromkeys(TASK_KEYS + SCIENCE_KEYS[3:] + NEXT_OBSERVATION_KEYS))
 MAX_RECIPE_BYTES = 1_000_000
 # a config's name is a folder of the dataset: no separators, dots or room for '..'
 CONFIG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
@@ -73,7 +75,7 @@ class RecipeError(InputError):
 class ConfigSpec:
     name: str
     description: str
-    task: TaskConfig | ScienceGoldConfig  # what makes the rows (its `rows` method)
+    task: TaskConfig | ScienceGoldConfig | next_observation.NextObservationConfig  # its `rows` make the rows
     splits: dict[str, int]  # split -> rows, in SPLITS order
 
 
@@ -317,7 +319,24 @@ def _config(name: str, entry: dict, where: str) -> ConfigSpec:
     where = f"{where} ({name})"
     if "science" in entry and "family" not in entry and "task" not in entry:
         return _science_config(name, entry, where)
+    if entry.get("family") == next_observation.NAME:
+        return _next_observation_config(name, entry, where)
     return _task_config(name, entry, where)
+
+
+def _next_observation_config(name: str, entry: dict, where: str) -> ConfigSpec:
+    """Next-observation rows (racbench/tasks/next_observation.py): keys of their own."""
+    bad = sorted(set(map(str, entry)) - set(NEXT_OBSERVATION_KEYS))
+    if bad:
+        raise RecipeError(f"{where}: unknown key '{bad[0]}' for a {next_observation.NAME} "
+                          f"config; accepted: {', '.join(NEXT_OBSERVATION_KEYS)}")
+    splits = _splits(entry, where)
+    try:
+        cfg = next_observation.NextObservationConfig.from_entry(entry).validate()
+        cfg.check_splits(splits)
+    except ValueError as exc:
+        raise RecipeError(f"{where}: {exc}") from None
+    return ConfigSpec(name, str(entry.get("description", "")), cfg, splits)
 
 
 def _science_config(name: str, entry: dict, where: str) -> ConfigSpec:

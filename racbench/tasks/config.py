@@ -16,7 +16,7 @@ from racbench.errors import InputError
 from racbench.splits.names import POOLS, name_pool
 from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipped_problem_names
 
-from racbench.tasks import FAMILIES
+from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.tasks.options import (DEFAULT_SPLIT_PROBLEMS, LAB_MAX_DISTANCE,  # noqa: F401
                                     LAB_MC_FAMILIES, MAX_LENGTH, MAX_RULE_EPISODES,
                                     NAMES, OBFUSCATIONS, QUERY_KINDS, RULE_EPISODES,
@@ -70,6 +70,9 @@ class TaskConfig:
     def validate(self) -> "TaskConfig":
         if self.family not in FAMILIES:
             raise ConfigError(f"unknown family '{self.family}'; accepted: {', '.join(FAMILIES)}")
+        if self.family in OWN_CONFIG:
+            raise ConfigError(f"family '{self.family}' is built from a recipe entry of its own "
+                              "(see the README's section on it); it has no 'generate' config")
         forms = FAMILIES[self.family].forms
         if self.form not in forms:
             raise ConfigError(f"family '{self.family}' has no form '{self.form}'; accepted: "

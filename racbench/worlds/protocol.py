@@ -7,6 +7,12 @@ any family that makes sense on a world runs on it:
 
 - stepping: `sample_state(rng)`, `applicable(state)`, `succ(state)` -> (actions, next
   states), `step(state, action)` -> next state or None, `execute(state, plan)`;
+  `initial`, the episode's first state;
+- observing: `observe(state, action, text)` -> (next state, what the world says back),
+  for any action, doable or not: the lab answers in its own words (a refused command
+  is still typed, so it joins the state's history); a STRIPS world says which facts the
+  action made true and false, in `text`'s phrasing, and that nothing happens when it
+  cannot be done (the state stays);
 - facts and terms: `facts(state)`, `fact_kind(fact)`, `question_facts(plan, states)`,
   `action_term(action)`, `action_kind(action)`, `inapplicable(state)`, and `kind_of(term)`,
   what an mc option shows besides names (balance.py picks option sets by it; the lab
@@ -39,6 +45,9 @@ class World:
     explicit = False
 
     def step(self, state, action):
+        raise NotImplementedError
+
+    def observe(self, state, action, text):
         raise NotImplementedError
 
     def askable(self, state, actions) -> bool:

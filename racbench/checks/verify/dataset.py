@@ -14,6 +14,7 @@ from racbench.checks.verify.engines import (FD_TIMEOUT, INSTALL_HINT, Engine,
 from racbench.checks.verify.families import check_row
 import racbench.checks.verify.replay_imitation as replay_imitation
 from racbench.checks.verify.replay import check_science_row
+from racbench.checks.verify.replay_next_observation import check_next_observation
 from racbench.checks.verify.report import (Claims, EngineMissing, Mismatch, NotADataset,
                                           RowCheck, Skip, Unchecked, VerifyReport)
 from racbench.export.layout import config_dirs, split_files
@@ -39,7 +40,8 @@ def engine_for(optimal: bool, fd_timeout: float) -> Engine:
 def verify_row(row: dict, *, optimal: bool | None = None,
                fd_timeout: float = FD_TIMEOUT) -> RowCheck:
     """Re-derive one row's label (and optimal_plan_length) from its ``symbolic`` JSON
-    (science-lab gold rows: by replay, see replay_imitation.py).
+    (science-lab rows and next-observation rows by replay: replay_imitation.py,
+    replay.py, replay_next_observation.py).
 
     ``optimal``: run the Fast Downward checks (default: when it is installed)."""
     replayed = replay_imitation.check(row)
@@ -53,7 +55,9 @@ def verify_row(row: dict, *, optimal: bool | None = None,
             raise ValueError("symbolic is not a JSON object")
         if "family" not in sym:
             raise ValueError("symbolic JSON names no family: not a racbench row")
-        if sym.get("world") == "science":  # replayed in a fresh simulator
+        if sym["family"] == "next_observation":  # replayed in a fresh environment
+            check_next_observation(row, sym, claims)
+        elif sym.get("world") == "science":  # replayed in a fresh simulator
             check_science_row(row, sym, claims)
         else:
             if not up_available():

@@ -53,7 +53,7 @@ class _Node:
     facts nobody asks, and reach ends whose commands nobody asks)."""
 
     __slots__ = ("saved", "scope", "room", "shown", "commands", "facts", "view", "meanings",
-                 "valid", "complete")
+                 "valid", "complete", "said", "answers")
 
     def __init__(self, env: ScienceEnv):
         world, scope = env.world, env.scope
@@ -65,6 +65,8 @@ class _Node:
         self.meanings: dict = {}
         self.valid = None  # every command the simulator takes there (focus, look... too)
         self.complete = env.episode.complete
+        self.said: str | None = None  # what the lab answered the command that led here
+        self.answers: dict = {}  # command -> what the lab answers it here (`observe`)
 
 
 class ScienceLab(World):
@@ -88,6 +90,8 @@ class ScienceLab(World):
         # substances whose name (an unknown substance's letter) does not tell their state
         self._masked = {t.uid for t in things if t.label is not None}
         self.goal = ()
+        self.task_description = self._env.task_description
+        self.initial: tuple[str, ...] = ()
         self._at: tuple[str, ...] = ()
         self._gold: tuple[str, ...] | None = None
         self._root = _Node(self._env)
@@ -115,15 +119,20 @@ class ScienceLab(World):
             at = state[:n]
             self._env.restore(self._node(at).saved)
         for command in state[len(at):]:
-            self._env.act(command)
+            said = self._env.act(command)[0]
             at += (command,)
             if at not in self._nodes:
-                self._nodes[at] = _Node(self._env)
-                if len(self._nodes) > REMEMBERED:
-                    self._nodes.popitem(last=False)
+                self._remember(at).said = said
         self._at = state
         if state and state not in self._nodes:  # stood here, but forgotten since
             self._nodes[state] = _Node(self._env)
+
+    def _remember(self, state: tuple[str, ...]) -> _Node:
+        """A node for the episode standing in `state`, remembered (the oldest forgotten)."""
+        node = self._nodes[state] = _Node(self._env)
+        if len(self._nodes) > REMEMBERED:
+            self._nodes.popitem(last=False)
+        return node
 
     def _seen(self, state: tuple[str, ...], what: str, read):
         """A node's `what`, read from the episode standing in the state (`read()`) the
@@ -264,6 +273,26 @@ class ScienceLab(World):
     def step(self, state: tuple[str, ...], command: str) -> tuple[str, ...] | None:
         return state + (command,) if command in self._seen(state, "commands", self._commands) \
             else None
+
+    def observe(self, state: tuple[str, ...], command: str, text=None
+                ) -> tuple[tuple[str, ...], str]:
+        """(the state after typing `command` in `state`, what the lab answers): any
+        command, valid or not (a refused one changes nothing but is typed all the same,
+        so the state, a replayable history, holds it). The answer is kept in the state's
+        node (trying every command of a state costs one step each, once); the state
+        after it is not remembered until asked. `text` is unused: the lab speaks its own
+        words."""
+        nxt = state + (command,)
+        node = self._nodes.get(nxt)
+        if node is not None and node.said is not None:
+            return nxt, node.said
+        here = self._node(state)
+        said = here.answers.get(command)
+        if said is None:
+            self._go(state)
+            said = here.answers[command] = self._env.act(command)[0]
+            self._at = nxt
+        return nxt, said
 
     # -- facts and terms -------------------------------------------------------------------
     def facts(self, state: tuple[str, ...]) -> frozenset[tuple]:

@@ -202,6 +202,20 @@ class StripsWorld(World):
             frontier = nxt
         return None, None
 
+    @property
+    def initial(self) -> int:
+        """The problem's initial state (an enumerated world's first, an implicit one's bits)."""
+        return 0 if self.explicit else self.task.init
+
+    def observe(self, state: int, action: int, text) -> tuple[int, str]:
+        """(the state after `action`, what an observer sees change): the facts it makes
+        true and those it makes false, as sentences in `text`'s phrasing (see
+        `observation`); an action that cannot be done changes nothing and says so."""
+        nxt = self.step(state, action)
+        if nxt is None:
+            return state, observation(self.task, None, None, text)
+        return nxt, observation(self.task, self.bits(state), self.bits(nxt), text)
+
     def moves(self, state: int) -> list[tuple[int, int, int]]:
         """(action, next state, its bits) of each applicable action, by action index:
         what a search expands (read the list, never change it)."""
@@ -354,6 +368,20 @@ class StripsWorld(World):
 
 SUCC_LISTS_UP_TO = 50_000  # enumerated spaces this small keep successor lists per state
 SMALL_SPACE = 2_500  # ... and spaces this small, their moves and true literals per kind
+
+
+def observation(task: GroundTask, before: int | None, after: int | None, text) -> str:
+    """What an observer of a STRIPS world sees when an action runs between the states
+    `before` and `after` (bits; None: the action could not be done): each fact made
+    true, then each made false, in atom order, one sentence each
+    (templates/strips/observation.j2)."""
+    from racbench.text.phrasing import template
+    said = template("observation", "strips")
+    if before is None:
+        return str(said.refused())
+    added = [text.fact(tuple(a)) for a in task.atoms_of(after & ~before)]
+    removed = [text.fact(tuple(a), False) for a in task.atoms_of(before & ~after)]
+    return str(said.change(added, removed))
 
 
 class ExplicitWorld(StripsWorld):
