@@ -466,5 +466,31 @@ def play_strips(domain: str | None, problem: str | None, domain_file: str | None
         raise UserError(str(exc)) from None
 
 
+@play_group.command("rules")
+@click.argument("game", type=click.Choice(["rtfm", "messenger"]))
+@click.option("--split", default="train", show_default=True,
+              type=click.Choice(["train", "validation", "test"]))
+@click.option("--episode", type=int, default=0, show_default=True)
+@click.option("--depth", type=int, help="Manual sentences to chain (rtfm 2-6, messenger 1-5).")
+@click.option("--irrelevant", type=int, help="Irrelevant rules in the manual (0-6).")
+@click.option("--grid", type=int, help="Cells a side inside the walls (3-8).")
+@click.option("--entities", type=int, help="Entities on the grid (rtfm 2-5, messenger 3-6).")
+@click.option("--no-overlap", is_flag=True, help="The manual calls entities by words "
+              "that share none with their names.")
+def play_rules(game: str, split: str, episode: int, depth, irrelevant, grid, entities,
+               no_overlap: bool) -> None:
+    """Play a rule world (GAME: rtfm or messenger) at the terminal; 'quit' ends."""
+    from racbench.envs.play import play_rules as play
+
+    knobs = {k: v for k, v in (("depth", depth), ("irrelevant", irrelevant), ("grid", grid),
+                               ("entities", entities)) if v is not None}
+    if no_overlap:
+        knobs["overlap"] = False
+    try:
+        play(game, split, episode, **knobs)
+    except ValueError as exc:  # a knob out of range
+        raise UserError(str(exc)) from None
+
+
 if __name__ == "__main__":  # pragma: no cover
     run()

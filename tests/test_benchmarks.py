@@ -43,6 +43,8 @@ TINY = {
     "text_rendering.py": (["--clauses", "1000"], "clauses/s"),
     "lab_families.py": (["--rows", "2", "--families", "applicability"], "rows/s"),
     "science_gold.py": (["--tasks", "boil", "--every", "15", "--workers", "1"], "steps/s"),
+    "rule_worlds.py": (["--episodes", "3", "--scale", "0.002", "--configs",
+                        "messenger_first_target_mc"], "eps/s"),
     "imitation.py": (["--tasks", "identify-life-stages-2", "--every", "5", "--workers", "1",
                       "--configs", "bc-identify-life-stages-2"], "rows/s"),
 }

@@ -14,6 +14,7 @@ from typing import Callable
 import gymnasium
 
 import racbench.envs  # noqa: F401  (registers the ids)
+from racbench.envs.rules import ENV_ID as RULES_ID
 from racbench.envs.science import env_id
 from racbench.envs.strips import ENV_ID as STRIPS_ID
 from racbench.envs.text import say
@@ -48,13 +49,23 @@ def play_strips(domain: str | None = None, problem: str | None = None, domain_fi
     return play(env, intro, input_stream, output_stream)
 
 
+def play_rules(game: str = "rtfm", split: str = "train", episode: int = 0,
+               input_stream=None, output_stream=None, **knobs) -> float:
+    """Play a rule world's episode (the one a `rules:` config of these knobs builds)."""
+    env = gymnasium.make(RULES_ID, game=game, split=split, episode=episode, **knobs)
+
+    def intro(info: dict) -> str:
+        return say("rules_intro", game=game, split=split, episode=episode)
+    return play(env, intro, input_stream, output_stream)
+
+
 def play(env: gymnasium.Env, intro: Callable[[dict], str], input_stream=None,
          output_stream=None) -> float:
     """Read commands until the episode ends, `quit` or the end of input; returns the score."""
     inp = input_stream if input_stream is not None else sys.stdin
     out = output_stream if output_stream is not None else sys.stdout
     obs, info = env.reset()
-    out.write(intro(info) + "\n\n" + obs + "\n")
+    out.write(intro(info) + "\n\n" + _text(obs) + "\n")
     while True:
         out.write("> ")
         out.flush()
@@ -69,10 +80,15 @@ def play(env: gymnasium.Env, intro: Callable[[dict], str], input_stream=None,
             out.write(say("actions", valid=info["valid_actions"]) + "\n")
             continue
         obs, _, terminated, truncated, info = env.step(command)
-        out.write(obs + "\n" + say("score_line", score=info["score"]) + "\n")
+        out.write(_text(obs) + "\n" + say("score_line", score=info["score"]) + "\n")
         if terminated or truncated:
             break
     out.write(say("bye") + "\n")
     out.flush()
     env.close()
     return info["score"]
+
+
+def _text(obs) -> str:
+    """What a person reads of an observation (a rule world's is a dict with a grid array)."""
+    return obs["text"] if isinstance(obs, dict) else obs

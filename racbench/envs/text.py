@@ -2,4 +2,4 @@
 
 from racbench.text import sayer
 
-say = sayer("envs", ("strips.j2", "play.j2", "errors.j2"))
+say = sayer("envs", ("strips.j2", "play.j2", "errors.j2", "rules.j2"))

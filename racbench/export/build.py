@@ -24,7 +24,7 @@ import os
 import shutil
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
 
@@ -71,6 +71,8 @@ class ConfigStats:
     splits: dict[str, SplitStats]
     redrawn_duplicates: int
     excluded_forms: list[str]
+    # what a generated world says of its splits (a rule world: win rates), for the card
+    world_summary: dict = field(default_factory=dict)
     dropped_for_budget: int = 0  # questions whose proof ran out of search budget
 
 

@@ -39,7 +39,7 @@ import yaml
 
 from racbench.errors import InputError
 from racbench.data import recipe_names, recipe_text
-from racbench.tasks.config import TRAC_DOMAIN, TaskConfig
+from racbench.tasks.config import RULE_OPTIONS, TRAC_DOMAIN, TaskConfig
 from racbench.tasks import next_observation
 from racbench.tasks.gold_trajectories import DEFAULT_HISTORY, ScienceGoldConfig
 from racbench.export.licenses import DEFAULT_LICENSE, HUB_LICENSES
@@ -50,7 +50,8 @@ SCIENCE_KEYS = ("name", "description", "for_each", "science", "simplifications",
                 "valid_actions", "rows", "history")
 TASK_KEYS = ("name", "description", "for_each", "exclude", "family", "task", "domain",
              "domain_file", "problems", "objects", "form", "length", "query_kinds", "names",
-             "style", "obfuscation", "paraphrase", "science", "simplifications", "splits")
+             "style", "obfuscation", "paraphrase", "science", "simplifications", "rules",
+             "rule_options", "splits")
 NEXT_OBSERVATION_KEYS = ("name", "description", "for_each", "splits") + next_observation.KEYS
 CONFIG_KEYS = tuple(dict.fromkeys(TASK_KEYS + SCIENCE_KEYS[3:] + NEXT_OBSERVATION_KEYS))
 MAX_RECIPE_BYTES = 1_000_000
@@ -400,6 +401,10 @@ def _task_config(name: str, entry: dict, where: str) -> ConfigSpec:
         raise RecipeError(f"{where}: 'simplifications' of a task config is one setting such "
                           f"as 'easy' or 'teleport,openDoors', got {simplifications!r}")
     problems = {k: [str(p) for p in v] for k, v in problems.items()}
+    rule_options = entry.get("rule_options") or {}
+    if not isinstance(rule_options, dict):
+        raise RecipeError(f"{where}: 'rule_options' must map knobs ({', '.join(RULE_OPTIONS)}) "
+                          f"to values, got {rule_options!r}")
     cfg = TaskConfig(family=str(entry.get("family", entry.get("task", ""))),
                      domain=str(entry["domain"]), form=str(entry["form"]), lengths=lengths,
                      problems={k: tuple(v) for k, v in problems.items()},
@@ -408,7 +413,8 @@ def _task_config(name: str, entry: dict, where: str) -> ConfigSpec:
                      style=str(entry["style"]),
                      obfuscation=None if obfuscation is None else str(obfuscation),
                      paraphrase=entry.get("paraphrase", 0), science=str(entry.get("science", "")),
-                     simplifications=simplifications)
+                     simplifications=simplifications, rules=str(entry.get("rules", "")),
+                     rule_options=tuple(sorted((str(k), v) for k, v in rule_options.items())))
     try:
         cfg.validate()
     except ValueError as exc:

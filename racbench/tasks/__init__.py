@@ -11,7 +11,8 @@ from importlib import import_module
 
 NAMES = ("projection", "executability", "planning", "goal_recognition", "applicability",
          "progression", "reachability", "action_reachability", "validation",
-         "justification", "landmarks", "next_action", "plan_generation", "next_observation")
+         "justification", "landmarks", "next_action", "plan_generation", "next_observation",
+         "first_target")
 # families whose rows come from a config of their own (recipe keys of their own), not
 # from TaskConfig's row maker: next_observation (tasks/next_observation.py)
 OWN_CONFIG = ("next_observation",)

@@ -67,4 +67,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("applicability", ("bool", "mc", "open"), sample, render, truth, score_open,
-                bool_pool=bool_pool, mc_pool=mc_pool, worlds=("strips", "science"))
+                bool_pool=bool_pool, mc_pool=mc_pool, worlds=("strips", "science", "rules"))

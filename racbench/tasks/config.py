@@ -18,10 +18,12 @@ from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipp
 
 from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.tasks.options import (DEFAULT_SPLIT_PROBLEMS, LAB_MAX_DISTANCE,  # noqa: F401
-                                    LAB_MC_FAMILIES, MAX_LENGTH,
-                                    NAMES, OBFUSCATIONS, QUERY_KINDS, SPLITS, STYLES,
+                                    LAB_MC_FAMILIES, MAX_LENGTH, MAX_RULE_EPISODES,
+                                    NAMES, OBFUSCATIONS, QUERY_KINDS, RULE_EPISODES,
+                                    RULE_OPTIONS, RULES_MC_FAMILIES, SPLITS, STYLES,
                                     TRAC_DOMAIN, TRAC_FAMILIES)
 from racbench.tasks.rows import ConfigRows, load_worlds, release_worlds
+from racbench.worlds.rules.grammar import GAMES, RuleOptions
 from racbench.worlds.science.registry import get_task, parse_simplifications
 
 
@@ -45,6 +47,8 @@ class TaskConfig:
     paraphrase: int = 0  # which template variant of facts and actions to use
     science: str = ""  # a science-lab task: its variations are the problems
     simplifications: str = ""  # the science lab's simplification setting
+    rules: str = ""  # a rule world's game (rtfm, messenger): its episodes are the problems
+    rule_options: tuple[tuple[str, object], ...] = ()  # its knobs (RULE_OPTIONS), as pairs
 
     @property
     def length(self) -> int:
@@ -100,6 +104,12 @@ class TaskConfig:
         return self
 
     def _validate_world(self) -> None:
+        if self.rules or self.rule_options:
+            self._validate_rules()
+            return
+        if FAMILIES[self.family].worlds == ("rules",):
+            raise ConfigError(f"family '{self.family}' asks about rule worlds only: give "
+                              f"'rules' ({', '.join(GAMES)})")
         if self.science:
             self._validate_lab()
             return
@@ -185,6 +195,53 @@ class TaskConfig:
                                       f"{spec.split_of(int(v))} split, not {split}: unseen "
                                       "task objects stay out of train")
 
+    def _validate_rules(self) -> None:
+        form_ok = self.form == "bool" or (self.form == "mc" and self.family in RULES_MC_FAMILIES)
+        if "rules" not in FAMILIES[self.family].worlds or not form_ok:
+            rule_families = [f for f, fam in FAMILIES.items() if "rules" in fam.worlds
+                             and "bool" in fam.forms]
+            raise ConfigError(f"a rule world asks true/false questions of "
+                              f"{', '.join(rule_families)} and multiple-choice ones of "
+                              f"{', '.join(RULES_MC_FAMILIES)}; got {self.family} {self.form}")
+        if not self.rules:
+            raise ConfigError("'rule_options' are knobs of a rule world; give 'rules: GAME' "
+                              f"({', '.join(GAMES)}) with them")
+        if self.science or self.domain or self.domain_file or self.objects is not None \
+                or self.problems:
+            raise ConfigError("give either 'rules' (a rule world) or a domain or science "
+                              "task, not both; a rule world's problems are its episodes")
+        if self.style != "acp" or self.names != "problem" or self.obfuscation:
+            raise ConfigError("a rule world is phrased in its own words: leave 'style', "
+                              "'names' and 'obfuscation' out")
+        bad = sorted(k for k, _ in self.rule_options if k not in RULE_OPTIONS)
+        if bad:
+            raise ConfigError(f"unknown rule option '{bad[0]}'; accepted: "
+                              f"{', '.join(RULE_OPTIONS)}")
+        episodes = dict(self.rule_options).get("episodes", RULE_EPISODES)
+        if not isinstance(episodes, int) or isinstance(episodes, bool) or not \
+                1 <= episodes <= MAX_RULE_EPISODES:
+            raise ConfigError(f"rule option 'episodes' (per split) must be an integer from 1 "
+                              f"to {MAX_RULE_EPISODES}, got {episodes!r}")
+        wrong = self.rule_world_options().problems()
+        if wrong:
+            field_name, value, accepted = wrong[0]
+            where = "rules" if field_name == "rules" else f"rule option '{field_name}'"
+            raise ConfigError(f"{where} of {self.rules} must be {accepted}, got {value!r}"
+                              if field_name != "rules" else
+                              f"unknown rule world '{value}'; accepted: {accepted}")
+        if self.family == "first_target" and self.rule_world_options().entities < 4:
+            raise ConfigError("first_target's multiple-choice options are the things on the "
+                              "grid: give rule option 'entities' of at least 4")
+
+    def rule_world_options(self) -> RuleOptions:
+        knobs = {k: v for k, v in self.rule_options if k != "episodes"}
+        return RuleOptions.for_game(self.rules, **knobs)
+
+    @property
+    def rule_episodes(self) -> int:
+        """A rule world's episodes per split."""
+        return dict(self.rule_options).get("episodes", RULE_EPISODES)
+
     @property
     def generated(self) -> bool:
         """A world made in code (TRAC's blocks), shared by every split: splits are kept
@@ -210,6 +267,8 @@ class TaskConfig:
 
     @property
     def domain_label(self) -> str:
+        if self.rules:
+            return f"rules/{self.rules}"
         if self.science:
             return f"science/{self.science}"
         return self.domain or Path(self.domain_file).parent.name or Path(self.domain_file).stem
@@ -219,6 +278,8 @@ class TaskConfig:
     def worlds_key(self) -> str:
         """Configs with the same key share worlds (one domain's problems, one science
         task): the engine builds them in one run and then lets their worlds go."""
+        if self.rules:
+            return f"{self.domain_label}{sorted(self.rule_options)}"
         return self.domain_label
 
     def release(self) -> None:

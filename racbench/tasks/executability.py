@@ -123,4 +123,4 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("executability", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool, worlds=("strips", "science"), targeted=True)
+                uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool, worlds=("strips", "science", "rules"), targeted=True)

@@ -28,3 +28,9 @@ LAB_MAX_DISTANCE = 2
 DEFAULT_SPLIT_PROBLEMS = {"train": [f"p{i:02d}" for i in range(1, 10)],
                           "validation": ["p10", "p11", "p12"],
                           "test": ["p13", "p14", "p15"]}
+# rule worlds (racbench/worlds/rules/): families whose mc rows they give (projection's
+# options are facts; first_target's the things on the grid), their knobs, and episodes
+RULES_MC_FAMILIES = ("projection", "first_target")
+RULE_OPTIONS = ("depth", "irrelevant", "grid", "entities", "overlap", "episodes")
+RULE_EPISODES = 30  # episodes per split unless `episodes` says otherwise
+MAX_RULE_EPISODES = 2000

@@ -98,4 +98,4 @@ def score_open(st, answer: str) -> float:
 
 FAMILY = Family("progression", ("bool", "mc", "open"), sample, render, truth, score_open,
                 uses_actions=True, bool_pool=bool_pool, mc_pool=bool_pool,
-                worlds=("strips", "science"))
+                worlds=("strips", "science", "rules"))

@@ -124,5 +124,5 @@ def score_open(st, answer: str) -> float:
 
 
 FAMILY = Family("projection", ("bool", "mc", "open"), sample, render, truth, score_open,
-                uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool, worlds=("strips", "science"),
+                uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool, worlds=("strips", "science", "rules"),
                 literal_queries=True)

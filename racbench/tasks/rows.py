@@ -38,6 +38,8 @@ from racbench.tasks.question import LETTERS, N_OPTIONS, Question, Target
 from racbench.tasks.options import QUERY_KINDS, SPLITS, TRAC_DOMAIN
 from racbench.tasks.schema import task_features
 from racbench.text.phrasing import Names, TaskText
+from racbench.worlds.rules.splits import check_splits, rule_world_summary
+from racbench.worlds.rules.world import split_world
 from racbench.worlds.science.lab import lab
 from racbench.worlds.strips.world import (ImplicitWorld, StripsWorld,
                                           forget_worlds, trac_world, world_for)
@@ -70,6 +72,10 @@ def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = Fal
         if cfg.generated:
             worlds[split] = [trac_world(cfg.objects)]
             continue
+        if cfg.rules:
+            worlds[split] = [split_world(cfg.rule_world_options(), split, 0,
+                                         cfg.rule_episodes)]
+            continue
         if cfg.science:
             worlds[split] = [lab(cfg.science, int(v), cfg.simplifications)
                              for v in cfg.split_problems(split)]
@@ -85,6 +91,8 @@ def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = Fal
                                       f"{len(name_pool(cfg.names))} names of the "
                                       f"'{cfg.names}' pool")
             worlds[split].append(world)
+    if cfg.rules:
+        check_splits(worlds)
     if warm:
         for world in {id(w): w for ws in worlds.values() for w in ws}.values():
             if world.explicit:
@@ -419,7 +427,8 @@ class ConfigRows:
                 "lengths": list(self.cfg.lengths),
                 "query_kinds": list(self.cfg.query_kinds) if self.family.literal_queries else [],
                 "world": self.cfg.domain_label, "names": self.cfg.names,
-                "excluded_forms": list(self.excluded)}
+                "excluded_forms": list(self.excluded),
+                **({"world_summary": rule_world_summary(self.worlds)} if self.cfg.rules else {})}
 
     @staticmethod
     def split_counts(rows: list[dict]) -> tuple[Counter, Counter, Counter]:

@@ -33,4 +33,5 @@ def test_importing_racbench_envs_registers_every_id():
     ids = out.split()
     from racbench.worlds.science import TASKS
     assert "racbench/strips-v0" in ids and "racbench/science-boil-v0" in ids
-    assert ids == sorted(["racbench/strips-v0"] + [f"racbench/science-{t}-v0" for t in TASKS])
+    assert ids == sorted(["racbench/strips-v0", "racbench/rules-v0"]
+                         + [f"racbench/science-{t}-v0" for t in TASKS])

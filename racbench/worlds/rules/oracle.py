@@ -1,0 +1,104 @@
+"""The exact oracle (breadth-first search over the full state, entity moves included) and
+the baseline that ignores the manual.
+
+The oracle's plan is a shortest winning plan, the first in the order of ACTIONS, so it is
+the same on every machine. The state's turn matters only by its parity (entities move
+every second turn), so the search keeps one visit per (state, parity).
+
+The baseline reads the grid but not the manual: it guesses the rules (which monster is
+of the team to defeat and which item beats it; which entity carries the message, which
+is the goal; every entity staying put), plans with the oracle under its guess, and plays
+that plan in the true episode.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import replace
+
+from racbench.worlds.rules.episode import ACTIONS, LOST, WON, Episode
+from racbench.worlds.rules.grammar import Entity, RuleSet
+
+
+def horizon(size: int) -> int:
+    """The step limit of an episode (and of the oracle's search)."""
+    return 4 * size * size
+
+
+def solve(episode: Episode, state: tuple | None = None) -> list[str] | None:
+    """A shortest winning plan from `state` (the start by default) within the horizon,
+    or None."""
+    start = episode.start if state is None else state
+    if start[6] == WON:
+        return []
+    limit = horizon(episode.size) - start[5]
+    key = _key(start)
+    parent: dict = {key: None}
+    frontier = deque([(start, 0)])
+    while frontier:
+        state, depth = frontier.popleft()
+        if depth >= limit:
+            continue
+        for action in ACTIONS:
+            nxt = episode.step(state, action)
+            if nxt is None or nxt[6] == LOST:
+                continue
+            k = _key(nxt)
+            if k in parent:
+                continue
+            parent[k] = (_key(state), action)
+            if nxt[6] == WON:
+                return _path(parent, k)
+            frontier.append((nxt, depth + 1))
+    return None
+
+
+def _key(state: tuple) -> tuple:
+    return state[:5] + (state[5] % 2, state[6])
+
+
+def _path(parent: dict, key) -> list[str]:
+    plan = []
+    while parent[key] is not None:
+        key, action = parent[key]
+        plan.append(action)
+    return plan[::-1]
+
+
+def wins(episode: Episode, plan: list[str]) -> bool:
+    """Whether playing `plan` from the start wins before a step cannot be made."""
+    state = episode.start
+    for action in plan:
+        state = episode.step(state, action)
+        if state is None:
+            return False
+        if state[6] == WON:
+            return True
+    return state[6] == WON
+
+
+def guessed_rules(rules: RuleSet, rng: random.Random) -> RuleSet:
+    """What a player who ignores the manual may believe: the roles (messenger) or the
+    teams and the items' strengths (rtfm) dealt out anew at random, everything still."""
+    ents = list(rules.entities)
+    if rules.game == "rtfm":
+        teams = [e.team for e in ents]
+        rng.shuffle(teams)
+        mods = [it.modifier for it in rules.items]
+        elements = [e.element for e in ents]
+        rng.shuffle(mods)
+        beats = tuple(zip(mods, elements))
+        ents = [Entity(e.name, "stays", e.element, t) for e, t in zip(ents, teams)]
+        return replace(rules, entities=tuple(ents), beats=beats)
+    roles = [e.role for e in ents]
+    rng.shuffle(roles)
+    return replace(rules, entities=tuple(Entity(e.name, "stays", role=r)
+                                         for e, r in zip(ents, roles)))
+
+
+def baseline_wins(episode: Episode, rng: random.Random) -> bool:
+    """One play of the manual-ignoring baseline: plan under guessed rules, play it."""
+    guess = Episode(guessed_rules(episode.rules, rng), episode.layout)
+    plan = solve(guess)
+    return plan is not None and wins(episode, plan)

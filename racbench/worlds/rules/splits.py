@@ -1,0 +1,71 @@
+"""What a build checks and says of a rule world's splits: no assignment of validation or
+test in train, the oracle winning every episode, and the baseline's wins."""
+
+from __future__ import annotations
+
+import random
+
+from racbench.errors import GenerationError
+from racbench.splits.seeding import derive_seed
+from racbench.worlds.rules.episode import Episode
+from racbench.worlds.rules.oracle import baseline_wins, wins
+
+BASELINE_PLAYS = 4  # plays of the baseline per episode (its guesses are random)
+
+
+def check_splits(worlds: dict) -> int:
+    """`worlds`: split -> its RuleWorlds."""
+    return _check([ep for w in worlds.get("train", ()) for ep in w.episodes],
+                  {split: [ep for w in ws for ep in w.episodes]
+                   for split, ws in worlds.items() if split != "train"})
+
+
+def _check(train_episodes, held_out: dict) -> int:
+    """Raise if an assignment (monster-team, modifier-element, entity-role) stated in a
+    validation or test manual is stated in a train manual; the number of held-out
+    assignments checked."""
+    train = {p for ep in train_episodes for p in ep.rules.pairs()}
+    checked = 0
+    for split, episodes in sorted(held_out.items()):
+        for w in episodes:
+            for pair in w.rules.pairs():
+                checked += 1
+                if pair in train:
+                    raise GenerationError(f"rule world {w.label}: the assignment {pair[1]} - "
+                                          f"{pair[2]} ({pair[0]}) is also in train")
+    return checked
+
+
+_RATES: dict = {}  # win rates of a tuple of episodes (configs share their worlds)
+
+
+def win_rates(worlds) -> tuple[float, float]:
+    """(oracle, baseline) win rates over episodes, as fractions: the oracle's plan played
+    in a fresh episode; the baseline played BASELINE_PLAYS times an episode."""
+    key = tuple(id(w) for w in worlds)
+    if key not in _RATES:
+        _RATES[key] = (_win_rates(worlds), list(worlds))  # kept alive: ids stay theirs
+    return _RATES[key][0]
+
+
+def _win_rates(worlds) -> tuple[float, float]:
+    if not worlds:
+        return 0.0, 0.0
+    oracle = sum(wins(Episode(w.rules, w.episode.layout), w.plan) for w in worlds)
+    base = sum(baseline_wins(w.episode, random.Random(derive_seed("baseline", w.label, k)))
+               for w in worlds for k in range(BASELINE_PLAYS))
+    return oracle / len(worlds), base / (len(worlds) * BASELINE_PLAYS)
+
+
+def rule_world_summary(worlds: dict) -> dict:
+    """What the card says of a config's rule world: per split the episodes, the oracle's
+    and the baseline's win rates (percent), and the held-out assignments checked."""
+    splits = {}
+    for split, ws in worlds.items():
+        ws = [ep for world in ws for ep in world.episodes]
+        oracle, base = win_rates(ws)
+        splits[split] = {"episodes": len(ws), "oracle_win_pct": round(100 * oracle, 1),
+                         "baseline_win_pct": round(100 * base, 1),
+                         "unwinnable_redrawn": sum(w.redraws for w in ws)}
+    return {"splits": splits,
+            "checks": {"held_out_assignments_not_in_train": check_splits(worlds)}}

@@ -1,0 +1,280 @@
+"""Generated rule worlds (racbench/worlds/rules/): the grammar, the manual, the splits by
+rule combination, the oracle and the baseline, the gymnasium environment, and the rows
+the task families make of them (re-derived from `symbolic`, byte-identical with 1 and 2
+workers, bad recipe values refused)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import gymnasium
+import pytest
+import yaml
+from gymnasium.utils.env_checker import check_env
+
+import racbench
+import racbench.envs  # noqa: F401  (registers racbench/rules-v0)
+from racbench.export.layout import read_columns, split_files
+from racbench.worlds.rules.episode import WON, Episode
+from racbench.worlds.rules.grammar import BASE_DEPTH, RuleOptions, draw_rules, vocab
+from racbench.worlds.rules.oracle import baseline_wins, solve, wins
+from racbench.worlds.rules.splits import _check, check_splits
+from racbench.worlds.rules.text import manual_sentences
+from racbench.worlds.rules.world import episode_from_symbolic, make_episode, split_world
+
+SETTINGS = (RuleOptions.for_game("rtfm"),
+            RuleOptions.for_game("rtfm", depth=4, irrelevant=4, entities=4, grid=5),
+            RuleOptions.for_game("messenger", overlap=False),
+            RuleOptions.for_game("messenger", overlap=False, entities=4, depth=3))
+SPLITS = ("train", "validation", "test")
+# how the manual's paraphrases say each behaviour and role (each only that one)
+SAID = {"chases": ("chases you", "comes after you", "hunts you"),
+        "flees": ("runs away", "flees from", "keeps away"),
+        "stays": ("does not move", "stays where", "never moves"),
+        "message": ("carries the message", "has the secret message", "message is with"),
+        "goal": ("is the goal", "bring the message to", "is waiting for the message"),
+        "enemy": ("is an enemy", "it is dangerous", "is hostile")}
+
+
+def _rule_sets(opts, n=30):
+    return [draw_rules(opts, split, random.Random(i)) for split in SPLITS for i in range(n)]
+
+
+@pytest.mark.parametrize("opts", SETTINGS, ids=lambda o: f"{o.game}-{o.entities}-{o.depth}")
+def test_the_grammar_draws_consistent_rules(opts):
+    for rules in _rule_sets(opts):
+        ents = rules.entities
+        assert len(ents) == opts.entities and len({e.name for e in ents}) == len(ents)
+        if rules.game == "rtfm":
+            assert [e.team for e in ents].count(rules.target) == 1
+            assert len({e.element for e in ents}) == len(ents)
+            # every monster's element is beaten by exactly one item on the grid
+            for e in ents:
+                assert [i.modifier for i in rules.items].count(rules.beater(e.element)) == 1
+        else:
+            roles = sorted(e.role for e in ents)
+            assert roles == sorted(["message", "goal"] + ["enemy"] * (len(ents) - 2))
+        kinds = [s.kind for s in rules.statements]
+        assert kinds.count("alias") == (opts.depth - BASE_DEPTH[opts.game]) * len(ents)
+        assert sum(not s.relevant for s in rules.statements) == opts.irrelevant
+
+
+@pytest.mark.parametrize("opts", SETTINGS, ids=lambda o: f"{o.game}-{o.entities}-{o.depth}")
+def test_the_manual_says_every_rule(opts):
+    for rules in _rule_sets(opts, 10):
+        sentences = manual_sentences(rules)
+        assert len(sentences) == len(rules.statements)
+        for s, sentence in zip(rules.statements, sentences):
+            assert sentence.endswith(".") and sentence[0].isupper(), sentence
+            for arg in s.args:  # every reference, team, element, modifier, and the value
+                said = SAID.get(arg, (arg,))
+                assert any(w in sentence.lower() for w in said), (s, sentence)
+        # every entity's chain ends in a statement of its team or role
+        code = {s.args[1]: s.args[0] for s in rules.statements if s.kind == "alias"}
+        refs = {r: n for n, r in rules.references}
+        told = set()
+        for s in rules.statements:
+            if s.kind in ("member", "role") and s.relevant:
+                ref = s.args[0]
+                while ref in code:
+                    ref = code[ref]
+                told.add(refs[ref])
+        assert told == {e.name for e in rules.entities}
+
+
+def test_without_overlap_the_manual_shares_no_word_with_entity_names():
+    v = vocab()
+    names = {w for n in v["rtfm"]["monsters"] + v["messenger"]["entities"] for w in n.split()}
+    for opts in SETTINGS:
+        if opts.overlap:
+            continue
+        for rules in _rule_sets(opts):
+            words = set(re.findall(r"[a-z]+", " ".join(manual_sentences(rules)).lower()))
+            assert not words & names, words & names
+    # with overlap, the manual names them
+    rules = draw_rules(RuleOptions.for_game("messenger"), "train", random.Random(0))
+    assert any(e.name in " ".join(manual_sentences(rules)) for e in rules.entities)
+
+
+def test_no_held_out_assignment_is_in_train():
+    for opts in SETTINGS[:3]:
+        worlds = {split: [split_world(opts, split, 0, 12)] for split in SPLITS}
+        assert check_splits(worlds) > 0
+        train = {p for ep in worlds["train"][0].episodes for p in ep.rules.pairs()}
+        for split in SPLITS[1:]:
+            for ep in worlds[split][0].episodes:
+                assert not set(ep.rules.pairs()) & train
+        # a train episode slipped into test is caught
+        with pytest.raises(racbench.errors.GenerationError, match="also in train"):
+            _check(worlds["train"][0].episodes, {"test": worlds["train"][0].episodes[:1]})
+
+
+@pytest.mark.parametrize("opts", SETTINGS, ids=lambda o: f"{o.game}-{o.entities}-{o.depth}")
+def test_the_oracle_wins_every_episode_and_the_baseline_seldom(opts):
+    plays = baseline = 0
+    for split in SPLITS:
+        for i in range(8):
+            ep = make_episode(opts, split, 0, i)
+            fresh = Episode(ep.rules, ep.episode.layout)  # rebuilt from its parts
+            assert wins(fresh, ep.plan)
+            for k in range(3):
+                plays += 1
+                baseline += baseline_wins(fresh, random.Random(k))
+    assert baseline / plays < 0.4
+
+
+def test_the_oracle_plan_wins_in_a_fresh_gym_env():
+    for game, knobs in (("rtfm", {}), ("messenger", {"overlap": False})):
+        env = gymnasium.make("racbench/rules-v0", game=game, split="test", episode=2, **knobs)
+        obs, info = env.reset(seed=0)
+        assert obs["grid"].shape == (env.unwrapped.options.grid,) * 2
+        assert info["manual"] in obs["text"] and info["goal"] in obs["text"]
+        for move in info["oracle_plan"]:
+            obs, reward, terminated, truncated, info = env.step(move)
+        assert (reward, terminated, info["score"]) == (1.0, True, 1.0)
+        assert make_episode(env.unwrapped.options, "test", 0, 2).plan == info["oracle_plan"]
+
+
+def test_the_gym_env_passes_the_env_checker_and_refuses_bad_arguments():
+    check_env(gymnasium.make("racbench/rules-v0", game="rtfm", episode=1).unwrapped)
+    with pytest.raises(racbench.errors.InputError, match="grid must be an integer from 3 to 8"):
+        gymnasium.make("racbench/rules-v0", game="rtfm", grid=40)
+    with pytest.raises(racbench.errors.InputError, match="unknown argument"):
+        gymnasium.make("racbench/rules-v0", game="rtfm", colour="red")
+
+
+RECIPE = {"name": "rw", "seed": 2, "configs": [
+    {"name": "rtfm_proj_bool", "family": "projection", "form": "bool", "rules": "rtfm",
+     "rule_options": {"episodes": 4}, "splits": {"train": 12, "validation": 6, "test": 6}},
+    {"name": "msg_exec_bool", "family": "executability", "form": "bool", "rules": "messenger",
+     "rule_options": {"episodes": 4, "overlap": False},
+     "splits": {"train": 12, "validation": 6, "test": 6}},
+    {"name": "rtfm_first_mc", "family": "first_target", "form": "mc", "rules": "rtfm",
+     "rule_options": {"episodes": 4, "entities": 4, "grid": 5},
+     "splits": {"train": 8, "validation": 4, "test": 4}}]}
+
+
+def _digest(folder: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            h.update(str(path.relative_to(folder)).encode() + path.read_bytes())
+    return h.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("rules")
+    (root / "rw.yaml").write_text(yaml.safe_dump(RECIPE))
+    racbench.build(str(root / "rw.yaml"), root / "one", workers=1)
+    racbench.build(str(root / "rw.yaml"), root / "two", workers=2)
+    return root
+
+
+def test_builds_are_byte_identical_with_one_and_two_workers(built):
+    assert _digest(built / "one") == _digest(built / "two")
+
+
+def test_every_label_is_rederived_from_symbolic(built):
+    from racbench.tasks.first_target import first_target
+    for config in ("rtfm_proj_bool", "msg_exec_bool", "rtfm_first_mc"):
+        for split, paths in split_files(built / "one" / config).items():
+            rows = [r for p in paths for r in read_columns(p).to_pylist()]
+            assert rows, (config, split)
+            for row in rows:
+                sym = json.loads(row["symbolic"])
+                assert sym["world"] == "rules" and sym["episode"].split("-")[1] == split
+                episode, state = episode_from_symbolic(sym)
+                moves = [a[0] for a in sym.get("actions", [])]
+                end, failed = episode.execute(state, moves)
+                if config == "msg_exec_bool":
+                    assert (failed is None) == bool(row["label"]), row["id"]
+                elif config == "rtfm_proj_bool":
+                    facts = episode.facts(end)
+                    truth = all((tuple(l["atom"]) in facts) == l["positive"]
+                                for l in sym["subject"])
+                    assert failed is None and truth == bool(row["label"]), row["id"]
+                else:
+                    right = first_target(episode.rules)
+                    assert sym["options"][row["answer_index"]] == right
+                    assert row["choices"][row["answer_index"]] == right
+                    # the oracle's shortest win from the row's state picks it up first
+                    plan = solve(episode, state)
+                    assert row["optimal_plan_length"] == len(plan)
+                    after = episode.execute(state, plan)[0]
+                    assert right in [i.name for i in episode.rules.items] and \
+                        after[3] == [i.name for i in episode.rules.items].index(right)
+
+
+def test_the_card_states_win_rates_per_split(built):
+    card = (built / "one" / "README.md").read_text()
+    assert "## Generated worlds" in card and "oracle wins (%)" in card
+    table = card.split("### rtfm_proj_bool")[1].split("###")[0]
+    for split in SPLITS:
+        assert re.search(rf"\| {split} \| 4 \| 100.0 \| [0-9.]+ \|", table), table
+    assert "checked absent from train" in card
+
+
+BAD = [
+    ({"rules": "chess"}, "unknown rule world 'chess'; accepted: rtfm, messenger"),
+    ({"rules": "rtfm", "rule_options": {"depth": 1}},
+     "rule option 'depth' of rtfm must be an integer from 2 to 6, got 1"),
+    ({"rules": "rtfm", "rule_options": {"colour": 1}}, "unknown rule option 'colour'"),
+    ({"rules": "rtfm", "rule_options": {"episodes": 0}}, "rule option 'episodes'"),
+    ({"rules": "rtfm", "rule_options": [3]}, "'rule_options' must map knobs"),
+    ({"rules": "rtfm", "family": "planning"}, "a rule world asks true/false questions of"),
+    ({"rules": "messenger", "family": "first_target", "form": "mc"},
+     "give rule option 'entities' of at least 4"),
+    ({"family": "first_target", "form": "mc", "domain": "gripper"},
+     "asks about rule worlds only"),
+]
+
+
+def _bad_recipe(folder: Path, entry: dict) -> Path:
+    config = {"name": "c", "family": "projection", "form": "bool", "splits": {"test": 4},
+              **entry}
+    (folder / "r.yaml").write_text(yaml.safe_dump({"name": "r", "configs": [config]}))
+    return folder / "r.yaml"
+
+
+@pytest.mark.parametrize("entry, message", BAD)
+def test_bad_recipe_values_are_refused_with_a_clear_message(tmp_path, entry, message):
+    with pytest.raises(racbench.errors.InputError, match=re.escape(message)):
+        racbench.build(str(_bad_recipe(tmp_path, entry)), tmp_path / "out")
+    assert not any(p.name != "r.yaml" for p in tmp_path.iterdir())
+
+
+def test_a_bad_recipe_value_exits_2_from_the_command_line(tmp_path):
+    entry, message = BAD[1]
+    _bad_recipe(tmp_path, entry)
+    proc = subprocess.run([sys.executable, "-m", "racbench.cli", "build", "r.yaml", "--out",
+                           "out"], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and not (tmp_path / "out").exists()
+
+
+def test_rows_won_states_say_so():
+    world = split_world(SETTINGS[0], "train", 0, 3)
+    ep = world.episodes[0]
+    end, _ = ep.episode.execute(ep.start, ep.plan)
+    assert end[6] == WON and ("won",) in ep.episode.facts(end)
+    text = world.text()
+    _, said = world.observe((0, ep.start), ep.plan[0], text)
+    assert said and "nothing changes" not in said
+
+
+def test_racbench_play_rules_wins_with_the_oracle_plan():
+    import io
+
+    from racbench.envs.play import play_rules
+    plan = make_episode(RuleOptions.for_game("rtfm"), "validation", 0, 1).plan
+    out = io.StringIO()
+    score = play_rules("rtfm", "validation", 1, io.StringIO("\n".join(["actions"] + plan) + "\n"),
+                       out)
+    assert score == 1.0 and "You won." in out.getvalue() and "Manual:" in out.getvalue()
