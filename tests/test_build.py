@@ -277,6 +277,16 @@ def test_a_recipe_includes_others_before_its_own_configs(tmp_path):
     assert load_recipe(str(tmp_path / "all.yaml")).fingerprint(0, 1.0) != before
 
 
+def test_every_builtin_recipe_loads_and_trajectories_joins_its_parts():
+    from racbench.data import recipe_names
+    from racbench.suites.recipe import load_recipe
+
+    recipes = {name: load_recipe(name) for name in recipe_names()}
+    parts = [c.name for p in ("trajectories-next-observation", "trajectories-imitation",
+                              "trajectories-questions") for c in recipes[p].configs]
+    assert [c.name for c in recipes["trajectories"].configs] == parts
+
+
 def test_build_help_lists_the_builtin_recipes():
     from click.testing import CliRunner
 
