@@ -15,6 +15,7 @@ from racbench.checks.verify.families import check_row
 import racbench.checks.verify.replay_imitation as replay_imitation
 from racbench.checks.verify.replay import check_science_row
 from racbench.checks.verify.replay_next_observation import check_next_observation
+from racbench.checks.verify.replay_rules import check_rule_row
 from racbench.checks.verify.report import (Claims, EngineMissing, Mismatch, NotADataset,
                                           RowCheck, Skip, Unchecked, VerifyReport)
 from racbench.export.layout import config_dirs, split_files
@@ -40,8 +41,8 @@ def engine_for(optimal: bool, fd_timeout: float) -> Engine:
 def verify_row(row: dict, *, optimal: bool | None = None,
                fd_timeout: float = FD_TIMEOUT) -> RowCheck:
     """Re-derive one row's label (and optimal_plan_length) from its ``symbolic`` JSON
-    (science-lab rows and next-observation rows by replay: replay_imitation.py,
-    replay.py, replay_next_observation.py).
+    (science-lab, rule-world and next-observation rows by replay: replay_imitation.py,
+    replay.py, replay_rules.py, replay_next_observation.py).
 
     ``optimal``: run the Fast Downward checks (default: when it is installed)."""
     replayed = replay_imitation.check(row)
@@ -59,6 +60,8 @@ def verify_row(row: dict, *, optimal: bool | None = None,
             check_next_observation(row, sym, claims)
         elif sym.get("world") == "science":  # replayed in a fresh simulator
             check_science_row(row, sym, claims)
+        elif sym.get("world") == "rules":  # replayed in a fresh episode
+            check_rule_row(row, sym, claims)
         else:
             if not up_available():
                 raise EngineMissing(f"racbench verify needs unified-planning: {INSTALL_HINT}")

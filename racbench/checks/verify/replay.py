@@ -81,7 +81,7 @@ def _commands(sym: dict) -> list[str]:
     return [a[0] for a in sym.get("actions") or []]
 
 
-def _bool_or_options(row: dict, sym: dict, claims: Claims, truth) -> None:
+def bool_or_options(row: dict, sym: dict, claims: Claims, truth) -> None:
     """A bool row's label against `truth(subject)`, an mc row's answer against the one
     option `truth` holds for."""
     if sym["form"] == "mc":
@@ -109,18 +109,18 @@ def check_projection(row: dict, sym: dict, claims: Claims) -> None:
             return replay.holds(item)
         return all(replay.holds(lit["atom"]) == lit["positive"] for lit in item)
 
-    _bool_or_options(row, sym, claims, truth)
+    bool_or_options(row, sym, claims, truth)
 
 
 def check_executability(row: dict, sym: dict, claims: Claims) -> None:
     replay = Replay(sym)
-    _bool_or_options(row, sym, claims,
+    bool_or_options(row, sym, claims,
                      lambda _: replay.run_all(_commands(sym), any_verb=False))
 
 
 def check_applicability(row: dict, sym: dict, claims: Claims) -> None:
     replay = Replay(sym)
-    _bool_or_options(row, sym, claims, lambda subject: subject[0] in replay.valid()
+    bool_or_options(row, sym, claims, lambda subject: subject[0] in replay.valid()
                      and not subject[0].startswith(LEFT_OUT_VERBS))
 
 
@@ -131,7 +131,7 @@ def check_progression(row: dict, sym: dict, claims: Claims) -> None:
 
 def check_planning(row: dict, sym: dict, claims: Claims) -> None:
     replay = Replay(sym)
-    _bool_or_options(row, sym, claims,
+    bool_or_options(row, sym, claims,
                      lambda _: replay.run_all(_commands(sym)) and replay.complete)
 
 
@@ -157,7 +157,7 @@ def check_goal_recognition(row: dict, sym: dict, claims: Claims) -> None:
         rest = replay.distance()
         return rest is not None and rest + len(observed) == total
 
-    _bool_or_options(row, sym, claims, truth)
+    bool_or_options(row, sym, claims, truth)
 
 
 #: family -> checker(row, symbolic, claims) of science-lab rows
