@@ -13,6 +13,29 @@ def competition_pddl() -> Path:
     return COMPETITION_PDDL
 
 
+@pytest.fixture
+def flip_first_label():
+    """flip(folder, config): the first train row of a built config with its answer
+    negated in `symbolic` and `label`, written back; returns the row's id (verify
+    must then report that row, and only it)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from racbench.export.layout import split_files
+
+    def flip(folder: Path, config: str) -> str:
+        path = split_files(folder / config)["train"][0]
+        table = pq.read_table(path).to_pylist()
+        sym = json.loads(table[0]["symbolic"])
+        sym["answer"] = not sym["answer"]
+        table[0]["symbolic"] = json.dumps(sym)
+        table[0]["label"] = int(sym["answer"])
+        pq.write_table(pa.Table.from_pylist(table, schema=pq.read_schema(path)), path)
+        return table[0]["id"]
+
+    return flip
+
+
 # Authoring scripts (tools/) are not part of the package; tests import them by path.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 

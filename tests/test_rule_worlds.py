@@ -280,11 +280,9 @@ def test_racbench_play_rules_wins_with_the_oracle_plan():
     assert score == 1.0 and "You won." in out.getvalue() and "Manual:" in out.getvalue()
 
 
-def test_verify_replays_rule_rows_and_catches_a_flipped_label(built, tmp_path):
+def test_verify_replays_rule_rows_and_catches_a_flipped_label(built, tmp_path,
+                                                             flip_first_label):
     import shutil
-
-    import pyarrow as pa
-    import pyarrow.parquet as pq
 
     from racbench.checks.verify import verify_dataset
 
@@ -293,12 +291,6 @@ def test_verify_replays_rule_rows_and_catches_a_flipped_label(built, tmp_path):
     assert report.checked["label"] == sum(report.rows.values())
     copy = tmp_path / "flipped"
     shutil.copytree(built / "one", copy)
-    path = split_files(copy / "rtfm_proj_bool")["train"][0]
-    table = pq.read_table(path).to_pylist()
-    sym = json.loads(table[0]["symbolic"])
-    sym["answer"] = not sym["answer"]
-    table[0]["symbolic"] = json.dumps(sym)
-    table[0]["label"] = int(sym["answer"])
-    pq.write_table(pa.Table.from_pylist(table, schema=pq.read_schema(path)), path)
+    flipped = flip_first_label(copy, "rtfm_proj_bool")
     report = verify_dataset(copy, configs=["rtfm_proj_bool"], optimal=False)
-    assert [m.row_id for m in report.mismatches] == [table[0]["id"]]
+    assert [m.row_id for m in report.mismatches] == [flipped]

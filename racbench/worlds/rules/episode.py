@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from racbench.worlds.protocol import World
 from racbench.worlds.rules.grammar import RuleSet
 
 MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1), "stay": (0, 0)}
@@ -163,13 +164,7 @@ class Episode:
             return (WON if message else LOST), held, message
         return LOST, held, message
 
-    def execute(self, state: tuple, plan) -> tuple[tuple, int | None]:
-        for i, action in enumerate(plan):
-            nxt = self.step(state, action)
-            if nxt is None:
-                return state, i
-            state = nxt
-        return state, None
+    execute = World.execute  # (final state, first failing step or None), as every world
 
     # -- what holds -------------------------------------------------------------------
     def facts(self, state: tuple) -> frozenset[tuple]:
