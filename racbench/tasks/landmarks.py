@@ -30,7 +30,7 @@ def split_atoms(world, rng, sid: int) -> tuple[list[int], list[int]]:
     candidates = [i for i in range(len(world.task.atoms))
                   if not state >> i & 1 and i not in goal_atoms]
     if not world.explicit:
-        return _split_by_search(world, rng, sid, candidates)
+        return _split_by_search(world, sid, candidates)
     lm, other = [], []
     for i in candidates:
         (lm if world.avoiding_distance(i)[sid] < 0 else other).append(i)
@@ -49,7 +49,7 @@ def _touched(world, sid: int, plan: list[int]) -> int:
     return touched
 
 
-def _split_by_search(world, rng, sid: int, candidates: list[int]) -> tuple[list[int], list[int]]:
+def _split_by_search(world, sid: int, candidates: list[int]) -> tuple[list[int], list[int]]:
     """An implicit world's split: atoms a shortest plan never makes true are not
     landmarks (the plan is the witness); each atom it does make true is settled by
     the landmark oracle (relaxed reachability without its achievers, then h^2, then

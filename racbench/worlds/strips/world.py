@@ -899,12 +899,11 @@ class ImplicitWorld(StripsWorld):
 
     def _astar_hmax(self, state: int, cond: Condition, rng=None) -> list[int] | None:
         """A shortest plan by A* with h^max, for when breadth-first search ran out of
-        budget: the heuristic is admissible, so the plan is as short as any, and it
-        stores only states whose estimate stays within the plan's length (fewer,
-        where goals lie far). None if there is none (which h^max alone may prove);
-        SearchBudgetExceeded past the budget, as always, and
-        where actions have costs (A* would minimise cost, these searches count
-        actions)."""
+        budget: the heuristic is admissible, so the plan is as short as any, and A*
+        expands only states whose estimate stays within the plan's length (fewer than
+        breadth-first search, where goals lie far). None if there is none (which h^max
+        alone may prove); SearchBudgetExceeded past the budget, as always, and where
+        actions have costs (A* would minimise cost; these searches count actions)."""
         if not self._unit_costs:
             raise SearchBudgetExceeded("actions with costs: no fallback to A*")
         h = self._hmax.get((cond.pos, cond.neg))
@@ -919,10 +918,11 @@ class ImplicitWorld(StripsWorld):
     def _unit_costs(self) -> bool:
         return all(a.cost == 1 for a in self.task.actions)
 
-    def _plan_within(self, state: int, cond: Condition, depth: int):
+    def _plan_within(self, state: int, cond: Condition, depth: int | None):
         """The shortest plan breadth-first search (without tie-breaking) finds first
-        from `state` to `cond`, if it has at most `depth` actions (any, for None); None
-        if there is none, or BUDGET_RAN_OUT. Draws near the goal keep meeting the same
+        from `state` to `cond`, if it has at most `depth` actions (any, for None, and
+        then A* with h^max where breadth-first search runs out of budget); None if
+        there is none, or BUDGET_RAN_OUT. Draws near the goal keep meeting the same
         candidates (walks of a few steps from a few goal states), so outcomes are kept:
         such a search gives the same outcome whenever it runs, so keeping them changes
         speed, never a row. A plan found is that search's plan at any greater depth."""
