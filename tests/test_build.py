@@ -135,9 +135,10 @@ def test_another_seed_gives_other_rows(recipe_file, tmp_path, built):
     assert not set(a.to_pylist()) & set(b.to_pylist())
 
 
-# a quick first config, then one slow enough (ten-block goal recognition, a few
-# seconds) that the interrupt surely lands while the build is still running; the first
-# has three splits, whose order the card must keep when the resumed build restores it
+# two quick configs over different worlds (two batches), then one slow enough (ten-block
+# goal recognition, a few seconds) that the interrupt surely lands while the build is
+# still running; the first has three splits, whose order the card must keep when the
+# resumed build restores it, and the resumed build skips preparing the finished second
 INTERRUPTED_RECIPE = """
 name: interrupted
 seed: 3
@@ -146,6 +147,10 @@ configs:
     task: projection
     objects: 4
     splits: {train: 20, validation: 10, test: 10}
+  - name: second
+    task: executability
+    objects: 5
+    splits: {test: 10}
   - name: slow
     task: goal_recognition
     objects: 10
@@ -163,13 +168,13 @@ def test_interrupted_build_resumes_to_identical_bytes(tmp_path):
                              "--out", str(out), "--workers", "2", "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.time() + 60
-    while time.time() < deadline and not list(partial.glob(".state/*.stats.json")):
+    while time.time() < deadline and not (partial / ".state" / "second.stats.json").exists():
         time.sleep(0.02)
     assert proc.poll() is None, "the build ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=60) == 130
     assert not out.exists(), "an interrupted build must not leave a complete-looking folder"
-    assert (partial / "first").is_dir() and not (partial / "slow").exists()
+    assert (partial / "second").is_dir() and not (partial / "slow").exists()
     racbench("build", recipe_file, "--out", out, "--quiet")
     assert not partial.exists()
     reference = tmp_path / "reference"

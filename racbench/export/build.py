@@ -184,14 +184,17 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
     stats = []
     try:
         for i, batch in enumerate(batches):
-            if i:
-                gens, makers = prepare(batch, seed, engine, progress)
+            if i:  # a resumed build prepares only the configs an earlier run left unbuilt
+                todo = replace(batch, configs=tuple(
+                    spec for spec in batch.configs if not _finished(spec, partial)))
+                gens, makers = prepare(todo, seed, engine, progress)
             GENERATORS.clear()
             GENERATORS.update(gens)
             workers = engine.workers
             with engine.pool(makers=makers) as pool:
                 chunks = _submit(pool, batch, partial, seed, workers)
-                stats += [_build_config(spec, gens[spec.name], partial, seed, chunks, workers, bar)
+                stats += [_build_config(spec, gens.get(spec.name), partial, seed, chunks,
+                                        workers, bar)
                           for spec in batch.configs]
             GENERATORS.clear()
             gens = makers = None
