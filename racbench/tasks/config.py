@@ -20,7 +20,8 @@ from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.tasks.options import (DEFAULT_SPLIT_PROBLEMS, LAB_MAX_DISTANCE,  # noqa: F401
                                     LAB_MC_FAMILIES, MAX_LENGTH, MAX_RULE_EPISODES,
                                     NAMES, OBFUSCATIONS, QUERY_KINDS, RULE_EPISODES,
-                                    RULE_OPTIONS, RULES_MC_FAMILIES, SPLITS, STYLES,
+                                    RULE_OPTIONS, RULES_MC_FAMILIES, RULES_OPEN_FAMILIES,
+                                    SPLITS, STYLES,
                                     TRAC_DOMAIN, TRAC_FAMILIES)
 from racbench.tasks.rows import ConfigRows, load_worlds, release_worlds
 from racbench.worlds.rules.grammar import GAMES, RuleOptions
@@ -224,13 +225,16 @@ class TaskConfig:
                                       "task objects stay out of train")
 
     def _validate_rules(self) -> None:
-        form_ok = self.form == "bool" or (self.form == "mc" and self.family in RULES_MC_FAMILIES)
+        form_ok = self.form == "bool" or (self.form == "mc" and self.family in RULES_MC_FAMILIES
+                                          ) or (self.form == "open" and
+                                                self.family in RULES_OPEN_FAMILIES)
         if "rules" not in FAMILIES[self.family].worlds or not form_ok:
             rule_families = [f for f, fam in FAMILIES.items() if "rules" in fam.worlds
                              and "bool" in fam.forms and f not in OWN_CONFIG]
             raise ConfigError(f"a rule world asks true/false questions of "
-                              f"{', '.join(rule_families)} and multiple-choice ones of "
-                              f"{', '.join(RULES_MC_FAMILIES)}; got {self.family} {self.form}")
+                              f"{', '.join(rule_families)}, multiple-choice ones of "
+                              f"{', '.join(RULES_MC_FAMILIES)} and open ones of "
+                              f"{', '.join(RULES_OPEN_FAMILIES)}; got {self.family} {self.form}")
         if not self.rules:
             raise ConfigError("'rule_options' are knobs of a rule world; give 'rules: GAME' "
                               f"({', '.join(GAMES)}) with them")
@@ -242,7 +246,7 @@ class TaskConfig:
             raise ConfigError("a rule world is phrased in its own words: leave 'style', "
                               "'names' and 'obfuscation' out")
         opts = rule_world_options(self.rules, self.rule_options)
-        if self.family == "first_target" and opts.entities < 4:
+        if self.family == "first_target" and self.form == "mc" and opts.entities < 4:
             raise ConfigError("first_target's multiple-choice options are the things on the "
                               "grid: give rule option 'entities' of at least 4")
 
