@@ -256,3 +256,11 @@ def split_world(opts: RuleOptions, split: str, seed: int, count: int) -> RuleWor
     return RuleWorld(tuple(make_episode(opts, split, seed, i) for i in range(count)),
                      f"{opts.game}-{split}")
 
+
+@lru_cache(maxsize=None)
+def episode_worlds(opts: RuleOptions, split: str, seed: int, count: int) -> tuple[RuleWorld, ...]:
+    """The split's episodes (those of `split_world`), each a world of its own: for
+    questions whose options are surveyed per world and must recur across situations
+    (projection's multiple choice: facts of one episode recur in its situations,
+    those of a split's many episodes seldom do)."""
+    return tuple(RuleWorld((ep,), ep.label) for ep in split_world(opts, split, seed, count).episodes)
