@@ -4,7 +4,10 @@ the manual-ignoring baseline's win rates per split; rows per CPU-second of the
 next-observation and imitation configs over them (one process, worlds made first); and
 a build of the `dynamics` recipe (wall time, CPU time and peak memory of the build
 process), `racbench verify`'s counts on it, and the options-only and label probes
-(racbench/checks/audit.py) on its question configs.
+(racbench/checks/audit.py) on its question configs; for multiple-choice configs also
+the "novelty" reading of the options alone: pick an option never the right one in train
+(held-out assignments are, by the split, never right in train, so a question whose
+answer is an assignment can give itself away so).
 
     python benchmarks/rule_worlds.py                          # 100 episodes a split, scale 0.1
     python benchmarks/rule_worlds.py --episodes 20 --scale 0.02 --configs 'rtfm_first*'
@@ -24,6 +27,7 @@ import time
 from pathlib import Path
 
 from racbench.checks.audit import has_binary_labels, has_mc_choices, probe_config, probe_options
+from racbench.export.layout import read_columns, split_files
 from racbench.splits.seeding import derive_seed
 from racbench.tasks.gold_trajectories import RuleGoldConfig
 from racbench.tasks.next_observation import NextObservationConfig
@@ -101,6 +105,20 @@ def row_rates(n: int, episodes: int) -> None:
               f"worlds {t1 - t0:.2f} s)", flush=True)
 
 
+def novelty(config: Path) -> float:
+    """Accuracy on validation and test of picking, at random, an option never the right
+    one in train (any option if all were)."""
+    rows = {s: [r for p in ps for r in read_columns(p, ["choices", "answer_index"]).to_pylist()]
+            for s, ps in split_files(config).items()}
+    seen = {r["choices"][r["answer_index"]] for r in rows.get("train", ())}
+    held = [r for s in ("validation", "test") for r in rows.get(s, ())]
+    hits = 0.0
+    for r in held:
+        new = [c for c in r["choices"] if c not in seen] or r["choices"]
+        hits += (r["choices"][r["answer_index"]] in new) / len(new)
+    return hits / max(1, len(held))
+
+
 def _children() -> tuple[float, float]:
     """CPU seconds and peak memory (MiB) of this process's finished children."""
     use = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -128,9 +146,11 @@ def probes(scale: float, patterns: list[str], workers: int) -> None:
                 continue  # open and imitation rows: nothing to probe
             result = (probe_config(config) if has_binary_labels(config)
                       else probe_options(config))
+            new = (f", never right in train {100 * novelty(config):.1f}%"
+                   if has_mc_choices(config) else "")
             print(f"  {config.name:<32} {result.probe:<8} {100 * result.accuracy:5.1f}% "
                   f"(chance {100 * result.majority_baseline:.0f}%, n={result.n_eval}, "
-                  f"{'pass' if result.passed else 'FAIL'})", flush=True)
+                  f"{'pass' if result.passed else 'FAIL'}{new})", flush=True)
 
 
 def main() -> None:
