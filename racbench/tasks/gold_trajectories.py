@@ -409,12 +409,12 @@ class RuleGold:
 
     def __init__(self, cfg: RuleGoldConfig):
         from racbench.tasks.config import rule_episodes, rule_world_options
-        from racbench.worlds.rules.splits import check_splits
-        from racbench.worlds.rules.world import split_world
-        opts, n = rule_world_options(cfg.rules, cfg.rule_options), rule_episodes(cfg.rule_options)
+        from racbench.worlds.rules.splits import checked_worlds
+        n = rule_episodes(cfg.rule_options)
         self.label = self.world = f"rules/{cfg.rules}"
-        self.worlds = {s: split_world(opts, s, 0, n) for s in SPLIT_ORDER}
-        check_splits({s: [w] for s, w in self.worlds.items()})
+        self.checked = checked_worlds(rule_world_options(cfg.rules, cfg.rule_options), n,
+                                      SPLIT_ORDER)
+        self.worlds = {s: ws[0] for s, ws in self.checked.items()}
         self.items = {s: [(s, i) for i in range(n)] for s in SPLIT_ORDER}
 
     def play(self, item, with_valid_actions: bool) -> GoldPlay:
@@ -457,7 +457,7 @@ class RuleGold:
 
     def world_summary(self) -> dict:
         from racbench.worlds.rules.splits import rule_world_summary
-        return rule_world_summary({s: [w] for s, w in self.worlds.items()})
+        return rule_world_summary(self.checked)
 
 
 def reward(score: float) -> int:

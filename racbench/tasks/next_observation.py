@@ -235,12 +235,8 @@ class NextObservationConfig:
     def rule_worlds(self, splits) -> dict:
         """split -> [its RuleWorld] (worlds/rules/world.py: cached per process), the
         splits' rule combinations checked apart (a held-out one in train raises)."""
-        from racbench.worlds.rules.splits import check_splits
-        from racbench.worlds.rules.world import split_world
-        opts, n = self.rule_world()
-        worlds = {s: [split_world(opts, s, 0, n)] for s in splits}
-        check_splits(worlds)
-        return worlds
+        from racbench.worlds.rules.splits import checked_worlds
+        return checked_worlds(*self.rule_world(), splits)
 
     @property
     def world_label(self) -> str:
