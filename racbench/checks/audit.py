@@ -25,11 +25,14 @@ blake2b hash of each row's question text and index (for the options probe, whole
 rows go to a fold with all their options); the accuracy is then the share of all rows
 predicted right by the model that did not see their fold.
 
-Verdict: a config fails when its accuracy is above the threshold and a
-one-sided binomial test against chance (`scipy.stats.binomtest`) gives
+Verdict: a config fails when its accuracy lies outside the band around chance
+(above the threshold, or as far below chance as the threshold is above it) and a
+two-sided binomial test against chance (`scipy.stats.binomtest`) gives
 p < ``SIGNIFICANCE``; an audit of many configs adjusts the p-values for their
 number (Holm), so that a dataset whose every config is at chance is flagged by
-luck at most 1% of the time.
+luck at most 1% of the time. Far below chance is a leak too: held-out answers
+that are systematically what train never answers (a split held out by its answer,
+say) read near 0%, and a reader who picks against the probe reads them.
 
 The section goes into the card through `racbench.export.card_section`; all English
 prose shown to readers lives in the Jinja2 template ``templates/card/audit.md.j2``.
@@ -71,7 +74,7 @@ __all__ = [
 
 #: A config passes when the probe's accuracy is at most this.
 ACCURACY_THRESHOLD = 0.55
-SIGNIFICANCE = 0.01  # above the threshold, a config fails only if clearly above chance
+SIGNIFICANCE = 0.01  # outside the band, a config fails only if clearly away from chance
 #: An options probe passes when it picks the correct option at most this often
 #: (chance is 25% with four options).
 OPTIONS_THRESHOLD = 0.35
@@ -108,7 +111,7 @@ class ProbeResult:
     majority_baseline: float
     passed: bool
     method: str
-    p_value: float = 1.0  # one-sided binomial test of the accuracy against chance
+    p_value: float = 1.0  # two-sided binomial test of the accuracy against chance
     p_adjusted: float | None = None  # p_value adjusted for the configs of an audit (holm)
     # PROBE_LABEL (majority_baseline is the majority class) or PROBE_OPTIONS
     # (majority_baseline is chance, one over the number of options).
@@ -116,17 +119,25 @@ class ProbeResult:
 
 
 def chance_p_value(accuracy: float, n: int, chance: float = 0.5) -> float:
-    """P(at least this many correct of n | guessing right with probability ``chance``)."""
+    """P(a count of correct rows at most as likely as this one, of n | guessing right
+    with probability ``chance``): the two-sided exact binomial test."""
     if n <= 0:
         return 1.0
-    return float(binomtest(round(accuracy * n), n, chance, alternative="greater").pvalue)
+    return float(binomtest(round(accuracy * n), n, chance, alternative="two-sided").pvalue)
+
+
+def _within_band(accuracy: float, threshold: float, chance: float) -> bool:
+    """Between as far below chance as the threshold is above it, and the threshold."""
+    return 2 * chance - threshold <= accuracy <= threshold
 
 
 def _passes(accuracy: float, n: int, threshold: float = ACCURACY_THRESHOLD,
-            chance: float = 0.5) -> bool:
-    """At chance: at most the threshold, or above it by no more than sampling noise
+            chance: float = 0.5, p_value: float | None = None) -> bool:
+    """At chance: within the band, or outside it by no more than sampling noise
     (small evaluation sets cannot tell 57% from 50%)."""
-    return accuracy <= threshold or chance_p_value(accuracy, n, chance) >= SIGNIFICANCE
+    if p_value is None:
+        p_value = chance_p_value(accuracy, n, chance)
+    return _within_band(accuracy, threshold, chance) or p_value >= SIGNIFICANCE
 
 
 # --------------------------------------------------------------------------
@@ -490,9 +501,11 @@ def holm(results: list[ProbeResult]) -> list[ProbeResult]:
     adjusted[order] = np.minimum(1.0, np.maximum.accumulate((len(p) - np.arange(len(p))) * p[order]))
     out = []
     for r, p_adj in zip(results, adjusted.tolist()):
-        threshold = OPTIONS_THRESHOLD if r.probe == PROBE_OPTIONS else ACCURACY_THRESHOLD
+        options = r.probe == PROBE_OPTIONS  # majority_baseline is chance there
+        threshold, chance = ((OPTIONS_THRESHOLD, r.majority_baseline) if options
+                             else (ACCURACY_THRESHOLD, 0.5))
         out.append(replace(r, p_adjusted=p_adj,
-                           passed=r.accuracy <= threshold or p_adj >= SIGNIFICANCE))
+                           passed=_passes(r.accuracy, r.n_eval, threshold, chance, p_adj)))
     return out
 
 
