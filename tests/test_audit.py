@@ -567,9 +567,9 @@ def test_mc_detection_reads_values_not_names(tmp_path):
     assert not audit.has_mc_choices(tmp_path / "no_rows")  # no parquet: nothing to probe
 
 
-def test_chance_p_value_is_the_exact_two_sided_binomial_test():
-    """Both tails: every count no more likely than the one seen (scipy's relative
-    tolerance for ties), from exact binomial probabilities."""
+def test_chance_p_value_is_the_exact_binomial_test():
+    """Two-sided: every count no more likely than the one seen (scipy's relative
+    tolerance for ties); one-sided: the upper tail; from exact binomial probabilities."""
     import math
     from fractions import Fraction
 
@@ -582,6 +582,8 @@ def test_chance_p_value_is_the_exact_two_sided_binomial_test():
                 exact = sum(q for q in pmf if q <= pmf[k] * Fraction(10_000_001, 10_000_000))
                 p = audit.chance_p_value(acc, n, float(chance))
                 assert p == pytest.approx(min(1.0, float(exact)), rel=1e-9, abs=0.0)
+                upper = audit.chance_p_value(acc, n, float(chance), two_sided=False)
+                assert upper == pytest.approx(float(sum(pmf[k:])), rel=1e-12, abs=0.0)
     assert audit.chance_p_value(0.5, 0) == 1.0
     assert 0.0 < audit.chance_p_value(0.30, 10_000, 0.25) < 1e-20  # large n: no underflow
     assert audit._passes(0.35, 100, audit.OPTIONS_THRESHOLD, 0.25)
@@ -589,6 +591,8 @@ def test_chance_p_value_is_the_exact_two_sided_binomial_test():
     assert audit._passes(0.15, 100, audit.OPTIONS_THRESHOLD, 0.25)  # the band's foot
     assert not audit._passes(0.0, 100, audit.OPTIONS_THRESHOLD, 0.25)  # far below chance
     assert not audit._passes(0.30, 1000, audit.ACCURACY_THRESHOLD)  # bool: 30% is 70% flipped
+    # cross-validation: below chance is the folds' artefact, judged on the upper side only
+    assert audit._passes(0.30, 1000, audit.ACCURACY_THRESHOLD, two_sided=False)
 
 
 def test_options_that_train_never_answers_fail_below_chance(tmp_path):
