@@ -38,7 +38,8 @@ GOLD_TASKS = (
 )
 
 
-def read(raw: Path, tasks: list[str], gold_tasks=GOLD_TASKS, every: int = 1, only=(), probe=False) -> None:
+def read(raw: Path, tasks: list[str], gold_tasks=GOLD_TASKS, every: int = 1, only=(), probe=False,
+         rooms=False) -> None:
     from scienceworld import ScienceWorldEnv   # the reference, only here
 
     done = set()
@@ -53,6 +54,10 @@ def read(raw: Path, tasks: list[str], gold_tasks=GOLD_TASKS, every: int = 1, onl
             for v in range(0, env.get_max_variations(task), every):
                 if (task, v) in done or (only and v not in only):
                     continue
+                if rooms:
+                    out.write(json.dumps(_read_rooms(env, task, v)) + "\n")
+                    out.flush()
+                    continue
                 gold = task in gold_tasks and not probe
                 env.load(task, v, "", generateGoldPath=gold)
                 obs = env.look()    # a free action; reset() would replay the load and list valid actions
@@ -65,6 +70,29 @@ def read(raw: Path, tasks: list[str], gold_tasks=GOLD_TASKS, every: int = 1, onl
             print(task, file=sys.stderr, flush=True)
 
 
+def _tree(node: dict, lut: dict) -> dict:
+    """ScienceWorld's object tree, kept to what our tables use: names, contents (electrical
+    terminals left out: every such thing has them), and for a living thing its kind and the names
+    it answers to (which tell its life stage)."""
+    out = {"name": node["name"]}
+    if node.get("propLife"):
+        out["life"] = node["propLife"]["lifeformType"]
+        out["referents"] = sorted(lut.get(node["uuid"], {}).get("referents", ()))
+    kids = [_tree(c, lut) for _, c in sorted(node["contents"].items())
+            if not re.fullmatch(r"terminal \d+|anode|cathode", c["name"])]
+    if kids:
+        out["contents"] = kids
+    return out
+
+
+def _read_rooms(env, task: str, v: int) -> dict:
+    """What a variation's rooms hold at the start (its object tree)."""
+    env.load(task, v, "")
+    env.reset()
+    lut = env.get_all_object_ids_types_referents_LUTJSON()
+    return {"task": task, "variation": v, "tree": _tree(env.getObjectTree(), lut)}   # 1.2.3 has no snake_case name for it
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="step", required=True)
@@ -73,6 +101,8 @@ def main(argv=None) -> int:
     r.add_argument("--task", action="append", default=[])
     r.add_argument("--no-gold", action="store_true", help="descriptions only (a quick look at every task)")
     r.add_argument("--probe", action="store_true", help="answers from ScienceWorld's scorer (PROBES' tasks)")
+    r.add_argument("--rooms", action="store_true", help="what every room holds (the object tree and each "
+                   "room's look) instead of descriptions and answers: for racbench/data/science/houses.json")
     r.add_argument("--variation", type=int, action="append", default=[],
                    help="read only these variations (the ones `write` says lack an answer)")
     r.add_argument("--every", type=int, default=1, help="read every Nth variation only (answers that follow "
@@ -80,9 +110,14 @@ def main(argv=None) -> int:
     w = sub.add_parser("write", help="turn RAW files (merged; a row with a gold path wins) into "
                        "racbench/data/science/variations.json")
     w.add_argument("raw", type=Path, nargs="+")
+    h = sub.add_parser("write-houses", help="turn RAW files of `read --rooms` into racbench/data/science/houses.json")
+    h.add_argument("raw", type=Path, nargs="+")
     args = parser.parse_args(argv)
-    if args.step == "read":
-        read(args.raw, args.task, () if args.no_gold else GOLD_TASKS, args.every, set(args.variation), args.probe)
+    if args.step == "write-houses":
+        write_houses(args.raw)
+    elif args.step == "read":
+        read(args.raw, args.task, () if args.no_gold else GOLD_TASKS, args.every, set(args.variation), args.probe,
+             args.rooms)
     else:
         write(args.raw)
     return 0
@@ -417,6 +452,160 @@ def write(raws: list[Path]) -> None:
         lines.append(f" {json.dumps(key)}: {body}" + ("," if i < len(items) - 1 else ""))
     lines.append("}")
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"wrote {out.relative_to(ROOT)}", file=sys.stderr)
+
+
+# ---- RAW rooms (`read --rooms`) -> houses.json ---------------------------------------------------
+# ScienceWorld draws a house's furnishings from the variation number alone (every task's variation k
+# has the same art, book shelves, workshop kit...; `houses` checks it), and some tasks add their own
+# things: animals and flower pots for the find tasks, components and sources on the workshop floor
+# for the electricity tasks. Only names reach the table.
+ART = ("painting", "drawing", "picture", "finger painting")
+ART_ROOMS = ("kitchen", "bathroom", "bedroom", "living room", "hallway")
+SHELF_ROOMS = ("bedroom", "living room")
+SHOVEL_ROOMS = ("greenhouse", "outside")
+KIT = ("battery", "switch")   # on the workshop table in every house (ours too: house.json)
+WORKSHOP_BASE = ("air", "table", "ultra low temperature freezer", "agent")
+FIND = ("find-animal", "find-living-thing", "find-non-living-thing", "find-plant")
+ELECTRIC = ("power-component", "power-component-renewable-vs-nonrenewable-energy", "test-conductivity",
+            "test-conductivity-of-unknown-substances")
+
+
+def _rooms_of(tree: dict) -> dict:
+    return {room["name"]: room for room in tree["contents"]}
+
+
+def _names(node: dict) -> list[str]:
+    return [c["name"] for c in node.get("contents", [])]
+
+
+def _one(found: list, what: str, row: dict):
+    if len(found) != 1:
+        raise SystemExit(f"{row['task']} {row['variation']}: expected one {what}, found {found}")
+    return found[0]
+
+
+def _colour(name: str, kind: str) -> str:
+    return name[: -len(kind) - 1]
+
+
+def _house_slots(row: dict) -> list:
+    """The furnishings ScienceWorld draws for a variation number: [art of each of ART_ROOMS,
+    what stands on the art studio's table, where the shovel is, whether the living room has a
+    desk (else a table), the workshop table's wire colours and light bulb colours, the books on
+    the shelf of each of SHELF_ROOMS (None: no shelf)]."""
+    rooms = _rooms_of(row["tree"])
+    art = [_one([n for n in _names(rooms[r]) if n in ART], f"artwork in the {r}", row) for r in ART_ROOMS]
+    table = next(c for c in rooms["art studio"]["contents"] if c["name"] == "table")
+    studio = _one(_names(table), "thing on the art studio table", row)
+    shovel = _one([r for r in SHOVEL_ROOMS if "shovel" in _names(rooms[r])], "shovel", row)
+    desk = "desk" in _names(rooms["living room"])
+    kit = next(c for c in rooms["workshop"]["contents"] if c["name"] == "table")
+    wires = sorted(_colour(n, "wire") for n in _names(kit) if n.endswith(" wire"))
+    bulbs = sorted(_colour(n, "light bulb") for n in _names(kit) if n.endswith(" light bulb"))
+    shelves = []
+    for r in SHELF_ROOMS:
+        shelf = next((c for c in rooms[r]["contents"] if c["name"] == "book shelf"), None)
+        shelves.append(None if shelf is None else [re.fullmatch(r"book \((.+)\)", b).group(1) for b in _names(shelf)])
+    return [*art, studio, shovel, desk, wires, bulbs, *shelves]
+
+
+def _stage(organism: dict) -> str:
+    """An animal's life stage from the names it answers to ('giant tortoise egg' -> 'egg')."""
+    name = organism["life"]
+    for ref in sorted(organism["referents"], key=len):
+        if ref != name and ref.count(name) == 1:
+            rest = ref.replace(name, "").strip()
+            if rest and " " not in rest:
+                return rest
+    raise SystemExit(f"no life stage in {organism['referents']}")
+
+
+def _plant(organism: dict) -> list:
+    """[the plant's name ('apple tree', 'pea plant'), its stage, the trait its name shows or None]."""
+    refs = organism["referents"]
+    kind = organism["life"]
+    name = next(r for r in (f"{kind} tree", f"{kind} plant") if r in refs)
+    stage = next(r.split()[0] for r in refs if r.endswith(f" {name}") and len(r.split()) == len(name.split()) + 1)
+    trait = next((r.split()[0] for r in refs if r.endswith(f" height {name}") and len(r.split()) == len(name.split()) + 2),
+                 None)
+    return [name, stage, trait]
+
+
+def _find_things(row: dict) -> list:
+    """[animals outside as [animal, stage], flower pots in the greenhouse as [number, plant or None]]."""
+    rooms = _rooms_of(row["tree"])
+    animals = [[c["life"], _stage(c)] for c in rooms["outside"]["contents"] if "life" in c]
+    pots = []
+    for c in rooms["greenhouse"]["contents"]:
+        if c["name"].startswith("flower pot "):
+            plant = next((x for x in c.get("contents", []) if "life" in x), None)
+            if plant is not None and "soil" not in _names(c):
+                raise SystemExit(f"{row['task']} {row['variation']}: a plant without soil in {c['name']}")
+            pots.append([int(c["name"].split()[-1]), None if plant is None else _plant(plant)])
+    return [animals, pots]
+
+
+def _workshop_floor(row: dict, facts) -> list[str]:
+    """What the task stands on the workshop floor besides its boxes and the object it asks
+    about: components and sources."""
+    rooms = _rooms_of(row["tree"])
+    skip = set(WORKSHOP_BASE)
+    if row["task"].startswith("test-conductivity") and facts[1] == "workshop":
+        skip.add(facts[0])
+    return sorted(n for n in _names(rooms["workshop"]) if n not in skip and not n.endswith(" box"))
+
+
+def houses(rows: list[dict], variations: dict) -> dict:
+    """Rooms rows -> the houses table (see HOUSES_DOC); stops on a variation number whose
+    furnishings differ between tasks."""
+    slots: dict[int, list] = {}
+    find: dict = {t: {} for t in FIND}
+    floor: dict = {t: {} for t in ELECTRIC}
+    for row in sorted(rows, key=lambda r: (r["task"], r["variation"])):
+        task, v = row["task"], row["variation"]
+        got = _house_slots(row)
+        if slots.setdefault(v, got) != got:
+            raise SystemExit(f"{task} {v}: its furnishings differ from another task's variation {v}: "
+                             f"{got} != {slots[v]}")
+        if task in find:
+            find[task][v] = _find_things(row)
+        elif task in floor:
+            floor[task][v] = _workshop_floor(row, variations[task][v])
+    out = {"_doc": HOUSES_DOC, "art_rooms": list(ART_ROOMS), "shelf_rooms": list(SHELF_ROOMS)}
+    n = max(slots) + 1
+    missing = [v for v in range(n) if v not in slots]
+    if missing:
+        raise SystemExit(f"rooms rows lack variation numbers {missing[:10]}...; read a task that has them")
+    out["house"] = [slots[v] for v in range(n)]
+    for task, by_v in [*find.items(), *floor.items()]:
+        if sorted(by_v) != list(range(len(variations[task]))):
+            raise SystemExit(f"{task}: rooms rows lack variations; run `read --rooms --task {task}`")
+        out[task] = [by_v[v] for v in range(len(by_v))]
+    return out
+
+
+HOUSES_DOC = ("What ScienceWorld 1.2.3's rooms hold at the start of each variation, read by "
+              "tools/scienceworld_facts.py (never edit by hand). house[k]: the furnishings of variation "
+              "number k in every task: [artwork in each of art_rooms, "
+              "the thing on the art studio table, the room of the shovel, whether the living room has a desk "
+              "(else a table), wire colours and light bulb colours on the workshop table, the titles of the "
+              "books on the book shelf of each of shelf_rooms (null: no shelf)]. find-*: [animals outside "
+              "as [animal, life stage], flower pots in the greenhouse as [number, null or [plant, life stage, "
+              "trait its name shows or null]]]. power-*, test-conductivity*: the components and sources on "
+              "the workshop floor (boxes and the object to test left out: the task's facts name them).")
+
+
+def write_houses(raws: list[Path]) -> None:
+    rows = [json.loads(line) for raw in raws for line in raw.read_text(encoding="utf-8").splitlines()]
+    rows = [r for r in rows if "tree" in r]
+    variations = json.loads((ROOT / "racbench" / "data" / "science" / "variations.json").read_text("utf-8"))
+    table = houses(rows, variations)
+    out = ROOT / "racbench" / "data" / "science" / "houses.json"
+    lines = [f' {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}' for k, v in table.items() if k != "house"]
+    house = ",\n".join("  " + json.dumps(h, ensure_ascii=False) for h in table["house"])
+    lines.insert(1, f' "house": [\n{house}\n ]')
+    out.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
     print(f"wrote {out.relative_to(ROOT)}", file=sys.stderr)
 
 
