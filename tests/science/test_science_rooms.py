@@ -51,11 +51,11 @@ def test_measurement_tasks_use_the_kitchens_thermometer_the_only_one_in_the_hous
 def test_a_thing_of_that_very_name_wins_over_one_that_answers_to_it():
     env = ScienceEnv("find-non-living-thing", 0, "teleport")
     env.reset()
-    env.step("teleport to bedroom")
+    env.step("teleport to workshop")   # a room without art of its own
     from racbench.worlds.science.house import make
     world = env.world
     for base in ("painting", "finger painting"):
-        world.place(make(world, base), world.rooms["bedroom"])
+        world.place(make(world, base), world.rooms["workshop"])
     world.changed()
     obs, *_ = env.step("look at painting")
     assert obs == "A painting.", obs

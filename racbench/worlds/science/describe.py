@@ -12,7 +12,7 @@ class View:
     """What the look templates may know about a thing (attribute access keeps jinja fast)."""
 
     __slots__ = ("name", "agent", "substance", "burning", "broken", "device", "load", "on", "container",
-                 "open", "surface", "contents", "timer", "reading")
+                 "open", "surface", "contents", "timer", "reading", "style")
 
     def __init__(self, t):
         is_container = t.container and t.kind != AGENT
@@ -27,9 +27,15 @@ class View:
         self.container = is_container
         self.open = t.is_open
         self.surface = t.surface
-        self.contents = [View(c) for c in t.contents] if is_container and t.is_open else []
+        self.contents = [View(c) for c in _in_order(t.contents)] if is_container and t.is_open else []
         self.timer = t.clock if t.tool == "stopwatch" else None
         self.reading = round(t.temp) if t.tool == "thermometer" else None   # what its scale shows
+        self.style = t.style
+
+
+def _in_order(things) -> list:
+    """Things as a look lists them, by name as ScienceWorld lists them (the agent first)."""
+    return sorted(things, key=lambda c: (c.kind != AGENT, c.name))
 
 
 def view(t) -> View:
@@ -38,14 +44,14 @@ def view(t) -> View:
 
 def look_around(world: World) -> str:
     room = world.agent_room()
-    items = [view(c) for c in sorted(room.contents, key=lambda c: c.kind != AGENT)]   # the agent first
+    items = [view(c) for c in _in_order(room.contents)]
     doors = sorted((other.name, door.is_open) for door, other in world.doors_of(room))
     outdoor = load("house")["rooms"].get(room.name, {}).get("outdoor", False)
     return say("room", name=room.name, items=items, doors=doors, outdoor=outdoor)
 
 
 def inventory(world: World) -> str:
-    return say("inventory", items=[view(c) for c in world.agent.contents])
+    return say("inventory", items=[view(c) for c in _in_order(world.agent.contents)])
 
 
 def look_at(world: World, t) -> str:

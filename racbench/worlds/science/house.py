@@ -6,6 +6,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 
+from racbench.worlds.science import naming
 from racbench.worlds.science.data import load
 from racbench.worlds.science.tasks.base import TaskError
 from racbench.worlds.science.text import say
@@ -30,7 +31,8 @@ class Layout:
     """Complexity knob. Defaults reproduce the fixed house; set n_rooms to generate a map instead.
 
     n_rooms: how many rooms (rooms a task needs are always kept); doors form a random tree.
-    n_distractors: distractor things per room (None: the per-room ranges from the data).
+    n_distractors: distractor things per room, drawn from the room's pool in house.json, besides
+        ScienceWorld's furnishings (None or 0: none).
     closed_doors: whether doors start closed (the openDoors simplification overrides).
     """
     n_rooms: int | None = None
@@ -70,6 +72,7 @@ def make(world: World, archetype: str, name: str | None = None, temp: float = 25
     t.readable = load("vocab")["readable"].get(arch.get("readable")) if arch.get("readable") else None
     t.tool = arch.get("tool")
     t.color = color
+    t.style = arch.get("style")
     refs = list(arch.get("referents", ()))
     if name and name != archetype and archetype not in ("animal", "plant", "unknown"):
         refs.insert(0, archetype)
@@ -104,20 +107,62 @@ FLOOR = "floor"   # in a distractor spec: the room itself
 
 
 def _furnish(world: World, item: dict, parent, temp: float) -> None:
-    """One entry of the house data, with whatever it holds: an archetype ('a') or a portion of
-    a material ('substance'); a cooler's contents start at its temperature."""
+    """One entry of the house data, with whatever it holds: an archetype ('a', with its own 'name'
+    and 'color' if given) or a portion of a material ('substance'); a cooler's contents start at
+    its temperature."""
     if "substance" in item:
         world.place(make_substance(world, item["substance"], temp), parent)
         return
-    t = make(world, item["a"], temp=temp)
+    t = make(world, item["a"], name=item.get("name"), temp=temp, color=item.get("color"))
     world.place(t, parent)
     inner = t.heat if t.heat is not None and t.is_on else temp
     for sub in item.get("contents", ()):
         _furnish(world, sub, t, inner)
 
 
-def build_house(rng: random.Random, layout: Layout = Layout(), required=(), animals=(), plants=()) -> World:
-    """Rooms, doors, furniture, distractors and living things; the agent is placed by the task."""
+def _put(world: World, room_name: str, archetype: str, into: str | None = None, **kw):
+    """A new thing in a room (on or in its furniture `into`), when the layout kept the room."""
+    room = world.rooms.get(room_name)
+    if room is None:
+        return None
+    t = make(world, archetype, temp=room.temp, **kw)
+    world.place(t, room if into is None else furniture(world, room_name, into))
+    return t
+
+
+def furnish_variation(world: World, variation: int) -> None:
+    """What ScienceWorld draws for variation number `variation` in every task (data/science/houses.json):
+    the art in five rooms, the thing on the art studio's table, the shovel, a desk or a table in the
+    living room, the wires and light bulbs on the workshop table, and book shelves."""
+    houses = load("houses")
+    slots = houses["house"][variation]
+    art_rooms, shelf_rooms = houses["art_rooms"], houses["shelf_rooms"]
+    art, (studio, shovel, desk, wires, bulbs), shelves = (slots[:len(art_rooms)], slots[len(art_rooms):-len(shelf_rooms)],
+                                                         slots[-len(shelf_rooms):])
+    for room, piece in zip(art_rooms, art):
+        _put(world, room, piece)
+    _put(world, "art studio", studio, into="table")
+    _put(world, shovel, "shovel")
+    if desk:
+        d = _put(world, "living room", "desk")
+        if d is not None:
+            world.place(make(world, "drawer", temp=d.temp), d)
+    else:
+        _put(world, "living room", "table")
+    for c in wires:
+        _put(world, "workshop", "wire", into="table", name=naming.wire(c), color=c)
+    for c in bulbs:
+        _put(world, "workshop", "light bulb", into="table", name=naming.colored(c, "light bulb"), color=c)
+    for room, books in zip(shelf_rooms, shelves):
+        if books is not None:
+            shelf = _put(world, room, "book shelf")
+            for title in books if shelf is not None else ():
+                world.place(make(world, "book", name=naming.book(title), temp=shelf.temp), shelf)
+
+
+def build_house(rng: random.Random, layout: Layout = Layout(), required=(), variation: int = 0) -> World:
+    """Rooms, doors, furniture and ScienceWorld's furnishings of variation number `variation`
+    (plus a Layout's distractors); the agent is placed by the task."""
     house = load("house")
     names = list(house["rooms"])
     if layout.n_rooms is not None:
@@ -133,6 +178,7 @@ def build_house(rng: random.Random, layout: Layout = Layout(), required=(), anim
         room = world.add_room(name, ambient)
         for item in spec["furniture"]:
             _furnish(world, item, room, ambient)
+    furnish_variation(world, variation)
     world.taps = [t for t in world.things if t.device == "tap"]
     if layout.n_rooms is None:
         pairs = [tuple(p) for p in house["doors"] if p[0] in world.rooms and p[1] in world.rooms]
@@ -142,36 +188,29 @@ def build_house(rng: random.Random, layout: Layout = Layout(), required=(), anim
         pairs = [(order[i], order[rng.randrange(i)]) for i in range(1, len(order))]
     for a, b in pairs:
         world.add_door(world.rooms[a], world.rooms[b], not layout.closed_doors)
-    for name in names:
+    for name in names if layout.n_distractors else ():
         spec = house["rooms"][name]["distractors"]
         room = world.rooms[name]
         pool = list(spec["pool"])
-        k = rng.randint(spec["min"], spec["max"]) if layout.n_distractors is None else layout.n_distractors
-        picks = rng.sample(pool, min(k, len(pool)))
+        picks = rng.sample(pool, min(layout.n_distractors, len(pool)))
         targets = []
         for base in spec["into"]:
             targets += [room] if base == FLOOR else [f for f in room.contents if f.base == base]
         for base in picks:
             world.place(make(world, base, temp=room.temp), rng.choice(targets))
     world.timers = [t for t in world.things if t.tool == "stopwatch"]
-    for base in animals:
-        if "outside" in world.rooms:
-            world.place(make(world, "animal", name=base, temp=world.rooms["outside"].temp),
-                        furniture(world, "outside", "ground"))
-    for base in plants:
-        if "greenhouse" in world.rooms:
-            room = world.rooms["greenhouse"]
-            pot = make(world, "flower pot", temp=room.temp)
-            world.place(pot, room)
-            world.place(make(world, "plant", name=base, temp=room.temp), pot)
     return world
 
 
 def add_agent(world: World, room_name: str) -> None:
-    agent = world.new(AGENT, "agent", "flesh", world.rooms[room_name].temp)
+    """The agent in its start room, carrying what ScienceWorld's agent carries (house.json 'agent')."""
+    room = world.rooms[room_name]
+    agent = world.new(AGENT, "agent", "flesh", room.temp)
     agent.container = True
     world.agent = agent
-    world.place(agent, world.rooms[room_name])
+    world.place(agent, room)
+    for item in load("house")["agent"]:
+        _furnish(world, item, agent, room.temp)
 
 
 def settle(world: World, open_doors: bool, open_containers: bool) -> None:

@@ -33,6 +33,18 @@ def organism(world: World, kind: str, name: str, stages: list[str], temp: float,
     return t
 
 
+def found_plant(world: World, plant: str, stage: str, trait: str | None, temp: float):
+    """A grown plant as the find tasks pot it ('apple tree' at its 'adult' stage): called by its
+    stage as every plant is ('adult apple plant'), and answering to ScienceWorld's names for it."""
+    stages = _LIFE["plant_stages"]
+    t = organism(world, "plant", plant.split()[0], stages, temp, stage=stages.index(stage))
+    extra = [p.format(plant=plant, stage=stage) for p in _LIFE["potted_plant_names"]]
+    if trait is not None:
+        extra.append(_LIFE["potted_trait_name"].format(trait=trait, plant=plant))
+    t.referents = t.referents + tuple(extra)
+    return t
+
+
 def in_soil(plant) -> bool:
     pot = plant.parent
     return pot is not None and any(c.is_substance and c.mat.name == SOIL for c in pot.contents)

@@ -68,6 +68,19 @@ def containing(name: str, contents: list[str]) -> str:
     return names["containing"].format(name=name, contents=listed)
 
 
+def without_contents(words: str) -> str | None:
+    """A reference that says what a container holds, as ScienceWorld's names do, without it
+    ('cup containing nothing in table' -> 'cup in table'); None when it says nothing of contents.
+    The container is then found by its name alone, whatever order the contents are listed in."""
+    sep = _names()["containing"].format(name="", contents="")    # ' containing '
+    head, found, tail = words.partition(sep)
+    if not found or not head:
+        return None
+    where = _names()["qualified"].format(name="", container="")   # ' in '
+    _, inside, container = tail.rpartition(where)
+    return qualified(head, container) if inside else head
+
+
 def plane(letter: str | None = None, surface: str | None = None) -> str:
     """'inclined plane C' or 'inclined plane with a paper surface'."""
     if surface is None:
@@ -81,6 +94,11 @@ def unknown_material(letter: str) -> str:
 
 def colored(color: str, name: str) -> str:
     return _names()["colored"].format(color=color, name=name)
+
+
+def staged(stage: str, name: str) -> str:
+    """An organism named with its stage word first: 'egg dove egg'."""
+    return _names()["staged"].format(stage=stage, name=name)
 
 
 def state_material(state: str, material: str) -> str:
@@ -105,6 +123,10 @@ def self_words() -> list[str]:
 
 def box(color: str) -> str:
     return _names()["box"].format(color=color)
+
+
+def book(title: str) -> str:
+    return _names()["book"].format(title=title)
 
 
 def wire(color: str) -> str:

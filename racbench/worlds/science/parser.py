@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from racbench.worlds.science.data import load
-from racbench.worlds.science.naming import commands, normalize
+from racbench.worlds.science.naming import commands, normalize, without_contents
 from racbench.worlds.science.scope import Scope
 
 OBJ, ROOM, TERM = "obj", "room", "term"
@@ -105,6 +105,9 @@ def _named(words: str, scope: Scope) -> list:
     """The things `words` names; a thing whose own name it is wins over things that merely
     answer to it ('painting' is the painting, not also the finger painting)."""
     found = scope.refs.get(words, ())
+    if not found:   # ScienceWorld's 'flower pot 3 containing pea plant and soil in inventory'
+        bare = without_contents(words)
+        found = scope.refs.get(bare, ()) if bare else ()
     if len(found) > 1:
         exact = [t for t in found if normalize(scope.canon[t.uid]) == words]
         if exact:

@@ -109,8 +109,11 @@ class Scope:
                 for word in naming.self_words():
                     add(word, t)
                 continue
+            p = t.parent
+            where = naming.inventory_word() if p.kind == AGENT else p.name
             for r in t.referents:
                 add(r, t)
+                add(naming.qualified(r, where), t)   # 'cup in table'
                 if t.color:
                     add(naming.colored(t.color, r), t)
                 if t.uid in held:   # 'cup containing red paint'
@@ -118,14 +121,18 @@ class Scope:
             if t.uid in held:
                 add(naming.containing(t.name, held[t.uid]), t)
             # ScienceWorld's qualified references: 'thermometer in inventory', 'apple in table'
-            p = t.parent
-            where = naming.inventory_word() if p.kind == AGENT else p.name
             add(naming.qualified(t.name, where), t)
             if c != t.name:
                 add(naming.qualified(c, where), t)
             if t.is_substance:
                 add(naming.state_material(t.state, t.label or t.mat.name), t)
                 add(SUBSTANCE_WORD, t)
+                add(naming.qualified(SUBSTANCE_WORD, where), t)   # 'substance in metal pot'
+            elif t.living == "animal" and t.stages:   # 'egg dove egg', 'egg dove', as ScienceWorld says them
+                word = t.referents[1 + t.stage]          # organism(): (name, *stage words)
+                for alias in (naming.staged(word, t.name), naming.staged(word, t.referents[0])):
+                    add(alias, t)
+                    add(naming.qualified(alias, where), t)   # 'egg dove egg in inventory'
         for door, other in world.doors_of(room):
             add(canon[door.uid], door)
             for alias in naming.door_aliases(other.name):

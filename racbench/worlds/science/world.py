@@ -23,7 +23,7 @@ class Thing:
         "container", "surface", "openable", "is_open", "portable", "device", "heat", "rate", "is_on",
         "broken", "living", "alive", "elec", "polarized", "source", "renewable", "powered", "edible",
         "readable", "tool", "referents", "burning", "color", "rooms", "stages", "stage", "age",
-        "clock", "angle", "friction", "genes",
+        "clock", "angle", "friction", "genes", "style",
     )
 
     def __init__(self, uid: int, kind: str, base: str, mat: Material, temp: float):
@@ -68,6 +68,7 @@ class Thing:
         self.angle = None           # inclined planes: degrees from the floor
         self.friction = 0.0         # inclined planes: the surface's friction coefficient
         self.genes = None           # plants: (allele, allele, dominant value) of the trait studied
+        self.style = None           # how a look names it (things.json 'style')
 
     @property
     def name(self) -> str:

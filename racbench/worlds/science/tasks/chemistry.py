@@ -13,22 +13,15 @@ from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
 from racbench.worlds.science.tasks.common import deliver, fetch, go_to, task_house, visit
 
 ART_STUDIO = "art studio"
-MIXING_VESSELS = ("jug", "wooden bowl")
 
 
 def _spots(world, room_name):
     return [f for f in world.rooms[room_name].contents if f.container and f.heat is None and f.device is None]
 
 
-def _paint_cups(world, rng, holder, paints):
-    """A wood cup of each paint, in a shuffled order, into `holder`."""
-    cups = []
-    for paint in rng.sample(paints, len(paints)):
-        cup = make(world, "wood cup", temp=holder.temp)
-        world.place(cup, holder)
-        world.place(make_substance(world, paint, holder.temp), cup)
-        cups.append(cup)
-    return cups
+def _paint_cups(holder):
+    """The house's cups of paint standing in `holder` (the art studio, its large cupboard)."""
+    return [c for c in holder.contents if c.base == "wood cup" and any(x.is_substance for x in c.contents)]
 
 
 def _made(world, name):
@@ -51,12 +44,10 @@ def _setup_mix(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> 
     world.place(recipe, rng.choice(spots))
     vessel = make(world, rng.choice(load("tasks")["substance_vessels"]), temp=world.rooms[room_name].temp)
     world.place(vessel, rng.choice(spots))
-    studio = furniture(world, ART_STUDIO, "table")
-    _paint_cups(world, rng, studio, table["primaries"])
     here = world.subtree(world.rooms[room_name])
     for name in needs:
         if name == WATER or name in table["primaries"] or any(ingredient(t) == name for t in here):
-            continue                       # from a tap, the art studio's cups, or the house's own
+            continue                       # from a tap, the art studio's cups of paint, or the house's own
         holder = rng.choice(spots)
         if name in table["liquids"]:
             jar = make(world, "glass jar", temp=holder.temp)
@@ -132,11 +123,9 @@ def _setup_paint(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, t
         extra = None
     world, rng, start = task_house(spec, variation, layout, {ART_STUDIO})
     room = world.rooms[ART_STUDIO]
-    top = furniture(world, ART_STUDIO, "table")
-    vessel = make(world, rng.choice(MIXING_VESSELS), temp=room.temp)
-    world.place(vessel, top)
-    cups = _paint_cups(world, rng, top, table["primaries"])
-    spare = _paint_cups(world, rng, furniture(world, ART_STUDIO, "large cupboard"), table["primaries"])
+    vessel = furniture(world, ART_STUDIO, "table").contents[0]   # a bowl, a jug or a glass cup, as the house draws
+    cups = _paint_cups(room)
+    spare = _paint_cups(furniture(world, ART_STUDIO, "large cupboard"))
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
     steps = [secondary, goal] if tertiary else [goal]

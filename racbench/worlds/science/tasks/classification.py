@@ -1,17 +1,18 @@
 """Topic 4, classification: find a living thing, a non-living thing, a plant, an animal (with oracles).
-Variation k holds ScienceWorld's answer box (its colour and room) and start room; living things
-come from a train pool in train variations and a held-out pool otherwise."""
+Variation k holds ScienceWorld's answer box (its colour and room), start room, and the animals and
+potted plants its variation k places outside and in the greenhouse."""
 
 from __future__ import annotations
 
 from racbench.worlds.science import naming
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.data import load
-from racbench.worlds.science.house import Layout, add_agent, build_house, make, rng_for, settle
+from racbench.worlds.science.house import Layout, add_agent, make, make_substance, settle
+from racbench.worlds.science.life import SOIL, found_plant, organism
 from racbench.worlds.science.text import say
 from racbench.worlds.science.world import THING
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts, start_room
-from racbench.worlds.science.tasks.common import deliver, route, visit
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
+from racbench.worlds.science.tasks.common import deliver, route, task_house, visit
 
 CATEGORIES = {
     "living": lambda t: t.living is not None and t.alive,
@@ -21,22 +22,27 @@ CATEGORIES = {
 }
 
 
-def _split_pool(items: list, held_out: bool) -> list:
-    half = (len(items) + 1) // 2
-    return items[half:] if held_out else items[:half]
+def _living_things(world, task: str, variation: int) -> None:
+    """ScienceWorld's animals outside (at their first life stage) and flower pots in the
+    greenhouse (some holding a plant in soil), as its variation holds them (data/science/houses.json)."""
+    life = load("life")
+    animals, pots = load("houses")[task][variation]
+    outside, greenhouse = world.rooms.get("outside"), world.rooms.get("greenhouse")
+    for name, stage in animals if outside is not None else ():
+        stages = life["animals"][name]
+        world.place(organism(world, "animal", name, stages, outside.temp, stage=stages.index(stage)), outside)
+    for number, plant in pots if greenhouse is not None else ():
+        pot = make(world, "flower pot", name=naming.twin("flower pot", number), temp=greenhouse.temp)
+        world.place(pot, greenhouse)
+        if plant is not None:
+            world.place(make_substance(world, SOIL, greenhouse.temp), pot)
+            world.place(found_plant(world, *plant, greenhouse.temp), pot)
 
 
 def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, category: str) -> Episode:
-    vocab = load("vocab")
-    rng = rng_for(spec.name, variation)
-    train, _, _ = spec.split_counts()
-    held_out = variation >= train
     color, box_room = scienceworld_facts(spec.name, variation)
-    animals = rng.sample(_split_pool(vocab["animals"], held_out), rng.randint(2, 4))
-    plants = rng.sample(_split_pool(vocab["plants"], held_out), rng.randint(1, 3))
-    start = start_room(spec.name, variation)
-    world = build_house(rng, layout, required={start, box_room, "outside", "greenhouse", "kitchen"},
-                        animals=animals, plants=plants)
+    world, rng, start = task_house(spec, variation, layout, {box_room, "outside", "greenhouse", "kitchen"})
+    _living_things(world, spec.name, variation)
     box = make(world, "box", name=naming.box(color), color=color, temp=world.rooms[box_room].temp)
     world.place(box, world.rooms[box_room])
     add_agent(world, start)
@@ -94,7 +100,8 @@ def oracle(env):
     target = _pick_target(env, ep.hints["member"], box)
     yield from visit(env, target)
     yield command("focus", env.canon(target))
-    yield from deliver(env, target, box)
+    pot = target.parent
+    yield from deliver(env, pot if target.living == "plant" and pot.portable else target, box)   # a plant in its pot
 
 
 def _spec(name, category) -> TaskSpec:

@@ -1,9 +1,9 @@
 """Topic 3, electricity: power a component; power it from a renewable or a non-renewable source;
 test whether a named or an unknown substance conducts. Oracles wire series circuits by terminal.
 
-Variation k holds ScienceWorld's component (and the kind of source asked for, and the pair of
-sources in the workshop), or its object, the object's room, the two boxes and whether the
-object conducts."""
+Variation k holds ScienceWorld's component (and the kind of source asked for), or its object, the
+object's room, the two boxes and whether the object conducts; the workshop holds what ScienceWorld's
+variation k holds (wires, light bulbs, other components, sources)."""
 
 from __future__ import annotations
 
@@ -21,34 +21,30 @@ from racbench.worlds.science.tasks.measurement import boxes, solid_unknown, spot
 
 WORKSHOP = "workshop"
 PROBE = "conductor"   # the kind of electrical thing a conductivity test makes of its object
-N_LOADS = 4        # components in the workshop, the task's among them
+BULB = "light bulb"
 
 
-def _component(world, arch_color, temp):
-    arch, color = arch_color
-    name = naming.colored(color, arch) if color else arch
-    return make(world, arch, name=name, color=color, temp=temp)
+def _component(world, name: str, temp: float):
+    """A component or source by its name ('red light bulb', 'electric motor', 'solar panel')."""
+    if name in load("things"):
+        return make(world, name, temp=temp)
+    color = name[: -len(BULB) - 1]
+    return make(world, BULB, name=naming.colored(color, BULB), color=color, temp=temp)
 
 
-def _workshop(world, rng, wanted=None, sources=()):
-    """The electrical kit, as ScienceWorld lays it: on the table a battery, three wires, a switch
-    and light bulbs; on the floor the other components and `sources`. `wanted` (archetype,
-    colour) is among the components; returns (battery, wires, components)."""
+def _workshop(world, task: str, variation: int, wanted: str | None = None):
+    """The electrical kit as ScienceWorld's variation lays it: on the table the house's battery,
+    switch, wires and light bulbs; on the floor the task's components and sources
+    (data/science/houses.json). Returns (battery, wires, components), the one named `wanted`
+    first."""
     room = world.rooms[WORKSHOP]
-    table = furniture(world, WORKSHOP, "table")
-    tables = load("electric")
-    kinds = [tuple(c) for c in tables["test_loads"] if wanted is None or tuple(c) != tuple(wanted)]
-    picks = rng.sample(kinds, N_LOADS - (wanted is not None))
-    loads = [_component(world, c, room.temp) for c in ([tuple(wanted)] if wanted else []) + picks]
-    bat = make(world, "battery", temp=room.temp)
-    wires = [make(world, "wire", name=naming.wire(c), color=c, temp=room.temp)
-             for c in rng.sample(tables["wire_colors"], 3)]
-    for t in [bat, *wires, make(world, "switch", temp=room.temp)]:
-        world.place(t, table)
-    for t in loads:
-        world.place(t, table if t.base == "light bulb" and rng.random() < 0.5 else room)
-    for s in sources:
-        world.place(make(world, s, temp=room.temp), room)
+    for name in load("houses")[task][variation]:
+        world.place(_component(world, name, room.temp), room)
+    kit = world.subtree(room)
+    bat = next(t for t in kit if t.source == "battery")
+    wires = [t for t in kit if t.elec == "wire"]
+    loads = [t for t in kit if t.elec == "load"]
+    loads.sort(key=lambda t: t.name != wanted)
     return bat, wires, loads
 
 
@@ -72,9 +68,7 @@ def _setup_power(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, k
     facts = scienceworld_facts(spec.name, variation)
     world, rng, start = task_house(spec, variation, layout, {WORKSHOP, "outside"})
     wanted = None if kind is None else facts[2]
-    pairs = load("electric")["source_pairs"]
-    sources = () if kind is None else pairs[facts[3]]
-    bat, wires, loads = _workshop(world, rng, facts[:2], sources)
+    bat, wires, loads = _workshop(world, spec.name, variation, naming.colored(facts[1], facts[0]) if facts[1] else facts[0])
     comp = loads[0]
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
@@ -154,7 +148,7 @@ def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: La
     name, where, yes_c, no_c, conducts = scienceworld_facts(spec.name, variation)
     world, rng, start = task_house(spec, variation, layout, {WORKSHOP, where})
     target = _thing_to_test(world, rng, name, where, unknown, conducts)
-    bat, wires, loads = _workshop(world, rng)
+    bat, wires, loads = _workshop(world, spec.name, variation)
     yes_box, no_box = boxes(world, WORKSHOP, (yes_c, no_c))
     right, wrong = (yes_box, no_box) if conducts else (no_box, yes_box)
     add_agent(world, start)

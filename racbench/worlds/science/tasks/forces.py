@@ -12,7 +12,7 @@ from racbench.worlds.science.house import Layout, add_agent, build_house, furnit
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts, start_room
-from racbench.worlds.science.tasks.common import default_living, fetch, go_to, wait_until
+from racbench.worlds.science.tasks.common import fetch, go_to, wait_until
 
 WORKSHOP = "workshop"
 
@@ -64,8 +64,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, kind: s
         names = [naming.plane(surface=x) for x in pair]
     labels = pair
     start = start_room(spec.name, variation)
-    animals, plants = default_living(rng)
-    world = build_house(rng, layout, required={start, WORKSHOP}, animals=animals, plants=plants)
+    world = build_house(rng, layout, required={start, WORKSHOP}, variation=variation)
     room = world.rooms[WORKSHOP]
     planes = []
     for name, angle, friction in zip(names, angles, frictions):

@@ -8,13 +8,13 @@ from __future__ import annotations
 from racbench.worlds.science import naming
 from racbench.worlds.science.data import load
 from racbench.worlds.science.life import plant_with
-from racbench.worlds.science.house import (Layout, add_agent, build_house, make, make_substance, rng_for,
-                                          settle)
+from racbench.worlds.science.house import (Layout, add_agent, build_house, furniture, make, make_substance,
+                                          rng_for, settle)
 from racbench.worlds.science.life import in_soil
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts, start_room
-from racbench.worlds.science.tasks.common import default_living, fetch, go_to, wait_until
+from racbench.worlds.science.tasks.common import fetch, go_to, wait_until
 
 GREENHOUSE = "greenhouse"
 N_POTS = 4
@@ -29,8 +29,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
     rng = rng_for(spec.name, variation)
     dominant = value if is_dominant else other
     start = start_room(spec.name, variation)
-    animals, _ = default_living(rng)
-    world = build_house(rng, layout, required={start, GREENHOUSE}, animals=animals)
+    world = build_house(rng, layout, required={start, GREENHOUSE}, variation=variation)
     world.self_watering = flags.self_watering
     house = world.rooms[GREENHOUSE]
     jar = make(world, "seed jar", temp=house.temp)
@@ -43,10 +42,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
     for pot in pots:
         world.place(pot, house)
         world.place(make_substance(world, "soil", house.temp), pot)
-    hive = make(world, "bee hive", temp=house.temp)
-    world.place(hive, house)
-    for _ in range(3):
-        world.place(make(world, "animal", name="bee", temp=house.temp), hive)
+    hive = furniture(world, GREENHOUSE, "bee hive")
     colors = (dominant_c, recessive_c)
     boxes = []
     for c in colors:

@@ -9,7 +9,7 @@ from racbench.worlds.science.life import organism
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, start_room
-from racbench.worlds.science.tasks.common import default_living, go_to, visit, wait_until
+from racbench.worlds.science.tasks.common import go_to, visit, wait_until
 
 OUTSIDE = "outside"
 N_OTHER_ANIMALS = (2, 4)
@@ -44,8 +44,7 @@ def _setup_animal(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) 
     name = life["identify_animals"][variation]
     rng = rng_for(spec.name, variation)
     start = start_room(spec.name, variation)
-    _, plants = default_living(rng)
-    world = build_house(rng, layout, required={start, OUTSIDE}, plants=plants)
+    world = build_house(rng, layout, required={start, OUTSIDE}, variation=variation)
     world.stage_ticks = life["stage_ticks"]
     room = world.rooms[OUTSIDE]
     others = [a for a in life["identify_animals"] if a != name]
@@ -74,8 +73,7 @@ def _setup_plant(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -
     name = life["identify_plants"][variation]
     rng = rng_for(spec.name, variation)
     start = start_room(spec.name, variation)
-    animals, _ = default_living(rng)
-    world = build_house(rng, layout, required={start, OUTSIDE}, animals=animals)
+    world = build_house(rng, layout, required={start, OUTSIDE}, variation=variation)
     room = world.rooms[OUTSIDE]
     stages = life["plant_stages"]
     plants = [organism(world, "plant", name, stages, room.temp, stage=k) for k in range(len(stages))]

@@ -9,7 +9,7 @@ from racbench.worlds.science.life import organism
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, start_room
-from racbench.worlds.science.tasks.common import default_living, go_to
+from racbench.worlds.science.tasks.common import go_to
 
 OUTSIDE = "outside"
 
@@ -19,8 +19,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, order: 
     names = life["lifespan_variations"][variation]         # long, medium, short
     rng = rng_for(spec.name, variation)
     start = start_room(spec.name, variation)
-    _, plants = default_living(rng)
-    world = build_house(rng, layout, required={start, OUTSIDE}, plants=plants)
+    world = build_house(rng, layout, required={start, OUTSIDE}, variation=variation)
     room = world.rooms[OUTSIDE]
     animals = [organism(world, "animal", n, life["animals"][n], room.temp) for n in names]
     for a in rng.sample(animals, len(animals)):

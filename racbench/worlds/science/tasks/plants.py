@@ -12,7 +12,7 @@ from racbench.worlds.science.life import in_soil, organism
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, start_room
-from racbench.worlds.science.tasks.common import default_living, deliver, fetch, go_to, visit, wait_until
+from racbench.worlds.science.tasks.common import deliver, fetch, go_to, visit, wait_until
 
 GREENHOUSE, OUTSIDE = "greenhouse", "outside"
 N_POTS = 3
@@ -25,8 +25,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, fruit: 
     soil_at = life["grow_soil"][variation % 3]
     rng = rng_for(spec.name, variation)
     start = start_room(spec.name, variation)
-    animals, _ = default_living(rng)
-    world = build_house(rng, layout, required={start, seed_room, GREENHOUSE, OUTSIDE}, animals=animals)
+    world = build_house(rng, layout, required={start, seed_room, GREENHOUSE, OUTSIDE}, variation=variation)
     world.self_watering = flags.self_watering
     house = world.rooms[GREENHOUSE]
     spots = [f for f in world.rooms[seed_room].contents if f.container and f.heat is None and f.device is None
@@ -43,17 +42,9 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, fruit: 
         if soil_at == "pot":
             world.place(make_substance(world, "soil", house.temp), pot)
         elif soil_at == "room":
-            world.place(make_substance(world, "soil", house.temp), furniture(world, GREENHOUSE, "table"))
-    shovel = None
-    if soil_at == "outside":
-        shovel = make(world, "shovel", temp=house.temp)
-        world.place(shovel, furniture(world, GREENHOUSE, "table"))
-    hive = None
-    if fruit:
-        hive = make(world, "bee hive", temp=house.temp)
-        world.place(hive, house)
-        for _ in range(3):
-            world.place(make(world, "animal", name="bee", temp=house.temp), hive)
+            world.place(make_substance(world, "soil", house.temp), house)
+    shovel = next(t for t in world.things if t.tool == "shovel") if soil_at == "outside" else None
+    hive = furniture(world, GREENHOUSE, "bee hive") if fruit else None
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
     n_start = len(world.things)
