@@ -162,3 +162,46 @@ def test_no_electrical_action_is_refused_on_electrical_tasks_as_in_scienceworld(
             sw.load(task, 0, "noElectricalAction")
         with pytest.raises(ValueError):
             ScienceEnv(task, 0, "noElectricalAction")
+
+
+# (task, variation): our oracle's actions, which ScienceWorld understands, score step by step as
+# ScienceWorld scores them (required goals in order, the task's optional goals as partial credit)
+SCORED_ALIKE = [("find-plant", 0), ("find-non-living-thing", 150), ("lifespan-longest-lived-then-shortest-lived", 0),
+                ("inclined-plane-determine-angle", 0), ("chemistry-mix-paint-tertiary-color", 0)]
+
+
+def _oracle_actions(task, v):
+    """The oracle's actions, without its looks at a plane while the block slides (ScienceWorld
+    steps slowly; they earn nothing in either world)."""
+    env = ScienceEnv(task, v)
+    env.reset()
+    out = []
+    for action in env.task_spec.oracle(env):
+        if env.step(action)[2]:
+            break
+        out.append(action)
+    return [a for a in out if not a.startswith("look at inclined plane")] + [action]
+
+
+def _scores(step, actions):
+    out = []
+    for a in actions:
+        obs, score = step(a)
+        assert not obs.startswith(("No known action", "I'm not sure", "There is no")), (a, obs)
+        out.append(score)
+    return out
+
+
+def test_partial_credit_is_scienceworlds_step_by_step(sw):
+    """The same actions earn the same 0-100 score after every step in both worlds: the subgoals
+    and their weights are ScienceWorld's, not only the final 100."""
+    for task, v in SCORED_ALIKE:
+        actions = _oracle_actions(task, v)
+        env = ScienceEnv(task, v)
+        env.reset()
+        ours = _scores(lambda a: (lambda r: (r[0], r[4]["scienceworld_score"]))(env.step(a)), actions)
+        sw.load(task, v, "")
+        sw.reset()
+        theirs = _scores(lambda a: (lambda r: (r[0], r[3]["score"]))(sw.step(a)), actions)
+        assert ours == theirs, (task, v, list(zip(actions, ours, theirs)))
+        assert ours[-1] == 100, (task, v)

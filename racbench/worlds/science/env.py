@@ -17,6 +17,7 @@ from racbench.worlds.science.naming import command, terminal
 from racbench.worlds.science.parser import parse
 from racbench.worlds.science.registry import check_variation, get_task, parse_simplifications
 from racbench.worlds.science.scope import scope_of, terminal_names
+from racbench.worlds.science.tasks.base import LAST_ACTION
 from racbench.worlds.science.text import say
 from racbench.worlds.science.valid import valid_actions
 
@@ -71,6 +72,7 @@ class ScienceEnv:
         chosen = self._choose(text)
         if isinstance(chosen, str):
             return chosen, 0.0, False
+        self.episode.memory[LAST_ACTION] = chosen.key()   # for goals on what was done ('read the stopwatch')
         obs = actions.run(self, chosen)
         self._advance(1 + self.extra_ticks)
         self.extra_ticks = 0

@@ -59,6 +59,9 @@ def start_room(task: str, variation: int) -> str:
     return load("variations")["start_rooms"][task][variation]
 
 
+LAST_ACTION = "last action"   # Episode.memory key: the key of the action the current step runs
+
+
 @dataclass
 class Episode:
     """One episode's task state: the world, ordered required goals, optional goals, focus rule."""
@@ -112,22 +115,32 @@ class Episode:
 
     @property
     def score(self) -> float:
+        """Progress as ScienceWorld scores it: each required goal met in order is worth
+        1 / required, and the optional goals together 1 / (required + 1), split evenly among
+        them; 1.0 once every required goal is met."""
         if self.failed:
             return 0.0
         if self.complete:
             return 1.0
-        total = 2 * len(self.required) + len(self.optional)
-        return round((2 * self.req_done + sum(self.opt_done)) / total, 4)
+        n_req = len(self.required)
+        score = self.req_done / n_req
+        if self.optional:
+            score += sum(self.opt_done) / (len(self.optional) * (n_req + 1))
+        return round(min(score, 1.0), 4)
 
     @property
     def scienceworld_score(self) -> int:
-        """The score on ScienceWorld's scale: 0 to 100 with the same subgoal credit, 100 when
-        done, -100 once a failure condition ended the episode."""
+        """The score on ScienceWorld's scale: 0 to 100, 100 when done, -100 once a failure
+        condition ended the episode."""
         if self.failed:
             return -100
         return round(100 * self.score)
 
     # ---- helpers for goal predicates -----------------------------------------------------
+    def did(self, verb: str, thing) -> bool:
+        """The action of this step was `verb` on `thing` (ScienceWorld's 'past action' goals)."""
+        return self.memory.get(LAST_ACTION) == (verb, thing.uid)
+
     def focused(self, thing) -> bool:
         return thing.uid in self.focus_mark
 

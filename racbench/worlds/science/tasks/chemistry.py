@@ -10,7 +10,7 @@ from racbench.worlds.science.naming import command
 from racbench.worlds.science.plumbing import WATER
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
-from racbench.worlds.science.tasks.common import deliver, fetch, go_to, task_house, visit
+from racbench.worlds.science.tasks.common import deliver, fetch, go_to, in_room, left, task_house, visit
 
 ART_STUDIO = "art studio"
 
@@ -30,6 +30,18 @@ def _made(world, name):
         if t.parent is not None and ingredient(t) == name:
             return t
     return None
+
+
+def _near(world, name):
+    """The agent is in a room that holds `name` (ScienceWorld's 'be in same location as')."""
+    return lambda ep: any(ingredient(t) == name for t in world.subtree(world.agent_room()))
+
+
+def _alone(world, names):
+    """Some container holds exactly the ingredients `names`, nothing else."""
+    wanted = sorted(names)
+    return lambda ep: any(t.container and sorted(ingredient(c) for c in t.contents) == wanted
+                          for t in world.things if t.parent is not None)
 
 
 # ---- chemistry-mix ------------------------------------------------------------------------------
@@ -141,14 +153,20 @@ def _setup_paint(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, t
             return True
         return False
 
-    required = []   # made, then focused, per paint (a goal met stays met when the paint is mixed on)
+    # a paint focused on, in order (focusing needs the paint made), as ScienceWorld's goals are
+    required = [(lambda n: lambda ep: ep.memory.get("focused", 0) >= n)(k + 1) for k in range(len(steps))]
+    optional = [left(world, start, ART_STUDIO if tertiary else None)] + ([in_room(world, ART_STUDIO)] if tertiary else [])
     for k, paint in enumerate(steps):
-        required += [(lambda p: lambda ep: _made(world, p) is not None)(paint),
-                     (lambda n: lambda ep: ep.memory.get("focused", 0) >= n)(k + 1)]
+        parts = RECIPES[paint]
+        goals = [*(_near(world, p) for p in parts), _alone(world, parts), _near(world, paint)]
+        if k > 0:   # the tertiary colour's goals count once the agent has been near the secondary
+            gate = len(optional) - 1
+            goals = [(lambda g: lambda ep: ep.opt_done[gate] and g(ep))(g) for g in goals]
+        optional += goals
     description = (say("task_paint_tertiary", paint=goal) if tertiary else say("task_paint_secondary", paint=goal))
     return Episode(
         world=world, description=description, required=required,
-        optional=[lambda ep: world.agent_room() is room],
+        optional=optional,
         on_focus=on_focus,
         hints={"vessel": vessel, "cups": cups, "spare": spare, "steps": steps, "extra": extra},
     )

@@ -12,7 +12,7 @@ from racbench.worlds.science.life import SOIL, found_plant, organism
 from racbench.worlds.science.text import say
 from racbench.worlds.science.world import THING
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
-from racbench.worlds.science.tasks.common import deliver, route, task_house, visit
+from racbench.worlds.science.tasks.common import by_open_door, deliver, in_room, left, route, task_house, visit
 
 CATEGORIES = {
     "living": lambda t: t.living is not None and t.alive,
@@ -68,8 +68,8 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, categor
     return Episode(
         world=world, description=say("task_find", category=category, box=box.name, room=box_room),
         required=[lambda ep: chosen(ep) is not None, in_box],
-        optional=[lambda ep: chosen(ep) is not None and chosen(ep).parent is world.agent,
-                  lambda ep: chosen(ep) is not None and world.room_of(chosen(ep)).name == box_room],
+        optional=[lambda ep: chosen(ep) is not None and world.inside(chosen(ep), world.agent),
+                  by_open_door(world), left(world, start), in_room(world, box_room)],
         on_focus=on_focus,
         failure=lambda ep: chosen(ep) is not None and chosen(ep).parent is None,
         hints={"box": box, "member": member},

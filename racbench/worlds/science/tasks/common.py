@@ -21,6 +21,25 @@ def task_house(spec, variation: int, layout, rooms=()):
     return world, rng, start
 
 
+# optional goals many tasks share, as ScienceWorld's tasks share them
+def left(world, start: str, task_room: str | None = None):
+    """The agent has been somewhere other than its start room (met from the start when it starts
+    in `task_room`, as ScienceWorld's 'unless starting in task location' goals are)."""
+    if start == task_room:
+        return lambda ep: True
+    return lambda ep: world.agent_room().name != start
+
+
+def in_room(world, name: str):
+    """The agent has been in the room `name` (the task's room, its answer boxes' room)."""
+    return lambda ep: world.agent_room().name == name
+
+
+def by_open_door(world):
+    """The agent has stood in a room with an open door."""
+    return lambda ep: any(door.is_open for door, _ in world.doors_of(world.agent_room()))
+
+
 def route(world, start, goal) -> list:
     """[(door, next room), ...] along a shortest door path (breadth first, data order)."""
     prev = {start.uid: None}

@@ -12,7 +12,7 @@ from racbench.worlds.science.house import Layout, add_agent, build_house, furnit
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts, start_room
-from racbench.worlds.science.tasks.common import fetch, go_to, wait_until
+from racbench.worlds.science.tasks.common import fetch, go_to, in_room, left, wait_until
 
 WORKSHOP = "workshop"
 
@@ -88,12 +88,35 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, kind: s
     return Episode(
         world=world, description=say(template, planes=list(labels), question=question),
         required=[lambda ep: ep.focused(answer)],
-        optional=[lambda ep: world.agent_room() is room, lambda ep: block.parent is planes[0],
-                  lambda ep: block.parent is planes[1]],
+        optional=[left(world, start, WORKSHOP), in_room(world, WORKSHOP), *_timing_goals(block, planes, watch)],
         on_focus=lambda ep, thing: thing is answer,
         failure=lambda ep: block.parent is None,
         hints={"planes": planes, "block": block, "watch": watch, "answer": answer},
     )
+
+
+def _timing_goals(block, planes, watch) -> list:
+    """ScienceWorld's optional goals of a plane experiment, each met only after the one before:
+    the block on a plane (the first it is put on), the stopwatch started, stopped and read; then
+    the same on the other plane."""
+    def on_plane(k):
+        def goal(ep):
+            if block.parent not in planes:
+                return False
+            first = ep.memory.setdefault("first plane", block.parent.uid)
+            return (block.parent.uid == first) == (k == 0)
+        return goal
+
+    steps = []
+    for k in (0, 1):
+        steps += [on_plane(k), lambda ep: watch.is_on, lambda ep: not watch.is_on,
+                  lambda ep: ep.did("look_at", watch)]
+    n_before = 2   # left the start room, in the workshop
+
+    def chained(i, cond):
+        return cond if i == 0 else lambda ep: ep.opt_done[n_before + i - 1] and cond(ep)
+
+    return [chained(i, c) for i, c in enumerate(steps)]
 
 
 def oracle(env):

@@ -9,7 +9,7 @@ from racbench.worlds.science.life import organism
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, start_room
-from racbench.worlds.science.tasks.common import go_to, visit, wait_until
+from racbench.worlds.science.tasks.common import go_to, in_room, left, visit, wait_until
 
 OUTSIDE = "outside"
 N_OTHER_ANIMALS = (2, 4)
@@ -39,6 +39,23 @@ def _stage_rules(stage_of):
     return on_focus, saw
 
 
+STAYS = (10, 20, 30)   # ScienceWorld's 'stay in goal location for N steps'
+
+
+def _visit_goals(world, start: str) -> list:
+    """ScienceWorld's optional goals here: leave the start room (unless it is outside), be outside,
+    and stay there 10, 20 and 30 ticks in a row."""
+    def stayed(n):
+        def goal(ep):
+            if world.agent_room().name != OUTSIDE:
+                ep.memory.pop("arrived", None)
+                return False
+            return world.ticks - ep.memory.setdefault("arrived", world.ticks) >= n
+        return goal
+
+    return [left(world, start, OUTSIDE), in_room(world, OUTSIDE), *(stayed(n) for n in STAYS)]
+
+
 def _setup_animal(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> Episode:
     life = load("life")
     name = life["identify_animals"][variation]
@@ -61,7 +78,7 @@ def _setup_animal(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) 
     return Episode(
         world=world, description=say("task_life_stages_animal", n=n_stages, name=name),
         required=[saw(k) for k in range(n_stages)],
-        optional=[lambda ep: world.agent_room() is room],
+        optional=_visit_goals(world, start),
         on_focus=on_focus,
         failure=lambda ep: target.parent is None,
         hints={"room": room, "order": [target] * n_stages},
@@ -87,7 +104,7 @@ def _setup_plant(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -
     return Episode(
         world=world, description=say("task_life_stages_plant", name=name, room=OUTSIDE),
         required=[saw(k) for k in range(len(stages))],
-        optional=[lambda ep: world.agent_room() is room],
+        optional=_visit_goals(world, start),
         on_focus=on_focus,
         failure=lambda ep: any(p.parent is None for p in plants),
         hints={"room": room, "order": plants},

@@ -9,7 +9,7 @@ from racbench.worlds.science.life import organism
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, start_room
-from racbench.worlds.science.tasks.common import go_to
+from racbench.worlds.science.tasks.common import go_to, in_room, left
 
 OUTSIDE = "outside"
 
@@ -42,7 +42,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, order: 
     return Episode(
         world=world, description=say("task_lifespan", order=list(order), room=OUTSIDE),
         required=[(lambda w: lambda ep: bool(ep.memory.get(w.uid)))(w) for w in wanted],
-        optional=[lambda ep: world.agent_room() is room],
+        optional=[left(world, start, OUTSIDE), in_room(world, OUTSIDE)],
         on_focus=on_focus,
         hints={"wanted": wanted, "room": room},
     )
