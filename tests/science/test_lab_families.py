@@ -201,3 +201,38 @@ def test_bad_lab_entries_are_refused_by_name(tmp_path, entry, needle):
     with pytest.raises(InputError, match="(?s)" + needle.replace("/", ".")):
         racbench.build(str(path), tmp_path / "out", workers=1)
     assert not (tmp_path / "out").exists()
+
+
+def test_lab_surveys_of_many_kinds_stay_within_the_budget(monkeypatch):
+    """An executability survey meets a hundred verb sequences at length 2: its draws
+    confirming rare ones stay within the lab's budget per length (at 60 draws for each
+    answer of each they were nine tenths of a survey). Planning, one kind a length,
+    keeps every draw it had: its survey is the same as without a budget."""
+    from racbench.splits.seeding import derive_seed
+    from racbench.tasks import FAMILIES, balance
+    from racbench.tasks.config import TaskConfig
+    from racbench.worlds.science.lab import ScienceLab, lab
+
+    world = lab("boil", 21, "easy")
+    draws = Counter()
+    drawn = balance._drawn
+
+    def counted(make_pool, *args):
+        draws["confirming" if len(args) > 3 else "sampling"] += 1
+        return drawn(make_pool, *args)
+
+    monkeypatch.setattr(balance, "_drawn", counted)
+    cfg = TaskConfig("executability", science="boil", simplifications="easy", lengths=(1, 2),
+                     problems={"test": ("21",)}).validate()
+    cells = balance.survey_cells(FAMILIES["executability"].bool_pool, world, cfg, 7, 1, True)
+    assert draws["sampling"] == 2 * balance.SURVEY_DRAWS
+    assert 0 < draws["confirming"] <= 2 * ScienceLab.confirm_budget
+    assert any(length == 2 for length, _ in cells.offered)
+
+    planning = FAMILIES["planning"]
+    cfg = TaskConfig("planning", science="boil", simplifications="easy", lengths=(1, 2),
+                     problems={"test": ("21",)}).validate()
+    seed = derive_seed("cells", "boil_planning", world.label)  # the recipe's: it confirms
+    budgeted = balance.survey_cells(planning.bool_pool, world, cfg, seed, 2, True)
+    monkeypatch.setattr(ScienceLab, "confirm_budget", None)
+    assert balance.survey_cells(planning.bool_pool, world, cfg, seed, 2, True) == budgeted

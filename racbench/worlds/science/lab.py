@@ -73,6 +73,14 @@ class ScienceLab(World):
     """One task variation of the science lab as a world of the protocol
     (racbench/worlds/protocol.py)."""
 
+    # bool surveys (tasks/balance.py): draws confirming rare kinds, at most this many
+    # per length. A draw here plays the simulator (milliseconds, not a graph's
+    # microseconds) and a sequence's kind is its verbs, a hundred or more at length 2:
+    # with 60 draws for each answer of each, confirming made nine tenths of an
+    # executability survey (15-40 s a variation). Families of one or two kinds a
+    # length (planning, goal recognition) still get 60
+    confirm_budget = 1600
+
     def __init__(self, task: str, variation: int, simplifications: str = ""):
         self.task = task
         self.variation = variation
