@@ -291,9 +291,18 @@ class TaskConfig:
         forked afterwards share them."""
         load_worlds(self, splits, warm=True)
 
-    def probe(self, name: str, seed: int, splits):
-        """What its problems can give (see ConfigRows.probe_result); picklable."""
-        return ConfigRows.probed(name, self, seed, splits)
+    def probe(self, name: str, seed: int, splits, parts: dict | None = None):
+        """What its problems can give (see ConfigRows.probe_result), joining the
+        results of `probe_part` if given; picklable."""
+        return ConfigRows.loaded(name, self, seed, splits).probe_result(parts)
+
+    def probe_parts(self, name: str, seed: int, splits) -> list:
+        """The probe's independent shares, one per distinct world: an engine runs each
+        as a job (`probe_part`), then `probe(..., parts)` joins them."""
+        return ConfigRows.loaded(name, self, seed, splits).probe_parts()
+
+    def probe_part(self, name: str, seed: int, splits, part):
+        return ConfigRows.loaded(name, self, seed, splits).probe_part(part)
 
     def rows(self, name: str, seed: int, splits, probed=None):
         return ConfigRows(name, self, seed, splits, probed)
