@@ -54,7 +54,11 @@ def _rows(cfg: NextObservationConfig, split: str, n: int) -> list[dict]:
                                  NextObservationConfig(science="boil", form="bool", horizon=2,
                                                        distractors=3),
                                  NextObservationConfig(domain="logistics", distractors=3,
-                                                       horizon=2)])
+                                                       horizon=2),
+                                 # few distinct observations a state: fewer options (recipe)
+                                 NextObservationConfig(domain="blocksworld", distractors=2),
+                                 NextObservationConfig(domain="ferry", distractors=1, horizon=3),
+                                 NextObservationConfig(domain="visitall", distractors=1)])
 def test_rows_replay_with_distinct_distractors_of_other_actions(cfg):
     for row in _rows(cfg, "test", 6):
         sym = json.loads(row["symbolic"])
