@@ -3,9 +3,9 @@ a build of the `trajectories-imitation` recipe.
 
 First, on one core in this process, for a sample of variations: rows/s of each row kind
 (gold trajectories, behaviour cloning, return-conditioned; valid actions and history 5 as
-the recipe, though the oracle lists valid actions at every step either way), with the
-time split between playing the oracle (the simulator) and making the rows, and the time
-to write them as Parquet. Then a real `racbench build` of the recipe (the configs
+the recipe: the oracle lists them at every step for the first two only), with the time
+split between playing the oracle (the simulator) and making the rows, and the time to
+write them as Parquet. Then a real `racbench build` of the recipe (the configs
 matching --configs, or all of it with --full) in a subprocess: rows, wall time, rows/s,
 CPU time and peak memory of the largest process.
 
@@ -44,15 +44,22 @@ def rates(items: list, tmp: Path) -> None:
     print(f"sample: {len(items)} trajectories, {n_steps} gold steps; oracle with valid actions "
           f"{play_s:.2f} s ({n_steps / play_s:,.0f} steps/s)")
     start = time.process_time()
+    bare = [(item, play_gold(*item)) for item in items]
+    bare_s = time.process_time() - start
+    print(f"  oracle without them (return-conditioned, science-gold) {bare_s:.2f} s "
+          f"({n_steps / bare_s:,.0f} steps/s)")
+    start = time.process_time()
     gold = [gold_row(*item, True) for item in items]
     gold_s = time.process_time() - start
     kinds = {"trajectory": (gold, FEATURES, gold_s, 0.0)}
     for kind in STEP_FEATURES:  # valid actions as the recipe: behaviour cloning only
+        listed = kind == "behaviour_cloning"
         start = time.process_time()
-        rows = [r for item, p in plays for r in step_rows(kind, p, *item, HISTORY,
-                                                          kind == "behaviour_cloning")]
+        rows = [r for item, p in (plays if listed else bare)
+                for r in step_rows(kind, p, *item, HISTORY, listed)]
         make_s = time.process_time() - start
-        kinds[kind] = (rows, STEP_FEATURES[kind], play_s + make_s, make_s)
+        kinds[kind] = (rows, STEP_FEATURES[kind], (play_s if listed else bare_s) + make_s,
+                       make_s)
     for kind, (rows, features, seconds, make_s) in kinds.items():
         start = time.process_time()
         write_table(tmp / f"{kind}.parquet", rows, features)

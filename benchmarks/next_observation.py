@@ -20,6 +20,8 @@ CONFIGS = {
                                                     "test": ("melt",)}),
     "logistics_h1": NextObservationConfig(domain="logistics", distractors=3),
     "depots_h3": NextObservationConfig(domain="depots", distractors=3, horizon=3),
+    "blocksworld_h1": NextObservationConfig(domain="blocksworld", distractors=2),
+    "visitall_h3": NextObservationConfig(domain="visitall", distractors=1, horizon=3),
 }
 
 

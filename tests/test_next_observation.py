@@ -59,8 +59,13 @@ def _rows(cfg: NextObservationConfig, split: str, n: int) -> list[dict]:
                                                        rule_options=(("episodes", 5),)),
                                  NextObservationConfig(rules="messenger", form="bool",
                                                        distractors=2, rule_options=(
-                                                           ("episodes", 5), ("overlap", False)))],
-                         ids=["lab", "lab-bool", "strips", "rules", "rules-bool"])
+                                                           ("episodes", 5), ("overlap", False))),
+                                 # few distinct observations a state: fewer options (recipe)
+                                 NextObservationConfig(domain="blocksworld", distractors=2),
+                                 NextObservationConfig(domain="ferry", distractors=1, horizon=3),
+                                 NextObservationConfig(domain="visitall", distractors=1)],
+                         ids=["lab", "lab-bool", "strips", "rules", "rules-bool",
+                              "blocksworld", "ferry-h3", "visitall"])
 def test_rows_replay_with_distinct_distractors_of_other_actions(cfg):
     for row in _rows(cfg, "test", 6):
         sym = json.loads(row["symbolic"])

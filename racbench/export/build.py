@@ -80,7 +80,7 @@ def _phase(pool, job, jobs: list, progress: bool, desc: str, chunksize: int = 1)
     """`job` over `jobs`, in the pool if there is one, with a progress bar; in order."""
     results = pool.imap(job, jobs, chunksize=chunksize) if pool is not None else map(job, jobs)
     return list(progress_bar(results, enabled=progress and bool(jobs), total=len(jobs),
-                             desc=desc, unit="configs", leave=False))
+                             desc=desc, unit="jobs", leave=False))
 
 
 def prepare(recipe: Recipe, seed: int, engine, progress: bool = False
@@ -92,10 +92,23 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False
     for spec in progress_bar(recipe.configs, enabled=progress, desc="load", unit="configs",
                              leave=False):
         spec.task.warm(tuple(spec.splits))
-    jobs = [(spec.name, spec.task, seed, tuple(spec.splits)) for spec in recipe.configs]
+    jobs, shares = [], []
+    for spec in recipe.configs:
+        splits = tuple(spec.splits)
+        # a config's worlds are probed as jobs of their own where it can: one config's
+        # slow surveys (the lab's, ten variations) then keep every worker busy
+        parts = (spec.task.probe_parts(spec.name, seed, splits)
+                 if hasattr(spec.task, "probe_parts") else [None])
+        jobs += [(spec.name, spec.task, seed, splits, part) for part in parts]
+        shares.append(parts)
     one = isinstance(engine, LocalEngine) and len(jobs) == 1  # no pool for one job here
     with engine.pool(1 if one else None) as pool:
-        probed = _phase(pool, probe_job, jobs, progress, "probe")
+        done = iter(_phase(pool, probe_job, jobs, progress, "probe"))
+    probed = []
+    for spec, parts in zip(recipe.configs, shares):
+        found = {part: next(done) for part in parts}
+        probed.append(found[None] if parts == [None] else
+                      spec.task.probe(spec.name, seed, tuple(spec.splits), found))
     gens, makers = {}, {}
     for spec, result in zip(recipe.configs, probed):
         gen = spec.task.rows(spec.name, seed, tuple(spec.splits), result)

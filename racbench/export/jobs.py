@@ -9,7 +9,8 @@ GC_EVERY = 100_000  # container allocations between young collections while buil
 
 # What the engine asks of a config (`spec.task`: a TaskConfig, a ScienceGoldConfig):
 # `worlds_key` (configs sharing worlds are built in one run), `warm(splits)` (load
-# worlds before workers fork), `probe(...)`, `rows(...)` and `release()` (let the
+# worlds before workers fork), `probe(...)` (optionally split into jobs, one per
+# world: `probe_parts(...)`, `probe_part(...)`), `rows(...)` and `release()` (let the
 # run's worlds go). The row makers of the current build, each its config's
 # `rows(...)`, are set before the pool forks so workers inherit them: a row maker has
 # `row(split, index, code, attempt) -> Row`, `features`, `capacity(split)`,
@@ -40,5 +41,7 @@ def make_chunk(args: tuple[str, str, int, list[int]]) -> list[tuple[dict, str, i
 
 
 def probe_job(args: tuple):
-    name, cfg, seed, splits = args
-    return cfg.probe(name, seed, splits)
+    """A config's probe, or one share of it (`part`) where its config splits it."""
+    name, cfg, seed, splits, part = args
+    return cfg.probe(name, seed, splits) if part is None else \
+        cfg.probe_part(name, seed, splits, part)

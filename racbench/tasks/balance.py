@@ -195,8 +195,11 @@ def survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int,
     kinds of negative needs one of them). Pools that can draw straight for a cell
     (`targeted`) get up to CONFIRM_TRIES more draws for each answer of every kind the
     sample saw at all, so that rare kinds (a long sequence of rare schemas, a goal of
-    two uncommon facts) are kept when they exist."""
+    two uncommon facts) are kept when they exist. That costs draws per kind seen: a
+    world whose draws are dear caps them per length (`confirm_budget`, shared by the
+    answers of every kind seen), so the survey does not grow with the number of kinds."""
     offered, one_sided = {}, []
+    budget = getattr(world, "confirm_budget", None)
     for length in cfg.lengths:
         view = cfg.at_length(length)
         rng = random.Random(derive_seed(seed, "cells", length))
@@ -207,12 +210,14 @@ def survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int,
                 true_count.update(pool.kinds(True))
                 variant_count.update(pool.variants())
         seen = set(true_count) | {kind for kind, _ in variant_count}
+        wanted = [(True, 0)] + [(False, v) for v in range(variants)]
+        tries = CONFIRM_TRIES if budget is None else \
+            min(CONFIRM_TRIES, budget // max(1, len(seen) * len(wanted)))
         for kind in sorted(seen, key=repr):
-            wanted = [(True, 0)] + [(False, v) for v in range(variants)]
             for label, v in wanted if targeted else ():
                 counts, key = (true_count, kind) if label else (variant_count, (kind, v))
                 target = Target("bool", label, variant=v, cell=(length, kind))
-                for _ in range(CONFIRM_TRIES):
+                for _ in range(tries):
                     if counts[key] >= SURVEY_MIN:
                         break
                     pool = _drawn(make_pool, world, rng, view, target)

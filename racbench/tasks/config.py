@@ -25,7 +25,7 @@ from racbench.tasks.options import (DEFAULT_SPLIT_PROBLEMS, LAB_MAX_DISTANCE,  #
                                     TRAC_DOMAIN, TRAC_FAMILIES)
 from racbench.tasks.rows import ConfigRows, load_worlds, release_worlds
 from racbench.worlds.rules.grammar import GAMES, RuleOptions
-from racbench.worlds.science.registry import get_task, parse_simplifications
+from racbench.worlds.science.registry import get_task, parse_simplifications, task_names
 
 
 class ConfigError(InputError):
@@ -210,6 +210,13 @@ class TaskConfig:
             parse_simplifications(self.simplifications, spec.electrical)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
+        if spec.decided_by_reading and self.family in ("planning", "goal_recognition"):
+            fine = [t for t in task_names() if not get_task(t).decided_by_reading]
+            raise ConfigError(
+                f"{self.family} on {self.science} is not asked: which answer completes the "
+                "task is told only by a past reading (a thermometer's, a stopwatch's "
+                "timing), which a question's context does not show; projection and "
+                f"executability are, and {self.family} on {len(fine)} other tasks")
         bad = sorted(set(self.problems) - set(SPLITS))
         if bad:
             raise ConfigError(f"unknown split '{bad[0]}' in problems; accepted: "
@@ -307,9 +314,18 @@ class TaskConfig:
         forked afterwards share them."""
         load_worlds(self, splits, warm=True)
 
-    def probe(self, name: str, seed: int, splits):
-        """What its problems can give (see ConfigRows.probe_result); picklable."""
-        return ConfigRows.probed(name, self, seed, splits)
+    def probe(self, name: str, seed: int, splits, parts: dict | None = None):
+        """What its problems can give (see ConfigRows.probe_result), joining the
+        results of `probe_part` if given; picklable."""
+        return ConfigRows.loaded(name, self, seed, splits).probe_result(parts)
+
+    def probe_parts(self, name: str, seed: int, splits) -> list:
+        """The probe's independent shares, one per distinct world: an engine runs each
+        as a job (`probe_part`), then `probe(..., parts)` joins them."""
+        return ConfigRows.loaded(name, self, seed, splits).probe_parts()
+
+    def probe_part(self, name: str, seed: int, splits, part):
+        return ConfigRows.loaded(name, self, seed, splits).probe_part(part)
 
     def rows(self, name: str, seed: int, splits, probed=None):
         return ConfigRows(name, self, seed, splits, probed)

@@ -125,11 +125,12 @@ class ConfigRows:
             self._feasible_problems(feasible, surveys)
 
     @classmethod
-    def probed(cls, name: str, cfg: TaskConfig, seed: int, splits) -> tuple:
-        """The probe result of a config, without making its rows (in a worker)."""
+    def loaded(cls, name: str, cfg: TaskConfig, seed: int, splits) -> "ConfigRows":
+        """Its worlds loaded and nothing probed: what a probe job (in a worker) works on,
+        with `probe_parts`, `probe_part` and `probe_result`."""
         rows = cls.__new__(cls)
         rows._load(name, cfg, seed, splits)
-        return rows.probe_result()
+        return rows
 
     def _load(self, name: str, cfg: TaskConfig, seed: int, splits) -> None:
         self.name = name
@@ -141,27 +142,46 @@ class ConfigRows:
         self.worlds, self.excluded = load_worlds(cfg, splits, config_name=name), []
 
     # -- what each problem can give ---------------------------------------------------------
-    def probe_result(self) -> tuple[dict, list, dict]:
-        """(feasible, excluded, surveys): bool: the cells of each problem (surveys by
-        (split, problem index)); mc: the option survey of each problem; open: which
-        problems can give a question at all."""
-        feasible, excluded, surveys = {}, [], {}
-        surveyed: dict[int, object] = {}  # a world's survey, by the world's identity
+    def probe_parts(self) -> list[tuple[str, int]]:
+        """The worlds a probe looks at, as (split, index) of each distinct world (a
+        world of several splits, TRAC's generated blocks, is probed once: its probe
+        depends on the config and the world only). Each is an independent job, so a
+        config whose worlds are slow to survey (the lab's) is spread over workers."""
+        seen, parts = set(), []
         for split, worlds in self.worlds.items():
             for i, world in enumerate(worlds):
-                # a world of several splits (TRAC's generated blocks) is surveyed once:
-                # its survey depends on the config and the world only
-                if id(world) in surveyed:
-                    surveys[(split, i)] = surveyed[id(world)]
-                elif self.cfg.form == "bool":
-                    surveys[(split, i)] = surveyed[id(world)] = survey_cells(
-                        self.family.bool_pool, world, self.cfg,
-                        derive_seed("cells", self.name, world.label), self.n_variants,
-                        self.family.targeted)
-                elif self.cfg.form == "mc" and self.family.pool_for("mc") is not None:
-                    seed = derive_seed("acp-options", self.name, world.label)
-                    surveys[(split, i)] = surveyed[id(world)] = survey_options(
-                        self.family.pool_for("mc"), world, self.cfg, seed)
+                if id(world) not in seen:
+                    seen.add(id(world))
+                    parts.append((split, i))
+        return parts
+
+    def probe_part(self, part: tuple[str, int]):
+        """What one world can give: bool: its cells; mc with pools: its option survey;
+        otherwise whether it gives a question of the first target at all."""
+        split, i = part
+        world = self.worlds[split][i]
+        if self.cfg.form == "bool":
+            return survey_cells(self.family.bool_pool, world, self.cfg,
+                                derive_seed("cells", self.name, world.label), self.n_variants,
+                                self.family.targeted)
+        if self.cfg.form == "mc" and self.family.pool_for("mc") is not None:
+            return survey_options(self.family.pool_for("mc"), world, self.cfg,
+                                  derive_seed("acp-options", self.name, world.label))
+        return self._probe(world, self.targets()[0])
+
+    def probe_result(self, parts: dict | None = None) -> tuple[dict, list, dict]:
+        """(feasible, excluded, surveys): bool: the cells of each problem (surveys by
+        (split, problem index)); mc: the option survey of each problem; open: which
+        problems can give a question at all. `parts`: each `probe_parts` world's
+        `probe_part`, if made elsewhere; else they are made here."""
+        if parts is None:
+            parts = {part: self.probe_part(part) for part in self.probe_parts()}
+        by_world = {id(self.worlds[s][i]): found for (s, i), found in parts.items()}
+        found = {(split, i): by_world[id(w)] for split, worlds in self.worlds.items()
+                 for i, w in enumerate(worlds)}
+        feasible, excluded = {}, []
+        surveys = found if self.cfg.form == "bool" or (
+            self.cfg.form == "mc" and self.family.pool_for("mc") is not None) else {}
         if self.cfg.form == "mc" and surveys:
             # option sets (exact balance) if every split has a problem with them
             exact = all(any(surveys[(split, i)].has_sets for i in range(len(worlds)))
@@ -179,9 +199,8 @@ class ConfigRows:
                        if next(iter(surveys.values())).exact else
                        "no options right from some states and wrong from others")
             else:
-                target = self.targets()[0]
-                ok = [i for i, w in enumerate(worlds) if self._probe(w, target)]
-                why = f"no {_target_text(target)}"
+                ok = [i for i in range(len(worlds)) if found[(split, i)]]
+                why = f"no {_target_text(self.targets()[0])}"
             excluded += [f"{split}/{w.label}: {why}" for i, w in enumerate(worlds) if i not in ok]
             feasible[split] = ok
         return feasible, excluded, surveys

@@ -8,6 +8,7 @@ import datasets
 import pytest
 import yaml
 
+from racbench.tasks.rows import ConfigRows
 from racbench.tasks.schema import task_features
 
 from racbench.export.build import build
@@ -158,3 +159,28 @@ def test_crowded_and_rare_cells_give_way_instead_of_stopping_the_build(tmp_path,
     keys = [json.dumps({k: v for k, v in json.loads(s).items() if k != "answer"},
                        sort_keys=True) for s in train["symbolic"]]
     assert len(set(keys)) == len(keys) == 400
+
+
+@pytest.mark.parametrize("cfg", [
+    {"family": "validation", "domain": "ferry", "form": "mc",
+     "problems": {"train": ("p02", "p05"), "test": ("p08",)}},
+    {"family": "reachability", "domain": "blocksworld", "form": "bool",
+     "problems": {"train": ("p02", "p05"), "test": ("p08",)}},
+    {"family": "plan_generation", "domain": "ferry", "form": "open",
+     "problems": {"train": ("p02",), "test": ("p08",)}},
+    {"family": "projection", "domain": "blocksworld_trac", "objects": 4, "style": "trac",
+     "names": "seen"},  # TRAC's generated world: one world shared by every split
+])
+def test_a_probe_made_world_by_world_is_the_whole_probe(cfg):
+    """The engine probes each distinct world as a job of its own (one config's slow
+    surveys then keep every worker busy) and joins them: the result is the probe made
+    in one piece, so rows and bytes cannot depend on it."""
+    from racbench.tasks.config import TaskConfig
+
+    cfg = TaskConfig(**cfg).validate()
+    splits = ("train", "test")
+    parts = cfg.probe_parts("c", 0, splits)
+    worlds = {id(w) for ws in ConfigRows.loaded("c", cfg, 0, splits).worlds.values() for w in ws}
+    assert len(parts) == len(worlds)
+    joined = cfg.probe("c", 0, splits, {p: cfg.probe_part("c", 0, splits, p) for p in parts})
+    assert repr(joined) == repr(cfg.probe("c", 0, splits))

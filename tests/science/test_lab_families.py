@@ -67,8 +67,11 @@ def _replay(sym: dict) -> ScienceEnv:
 
 def _runs(env: ScienceEnv, info: dict, commands: list[str]) -> bool:
     for command in commands:
-        if env.finished or command.startswith(LEFT_OUT_VERBS) or command not in info["valid_actions"]:
-            return False   # (an episode that is over takes no more commands)
+        # the simulator refuses everything once the episode is over, for a reason the
+        # context does not show: questions never type commands there
+        assert not env.finished, f"{command!r} typed after the episode ended"
+        if command.startswith(LEFT_OUT_VERBS) or command not in info["valid_actions"]:
+            return False
         info = env.step(command)[4]
     return True
 
@@ -194,6 +197,10 @@ def test_lab_rows_are_the_same_bytes_under_any_hash_seed(tmp_path):
     ({"family": "projection", "problems": {"test": [999]}}, "variations"),
     ({"family": "projection", "domain": "gripper"}, "not both"),
     ({"family": "projection", "science": "no-such-task"}, "no-such-task"),
+    ({"family": "planning", "science": "use-thermometer", "problems": {"train": [0]}},
+     "told only by a past reading"),
+    ({"family": "goal_recognition", "science": "inclined-plane-determine-angle",
+      "problems": {"train": [0]}, "length": 1}, "told only by a past reading"),
 ])
 def test_bad_lab_entries_are_refused_by_name(tmp_path, entry, needle):
     config = {"name": "bad", "science": "boil", "splits": {"train": 2, "test": 2}, **entry}
@@ -202,3 +209,38 @@ def test_bad_lab_entries_are_refused_by_name(tmp_path, entry, needle):
     with pytest.raises(InputError, match="(?s)" + needle.replace("/", ".")):
         racbench.build(str(path), tmp_path / "out", workers=1)
     assert not (tmp_path / "out").exists()
+
+
+def test_lab_surveys_of_many_kinds_stay_within_the_budget(monkeypatch):
+    """An executability survey meets a hundred verb sequences at length 2: its draws
+    confirming rare ones stay within the lab's budget per length (at 60 draws for each
+    answer of each they were nine tenths of a survey). Planning, one kind a length,
+    keeps every draw it had: its survey is the same as without a budget."""
+    from racbench.splits.seeding import derive_seed
+    from racbench.tasks import FAMILIES, balance
+    from racbench.tasks.config import TaskConfig
+    from racbench.worlds.science.lab import ScienceLab, lab
+
+    world = lab("boil", 21, "easy")
+    draws = Counter()
+    drawn = balance._drawn
+
+    def counted(make_pool, *args):
+        draws["confirming" if len(args) > 3 else "sampling"] += 1
+        return drawn(make_pool, *args)
+
+    monkeypatch.setattr(balance, "_drawn", counted)
+    cfg = TaskConfig("executability", science="boil", simplifications="easy", lengths=(1, 2),
+                     problems={"test": ("21",)}).validate()
+    cells = balance.survey_cells(FAMILIES["executability"].bool_pool, world, cfg, 7, 1, True)
+    assert draws["sampling"] == 2 * balance.SURVEY_DRAWS
+    assert 0 < draws["confirming"] <= 2 * ScienceLab.confirm_budget
+    assert any(length == 2 for length, _ in cells.offered)
+
+    planning = FAMILIES["planning"]
+    cfg = TaskConfig("planning", science="boil", simplifications="easy", lengths=(1, 2),
+                     problems={"test": ("21",)}).validate()
+    seed = derive_seed("cells", "boil_planning", world.label)  # the recipe's: it confirms
+    budgeted = balance.survey_cells(planning.bool_pool, world, cfg, seed, 2, True)
+    monkeypatch.setattr(ScienceLab, "confirm_budget", None)
+    assert balance.survey_cells(planning.bool_pool, world, cfg, seed, 2, True) == budgeted

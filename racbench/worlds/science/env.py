@@ -56,9 +56,14 @@ class ScienceEnv:
         return self.look(), self._info()
 
     def step(self, action: str):
+        return (*self.step_without_info(action), self._info())
+
+    def step_without_info(self, action: str) -> tuple[str, float, bool, bool]:
+        """`step`'s (observation, reward, terminated, truncated), without its info dict:
+        the look, inventory and valid actions it lists cost more than the step."""
         obs, reward, ran = self.act(action)
         truncated = ran and not self.finished and self.moves >= MAX_MOVES
-        return obs, reward, self.finished, truncated, self._info()
+        return obs, reward, self.finished, truncated
 
     def act(self, action: str) -> tuple[str, float, bool]:
         """`step` without its info dict, for callers that step often and look seldom (the

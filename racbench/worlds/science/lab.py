@@ -73,6 +73,14 @@ class ScienceLab(World):
     """One task variation of the science lab as a world of the protocol
     (racbench/worlds/protocol.py)."""
 
+    # bool surveys (tasks/balance.py): draws confirming rare kinds, at most this many
+    # per length. A draw here plays the simulator (milliseconds, not a graph's
+    # microseconds) and a sequence's kind is its verbs, a hundred or more at length 2:
+    # with 60 draws for each answer of each, confirming made nine tenths of an
+    # executability survey (15-40 s a variation). Families of one or two kinds a
+    # length (planning, goal recognition) still get 60
+    confirm_budget = 1600
+
     def __init__(self, task: str, variation: int, simplifications: str = ""):
         self.task = task
         self.variation = variation
@@ -370,13 +378,17 @@ class ScienceLab(World):
         order from there: each names shown things only, meaning the same things where it
         is typed, and each is typed in that state's room (only the last may leave it: the
         context never shows another room's contents). Typing stops at the first command
-        that cannot run: past it, the sequence is only read."""
+        that cannot run: past it, the sequence is only read. None is typed once the
+        episode is over (the task complete or failed on the way): the simulator then
+        refuses every command, for a reason no world state shows."""
         start = self._node(state)
         meant = [self._meaning(start, c) for c in commands]
         if any(m is None or not m[1] <= start.shown.keys() for m in meant):
             return False
         here = state
         for i, command in enumerate(commands):
+            if not self.valid(here):
+                return False
             node = self._node(here)
             if i and node.room != start.room:
                 return False

@@ -23,12 +23,14 @@ def run_oracle(env: ScienceEnv, with_valid_actions: bool = False) -> list[dict]:
     task, variation, simplifications = env.task_spec.name, env.variation, env.simplifications
     steps = []
     for action in env.task_spec.oracle(env):
-        obs, _, terminated, truncated, info = env.step(action)
-        step = {"action": action, "observation": obs, "score": info["score"]}
         if with_valid_actions:
-            step["look"] = info["look"]
-            step["inventory"] = info["inventory"]
-            step["valid_actions"] = info["valid_actions"]
+            obs, _, terminated, truncated, info = env.step(action)
+            step = {"action": action, "observation": obs, "score": info["score"],
+                    "look": info["look"], "inventory": info["inventory"],
+                    "valid_actions": info["valid_actions"]}
+        else:  # listing them costs more than playing the step: only when kept
+            obs, _, terminated, truncated = env.step_without_info(action)
+            step = {"action": action, "observation": obs, "score": env.episode.score}
         steps.append(step)
         if terminated or truncated:
             break

@@ -29,6 +29,10 @@ class TaskSpec:
     setup: Callable            # (spec, variation, flags, layout) -> Episode
     oracle: Callable           # (env) -> Iterator[str]
     electrical: bool = False   # electrical tasks need connect/disconnect: noElectricalAction is refused
+    # which answer completes the task is told only by a past reading (a thermometer's, a
+    # stopwatch's first timing), never by the state shown afterwards nor by common
+    # knowledge: questions about completing it need the readings, which lab contexts lack
+    decided_by_reading: bool = False
 
     def split_counts(self) -> tuple[int, int, int]:
         return split_counts(self.name)

@@ -235,9 +235,10 @@ def _oracle_melting(env):
 
 SPECS = [
     TaskSpec("use-thermometer", "measurement", 540, lambda s, v, f, lay: _setup_thermometer(s, v, f, lay),
-             _oracle_thermometer),
+             _oracle_thermometer, decided_by_reading=True),
     TaskSpec("measure-melting-point-known-substance", "measurement", 436,
              lambda s, v, f, lay: _setup_melting(s, v, f, lay, False), _oracle_melting),
     TaskSpec("measure-melting-point-unknown-substance", "measurement", 300,
-             lambda s, v, f, lay: _setup_melting(s, v, f, lay, True), _oracle_melting),
+             lambda s, v, f, lay: _setup_melting(s, v, f, lay, True), _oracle_melting,
+             decided_by_reading=True),
 ]
