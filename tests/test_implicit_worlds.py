@@ -112,7 +112,7 @@ configs:
   - name: landmarks_bool
     family: landmarks
     form: bool
-    domain: ferry
+    domain: depots
     length: 2
     problems: {test: [p14]}
     splits: {test: 6}
@@ -120,7 +120,7 @@ configs:
 
 
 def test_questions_dropped_for_budget_are_counted_in_the_card(tmp_path):
-    """ferry p14 is beyond the enumeration limit; under a small search budget
+    """depots p14 is beyond a lowered enumeration limit; under a small search budget
     some landmark questions cannot be proven: they are drawn again, and the card and
     configs.json count them, the same whatever the number of workers."""
     import subprocess
@@ -133,7 +133,8 @@ def test_questions_dropped_for_budget_are_counted_in_the_card(tmp_path):
         out = tmp_path / f"out{workers}"
         subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out",
                         str(out), "--workers", str(workers), "--search-budget", "300",
-                        "--quiet"], check=True, capture_output=True)
+                        "--max-enumerated-states", "1000", "--quiet"],
+                       check=True, capture_output=True)
         outs.append(out)
     details = [(o / "configs.json").read_text() for o in outs]
     assert details[0] == details[1]
@@ -188,7 +189,7 @@ def test_a_refusal_under_a_tiny_budget_names_the_budget(tmp_path):
 
     recipe = tmp_path / "tiny.yaml"
     recipe.write_text(BUDGET_RECIPE.replace("family: landmarks", "family: next_action")
-                      .replace("domain: ferry", "domain: floortile"))
+                      .replace("domain: depots", "domain: floortile"))
     result = CliRunner().invoke(main, ["build", str(recipe), "--out", str(tmp_path / "out"),
                                        "--workers", "1", "--search-budget", "30", "--quiet"])
     assert result.exit_code == 2, result.output

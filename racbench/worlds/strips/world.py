@@ -42,8 +42,9 @@ from racbench.worlds.strips.budget import note_dropped
 from racbench.worlds.strips.model import Domain, Literal, Problem
 from racbench.worlds.strips.oracles import relaxed_reachable
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem, read_pddl_text
-from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, additive_heuristic,
-                                          astar, bfs_plan, greedy_path, max_heuristic,
+from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, astar, bfs_plan,
+                                          lazy_greedy_path, max_heuristic,
+                                          relaxed_plan_heuristic,
                                           shortest_first_actions)
 from racbench.worlds.strips.shipped import blocks_problem, trac_domain_file
 from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
@@ -51,7 +52,9 @@ from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
 TRAC_EXPLICIT_STATES = 2_500  # TRAC's worlds enumerate up to this (five blocks: 501)
 LOCAL_SEARCH_CAP = 5_000
 START_POOL = 256  # implicit worlds: well-mixed states that walks start from
-NEAR_GOAL_TRIES = 40  # implicit worlds: walks tried for a state at a wanted goal distance
+NEAR_GOAL_CANDIDATES = 400  # implicit worlds: candidates for a pool of states near the goal
+NEAR_GOAL_WORK = 1_000_000  # ... and the states their searches may store in all
+NEW_PATH_EVERY = 4  # ... one candidate in this many: a new greedy path from a drawn state
 GOAL_SEEDS = 4  # implicit worlds: greedy searches (besides the one from the initial state)
                 # whose paths' last states seed the draws of states near the goal
 EXPLORE_STATES = 1_000  # implicit worlds: states a witness search visits from a state
@@ -679,6 +682,9 @@ class ImplicitWorld(StripsWorld):
         self._explore_cache: dict[int, list[int]] = {}
         self._within: dict = {}  # _plan_within's outcomes
         self._hmax: dict = {}  # goal -> its h^max, for searches past breadth-first's budget
+        self._pools: dict = {}  # (goal, bound) -> proven states near the goal, by distance
+        self._pool_distances: dict = {}  # (state, goal) -> distance, of the pools' states
+        self.pool_dropped = 0  # pool candidates whose search ran out of budget
 
     def sample_state(self, rng: random.Random) -> int:
         n = len(self.objects)
@@ -720,18 +726,42 @@ class ImplicitWorld(StripsWorld):
                  max_depth: int | None = None) -> int | None:
         """Fewest actions to `cond` (the goal by default), by search (A* where we have
         a heuristic, breadth-first otherwise); SearchBudgetExceeded past the search
-        budget's states (limits.py). `max_depth` is accepted for the protocol (the answer is exact
-        regardless)."""
+        budget's states (limits.py). With `max_depth`, None where there is no plan of
+        at most that many actions, as in an enumerated world (a search no deeper)."""
         cond = cond or self.goal_condition
         key = (state, cond.pos, cond.neg)
+        found = self._pool_distances.get(key)
+        if found is not None:
+            return found
         if key not in self._distances:
+            if max_depth is not None and blocks_must_move(self.task, cond) is None:
+                plan = self._bounded(state, cond, max_depth)
+                return None if plan is None else len(plan)
             self._search(state, cond)
         return self._distances[key]
 
     def optimal_plan(self, rng, state: int, cond: Condition | None = None,
                      max_depth: int | None = None) -> list[int] | None:
-        """A shortest plan by search, ties broken by `rng` so any of them can come out."""
-        return self._search(state, cond or self.goal_condition, rng)
+        """A shortest plan by search (None if there is none, or none of at most
+        `max_depth` actions). TRAC's blocksworld breaks ties by `rng`, so any shortest
+        plan can come out; elsewhere the plan is the one breadth-first search finds
+        first, the same for a state whenever asked, so one search serves its distance
+        and its plan."""
+        cond = cond or self.goal_condition
+        if max_depth is not None and blocks_must_move(self.task, cond) is None:
+            return self._bounded(state, cond, max_depth)
+        return self._search(state, cond, rng)
+
+    def _bounded(self, state: int, cond: Condition, depth: int) -> list[int] | None:
+        """`_plan_within` for a plan of at most `depth` actions, kept like any found;
+        SearchBudgetExceeded where its search runs out of budget (no A*: a question
+        bounded in depth is dropped rather than searched at length)."""
+        plan = self._plan_within(state, cond, depth)
+        if plan is BUDGET_RAN_OUT:
+            raise SearchBudgetExceeded(f"more than {limits.current().search_budget} states")
+        if plan is not None:
+            self._remember(state, cond, plan)
+        return plan
 
     def optimal_steps(self, state: int, cond: Condition | None = None,
                       max_depth: int | None = None) -> list[tuple[int, int]]:
@@ -755,16 +785,10 @@ class ImplicitWorld(StripsWorld):
         if h is not None:
             plan = astar(self.task, state, cond, h, limits.current().search_budget,
                          tie_break=rng)
-        elif rng is None:  # the plan breadth-first search finds first, kept
+        else:  # the plan breadth-first search (or A* past its budget) finds first, kept
             plan = self._plan_within(state, cond, None)
             if plan is BUDGET_RAN_OUT:
                 raise SearchBudgetExceeded(f"more than {limits.current().search_budget} states")
-        else:
-            try:
-                plan = bfs_plan(self.task, state, cond.pos, cond.neg,
-                                limits.current().search_budget, rng)
-            except SearchBudgetExceeded:
-                plan = self._astar_hmax(state, cond, rng)
         if plan is None:
             self._distances[(state, cond.pos, cond.neg)] = None
             return None
@@ -865,39 +889,92 @@ class ImplicitWorld(StripsWorld):
 
     def state_at_goal_distance(self, rng, lo: int, hi: int,
                                cond: Condition | None = None) -> int | None:
-        """A state from which `cond` (the goal) is lo to hi actions away, kept when a
-        breadth-first search to depth `hi` proves its distance in range; None if the
-        tries or the searches' budget run out (the caller draws again), never a guess.
-        Candidates are the last `hi` states of greedy paths to the goal (found once),
-        a step or two off them, and walks from the goal states those paths end in
-        (which reach states near the goal in reversible worlds; in irreversible ones
-        the paths' own states do)."""
-        cond = cond or self.goal_condition
-        paths = self._greedy_paths(cond)
-        if not paths:
+        """A state from which `cond` (the goal) is lo to hi actions away: as an
+        enumerated world draws, a distance uniformly among those in range that some
+        state of the world's pool of states near the goal has, then one of those
+        states uniformly; None if the pool has none in range (the caller draws
+        something else)."""
+        pool = self._near_goal_pool(cond or self.goal_condition, hi)
+        options = [d for d in range(lo, hi + 1) if d in pool]
+        if not options:
             return None
-        for _ in range(NEAR_GOAL_TRIES):
-            path = paths[rng.randrange(len(paths))]
-            if rng.random() < 0.5:  # a walk from the goal state the path ends in
-                state, steps = path[-1], rng.randint(lo, hi + 2)
+        states = pool[rng.choice(options)]
+        return states[rng.randrange(len(states))]
+
+    def _near_goal_pool(self, cond: Condition, hi: int) -> dict[int, list[int]]:
+        """States whose distance to `cond`, at most `hi`, is proven: distance -> states,
+        built once per goal and bound. Candidates are drawn from a fixed seed (never
+        from a row's generator), so the pool is the same whichever row, worker or
+        family asks first, and rows drawn from it never depend on the number of
+        workers. NEAR_GOAL_CANDIDATES candidates are the last `hi` states of greedy
+        paths to the goal, a step or two off them, and walks from the goal states
+        those paths end in (which reach states near the goal in reversible worlds; in
+        irreversible ones the paths' own states do); each is kept when a breadth-first
+        search to depth `hi` finds its shortest plan, with every state along that plan
+        (each the rest of it away). A candidate whose search runs out of budget is
+        left out, never guessed (`pool_dropped` counts them), and building stops once
+        the searches have stored NEAR_GOAL_WORK states in all."""
+        key = (cond.pos, cond.neg, hi)
+        pool = self._pools.get(key)
+        if pool is not None:
+            return pool
+        paths = list(self._greedy_paths(cond))
+        chain = random.Random(f"near-goal-{cond.pos}-{cond.neg}-{hi}")
+        budget = limits.current().search_budget
+        goals = list(dict.fromkeys(path[-1] for path in paths))  # goal states met so far
+        found: dict[int, int] = {}
+        tried: set[int] = set()
+        spent = [0]
+        guide = relaxed_plan_heuristic(self.task, cond.pos)
+        for attempt in range(NEAR_GOAL_CANDIDATES if paths else 0):
+            if spent[0] > NEAR_GOAL_WORK:
+                break
+            if attempt % NEW_PATH_EVERY == NEW_PATH_EVERY - 1:  # a path from a drawn state
+                try:
+                    path = lazy_greedy_path(self.task, self.sample_state(chain), cond.pos,
+                                            cond.neg, budget, guide, spent)
+                except SearchBudgetExceeded:
+                    continue
+                if path:
+                    paths.append(path)
+                    goals.append(path[-1]) if path[-1] not in goals else None
+                continue
+            if chain.random() < 0.5:  # a walk from a goal state
+                state, steps = goals[chain.randrange(len(goals))], chain.randint(1, hi + 2)
             else:  # a path state, a step or two off
-                state = path[-1 - rng.randint(min(lo, len(path) - 1), min(hi, len(path) - 1))]
-                steps = rng.randint(0, 2)
+                path = paths[chain.randrange(len(paths))]
+                state = path[-1 - chain.randint(min(1, len(path) - 1), min(hi, len(path) - 1))]
+                steps = chain.randint(0, 2)
             for _ in range(steps):
                 pairs = self.task.successors(state)
                 if not pairs:
                     break
-                state = pairs[rng.randrange(len(pairs))][1]
-            plan = self._plan_within(state, cond, hi)
-            if plan is BUDGET_RAN_OUT:  # its distance unproven: dropped, never guessed
-                note_dropped()
+                state = pairs[chain.randrange(len(pairs))][1]
+            if state in tried or state in found:
                 continue
-            if plan is not None and len(plan) >= lo:
-                self._remember(state, cond, plan)
-                return state
-        return None
+            tried.add(state)
+            try:
+                plan = bfs_plan(self.task, state, cond.pos, cond.neg, budget, max_depth=hi,
+                                spent=spent)
+            except SearchBudgetExceeded:  # its distance unproven: left out, never guessed
+                self.pool_dropped += 1
+                continue
+            if not plan:
+                continue
+            self._keep_within(state, cond, hi, plan)
+            for i, k in enumerate(plan):
+                found.setdefault(state, len(plan) - i)
+                state = self.task.actions[k].apply(state)
+            if state not in goals:  # the goal state the plan ends in: walks start there too
+                goals.append(state)
+        pool = {}
+        for state, d in found.items():
+            pool.setdefault(d, []).append(state)
+            self._pool_distances[(state, cond.pos, cond.neg)] = d
+        self._pools[key] = pool
+        return pool
 
-    def _astar_hmax(self, state: int, cond: Condition, rng=None) -> list[int] | None:
+    def _astar_hmax(self, state: int, cond: Condition) -> list[int] | None:
         """A shortest plan by A* with h^max, for when breadth-first search ran out of
         budget: the heuristic is admissible, so the plan is as short as any, and A*
         expands only states whose estimate stays within the plan's length (fewer than
@@ -911,8 +988,7 @@ class ImplicitWorld(StripsWorld):
             h = self._hmax[(cond.pos, cond.neg)] = max_heuristic(self.task, cond.pos)
         if h(state) == math.inf:
             return None
-        return astar(self.task, state, cond, h, limits.current().search_budget,
-                     tie_break=rng)
+        return astar(self.task, state, cond, h, limits.current().search_budget)
 
     @cached_property
     def _unit_costs(self) -> bool:
@@ -944,32 +1020,40 @@ class ImplicitWorld(StripsWorld):
                     kept = self._astar_hmax(state, cond)
                 except SearchBudgetExceeded:
                     pass
+        self._keep_within(state, cond, depth, kept)
+        return kept
+
+    def _keep_within(self, state: int, cond: Condition, depth: int | None, kept) -> None:
+        """Keep the outcome of `_plan_within`'s search (a plan is also that of any
+        greater depth)."""
+        budget = limits.current().search_budget
         if len(self._within) >= WITHIN_KEPT:
             self._within.clear()
-        self._within[key] = kept
+        self._within[(state, cond.pos, cond.neg, depth, budget)] = kept
         if isinstance(kept, list):
             self._within[(state, cond.pos, cond.neg, None, budget)] = kept
-        return kept
 
     def _greedy_paths(self, cond: Condition) -> list[list[int]]:
         """Greedy best-first paths (states) to `cond` from the initial state and from
-        GOAL_SEEDS drawn states, guided by h_add (cached per goal)."""
+        GOAL_SEEDS drawn states, guided by FF's relaxed plans and their helpful actions
+        (cached per goal): a 30-block blocksworld takes a few hundred evaluations, where
+        eager greedy search on h_add ran out of 20,000."""
         key = ("greedy-paths", cond.pos, cond.neg)
-        if key not in self._distances:
+        if key not in self._pools:
             chain = random.Random(f"goal-seeds-{len(self.objects)}")
             starts = [self.task.init] + [self.sample_state(chain) for _ in range(GOAL_SEEDS)]
+            guide = relaxed_plan_heuristic(self.task, cond.pos)
             paths = []
             for start in starts:
                 try:
-                    path = greedy_path(self.task, start, cond.pos, cond.neg,
-                                       limits.current().search_budget,
-                                       additive_heuristic(self.task, cond.pos))
+                    path = lazy_greedy_path(self.task, start, cond.pos, cond.neg,
+                                            limits.current().search_budget, guide)
                 except SearchBudgetExceeded:
                     continue
                 if path:
                     paths.append(path)
-            self._distances[key] = paths
-        return self._distances[key]
+            self._pools[key] = paths
+        return self._pools[key]
 
 
 class PairTable:
