@@ -18,6 +18,7 @@ index and candidate lists are sorted, so seeded choices give the same output on 
 from __future__ import annotations
 
 import heapq
+import math
 from collections import OrderedDict
 
 import numpy as np
@@ -315,7 +316,12 @@ def bfs_plan(task: GroundTask, state: int, pos: int, neg: int, max_states: int,
     or none within `max_depth`), by breadth-first search; `rng` shuffles the order in
     which successors are expanded, so any shortest plan can come out.
     SearchBudgetExceeded past `max_states` states: the caller drops the question.
-    `spent[0]` (if given) grows by the number of states the search stored."""
+    `spent[0]` (if given) grows by the number of states the search stored.
+
+    With `max_depth`, states that cannot reach the goal within it by the goal-count
+    bound (`goal_count_bound`) are not expanded: they are never on a plan that short,
+    and every state on one keeps the parent it had, so the plan found is the same;
+    the search only stores fewer states."""
     if state & pos == pos and not state & neg:
         return []
     parent: dict[int, tuple[int, int] | None] = {state: None}
@@ -326,8 +332,27 @@ def bfs_plan(task: GroundTask, state: int, pos: int, neg: int, max_states: int,
             spent[0] += len(parent)
 
 
+def goal_count_bound(task: GroundTask, pos: int, neg: int):
+    """An admissible bound on the actions left to the goal (pos, neg): its literals
+    not yet true, divided by the most any one action makes true (rounded up; that
+    most is kept on the task per goal)."""
+    kept = task.__dict__.setdefault("_goal_count_most", {})
+    most = kept.get((pos, neg))
+    if most is None:
+        if len(kept) > 4096:
+            kept.clear()
+        most = kept[(pos, neg)] = max(((a.add & pos).bit_count() + (a.delete & neg).bit_count()
+                                       for a in task.actions), default=0)
+    if not most:
+        return lambda s: 0 if s & pos == pos and not s & neg else math.inf
+    return lambda s: -(-((pos & ~s).bit_count() + (neg & s).bit_count()) // most)
+
+
 def _bfs_plan(task: GroundTask, parent: dict, state: int, pos: int, neg: int,
               max_states: int, rng, max_depth: int | None) -> list[int] | None:
+    bound = goal_count_bound(task, pos, neg) if max_depth is not None else None
+    if bound is not None and bound(state) > max_depth:
+        return None
     frontier = [state]
     depth = 0
     successors = task.successors
@@ -349,7 +374,8 @@ def _bfs_plan(task: GroundTask, parent: dict, state: int, pos: int, neg: int,
                         n, k = parent[n]
                         plan.append(k)
                     return plan[::-1]
-                nxt.append(n)
+                if bound is None or depth + bound(n) <= max_depth:
+                    nxt.append(n)
                 if len(parent) > max_states:
                     raise SearchBudgetExceeded(f"more than {max_states} states")
         frontier = nxt

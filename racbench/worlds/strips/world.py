@@ -684,6 +684,9 @@ class ImplicitWorld(StripsWorld):
         self._hmax: dict = {}  # goal -> its h^max, for searches past breadth-first's budget
         self._pools: dict = {}  # (goal, bound) -> proven states near the goal, by distance
         self._pool_distances: dict = {}  # (state, goal) -> distance, of the pools' states
+        self._pool_of: dict = {}  # (state, goal) -> the first pool it joined
+        self._first_of: dict = {}  # (pool state, goal) -> first actions of its shortest plans
+        self._first_done: set = set()  # pools whose states' first actions are in _first_of
         self.pool_dropped = 0  # pool candidates whose search ran out of budget
 
     def sample_state(self, rng: random.Random) -> int:
@@ -771,12 +774,39 @@ class ImplicitWorld(StripsWorld):
         cond = cond or self.goal_condition
         if blocks_must_move(self.task, cond) is not None:
             return super().optimal_steps(state, cond, max_depth)
-        key = ("first", state, cond.pos, cond.neg)
-        first = self._distances.get(key)
-        if first is None:
-            first = self._distances[key] = shortest_first_actions(
-                self.task, state, cond.pos, cond.neg, limits.current().search_budget)
+        pool = self._pool_of.get((state, cond.pos, cond.neg))
+        if pool is not None:
+            first = self._pool_first_actions(pool, cond)[(state, cond.pos, cond.neg)]
+            if first is BUDGET_RAN_OUT:
+                raise SearchBudgetExceeded(f"more than {limits.current().search_budget} states")
+        else:
+            key = ("first", state, cond.pos, cond.neg)
+            first = self._distances.get(key)
+            if first is None:
+                first = self._distances[key] = shortest_first_actions(
+                    self.task, state, cond.pos, cond.neg, limits.current().search_budget)
         return [(k, self.task.actions[k].apply(state)) for k in first]
+
+    def _pool_first_actions(self, pool: tuple, cond: Condition) -> dict:
+        """The first actions of every shortest plan from each state of a pool near
+        `cond` (`_near_goal_pool`), found together the first time one is asked for:
+        rows asking about first steps draw every pool state sooner or later, so the
+        survey pays for them, not the rows. BUDGET_RAN_OUT where the search ran out
+        (that state's question is dropped whenever drawn)."""
+        found = self._first_of
+        if pool not in self._first_done:
+            budget = limits.current().search_budget
+            for states in self._pools[pool].values():
+                for state in states:
+                    key = (state, cond.pos, cond.neg)
+                    if key not in found:
+                        try:
+                            found[key] = shortest_first_actions(self.task, state, cond.pos,
+                                                                cond.neg, budget)
+                        except SearchBudgetExceeded:
+                            found[key] = BUDGET_RAN_OUT
+            self._first_done.add(pool)
+        return found
 
     def _search(self, state: int, cond: Condition, rng=None) -> list[int] | None:
         """A shortest plan to `cond`; the distances of the states along it (each the
@@ -785,8 +815,10 @@ class ImplicitWorld(StripsWorld):
         if h is not None:
             plan = astar(self.task, state, cond, h, limits.current().search_budget,
                          tie_break=rng)
-        else:  # the plan breadth-first search (or A* past its budget) finds first, kept
-            plan = self._plan_within(state, cond, None)
+        else:  # the plan breadth-first search (or A* past its budget) finds first, kept;
+            # searched no deeper than a pool's proven distance (the same plan, found sooner)
+            depth = self._pool_distances.get((state, cond.pos, cond.neg))
+            plan = self._plan_within(state, cond, depth)
             if plan is BUDGET_RAN_OUT:
                 raise SearchBudgetExceeded(f"more than {limits.current().search_budget} states")
         if plan is None:
@@ -971,6 +1003,7 @@ class ImplicitWorld(StripsWorld):
         for state, d in found.items():
             pool.setdefault(d, []).append(state)
             self._pool_distances[(state, cond.pos, cond.neg)] = d
+            self._pool_of.setdefault((state, cond.pos, cond.neg), key)
         self._pools[key] = pool
         return pool
 
