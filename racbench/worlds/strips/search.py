@@ -497,38 +497,6 @@ def shortest_first_actions(task: GroundTask, state: int, pos: int, neg: int,
     return []
 
 
-def max_heuristic(task: GroundTask, pos: int):
-    """h^max (Bonet & Geffner) for the positive goal atoms `pos`, admissible: the
-    number of layers of delete-relaxed actions before every goal atom holds, times
-    the cheapest action's cost (a plan needs at least one action per layer). An
-    action's `pre` holds in every way it can apply and its `add` holds whatever it
-    may add, so the relaxation only ever underestimates. Infinite where the relaxation
-    cannot reach the goal (then no plan can)."""
-    actions = sorted({(a.pre, a.add) for a in task.actions})
-    unit = min((a.cost for a in task.actions), default=1)
-    infinite = float("inf")
-
-    def h(state: int) -> float:
-        if state & pos == pos:
-            return 0
-        reached, layer, pending = state, 0, actions
-        while True:
-            grown, waiting = reached, []
-            for pre, add in pending:
-                if pre & reached == pre:
-                    grown |= add
-                else:
-                    waiting.append((pre, add))
-            layer += 1
-            if grown & pos == pos:
-                return layer * unit
-            if grown == reached:
-                return infinite
-            reached, pending = grown, waiting
-
-    return h
-
-
 def _relaxed_costs(task: GroundTask, pos: int):
     """The delete-relaxed cost of every atom from a state, one per action (h_add's
     costs), with the action that first achieved it at that cost, as Knuth's generalised

@@ -37,13 +37,13 @@ from racbench.errors import GenerationError, InputError
 from racbench.worlds.protocol import World
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.grounding import ground
-from racbench.worlds.strips.heuristics import blocks_must_move
+from racbench.worlds.strips.heuristics import blocks_must_move, lm_cut
 from racbench.worlds.strips.budget import note_dropped
 from racbench.worlds.strips.model import Domain, Literal, Problem
 from racbench.worlds.strips.oracles import relaxed_reachable
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem, read_pddl_text
 from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, astar, bfs_plan,
-                                          lazy_greedy_path, max_heuristic,
+                                          lazy_greedy_path,
                                           relaxed_plan_heuristic,
                                           shortest_first_actions)
 from racbench.worlds.strips.shipped import blocks_problem, trac_domain_file
@@ -681,7 +681,7 @@ class ImplicitWorld(StripsWorld):
         self._distances: dict = {}
         self._explore_cache: dict[int, list[int]] = {}
         self._within: dict = {}  # _plan_within's outcomes
-        self._hmax: dict = {}  # goal -> its h^max, for searches past breadth-first's budget
+        self._admissible: dict = {}  # goal -> LM-cut, for searches past breadth-first's budget
         self._pools: dict = {}  # (goal, bound) -> proven states near the goal, by distance
         self._pool_distances: dict = {}  # (state, goal) -> distance, of the pools' states
         self._pool_of: dict = {}  # (state, goal) -> the first pool it joined
@@ -1007,18 +1007,20 @@ class ImplicitWorld(StripsWorld):
         self._pools[key] = pool
         return pool
 
-    def _astar_hmax(self, state: int, cond: Condition) -> list[int] | None:
-        """A shortest plan by A* with h^max, for when breadth-first search ran out of
+    def _astar_lmcut(self, state: int, cond: Condition) -> list[int] | None:
+        """A shortest plan by A* with LM-cut, for when breadth-first search ran out of
         budget: the heuristic is admissible, so the plan is as short as any, and A*
         expands only states whose estimate stays within the plan's length (fewer than
-        breadth-first search, where goals lie far). None if there is none (which h^max
-        alone may prove); SearchBudgetExceeded past the budget, as always, and where
-        actions have costs (A* would minimise cost; these searches count actions)."""
+        breadth-first search, where goals lie far; LM-cut proves ferry p14's and
+        satellite p14's initial distances, 18 and 11, where h^max ran out of the same
+        20,000 states). None if there is none (which the relaxation alone may prove);
+        SearchBudgetExceeded past the budget, as always, and where actions have costs
+        (A* would minimise cost; these searches count actions)."""
         if not self._unit_costs:
             raise SearchBudgetExceeded("actions with costs: no fallback to A*")
-        h = self._hmax.get((cond.pos, cond.neg))
+        h = self._admissible.get((cond.pos, cond.neg))
         if h is None:
-            h = self._hmax[(cond.pos, cond.neg)] = max_heuristic(self.task, cond.pos)
+            h = self._admissible[(cond.pos, cond.neg)] = lm_cut(self.task, cond.pos)
         if h(state) == math.inf:
             return None
         return astar(self.task, state, cond, h, limits.current().search_budget)
@@ -1030,7 +1032,7 @@ class ImplicitWorld(StripsWorld):
     def _plan_within(self, state: int, cond: Condition, depth: int | None):
         """The shortest plan breadth-first search (without tie-breaking) finds first
         from `state` to `cond`, if it has at most `depth` actions (any, for None, and
-        then A* with h^max where breadth-first search runs out of budget); None if
+        then A* with LM-cut where breadth-first search runs out of budget); None if
         there is none, or BUDGET_RAN_OUT. Draws near the goal keep meeting the same
         candidates (walks of a few steps from a few goal states), so outcomes are kept:
         such a search gives the same outcome whenever it runs, so keeping them changes
@@ -1050,7 +1052,7 @@ class ImplicitWorld(StripsWorld):
             kept = BUDGET_RAN_OUT
             if depth is None:  # a distance asked for: worth A*'s dearer states
                 try:
-                    kept = self._astar_hmax(state, cond)
+                    kept = self._astar_lmcut(state, cond)
                 except SearchBudgetExceeded:
                     pass
         self._keep_within(state, cond, depth, kept)
