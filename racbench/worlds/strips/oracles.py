@@ -50,7 +50,9 @@ from typing import Sequence
 import numpy as np
 
 from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, bfs_to_goal,
-                                           greedy_path, optimal_first_by_search, ucs_cost)
+                                           greedy_path, lazy_greedy_path,
+                                           optimal_first_by_search, relaxed_plan_heuristic,
+                                           ucs_cost)
 from racbench.worlds.strips.task import Condition, GroundAction, GroundTask, iter_bits
 
 __all__ = [
@@ -90,6 +92,7 @@ class _TaskCache:
         # what an action needs or surely adds (ADL: an effect that may add an atom can
         # also not fire); the landmark shortcuts leave these actions out
         self.needs_or_adds = [a.pre | a.sure_add for a in task.actions]
+        self.guides: dict[int, object] = {}  # goal atoms -> relaxed_plan_heuristic
 
 
 _CACHES: "weakref.WeakKeyDictionary[GroundTask, _TaskCache]" = weakref.WeakKeyDictionary()
@@ -472,8 +475,10 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
     True if the atom already holds in `state` (the empty prefix makes it true; question
     generators should avoid that case), and vacuously True if the goal is unreachable.
     Otherwise exact: search the states reachable while the atom stays false for one
-    satisfying the goal. A delete-relaxation test answers "yes" first when the goal is
-    out of relaxed reach without the actions that add the atom or need it."""
+    satisfying the goal (in an enumerated space, or greedily, guided by FF's relaxed
+    plans, which finds such a plan in a few steps where one exists and else searches
+    them all). A delete-relaxation test answers "yes" first when the goal is out of
+    relaxed reach without the actions that add the atom or need it, then h^2."""
     bit = 1 << atom
     if state & bit or goal.pos & bit:
         return True
@@ -489,22 +494,12 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
     triples = [t for t, m in zip(c.triples, c.needs_or_adds) if not m & bit]
     if not _h2_allows(_h2_pairs(triples, state, len(task.atoms)), pos):
         return True
-    seen_states = {state}
-    frontier = [state]
-    while frontier:
-        nxt = []
-        for s in frontier:
-            if s & pos == pos and not s & neg:
-                return False
-            for _, n in task.successors(s):
-                if n & bit or n in seen_states:
-                    continue
-                seen_states.add(n)
-                nxt.append(n)
-                if len(seen_states) > max_states:
-                    raise SearchBudgetExceeded(f"more than {max_states} states")
-        frontier = nxt
-    return True
+    # a plan that never makes the atom true (found greedily: it need not be short), or
+    # every state reachable without it searched (SearchBudgetExceeded past max_states)
+    guide = c.guides.get(pos)
+    if guide is None:
+        guide = c.guides[pos] = relaxed_plan_heuristic(task, pos)
+    return lazy_greedy_path(task, state, pos, neg, max_states, guide, avoid=bit) is None
 
 
 # -- sampling -------------------------------------------------------------------------

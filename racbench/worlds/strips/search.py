@@ -592,7 +592,8 @@ def relaxed_plan_heuristic(task: GroundTask, pos: int):
 
 
 def lazy_greedy_path(task: GroundTask, start: int, pos: int, neg: int, max_states: int,
-                     heuristic, spent: list[int] | None = None) -> list[int] | None:
+                     heuristic, spent: list[int] | None = None,
+                     avoid: int = 0) -> list[int] | None:
     """States of some path from `start` to the goal (not optimal), by lazy greedy
     best-first search with preferred actions, as Fast Downward's lazy_greedy([ff],
     preferred=[ff]) runs it: a state is evaluated when it leaves the open list, not
@@ -603,17 +604,20 @@ def lazy_greedy_path(task: GroundTask, start: int, pos: int, neg: int, max_state
     states without a path; SearchBudgetExceeded past `max_states` evaluated states.
     Far fewer evaluations than `greedy_path` where plateaus are wide (a 30-block
     blocksworld), and each costs one relaxed exploration. `spent[0]` (if given) grows
-    by the number of states evaluated."""
+    by the number of states evaluated. States where an atom of `avoid` holds are never
+    entered (a plan that never makes those atoms true, or None if the search ran out
+    of states: then there is none, as states the heuristic calls dead ends have no
+    plan at all)."""
     parent: dict[int, int | None] = {start: None}
     try:
-        return _lazy_greedy_path(task, parent, start, pos, neg, max_states, heuristic)
+        return _lazy_greedy_path(task, parent, start, pos, neg, max_states, heuristic, avoid)
     finally:
         if spent is not None:
             spent[0] += len(parent)
 
 
 def _lazy_greedy_path(task: GroundTask, parent: dict, start: int, pos: int, neg: int,
-                      max_states: int, heuristic) -> list[int] | None:
+                      max_states: int, heuristic, avoid: int) -> list[int] | None:
     infinite = float("inf")
     value, preferred = heuristic(start)
     if value == infinite:
@@ -625,7 +629,7 @@ def _lazy_greedy_path(task: GroundTask, parent: dict, start: int, pos: int, neg:
     def expand(s: int, value: float, preferred: frozenset[int]) -> None:
         nonlocal counter
         for k, n in task.successors(s):
-            if n not in parent:
+            if n not in parent and not n & avoid:
                 counter += 1
                 entry = (value, counter, s, n)
                 heapq.heappush(everything, entry)
