@@ -567,7 +567,9 @@ def test_mc_detection_reads_values_not_names(tmp_path):
     assert not audit.has_mc_choices(tmp_path / "no_rows")  # no parquet: nothing to probe
 
 
-def test_chance_p_value_is_the_exact_one_sided_binomial_tail():
+def test_chance_p_value_is_the_exact_binomial_test():
+    """Two-sided: every count no more likely than the one seen (scipy's relative
+    tolerance for ties); one-sided: the upper tail; from exact binomial probabilities."""
     import math
     from fractions import Fraction
 
@@ -575,14 +577,50 @@ def test_chance_p_value_is_the_exact_one_sided_binomial_tail():
         for acc in (0.0, 0.3, 0.5, 0.56, 0.7, 1.0):
             k = round(acc * n)
             for chance in (Fraction(1, 2), Fraction(1, 4), Fraction(1, 3)):
-                exact = sum(math.comb(n, i) * chance ** i * (1 - chance) ** (n - i)
-                            for i in range(k, n + 1))
+                pmf = [math.comb(n, i) * chance ** i * (1 - chance) ** (n - i)
+                       for i in range(n + 1)]
+                exact = sum(q for q in pmf if q <= pmf[k] * Fraction(10_000_001, 10_000_000))
                 p = audit.chance_p_value(acc, n, float(chance))
-                assert p == pytest.approx(float(exact), rel=1e-12, abs=0.0)
+                assert p == pytest.approx(min(1.0, float(exact)), rel=1e-9, abs=0.0)
+                upper = audit.chance_p_value(acc, n, float(chance), two_sided=False)
+                assert upper == pytest.approx(float(sum(pmf[k:])), rel=1e-12, abs=0.0)
     assert audit.chance_p_value(0.5, 0) == 1.0
     assert 0.0 < audit.chance_p_value(0.30, 10_000, 0.25) < 1e-20  # large n: no underflow
     assert audit._passes(0.35, 100, audit.OPTIONS_THRESHOLD, 0.25)
     assert not audit._passes(0.5, 100, audit.OPTIONS_THRESHOLD, 0.25)
+    assert audit._passes(0.15, 100, audit.OPTIONS_THRESHOLD, 0.25)  # the band's foot
+    assert not audit._passes(0.0, 100, audit.OPTIONS_THRESHOLD, 0.25)  # far below chance
+    assert not audit._passes(0.30, 1000, audit.ACCURACY_THRESHOLD)  # bool: 30% is 70% flipped
+    # cross-validation: below chance is the folds' artefact, judged on the upper side only
+    assert audit._passes(0.30, 1000, audit.ACCURACY_THRESHOLD, two_sided=False)
+
+
+def test_options_that_train_never_answers_fail_below_chance(tmp_path):
+    """A split held out by its answer: every held-out row's right option is one no train
+    row answers, so the probe, trained to like train's answers, reads about 0%. The
+    options still give the answer away (pick the option train never answers), and the
+    audit must say so, not pass it for being under the threshold."""
+    rng = np.random.default_rng(7)
+    names = [f"entity{i}" for i in range(12)]
+    seen, held = names[:6], names[6:]
+
+    def rows(n, answers_from):
+        questions, choices, answers = [], [], []
+        for i in range(n):
+            right = answers_from[rng.integers(len(answers_from))]
+            others = [x for x in seen if x != right]
+            options = [right] + list(rng.choice(others, size=3, replace=False))
+            order = rng.permutation(4)
+            choices.append([f"the {options[j]} carries it" for j in order])
+            answers.append(int(np.where(order == 0)[0][0]))
+            questions.append(f"which one carries the message in episode {i}?")
+        return questions, choices, np.array(answers)
+
+    _write_mc(tmp_path / "held_out_by_answer", "train", *rows(300, seen))
+    _write_mc(tmp_path / "held_out_by_answer", "test", *rows(150, held))
+    result = audit.probe_options(tmp_path / "held_out_by_answer")
+    assert result.accuracy < 0.05 and not result.passed and result.p_value < 1e-9
+    assert not audit.holm([result])[0].passed
 
 
 def test_holm_on_known_numbers():
@@ -618,7 +656,7 @@ def test_card_lists_mc_config_on_choices(tmp_path):
 
 
 def test_holm_judges_an_audit_of_many_configs_as_a_whole():
-    """One config 36% right of 100 options rows (p = 0.008) fails alone, but among 200
+    """One config 37% right of 100 options rows (p = 0.008) fails alone, but among 200
     configs at chance that is luck; a real leak (50%) still fails among them."""
     from racbench.checks.audit import PROBE_OPTIONS, ProbeResult, chance_p_value, holm
 
@@ -627,7 +665,7 @@ def test_holm_judges_an_audit_of_many_configs_as_a_whole():
         return ProbeResult(name, "choices", "train", "test", 400, 100, accuracy, 0.25,
                            p >= 0.01 or accuracy <= 0.35, "holdout", p, probe=PROBE_OPTIONS)
 
-    lucky, leak = result("lucky", 0.36), result("leak", 0.50)
+    lucky, leak = result("lucky", 0.37), result("leak", 0.50)
     assert not holm([lucky])[0].passed and not holm([leak])[0].passed
     crowd = [result(f"c{i:03d}", 0.25) for i in range(200)]
     judged = {r.config: r for r in holm(crowd + [lucky, leak])}

@@ -44,7 +44,7 @@ TINY = {
     "lab_families.py": (["--rows", "2", "--families", "applicability"], "rows/s"),
     "science_gold.py": (["--tasks", "boil", "--every", "15", "--workers", "1"], "steps/s"),
     "rule_worlds.py": (["--episodes", "3", "--scale", "0.002", "--configs",
-                        "messenger_first_target_mc"], "eps/s"),
+                        "rtfm_next_observation_h1"], "eps/s"),
     "imitation.py": (["--tasks", "identify-life-stages-2", "--every", "5", "--workers", "1",
                       "--configs", "bc-identify-life-stages-2"], "rows/s"),
 }

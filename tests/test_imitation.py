@@ -155,7 +155,7 @@ def test_science_gold_rows_keep_their_bytes():
     rows = [gold_row("boil", 3, "", True), gold_row("find-plant", 299, "easy"),
             gold_row("power-component", 17, "easy", True)]
     digest = hashlib.blake2b(json.dumps(rows, sort_keys=True).encode(), digest_size=16)
-    assert digest.hexdigest() == "922a0814d94a336c172f58d4064037b0"
+    assert digest.hexdigest() == "681fb46a7d35a683060bea9c7c0df52d"
 
 
 @pytest.mark.parametrize("change, words", [

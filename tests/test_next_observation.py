@@ -54,7 +54,13 @@ def _rows(cfg: NextObservationConfig, split: str, n: int) -> list[dict]:
                                  NextObservationConfig(science="boil", form="bool", horizon=2,
                                                        distractors=3),
                                  NextObservationConfig(domain="logistics", distractors=3,
-                                                       horizon=2)])
+                                                       horizon=2),
+                                 NextObservationConfig(rules="rtfm", distractors=3, horizon=4,
+                                                       rule_options=(("episodes", 5),)),
+                                 NextObservationConfig(rules="messenger", form="bool",
+                                                       distractors=2, rule_options=(
+                                                           ("episodes", 5), ("overlap", False)))],
+                         ids=["lab", "lab-bool", "strips", "rules", "rules-bool"])
 def test_rows_replay_with_distinct_distractors_of_other_actions(cfg):
     for row in _rows(cfg, "test", 6):
         sym = json.loads(row["symbolic"])
@@ -70,6 +76,16 @@ def test_rows_replay_with_distinct_distractors_of_other_actions(cfg):
             assert sym["option_actions"][sym["answer"]] == sym["actions"][-1]
         else:
             assert row["label"] == int(sym["answer"]) and row["choices"] == []
+
+
+def test_rule_world_rows_draw_episodes_of_their_split_only():
+    cfg = NextObservationConfig(rules="rtfm", distractors=3, rule_options=(("episodes", 5),))
+    for split in ("train", "test"):
+        rows = _rows(cfg, split, 8)
+        assert {r["problem"].split("-")[1] for r in rows} == {split}
+        sym = json.loads(rows[0]["symbolic"])
+        assert sym["world"] == "rules" and sym["episode"] == rows[0]["problem"]
+        assert "Manual: " in rows[0]["context"]
 
 
 def test_unseen_tasks_share_no_task_between_splits():
@@ -101,6 +117,12 @@ def test_build_is_byte_identical_whatever_workers_and_hash_seed_and_verifies(tmp
     ("    distractors: 5", "    distractors: 16") + ("'distractors' must be between 1 and 15",),
     ("test: [melt]", "test: [boil]") + ("in both 'train' and 'test'",),
     ("    history: 2", "    history: 2\n    length: 3") + ("unknown key 'length'",),
+    ("    science: boil", "    rules: rtfm\n    rule_options: {grid: 2}")
+    + ("rule option 'grid' of rtfm must be an integer from 3 to 8, got 2",),
+    ("    science: boil", "    rules: rtfm\n    simplifications: easy")
+    + ("a rule world takes 'rule_options'",),
+    ("    science: boil", "    rule_options: {grid: 4}")
+    + ("a next_observation config names one world",),
 ])
 def test_bad_recipe_values_exit_2_naming_the_field(tmp_path, change):
     old, new, expected = change

@@ -1,7 +1,8 @@
 """Generated rule worlds (racbench/worlds/rules/): the grammar, the manual, the splits by
 rule combination, the oracle and the baseline, the gymnasium environment, and the rows
-the task families make of them (re-derived from `symbolic`, byte-identical with 1 and 2
-workers, bad recipe values refused)."""
+made of them: the task families' questions, next-observation rows and imitation rows
+(re-derived from `symbolic`, replayed by verify, byte-identical with 1 and 2 workers and
+under two hash seeds, bad recipe values refused)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import hashlib
 import json
 import random
 import re
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -157,7 +159,26 @@ RECIPE = {"name": "rw", "seed": 2, "configs": [
      "splits": {"train": 12, "validation": 6, "test": 6}},
     {"name": "rtfm_first_mc", "family": "first_target", "form": "mc", "rules": "rtfm",
      "rule_options": {"episodes": 4, "entities": 4, "grid": 5},
-     "splits": {"train": 8, "validation": 4, "test": 4}}]}
+     "splits": {"train": 8, "validation": 4, "test": 4}},
+    {"name": "msg_first_open", "family": "first_target", "form": "open",
+     "rules": "messenger", "rule_options": {"episodes": 4, "overlap": False},
+     "splits": {"train": 4, "validation": 2, "test": 2}},
+    {"name": "rtfm_proj_mc", "family": "projection", "form": "mc", "rules": "rtfm",
+     "rule_options": {"episodes": 4}, "splits": {"train": 8, "validation": 4, "test": 4}},
+    {"name": "rtfm_next_h2", "family": "next_observation", "rules": "rtfm",
+     "rule_options": {"episodes": 4}, "horizon": 2, "distractors": 3,
+     "splits": {"train": 8, "validation": 4, "test": 4}},
+    {"name": "msg_next_bool", "family": "next_observation", "form": "bool",
+     "rules": "messenger", "rule_options": {"episodes": 4, "overlap": False},
+     "distractors": 2, "splits": {"train": 6, "validation": 2, "test": 2}},
+    {"name": "bc-rtfm", "rules": "rtfm", "rule_options": {"episodes": 4},
+     "rows": "behaviour_cloning", "history": 2, "valid_actions": True},
+    {"name": "rc-messenger", "rules": "messenger",
+     "rule_options": {"episodes": 4, "overlap": False}, "rows": "return_conditioned"},
+    {"name": "gold-rtfm", "rules": "rtfm", "rule_options": {"episodes": 4},
+     "valid_actions": True}]}
+QUESTIONS = ("rtfm_proj_bool", "msg_exec_bool", "rtfm_first_mc", "msg_first_open",
+             "rtfm_proj_mc")
 
 
 def _digest(folder: Path) -> str:
@@ -173,19 +194,26 @@ def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("rules")
     (root / "rw.yaml").write_text(yaml.safe_dump(RECIPE))
     racbench.build(str(root / "rw.yaml"), root / "one", workers=1)
-    racbench.build(str(root / "rw.yaml"), root / "two", workers=2)
+    # two workers, in another process under another hash seed
+    subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(root / "rw.yaml"),
+                    "--out", str(root / "two"), "--workers", "2", "--quiet"], check=True,
+                   env={**os.environ, "PYTHONHASHSEED": "7"})
     return root
 
 
-def test_builds_are_byte_identical_with_one_and_two_workers(built):
+def test_builds_are_byte_identical_with_one_and_two_workers_and_hash_seeds(built):
     assert _digest(built / "one") == _digest(built / "two")
+
+
+def _rows_of(folder: Path, config: str) -> dict[str, list[dict]]:
+    return {split: [r for p in paths for r in read_columns(p).to_pylist()]
+            for split, paths in split_files(folder / config).items()}
 
 
 def test_every_label_is_rederived_from_symbolic(built):
     from racbench.tasks.first_target import first_target
     for config in ("rtfm_proj_bool", "msg_exec_bool", "rtfm_first_mc"):
-        for split, paths in split_files(built / "one" / config).items():
-            rows = [r for p in paths for r in read_columns(p).to_pylist()]
+        for split, rows in _rows_of(built / "one", config).items():
             assert rows, (config, split)
             for row in rows:
                 sym = json.loads(row["symbolic"])
@@ -215,10 +243,11 @@ def test_every_label_is_rederived_from_symbolic(built):
 def test_the_card_states_win_rates_per_split(built):
     card = (built / "one" / "README.md").read_text()
     assert "## Generated worlds" in card and "oracle wins (%)" in card
-    table = card.split("### rtfm_proj_bool")[1].split("###")[0]
-    for split in SPLITS:
-        assert re.search(rf"\| {split} \| 4 \| 100.0 \| [0-9.]+ \|", table), table
-    assert "checked absent from train" in card
+    for config in RECIPE["configs"]:  # every kind of row over rule worlds
+        table = card.split(f"### {config['name']}\n")[1].split("###")[0]
+        for split in SPLITS:
+            assert re.search(rf"\| {split} \| 4 \| 100.0 \| [0-9.]+ \|", table), table
+        assert "checked absent from train" in table
 
 
 BAD = [
@@ -248,6 +277,25 @@ def test_bad_recipe_values_are_refused_with_a_clear_message(tmp_path, entry, mes
     with pytest.raises(racbench.errors.InputError, match=re.escape(message)):
         racbench.build(str(_bad_recipe(tmp_path, entry)), tmp_path / "out")
     assert not any(p.name != "r.yaml" for p in tmp_path.iterdir())
+
+
+BAD_GOLD = [
+    ({"rows": "trajectory", "history": 3}, "'history' is for rows: behaviour_cloning"),
+    ({"rows": "steps"}, "unknown rows 'steps'; accepted: trajectory, behaviour_cloning"),
+    ({"splits": {"test": 4}}, "unknown key 'splits' for a rule world's gold rows"),
+    ({"rule_options": {"entities": 9}}, "rule option 'entities' of rtfm must be an integer"),
+    ({"rule_options": {"episodes": True}}, "rule option 'episodes' (per split) must be"),
+]
+
+
+@pytest.mark.parametrize("entry, message", BAD_GOLD)
+def test_bad_gold_rule_configs_are_refused_with_a_clear_message(tmp_path, entry, message):
+    config = {"name": "g", "rules": "rtfm", **entry}
+    (tmp_path / "r.yaml").write_text(yaml.safe_dump({"name": "r", "configs": [config]}))
+    proc = subprocess.run([sys.executable, "-m", "racbench.cli", "build", "r.yaml", "--out",
+                           "out"], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and not (tmp_path / "out").exists()
 
 
 def test_a_bad_recipe_value_exits_2_from_the_command_line(tmp_path):
@@ -287,10 +335,71 @@ def test_verify_replays_rule_rows_and_catches_a_flipped_label(built, tmp_path,
     from racbench.checks.verify import verify_dataset
 
     report = verify_dataset(built / "one", optimal=False)
-    assert report.ok and not report.mismatches and not report.skipped
-    assert report.checked["label"] == sum(report.rows.values())
+    assert report.ok and not report.mismatches and not report.skipped and not report.unchecked
+    assert report.checked["label"] == sum(report.rows[c] for c in QUESTIONS)
+    assert report.checked["option observation"] == sum(report.rows[c] for c in
+                                                       ("rtfm_next_h2", "msg_next_bool"))
+    assert report.checked["commands"] == sum(report.rows[c] for c in
+                                             ("bc-rtfm", "rc-messenger", "gold-rtfm"))
     copy = tmp_path / "flipped"
     shutil.copytree(built / "one", copy)
-    flipped = flip_first_label(copy, "rtfm_proj_bool")
-    report = verify_dataset(copy, configs=["rtfm_proj_bool"], optimal=False)
-    assert [m.row_id for m in report.mismatches] == [flipped]
+    flipped = [flip_first_label(copy, c) for c in ("rtfm_proj_bool", "msg_next_bool")]
+    report = verify_dataset(copy, configs=["rtfm_proj_bool", "msg_next_bool"], optimal=False)
+    assert sorted(m.row_id for m in report.mismatches) == sorted(flipped)
+
+
+def test_imitation_rows_are_the_oracles_play_and_verify_catches_a_change(built):
+    from racbench.checks.verify.replay_imitation import check
+
+    gold = _rows_of(built / "one", "gold-rtfm")
+    bc = _rows_of(built / "one", "bc-rtfm")
+    rc = _rows_of(built / "one", "rc-messenger")
+    for split in SPLITS:
+        assert len(gold[split]) == 4 and {r["split"] for r in gold[split]} == {split}
+        for row in gold[split]:
+            episode, _ = episode_from_symbolic({**json.loads(row["symbolic"]),
+                                                "state": [0, [], [], -1, False, 0, 0]})
+            plan = solve(episode)
+            assert [s["action"] for s in row["steps"]] == plan and row["final_score"] == 1.0
+            assert row["steps"][-1]["valid_actions"] == []  # the game is over
+            steps = [r for r in bc[split] if r["id"].startswith(row["id"] + "/")]
+            assert [r["action"] for r in steps] == plan
+            assert all(r["task_description"] == row["task_description"] for r in steps)
+            assert row["task_description"].startswith("Manual: ")
+            assert steps[1]["history"] == [{"observation": steps[0]["observation"],
+                                            "action": plan[0]}]
+        # the reward still to come: 1 before the winning move, which is always the last
+        assert {r["return_to_go"] for r in rc[split]} == {1}
+    row = bc["test"][1]
+    assert check(row).ok
+    for key, value in (("action", "left" if row["action"] != "left" else "right"),
+                       ("observation", "x"), ("split", "train"),
+                       ("valid_actions", row["valid_actions"][:-1])):
+        assert not check({**row, key: value}).ok, key
+    sym = json.loads(row["symbolic"])
+    sym["layout"]["agent"] = (sym["layout"]["agent"] + 1) % 16  # another episode
+    assert not check({**row, "symbolic": json.dumps(sym)}).ok
+
+
+def test_open_first_target_rows_are_scored_by_the_name_they_give(built):
+    for row in _rows_of(built / "one", "msg_first_open")["test"]:
+        names = json.loads(row["symbolic"])["rules"]["entities"]
+        wrong = next(n[0] for n in names if n[0] != row["answer"])
+        assert racbench.score(row, f"Answer: the {row['answer']}").value == 1.0
+        assert racbench.score(row, f"I would go to the {wrong} first.").value == 0.0
+        assert racbench.score(row, f"Either the {wrong} or the {row['answer']}.").parsed is False
+
+
+def test_projection_mc_options_come_from_exact_sets_of_one_episode():
+    """Options recur only within an episode: each episode is surveyed as its own world, so
+    every split has exact option sets (each option the right one with probability 1/4)."""
+    from racbench.tasks.config import TaskConfig
+    from racbench.tasks.rows import ConfigRows
+    cfg = TaskConfig(family="projection", form="mc", rules="rtfm",
+                     rule_options=(("episodes", 3),))
+    gen = ConfigRows("pm", cfg, 0, SPLITS)
+    assert all(len(ws) == 3 and all(len(w.episodes) == 1 for w in ws)
+               for ws in gen.worlds.values())
+    assert gen._world_survey and all(s.exact for s in gen._world_survey.values())
+    row = gen.row("test", 0, 2).columns
+    assert row["problem"] == json.loads(row["symbolic"])["episode"]

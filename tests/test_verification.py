@@ -428,9 +428,10 @@ def test_problem_pddl_parses_to_the_same_initial_state():
 
 
 def test_science_lab_rows_are_replayed_in_a_fresh_simulator():
-    """No door to the kitchen at the start of boil 0 (doors to the hallway and outside)."""
+    """No door to the kitchen at the start of boil 1 (ScienceWorld's: the art studio, whose
+    one door leads to the hallway)."""
     sym = {"world": "science", "family": "applicability", "form": "bool", "answer": True,
-           "task": "boil", "variation": 0, "simplifications": "", "history": [],
+           "task": "boil", "variation": 1, "simplifications": "", "history": [],
            "subject": ["open door to kitchen"]}
     row = {"id": "lab-train-000000", "label": 1, "symbolic": json.dumps(sym)}
     check = verify_row(row, optimal=False)

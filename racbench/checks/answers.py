@@ -18,6 +18,7 @@ rather than guessed. Lists and single actions or facts are read by
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 from typing import Sequence
 
@@ -26,7 +27,7 @@ from racbench.checks.answer_lists import (extract_action, extract_actions, extra
 from racbench.checks.reply_text import answer_starts, plain
 
 __all__ = ["extract_bool", "extract_letter", "extract_steps", "extract_actions",
-           "extract_facts", "extract_action", "extract_fact"]
+           "extract_facts", "extract_action", "extract_fact", "extract_name"]
 
 # Bare answers the scorer always accepted ("1", "correct", "(true)"...).
 _BARE_TRUE = {"true", "yes", "1", "correct", "right"}
@@ -355,3 +356,36 @@ def _numbers(text: str) -> list[int]:
 def _steps_text(numbers: list[int]) -> str:
     return ", ".join(map(str, numbers)) if numbers else "none"
 
+
+
+# -- one name among given ones ------------------------------------------------------------
+
+def extract_name(reply, names: Sequence[str]) -> str | None:
+    """The one of `names` (things on a rule world's grid: "gleaming sword", "fire
+    goblin") the reply gives: on the line after its last answer marker if that names
+    one, else in the whole reply. A name is matched whole, any case; failing any, by
+    its last word where only one name ends so ("the sword"). None if the reply names
+    none of them, or several different ones."""
+    text = plain(str(reply))
+    for start in reversed(answer_starts(text)):
+        found = _names_in(_lines_after(text, start), names)
+        if found:
+            return found[0] if len(found) == 1 else None
+    found = _names_in(text, names)
+    return found[0] if len(found) == 1 else None
+
+
+def _names_in(text: str, names: Sequence[str]) -> list[str]:
+    """The distinct names said in `text`: whole names, or failing any, unique last words."""
+    low = text.lower()
+
+    def said(words: str) -> bool:
+        return re.search(rf"(?<![\w-]){re.escape(words.lower())}(?![\w-])", low) is not None
+
+    whole = [n for n in names if said(n)]
+    # a name inside a longer one said ("goblin" in "fire goblin") is not said by itself
+    whole = [n for n in whole if not any(n != m and n.lower() in m.lower() for m in whole)]
+    if whole:
+        return whole
+    heads = Counter(n.split()[-1].lower() for n in names)
+    return [n for n in names if heads[n.split()[-1].lower()] == 1 and said(n.split()[-1])]

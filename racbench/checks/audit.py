@@ -25,11 +25,17 @@ blake2b hash of each row's question text and index (for the options probe, whole
 rows go to a fold with all their options); the accuracy is then the share of all rows
 predicted right by the model that did not see their fold.
 
-Verdict: a config fails when its accuracy is above the threshold and a
-one-sided binomial test against chance (`scipy.stats.binomtest`) gives
+Verdict: a config fails when its accuracy lies outside the band around chance
+(above the threshold, or as far below chance as the threshold is above it) and a
+two-sided binomial test against chance (`scipy.stats.binomtest`) gives
 p < ``SIGNIFICANCE``; an audit of many configs adjusts the p-values for their
 number (Holm), so that a dataset whose every config is at chance is flagged by
-luck at most 1% of the time.
+luck at most 1% of the time. On a held-out split, far below chance is a leak too:
+held-out answers that are systematically what train never answers (a split held out
+by its answer, say) read near 0%, and a reader who picks against the probe reads
+them. Cross-validation judges only the upper side: there, below chance is the known
+artefact of folds (the same text with both labels, one copy in each fold, is
+predicted against), and no training split exists for a reader to exploit.
 
 The section goes into the card through `racbench.export.card_section`; all English
 prose shown to readers lives in the Jinja2 template ``templates/card/audit.md.j2``.
@@ -71,7 +77,7 @@ __all__ = [
 
 #: A config passes when the probe's accuracy is at most this.
 ACCURACY_THRESHOLD = 0.55
-SIGNIFICANCE = 0.01  # above the threshold, a config fails only if clearly above chance
+SIGNIFICANCE = 0.01  # outside the band, a config fails only if clearly away from chance
 #: An options probe passes when it picks the correct option at most this often
 #: (chance is 25% with four options).
 OPTIONS_THRESHOLD = 0.35
@@ -108,25 +114,37 @@ class ProbeResult:
     majority_baseline: float
     passed: bool
     method: str
-    p_value: float = 1.0  # one-sided binomial test of the accuracy against chance
+    p_value: float = 1.0  # binomial test against chance (two-sided on a held-out split)
     p_adjusted: float | None = None  # p_value adjusted for the configs of an audit (holm)
     # PROBE_LABEL (majority_baseline is the majority class) or PROBE_OPTIONS
     # (majority_baseline is chance, one over the number of options).
     probe: str = PROBE_LABEL
 
 
-def chance_p_value(accuracy: float, n: int, chance: float = 0.5) -> float:
-    """P(at least this many correct of n | guessing right with probability ``chance``)."""
+def chance_p_value(accuracy: float, n: int, chance: float = 0.5,
+                   two_sided: bool = True) -> float:
+    """The exact binomial test of this many correct of n against guessing right with
+    probability ``chance``: two-sided (counts at most as likely as this one), or the
+    upper tail (at least this many correct)."""
     if n <= 0:
         return 1.0
-    return float(binomtest(round(accuracy * n), n, chance, alternative="greater").pvalue)
+    alternative = "two-sided" if two_sided else "greater"
+    return float(binomtest(round(accuracy * n), n, chance, alternative=alternative).pvalue)
+
+
+def _within_band(accuracy: float, threshold: float, chance: float, two_sided: bool) -> bool:
+    """At most the threshold and, judged on both sides, no further below chance than the
+    threshold is above it."""
+    return accuracy <= threshold and (not two_sided or accuracy >= 2 * chance - threshold)
 
 
 def _passes(accuracy: float, n: int, threshold: float = ACCURACY_THRESHOLD,
-            chance: float = 0.5) -> bool:
-    """At chance: at most the threshold, or above it by no more than sampling noise
+            chance: float = 0.5, two_sided: bool = True, p_value: float | None = None) -> bool:
+    """At chance: within the band, or outside it by no more than sampling noise
     (small evaluation sets cannot tell 57% from 50%)."""
-    return accuracy <= threshold or chance_p_value(accuracy, n, chance) >= SIGNIFICANCE
+    if p_value is None:
+        p_value = chance_p_value(accuracy, n, chance, two_sided)
+    return _within_band(accuracy, threshold, chance, two_sided) or p_value >= SIGNIFICANCE
 
 
 # --------------------------------------------------------------------------
@@ -320,8 +338,8 @@ def probe_config(config_dir: Path, field: str = QUESTION) -> ProbeResult:
         eval_split=split_label,
         n_train=len(y_all), n_eval=scored, accuracy=accuracy,
         majority_baseline=majority / scored,
-        passed=_passes(accuracy, scored), method=METHOD_CV,
-        p_value=chance_p_value(accuracy, scored),
+        passed=_passes(accuracy, scored, two_sided=False), method=METHOD_CV,
+        p_value=chance_p_value(accuracy, scored, two_sided=False),
     )
 
 
@@ -389,13 +407,13 @@ def _options_accuracy(train: _Options, held_out: _Options, n_choices: int) -> fl
 def _options_result(config_dir: Path, train_split: str, eval_split: str, n_train: int,
                     n_eval: int, accuracy: float, n_choices: int, method: str) -> ProbeResult:
     """Options-probe result, judged against chance (one over the number of options)."""
-    chance = 1.0 / n_choices
+    chance, two_sided = 1.0 / n_choices, method == METHOD_HOLDOUT
     return ProbeResult(
         config=config_dir.name, field=OPTIONS_FIELD, train_split=train_split,
         eval_split=eval_split, n_train=n_train, n_eval=n_eval, accuracy=accuracy,
         majority_baseline=chance,
-        passed=_passes(accuracy, n_eval, OPTIONS_THRESHOLD, chance), method=method,
-        p_value=chance_p_value(accuracy, n_eval, chance), probe=PROBE_OPTIONS,
+        passed=_passes(accuracy, n_eval, OPTIONS_THRESHOLD, chance, two_sided), method=method,
+        p_value=chance_p_value(accuracy, n_eval, chance, two_sided), probe=PROBE_OPTIONS,
     )
 
 
@@ -490,9 +508,12 @@ def holm(results: list[ProbeResult]) -> list[ProbeResult]:
     adjusted[order] = np.minimum(1.0, np.maximum.accumulate((len(p) - np.arange(len(p))) * p[order]))
     out = []
     for r, p_adj in zip(results, adjusted.tolist()):
-        threshold = OPTIONS_THRESHOLD if r.probe == PROBE_OPTIONS else ACCURACY_THRESHOLD
+        options = r.probe == PROBE_OPTIONS  # majority_baseline is chance there
+        threshold, chance = ((OPTIONS_THRESHOLD, r.majority_baseline) if options
+                             else (ACCURACY_THRESHOLD, 0.5))
         out.append(replace(r, p_adjusted=p_adj,
-                           passed=r.accuracy <= threshold or p_adj >= SIGNIFICANCE))
+                           passed=_passes(r.accuracy, r.n_eval, threshold, chance,
+                                          r.method == METHOD_HOLDOUT, p_adj)))
     return out
 
 

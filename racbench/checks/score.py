@@ -8,14 +8,15 @@ count unreadable replies apart from wrong ones.
 
 bool rows (TRAC's included): 1.0 when the reply says the row's label (true/yes or false/no).
 mc rows: 1.0 when the reply names the correct option, by letter or by its text.
-open ACP rows: scored by the family's verifier on the row's own symbolic problem
+open rows: scored by the family's verifier on the row's own symbolic problem
 (simulation for plans, set equality for sets of actions/facts/steps, search for
 reachability and landmarks); see `racbench/tasks/scoring.py` for the plan scale (1.0
 valid and optimal, 0.5 valid but longer, 0.0 otherwise). An open answer is parsed when
 every item names an action or fact of the row's problem, in PDDL or as the row phrases
 it (a line listing phrased items with commas or "and" is split where the row's
 phrasings say); an unknown PDDL term is a wrong answer, an unmatched English line an
-unreadable one.
+unreadable one. A rule world's open first_target row asks for one thing on its grid:
+the reply is parsed when it names exactly one (`answers.extract_name`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ OPEN_ANSWERS = {
     "progression": "facts", "projection": "facts",
     "next_action": "action", "landmarks": "fact",
     "justification": "steps", "executability": "steps", "validation": "steps",
+    "first_target": "name",  # a thing on a rule world's grid (tasks/first_target.py)
 }
 _READERS: dict[str, Callable[[Any], str | None]] = {
     "actions": answers.extract_actions, "action": answers.extract_action,
@@ -92,6 +94,8 @@ def _score_open(row: Mapping[str, Any], reply: Any) -> Score:
                          f"{', '.join(OPEN_ANSWERS)}")
     kind = OPEN_ANSWERS[family]
     sym = _json_field(row, "symbolic")
+    if kind == "name":
+        return _score_name(FAMILIES[family], sym, reply)
     with _symbolic_fields(sym):
         st = symbolic_task(sym, _json_field(row, "metadata", "{}").get("render"))
         got = _READERS[kind](reply)
@@ -102,6 +106,20 @@ def _score_open(row: Mapping[str, Any], reply: Any) -> Score:
             return Score(0.0, False, got)
         value = FAMILIES[family].score_open(st, items)
     return Score(min(1.0, max(0.0, float(value))), True, items)
+
+
+def _score_name(family, sym: dict, reply: Any) -> Score:
+    """A rule-world row's open answer: the one thing on its grid the reply names, scored
+    by the family on the row's rule set."""
+    from racbench.tasks.first_target import on_grid
+    from racbench.worlds.rules.grammar import RuleSet
+
+    with _symbolic_fields(sym):
+        rules = RuleSet.from_json(sym["rules"])
+    got = answers.extract_name(reply, on_grid(rules))
+    if got is None:
+        return Score(0.0, False, None)
+    return Score(float(family.score_open(rules, got)), True, got)
 
 
 def _field(row: Mapping[str, Any], name: str) -> Any:

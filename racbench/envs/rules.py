@@ -135,7 +135,7 @@ class RulesEnv(TextEnv):
                          for r, cells in enumerate(labels))
         held = rules.items[state[3]].name if state[3] >= 0 else ""
         text = say("rules_observation", feedback=feedback, manual=world.manual, grid=rows,
-                   inventory=self.text._facts.inventory(held),
+                   inventory=self.text.inventory(held),
                    goal=self.text.goal(rules.game, rules.target))
         self._show(text)
         return {"text": text, "grid": grid}

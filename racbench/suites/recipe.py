@@ -13,7 +13,9 @@ style, named from the seen colours. A `for_each` combination pairing a family wi
 form it does not have (e.g. plan_generation with bool) is skipped, so one entry can
 cover every form; so is any combination matching every field of a mapping listed
 under `exclude`. `science: TASK` entries are gold trajectories of the science lab
-(`rows`: trajectory, behaviour_cloning or return_conditioned; `history` for step rows).
+(`rows`: trajectory, behaviour_cloning or return_conditioned; `history` for step rows);
+`rules: GAME` entries without a family are those of a rule world's oracle, over the
+episodes its `rule_options` make.
 
 Top-level `license` (a licence identifier the Hugging Face Hub knows, `unknown` when
 absent) and `citation` (BibTeX) go into the dataset card. Top-level `include` lists
@@ -41,13 +43,15 @@ from racbench.errors import InputError
 from racbench.data import recipe_names, recipe_text
 from racbench.tasks.config import RULE_OPTIONS, TRAC_DOMAIN, TaskConfig
 from racbench.tasks import next_observation
-from racbench.tasks.gold_trajectories import DEFAULT_HISTORY, ScienceGoldConfig
+from racbench.tasks.gold_trajectories import DEFAULT_HISTORY, RuleGoldConfig, ScienceGoldConfig
 from racbench.export.licenses import DEFAULT_LICENSE, HUB_LICENSES
 
 SPLITS = ("train", "validation", "test")
 RECIPE_KEYS = ("name", "description", "seed", "license", "citation", "include", "configs")
 SCIENCE_KEYS = ("name", "description", "for_each", "science", "simplifications",
                 "valid_actions", "rows", "history")
+RULE_GOLD_KEYS = ("name", "description", "for_each", "rules", "rule_options",
+                  "valid_actions", "rows", "history")
 TASK_KEYS = ("name", "description", "for_each", "exclude", "family", "task", "domain",
              "domain_file", "problems", "objects", "form", "length", "query_kinds", "names",
              "style", "obfuscation", "paraphrase", "science", "simplifications", "rules",
@@ -75,7 +79,8 @@ class RecipeError(InputError):
 class ConfigSpec:
     name: str
     description: str
-    task: TaskConfig | ScienceGoldConfig | next_observation.NextObservationConfig  # its `rows` make the rows
+    # its `rows` make the rows
+    task: TaskConfig | ScienceGoldConfig | RuleGoldConfig | next_observation.NextObservationConfig
     splits: dict[str, int]  # split -> rows, in SPLITS order
 
 
@@ -319,6 +324,8 @@ def _config(name: str, entry: dict, where: str) -> ConfigSpec:
     where = f"{where} ({name})"
     if "science" in entry and "family" not in entry and "task" not in entry:
         return _science_config(name, entry, where)
+    if "rules" in entry and "family" not in entry and "task" not in entry:
+        return _rule_gold_config(name, entry, where)
     if entry.get("family") == next_observation.NAME:
         return _next_observation_config(name, entry, where)
     return _task_config(name, entry, where)
@@ -351,14 +358,42 @@ def _science_config(name: str, entry: dict, where: str) -> ConfigSpec:
     if isinstance(settings, str) or not isinstance(settings, list):
         raise RecipeError(f"{where}: 'simplifications' must be a list of settings "
                           "such as ['', easy, 'teleport,openDoors']")
+    kind = _gold_rows_kind(entry, where)
+    cfg = ScienceGoldConfig(str(entry["science"]), tuple(str(s or "") for s in settings),
+                            bool(entry.get("valid_actions", False)), kind,
+                            entry.get("history", DEFAULT_HISTORY))
+    return _gold_spec(name, entry, where, cfg)
+
+
+def _rule_gold_config(name: str, entry: dict, where: str) -> ConfigSpec:
+    """The oracle's plays of a rule world's episodes (racbench/tasks/gold_trajectories.py),
+    as science configs' rows; splits are the world's (its episodes per split), so no
+    sizes are given."""
+    bad = sorted(set(map(str, entry)) - set(RULE_GOLD_KEYS))
+    if bad:
+        raise RecipeError(f"{where}: unknown key '{bad[0]}' for a rule world's gold rows "
+                          f"(no 'family'); accepted: {', '.join(RULE_GOLD_KEYS)}")
+    knobs = entry.get("rule_options") or {}
+    if not isinstance(knobs, dict):
+        raise RecipeError(f"{where}: 'rule_options' must map knobs ({', '.join(RULE_OPTIONS)}) "
+                          f"to values, got {knobs!r}")
+    cfg = RuleGoldConfig(str(entry["rules"]), tuple(sorted((str(k), v) for k, v in knobs.items())),
+                         bool(entry.get("valid_actions", False)), _gold_rows_kind(entry, where),
+                         entry.get("history", DEFAULT_HISTORY))
+    return _gold_spec(name, entry, where, cfg)
+
+
+def _gold_rows_kind(entry: dict, where: str) -> str:
     kind = entry.get("rows", "trajectory")
     if "history" in entry and kind == "trajectory":
         raise RecipeError(f"{where}: 'history' is for rows: behaviour_cloning or "
                           "return_conditioned (one row per gold step); trajectory rows hold "
                           "every step")
-    cfg = ScienceGoldConfig(str(entry["science"]), tuple(str(s or "") for s in settings),
-                            bool(entry.get("valid_actions", False)), str(kind),
-                            entry.get("history", DEFAULT_HISTORY))
+    return str(kind)
+
+
+def _gold_spec(name: str, entry: dict, where: str, cfg) -> ConfigSpec:
+    """A gold config, checked, with its splits' sizes: every trajectory or step."""
     try:
         cfg.validate()
     except ValueError as exc:

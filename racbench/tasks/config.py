@@ -20,7 +20,8 @@ from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.tasks.options import (DEFAULT_SPLIT_PROBLEMS, LAB_MAX_DISTANCE,  # noqa: F401
                                     LAB_MC_FAMILIES, MAX_LENGTH, MAX_RULE_EPISODES,
                                     NAMES, OBFUSCATIONS, QUERY_KINDS, RULE_EPISODES,
-                                    RULE_OPTIONS, RULES_MC_FAMILIES, SPLITS, STYLES,
+                                    RULE_OPTIONS, RULES_MC_FAMILIES, RULES_OPEN_FAMILIES,
+                                    SPLITS, STYLES,
                                     TRAC_DOMAIN, TRAC_FAMILIES)
 from racbench.tasks.rows import ConfigRows, load_worlds, release_worlds
 from racbench.worlds.rules.grammar import GAMES, RuleOptions
@@ -29,6 +30,34 @@ from racbench.worlds.science.registry import get_task, parse_simplifications
 
 class ConfigError(InputError):
     """A config value outside what is accepted; the message names field and values."""
+
+
+def rule_world_options(game: str, knobs: tuple[tuple[str, object], ...]) -> RuleOptions:
+    """The rule world of `rules: GAME` with its `rule_options` (as pairs), for every
+    config that asks about rule worlds (task families, next-observation and imitation
+    rows); a knob outside what is accepted raises ConfigError naming it."""
+    bad = sorted(k for k, _ in knobs if k not in RULE_OPTIONS)
+    if bad:
+        raise ConfigError(f"unknown rule option '{bad[0]}'; accepted: "
+                          f"{', '.join(RULE_OPTIONS)}")
+    episodes = dict(knobs).get("episodes", RULE_EPISODES)
+    if not isinstance(episodes, int) or isinstance(episodes, bool) or not \
+            1 <= episodes <= MAX_RULE_EPISODES:
+        raise ConfigError(f"rule option 'episodes' (per split) must be an integer from 1 "
+                          f"to {MAX_RULE_EPISODES}, got {episodes!r}")
+    opts = RuleOptions.for_game(game, **{k: v for k, v in knobs if k != "episodes"})
+    wrong = opts.problems()
+    if wrong:
+        field_name, value, accepted = wrong[0]
+        raise ConfigError(f"rule option '{field_name}' of {game} must be {accepted}, got "
+                          f"{value!r}" if field_name != "rules" else
+                          f"unknown rule world '{value}'; accepted: {accepted}")
+    return opts
+
+
+def rule_episodes(knobs: tuple[tuple[str, object], ...]) -> int:
+    """A rule world's episodes per split."""
+    return dict(knobs).get("episodes", RULE_EPISODES)
 
 
 @dataclass(frozen=True)
@@ -196,13 +225,16 @@ class TaskConfig:
                                       "task objects stay out of train")
 
     def _validate_rules(self) -> None:
-        form_ok = self.form == "bool" or (self.form == "mc" and self.family in RULES_MC_FAMILIES)
+        form_ok = self.form == "bool" or (self.form == "mc" and self.family in RULES_MC_FAMILIES
+                                          ) or (self.form == "open" and
+                                                self.family in RULES_OPEN_FAMILIES)
         if "rules" not in FAMILIES[self.family].worlds or not form_ok:
             rule_families = [f for f, fam in FAMILIES.items() if "rules" in fam.worlds
-                             and "bool" in fam.forms]
+                             and "bool" in fam.forms and f not in OWN_CONFIG]
             raise ConfigError(f"a rule world asks true/false questions of "
-                              f"{', '.join(rule_families)} and multiple-choice ones of "
-                              f"{', '.join(RULES_MC_FAMILIES)}; got {self.family} {self.form}")
+                              f"{', '.join(rule_families)}, multiple-choice ones of "
+                              f"{', '.join(RULES_MC_FAMILIES)} and open ones of "
+                              f"{', '.join(RULES_OPEN_FAMILIES)}; got {self.family} {self.form}")
         if not self.rules:
             raise ConfigError("'rule_options' are knobs of a rule world; give 'rules: GAME' "
                               f"({', '.join(GAMES)}) with them")
@@ -213,34 +245,18 @@ class TaskConfig:
         if self.style != "acp" or self.names != "problem" or self.obfuscation:
             raise ConfigError("a rule world is phrased in its own words: leave 'style', "
                               "'names' and 'obfuscation' out")
-        bad = sorted(k for k, _ in self.rule_options if k not in RULE_OPTIONS)
-        if bad:
-            raise ConfigError(f"unknown rule option '{bad[0]}'; accepted: "
-                              f"{', '.join(RULE_OPTIONS)}")
-        episodes = dict(self.rule_options).get("episodes", RULE_EPISODES)
-        if not isinstance(episodes, int) or isinstance(episodes, bool) or not \
-                1 <= episodes <= MAX_RULE_EPISODES:
-            raise ConfigError(f"rule option 'episodes' (per split) must be an integer from 1 "
-                              f"to {MAX_RULE_EPISODES}, got {episodes!r}")
-        wrong = self.rule_world_options().problems()
-        if wrong:
-            field_name, value, accepted = wrong[0]
-            where = "rules" if field_name == "rules" else f"rule option '{field_name}'"
-            raise ConfigError(f"{where} of {self.rules} must be {accepted}, got {value!r}"
-                              if field_name != "rules" else
-                              f"unknown rule world '{value}'; accepted: {accepted}")
-        if self.family == "first_target" and self.rule_world_options().entities < 4:
+        opts = rule_world_options(self.rules, self.rule_options)
+        if self.family == "first_target" and self.form == "mc" and opts.entities < 4:
             raise ConfigError("first_target's multiple-choice options are the things on the "
                               "grid: give rule option 'entities' of at least 4")
 
     def rule_world_options(self) -> RuleOptions:
-        knobs = {k: v for k, v in self.rule_options if k != "episodes"}
-        return RuleOptions.for_game(self.rules, **knobs)
+        return rule_world_options(self.rules, self.rule_options)
 
     @property
     def rule_episodes(self) -> int:
         """A rule world's episodes per split."""
-        return dict(self.rule_options).get("episodes", RULE_EPISODES)
+        return rule_episodes(self.rule_options)
 
     @property
     def generated(self) -> bool:

@@ -6,12 +6,14 @@ course of action the manual prescribes, before any move is given (in rtfm: the i
 modifier beats the element of the monster of the team to defeat; in messenger: the
 entity that carries the message). Rule worlds only (racbench/worlds/rules/).
 
-mc only: the options are four things on the grid (items in rtfm, entities in messenger),
-the right one at the row's index; which thing is right changes with the episode's rules,
-so the options alone tell nothing (`racbench audit` measures it). The state is one drawn
-near the oracle's play where the first target is still to get (nothing held in rtfm, no
-message yet in messenger) and the game can still be won; the row's optimal plan length
-is the oracle's shortest win from there.
+mc: the options are four things on the grid (items in rtfm, entities in messenger), the
+right one at the row's index; which thing is right changes with the episode's rules, so
+the options alone tell nothing (`racbench audit` measures it). open: the answer is the
+thing's name as the grid shows it; `racbench.score` reads the one thing on the grid a
+reply names (`score_open`). The state is one drawn near the oracle's play where the
+first target is still to get (nothing held in rtfm, no message yet in messenger) and
+the game can still be won; the row's optimal plan length is the oracle's shortest win
+from there.
 """
 
 from __future__ import annotations
@@ -36,6 +38,11 @@ def candidates(rules) -> list[str]:
             else [e.label for e in rules.entities])
 
 
+def on_grid(rules) -> list[str]:
+    """Every thing on the grid by the name it shows: what an open answer may name."""
+    return sorted({i.name for i in rules.items} | {e.label for e in rules.entities})
+
+
 def sample(world, rng, cfg, target: Target) -> Question | None:
     for _ in range(STATE_TRIES):
         sid = world.sample_state(rng)
@@ -45,17 +52,20 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
         return None
     rules = world.rules_of(sid)
     right = first_target(rules)
-    wrong = sorted(c for c in candidates(rules) if c != right)
-    if len(wrong) < N_OPTIONS - 1:
-        return None
-    options = rng.sample(wrong, N_OPTIONS - 1)
-    options.insert(target.index, right)
+    if target.form == "mc":
+        wrong = sorted(c for c in candidates(rules) if c != right)
+        if len(wrong) < N_OPTIONS - 1:
+            return None
+        options = rng.sample(wrong, N_OPTIONS - 1)
+        options.insert(target.index, right)
     plan = solve(world.episode_of(sid).episode, sid[1])
     if plan is None:  # a detour the game cannot be won from
         return None
     q = Question(sid, optimal_plan_length=len(plan))
-    q.options = options
-    q.answer = target.index
+    if target.form == "mc":
+        q.options, q.answer = options, target.index
+    else:
+        q.answer = q.answer_text = right
     q.meta["game"] = rules.game
     return q
 
@@ -63,8 +73,10 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 def render(q, world, text, rng, form):
     t = family_template("first_target", "rules")
     context = base_context(world, text, q, rng)
-    return context, assemble(text, form, str(t.mc(world.rules_of(q.sid).game)), list(q.options)), \
-        list(q.options)
+    game = world.rules_of(q.sid).game
+    if form == "mc":
+        return context, assemble(text, form, str(t.mc(game)), list(q.options)), list(q.options)
+    return context, assemble(text, form, str(t.open(game)), [], str(t.open_instruction())), []
 
 
 def truth(st, item) -> bool:
@@ -73,4 +85,11 @@ def truth(st, item) -> bool:
     return item == first_target(RuleSet.from_json(st.sym["rules"]))
 
 
-FAMILY = Family("first_target", ("mc",), sample, render, truth, worlds=("rules",))
+def score_open(rules, name: str) -> float:
+    """An open reply's score: 1.0 if the thing it names (read by racbench.score among
+    `on_grid(rules)`) is the first target of the row's rule set."""
+    return float(name == first_target(rules))
+
+
+FAMILY = Family("first_target", ("mc", "open"), sample, render, truth, score_open,
+                worlds=("rules",))

@@ -1,4 +1,5 @@
-"""Rows made from the science lab's gold trajectories, for the dataset pipeline.
+"""Rows made from gold trajectories (the science lab's, and rule worlds'), for the
+dataset pipeline.
 
 Three kinds of row (a config's `rows`), all from one play of the task's oracle
 (worlds/science/trajectory.py) per (task, variation, simplifications) item:
@@ -23,6 +24,16 @@ from data/science/gold_lengths.json (tools/gold_lengths.py writes it) for the se
 the built-in recipes use, or counted by playing the oracles for other settings; every
 trajectory a build plays is checked against them. The simulator knows nothing of
 datasets.
+
+Rule worlds (`rules: GAME`, racbench/worlds/rules/) give the same rows, in the same
+columns, from the oracle's winning play of each episode of a split
+(worlds/rules/trajectory.py): `task` is the world (rules/rtfm), `variation` the
+episode's number in its split, `task_description` the manual and the goal; the score is
+the environment's reward (1 once won), so a return-to-go is the reward still to come;
+splits are by rule combination (no assignment of validation or test in train,
+checked). Their rows' `symbolic` (trajectory rows have the column too) holds the rule
+set and layout a fresh episode is rebuilt from. Sources of trajectories: `LabGold`,
+`RuleGold`.
 """
 
 from __future__ import annotations
@@ -83,6 +94,12 @@ FEATURES = datasets.Features({
     "final_score": datasets.Value("float32"),
     "generator_version": datasets.Value("string"),
 })
+# a rule world's trajectory rows also carry the rule set and layout to replay them
+RULE_FEATURES = datasets.Features({**{k: v for k, v in FEATURES.items()
+                                      if k != "generator_version"},
+                                   "symbolic": datasets.Value("string"),
+                                   "generator_version": datasets.Value("string")})
+RULE_GENERATOR_VERSION = "rules-imitation-1"
 
 
 def _step_features(kind: str) -> datasets.Features:
@@ -171,6 +188,13 @@ def play_gold(task: str, variation: int, simplifications: str = "",
 def gold_row(task: str, variation: int, simplifications: str = "", with_valid_actions: bool = False) -> dict:
     """One dataset row matching FEATURES (look, inventory and valid actions empty unless requested)."""
     play = play_gold(task, variation, simplifications, with_valid_actions)
+    return trajectory_row(play, {"id": row_id(task, variation, simplifications), "task": task,
+                                 "variation": variation, "simplifications": simplifications})
+
+
+def trajectory_row(play: GoldPlay, item: dict, version: str = GENERATOR_VERSION) -> dict:
+    """A trajectory row of `play`: the columns naming its trajectory (`item`: id, task,
+    variation, simplifications), then its steps."""
     steps = play.steps
     one: dict[str, str] = {}  # each distinct text as one object (pickled once a chunk)
     rows = [{
@@ -182,16 +206,13 @@ def gold_row(task: str, variation: int, simplifications: str = "", with_valid_ac
         "valid_actions": [one.setdefault(a, a) for a in s.get("valid_actions", ())],
     } for s in steps]
     return {
-        "id": row_id(task, variation, simplifications),
-        "task": task,
-        "variation": variation,
-        "simplifications": simplifications,
+        **item,
         "split": play.split,
         "task_description": play.task_description,
         "steps": rows,
         "n_steps": len(rows),
         "final_score": float(steps[-1]["score"]),
-        "generator_version": GENERATOR_VERSION,
+        "generator_version": version,
     }
 
 
@@ -203,37 +224,47 @@ def sw_points(score: float) -> int:
 def step_rows(kind: str, play: GoldPlay, task: str, variation: int, simplifications: str,
               history: int = DEFAULT_HISTORY, with_valid_actions: bool = False,
               steps=None, seen=None) -> list[dict]:
-    """The rows of gold steps `steps` (default: all) of one play, matching
+    """The rows of gold steps `steps` (default: all) of one science play, matching
     STEP_FEATURES[kind]; `seen`: the play's situations, if already listed."""
+    item = {"id": row_id(task, variation, simplifications), "task": task,
+            "variation": variation, "simplifications": simplifications}
+    where = {"task": task, "variation": variation, "simplifications": simplifications}
+    return steps_of(kind, play, item, where, sw_points, history, with_valid_actions, steps,
+                    seen)
+
+
+def steps_of(kind: str, play: GoldPlay, item: dict, where: dict, points, history: int,
+             with_valid_actions: bool, steps=None, seen=None,
+             version: str = STEP_GENERATOR_VERSION) -> list[dict]:
+    """Step rows of any gold play: `item` the columns naming its trajectory (id, task,
+    variation, simplifications), `where` what its rows' `symbolic` says to replay it,
+    `points(score)` a score as returns count it."""
     actions = [s["action"] for s in play.steps]
     seen = play.situations(with_valid_actions) if seen is None else seen
-    final = sw_points(play.steps[-1]["score"])
+    final = points(play.steps[-1]["score"])
     rtg = kind == "return_conditioned"
-    base = row_id(task, variation, simplifications)
     out = []
     for t in range(len(actions)) if steps is None else steps:
         past = []
         for i in range(max(0, t - history), t):
             entry = {"observation": seen[i]["observation"]}
             if rtg:
-                entry["return_to_go"] = final - sw_points(seen[i]["score"])
+                entry["return_to_go"] = final - points(seen[i]["score"])
             entry["action"] = actions[i]
             past.append(entry)
         now = seen[t]
-        symbolic = {"kind": kind, "task": task, "variation": variation,
-                    "simplifications": simplifications, "history": history,
+        symbolic = {"kind": kind, **where, "history": history,
                     "valid_actions": with_valid_actions, "actions": actions[:t],
                     "answer": actions[t]}
         out.append({
-            "id": f"{base}/{t}", "task": task, "variation": variation,
-            "simplifications": simplifications, "split": play.split,
+            **item, "id": f"{item['id']}/{t}", "split": play.split,
             "task_description": play.task_description, "step": t, "n_steps": len(actions),
             "history": past, "observation": now["observation"],
-            **({"return_to_go": final - sw_points(now["score"])} if rtg else
+            **({"return_to_go": final - points(now["score"])} if rtg else
                {"score": now["score"]}),
             "look": now["look"], "inventory": now["inventory"],
             "valid_actions": list(now["valid_actions"]), "action": actions[t],
-            "symbolic": canonical_json(symbolic), "generator_version": STEP_GENERATOR_VERSION,
+            "symbolic": canonical_json(symbolic), "generator_version": version,
         })
     return out
 
@@ -249,8 +280,38 @@ def gold_lengths(task: str, simplifications: str) -> tuple[int, ...]:
                  for v in range(get_task(task).n_variations))
 
 
+def _check_rows(rows_kind: str, history) -> None:
+    """`rows` and `history` of a gold config, whatever its world."""
+    if rows_kind not in ROW_KINDS:
+        raise ConfigError(f"unknown rows '{rows_kind}'; accepted: {', '.join(ROW_KINDS)}")
+    if (not isinstance(history, int) or isinstance(history, bool)
+            or not 0 <= history <= MAX_HISTORY):
+        raise ConfigError(f"history must be an integer from 0 to {MAX_HISTORY} (the "
+                          f"past (observation, action) pairs of a step row), got "
+                          f"{history!r}")
+
+
+class _GoldConfig:
+    """What the build engine asks of a gold config, whatever its world (its
+    `trajectories()` are the source of its plays)."""
+
+    def warm(self, splits) -> None:
+        """Nothing to share: each trajectory builds its own small world."""
+
+    def release(self) -> None:
+        """Nothing kept between configs."""
+
+    def probe(self, name: str, seed: int, splits) -> None:
+        """Every item has a gold trajectory: nothing to probe."""
+
+    def rows(self, name: str, seed: int, splits, probed=None):
+        if self.rows_kind == "trajectory":
+            return ScienceGoldRows(name, self)
+        return ScienceStepRows(name, self)
+
+
 @dataclass(frozen=True)
-class ScienceGoldConfig:
+class ScienceGoldConfig(_GoldConfig):
     """One science task's gold trajectories under some simplification settings, as
     `rows` of one of ROW_KINDS (`history`: the step rows' past pairs)."""
 
@@ -261,53 +322,160 @@ class ScienceGoldConfig:
     history: int = DEFAULT_HISTORY
 
     def validate(self) -> "ScienceGoldConfig":
-        if self.rows_kind not in ROW_KINDS:
-            raise ConfigError(f"unknown rows '{self.rows_kind}'; accepted: "
-                              f"{', '.join(ROW_KINDS)}")
-        if (not isinstance(self.history, int) or isinstance(self.history, bool)
-                or not 0 <= self.history <= MAX_HISTORY):
-            raise ConfigError(f"history must be an integer from 0 to {MAX_HISTORY} (the "
-                              f"past (observation, action) pairs of a step row), got "
-                              f"{self.history!r}")
+        _check_rows(self.rows_kind, self.history)
         gold_items([self.task], self.simplifications)  # ValueError naming what is accepted
         return self
 
-    # -- what the build engine asks of a config ------------------------------------------
     @property
     def worlds_key(self) -> str:
         """Configs with the same key share worlds (built in one run, then let go)."""
         return f"science/{self.task}"
 
+    def trajectories(self) -> "LabGold":
+        return LabGold(self)
+
+
+@dataclass(frozen=True)
+class RuleGoldConfig(_GoldConfig):
+    """The oracle's winning plays of a rule world's episodes (`rules: GAME` and its
+    `rule_options`), as `rows` of one of ROW_KINDS."""
+
+    rules: str
+    rule_options: tuple = ()
+    valid_actions: bool = False
+    rows_kind: str = "trajectory"
+    history: int = DEFAULT_HISTORY
+
+    def validate(self) -> "RuleGoldConfig":
+        from racbench.tasks.config import rule_world_options
+        _check_rows(self.rows_kind, self.history)
+        rule_world_options(self.rules, self.rule_options)
+        return self
+
+    @property
+    def worlds_key(self) -> str:
+        return f"rules/{self.rules}{sorted(self.rule_options)}"  # as its question configs'
+
     def warm(self, splits) -> None:
-        """Nothing to share: each trajectory builds its own small world."""
+        """The split's episodes, made before forking so workers share them."""
+        self.trajectories()
 
-    def release(self) -> None:
-        """Nothing kept between configs."""
-
-    def probe(self, name: str, seed: int, splits) -> None:
-        """Every variation has a gold trajectory: nothing to probe."""
-
-    def rows(self, name: str, seed: int, splits, probed=None):
-        if self.rows_kind == "trajectory":
-            return ScienceGoldRows(name, self)
-        return ScienceStepRows(name, self)
+    def trajectories(self) -> "RuleGold":
+        return RuleGold(self)
 
 
-class ScienceGoldRows:
-    """Serves one task's gold rows to the build engine: row `index` of a split is the
-    index-th variation of that split, in order, under the given simplifications."""
+class LabGold:
+    """The science lab's gold trajectories of one task: an item is (task, variation,
+    simplifications), its play the oracle's in a fresh environment."""
 
     features = FEATURES
 
-    def __init__(self, name: str, cfg: ScienceGoldConfig):
-        self.name = name
-        self.task = cfg.task
-        self.simplifications = cfg.simplifications
-        self.with_valid_actions = cfg.valid_actions
+    def __init__(self, cfg: ScienceGoldConfig):
+        self.label, self.world = cfg.task, f"science/{cfg.task}"
         spec = get_task(cfg.task)
         self.items: dict[str, list[tuple[str, int, str]]] = {}
         for item in gold_items([cfg.task], cfg.simplifications):
             self.items.setdefault(spec.split_of(item[1]), []).append(item)
+
+    def play(self, item, with_valid_actions: bool) -> GoldPlay:
+        return play_gold(*item, with_valid_actions)
+
+    def lengths(self, split: str) -> list[int]:
+        return [gold_lengths(t, s)[v] for t, v, s in self.items[split]]
+
+    def trajectory_row(self, item, with_valid_actions: bool) -> dict:
+        return gold_row(*item, with_valid_actions)
+
+    def step_rows(self, kind: str, play: GoldPlay, item, history: int,
+                  with_valid_actions: bool, t: int, seen) -> list[dict]:
+        return step_rows(kind, play, *item, history, with_valid_actions, steps=(t,),
+                         seen=seen)
+
+    def stale(self, item, steps: int, expected: int) -> str:
+        return (f"the gold trajectory of {row_id(*item)} has {steps} steps, "
+                f"racbench/data/science/gold_lengths.json says {expected}: the simulator "
+                "or an oracle changed; run python tools/gold_lengths.py")
+
+    def world_summary(self) -> dict:
+        return {}
+
+
+class RuleGold:
+    """A rule world's episodes per split (the ones its question configs ask about):
+    an item is (split, episode number), its play the oracle's winning plan
+    (worlds/rules/trajectory.py)."""
+
+    features = RULE_FEATURES
+
+    def __init__(self, cfg: RuleGoldConfig):
+        from racbench.tasks.config import rule_episodes, rule_world_options
+        from racbench.worlds.rules.splits import checked_worlds
+        n = rule_episodes(cfg.rule_options)
+        self.label = self.world = f"rules/{cfg.rules}"
+        self.checked = checked_worlds(rule_world_options(cfg.rules, cfg.rule_options), n,
+                                      SPLIT_ORDER)
+        self.worlds = {s: ws[0] for s, ws in self.checked.items()}
+        self.items = {s: [(s, i) for i in range(n)] for s in SPLIT_ORDER}
+
+    def play(self, item, with_valid_actions: bool) -> GoldPlay:
+        from racbench.worlds.rules.trajectory import oracle_play
+        split, i = item
+        world = self.worlds[split]
+        ep = world.episodes[i]
+        start, steps = oracle_play(world, i, ep.plan, with_valid_actions)
+        return GoldPlay(world.task_description((i, ep.start), world.text()), split, start,
+                        steps)
+
+    def lengths(self, split: str) -> list[int]:
+        return [len(ep.plan) for ep in self.worlds[split].episodes]
+
+    def _where(self, item) -> tuple[dict, dict]:
+        """(the columns naming the episode's trajectory, what replays it)."""
+        split, i = item
+        world = self.worlds[split]
+        ep = world.episodes[i]
+        sym = world.symbolic((i, ep.start))
+        where = {k: sym[k] for k in ("world", "game", "episode", "rules", "layout")}
+        return {"id": ep.label, "task": self.label, "variation": i, "simplifications": ""}, where
+
+    def trajectory_row(self, item, with_valid_actions: bool) -> dict:
+        columns, where = self._where(item)
+        row = trajectory_row(self.play(item, with_valid_actions), columns,
+                             RULE_GENERATOR_VERSION)
+        where = {"kind": "trajectory", **where, "valid_actions": with_valid_actions}
+        return {**{k: v for k, v in row.items() if k != "generator_version"},
+                "symbolic": canonical_json(where), "generator_version": row["generator_version"]}
+
+    def step_rows(self, kind: str, play: GoldPlay, item, history: int,
+                  with_valid_actions: bool, t: int, seen) -> list[dict]:
+        columns, where = self._where(item)
+        return steps_of(kind, play, columns, where, reward, history, with_valid_actions,
+                        (t,), seen, RULE_GENERATOR_VERSION)
+
+    def stale(self, item, steps: int, expected: int) -> str:
+        return f"episode {item} played {steps} steps, its plan has {expected}"
+
+    def world_summary(self) -> dict:
+        from racbench.worlds.rules.splits import rule_world_summary
+        return rule_world_summary(self.checked)
+
+
+def reward(score: float) -> int:
+    """A rule world's score as returns count it: its reward, 1 once won."""
+    return round(score)
+
+
+class ScienceGoldRows:
+    """Serves one config's gold rows to the build engine: row `index` of a split is the
+    index-th item of that split (a science task's variations in order, under the given
+    simplifications; a rule world's episodes in order)."""
+
+    def __init__(self, name: str, cfg: ScienceGoldConfig | RuleGoldConfig):
+        self.name = name
+        self.source = cfg.trajectories()
+        self.features = self.source.features
+        self.with_valid_actions = cfg.valid_actions
+        self.items = self.source.items
 
     @property
     def rows_per_shard(self) -> int | None:
@@ -324,9 +492,10 @@ class ScienceGoldRows:
 
     def summary(self) -> dict:
         """What the card's table shows of this config."""
-        return {"task": self.task, "row_kind": "trajectory", "objects": "-", "lengths": [],
-                "query_kinds": [], "world": f"science/{self.task}", "names": "-",
-                "excluded_forms": []}
+        return {"task": self.source.label, "row_kind": "trajectory", "objects": "-",
+                "lengths": [], "query_kinds": [], "world": self.source.world, "names": "-",
+                "excluded_forms": [],
+                **({"world_summary": s} if (s := self.source.world_summary()) else {})}
 
     @staticmethod
     def split_counts(rows: list[dict]) -> tuple[Counter, Counter, Counter]:
@@ -337,25 +506,23 @@ class ScienceGoldRows:
                 Counter(r["n_steps"] for r in rows))
 
     def row(self, split: str, index: int, code: int = 0, attempt: int = 0):
-        task, variation, simplifications = self.items[split][index]
-        columns = gold_row(task, variation, simplifications, self.with_valid_actions)
+        columns = self.source.trajectory_row(self.items[split][index], self.with_valid_actions)
         return Row(columns, columns["id"])
 
 
 class ScienceStepRows(ScienceGoldRows):
-    """Serves one task's gold steps as rows: row `index` of a split is a step of the
-    split's trajectories laid end to end (variations in order, each setting's steps in
-    order). A worker's rows come in runs of consecutive indices, so the last play is
-    kept for the next row."""
+    """Serves one config's gold steps as rows: row `index` of a split is a step of the
+    split's trajectories laid end to end (items in order, each one's steps in order). A
+    worker's rows come in runs of consecutive indices, so the last play is kept for the
+    next row."""
 
     rows_per_shard = STEPS_PER_SHARD
 
-    def __init__(self, name: str, cfg: ScienceGoldConfig):
+    def __init__(self, name: str, cfg: ScienceGoldConfig | RuleGoldConfig):
         super().__init__(name, cfg)
         self.kind, self.history = cfg.rows_kind, cfg.history
         self.features = STEP_FEATURES[self.kind]
-        self.lengths = {split: [gold_lengths(t, s)[v] for t, v, s in items]
-                        for split, items in self.items.items()}
+        self.lengths = {split: self.source.lengths(split) for split in self.items}
         self.starts = {split: [0, *accumulate(n)] for split, n in self.lengths.items()}
         self._last: tuple | None = None
 
@@ -376,21 +543,18 @@ class ScienceStepRows(ScienceGoldRows):
     def _play(self, split: str, k: int) -> tuple[GoldPlay, list[dict]]:
         item = self.items[split][k]
         if self._last is None or self._last[0] != item:
-            play = play_gold(*item, self.with_valid_actions)
+            play = self.source.play(item, self.with_valid_actions)
             if len(play.steps) != self.lengths[split][k]:
-                raise GenerationError(
-                    f"config '{self.name}': the gold trajectory of {row_id(*item)} has "
-                    f"{len(play.steps)} steps, racbench/data/science/gold_lengths.json says "
-                    f"{self.lengths[split][k]}: the simulator or an oracle changed; run "
-                    "python tools/gold_lengths.py")
+                raise GenerationError(f"config '{self.name}': " + self.source.stale(
+                    item, len(play.steps), self.lengths[split][k]))
             self._last = (item, play, play.situations(self.with_valid_actions))
         return self._last[1:]
 
     def row(self, split: str, index: int, code: int = 0, attempt: int = 0):
         k = bisect_right(self.starts[split], index) - 1
-        task, variation, simplifications = self.items[split][k]
+        item = self.items[split][k]
         play, seen = self._play(split, k)
         t = index - self.starts[split][k]
-        columns = step_rows(self.kind, play, task, variation, simplifications, self.history,
-                            self.with_valid_actions, steps=(t,), seen=seen)[0]
+        columns = self.source.step_rows(self.kind, play, item, self.history,
+                                        self.with_valid_actions, t, seen)[0]
         return Row(columns, columns["id"])

@@ -8,7 +8,9 @@ the *other* commands valid where the last one is typed (JECC's distractors): the
 commands alone decide the answer, which the engine computed. An observation is the
 world's own answer to `observe(state, action, text)` (worlds/protocol.py): the science
 lab's text, or in a STRIPS world the facts the action made true and false, told as
-sentences by the domain's templates (templates/strips/observation.j2).
+sentences by the domain's templates (templates/strips/observation.j2), or in a rule
+world (worlds/rules/) what the move changed: where you and the entities went, what you
+picked up, who was defeated, the outcome (templates/rules/facts.j2).
 
 Where the history comes from (`trajectories`): the oracle's gold path (`gold`), the gold
 path left after a random point for 1-3 exploratory steps, each a random valid command or,
@@ -33,7 +35,10 @@ variation, one gold path); a row is a pure function of (seed, config, split, ind
 attempt), so caches never change bytes. Splits: one science task by its variations
 (`science: TASK`: ScienceWorld's train/dev/test variations), several tasks per split
 (`tasks: {train: [...], validation: [...], test: [...]}`: unseen tasks in test), or a
-STRIPS domain's problems per split (`domain`, `problems`, as acp).
+STRIPS domain's problems per split (`domain`, `problems`, as acp), or a rule world's
+episodes per split (`rules: GAME`, `rule_options`, as the dynamics recipe's question
+configs: no rule combination of validation or test in train, checked; the gold path is
+the oracle's winning plan, and each situation draws its own episode).
 """
 
 from __future__ import annotations
@@ -57,7 +62,8 @@ FORMS = ("mc", "bool")
 TRAJECTORIES = ("mixed", "gold", "explore")
 # recipe keys of a next_observation config (besides name, description, for_each, splits)
 KEYS = ("family", "form", "science", "tasks", "simplifications", "domain", "problems",
-        "horizon", "history", "distractors", "trajectories", "rows_per_state")
+        "rules", "rule_options", "horizon", "history", "distractors", "trajectories",
+        "rows_per_state")
 MAX_HORIZON = 5
 MAX_HISTORY = 10
 MAX_DISTRACTORS = 15
@@ -86,6 +92,8 @@ class NextObservationConfig:
     simplifications: str = ""
     domain: str = ""  # a shipped STRIPS domain
     problems: dict = field(default_factory=dict)  # split -> problem names (STRIPS)
+    rules: str = ""  # a rule world's game (rtfm, messenger): a split's episodes
+    rule_options: tuple = ()  # its knobs, as (name, value) pairs (tasks/options.py)
     horizon: int = 1
     history: int = 3
     distractors: int = MAX_DISTRACTORS
@@ -118,9 +126,15 @@ class NextObservationConfig:
         if not isinstance(simplifications, str):
             raise NextObservationError("'simplifications' is one setting such as 'easy' or "
                                        f"'teleport,openDoors', got {simplifications!r}")
+        knobs = entry.get("rule_options") or {}
+        if not isinstance(knobs, dict):
+            raise NextObservationError(f"'rule_options' must map knobs to values, got "
+                                       f"{knobs!r:.80}")
         return cls(form=str(entry.get("form", "mc")), science=str(entry.get("science", "")),
                    tasks=mapping("tasks"), simplifications=simplifications,
                    domain=str(entry.get("domain", "")), problems=mapping("problems"),
+                   rules=str(entry.get("rules", "")),
+                   rule_options=tuple(sorted((str(k), v) for k, v in knobs.items())),
                    trajectories=str(entry.get("trajectories", "mixed")), **ints)
 
     def validate(self) -> "NextObservationConfig":
@@ -139,12 +153,23 @@ class NextObservationConfig:
         if self.trajectories not in TRAJECTORIES:
             raise NextObservationError(f"unknown trajectories '{self.trajectories}'; "
                                        f"accepted: {', '.join(TRAJECTORIES)}")
-        worlds = [k for k in ("science", "tasks", "domain") if getattr(self, k)]
+        worlds = [k for k in ("science", "tasks", "domain", "rules") if getattr(self, k)]
         if len(worlds) != 1:
             raise NextObservationError(
                 f"a {NAME} config names one world: 'science' (a science task, split by "
-                "variation), 'tasks' (science tasks per split, unseen tasks in test) or "
-                f"'domain' (a STRIPS domain); got {', '.join(worlds) or 'none'}")
+                "variation), 'tasks' (science tasks per split, unseen tasks in test), "
+                f"'domain' (a STRIPS domain) or 'rules' (a rule world, split by rule "
+                f"combination); got {', '.join(worlds) or 'none'}")
+        if self.rule_options and not self.rules:
+            raise NextObservationError("'rule_options' are knobs of a rule world; give "
+                                       "'rules: GAME' with them")
+        if self.rules:
+            if self.simplifications or self.problems:
+                raise NextObservationError("'simplifications' and 'problems' are settings of "
+                                           "other worlds; a rule world takes 'rule_options'")
+            from racbench.tasks.config import rule_world_options
+            rule_world_options(self.rules, self.rule_options)
+            return self
         for key, value in (("tasks", self.tasks), ("problems", self.problems)):
             bad = sorted(set(value) - set(SPLITS))
             if bad:
@@ -186,8 +211,12 @@ class NextObservationConfig:
     # -- worlds per split -----------------------------------------------------------------
     def items(self, split: str) -> list[tuple]:
         """The worlds a split's rows are drawn from, as keys: ("science", task, variation,
-        simplifications) or ("strips", domain, problem)."""
+        simplifications), ("strips", domain, problem) or ("rules", options, episodes,
+        split, episode)."""
         from racbench.worlds.science.registry import get_task
+        if self.rules:
+            opts, n = self.rule_world()
+            return [("rules", opts, n, split, i) for i in range(n)]
         if self.domain:
             names = self.problems.get(split) or DEFAULT_SPLIT_PROBLEMS[split]
             return [("strips", self.domain, p) for p in names]
@@ -198,8 +227,21 @@ class NextObservationConfig:
         return [("science", get_task(t).name, v, self.simplifications)
                 for t in self.tasks[split] for v in range(get_task(t).n_variations)]
 
+    def rule_world(self):
+        """(RuleOptions, episodes per split) of a rule-world config."""
+        from racbench.tasks.config import rule_episodes, rule_world_options
+        return rule_world_options(self.rules, self.rule_options), rule_episodes(self.rule_options)
+
+    def rule_worlds(self, splits) -> dict:
+        """split -> [its RuleWorld] (worlds/rules/world.py: cached per process), the
+        splits' rule combinations checked apart (a held-out one in train raises)."""
+        from racbench.worlds.rules.splits import checked_worlds
+        return checked_worlds(*self.rule_world(), splits)
+
     @property
     def world_label(self) -> str:
+        if self.rules:
+            return f"rules/{self.rules}"
         if self.domain:
             return self.domain
         if self.science:
@@ -209,10 +251,15 @@ class NextObservationConfig:
     # -- what the build engine asks of a config --------------------------------------------
     @property
     def worlds_key(self) -> str:
+        if self.rules:  # as a task config of the same rule world (tasks/config.py)
+            return f"{self.world_label}{sorted(self.rule_options)}"
         return self.world_label
 
     def warm(self, splits) -> None:
-        """Nothing to share before forking: worlds load per block of rows."""
+        """Rule worlds are made (and checked) before forking, so workers share them;
+        other worlds load per block of rows."""
+        if self.rules:
+            self.rule_worlds(splits)
 
     def release(self) -> None:
         from racbench.tasks.rows import release_worlds
@@ -245,10 +292,21 @@ _LABS: OrderedDict = OrderedDict()
 
 
 class _Place:
-    """One world under the protocol, its gold path and its phrasing, for one block."""
+    """One world under the protocol, its gold path and its phrasing, for one block:
+    where it starts (`initial`) and what rows call it (`label`). A rule world's place
+    is one episode of its split's world, its gold path the oracle's winning plan."""
 
     def __init__(self, item: tuple):
         self.item = item
+        if item[0] == "rules":
+            from racbench.worlds.rules.world import split_world
+            _, opts, n, split, index = item
+            self.world = split_world(opts, split, 0, n)
+            episode = self.world.episodes[index]
+            self.text = self.world.text()
+            self.initial, self.label = (index, episode.start), episode.label
+            self.gold = list(episode.plan)  # its last move wins: never typed before a row
+            return
         if item[0] == "science":
             from racbench.worlds.science.env import ScienceEnv
             from racbench.worlds.science.lab import ScienceLab
@@ -273,6 +331,7 @@ class _Place:
             except SearchBudgetExceeded:
                 plan = None
             self.gold = list(plan or [])
+        self.initial, self.label = self.world.initial, self.world.label
 
     @property
     def science(self) -> bool:
@@ -342,7 +401,7 @@ def draw_situation(p: _Place, cfg: NextObservationConfig, rng: random.Random,
     if kind == "gold" and not gold:
         kind = "explore"
     t = rng.randrange(len(gold)) if gold else 0
-    states, steps, failed = [world.initial], [], []
+    states, steps, failed = [p.initial], [], []
     for action in gold[:t]:
         states.append(world.step(states[-1], action) if not p.science
                       else states[-1] + (action,))
@@ -403,7 +462,9 @@ class NextObservationRows:
             if not items:
                 raise GenerationError(f"config '{name}': split '{split}' has no worlds")
         self.per_state = min(cfg.rows_per_state, cfg.distractors + 1)
-        self.block = self.per_state * STATES_PER_BLOCK
+        # a rule world's episode costs nothing to load: each situation draws its own
+        self.block = self.per_state * (1 if cfg.rules else STATES_PER_BLOCK)
+        self.rule_worlds = cfg.rule_worlds(splits) if cfg.rules else None
         self._situations: OrderedDict = OrderedDict()
         self._t = template(NAME)
 
@@ -411,9 +472,13 @@ class NextObservationRows:
         return math.inf
 
     def summary(self) -> dict:
-        return {"task": NAME, "row_kind": self.cfg.form, "objects": "-",
-                "lengths": [self.cfg.horizon], "query_kinds": [],
-                "world": self.cfg.world_label, "names": "problem", "excluded_forms": []}
+        out = {"task": NAME, "row_kind": self.cfg.form, "objects": "-",
+               "lengths": [self.cfg.horizon], "query_kinds": [],
+               "world": self.cfg.world_label, "names": "problem", "excluded_forms": []}
+        if self.rule_worlds is not None:
+            from racbench.worlds.rules.splits import rule_world_summary
+            out["world_summary"] = rule_world_summary(self.rule_worlds)
+        return out
 
     @staticmethod
     def split_counts(rows: list[dict]) -> tuple[Counter, Counter, Counter]:
@@ -498,14 +563,14 @@ class NextObservationRows:
         else:
             question = str(self._t.bool(sit.options[candidate]))
         meta = {"n_options": n, "horizon": self.cfg.horizon, "history": len(window),
-                "trajectory": sit.kind, "problem_file": world.label,
+                "trajectory": sit.kind, "problem_file": p.label,
                 "failed_attempts": sum(sit.failed[start:]),
                 "render": {"obfuscation": None, "paraphrase": 0, "seed": 0}}
         columns = {
             "id": f"{self.name}-{split}-{index:06d}",
             "family": NAME,
             "domain": self.cfg.world_label,
-            "problem": world.label,
+            "problem": p.label,
             "form": form,
             "context": context,
             "question": question,
@@ -544,4 +609,4 @@ def _refuse(*args, **kwargs):
 # Registered with the other families (names, forms, the worlds it asks about); its rows
 # come from NextObservationConfig, not from TaskConfig's row maker.
 FAMILY = Family(name=NAME, forms=FORMS, sample=_refuse, render=_refuse,
-                uses_actions=True, worlds=("strips", "science"))
+                uses_actions=True, worlds=("strips", "science", "rules"))

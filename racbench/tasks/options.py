@@ -31,6 +31,7 @@ DEFAULT_SPLIT_PROBLEMS = {"train": [f"p{i:02d}" for i in range(1, 10)],
 # rule worlds (racbench/worlds/rules/): families whose mc rows they give (projection's
 # options are facts; first_target's the things on the grid), their knobs, and episodes
 RULES_MC_FAMILIES = ("projection", "first_target")
+RULES_OPEN_FAMILIES = ("first_target",)  # open rows on rule worlds: a name to give
 RULE_OPTIONS = ("depth", "irrelevant", "grid", "entities", "overlap", "episodes")
 RULE_EPISODES = 30  # episodes per split unless `episodes` says otherwise
 MAX_RULE_EPISODES = 2000

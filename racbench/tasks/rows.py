@@ -39,7 +39,7 @@ from racbench.tasks.options import QUERY_KINDS, SPLITS, TRAC_DOMAIN
 from racbench.tasks.schema import task_features
 from racbench.text.phrasing import Names, TaskText
 from racbench.worlds.rules.splits import check_splits, rule_world_summary
-from racbench.worlds.rules.world import split_world
+from racbench.worlds.rules.world import episode_worlds, split_world
 from racbench.worlds.science.lab import lab
 from racbench.worlds.strips.world import (ImplicitWorld, StripsWorld,
                                           forget_worlds, trac_world, world_for)
@@ -73,8 +73,9 @@ def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = Fal
             worlds[split] = [trac_world(cfg.objects)]
             continue
         if cfg.rules:
-            worlds[split] = [split_world(cfg.rule_world_options(), split, 0,
-                                         cfg.rule_episodes)]
+            episodes = (cfg.rule_world_options(), split, 0, cfg.rule_episodes)
+            worlds[split] = (list(episode_worlds(*episodes)) if cfg.form == "mc" and
+                             cfg.family == "projection" else [split_world(*episodes)])
             continue
         if cfg.science:
             worlds[split] = [lab(cfg.science, int(v), cfg.simplifications)

@@ -7,7 +7,7 @@ import pytest
 
 from racbench.checks.answers import (extract_action, extract_actions, extract_bool,
                                      extract_fact, extract_facts, extract_letter,
-                                     extract_steps)
+                                     extract_name, extract_steps)
 
 LONG_THOUGHT = "Let me think about the state once more. " * 400
 
@@ -440,3 +440,22 @@ def test_huge_replies_are_read_in_linear_time(reply):
     for read in (extract_bool, extract_letter, extract_steps, extract_actions, extract_facts):
         read(reply)
     assert time.perf_counter() - start < 10  # a quadratic reader takes minutes here
+
+
+GRID = ["fire goblin", "gleaming sword", "arcane spear", "goblin king"]
+NAMES = [
+    ("gleaming sword", "gleaming sword"),
+    ("The answer is: the Gleaming Sword.", "gleaming sword"),
+    ("I'd take the sword first.", "gleaming sword"),  # one name ends so
+    ("First the arcane spear, then the fire goblin.\nAnswer: arcane spear", "arcane spear"),
+    ("The goblin king", "goblin king"),  # not also "fire goblin"'s last word
+    ("Either the gleaming sword or the arcane spear.", None),
+    ("the fire goblin", "fire goblin"),
+    ("a bow", None),
+    ("", None),
+]
+
+
+@pytest.mark.parametrize("reply,expected", NAMES)
+def test_names_on_a_grid(reply, expected):
+    assert extract_name(reply, GRID) == expected

@@ -24,7 +24,7 @@ def test_the_id_may_name_the_module_that_registers_it():
               "env = gymnasium.make('racbench.envs:racbench/strips-v0', domain='ferry', "
               "problem='p01')\n"
               "print(env.unwrapped.task.domain_name)")
-    assert out == "Your task is to boil lead\nferry\n"
+    assert out == "Your task is to boil water\nferry\n"
 
 
 def test_importing_racbench_envs_registers_every_id():

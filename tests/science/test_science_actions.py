@@ -31,15 +31,15 @@ def test_closed_containers_hide_their_contents_until_opened():
 def test_pour_moves_liquid_and_refuses_solids():
     env = _kitchen_env()
     w = env.world
-    jar = make(w, "glass jar")
-    w.place(jar, furniture(w, "kitchen", "table"))
+    jug = make(w, "jug")
+    w.place(jug, furniture(w, "kitchen", "table"))
     bowl = make(w, "wooden bowl")
     w.place(bowl, furniture(w, "kitchen", "table"))
-    w.place(make_substance(w, "milk", 25.0), jar)
+    w.place(make_substance(w, "milk", 25.0), jug)
     w.changed()
-    obs, *_ = env.step("pour glass jar into wooden bowl")
+    obs, *_ = env.step("pour jug into wooden bowl")
     assert "pour" in obs and [c.name for c in bowl.contents] == ["milk"]
-    obs, *_ = env.step("pour glass jar into wooden bowl")
+    obs, *_ = env.step("pour jug into wooden bowl")
     assert "no liquid" in obs
     obs, *_ = env.step("pick up milk")
     assert "not solid" in obs
@@ -49,13 +49,13 @@ def test_read_eat_flush_and_refusals():
     env = _kitchen_env()
     w = env.world
     book = make(w, "book")
-    apple = make(w, "apple")
-    for t in (book, apple):
+    peach = make(w, "peach")
+    for t in (book, peach):
         w.place(t, furniture(w, "kitchen", "table"))
     w.changed()
     assert "field guide" in env.step("read book")[0]
     assert "not edible" in env.step("eat book")[0]
-    assert "You eat" in env.step("eat apple")[0] and apple.parent is None
+    assert "You eat" in env.step("eat peach")[0] and peach.parent is None
     assert "cannot be flushed" in env.step("flush stove")[0]
     env.step("teleport to bathroom")
     assert "flushes" in env.step("flush toilet")[0]
@@ -86,15 +86,13 @@ def test_doors_must_be_open_to_walk_through():
 
 
 def test_thermometer_reads_the_temperature_of_a_frozen_thing():
-    env = ScienceEnv("use-thermometer", 6, "easy,openContainers")   # variation 6: its object is in the freezer
+    env = ScienceEnv("boil", 14, "easy,openContainers")   # variation 14: ice cream, in the freezer
     env.reset()
-    target = env.episode.hints["target"]
     env.step("teleport to kitchen")
-    env.step(f"teleport to {env.world.room_of(env.episode.hints['thermometer']).name}")
     env.step("pick up thermometer")
-    env.step("teleport to kitchen")
-    obs, *_ = env.step(f"use thermometer on {env.canon(target)}")
-    assert f"{round(target.temp)} degrees" in obs and target.temp < 0
+    ice_cream = next(t for t in env.world.things if t.is_substance and t.mat.name == "ice cream")
+    obs, *_ = env.step(f"use thermometer on {env.canon(ice_cream)}")
+    assert f"{round(ice_cream.temp)} degrees" in obs and ice_cream.temp < 0
 
 
 def test_scores_rise_through_optional_and_required_subgoals():

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from racbench.worlds.science import TASKS, ScienceEnv, gold_trajectory, variation_split
 from racbench.worlds.science.data import load
+from racbench.worlds.science.tasks.base import scienceworld_facts
 
 ROOT = Path(__file__).resolve().parents[2]
 _SCRIPT = """
@@ -40,25 +41,25 @@ def test_reset_twice_gives_the_same_world_text():
     assert a == b
 
 
-def _critical_names(task, variations):
-    names = set()
-    for v in variations:
-        env = ScienceEnv(task, v)
-        env.reset()
-        h = env.episode.hints
-        thing = h.get("substance") or h.get("target") or h.get("component")
-        names.add(thing.mat.name if thing.is_substance and thing.label is None else thing.name)
-    return names
-
-
-def test_critical_objects_of_dev_and_test_are_unseen_in_train():
+def test_critical_objects_are_scienceworlds_of_the_same_variation():
+    """Variation k names and holds ScienceWorld's object of variation k (so the objects unseen in
+    training are the ones ScienceWorld keeps for validation and test)."""
     for task in ("boil", "melt", "freeze", "change-the-state-of-matter-of", "use-thermometer",
                  "measure-melting-point-known-substance", "power-component", "test-conductivity",
                  "test-conductivity-of-unknown-substances", "measure-melting-point-unknown-substance"):
         n = TASKS[task].n_variations
-        train = [v for v in range(0, n, max(1, n // 60)) if variation_split(task, v) == "train"]
-        held = [v for v in range(0, n, max(1, n // 60)) if variation_split(task, v) != "train"]
-        assert not _critical_names(task, train) & _critical_names(task, held), task
+        for v in range(0, n, max(1, n // 40)):
+            facts = scienceworld_facts(task, v)
+            name = facts if isinstance(facts, str) else facts[0]
+            env = ScienceEnv(task, v)
+            env.reset()
+            h = env.episode.hints
+            thing = h.get("target") or h.get("component") or h.get("substance")
+            if task == "power-component":
+                name = " ".join(x for x in reversed(facts) if x)
+            assert name in env.task_description, (task, v)
+            if thing is not None and task not in ("boil", "melt", "freeze", "change-the-state-of-matter-of"):
+                assert thing.name == name, (task, v, thing.name)
 
 
 def test_living_things_of_held_out_find_variations_are_unseen_in_train():

@@ -58,6 +58,7 @@ def test_an_unpolarized_thing_named_alone_connects_by_a_free_terminal():
 def test_find_non_living_thing_refuses_furniture_that_cannot_reach_the_box():
     env = ScienceEnv("find-non-living-thing", 0, "easy")
     env.reset()
+    env.step("teleport to kitchen")
     room = env.world.agent_room()
     fixed = next(t for t in room.contents if t.kind == "thing" and not t.portable and t.living is None)
     obs, _, terminated, _, info = env.step(f"focus on {env.canon(fixed)}")

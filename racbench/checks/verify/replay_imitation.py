@@ -1,13 +1,16 @@
-"""Verifying the science lab's gold rows by replay: trajectory rows (one per gold
-trajectory) and the step rows of behaviour cloning and return-conditioned configs
-(racbench/tasks/gold_trajectories.py).
+"""Verifying gold rows by replay: trajectory rows (one per gold trajectory) and the
+step rows of behaviour cloning and return-conditioned configs
+(racbench/tasks/gold_trajectories.py), of the science lab and of rule worlds.
 
 A fresh environment of the row's task, variation and simplifications plays the task's
 oracle: the row's commands (a step row's `symbolic.actions`, a trajectory's steps) must
 be the oracle's, its target action the oracle's next one, and what the environment
 shows after those commands (observation, score or return-to-go, look, inventory, valid
 actions; the history of a step row) must be what the row stores. The lab has no second
-engine, so this checks that a row is what the world gives, not the world itself.
+engine, so this checks that a row is what the world gives, not the world itself. A
+rule world's row is replayed in a fresh episode rebuilt from the rule set and layout of
+its `symbolic`, the oracle's search run there anew; its split must be the one every
+assignment of its rules belongs to (worlds/rules/grammar.py).
 
 Rows of one trajectory come one after another in a shard, so the last replay is kept
 for the next row: a config is replayed in about the time it took to build.
@@ -17,11 +20,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
 from racbench.checks.verify.report import Claims, RowCheck
-from racbench.tasks.gold_trajectories import STEP_KINDS, sw_points
+from racbench.splits.dedup import canonical_json
+from racbench.tasks.gold_trajectories import STEP_KINDS, reward, sw_points
 from racbench.worlds.science.env import ScienceEnv
 
 TRAJECTORY_COLUMNS = frozenset({"task", "variation", "simplifications", "steps"})
@@ -44,10 +49,11 @@ class Replay:
     split: str
     actions: list
     seen: list  # len(actions) + 1 situations
+    points: Callable = sw_points  # a score as returns count it
 
     @property
     def final(self) -> int:
-        return sw_points(self.seen[-1]["score"])
+        return self.points(self.seen[-1]["score"])
 
 
 _LAST: Replay | None = None
@@ -73,6 +79,28 @@ def replay(task: str, variation: int, simplifications: str) -> Replay:
     return _LAST
 
 
+def replay_rules(sym: dict) -> Replay:
+    """The oracle's play of the episode `sym` names, in a fresh episode rebuilt from its
+    rule set and layout, the oracle's search run anew."""
+    from racbench.worlds.rules.grammar import pair_split
+    from racbench.worlds.rules.oracle import solve
+    from racbench.worlds.rules.trajectory import oracle_play
+    from racbench.worlds.rules.world import fresh_world
+
+    global _LAST
+    key = ("rules", canonical_json([sym["rules"], sym["layout"]]))
+    if _LAST is not None and _LAST.key == key:
+        return _LAST
+    world, state = fresh_world(sym)
+    plan = solve(world.episodes[0].episode) or []
+    start, steps = oracle_play(world, 0, plan, True)
+    splits = {pair_split(*pair) for pair in world.episodes[0].rules.pairs()}
+    _LAST = Replay(key, world.task_description(state, world.text()),
+                   splits.pop() if len(splits) == 1 else "several splits", plan,
+                   [start] + steps, reward)
+    return _LAST
+
+
 def _situation(observation: str, info: dict) -> dict:
     return {"observation": observation, "score": info["score"], "look": info["look"],
             "inventory": info["inventory"], "valid_actions": list(info["valid_actions"])}
@@ -91,9 +119,28 @@ def check(row: dict) -> RowCheck | None:
         sym = json.loads(sym) if isinstance(sym, str) else sym
     except ValueError:
         return None
+    if isinstance(sym, dict) and sym.get("kind") == "trajectory" and "steps" in row:
+        return _checked(_check_trajectory, row, sym)
     if not isinstance(sym, dict) or sym.get("kind") not in STEP_KINDS:
         return None
     return _checked(_check_step, row, sym)
+
+
+def _replay_of(row: dict, sym: dict | None, claims: Claims) -> Replay:
+    """The replay of the trajectory a row names (science: by its task, variation and
+    simplifications; a rule world: by its symbolic record), its names checked."""
+    if sym is not None and sym.get("world") == "rules":
+        episode = sym["episode"]
+        claims.expect("row", [row["task"], row["id"].split("/")[0], row["variation"],
+                              row["simplifications"]],
+                      [f"rules/{sym['game']}", episode, int(episode.rsplit("-", 1)[1]), ""])
+        return replay_rules(sym)
+    if sym is None:
+        sym = row
+    else:
+        claims.expect("row", [row["task"], row["variation"], row["simplifications"]],
+                      [sym["task"], int(sym["variation"]), sym["simplifications"]])
+    return replay(sym["task"], int(sym["variation"]), sym["simplifications"])
 
 
 def _checked(check_fn, row: dict, sym) -> RowCheck:
@@ -124,23 +171,20 @@ def _check_seen(stored: dict, derived: dict, full: bool, claims: Claims, where: 
                       expected, where)
 
 
-def _check_trajectory(row: dict, _, claims: Claims) -> None:
-    run = replay(row["task"], int(row["variation"]), row["simplifications"])
+def _check_trajectory(row: dict, sym: dict | None, claims: Claims) -> None:
+    run = _replay_of(row, sym, claims)
     _check_where(row, run, claims)
     steps = row["steps"]
     claims.expect("n_steps", row["n_steps"], len(run.actions))
     claims.expect("commands", [s["action"] for s in steps], run.actions)
-    full = bool(steps and steps[0]["look"])
+    full = bool(sym["valid_actions"]) if sym else bool(steps and steps[0]["look"])
     for i, step in enumerate(steps[:len(run.actions)]):
         _check_seen(step, run.seen[i + 1], full, claims, f"after step {i + 1}")
     claims.expect("final_score", _f32(row["final_score"]), _f32(run.seen[-1]["score"]))
 
 
 def _check_step(row: dict, sym: dict, claims: Claims) -> None:
-    task, variation, simplifications = sym["task"], int(sym["variation"]), sym["simplifications"]
-    claims.expect("row", [row["task"], row["variation"], row["simplifications"]],
-                  [task, variation, simplifications])
-    run = replay(task, variation, simplifications)
+    run = _replay_of(row, sym, claims)
     _check_where(row, run, claims)
     t = len(sym["actions"])
     claims.expect("commands", sym["actions"], run.actions[:t], "the oracle's")
@@ -157,10 +201,10 @@ def _check_step(row: dict, sym: dict, claims: Claims) -> None:
     for i in range(max(0, t - int(sym["history"])), t):
         past = {"observation": run.seen[i]["observation"]}
         if rtg:
-            past["return_to_go"] = run.final - sw_points(run.seen[i]["score"])
+            past["return_to_go"] = run.final - run.points(run.seen[i]["score"])
         past["action"] = run.actions[i]
         history.append(past)
     claims.expect("history", row["history"], history)
     if rtg:
         claims.expect("return_to_go", row["return_to_go"],
-                      run.final - sw_points(run.seen[t]["score"]))
+                      run.final - run.points(run.seen[t]["score"]))

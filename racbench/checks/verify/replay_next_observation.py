@@ -2,8 +2,10 @@
 
 The science lab has no engine but its own, so its rows are checked by replaying what
 they store from the start in a new episode (a new ScienceEnv, no cache of the lab that
-made them), and STRIPS rows by regrounding their symbolic problem (tasks/symbolic.py)
-and stepping it. The lab's question families replay in replay.py.
+made them), STRIPS rows by regrounding their symbolic problem (tasks/symbolic.py)
+and stepping it, and rule-world rows in a fresh episode rebuilt from the rule set and
+layout they store (worlds/rules/world.py). The lab's question families replay in
+replay.py.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ def check_next_observation(row: dict, sym: dict, claims: Claims) -> None:
     answer: the option the row's last command gives."""
     if sym.get("world") == "science":
         said, valid = _replay_lab(sym)
+    elif sym.get("world") == "rules":
+        said, valid = _replay_rules(sym)
     else:
         meta = row.get("metadata") or "{}"
         meta = json.loads(meta) if isinstance(meta, str) else meta
@@ -87,3 +91,22 @@ def _replay_strips(sym: dict, render):
         return one_line(observation(task, bits, task.actions[k].apply(bits), text))
 
     return {"window": seen, "option": option}, valid
+
+
+def _replay_rules(sym: dict):
+    from racbench.worlds.rules.world import fresh_world
+    world, state = fresh_world(sym)
+    text = world.text()
+    seen = []
+    for (move,), _ in sym["window"]:
+        state, said = world.observe(state, move, text)
+        seen.append(one_line(said))
+    for (move,) in sym["actions"][:-1]:
+        state = world.step(state, move)
+    here = state
+    valid = set(world.applicable(here))
+
+    def option(term):
+        return one_line(world.observe(here, term[0], text)[1])
+
+    return {"window": seen, "option": option}, lambda term: term[0] in valid

@@ -45,6 +45,10 @@ def check_rule_row(row: dict, sym: dict, claims: Claims) -> None:
         bool_or_options(row, sym, claims, after_holds)
     elif family == "first_target":
         right = first_target(episode.rules)
+        if sym["form"] == "open":
+            claims.expect("label", [sym["answer"], row.get("answer")], [right, right],
+                          "what the rules say first")
+            return
         claims.expect("label", sym["options"][sym["answer"]], right, "what the rules say first")
         if row.get("answer_index") is not None:
             claims.expect("answer", row["answer_index"], sym["answer"], "answer_index column")

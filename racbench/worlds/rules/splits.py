@@ -13,6 +13,16 @@ from racbench.worlds.rules.oracle import baseline_wins, wins
 BASELINE_PLAYS = 4  # plays of the baseline per episode (its guesses are random)
 
 
+def checked_worlds(opts, episodes: int, splits) -> dict:
+    """split -> [its world of `episodes` episodes] (worlds/rules/world.py, cached per
+    process), the splits' rule combinations checked apart: what every config over a rule
+    world asks of it (task rows ask theirs in tasks/rows.py)."""
+    from racbench.worlds.rules.world import split_world
+    worlds = {s: [split_world(opts, s, 0, episodes)] for s in splits}
+    check_splits(worlds)
+    return worlds
+
+
 def check_splits(worlds: dict) -> int:
     """`worlds`: split -> its RuleWorlds."""
     return _check([ep for w in worlds.get("train", ()) for ep in w.episodes],

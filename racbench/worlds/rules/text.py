@@ -37,7 +37,14 @@ class RulesText(TaskText):
         return {}
 
     def observation(self, manual: str, grid: str, held: str, goal: str) -> str:
-        return str(self._facts.state(manual, grid, str(self._facts.inventory(held)), goal))
+        return str(self._facts.state(manual, grid, self.inventory(held), goal))
+
+    def inventory(self, held: str) -> str:
+        return str(self._facts.inventory(held))
+
+    def task(self, manual: str, goal: str) -> str:
+        """The manual and the goal, as an imitation row's task description."""
+        return str(self._facts.task(manual, goal))
 
     def changes(self, made, unmade) -> str:
         """What a move changed: facts made true, then facts made false (as negations)."""

@@ -167,6 +167,22 @@ class RuleWorld(World):
         return text.observation(ep.manual, grid, held, text.goal(ep.rules.game,
                                                                  ep.rules.target))
 
+    def look(self, state: tuple, text) -> str:
+        """Where everything is (the facts but what you hold), in a fixed order: what
+        imitation rows show as `look`."""
+        return " ".join(text.sentence(text.fact(f)) for f in sorted(self.facts(state))
+                        if f[0] != "holds")
+
+    def inventory(self, state: tuple, text) -> str:
+        held = state[1][3]
+        return text.inventory(self.rules_of(state).items[held].name if held >= 0 else "")
+
+    def task_description(self, state: tuple, text) -> str:
+        """The manual and the goal of the state's episode: what imitation rows show as
+        the task."""
+        ep = self.episodes[state[0]]
+        return text.task(ep.manual, text.goal(ep.rules.game, ep.rules.target))
+
     def symbolic(self, state: tuple) -> dict:
         """What a row stores to rebuild the episode and the state."""
         ep = self.episodes[state[0]]
@@ -207,6 +223,15 @@ def episode_from_symbolic(sym: dict) -> tuple[Episode, tuple]:
     return episode, state_from_json(sym["state"])
 
 
+def fresh_world(sym: dict) -> tuple[RuleWorld, tuple]:
+    """A world of the one episode a row's `symbolic` record names, rebuilt from its rule
+    set and layout alone (no cache of the build's worlds), and the row's state in it
+    (the episode's start if the record holds none)."""
+    episode = Episode(RuleSet.from_json(sym["rules"]), Layout.from_json(sym["layout"]))
+    state = state_from_json(sym["state"]) if "state" in sym else episode.start
+    return RuleWorld((RuleEpisode(episode, [], sym["episode"]),), sym["episode"]), (0, state)
+
+
 def make_episode(opts: RuleOptions, split: str, seed: int, index: int) -> RuleEpisode:
     """Episode `index` of a split: rule sets and layouts drawn from hashed seeds until the
     oracle wins one (those it cannot win are counted in `redraws`)."""
@@ -230,3 +255,12 @@ def split_world(opts: RuleOptions, split: str, seed: int, count: int) -> RuleWor
     share it)."""
     return RuleWorld(tuple(make_episode(opts, split, seed, i) for i in range(count)),
                      f"{opts.game}-{split}")
+
+
+@lru_cache(maxsize=None)
+def episode_worlds(opts: RuleOptions, split: str, seed: int, count: int) -> tuple[RuleWorld, ...]:
+    """The split's episodes (those of `split_world`), each a world of its own: for
+    questions whose options are surveyed per world and must recur across situations
+    (projection's multiple choice: facts of one episode recur in its situations,
+    those of a split's many episodes seldom do)."""
+    return tuple(RuleWorld((ep,), ep.label) for ep in split_world(opts, split, seed, count).episodes)

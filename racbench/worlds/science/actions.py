@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from racbench.worlds.science import chemistry, describe, electrical
+from racbench.worlds.science import chemistry, describe, electrical, thermo
 from racbench.worlds.science.house import make_substance
 from racbench.worlds.science.naming import terminal
 from racbench.worlds.science.parser import Action
@@ -22,24 +22,32 @@ def _name(ctx, t) -> str:
     return ctx.canon(t)
 
 
+def _called(ctx, t) -> str:
+    """How a sentence names a thing: a door by the room it leads to ('the door to the kitchen')."""
+    if t.kind == DOOR:
+        here = ctx.world.agent_room()
+        return say("door_called", room=(t.rooms[1] if t.rooms[0] is here else t.rooms[0]).name)
+    return _name(ctx, t)
+
+
 def _open(ctx, t):
     if not t.openable:
-        return say("not_openable", name=_name(ctx, t))
+        return say("not_openable", name=_called(ctx, t))
     if t.is_open:
-        return say("already_open", name=_name(ctx, t))
+        return say("already_open", name=_called(ctx, t))
     t.is_open = True
     ctx.world.changed()
-    return say("opened", name=_name(ctx, t))
+    return say("opened", name=_called(ctx, t))
 
 
 def _close(ctx, t):
     if not t.openable:
-        return say("not_openable", name=_name(ctx, t))
+        return say("not_openable", name=_called(ctx, t))
     if not t.is_open:
-        return say("already_closed", name=_name(ctx, t))
+        return say("already_closed", name=_called(ctx, t))
     t.is_open = False
     ctx.world.changed()
-    return say("closed", name=_name(ctx, t))
+    return say("closed", name=_called(ctx, t))
 
 
 def _activate(ctx, t):
@@ -132,7 +140,7 @@ def _put_down(ctx, t):
         return say("not_held", name=_name(ctx, t))
     name = _name(ctx, t)
     w.move(t, w.agent_room())
-    return say("put_down", name=name)
+    return say("put_down", name=name, room=w.agent_room().name)
 
 
 def _go(ctx, room, teleport=False):
@@ -165,6 +173,12 @@ def _use_on(ctx, tool, target):
         soil = make_substance(ctx.world, "soil", target.temp)
         ctx.world.move(soil, ctx.world.agent)
         return say("dug", tool=_name(ctx, tool), name=_name(ctx, target))
+    if tool.tool == "lighter" and target.mat.combustion is not None and not target.burning:
+        target.temp = max(target.temp, target.mat.combustion)
+        target.burning = thermo.BURN_TICKS
+        ctx.world.touch(target)
+        ctx.world.changed()
+        return say("lit", tool=_name(ctx, tool), name=_name(ctx, target))
     return say("use_on_nothing", name=_name(ctx, tool), other=_name(ctx, target))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from racbench.worlds.science import mechanics
+from racbench.worlds.science.data import load
 from racbench.worlds.science.text import say
 from racbench.worlds.science.world import AGENT, SWITCHED, World
 
@@ -11,7 +12,7 @@ class View:
     """What the look templates may know about a thing (attribute access keeps jinja fast)."""
 
     __slots__ = ("name", "agent", "substance", "burning", "broken", "device", "load", "on", "container",
-                 "open", "surface", "contents", "timer")
+                 "open", "surface", "contents", "timer", "reading")
 
     def __init__(self, t):
         is_container = t.container and t.kind != AGENT
@@ -28,6 +29,7 @@ class View:
         self.surface = t.surface
         self.contents = [View(c) for c in t.contents] if is_container and t.is_open else []
         self.timer = t.clock if t.tool == "stopwatch" else None
+        self.reading = round(t.temp) if t.tool == "thermometer" else None   # what its scale shows
 
 
 def view(t) -> View:
@@ -36,9 +38,10 @@ def view(t) -> View:
 
 def look_around(world: World) -> str:
     room = world.agent_room()
-    items = [view(c) for c in room.contents]
-    doors = [(other.name, door.is_open) for door, other in world.doors_of(room)]
-    return say("room", name=room.name, items=items, doors=doors)
+    items = [view(c) for c in sorted(room.contents, key=lambda c: c.kind != AGENT)]   # the agent first
+    doors = sorted((other.name, door.is_open) for door, other in world.doors_of(room))
+    outdoor = load("house")["rooms"].get(room.name, {}).get("outdoor", False)
+    return say("room", name=room.name, items=items, doors=doors, outdoor=outdoor)
 
 
 def inventory(world: World) -> str:

@@ -15,12 +15,13 @@ OUTSIDE = "outside"
 
 
 def producing(world: World, src) -> bool:
-    """Whether a source can drive current now (solar and wind only work outside; gas must be on)."""
+    """Whether a source can drive current now (solar and wind only work outside; a generator
+    with a switch must be on)."""
     if src.broken:
         return False
     if src.source in ("solar", "wind"):
         return world.room_of(src).base == OUTSIDE
-    if src.source == "gas":
+    if src.device is not None:
         return src.is_on
     return True
 

@@ -100,8 +100,23 @@ def furniture(world: World, room_name: str, base: str):
     return None
 
 
-def build_house(rng: random.Random, layout: Layout = Layout(), required=(), animals=(), plants=(),
-                winter: bool = False) -> World:
+FLOOR = "floor"   # in a distractor spec: the room itself
+
+
+def _furnish(world: World, item: dict, parent, temp: float) -> None:
+    """One entry of the house data, with whatever it holds: an archetype ('a') or a portion of
+    a material ('substance'); a cooler's contents start at its temperature."""
+    if "substance" in item:
+        world.place(make_substance(world, item["substance"], temp), parent)
+        return
+    t = make(world, item["a"], temp=temp)
+    world.place(t, parent)
+    inner = t.heat if t.heat is not None and t.is_on else temp
+    for sub in item.get("contents", ()):
+        _furnish(world, sub, t, inner)
+
+
+def build_house(rng: random.Random, layout: Layout = Layout(), required=(), animals=(), plants=()) -> World:
     """Rooms, doors, furniture, distractors and living things; the agent is placed by the task."""
     house = load("house")
     names = list(house["rooms"])
@@ -114,13 +129,10 @@ def build_house(rng: random.Random, layout: Layout = Layout(), required=(), anim
     world = World()
     for name in names:
         spec = house["rooms"][name]
-        ambient = house["winter_ambient"] if (winter and name == "outside") else spec["ambient"]
+        ambient = spec["ambient"]
         room = world.add_room(name, ambient)
         for item in spec["furniture"]:
-            f = make(world, item["a"], temp=ambient)
-            world.place(f, room)
-            for inner in item.get("contents", ()):
-                world.place(make(world, inner["a"], temp=ambient), f)
+            _furnish(world, item, room, ambient)
     world.taps = [t for t in world.things if t.device == "tap"]
     if layout.n_rooms is None:
         pairs = [tuple(p) for p in house["doors"] if p[0] in world.rooms and p[1] in world.rooms]
@@ -136,7 +148,9 @@ def build_house(rng: random.Random, layout: Layout = Layout(), required=(), anim
         pool = list(spec["pool"])
         k = rng.randint(spec["min"], spec["max"]) if layout.n_distractors is None else layout.n_distractors
         picks = rng.sample(pool, min(k, len(pool)))
-        targets = [f for f in room.contents if f.base in spec["into"]]
+        targets = []
+        for base in spec["into"]:
+            targets += [room] if base == FLOOR else [f for f in room.contents if f.base == base]
         for base in picks:
             world.place(make(world, base, temp=room.temp), rng.choice(targets))
     world.timers = [t for t in world.things if t.tool == "stopwatch"]

@@ -95,10 +95,21 @@ def _resolve(slot: str, words: str, scope: Scope) -> list:
         # a thing named without its terminal: either end of an unpolarized thing will do, but
         # anode and cathode differ, so a polarized thing's two ends are two readings to ask about
         out = []
-        for t in scope.refs.get(words, ()):
+        for t in _named(words, scope):
             out.extend(((t, 0), (t, 1)) if t.polarized else ((t, None),))
         return out
-    return list(scope.refs.get(words, ()))
+    return _named(words, scope)
+
+
+def _named(words: str, scope: Scope) -> list:
+    """The things `words` names; a thing whose own name it is wins over things that merely
+    answer to it ('painting' is the painting, not also the finger painting)."""
+    found = scope.refs.get(words, ())
+    if len(found) > 1:
+        exact = [t for t in found if normalize(scope.canon[t.uid]) == words]
+        if exact:
+            return exact
+    return list(found)
 
 
 def _readings(rest: str, slots: tuple, seps: tuple, scope: Scope, missing: list) -> list[tuple]:

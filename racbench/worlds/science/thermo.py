@@ -69,12 +69,15 @@ def tick(world: World) -> None:
         if share > 1.0:
             share = 1.0
         gap = target - t.temp
+        before = t.temp
         if -SETTLE < gap < SETTLE:
             t.temp = target
             if target == room_temp and not t.burning:
                 del active[t.uid]
         else:
             t.temp += gap * share
+        if t.tool == "thermometer" and round(before) != round(t.temp):
+            world.changed()    # its reading shows in look text
         if t.is_substance:
             new = t.mat.state_at(t.temp)
             if new != t.state:

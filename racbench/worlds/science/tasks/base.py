@@ -48,15 +48,15 @@ def split_counts(task: str) -> tuple[int, int, int]:
     return tuple(load("splits")[task])
 
 
-def pool_slot(spec: "TaskSpec", variation: int, train_pool: list, heldout_pool: list) -> tuple:
-    """(critical item, index within its group, group size): train variations draw from the train
-    pool only, validation and test from the held-out pool, cycling so every item is used."""
-    train, _, _ = spec.split_counts()
-    if variation < train:
-        j, pool, size = variation, train_pool, train
-    else:
-        j, pool, size = variation - train, heldout_pool, spec.n_variations - train
-    return pool[j % len(pool)], j // len(pool), size
+def scienceworld_facts(task: str, variation: int):
+    """What ScienceWorld's variation `variation` of `task` holds (its critical objects and hidden
+    answers; data/science/variations.json, read from ScienceWorld by tools/scienceworld_facts.py)."""
+    return load("variations")[task][variation]
+
+
+def start_room(task: str, variation: int) -> str:
+    """The room where ScienceWorld's variation starts the agent."""
+    return load("variations")["start_rooms"][task][variation]
 
 
 @dataclass

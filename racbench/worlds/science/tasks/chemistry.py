@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from racbench.worlds.science.chemistry import RECIPES, ingredient
 from racbench.worlds.science.data import load
-from racbench.worlds.science.house import (Layout, add_agent, build_house, furniture, make, make_substance,
-                                          rng_for, settle)
+from racbench.worlds.science.house import Layout, add_agent, furniture, make, make_substance, settle
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.plumbing import WATER
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
-from racbench.worlds.science.tasks.common import deliver, fetch, go_to, visit
-from racbench.worlds.science.tasks.matter import default_living
+from racbench.worlds.science.tasks.common import deliver, fetch, go_to, task_house, visit
 
 ART_STUDIO = "art studio"
 MIXING_VESSELS = ("jug", "wooden bowl")
@@ -33,14 +31,6 @@ def _paint_cups(world, rng, holder, paints):
     return cups
 
 
-def _house(spec, variation, layout, rooms):
-    rng = rng_for(spec.name, variation)
-    start = rng.choice(load("tasks")["start_rooms"])
-    animals, plants = default_living(rng)
-    world = build_house(rng, layout, required={start, *rooms}, animals=animals, plants=plants)
-    return world, rng, start
-
-
 def _made(world, name):
     """The first thing in the house made of `name` (a product of mixing), or None."""
     for t in world.things:
@@ -54,7 +44,7 @@ def _setup_mix(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> 
     table = load("chemistry")
     product, room_name = table["mix_variations"][variation]
     needs = RECIPES[product]
-    world, rng, start = _house(spec, variation, layout, {room_name, "kitchen", ART_STUDIO})
+    world, rng, start = task_house(spec, variation, layout, {room_name, "kitchen", ART_STUDIO})
     spots = _spots(world, room_name)
     recipe = make(world, "recipe", temp=world.rooms[room_name].temp)
     recipe.readable = ("recipe", product)
@@ -63,9 +53,10 @@ def _setup_mix(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> 
     world.place(vessel, rng.choice(spots))
     studio = furniture(world, ART_STUDIO, "table")
     _paint_cups(world, rng, studio, table["primaries"])
+    here = world.subtree(world.rooms[room_name])
     for name in needs:
-        if name == WATER or name in table["primaries"]:
-            continue                                   # from a tap, or the art studio's cups
+        if name == WATER or name in table["primaries"] or any(ingredient(t) == name for t in here):
+            continue                       # from a tap, the art studio's cups, or the house's own
         holder = rng.choice(spots)
         if name in table["liquids"]:
             jar = make(world, "glass jar", temp=holder.temp)
@@ -110,7 +101,7 @@ def _add_to(env, vessel, name):
         return
     thing = next(t for t in world.things if t.parent is not None and ingredient(t) == name
                  and not world.inside(t, vessel))
-    if thing.is_substance:
+    if thing.is_substance and thing.state != "solid":
         source = thing.parent
         yield from visit(env, source)
         yield command("pour", env.canon(source), env.canon(vessel))
@@ -139,13 +130,13 @@ def _setup_paint(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, t
     else:
         goal = secondary = table["secondary"][variation // 12]
         extra = None
-    world, rng, start = _house(spec, variation, layout, {ART_STUDIO})
+    world, rng, start = task_house(spec, variation, layout, {ART_STUDIO})
     room = world.rooms[ART_STUDIO]
     top = furniture(world, ART_STUDIO, "table")
     vessel = make(world, rng.choice(MIXING_VESSELS), temp=room.temp)
     world.place(vessel, top)
     cups = _paint_cups(world, rng, top, table["primaries"])
-    spare = _paint_cups(world, rng, furniture(world, ART_STUDIO, "cupboard"), table["primaries"])
+    spare = _paint_cups(world, rng, furniture(world, ART_STUDIO, "large cupboard"), table["primaries"])
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
     steps = [secondary, goal] if tertiary else [goal]

@@ -1,4 +1,6 @@
-"""Topic 4, classification: find a living thing, a non-living thing, a plant, an animal (with oracles)."""
+"""Topic 4, classification: find a living thing, a non-living thing, a plant, an animal (with oracles).
+Variation k holds ScienceWorld's answer box (its colour and room) and start room; living things
+come from a train pool in train variations and a held-out pool otherwise."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from racbench.worlds.science.data import load
 from racbench.worlds.science.house import Layout, add_agent, build_house, make, rng_for, settle
 from racbench.worlds.science.text import say
 from racbench.worlds.science.world import THING
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts, start_room
 from racbench.worlds.science.tasks.common import deliver, route, visit
 
 CATEGORIES = {
@@ -26,17 +28,13 @@ def _split_pool(items: list, held_out: bool) -> list:
 
 def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, category: str) -> Episode:
     vocab = load("vocab")
-    tables = load("tasks")
     rng = rng_for(spec.name, variation)
     train, _, _ = spec.split_counts()
     held_out = variation >= train
-    j = variation if not held_out else variation - train
-    color = vocab["colors"][j % len(vocab["colors"])]
-    box_rooms = tables["find_box_rooms"]
-    box_room = box_rooms[(j // len(vocab["colors"])) % len(box_rooms)]
+    color, box_room = scienceworld_facts(spec.name, variation)
     animals = rng.sample(_split_pool(vocab["animals"], held_out), rng.randint(2, 4))
     plants = rng.sample(_split_pool(vocab["plants"], held_out), rng.randint(1, 3))
-    start = rng.choice(tables["start_rooms"])
+    start = start_room(spec.name, variation)
     world = build_house(rng, layout, required={start, box_room, "outside", "greenhouse", "kitchen"},
                         animals=animals, plants=plants)
     box = make(world, "box", name=naming.box(color), color=color, temp=world.rooms[box_room].temp)

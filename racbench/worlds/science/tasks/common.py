@@ -4,10 +4,29 @@ from __future__ import annotations
 
 from collections import deque
 
+from racbench.worlds.science.data import load
+from racbench.worlds.science.house import build_house, rng_for
 from racbench.worlds.science.naming import command
+from racbench.worlds.science.tasks.base import start_room
 from racbench.worlds.science.world import AGENT, ROOM
 
 MAX_WAIT_STEPS = 200
+
+
+def default_living(rng):
+    """Two animals and two plants for the house (outside and in the greenhouse)."""
+    vocab = load("vocab")
+    return rng.sample(vocab["animals"], 2), rng.sample(vocab["plants"], 2)
+
+
+def task_house(spec, variation: int, layout, rooms=()):
+    """(world, rng, start room) of a variation: the house with the rooms a task needs kept (when a
+    layout drops rooms), default living things, and ScienceWorld's start room."""
+    rng = rng_for(spec.name, variation)
+    start = start_room(spec.name, variation)
+    animals, plants = default_living(rng)
+    world = build_house(rng, layout, required={start, *rooms}, animals=animals, plants=plants)
+    return world, rng, start
 
 
 def route(world, start, goal) -> list:

@@ -1,21 +1,27 @@
 """Topic 3, electricity: power a component; power it from a renewable or a non-renewable source;
-test whether a named or an unknown substance conducts. Oracles wire series circuits by terminal."""
+test whether a named or an unknown substance conducts. Oracles wire series circuits by terminal.
+
+Variation k holds ScienceWorld's component (and the kind of source asked for, and the pair of
+sources in the workshop), or its object, the object's room, the two boxes and whether the
+object conducts."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from racbench.worlds.science import naming
-from racbench.worlds.science.naming import command
 from racbench.worlds.science.data import load
-from racbench.worlds.science.house import Layout, add_agent, build_house, furniture, make, make_substance, rng_for, settle
-from racbench.worlds.science.materials import Material
+from racbench.worlds.science.house import Layout, add_agent, furniture, make, make_substance, settle
+from racbench.worlds.science.naming import command
 from racbench.worlds.science.scope import terminal_names
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, pool_slot
-from racbench.worlds.science.tasks.common import deliver, fetch, go_to, visit
-from racbench.worlds.science.tasks.matter import default_living
-from racbench.worlds.science.tasks.measurement import unknown_label
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
+from racbench.worlds.science.tasks.common import deliver, fetch, go_to, task_house, visit
+from racbench.worlds.science.tasks.measurement import boxes, solid_unknown, spots
 
 WORKSHOP = "workshop"
+PROBE = "conductor"   # the kind of electrical thing a conductivity test makes of its object
+N_LOADS = 4        # components in the workshop, the task's among them
 
 
 def _component(world, arch_color, temp):
@@ -24,25 +30,26 @@ def _component(world, arch_color, temp):
     return make(world, arch, name=name, color=color, temp=temp)
 
 
-def _workshop(world, rng, loads, battery=True, solar=False, gas=False):
-    """Lay the electrical kit on the workshop furniture; returns (battery or None, wires)."""
+def _workshop(world, rng, wanted=None, sources=()):
+    """The electrical kit, as ScienceWorld lays it: on the table a battery, three wires, a switch
+    and light bulbs; on the floor the other components and `sources`. `wanted` (archetype,
+    colour) is among the components; returns (battery, wires, components)."""
     room = world.rooms[WORKSHOP]
-    spots = [furniture(world, WORKSHOP, "workbench"), furniture(world, WORKSHOP, "table")]
-    colors = rng.sample(load("electric")["wire_colors"], 3)
-    kit = []
-    bat = None
-    if battery:
-        bat = make(world, "battery", temp=room.temp)
-        kit.append(bat)
-    wires = [make(world, "wire", name=naming.wire(c), color=c, temp=room.temp) for c in colors]
-    kit += wires + list(loads) + [make(world, "switch", temp=room.temp)]
-    if solar:
-        kit.append(make(world, "solar panel", temp=room.temp))
-    for t in kit:
-        world.place(t, rng.choice(spots))
-    if gas:
-        world.place(make(world, "gas generator", temp=room.temp), room)
-    return bat, wires
+    table = furniture(world, WORKSHOP, "table")
+    tables = load("electric")
+    kinds = [tuple(c) for c in tables["test_loads"] if wanted is None or tuple(c) != tuple(wanted)]
+    picks = rng.sample(kinds, N_LOADS - (wanted is not None))
+    loads = [_component(world, c, room.temp) for c in ([tuple(wanted)] if wanted else []) + picks]
+    bat = make(world, "battery", temp=room.temp)
+    wires = [make(world, "wire", name=naming.wire(c), color=c, temp=room.temp)
+             for c in rng.sample(tables["wire_colors"], 3)]
+    for t in [bat, *wires, make(world, "switch", temp=room.temp)]:
+        world.place(t, table)
+    for t in loads:
+        world.place(t, table if t.base == "light bulb" and rng.random() < 0.5 else room)
+    for s in sources:
+        world.place(make(world, s, temp=room.temp), room)
+    return bat, wires, loads
 
 
 def _term(env, thing, i) -> str:
@@ -62,21 +69,13 @@ def _wire_loop(env, source, wires, middle):
 
 # ---- power-component and renewable vs non-renewable -----------------------------------------------
 def _setup_power(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, kind: str | None) -> Episode:
-    tables = load("electric")
-    comp_spec, q, _ = pool_slot(spec, variation, tables["components"]["train"],
-                                tables["components"]["heldout"])
-    rng = rng_for(spec.name, variation)
-    start = rng.choice(load("tasks")["start_rooms"])
-    animals, plants = default_living(rng)
-    world = build_house(rng, layout, required={start, WORKSHOP, "outside"}, animals=animals, plants=plants)
-    temp = world.rooms[WORKSHOP].temp
-    comp = _component(world, comp_spec, temp)
-    others = [c for c in tables["test_loads"] if c != comp_spec]
-    loads = [comp, _component(world, rng.choice(others), temp)]
-    wanted = None if kind is None else (q % 2 == 0)
-    bat, wires = _workshop(world, rng, loads, battery=kind is None, solar=kind is not None, gas=kind is not None)
-    if kind is not None and "outside" in world.rooms:
-        world.place(make(world, "wind generator", temp=world.rooms["outside"].temp), world.rooms["outside"])
+    facts = scienceworld_facts(spec.name, variation)
+    world, rng, start = task_house(spec, variation, layout, {WORKSHOP, "outside"})
+    wanted = None if kind is None else facts[2]
+    pairs = load("electric")["source_pairs"]
+    sources = () if kind is None else pairs[facts[3]]
+    bat, wires, loads = _workshop(world, rng, facts[:2], sources)
+    comp = loads[0]
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
 
@@ -92,6 +91,7 @@ def _setup_power(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, k
         description = say("task_power", name=comp.name)
     else:
         description = say("task_power_source", name=comp.name, renewable=wanted)
+    source = bat if kind is None else next(t for t in world.things if t.base == facts[3])
     return Episode(
         world=world, description=description,
         required=[lambda ep: ep.focused(comp), powered_right],
@@ -99,69 +99,67 @@ def _setup_power(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, k
                   lambda ep: world.agent_room().name == WORKSHOP],
         on_focus=lambda ep, thing: thing is comp,
         failure=lambda ep: comp.parent is None or powered_wrong(ep),
-        hints={"component": comp, "battery": bat, "wires": wires, "renewable": wanted, "q": q},
+        hints={"component": comp, "battery": bat, "wires": wires, "renewable": wanted, "source": source},
     )
 
 
 def _oracle_power(env):
+    """Wire the component to the source the task asks for; sun and wind work outside only, so
+    the kit goes there; a generator is switched on."""
     ep = env.episode
     h = ep.hints
-    comp, wires = h["component"], h["wires"]
+    comp, wires, source = h["component"], h["wires"], h["source"]
     world = env.world
     yield from visit(env, comp)
     yield command("focus", env.canon(comp))
-    if h["renewable"] is None:
-        source = h["battery"]
-    elif h["renewable"]:
-        use_solar = (h["q"] // 2) % 2 == 0
-        source = next(t for t in world.things if t.source == ("solar" if use_solar else "wind"))
-        for t in (comp, *wires[:2]) + ((source,) if use_solar else ()):
+    if source.source in ("solar", "wind"):
+        for t in (comp, *wires[:2], source):
             yield from fetch(env, t)
         yield from go_to(env, world.rooms["outside"])
-    else:
-        source = next(t for t in world.things if t.source == "gas")
-        if not source.is_on:
-            yield command("activate", env.canon(source))
+    elif source.device is not None and not source.is_on:
+        yield command("activate", env.canon(source))
     yield from _wire_loop(env, source, wires, [comp])
     if not env.finished:
         yield command("wait1")
 
 
 # ---- conductivity ----------------------------------------------------------------------------------
-def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown: bool) -> Episode:
-    tables = load("electric")
-    rng = rng_for(spec.name, variation)
-    start = rng.choice(load("tasks")["start_rooms"])
-    where = WORKSHOP if unknown else rng.choice(load("tasks")["substance_rooms"])
-    animals, plants = default_living(rng)
-    world = build_house(rng, layout, required={start, WORKSHOP, where}, animals=animals, plants=plants)
-    temp = world.rooms[where].temp
+def _thing_to_test(world, rng, name, where, unknown, conducts):
+    """The object (the house's own when its room has one), conducting as ScienceWorld says."""
+    room = world.rooms[where]
     if unknown:
-        label = unknown_label(variation, spec, rng)
-        melting = rng.randint(80, 900)
-        mat = Material(f"{label} [{spec.name}:{variation}]", melting, melting + rng.randint(300, 900), None,
-                       0.5, rng.random() < 0.5, {"solid": label, "liquid": label, "gas": label})
-        target = make_substance(world, "water", temp, label=label, mat=mat)
-    else:
-        name, _, _ = pool_slot(spec, variation, tables["conductivity_objects"]["train"],
-                               tables["conductivity_objects"]["heldout"])
-        target = make(world, name, temp=temp)
-    spots = [f for f in world.rooms[where].contents if f.container and f.heat is None and f.device is None]
-    world.place(target, rng.choice(spots))
-    load_thing = _component(world, rng.choice(tables["test_loads"]), world.rooms[WORKSHOP].temp)
-    bat, wires = _workshop(world, rng, [load_thing])
-    colors = load("vocab")["colors"]
-    i = variation % len(colors)
-    yes_c, no_c = colors[i], colors[(i + 1 + rng.randrange(len(colors) - 1)) % len(colors)]
-    boxes = []
-    for c in (yes_c, no_c):
-        box = make(world, "box", name=naming.box(c), color=c, temp=world.rooms[WORKSHOP].temp)
-        world.place(box, world.rooms[WORKSHOP])
-        boxes.append(box)
-    right, wrong = (boxes[0], boxes[1]) if target.mat.conductive else (boxes[1], boxes[0])
+        mat = solid_unknown(name, conducts)
+        target = make_substance(world, "water", room.temp, label=name, mat=mat)
+        target.elec = PROBE
+        world.place(target, rng.choice(spots(world, where)))
+        return target
+    found = next((t for t in world.subtree(room)[1:] if t.name == name), None)
+    if found is None:
+        if name in load("materials"):
+            found = make_substance(world, name, room.temp)
+            cup = make(world, "glass cup", temp=room.temp)
+            world.place(cup, rng.choice(spots(world, where)))
+            world.place(found, cup)
+        else:
+            found = make(world, name, temp=room.temp)
+            world.place(found, rng.choice(spots(world, where)))
+    if found.mat.conductive != conducts:
+        found.mat = replace(found.mat, conductive=conducts)
+    if found.elec is None:
+        found.elec = PROBE   # terminals even on a jar or a liquid ('water terminal 1', as in ScienceWorld)
+    return found
+
+
+def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown: bool) -> Episode:
+    name, where, yes_c, no_c, conducts = scienceworld_facts(spec.name, variation)
+    world, rng, start = task_house(spec, variation, layout, {WORKSHOP, where})
+    target = _thing_to_test(world, rng, name, where, unknown, conducts)
+    bat, wires, loads = _workshop(world, rng)
+    yes_box, no_box = boxes(world, WORKSHOP, (yes_c, no_c))
+    right, wrong = (yes_box, no_box) if conducts else (no_box, yes_box)
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
-    description = say("task_conductivity", name=target.name, room=where, yes=boxes[0].name, no=boxes[1].name)
+    description = say("task_conductivity", name=name, room=where, yes=yes_box.name, no=no_box.name)
     return Episode(
         world=world, description=description,
         required=[lambda ep: ep.focused(target), lambda ep: world.inside(target, right)],
@@ -169,7 +167,7 @@ def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: La
                   lambda ep: world.room_of(target).name == WORKSHOP],
         on_focus=lambda ep, thing: thing is target,
         failure=lambda ep: target.parent is None or world.inside(target, wrong),
-        hints={"target": target, "battery": bat, "wires": wires, "load": load_thing, "box": right},
+        hints={"target": target, "battery": bat, "wires": wires, "load": loads[0], "box": right},
     )
 
 
@@ -178,14 +176,15 @@ def _oracle_conductivity(env):
     ep = env.episode
     h = ep.hints
     target, load_thing = h["target"], h["load"]
+    carried = target if target.portable and target.state == "solid" else target.parent
     yield from visit(env, target)
     yield command("focus", env.canon(target))
-    yield from fetch(env, target)
+    yield from fetch(env, carried)
     yield from go_to(env, env.world.room_of(h["battery"]))
     yield from _wire_loop(env, h["battery"], h["wires"], [target, load_thing])
     yield command("wait1")
     yield command("look_at", env.canon(load_thing))
-    yield from deliver(env, target, h["box"])
+    yield from deliver(env, carried, h["box"])
 
 
 SPECS = [

@@ -1,7 +1,8 @@
 """Topic 9, forces: time a block down two inclined planes and focus on the one with the shallowest
 or steepest angle (inclined-plane-determine-angle), or the most or least friction, of named or
-unknown surfaces (inclined-plane-friction-*). Variation v holds ScienceWorld's two planes of
-group v // 3, its block v % 3 and its question v % 2; angles and unknown frictions are drawn."""
+unknown surfaces (inclined-plane-friction-*). Variation v holds ScienceWorld's two planes, its
+question and its answer, and the block v % 3; angles and unknown frictions are drawn from the
+variation's seed and given to the planes so that the answer is ScienceWorld's."""
 
 from __future__ import annotations
 
@@ -10,9 +11,8 @@ from racbench.worlds.science.data import load
 from racbench.worlds.science.house import Layout, add_agent, build_house, furniture, make, rng_for, settle
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
-from racbench.worlds.science.tasks.common import fetch, go_to, wait_until
-from racbench.worlds.science.tasks.matter import default_living
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts, start_room
+from racbench.worlds.science.tasks.common import default_living, fetch, go_to, wait_until
 
 WORKSHOP = "workshop"
 
@@ -25,9 +25,23 @@ def _spread(rng, low, high, ok):
             return a, b
 
 
+def named_frictions() -> dict[str, float]:
+    """Each named surface's friction: our coefficients, least first, given to the surfaces in
+    the order ScienceWorld's answers rank them."""
+    return dict(zip(load("variations")["friction_order"], load("planes")["named_frictions"]))
+
+
+def _ordered(pair, answer, low_high, answer_low: bool):
+    """The two values given to the two planes so that the answer's is the low one or the high one."""
+    lo, hi = sorted(low_high)
+    mine, other = (lo, hi) if answer_low else (hi, lo)
+    return tuple(mine if x == answer else other for x in pair)
+
+
 def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, kind: str) -> Episode:
     table = load("planes")
-    pair = table[f"{kind}_pairs"][variation // 3]
+    first, second, question, answer_label = scienceworld_facts(spec.name, variation)
+    pair = (first, second)
     rng = rng_for(spec.name, variation)
     ratio = table["min_ratio"]
 
@@ -36,21 +50,20 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, kind: s
 
     if kind == "angle":
         names = [naming.plane(letter=x) for x in pair]
-        angles = _spread(rng, *table["angle_range"], lambda a, b: apart(
-            mechanics.acceleration(a, table["angle_friction"]), mechanics.acceleration(b, table["angle_friction"])))
+        angles = _ordered(pair, answer_label, _spread(rng, *table["angle_range"], lambda a, b: apart(
+            mechanics.acceleration(a, table["angle_friction"]), mechanics.acceleration(b, table["angle_friction"]))),
+            question == "shallowest")
         frictions = (table["angle_friction"],) * 2
-        labels = pair
     else:
         angles = (table["friction_angle"],) * 2
         if kind == "named":
-            labels = pair
-            frictions = tuple(table["friction"][m] for m in pair)
+            frictions = tuple(named_frictions()[m] for m in pair)
         else:
-            labels = [naming.unknown_material(x) for x in pair]
-            frictions = _spread(rng, *table["unknown_friction_range"], lambda a, b: apart(
-                mechanics.acceleration(angles[0], a), mechanics.acceleration(angles[0], b)))
-        names = [naming.plane(surface=x) for x in labels]
-    start = rng.choice(load("tasks")["start_rooms"])
+            frictions = _ordered(pair, answer_label, _spread(rng, *table["unknown_friction_range"], lambda a, b: apart(
+                mechanics.acceleration(angles[0], a), mechanics.acceleration(angles[0], b))), question == "least")
+        names = [naming.plane(surface=x) for x in pair]
+    labels = pair
+    start = start_room(spec.name, variation)
     animals, plants = default_living(rng)
     world = build_house(rng, layout, required={start, WORKSHOP}, animals=animals, plants=plants)
     room = world.rooms[WORKSHOP]
@@ -67,7 +80,6 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, kind: s
     watch = make(world, "stopwatch", temp=room.temp)
     world.place(watch, furniture(world, WORKSHOP, "table"))
     world.timers.append(watch)
-    question = table[f"{'angle' if kind == 'angle' else 'friction'}_questions"][variation % 2]
     key = {"shallowest": lambda p: p.angle, "steepest": lambda p: -p.angle,
            "most": lambda p: -p.friction, "least": lambda p: p.friction}[question]
     answer = min(planes, key=key)

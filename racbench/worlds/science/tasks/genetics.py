@@ -1,7 +1,7 @@
 """Topic 10, Mendelian genetics: find whether a trait is dominant or recessive by crossing a plant
 that shows it with one that shows the other value and looking at the seeds they make (all show the
-dominant value), in the pea plant or in an unknown plant. Variation v holds ScienceWorld's plant
-and trait (v // 15) and answer boxes (v % 3); an unknown plant's dominant value is drawn."""
+dominant value), in the pea plant or in an unknown plant. Variation v holds ScienceWorld's plant, trait, answer
+boxes and answer (whether the trait is dominant)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,8 @@ from racbench.worlds.science.house import (Layout, add_agent, build_house, make,
 from racbench.worlds.science.life import in_soil
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
-from racbench.worlds.science.tasks.common import fetch, go_to, wait_until
-from racbench.worlds.science.tasks.matter import default_living
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts, start_room
+from racbench.worlds.science.tasks.common import default_living, fetch, go_to, wait_until
 
 GREENHOUSE = "greenhouse"
 N_POTS = 4
@@ -23,13 +22,13 @@ N_POTS = 4
 
 def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown: bool) -> Episode:
     table = load("genetics")
-    plant, trait = table[f"{'unknown' if unknown else 'known'}_variations"][variation // 15]
+    plant, trait, dominant_c, recessive_c, is_dominant = scienceworld_facts(spec.name, variation)
     value, category = trait.split(" ", 1)
     pair = table["pairs"][plant][category]
     other = next(v for v in pair if v != value)
     rng = rng_for(spec.name, variation)
-    dominant = rng.choice(pair) if unknown else table["pea_dominant"][category]
-    start = rng.choice(load("tasks")["start_rooms"])
+    dominant = value if is_dominant else other
+    start = start_room(spec.name, variation)
     animals, _ = default_living(rng)
     world = build_house(rng, layout, required={start, GREENHOUSE}, animals=animals)
     world.self_watering = flags.self_watering
@@ -48,7 +47,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
     world.place(hive, house)
     for _ in range(3):
         world.place(make(world, "animal", name="bee", temp=house.temp), hive)
-    colors = table["boxes"][variation % 3]
+    colors = (dominant_c, recessive_c)
     boxes = []
     for c in colors:
         box = make(world, "box", name=naming.box(c), color=c, temp=house.temp)
@@ -65,8 +64,10 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
     return Episode(
         world=world,
         description=say("task_genetics", trait=trait, plant=plant, dominant=boxes[0].name, recessive=boxes[1].name),
-        required=[lambda ep: all(in_soil(p) for p in parents), offspring_seen, lambda ep: ep.focused(answer)],
-        optional=[lambda ep: hive.is_open, lambda ep: all(p.stage >= 2 for p in parents)],
+        # as in ScienceWorld, the answer alone decides; the experiment earns partial credit
+        required=[lambda ep: ep.focused(answer)],
+        optional=[lambda ep: all(in_soil(p) for p in parents), offspring_seen, lambda ep: hive.is_open,
+                  lambda ep: all(p.stage >= 2 for p in parents)],
         on_focus=lambda ep, thing: thing is answer,
         failure=lambda ep: any(not p.alive or p.parent is None for p in parents),
         hints={"jar": jar, "parents": parents, "pots": pots, "hive": hive, "answer": answer,

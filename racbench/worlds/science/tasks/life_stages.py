@@ -8,9 +8,8 @@ from racbench.worlds.science.house import Layout, add_agent, build_house, make, 
 from racbench.worlds.science.life import organism
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
-from racbench.worlds.science.tasks.common import go_to, visit, wait_until
-from racbench.worlds.science.tasks.matter import default_living
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, start_room
+from racbench.worlds.science.tasks.common import default_living, go_to, visit, wait_until
 
 OUTSIDE = "outside"
 N_OTHER_ANIMALS = (2, 4)
@@ -44,7 +43,7 @@ def _setup_animal(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) 
     life = load("life")
     name = life["identify_animals"][variation]
     rng = rng_for(spec.name, variation)
-    start = rng.choice(load("tasks")["start_rooms"])
+    start = start_room(spec.name, variation)
     _, plants = default_living(rng)
     world = build_house(rng, layout, required={start, OUTSIDE}, plants=plants)
     world.stage_ticks = life["stage_ticks"]
@@ -74,7 +73,7 @@ def _setup_plant(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -
     life = load("life")
     name = life["identify_plants"][variation]
     rng = rng_for(spec.name, variation)
-    start = rng.choice(load("tasks")["start_rooms"])
+    start = start_room(spec.name, variation)
     animals, _ = default_living(rng)
     world = build_house(rng, layout, required={start, OUTSIDE}, animals=animals)
     room = world.rooms[OUTSIDE]

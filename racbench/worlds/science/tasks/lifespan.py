@@ -8,9 +8,8 @@ from racbench.worlds.science.house import Layout, add_agent, build_house, rng_fo
 from racbench.worlds.science.life import organism
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
-from racbench.worlds.science.tasks.common import go_to
-from racbench.worlds.science.tasks.matter import default_living
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, start_room
+from racbench.worlds.science.tasks.common import default_living, go_to
 
 OUTSIDE = "outside"
 
@@ -19,7 +18,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, order: 
     life = load("life")
     names = life["lifespan_variations"][variation]         # long, medium, short
     rng = rng_for(spec.name, variation)
-    start = rng.choice(load("tasks")["start_rooms"])
+    start = start_room(spec.name, variation)
     _, plants = default_living(rng)
     world = build_house(rng, layout, required={start, OUTSIDE}, plants=plants)
     room = world.rooms[OUTSIDE]

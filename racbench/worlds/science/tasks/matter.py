@@ -1,46 +1,83 @@
-"""Topic 1, changes of state: boil, melt, freeze, change-the-state-of-matter-of (with oracles)."""
+"""Topic 1, changes of state: boil, melt, freeze, change-the-state-of-matter-of (with oracles).
+
+Variation k names ScienceWorld's substance of variation k (water, ice, orange juice, ..., caesium)
+and starts the agent in its room. Any portion of that substance may be the one focused on (water
+from a tap, the toilet or the fountain alike); the goals then follow the portion chosen."""
 
 from __future__ import annotations
 
-from racbench.worlds.science.naming import command
 from racbench.worlds.science.data import load
-from racbench.worlds.science.house import Layout, add_agent, build_house, furniture, make, make_substance, rng_for, settle
+from racbench.worlds.science.house import Layout, add_agent, furniture, make, make_substance, settle
 from racbench.worlds.science.materials import GAS, LIQUID, SOLID, material
+from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, pool_slot
-from racbench.worlds.science.tasks.common import deliver, visit, wait_until
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
+from racbench.worlds.science.tasks.common import deliver, fetch, task_house, visit, wait_until
 
 MARGIN = 40        # a heater must run this much hotter than the transition it is used for
-COLD_START = 20    # substances melting below this start in the freezer
+COLD_MARGIN = 10   # and a cooler this much colder
+KITCHEN = "kitchen"
+POT = "metal pot"  # the kitchen's pot, which carries a substance to a heater or a cooler
 
 
-def default_living(rng):
-    vocab = load("vocab")
-    return rng.sample(vocab["animals"], 2), rng.sample(vocab["plants"], 2)
+def pick_heater(need: float) -> tuple[str, str]:
+    """(heater, its room): the first one that runs hot enough for `need` degrees."""
+    things = load("things")
+    return next((d, r) for d, r in load("tasks")["heaters"] if things[d]["heat"] >= need + MARGIN)
 
 
-def pick_heater(need: float, q: int):
-    """(heater, its room, disabled heater or None): the q-th way to reach `need` degrees, where
-    odd ways break the preferred heater so the oracle (and the learner) must use another."""
-    capable = [(d, r) for d, r in load("tasks")["heaters"] if load("things")[d]["heat"] >= need + MARGIN]
-    options = [None] + capable[:-1]
-    disabled = options[q % len(options)]
-    device_name, device_room = next((d, r) for d, r in capable if (d, r) != disabled)
-    return device_name, device_room, disabled
+def pick_cooler(need: float) -> tuple[str, str]:
+    things = load("things")
+    return next((d, r) for d, r in load("tasks")["coolers"] if things[d]["heat"] <= need - COLD_MARGIN)
 
 
-def _goal_for(mode: str):
+def portion_of(world, room_name: str, material_name: str):
+    """A portion of the material already in the room (a house fixture), or None."""
+    for t in world.subtree(world.rooms[room_name])[1:]:
+        if t.is_substance and t.mat.name == material_name:
+            return t
+    return None
+
+
+def place_substance(world, home: dict):
+    """The named substance where ScienceWorld keeps it (the house's own portion when there is
+    one); None for water, which comes from a tap."""
+    room_name = home.get("room")
+    if room_name is None:
+        return None
+    found = portion_of(world, room_name, home["material"])
+    if found is not None:
+        return found
+    room = world.rooms[room_name]
+    holder = furniture(world, room_name, home["in"]) if home.get("in") else room
+    temp = holder.heat if holder.heat is not None and holder.is_on else room.temp
+    if home.get("vessel"):
+        vessel = make(world, home["vessel"], temp=temp)
+        world.place(vessel, holder)
+        holder = vessel
+    sub = make_substance(world, home["material"], temp)
+    world.place(sub, holder)
+    return sub
+
+
+def _changed(mode: str):
     wanted = {"melt": {(SOLID, LIQUID)}, "boil": {(LIQUID, GAS), (SOLID, GAS)},
               "freeze": {(LIQUID, SOLID)}}.get(mode)
 
     def reached(ep) -> bool:
-        moves = ep.transitions_since_focus(ep.hints["substance"])
+        sub = ep.memory.get("chosen")
+        if sub is None:
+            return False
+        if mode in ("boil", "change") and (sub.burning or sub.mat.name == "ash"):
+            return True    # burnt before it could boil (chocolate, soap): ScienceWorld accepts it
+        moves = ep.transitions_since_focus(sub)
         return any(m in wanted for m in moves) if wanted else bool(moves)
     return reached
 
 
 def _in_active_device(ep) -> bool:
-    p = ep.hints["substance"].parent
+    sub = ep.memory.get("chosen")
+    p = sub.parent if sub is not None else None
     while p is not None:
         if p.heat is not None and p.is_on and not p.broken:
             return True
@@ -49,67 +86,122 @@ def _in_active_device(ep) -> bool:
 
 
 def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, mode: str) -> Episode:
-    tables = load("tasks")
-    pool = tables[mode]
-    mat_name, q, _ = pool_slot(spec, variation, pool["train"], pool["heldout"])
-    rng = rng_for(spec.name, variation)
-    mat = material(mat_name)
-    cold_start = mode == "melt" and mat.melting < COLD_START
-    heating = mode != "freeze"
-    if heating:
-        need = mat.boiling if mode == "boil" or mat.state_at(25) != SOLID else mat.melting
-        device_name, device_room, disabled = pick_heater(need, q)
-        winter = False
-    else:
-        disabled = ("freezer", "kitchen") if q % 2 else None
-        device_name, device_room = ("freezer", "kitchen") if disabled is None else (None, "outside")
-        winter = disabled is not None
-    start = rng.choice(tables["start_rooms"])
-    where = "kitchen" if cold_start else rng.choice(tables["substance_rooms"])
-    animals, plants = default_living(rng)
-    required_rooms = {start, where, device_room, "kitchen"}
-    world = build_house(rng, layout, required=required_rooms, animals=animals, plants=plants, winter=winter)
-    vessel = make(world, rng.choice(tables["substance_vessels"]), temp=world.rooms[where].temp)
-    if cold_start:
-        holder = furniture(world, "kitchen", "freezer")
-    else:
-        spots = [f for f in world.rooms[where].contents if f.container and f.heat is None and f.device is None]
-        holder = rng.choice(spots)
-    world.place(vessel, holder)
-    sub = make_substance(world, mat_name, holder.heat if cold_start else world.rooms[where].temp)
-    world.place(sub, vessel)
-    if disabled is not None and disabled[1] in world.rooms:
-        furniture(world, disabled[1], disabled[0]).broken = True
-    device = furniture(world, device_room, device_name) if device_name else furniture(world, "outside", "ground")
+    name = scienceworld_facts(spec.name, variation)
+    home = load("tasks")["matter_substances"][name]
+    mat = material(home["material"])
+    world, _, start = task_house(spec, variation, layout, {KITCHEN, "workshop", "foundry", home.get("room") or KITCHEN})
+    sub = place_substance(world, home)
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
-    description = say(f"task_{mode}", name=sub.name)
-    start_temp = sub.temp
 
     def on_focus(ep, thing):
-        return thing is sub
+        chosen = ep.memory.get("chosen")
+        if chosen is not None:
+            return thing is chosen
+        if thing.is_substance and thing.mat is mat and thing.label is None:
+            ep.memory["chosen"] = thing
+            ep.memory["start_temp"] = thing.temp
+            return True
+        return False
+
+    def warmed_or_cooled(ep) -> bool:
+        chosen = ep.memory.get("chosen")
+        return chosen is not None and abs(chosen.temp - ep.memory["start_temp"]) >= 10
 
     return Episode(
-        world=world, description=description,
-        required=[lambda ep: ep.focused(sub), _goal_for(mode)],
-        optional=[_in_active_device if device_name else (lambda ep: world.inside(sub, device)),
-                  lambda ep: abs(sub.temp - start_temp) >= 10],
+        world=world, description=say(f"task_{mode}", name=name),
+        required=[lambda ep: ep.memory.get("chosen") is not None, _changed(mode)],
+        optional=[_in_active_device, warmed_or_cooled],
         on_focus=on_focus,
-        failure=lambda ep: sub.parent is None,
-        hints={"substance": sub, "vessel": vessel, "device": device},
+        failure=lambda ep: ep.memory.get("chosen") is not None and ep.memory["chosen"].parent is None,
+        hints={"substance": sub, "material": mat, "mode": mode},
     )
 
 
-def oracle(env):
-    """Focus on the substance, carry its vessel to the chosen heater or cooler, switch it on, wait."""
-    ep = env.episode
-    sub, vessel, device = ep.hints["substance"], ep.hints["vessel"], ep.hints["device"]
+def _steps(mode: str, state: str) -> list[str]:
+    """The temperature changes that make the transition the task asks for, from `state`:
+    'heat' (to the next state up, or fire) and 'cool' (down to a solid)."""
+    if mode == "boil":
+        return ["boil"]
+    if mode == "melt":
+        return ["melt"] if state == SOLID else ["cool", "melt"]
+    if mode == "freeze":
+        return ["cool"] if state != SOLID else ["melt", "cool"]
+    return ["cool"] if state != SOLID else ["melt"]
+
+
+def tap_water(env):
+    """Fill the kitchen's pot at the kitchen sink; returns (via the world) the water in it."""
+    world = env.world
+    pot = next(t for t in world.subtree(world.rooms[KITCHEN]) if t.base == POT)
+    sink = next(t for t in world.taps if world.room_of(t).name == KITCHEN)
+    yield from fetch(env, pot)
+    yield command("move", env.canon(pot), env.canon(sink))
+    yield command("activate", env.canon(sink))
+    yield command("deactivate", env.canon(sink))
+    yield command("pick_up", env.canon(pot))
+
+
+def carrier(env, sub):
+    """A vessel that can go onto a stove or into a furnace with the substance in it: its own
+    container when that is portable and does not burn, else the kitchen's pot (filled there)."""
+    world = env.world
+    p = sub.parent
+    if p.container and p.portable and p.mat.combustion is None:
+        return p
+    return next(t for t in world.subtree(world.rooms[KITCHEN]) if t.base == POT)
+
+
+def take(env, sub, mat):
+    """Focus on the substance (water from the kitchen tap when `sub` is None) and get it into a
+    vessel that can go on a heater (fetched first); returns (substance, vessel)."""
+    world = env.world
+    if sub is None:
+        yield from tap_water(env)
+        sub = next(t for t in world.things if t.is_substance and t.mat is mat and t.parent is not None
+                   and world.inside(t, world.agent))
+        yield command("focus", env.canon(sub))
+        return sub, sub.parent
+    vessel = carrier(env, sub)
+    if sub.parent is not vessel:
+        yield from fetch(env, vessel)
     yield from visit(env, sub)
     yield command("focus", env.canon(sub))
-    yield from deliver(env, vessel, device)
-    if device.heat is not None and not device.is_on:
-        yield command("activate", env.canon(device))
-    yield from wait_until(env, lambda: ep.complete)
+    if sub.parent is not vessel:
+        if sub.state == SOLID:
+            yield command("move", env.canon(sub), env.canon(vessel))
+        else:
+            yield command("pour", env.canon(sub.parent), env.canon(vessel))
+    return sub, vessel
+
+
+def oracle(env):
+    """Focus on a portion of the substance, then heat or cool it in the right device (a stove
+    or the blast furnace; the freezer or the ultra-low freezer) until it changes as asked."""
+    ep = env.episode
+    world = env.world
+    mat, mode = ep.hints["material"], ep.hints["mode"]
+    sub = ep.hints["substance"]
+    sub, vessel = yield from take(env, sub, mat)
+    goal = _changed(mode)
+    for step in _steps(mode, sub.state):
+        if step == "cool":
+            device_name, room = pick_cooler(mat.melting)
+            done = (lambda: sub.state == SOLID)
+        else:
+            need = mat.melting if step == "melt" else (mat.boiling if mat.boiling is not None else mat.combustion)
+            device_name, room = pick_heater(need)
+            done = (lambda: sub.state != SOLID) if step == "melt" else (lambda: goal(ep))
+        device = furniture(world, room, device_name)
+        yield from deliver(env, vessel, device)
+        if not device.is_on:
+            yield command("activate", env.canon(device))
+        yield from wait_until(env, lambda: done() or ep.complete)
+        if ep.complete or env.finished:
+            return
+        if device.heat is not None and device.heat > 100 and device.is_on:
+            yield command("deactivate", env.canon(device))
+        yield command("pick_up", env.canon(vessel))
 
 
 def _spec(name, n, mode) -> TaskSpec:

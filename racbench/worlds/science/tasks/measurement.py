@@ -1,77 +1,108 @@
 """Topic 2, measurement: use a thermometer; measure the melting point of a known or an unknown
-substance (forced choice between two answer boxes). Oracles beside the tasks."""
+substance (forced choice between two answer boxes). Oracles beside the tasks.
+
+Variation k holds ScienceWorld's object or substance, its room, the threshold, the two boxes and
+their room, and ScienceWorld's answer: the object starts on that side of the threshold, the
+unknown substance melts on that side. The thermometer is the kitchen's, as in ScienceWorld."""
 
 from __future__ import annotations
 
 from racbench.worlds.science import naming
-from racbench.worlds.science.naming import command
 from racbench.worlds.science.data import load
-from racbench.worlds.science.house import Layout, add_agent, build_house, furniture, make, make_substance, rng_for, settle
+from racbench.worlds.science.house import Layout, add_agent, furniture, make, make_substance, settle
 from racbench.worlds.science.materials import LIQUID, SOLID, Material, material
+from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, pool_slot
-from racbench.worlds.science.tasks.common import deliver, fetch, go_to, visit, wait_until
-from racbench.worlds.science.tasks.matter import default_living, pick_heater
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
+from racbench.worlds.science.tasks.common import deliver, fetch, go_to, task_house, visit, wait_until
+from racbench.worlds.science.tasks.matter import KITCHEN, pick_cooler, pick_heater, place_substance, take
+
+DEVICE_ROOMS = ("workshop", "foundry")   # the ultra-low freezer and the blast furnace
+NEAR = 5           # a starting temperature at least this far from the threshold, on the answer's side
+FAR = 25           # and at most this far when the room's own temperature is on the wrong side
 
 
+def spots(world, room_name):
+    """Furniture a task may put things in or on (not a device, not a portable vessel)."""
+    return [f for f in world.rooms[room_name].contents
+            if f.container and not f.portable and f.heat is None and f.device is None] or [world.rooms[room_name]]
 
-def _spots(world, room_name):
-    return [f for f in world.rooms[room_name].contents if f.container and f.heat is None and f.device is None]
 
-
-def _boxes(world, rng, room_name, variation):
-    colors = load("vocab")["colors"]
-    i = variation % len(colors)
-    above, below = colors[i], colors[(i + 1 + rng.randrange(len(colors) - 1)) % len(colors)]
-    boxes = []
-    for c in (above, below):
+def boxes(world, room_name, colors):
+    """One answer box per colour, on the room's floor."""
+    out = []
+    for c in colors:
         box = make(world, "box", name=naming.box(c), color=c, temp=world.rooms[room_name].temp)
         world.place(box, world.rooms[room_name])
-        boxes.append(box)
-    return boxes
+        out.append(box)
+    return out
 
 
-def _base_world(spec, variation, rng, layout, extra_rooms):
-    tables = load("tasks")
-    start = rng.choice(tables["start_rooms"])
-    box_room = rng.choice(tables["measure_box_rooms"])
-    tool_room = rng.choice(tables["substance_rooms"])
-    animals, plants = default_living(rng)
-    world = build_house(rng, layout, required={start, box_room, tool_room, "kitchen", *extra_rooms},
-                        animals=animals, plants=plants)
-    thermometer = make(world, "thermometer", temp=world.rooms[tool_room].temp)
-    world.place(thermometer, rng.choice(_spots(world, tool_room)))
-    return world, start, box_room, thermometer
+def _house(spec, variation, layout, rooms):
+    """The variation's house and the kitchen's thermometer."""
+    world, rng, start = task_house(spec, variation, layout, {KITCHEN, *rooms})
+    thermometer = next(t for t in world.subtree(world.rooms[KITCHEN]) if t.tool == "thermometer")
+    return world, rng, start, thermometer
+
+
+def unknown_material(name: str, melting: float, boiling: float, conductive: bool, prefixed: bool) -> Material:
+    """An unknown substance's material; `prefixed` names each state ('solid unknown substance C')."""
+    if prefixed:
+        names = {s: naming.state_material(w, name) for s, w in (("solid", "solid"), ("liquid", "liquid"),
+                                                                 ("gas", "gaseous"))}
+    else:
+        names = {"solid": name, "liquid": name, "gas": name}
+    return Material(name, melting, boiling, None, 0.5, conductive, names)
+
+
+def solid_unknown(name: str, conductive: bool = False) -> Material:
+    """An unknown substance that stays solid short of a blast furnace (ScienceWorld's are picked
+    up and carried like things)."""
+    return unknown_material(name, 1500, 3000, conductive, False)
 
 
 # ---- use-thermometer ---------------------------------------------------------------------------
+def _target(world, base: str, temp: float):
+    """The object to measure: a substance when the material table knows it (wood), an unknown
+    substance by its label, else a thing of that archetype."""
+    if base.startswith(load("vocab")["unknown_name"]):
+        mat = solid_unknown(base)
+        return make_substance(world, "water", temp, label=base, mat=mat)
+    if base in load("materials"):
+        return make_substance(world, base, temp)
+    return make(world, base, temp=temp)
+
+
+def starting_temperature(rng, room_temp: float, threshold: float, above: bool) -> float:
+    """The room's temperature when it is on the answer's side of the threshold, else a
+    temperature a little past the threshold on that side (kept until the thing is touched)."""
+    if (room_temp >= threshold + NEAR) if above else (room_temp <= threshold - NEAR):
+        return room_temp
+    d = rng.randint(NEAR, FAR)
+    return threshold + d if above else threshold - d
+
+
 def _setup_thermometer(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> Episode:
-    pools = load("measure")["thermometer_objects"]
-    base, q, _ = pool_slot(spec, variation, pools["train"], pools["heldout"])
-    rng = rng_for(spec.name, variation)
-    place = ("fridge", "freezer", "room")[q % 3]
-    where = rng.choice(load("tasks")["substance_rooms"]) if place == "room" else "kitchen"
-    world, start, box_room, thermometer = _base_world(spec, variation, rng, layout, (where,))
-    if place == "room":
-        holder = rng.choice(_spots(world, where))
-    else:
-        where, holder = "kitchen", furniture(world, "kitchen", place)
-    target = make(world, base, temp=holder.heat if holder.heat is not None else world.rooms[where].temp)
-    world.place(target, holder)
-    offset = rng.randint(15, 60) * (1 if (q // 3) % 2 else -1)
-    threshold = int(round(target.temp)) + offset
-    above, below = _boxes(world, rng, box_room, variation)
+    base, where, threshold, above_c, below_c, box_room, above = scienceworld_facts(spec.name, variation)
+    world, rng, start, thermometer = _house(spec, variation, layout, (where, box_room))
+    room_temp = world.rooms[where].temp
+    target = _target(world, base, starting_temperature(rng, room_temp, threshold, above))
+    world.place(target, rng.choice(spots(world, where)))
+    above_box, below_box = boxes(world, box_room, (above_c, below_c))
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
+    start_temp = target.temp
+
     def reading():
-        """The first thermometer reading of the target decides the answer (its temperature if unread)."""
+        """The first thermometer reading of the target decides the answer (its starting
+        temperature, on ScienceWorld's side, if it was never read)."""
         for _, uid, temp in world.measurements:
             if uid == target.uid:
                 return temp
-        return target.temp
+        return start_temp
 
     def correct_box():
-        return above if reading() > threshold else below
+        return above_box if reading() > threshold else below_box
 
     def on_focus(ep, thing):
         if thing is thermometer:
@@ -79,7 +110,7 @@ def _setup_thermometer(spec: TaskSpec, variation: int, flags: Flags, layout: Lay
         return thing is target and ep.focused(thermometer)
 
     description = say("task_thermometer", name=target.name, room=where, threshold=threshold,
-                      above=above.name, below=below.name, box_room=box_room)
+                      above=above_box.name, below=below_box.name, box_room=box_room)
     return Episode(
         world=world, description=description,
         required=[lambda ep: ep.focused(thermometer), lambda ep: ep.focused(target),
@@ -88,7 +119,7 @@ def _setup_thermometer(spec: TaskSpec, variation: int, flags: Flags, layout: Lay
                   lambda ep: any(uid == target.uid for _, uid, _ in world.measurements)],
         on_focus=on_focus,
         failure=lambda ep: target.parent is None or world.inside(
-            target, below if correct_box() is above else above),
+            target, below_box if correct_box() is above_box else above_box),
         hints={"thermometer": thermometer, "target": target, "box": correct_box},
     )
 
@@ -105,89 +136,101 @@ def _oracle_thermometer(env):
 
 
 # ---- melting points ------------------------------------------------------------------------------
-def _unknown_material(rng, label: str, key: str) -> Material:
-    melting = rng.randint(40, 400)
-    return Material(f"{label} [{key}]", melting, melting + rng.randint(300, 900), None,
-                    0.5, rng.random() < 0.5, {"solid": label, "liquid": label, "gas": label})
-
-
-def unknown_label(variation: int, spec: TaskSpec, rng) -> str:
-    """'unknown substance X': letters from the first half of the alphabet in train, second half after."""
-    letters = load("vocab")["letters"]
-    train, _, _ = spec.split_counts()
-    half = len(letters) // 2
-    pool = letters[:half] if variation < train else letters[half:]
-    return naming.unknown(pool[rng.randrange(len(pool))])
+def _unknown_melting(rng, name: str, threshold: float, above: bool, room_temp: float) -> Material:
+    """An unknown substance that starts in the state its name gives and melts on the answer's
+    side of the threshold, at a temperature drawn from the variation's seed."""
+    solid = name.startswith("solid")
+    low, high = (room_temp + NEAR, 400) if solid else (-60, room_temp - NEAR)
+    if above:
+        low = max(low, threshold + NEAR)
+    else:
+        high = min(high, threshold - NEAR)
+    melting = rng.randint(int(low), int(high))
+    label = name.split(" ", 1)[1]   # 'solid unknown substance C' -> 'unknown substance C'
+    return unknown_material(label, melting, melting + rng.randint(300, 900), rng.random() < 0.5, True)
 
 
 def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown: bool) -> Episode:
-    rng = rng_for(spec.name, variation)
+    name, where, threshold, above_c, below_c, box_room, above = scienceworld_facts(spec.name, variation)
+    world, rng, start, thermometer = _house(spec, variation, layout, (where, box_room, *DEVICE_ROOMS))
+    room_temp = world.rooms[where].temp
     if unknown:
-        label = unknown_label(variation, spec, rng)
-        mat = _unknown_material(rng, label, f"{spec.name}:{variation}")
-        q = variation
+        mat = _unknown_melting(rng, name, threshold, above, room_temp)
+        sub = make_substance(world, "water", room_temp, mat=mat)
+        sub.referents = (mat.name,)
+        vessel = make(world, "glass cup", temp=room_temp)
+        world.place(vessel, rng.choice(spots(world, where)))
+        world.place(sub, vessel)
     else:
-        pools = load("measure")["melting_known"]
-        name, q, _ = pool_slot(spec, variation, pools["train"], pools["heldout"])
-        mat, label = material(name), None
-    device_name, device_room, disabled = pick_heater(mat.melting, q // 2)
-    where = rng.choice(load("tasks")["substance_rooms"])
-    world, start, box_room, thermometer = _base_world(spec, variation, rng, layout, (device_room, where))
-    vessel = make(world, rng.choice(load("tasks")["substance_vessels"]), temp=world.rooms[where].temp)
-    world.place(vessel, rng.choice(_spots(world, where)))
-    sub = make_substance(world, mat.name if not unknown else "water", world.rooms[where].temp,
-                         label=label, mat=mat if unknown else None)
-    world.place(sub, vessel)
-    if disabled is not None and disabled[1] in world.rooms:
-        furniture(world, disabled[1], disabled[0]).broken = True
-    offset = rng.randint(30, 120)
-    threshold = int(mat.melting) + (offset if q % 2 else -offset)
-    if threshold < 0:      # keep thresholds a learner would find natural: positive, answer flips
-        threshold = int(mat.melting) + offset
-    above, below = _boxes(world, rng, box_room, variation)
-    answer = above if mat.melting > threshold else below
+        home = dict(load("tasks")["matter_substances"][name], room=where)
+        home.setdefault("vessel", "glass cup")
+        home["in"] = home.get("in") if home.get("room") == where else None
+        sub = place_substance(world, home)
+        mat = material(home["material"])
+    above_box, below_box = boxes(world, box_room, (above_c, below_c))
+    answer = above_box if above else below_box
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
-    name = sub.name
+
+    def chosen(ep):
+        return ep.memory.get("chosen")
 
     def on_focus(ep, thing):
         if thing is thermometer:
             return True
-        if thing is sub:
-            return ep.focused(thermometer)
-        return thing is answer and ep.focused(sub)
+        if chosen(ep) is None and ep.focused(thermometer) and thing.is_substance and thing.mat is mat:
+            ep.memory["chosen"] = thing
+            return True
+        if thing is chosen(ep):
+            return True
+        return thing is answer and chosen(ep) is not None
+
+    def heated(ep):
+        return chosen(ep) is not None and any(d.heat is not None and d.heat > 100 and world.inside(chosen(ep), d)
+                                              for d in world.things if d.device == "heater")
 
     description = say("task_melting_point", name=name, room=where, threshold=threshold,
-                      above=above.name, below=below.name, box_room=box_room)
+                      above=above_box.name, below=below_box.name, box_room=box_room)
     return Episode(
         world=world, description=description,
-        required=[lambda ep: ep.focused(thermometer), lambda ep: ep.focused(sub), lambda ep: ep.focused(answer)],
-        optional=[lambda ep: any(uid == sub.uid for _, uid, _ in world.measurements),
-                  lambda ep: (SOLID, LIQUID) in ep.transitions_since_focus(sub),
-                  lambda ep: world.inside(sub, furniture(world, device_room, device_name))],
+        required=[lambda ep: ep.focused(thermometer), lambda ep: chosen(ep) is not None,
+                  lambda ep: ep.focused(answer)],
+        optional=[lambda ep: chosen(ep) is not None and any(uid == chosen(ep).uid for _, uid, _ in world.measurements),
+                  lambda ep: chosen(ep) is not None and (SOLID, LIQUID) in ep.transitions_since_focus(chosen(ep)),
+                  heated],
         on_focus=on_focus,
-        failure=lambda ep: sub.parent is None,
-        hints={"thermometer": thermometer, "substance": sub, "vessel": vessel, "answer": answer,
-               "device": furniture(world, device_room, device_name)},
+        failure=lambda ep: chosen(ep) is not None and chosen(ep).parent is None,
+        hints={"thermometer": thermometer, "substance": sub, "material": mat, "answer": answer},
     )
 
 
 def _oracle_melting(env):
-    """Heat the substance while reading the thermometer; once it melts, pick the box that matches."""
+    """Make the substance solid if it is not (the freezer), then heat it while reading the
+    thermometer; once it melts, focus on the box that matches."""
     ep = env.episode
+    world = env.world
     h = ep.hints
-    thermometer, sub, device = h["thermometer"], h["substance"], h["device"]
+    thermometer, sub, mat = h["thermometer"], h["substance"], h["material"]
     yield from fetch(env, thermometer)
     yield command("focus", env.canon(thermometer))
-    yield from visit(env, sub)
-    yield command("focus", env.canon(sub))
-    yield from deliver(env, h["vessel"], device)
-    if not device.is_on:
-        yield command("activate", env.canon(device))
+    sub, vessel = yield from take(env, sub, mat)
+    if sub.state != SOLID:
+        device_name, room = pick_cooler(mat.melting)
+        cooler = furniture(world, room, device_name)
+        yield from deliver(env, vessel, cooler)
+        yield from wait_until(env, lambda: sub.state == SOLID)
+        yield command("pick_up", env.canon(vessel))
+    device_name, room = pick_heater(mat.melting)
+    heater = furniture(world, room, device_name)
+    yield from deliver(env, vessel, heater)
+    if not heater.is_on:
+        yield command("activate", env.canon(heater))
+    yield command("use_on", env.canon(thermometer), env.canon(sub))    # a reading as it heats
     yield from wait_until(env, lambda: sub.state != SOLID,
                           lambda: command("use_on", env.canon(thermometer), env.canon(sub)))
-    yield from go_to(env, env.world.room_of(h["answer"]))
-    yield command("focus", env.canon(h['answer']))
+    yield command("deactivate", env.canon(heater))
+    yield from go_to(env, world.room_of(h["answer"]))
+    yield command("focus", env.canon(h["answer"]))
 
 
 SPECS = [

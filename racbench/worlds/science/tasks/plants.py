@@ -11,9 +11,8 @@ from racbench.worlds.science.house import (Layout, add_agent, build_house, furni
 from racbench.worlds.science.life import in_soil, organism
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
-from racbench.worlds.science.tasks.common import deliver, fetch, go_to, visit, wait_until
-from racbench.worlds.science.tasks.matter import default_living
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, start_room
+from racbench.worlds.science.tasks.common import default_living, deliver, fetch, go_to, visit, wait_until
 
 GREENHOUSE, OUTSIDE = "greenhouse", "outside"
 N_POTS = 3
@@ -25,7 +24,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, fruit: 
     seed_room = life["grow_seed_rooms"][(variation // 3) % 6]
     soil_at = life["grow_soil"][variation % 3]
     rng = rng_for(spec.name, variation)
-    start = rng.choice(load("tasks")["start_rooms"])
+    start = start_room(spec.name, variation)
     animals, _ = default_living(rng)
     world = build_house(rng, layout, required={start, seed_room, GREENHOUSE, OUTSIDE}, animals=animals)
     world.self_watering = flags.self_watering
@@ -86,7 +85,11 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, fruit: 
         )
 
     def on_focus(ep, thing):
-        if chosen(ep) is None and thing in seeds and thing.stage == 0:
+        """The first seed focused on is the one to grow; as in ScienceWorld, a focus on anything
+        that is not one of the seeds neither counts nor fails."""
+        if thing not in seeds:
+            return True
+        if chosen(ep) is None and thing.stage == 0:
             ep.memory["seed"] = thing.uid
             return True
         return thing is chosen(ep)

@@ -1,0 +1,164 @@
+"""racbench's science lab against ScienceWorld itself (the `scienceworld` extra, Java 17).
+
+These are reference tests: they run wherever ScienceWorld is installed (the `test` extra installs
+it) and compare task names, variation counts and splits, the critical objects the task
+descriptions name and the agent's start room on a sample of variations, and the scores of the
+same action sequences played in both worlds, on ScienceWorld's 0-100 scale.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+scienceworld = pytest.importorskip("scienceworld")
+
+import scienceworld_facts as reference  # noqa: E402  tools/, which reads the facts of our tables
+
+from racbench.worlds.science import TASKS, ScienceEnv, variation_split  # noqa: E402
+from racbench.worlds.science.tasks.base import scienceworld_facts, start_room  # noqa: E402
+
+SIMPLIFICATIONS = "teleportAction,openContainers"
+
+
+@pytest.fixture(scope="module")
+def sw():
+    env = scienceworld.ScienceWorldEnv("", envStepLimit=100)
+    yield env
+    env.close()
+
+
+def _sample(task: str) -> list[int]:
+    """Two variations of a task: one in its first third (train), one in its last (test)."""
+    n = TASKS[task].n_variations
+    return [n // 3 - 1, n - 1 - n // 7]
+
+
+def test_task_names_variation_counts_and_splits_are_scienceworlds(sw):
+    assert sorted(sw.get_task_names()) == sorted(TASKS)
+    for task in sw.get_task_names():
+        sw.load(task, 0, "")
+        n = sw.get_max_variations(task)
+        assert TASKS[task].n_variations == n, task
+        ours = {s: [v for v in range(n) if variation_split(task, v) == s] for s in ("train", "validation", "test")}
+        assert ours["train"] == sw.get_variations_train(), task
+        assert ours["validation"] == sw.get_variations_dev(), task
+        assert ours["test"] == sw.get_variations_test(), task
+
+
+def _words(facts) -> list[str]:
+    """The names, rooms, colours and numbers among a variation's facts, as a description says them."""
+    out = []
+    for f in facts:
+        if isinstance(f, bool) or f is None:
+            continue
+        if isinstance(f, list):
+            out += _words(f)
+        elif isinstance(f, (int, float)):
+            out.append(str(f))
+        else:
+            out.append(f)
+    return out
+
+
+def test_descriptions_and_start_rooms_hold_scienceworlds_objects(sw):
+    """Variation k names ScienceWorld's critical objects of variation k and starts where it does."""
+    for task in sorted(TASKS):
+        for v in _sample(task):
+            sw.load(task, v, "")
+            row = {"task": task, "variation": v, "description": sw.get_task_description(),
+                   "look": sw.look(), "gold": None}
+            env = ScienceEnv(task, v)
+            env.reset()
+            assert env.world.agent_room().name == reference._start_room(row) == start_room(task, v), (task, v)
+            theirs = reference.described(row)
+            if task in reference.TASKS:
+                ours = scienceworld_facts(task, v)
+                assert (ours[:len(theirs)] if isinstance(ours, list) else ours) == theirs, (task, v)
+            for word in _words(theirs):
+                if word not in ("light bulb",):   # the bulb's colour and kind are said as one name
+                    assert word in env.task_description, (task, v, word, env.task_description)
+
+
+def _probes():
+    """(task, variation, actions) that both worlds understand, from our table of ScienceWorld's
+    facts: answering right, answering wrong, focusing on the wrong thing."""
+    out = []
+    for task in ("inclined-plane-determine-angle", "inclined-plane-friction-named-surfaces",
+                 "inclined-plane-friction-unnamed-surfaces"):
+        v = _sample(task)[1]
+        env = ScienceEnv(task, v)
+        env.reset()
+        answer = env.episode.hints["answer"]
+        right, wrong = answer.name, next(p.name for p in env.episode.hints["planes"] if p is not answer)
+        out += [(task, v, ["teleport to workshop", f"focus on {right}"]),
+                (task, v, ["teleport to workshop", f"focus on {wrong}"])]
+    for task in ("mendelian-genetics-known-plant", "mendelian-genetics-unknown-plant"):
+        v = _sample(task)[1]
+        _, _, dominant, recessive, is_dominant = scienceworld_facts(task, v)
+        right, wrong = (dominant, recessive) if is_dominant else (recessive, dominant)
+        out += [(task, v, ["teleport to greenhouse", f"focus on {right} box"]),
+                (task, v, ["teleport to greenhouse", f"focus on {wrong} box"])]
+    for task in ("measure-melting-point-known-substance", "use-thermometer"):
+        v = _sample(task)[0]
+        name, room, _, above, below, box_room, is_above = scienceworld_facts(task, v)
+        right, wrong = (above, below) if is_above else (below, above)
+        if task == "use-thermometer":
+            start = ["teleport to kitchen", "pick up thermometer", "focus on thermometer", f"teleport to {room}",
+                     f"focus on {name}", f"pick up {name}", f"teleport to {box_room}"]
+            out += [(task, v, start + [f"move {name} to {right} box"]),
+                    (task, v, start + [f"move {name} to {wrong} box"])]
+        else:
+            start = [f"teleport to {room}", "focus on thermometer", f"focus on {name}"]
+            out += [(task, v, start + [f"focus on {right} box"])]
+    task = "test-conductivity"
+    v = 0
+    name, room, yes, no, conducts = scienceworld_facts(task, v)
+    right, wrong = (yes, no) if conducts else (no, yes)
+    for box in (right, wrong):
+        out.append((task, v, [f"teleport to {room}", f"focus on {name}", f"pick up {name}",
+                              "teleport to workshop", f"move {name} to {box} box"]))
+    for task in ("boil", "find-plant", "power-component", "chemistry-mix", "identify-life-stages-1",
+                 "grow-plant"):
+        out.append((task, 0, ["teleport to kitchen", "focus on stove"]))
+    return out
+
+
+def _play_ours(task, v, actions):
+    env = ScienceEnv(task, v, SIMPLIFICATIONS)
+    env.reset()
+    info = {"scienceworld_score": 0}
+    done = False
+    for a in actions:
+        obs, _, done, _, info = env.step(a)
+        assert not obs.startswith(("I'm not sure", "There is no")), (task, v, a, obs)
+    return info["scienceworld_score"], done
+
+
+def _play_theirs(sw, task, v, actions):
+    sw.load(task, v, SIMPLIFICATIONS)
+    sw.reset()
+    score, done = 0, False
+    for a in actions:
+        obs, _, done, info = sw.step(a)
+        assert "No known action" not in obs, (task, v, a, obs)
+        score = info["score"]
+    return score, done
+
+
+def test_the_same_actions_score_the_same_at_the_end(sw):
+    """Where an answer decides the episode (a focus, a box) both worlds end it alike: 100 for
+    ScienceWorld's answer, -100 for the other or for focusing on the wrong thing."""
+    for task, v, actions in _probes():
+        ours, theirs = _play_ours(task, v, actions), _play_theirs(sw, task, v, actions)
+        if theirs[1] or ours[1]:
+            assert ours == theirs, (task, v, actions, ours, theirs)
+        else:   # a task that goes on: both still running, neither failed
+            assert ours[0] >= 0 and theirs[0] >= 0, (task, v, actions, ours, theirs)
+
+
+def test_no_electrical_action_is_refused_on_electrical_tasks_as_in_scienceworld(sw):
+    for task in ("power-component", "test-conductivity"):
+        with pytest.raises(ValueError):
+            sw.load(task, 0, "noElectricalAction")
+        with pytest.raises(ValueError):
+            ScienceEnv(task, 0, "noElectricalAction")
