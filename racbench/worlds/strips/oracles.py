@@ -69,6 +69,7 @@ OUTSIDE_STATES = 10_000  # ... and the space of a state outside it up to this ma
 DEFAULT_BUDGET = 50_000  # states one bounded search may store before it gives up
 _SPACES_PER_TASK = 8  # LRU of spaces enumerated from states outside the init space
 _STATES_PER_TASK = 256  # LRU of per-state relaxed closures and h^2 pair tables
+GUIDES_KEPT = 256  # h_FF guides per task, one per (goal, avoided atom)
 UNREACHABLE = -1
 
 
@@ -92,7 +93,7 @@ class _TaskCache:
         # what an action needs or surely adds (ADL: an effect that may add an atom can
         # also not fire); the landmark shortcuts leave these actions out
         self.needs_or_adds = [a.pre | a.sure_add for a in task.actions]
-        self.guides: dict[int, object] = {}  # goal atoms -> relaxed_plan_heuristic
+        self.guides: dict[tuple[int, int], object] = {}  # (goal, avoided) -> h_FF
 
 
 _CACHES: "weakref.WeakKeyDictionary[GroundTask, _TaskCache]" = weakref.WeakKeyDictionary()
@@ -496,9 +497,13 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
         return True
     # a plan that never makes the atom true (found greedily: it need not be short), or
     # every state reachable without it searched (SearchBudgetExceeded past max_states)
-    guide = c.guides.get(pos)
+    # guided by the relaxation without the atom's achievers: one with them points at
+    # them (its helpful actions lead nowhere) and misses the dead ends their absence makes
+    guide = c.guides.get((pos, bit))
     if guide is None:
-        guide = c.guides[pos] = relaxed_plan_heuristic(task, pos)
+        if len(c.guides) >= GUIDES_KEPT:
+            c.guides.clear()
+        guide = c.guides[(pos, bit)] = relaxed_plan_heuristic(task, pos, avoid=bit)
     return lazy_greedy_path(task, state, pos, neg, max_states, guide, avoid=bit) is None
 
 

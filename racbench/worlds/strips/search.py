@@ -497,7 +497,7 @@ def shortest_first_actions(task: GroundTask, state: int, pos: int, neg: int,
     return []
 
 
-def _relaxed_costs(task: GroundTask, pos: int):
+def _relaxed_costs(task: GroundTask, pos: int, avoid: int = 0):
     """The delete-relaxed cost of every atom from a state, one per action (h_add's
     costs), with the action that first achieved it at that cost, as Knuth's generalised
     Dijkstra: atoms leave a heap cheapest first, and an action fires once its last
@@ -505,8 +505,10 @@ def _relaxed_costs(task: GroundTask, pos: int):
     costs; the costs are the least fixpoint of cost(atom) = min over achievers of 1 +
     sum of their preconditions' costs, as sweeping the actions until nothing changes
     finds, in one pass instead of many. Returns costs(state) -> (cost, supporter),
-    dicts stopped once every goal atom of `pos` has its cost (ties by action index)."""
-    actions = [(list(iter_bits(a.pre)), list(iter_bits(a.add))) for a in task.actions]
+    dicts stopped once every goal atom of `pos` has its cost (ties by action index).
+    Actions that add an atom of `avoid` are left out (they never fire, as if absent)."""
+    actions = [(list(iter_bits(a.pre)), list(iter_bits(a.add))) if not a.add & avoid
+               else ([-1], []) for a in task.actions]  # -1: a precondition never met
     needing: dict[int, list[int]] = {}  # atom -> actions with it as a precondition
     for k, (pre, _) in enumerate(actions):
         for atom in pre:
@@ -559,13 +561,15 @@ def additive_heuristic(task: GroundTask, pos: int):
     return h
 
 
-def relaxed_plan_heuristic(task: GroundTask, pos: int):
+def relaxed_plan_heuristic(task: GroundTask, pos: int, avoid: int = 0):
     """h_FF (Hoffmann & Nebel) on h_add's best supporters, with its preferred actions:
     h(state) -> (the number of actions of a delete-relaxed plan to `pos`, the set of
     actions of that plan applicable in `state`: FF's helpful actions). Not
     admissible; it guides `lazy_greedy_path`. Infinite (and no preferred actions)
-    where the relaxation cannot reach the goal."""
-    costs, actions = _relaxed_costs(task, pos)
+    where the relaxation cannot reach the goal. With `avoid`, the relaxation of the task
+    without the actions that make an atom of it true (`lazy_greedy_path`'s `avoid`):
+    its dead ends are dead ends there, and its helpful actions stay usable."""
+    costs, actions = _relaxed_costs(task, pos, avoid)
     infinite = float("inf")
 
     def h(state: int) -> tuple[float, frozenset[int]]:
