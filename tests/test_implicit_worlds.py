@@ -112,7 +112,7 @@ configs:
   - name: landmarks_bool
     family: landmarks
     form: bool
-    domain: ferry
+    domain: depots
     length: 2
     problems: {test: [p14]}
     splits: {test: 6}
@@ -120,7 +120,7 @@ configs:
 
 
 def test_questions_dropped_for_budget_are_counted_in_the_card(tmp_path):
-    """ferry p14 is beyond the enumeration limit; under a small search budget
+    """depots p14 is beyond a lowered enumeration limit; under a small search budget
     some landmark questions cannot be proven: they are drawn again, and the card and
     configs.json count them, the same whatever the number of workers."""
     import subprocess
@@ -133,7 +133,8 @@ def test_questions_dropped_for_budget_are_counted_in_the_card(tmp_path):
         out = tmp_path / f"out{workers}"
         subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out",
                         str(out), "--workers", str(workers), "--search-budget", "300",
-                        "--quiet"], check=True, capture_output=True)
+                        "--max-enumerated-states", "1000", "--quiet"],
+                       check=True, capture_output=True)
         outs.append(out)
     details = [(o / "configs.json").read_text() for o in outs]
     assert details[0] == details[1]
@@ -143,9 +144,9 @@ def test_questions_dropped_for_budget_are_counted_in_the_card(tmp_path):
     assert f"| landmarks_bool | {dropped} |" in card
 
 
-def test_past_the_budget_of_breadth_first_search_astar_with_hmax_proves_distances():
+def test_past_the_budget_of_breadth_first_search_astar_with_lmcut_proves_distances():
     """Where breadth-first search runs out of budget (logistics: a goal a few trucks
-    and planes away), A* with h^max still proves the distance, equal to the
+    and planes away), A* with LM-cut still proves the distance, equal to the
     enumerated world's."""
     import random
 
@@ -188,9 +189,93 @@ def test_a_refusal_under_a_tiny_budget_names_the_budget(tmp_path):
 
     recipe = tmp_path / "tiny.yaml"
     recipe.write_text(BUDGET_RECIPE.replace("family: landmarks", "family: next_action")
-                      .replace("domain: ferry", "domain: floortile"))
+                      .replace("domain: depots", "domain: floortile"))
     result = CliRunner().invoke(main, ["build", str(recipe), "--out", str(tmp_path / "out"),
                                        "--workers", "1", "--search-budget", "30", "--quiet"])
     assert result.exit_code == 2, result.output
     assert "--search-budget (30 states)" in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+ALL_DOMAINS = ("blocksworld", "depots", "ferry", "floortile", "goldminer", "grid", "gripper",
+               "household", "logistics", "rovers", "satellite", "swap", "visitall")
+
+
+@pytest.mark.parametrize("domain", ALL_DOMAINS)
+def test_lm_cut_never_overestimates_an_exact_distance(domain):
+    """LM-cut, the A* fallback's heuristic, against every state's exact distance in
+    enumerated problems of each shipped domain (ADL household included): never above
+    it, zero exactly at the goal (for positive goals), infinite only where the goal
+    cannot be reached."""
+    import random
+
+    from racbench.worlds.strips.heuristics import lm_cut
+    from racbench.worlds.strips.shipped import shipped_files
+
+    rng = random.Random(domain)
+    checked = 0
+    for name in ("p03", "p06"):
+        domain_file, (problem,) = shipped_files(domain, [name])
+        world = world_for(domain_file, problem)
+        goal = world.goal_condition
+        h = lm_cut(world.task, goal.pos)
+        for sid in rng.sample(range(world.n_states), min(80, world.n_states)):
+            exact = int(world.goal_distance[sid])
+            value = h(world.states[sid])
+            if value == float("inf"):
+                assert exact < 0, (name, sid)
+                continue
+            if exact >= 0:
+                assert value <= exact, (name, sid, value, exact)
+                assert (value == 0) == world.at_goal(sid) or goal.neg, (name, sid)
+                checked += 1
+    assert checked >= 20  # floortile's sampled states are mostly dead ends
+
+
+def test_the_pool_near_the_goal_does_not_depend_on_what_was_asked_before():
+    """Rows must not depend on the number of workers: the pool of states near the goal
+    is built from a fixed seed, so a world asked other things first (distances, plans,
+    first steps, states of other bounds) builds the same pool as a fresh one; and every
+    distance it holds is the enumerated world's."""
+    import random
+
+    from racbench.worlds.strips.shipped import shipped_files
+
+    domain_file, (problem,) = shipped_files("ferry", ["p06"])
+    explicit = world_for(domain_file, problem)
+
+    def fresh() -> ImplicitWorld:
+        return ImplicitWorld(explicit.domain, explicit.domain_text, explicit.problem, "p06")
+
+    busy = fresh()
+    rng = random.Random(1)
+    for _ in range(20):
+        state = busy.sample_state(rng)
+        busy.distance(state)
+        busy.optimal_plan(rng, state)
+        busy.optimal_steps(state)
+    assert busy.state_at_goal_distance(rng, 1, 4) is not None
+    first = fresh()._near_goal_pool(explicit.goal_condition, 12)
+    assert busy._near_goal_pool(explicit.goal_condition, 12) == first
+    assert sum(map(len, first.values())) >= 30
+    for d, states in first.items():
+        for state in states:
+            assert explicit.distance(explicit.index[state]) == d
+
+
+@pytest.mark.parametrize("domain,problem", [("blocksworld", "p15"), ("floortile", "p09"),
+                                            ("household", "p08")])
+def test_greedy_paths_with_helpful_actions_reach_the_goal(domain, problem):
+    """The goal states that seed the pool come from lazy greedy search with FF's
+    helpful actions: each path steps from state to successor and ends at the goal."""
+    from racbench.worlds.strips.shipped import shipped_files
+
+    domain_file, (path,) = shipped_files(domain, [problem])
+    explicit = world_for(domain_file, path)
+    implicit = ImplicitWorld(explicit.domain, explicit.domain_text, explicit.problem, problem)
+    paths = implicit._greedy_paths(implicit.goal_condition)
+    assert paths
+    for states in paths:
+        assert implicit.goal_condition.holds(states[-1])
+        for a, b in zip(states, states[1:]):
+            assert b in {n for _, n in implicit.task.successors(a)}

@@ -166,7 +166,8 @@ def _walk_then_plan(world: StripsWorld, rng: random.Random, sid: int, length: in
             if walked is None:
                 continue
             detour, states = walked
-            rest = world.optimal_plan(rng, states[-1])
+            # the rest must be a shortest plan of exactly the length left: no deeper search
+            rest = world.optimal_plan(rng, states[-1], None, length - len(head) - len(detour))
             if rest is not None and len(head) + len(detour) + len(rest) == length:
                 return head + detour + rest
     except SearchBudgetExceeded:  # a distance we cannot prove: no plan, never a guess

@@ -20,6 +20,7 @@ from racbench.worlds.strips.search import SearchBudgetExceeded
 
 MAX_DISTANCE = 12
 LANDMARK_BUDGET = 5_000  # implicit worlds: states one landmark search may visit
+SPLITS_KEPT = 4_096  # implicit worlds: states whose landmarks are kept
 
 
 def split_atoms(world, rng, sid: int) -> tuple[list[int], list[int]]:
@@ -53,11 +54,26 @@ def _split_by_search(world, sid: int, candidates: list[int]) -> tuple[list[int],
     """An implicit world's split: atoms a shortest plan never makes true are not
     landmarks (the plan is the witness); each atom it does make true is settled by
     the landmark oracle (relaxed reachability without its achievers, then h^2, then
-    a bounded search), and left out if the search's budget runs out."""
+    a bounded search), and left out if the search's budget runs out. Kept per state
+    (draws near the goal meet the pool's states again and again), with the number
+    left out, counted as dropped whenever the split is used, as if searched again."""
+    kept = world.__dict__.setdefault("_landmark_splits", {})
+    found = kept.get(sid)
+    if found is None:
+        if len(kept) >= SPLITS_KEPT:
+            kept.clear()
+        found = kept[sid] = _search_split(world, sid, candidates)
+    lm, other, dropped = found
+    for _ in range(dropped):
+        note_dropped()
+    return list(lm), list(other)
+
+
+def _search_split(world, sid: int, candidates: list[int]) -> tuple[list[int], list[int], int]:
     # any shortest plan is a witness: the one breadth-first search finds first, which
     # drawing `sid` near the goal has usually found already
     touched = _touched(world, sid, world.optimal_plan(None, sid) or [])
-    lm, other = [], []
+    lm, other, dropped = [], [], 0
     for i in candidates:
         if touched >> i & 1:
             try:
@@ -65,10 +81,10 @@ def _split_by_search(world, sid: int, candidates: list[int]) -> tuple[list[int],
                                                  world.goal_condition, i, LANDMARK_BUDGET,
                                                  explicit=False)
             except SearchBudgetExceeded:  # not asked about: dropped, never guessed
-                note_dropped()
+                dropped += 1
                 continue
             (lm if found else other).append(i)
-    return lm, other + [i for i in candidates if not touched >> i & 1]
+    return lm, other + [i for i in candidates if not touched >> i & 1], dropped
 
 
 def _near_goal(world, rng) -> tuple[Question, list[int], list[int]] | None:

@@ -467,6 +467,9 @@ class NextObservationRows:
         self.rule_worlds = cfg.rule_worlds(splits) if cfg.rules else None
         self._situations: OrderedDict = OrderedDict()
         self._t = template(NAME)
+        strips = {i for items in self.items.values() for i in items if i[0] == "strips"}
+        for item in sorted(strips):
+            place(item)  # a STRIPS world's gold path is searched here, once (kept by the world)
 
     def capacity(self, split: str) -> float:
         return math.inf

@@ -50,7 +50,9 @@ from typing import Sequence
 import numpy as np
 
 from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, bfs_to_goal,
-                                           greedy_path, optimal_first_by_search, ucs_cost)
+                                           greedy_path, lazy_greedy_path,
+                                           optimal_first_by_search, relaxed_plan_heuristic,
+                                           ucs_cost)
 from racbench.worlds.strips.task import Condition, GroundAction, GroundTask, iter_bits
 
 __all__ = [
@@ -67,6 +69,7 @@ OUTSIDE_STATES = 10_000  # ... and the space of a state outside it up to this ma
 DEFAULT_BUDGET = 50_000  # states one bounded search may store before it gives up
 _SPACES_PER_TASK = 8  # LRU of spaces enumerated from states outside the init space
 _STATES_PER_TASK = 256  # LRU of per-state relaxed closures and h^2 pair tables
+GUIDES_KEPT = 256  # h_FF guides per task, one per (goal, avoided atom)
 UNREACHABLE = -1
 
 
@@ -90,6 +93,7 @@ class _TaskCache:
         # what an action needs or surely adds (ADL: an effect that may add an atom can
         # also not fire); the landmark shortcuts leave these actions out
         self.needs_or_adds = [a.pre | a.sure_add for a in task.actions]
+        self.guides: dict[tuple[int, int], object] = {}  # (goal, avoided) -> h_FF
 
 
 _CACHES: "weakref.WeakKeyDictionary[GroundTask, _TaskCache]" = weakref.WeakKeyDictionary()
@@ -472,8 +476,10 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
     True if the atom already holds in `state` (the empty prefix makes it true; question
     generators should avoid that case), and vacuously True if the goal is unreachable.
     Otherwise exact: search the states reachable while the atom stays false for one
-    satisfying the goal. A delete-relaxation test answers "yes" first when the goal is
-    out of relaxed reach without the actions that add the atom or need it."""
+    satisfying the goal (in an enumerated space, or greedily, guided by FF's relaxed
+    plans, which finds such a plan in a few steps where one exists and else searches
+    them all). A delete-relaxation test answers "yes" first when the goal is out of
+    relaxed reach without the actions that add the atom or need it, then h^2."""
     bit = 1 << atom
     if state & bit or goal.pos & bit:
         return True
@@ -489,22 +495,16 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
     triples = [t for t, m in zip(c.triples, c.needs_or_adds) if not m & bit]
     if not _h2_allows(_h2_pairs(triples, state, len(task.atoms)), pos):
         return True
-    seen_states = {state}
-    frontier = [state]
-    while frontier:
-        nxt = []
-        for s in frontier:
-            if s & pos == pos and not s & neg:
-                return False
-            for _, n in task.successors(s):
-                if n & bit or n in seen_states:
-                    continue
-                seen_states.add(n)
-                nxt.append(n)
-                if len(seen_states) > max_states:
-                    raise SearchBudgetExceeded(f"more than {max_states} states")
-        frontier = nxt
-    return True
+    # a plan that never makes the atom true (found greedily: it need not be short), or
+    # every state reachable without it searched (SearchBudgetExceeded past max_states)
+    # guided by the relaxation without the atom's achievers: one with them points at
+    # them (its helpful actions lead nowhere) and misses the dead ends their absence makes
+    guide = c.guides.get((pos, bit))
+    if guide is None:
+        if len(c.guides) >= GUIDES_KEPT:
+            c.guides.clear()
+        guide = c.guides[(pos, bit)] = relaxed_plan_heuristic(task, pos, avoid=bit)
+    return lazy_greedy_path(task, state, pos, neg, max_states, guide, avoid=bit) is None
 
 
 # -- sampling -------------------------------------------------------------------------

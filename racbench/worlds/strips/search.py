@@ -18,6 +18,7 @@ index and candidate lists are sorted, so seeded choices give the same output on 
 from __future__ import annotations
 
 import heapq
+import math
 from collections import OrderedDict
 
 import numpy as np
@@ -309,14 +310,49 @@ def bfs_to_goal(task: GroundTask, state: int, pos: int, neg: int, max_states: in
 
 
 def bfs_plan(task: GroundTask, state: int, pos: int, neg: int, max_states: int,
-             rng=None, max_depth: int | None = None) -> list[int] | None:
+             rng=None, max_depth: int | None = None,
+             spent: list[int] | None = None) -> list[int] | None:
     """A plan with the fewest actions from `state` to the goal (None if there is none,
     or none within `max_depth`), by breadth-first search; `rng` shuffles the order in
     which successors are expanded, so any shortest plan can come out.
-    SearchBudgetExceeded past `max_states` states: the caller drops the question."""
+    SearchBudgetExceeded past `max_states` states: the caller drops the question.
+    `spent[0]` (if given) grows by the number of states the search stored.
+
+    With `max_depth`, states that cannot reach the goal within it by the goal-count
+    bound (`goal_count_bound`) are not expanded: they are never on a plan that short,
+    and every state on one keeps the parent it had, so the plan found is the same;
+    the search only stores fewer states."""
     if state & pos == pos and not state & neg:
         return []
     parent: dict[int, tuple[int, int] | None] = {state: None}
+    try:
+        return _bfs_plan(task, parent, state, pos, neg, max_states, rng, max_depth)
+    finally:
+        if spent is not None:
+            spent[0] += len(parent)
+
+
+def goal_count_bound(task: GroundTask, pos: int, neg: int):
+    """An admissible bound on the actions left to the goal (pos, neg): its literals
+    not yet true, divided by the most any one action makes true (rounded up; that
+    most is kept on the task per goal)."""
+    kept = task.__dict__.setdefault("_goal_count_most", {})
+    most = kept.get((pos, neg))
+    if most is None:
+        if len(kept) > 4096:
+            kept.clear()
+        most = kept[(pos, neg)] = max(((a.add & pos).bit_count() + (a.delete & neg).bit_count()
+                                       for a in task.actions), default=0)
+    if not most:
+        return lambda s: 0 if s & pos == pos and not s & neg else math.inf
+    return lambda s: -(-((pos & ~s).bit_count() + (neg & s).bit_count()) // most)
+
+
+def _bfs_plan(task: GroundTask, parent: dict, state: int, pos: int, neg: int,
+              max_states: int, rng, max_depth: int | None) -> list[int] | None:
+    bound = goal_count_bound(task, pos, neg) if max_depth is not None else None
+    if bound is not None and bound(state) > max_depth:
+        return None
     frontier = [state]
     depth = 0
     successors = task.successors
@@ -338,7 +374,8 @@ def bfs_plan(task: GroundTask, state: int, pos: int, neg: int, max_states: int,
                         n, k = parent[n]
                         plan.append(k)
                     return plan[::-1]
-                nxt.append(n)
+                if bound is None or depth + bound(n) <= max_depth:
+                    nxt.append(n)
                 if len(parent) > max_states:
                     raise SearchBudgetExceeded(f"more than {max_states} states")
         frontier = nxt
@@ -460,71 +497,39 @@ def shortest_first_actions(task: GroundTask, state: int, pos: int, neg: int,
     return []
 
 
-def max_heuristic(task: GroundTask, pos: int):
-    """h^max (Bonet & Geffner) for the positive goal atoms `pos`, admissible: the
-    number of layers of delete-relaxed actions before every goal atom holds, times
-    the cheapest action's cost (a plan needs at least one action per layer). An
-    action's `pre` holds in every way it can apply and its `add` holds whatever it
-    may add, so the relaxation only ever underestimates. Infinite where the relaxation
-    cannot reach the goal (then no plan can)."""
-    actions = sorted({(a.pre, a.add) for a in task.actions})
-    unit = min((a.cost for a in task.actions), default=1)
-    infinite = float("inf")
-
-    def h(state: int) -> float:
-        if state & pos == pos:
-            return 0
-        reached, layer, pending = state, 0, actions
-        while True:
-            grown, waiting = reached, []
-            for pre, add in pending:
-                if pre & reached == pre:
-                    grown |= add
-                else:
-                    waiting.append((pre, add))
-            layer += 1
-            if grown & pos == pos:
-                return layer * unit
-            if grown == reached:
-                return infinite
-            reached, pending = grown, waiting
-
-    return h
-
-
-def additive_heuristic(task: GroundTask, pos: int):
-    """h_add (Bonet & Geffner) for the positive goal atoms `pos`: the sum of each goal
-    atom's cheapest delete-relaxed cost, one per action. Not admissible: it guides
-    greedy search, whose paths are only starting points (distances are proven by
-    breadth-first search). Infinite where the relaxation cannot reach the goal.
-
-    Computed as Knuth's generalised Dijkstra: atoms leave a heap cheapest first, and an
-    action fires once its last precondition has left, offering its adds at 1 plus
-    the sum of its preconditions' costs; the costs are the least fixpoint of
-    cost(atom) = min over achievers of 1 + sum of their preconditions' costs, as
-    sweeping the actions until nothing changes finds, in one pass instead of many."""
-    actions = [(list(iter_bits(a.pre)), list(iter_bits(a.add))) for a in task.actions]
+def _relaxed_costs(task: GroundTask, pos: int, avoid: int = 0):
+    """The delete-relaxed cost of every atom from a state, one per action (h_add's
+    costs), with the action that first achieved it at that cost, as Knuth's generalised
+    Dijkstra: atoms leave a heap cheapest first, and an action fires once its last
+    precondition has left, offering its adds at 1 plus the sum of its preconditions'
+    costs; the costs are the least fixpoint of cost(atom) = min over achievers of 1 +
+    sum of their preconditions' costs, as sweeping the actions until nothing changes
+    finds, in one pass instead of many. Returns costs(state) -> (cost, supporter),
+    dicts stopped once every goal atom of `pos` has its cost (ties by action index).
+    Actions that add an atom of `avoid` are left out (they never fire, as if absent)."""
+    actions = [(list(iter_bits(a.pre)), list(iter_bits(a.add))) if not a.add & avoid
+               else ([-1], []) for a in task.actions]  # -1: a precondition never met
     needing: dict[int, list[int]] = {}  # atom -> actions with it as a precondition
     for k, (pre, _) in enumerate(actions):
         for atom in pre:
             needing.setdefault(atom, []).append(k)
-    unconditional = [add for pre, add in actions if not pre]
+    unconditional = [(1, atom, k) for k, (pre, add) in enumerate(actions) if not pre
+                     for atom in add]
     n_pre = [len(pre) for pre, _ in actions]
-    goal = list(iter_bits(pos))
-    infinite = float("inf")
 
-    def h(state: int) -> float:
+    def costs(state: int) -> tuple[dict[int, int], dict[int, int]]:
         cost: dict[int, int] = {}
-        heap = [(0, atom) for atom in iter_bits(state)]
-        heap += [(1, atom) for add in unconditional for atom in add]
+        supporter: dict[int, int] = {}
+        heap = [(0, atom, -1) for atom in iter_bits(state)] + unconditional
         heapq.heapify(heap)
         missing, total = n_pre.copy(), [1] * len(actions)
-        open_goals = sum(1 for g in goal if not state >> g & 1)
+        open_goals = (pos & ~state).bit_count()
         while heap and open_goals:
-            c, atom = heapq.heappop(heap)
+            c, atom, k = heapq.heappop(heap)
             if atom in cost:
                 continue
             cost[atom] = c
+            supporter[atom] = k
             if pos >> atom & 1 and not state >> atom & 1:
                 open_goals -= 1
             for k in needing.get(atom, ()):
@@ -533,10 +538,140 @@ def additive_heuristic(task: GroundTask, pos: int):
                 if not missing[k]:
                     for q in actions[k][1]:
                         if q not in cost:
-                            heapq.heappush(heap, (total[k], q))
+                            heapq.heappush(heap, (total[k], q, k))
+        return cost, supporter
+
+    return costs, actions
+
+
+def additive_heuristic(task: GroundTask, pos: int):
+    """h_add (Bonet & Geffner) for the positive goal atoms `pos`: the sum of each goal
+    atom's cheapest delete-relaxed cost, one per action (see `_relaxed_costs`). Not
+    admissible: it guides greedy search, whose paths are only starting points
+    (distances are proven by breadth-first search). Infinite where the relaxation
+    cannot reach the goal."""
+    costs, _ = _relaxed_costs(task, pos)
+    goal = list(iter_bits(pos))
+    infinite = float("inf")
+
+    def h(state: int) -> float:
+        cost, _ = costs(state)
         return sum(cost.get(g, 0 if state >> g & 1 else infinite) for g in goal)
 
     return h
+
+
+def relaxed_plan_heuristic(task: GroundTask, pos: int, avoid: int = 0):
+    """h_FF (Hoffmann & Nebel) on h_add's best supporters, with its preferred actions:
+    h(state) -> (the number of actions of a delete-relaxed plan to `pos`, the set of
+    actions of that plan applicable in `state`: FF's helpful actions). Not
+    admissible; it guides `lazy_greedy_path`. Infinite (and no preferred actions)
+    where the relaxation cannot reach the goal. With `avoid`, the relaxation of the task
+    without the actions that make an atom of it true (`lazy_greedy_path`'s `avoid`):
+    its dead ends are dead ends there, and its helpful actions stay usable."""
+    costs, actions = _relaxed_costs(task, pos, avoid)
+    infinite = float("inf")
+
+    def h(state: int) -> tuple[float, frozenset[int]]:
+        cost, supporter = costs(state)
+        wanted = [g for g in iter_bits(pos & ~state)]
+        if any(g not in cost for g in wanted):
+            return infinite, frozenset()
+        plan: set[int] = set()
+        done = set(wanted)
+        while wanted:
+            k = supporter[wanted.pop()]
+            if k in plan:
+                continue
+            plan.add(k)
+            for atom in actions[k][0]:
+                if atom not in done and not state >> atom & 1:
+                    done.add(atom)
+                    wanted.append(atom)
+        preferred = frozenset(k for k in plan if not any(not state >> a & 1
+                                                         for a in actions[k][0]))
+        return len(plan), preferred
+
+    return h
+
+
+def lazy_greedy_path(task: GroundTask, start: int, pos: int, neg: int, max_states: int,
+                     heuristic, spent: list[int] | None = None,
+                     avoid: int = 0) -> list[int] | None:
+    """States of some path from `start` to the goal (not optimal), by lazy greedy
+    best-first search with preferred actions, as Fast Downward's lazy_greedy([ff],
+    preferred=[ff]) runs it: a state is evaluated when it leaves the open list, not
+    when it enters (its children wait under its value); successors by preferred
+    actions also enter a second open list, taken in turn with the first and, after
+    each new best value, a thousand times in a row. `heuristic(state)` gives (value,
+    preferred actions), see `relaxed_plan_heuristic`. None if the search runs out of
+    states without a path; SearchBudgetExceeded past `max_states` evaluated states.
+    Far fewer evaluations than `greedy_path` where plateaus are wide (a 30-block
+    blocksworld), and each costs one relaxed exploration. `spent[0]` (if given) grows
+    by the number of states evaluated. States where an atom of `avoid` holds are never
+    entered (a plan that never makes those atoms true, or None if the search ran out
+    of states: then there is none, as states the heuristic calls dead ends have no
+    plan at all)."""
+    parent: dict[int, int | None] = {start: None}
+    try:
+        return _lazy_greedy_path(task, parent, start, pos, neg, max_states, heuristic, avoid)
+    finally:
+        if spent is not None:
+            spent[0] += len(parent)
+
+
+def _lazy_greedy_path(task: GroundTask, parent: dict, start: int, pos: int, neg: int,
+                      max_states: int, heuristic, avoid: int) -> list[int] | None:
+    infinite = float("inf")
+    value, preferred = heuristic(start)
+    if value == infinite:
+        return None
+    everything: list = []
+    helpful: list = []
+    counter = 0
+
+    def expand(s: int, value: float, preferred: frozenset[int]) -> None:
+        nonlocal counter
+        for k, n in task.successors(s):
+            if n not in parent and not n & avoid:
+                counter += 1
+                entry = (value, counter, s, n)
+                heapq.heappush(everything, entry)
+                if k in preferred:
+                    heapq.heappush(helpful, entry)
+
+    def path_to(s: int) -> list[int]:
+        path = []
+        while s is not None:
+            path.append(s)
+            s = parent[s]
+        return path[::-1]
+
+    if start & pos == pos and not start & neg:
+        return [start]
+    expand(start, value, preferred)
+    best, boost, turn = value, 0, 0
+    while everything or helpful:
+        if helpful and (boost > 0 or turn % 2 or not everything):
+            _, _, s, n = heapq.heappop(helpful)
+            boost = max(0, boost - 1)
+        else:
+            _, _, s, n = heapq.heappop(everything)
+        turn += 1
+        if n in parent:
+            continue
+        parent[n] = s
+        if n & pos == pos and not n & neg:
+            return path_to(n)
+        if len(parent) > max_states:
+            raise SearchBudgetExceeded(f"more than {max_states} states")
+        value, preferred = heuristic(n)
+        if value == infinite:
+            continue
+        if value < best:
+            best, boost = value, boost + 1000
+        expand(n, value, preferred)
+    return None
 
 
 def greedy_path(task: GroundTask, start: int, pos: int, neg: int,

@@ -137,13 +137,20 @@ class Condition:
         return cls(pos, neg)
 
 
-def _bucket(masks: list[tuple[int, int, int]]) -> tuple:
+SPLIT_TESTED = 16  # a bucket testing more actions than this one by one splits them
+
+
+def _bucket(masks: list[tuple[int, int, int]], counts: list[int]) -> tuple:
     """A bucket of actions, given as (pre, pre_neg, index): the precondition atoms they
     all share (tested once: in blocksworld, a block that is not clear rules out its
     whole bucket), then its actions by what else they need: nothing (ready), one more
     atom (by that atom's bit, looked up from the atoms true in the state: the clear
     blocks a block can go onto), or more, or negative preconditions (tested one by
-    one). Returns (shared, ready, by_atom, the by_atom atoms as a mask, tested)."""
+    one). Where more than SPLIT_TESTED actions would be tested one by one (swap: an
+    agent at a place can swap with any agent, any item for any other), those without
+    negative preconditions go into buckets of their own under their rarest other atom,
+    looked up like the atoms of `by_atom`. Returns (shared, ready, by_atom, the by_atom
+    atoms as a mask, tested, sub-buckets, their atoms as a mask)."""
     shared = -1
     for pre, _, _ in masks:
         shared &= pre
@@ -156,7 +163,40 @@ def _bucket(masks: list[tuple[int, int, int]]) -> tuple:
             by_atom.setdefault(more, []).append(k)
         else:
             ready.append(k)
-    return shared, ready, by_atom, sum(by_atom), tested
+    sub: dict[int, list[tuple[int, int, int]]] = {}
+    if len(tested) > SPLIT_TESTED:
+        kept = []
+        for pre, pre_neg, k in tested:
+            if pre_neg:
+                kept.append((pre, pre_neg, k))
+                continue
+            key = min(iter_bits(pre & ~shared), key=lambda i: (counts[i], i))
+            sub.setdefault(1 << key, []).append((pre, pre_neg, k))
+        tested = kept
+    buckets = {bit: _bucket(group, counts) for bit, group in sub.items()}
+    return shared, ready, by_atom, sum(by_atom), tested, buckets, sum(buckets)
+
+
+def _scan(bucket: tuple, state: int, found: list[int]) -> None:
+    """Append to `found` the actions of a sub-bucket (see _bucket) applicable in
+    `state` (the top-level buckets are walked inline in GroundTask.applicable)."""
+    shared, ready, by_atom, atoms, tested, sub, sub_atoms = bucket
+    if state & shared != shared:
+        return
+    found += ready
+    hits = state & atoms
+    while hits:
+        atom = hits & -hits
+        hits ^= atom
+        found += by_atom[atom]
+    for pre, pre_neg, k in tested:
+        if state & pre == pre and not state & pre_neg:
+            found.append(k)
+    hits = state & sub_atoms
+    while hits:
+        atom = hits & -hits
+        hits ^= atom
+        _scan(sub[atom], state, found)
 
 
 def iter_bits(mask: int) -> Iterable[int]:
@@ -243,7 +283,7 @@ class GroundTask:
             key = min(iter_bits(action.pre), key=lambda i: (counts[i], i))
             buckets.setdefault(1 << key, []).append((action.pre, action.pre_neg, k))
         self._bucket_atoms = sum(buckets)
-        self._buckets = {bit: _bucket(masks) for bit, masks in buckets.items()}
+        self._buckets = {bit: _bucket(masks, counts) for bit, masks in buckets.items()}
         self._keep = [~action.delete for action in self.actions]
         self._add = [action.add for action in self.actions]
         self._conditional = any(getattr(a, "effects", ()) for a in self.actions)
@@ -258,7 +298,7 @@ class GroundTask:
         while rest:
             bit = rest & -rest
             rest ^= bit
-            shared, ready, by_atom, atoms, tested = buckets[bit]
+            shared, ready, by_atom, atoms, tested, sub, sub_atoms = buckets[bit]
             if state & shared != shared:
                 continue
             found += ready
@@ -270,6 +310,11 @@ class GroundTask:
             for pre, pre_neg, k in tested:
                 if state & pre == pre and not state & pre_neg:
                     found.append(k)
+            hits = state & sub_atoms
+            while hits:
+                atom = hits & -hits
+                hits ^= atom
+                _scan(sub[atom], state, found)
         found.sort()
         return found
 

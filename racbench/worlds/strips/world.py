@@ -37,13 +37,14 @@ from racbench.errors import GenerationError, InputError
 from racbench.worlds.protocol import World
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.grounding import ground
-from racbench.worlds.strips.heuristics import blocks_must_move
+from racbench.worlds.strips.heuristics import blocks_must_move, lm_cut
 from racbench.worlds.strips.budget import note_dropped
 from racbench.worlds.strips.model import Domain, Literal, Problem
 from racbench.worlds.strips.oracles import relaxed_reachable
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem, read_pddl_text
-from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, additive_heuristic,
-                                          astar, bfs_plan, greedy_path, max_heuristic,
+from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, astar, bfs_plan,
+                                          lazy_greedy_path,
+                                          relaxed_plan_heuristic,
                                           shortest_first_actions)
 from racbench.worlds.strips.shipped import blocks_problem, trac_domain_file
 from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
@@ -51,7 +52,9 @@ from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
 TRAC_EXPLICIT_STATES = 2_500  # TRAC's worlds enumerate up to this (five blocks: 501)
 LOCAL_SEARCH_CAP = 5_000
 START_POOL = 256  # implicit worlds: well-mixed states that walks start from
-NEAR_GOAL_TRIES = 40  # implicit worlds: walks tried for a state at a wanted goal distance
+NEAR_GOAL_CANDIDATES = 400  # implicit worlds: candidates for a pool of states near the goal
+NEAR_GOAL_WORK = 1_000_000  # ... and the states their searches may store in all
+NEW_PATH_EVERY = 4  # ... one candidate in this many: a new greedy path from a drawn state
 GOAL_SEEDS = 4  # implicit worlds: greedy searches (besides the one from the initial state)
                 # whose paths' last states seed the draws of states near the goal
 EXPLORE_STATES = 1_000  # implicit worlds: states a witness search visits from a state
@@ -678,7 +681,13 @@ class ImplicitWorld(StripsWorld):
         self._distances: dict = {}
         self._explore_cache: dict[int, list[int]] = {}
         self._within: dict = {}  # _plan_within's outcomes
-        self._hmax: dict = {}  # goal -> its h^max, for searches past breadth-first's budget
+        self._admissible: dict = {}  # goal -> LM-cut, for searches past breadth-first's budget
+        self._pools: dict = {}  # (goal, bound) -> proven states near the goal, by distance
+        self._pool_distances: dict = {}  # (state, goal) -> distance, of the pools' states
+        self._pool_of: dict = {}  # (state, goal) -> the first pool it joined
+        self._first_of: dict = {}  # (pool state, goal) -> first actions of its shortest plans
+        self._first_done: set = set()  # pools whose states' first actions are in _first_of
+        self.pool_dropped = 0  # pool candidates whose search ran out of budget
 
     def sample_state(self, rng: random.Random) -> int:
         n = len(self.objects)
@@ -720,18 +729,42 @@ class ImplicitWorld(StripsWorld):
                  max_depth: int | None = None) -> int | None:
         """Fewest actions to `cond` (the goal by default), by search (A* where we have
         a heuristic, breadth-first otherwise); SearchBudgetExceeded past the search
-        budget's states (limits.py). `max_depth` is accepted for the protocol (the answer is exact
-        regardless)."""
+        budget's states (limits.py). With `max_depth`, None where there is no plan of
+        at most that many actions, as in an enumerated world (a search no deeper)."""
         cond = cond or self.goal_condition
         key = (state, cond.pos, cond.neg)
+        found = self._pool_distances.get(key)
+        if found is not None:
+            return found
         if key not in self._distances:
+            if max_depth is not None and blocks_must_move(self.task, cond) is None:
+                plan = self._bounded(state, cond, max_depth)
+                return None if plan is None else len(plan)
             self._search(state, cond)
         return self._distances[key]
 
     def optimal_plan(self, rng, state: int, cond: Condition | None = None,
                      max_depth: int | None = None) -> list[int] | None:
-        """A shortest plan by search, ties broken by `rng` so any of them can come out."""
-        return self._search(state, cond or self.goal_condition, rng)
+        """A shortest plan by search (None if there is none, or none of at most
+        `max_depth` actions). TRAC's blocksworld breaks ties by `rng`, so any shortest
+        plan can come out; elsewhere the plan is the one breadth-first search finds
+        first, the same for a state whenever asked, so one search serves its distance
+        and its plan."""
+        cond = cond or self.goal_condition
+        if max_depth is not None and blocks_must_move(self.task, cond) is None:
+            return self._bounded(state, cond, max_depth)
+        return self._search(state, cond, rng)
+
+    def _bounded(self, state: int, cond: Condition, depth: int) -> list[int] | None:
+        """`_plan_within` for a plan of at most `depth` actions, kept like any found;
+        SearchBudgetExceeded where its search runs out of budget (no A*: a question
+        bounded in depth is dropped rather than searched at length)."""
+        plan = self._plan_within(state, cond, depth)
+        if plan is BUDGET_RAN_OUT:
+            raise SearchBudgetExceeded(f"more than {limits.current().search_budget} states")
+        if plan is not None:
+            self._remember(state, cond, plan)
+        return plan
 
     def optimal_steps(self, state: int, cond: Condition | None = None,
                       max_depth: int | None = None) -> list[tuple[int, int]]:
@@ -741,12 +774,39 @@ class ImplicitWorld(StripsWorld):
         cond = cond or self.goal_condition
         if blocks_must_move(self.task, cond) is not None:
             return super().optimal_steps(state, cond, max_depth)
-        key = ("first", state, cond.pos, cond.neg)
-        first = self._distances.get(key)
-        if first is None:
-            first = self._distances[key] = shortest_first_actions(
-                self.task, state, cond.pos, cond.neg, limits.current().search_budget)
+        pool = self._pool_of.get((state, cond.pos, cond.neg))
+        if pool is not None:
+            first = self._pool_first_actions(pool, cond)[(state, cond.pos, cond.neg)]
+            if first is BUDGET_RAN_OUT:
+                raise SearchBudgetExceeded(f"more than {limits.current().search_budget} states")
+        else:
+            key = ("first", state, cond.pos, cond.neg)
+            first = self._distances.get(key)
+            if first is None:
+                first = self._distances[key] = shortest_first_actions(
+                    self.task, state, cond.pos, cond.neg, limits.current().search_budget)
         return [(k, self.task.actions[k].apply(state)) for k in first]
+
+    def _pool_first_actions(self, pool: tuple, cond: Condition) -> dict:
+        """The first actions of every shortest plan from each state of a pool near
+        `cond` (`_near_goal_pool`), found together the first time one is asked for:
+        rows asking about first steps draw every pool state sooner or later, so the
+        survey pays for them, not the rows. BUDGET_RAN_OUT where the search ran out
+        (that state's question is dropped whenever drawn)."""
+        found = self._first_of
+        if pool not in self._first_done:
+            budget = limits.current().search_budget
+            for states in self._pools[pool].values():
+                for state in states:
+                    key = (state, cond.pos, cond.neg)
+                    if key not in found:
+                        try:
+                            found[key] = shortest_first_actions(self.task, state, cond.pos,
+                                                                cond.neg, budget)
+                        except SearchBudgetExceeded:
+                            found[key] = BUDGET_RAN_OUT
+            self._first_done.add(pool)
+        return found
 
     def _search(self, state: int, cond: Condition, rng=None) -> list[int] | None:
         """A shortest plan to `cond`; the distances of the states along it (each the
@@ -755,16 +815,12 @@ class ImplicitWorld(StripsWorld):
         if h is not None:
             plan = astar(self.task, state, cond, h, limits.current().search_budget,
                          tie_break=rng)
-        elif rng is None:  # the plan breadth-first search finds first, kept
-            plan = self._plan_within(state, cond, None)
+        else:  # the plan breadth-first search (or A* past its budget) finds first, kept;
+            # searched no deeper than a pool's proven distance (the same plan, found sooner)
+            depth = self._pool_distances.get((state, cond.pos, cond.neg))
+            plan = self._plan_within(state, cond, depth)
             if plan is BUDGET_RAN_OUT:
                 raise SearchBudgetExceeded(f"more than {limits.current().search_budget} states")
-        else:
-            try:
-                plan = bfs_plan(self.task, state, cond.pos, cond.neg,
-                                limits.current().search_budget, rng)
-            except SearchBudgetExceeded:
-                plan = self._astar_hmax(state, cond, rng)
         if plan is None:
             self._distances[(state, cond.pos, cond.neg)] = None
             return None
@@ -865,54 +921,109 @@ class ImplicitWorld(StripsWorld):
 
     def state_at_goal_distance(self, rng, lo: int, hi: int,
                                cond: Condition | None = None) -> int | None:
-        """A state from which `cond` (the goal) is lo to hi actions away, kept when a
-        breadth-first search to depth `hi` proves its distance in range; None if the
-        tries or the searches' budget run out (the caller draws again), never a guess.
-        Candidates are the last `hi` states of greedy paths to the goal (found once),
-        a step or two off them, and walks from the goal states those paths end in
-        (which reach states near the goal in reversible worlds; in irreversible ones
-        the paths' own states do)."""
-        cond = cond or self.goal_condition
-        paths = self._greedy_paths(cond)
-        if not paths:
+        """A state from which `cond` (the goal) is lo to hi actions away: as an
+        enumerated world draws, a distance uniformly among those in range that some
+        state of the world's pool of states near the goal has, then one of those
+        states uniformly; None if the pool has none in range (the caller draws
+        something else)."""
+        pool = self._near_goal_pool(cond or self.goal_condition, hi)
+        options = [d for d in range(lo, hi + 1) if d in pool]
+        if not options:
             return None
-        for _ in range(NEAR_GOAL_TRIES):
-            path = paths[rng.randrange(len(paths))]
-            if rng.random() < 0.5:  # a walk from the goal state the path ends in
-                state, steps = path[-1], rng.randint(lo, hi + 2)
+        states = pool[rng.choice(options)]
+        return states[rng.randrange(len(states))]
+
+    def _near_goal_pool(self, cond: Condition, hi: int) -> dict[int, list[int]]:
+        """States whose distance to `cond`, at most `hi`, is proven: distance -> states,
+        built once per goal and bound. Candidates are drawn from a fixed seed (never
+        from a row's generator), so the pool is the same whichever row, worker or
+        family asks first, and rows drawn from it never depend on the number of
+        workers. NEAR_GOAL_CANDIDATES candidates are the last `hi` states of greedy
+        paths to the goal, a step or two off them, and walks from the goal states
+        those paths end in (which reach states near the goal in reversible worlds; in
+        irreversible ones the paths' own states do); each is kept when a breadth-first
+        search to depth `hi` finds its shortest plan, with every state along that plan
+        (each the rest of it away). A candidate whose search runs out of budget is
+        left out, never guessed (`pool_dropped` counts them), and building stops once
+        the searches have stored NEAR_GOAL_WORK states in all."""
+        key = (cond.pos, cond.neg, hi)
+        pool = self._pools.get(key)
+        if pool is not None:
+            return pool
+        paths = list(self._greedy_paths(cond))
+        chain = random.Random(f"near-goal-{cond.pos}-{cond.neg}-{hi}")
+        budget = limits.current().search_budget
+        goals = list(dict.fromkeys(path[-1] for path in paths))  # goal states met so far
+        found: dict[int, int] = {}
+        tried: set[int] = set()
+        spent = [0]
+        guide = relaxed_plan_heuristic(self.task, cond.pos)
+        for attempt in range(NEAR_GOAL_CANDIDATES if paths else 0):
+            if spent[0] > NEAR_GOAL_WORK:
+                break
+            if attempt % NEW_PATH_EVERY == NEW_PATH_EVERY - 1:  # a path from a drawn state
+                try:
+                    path = lazy_greedy_path(self.task, self.sample_state(chain), cond.pos,
+                                            cond.neg, budget, guide, spent)
+                except SearchBudgetExceeded:
+                    continue
+                if path:
+                    paths.append(path)
+                    goals.append(path[-1]) if path[-1] not in goals else None
+                continue
+            if chain.random() < 0.5:  # a walk from a goal state
+                state, steps = goals[chain.randrange(len(goals))], chain.randint(1, hi + 2)
             else:  # a path state, a step or two off
-                state = path[-1 - rng.randint(min(lo, len(path) - 1), min(hi, len(path) - 1))]
-                steps = rng.randint(0, 2)
+                path = paths[chain.randrange(len(paths))]
+                state = path[-1 - chain.randint(min(1, len(path) - 1), min(hi, len(path) - 1))]
+                steps = chain.randint(0, 2)
             for _ in range(steps):
                 pairs = self.task.successors(state)
                 if not pairs:
                     break
-                state = pairs[rng.randrange(len(pairs))][1]
-            plan = self._plan_within(state, cond, hi)
-            if plan is BUDGET_RAN_OUT:  # its distance unproven: dropped, never guessed
-                note_dropped()
+                state = pairs[chain.randrange(len(pairs))][1]
+            if state in tried or state in found:
                 continue
-            if plan is not None and len(plan) >= lo:
-                self._remember(state, cond, plan)
-                return state
-        return None
+            tried.add(state)
+            try:
+                plan = bfs_plan(self.task, state, cond.pos, cond.neg, budget, max_depth=hi,
+                                spent=spent)
+            except SearchBudgetExceeded:  # its distance unproven: left out, never guessed
+                self.pool_dropped += 1
+                continue
+            if not plan:
+                continue
+            self._keep_within(state, cond, hi, plan)
+            for i, k in enumerate(plan):
+                found.setdefault(state, len(plan) - i)
+                state = self.task.actions[k].apply(state)
+            if state not in goals:  # the goal state the plan ends in: walks start there too
+                goals.append(state)
+        pool = {}
+        for state, d in found.items():
+            pool.setdefault(d, []).append(state)
+            self._pool_distances[(state, cond.pos, cond.neg)] = d
+            self._pool_of.setdefault((state, cond.pos, cond.neg), key)
+        self._pools[key] = pool
+        return pool
 
-    def _astar_hmax(self, state: int, cond: Condition, rng=None) -> list[int] | None:
-        """A shortest plan by A* with h^max, for when breadth-first search ran out of
+    def _astar_lmcut(self, state: int, cond: Condition) -> list[int] | None:
+        """A shortest plan by A* with LM-cut, for when breadth-first search ran out of
         budget: the heuristic is admissible, so the plan is as short as any, and A*
         expands only states whose estimate stays within the plan's length (fewer than
-        breadth-first search, where goals lie far). None if there is none (which h^max
-        alone may prove); SearchBudgetExceeded past the budget, as always, and where
-        actions have costs (A* would minimise cost; these searches count actions)."""
+        breadth-first search, where goals lie far; LM-cut proves ferry p14's and
+        satellite p14's initial distances, 18 and 11, where h^max ran out of the same
+        20,000 states). None if there is none (which the relaxation alone may prove);
+        SearchBudgetExceeded past the budget, as always, and where actions have costs
+        (A* would minimise cost; these searches count actions)."""
         if not self._unit_costs:
             raise SearchBudgetExceeded("actions with costs: no fallback to A*")
-        h = self._hmax.get((cond.pos, cond.neg))
+        h = self._admissible.get((cond.pos, cond.neg))
         if h is None:
-            h = self._hmax[(cond.pos, cond.neg)] = max_heuristic(self.task, cond.pos)
+            h = self._admissible[(cond.pos, cond.neg)] = lm_cut(self.task, cond.pos)
         if h(state) == math.inf:
             return None
-        return astar(self.task, state, cond, h, limits.current().search_budget,
-                     tie_break=rng)
+        return astar(self.task, state, cond, h, limits.current().search_budget)
 
     @cached_property
     def _unit_costs(self) -> bool:
@@ -921,7 +1032,7 @@ class ImplicitWorld(StripsWorld):
     def _plan_within(self, state: int, cond: Condition, depth: int | None):
         """The shortest plan breadth-first search (without tie-breaking) finds first
         from `state` to `cond`, if it has at most `depth` actions (any, for None, and
-        then A* with h^max where breadth-first search runs out of budget); None if
+        then A* with LM-cut where breadth-first search runs out of budget); None if
         there is none, or BUDGET_RAN_OUT. Draws near the goal keep meeting the same
         candidates (walks of a few steps from a few goal states), so outcomes are kept:
         such a search gives the same outcome whenever it runs, so keeping them changes
@@ -941,35 +1052,43 @@ class ImplicitWorld(StripsWorld):
             kept = BUDGET_RAN_OUT
             if depth is None:  # a distance asked for: worth A*'s dearer states
                 try:
-                    kept = self._astar_hmax(state, cond)
+                    kept = self._astar_lmcut(state, cond)
                 except SearchBudgetExceeded:
                     pass
+        self._keep_within(state, cond, depth, kept)
+        return kept
+
+    def _keep_within(self, state: int, cond: Condition, depth: int | None, kept) -> None:
+        """Keep the outcome of `_plan_within`'s search (a plan is also that of any
+        greater depth)."""
+        budget = limits.current().search_budget
         if len(self._within) >= WITHIN_KEPT:
             self._within.clear()
-        self._within[key] = kept
+        self._within[(state, cond.pos, cond.neg, depth, budget)] = kept
         if isinstance(kept, list):
             self._within[(state, cond.pos, cond.neg, None, budget)] = kept
-        return kept
 
     def _greedy_paths(self, cond: Condition) -> list[list[int]]:
         """Greedy best-first paths (states) to `cond` from the initial state and from
-        GOAL_SEEDS drawn states, guided by h_add (cached per goal)."""
+        GOAL_SEEDS drawn states, guided by FF's relaxed plans and their helpful actions
+        (cached per goal): a 30-block blocksworld takes a few hundred evaluations, where
+        eager greedy search on h_add ran out of 20,000."""
         key = ("greedy-paths", cond.pos, cond.neg)
-        if key not in self._distances:
+        if key not in self._pools:
             chain = random.Random(f"goal-seeds-{len(self.objects)}")
             starts = [self.task.init] + [self.sample_state(chain) for _ in range(GOAL_SEEDS)]
+            guide = relaxed_plan_heuristic(self.task, cond.pos)
             paths = []
             for start in starts:
                 try:
-                    path = greedy_path(self.task, start, cond.pos, cond.neg,
-                                       limits.current().search_budget,
-                                       additive_heuristic(self.task, cond.pos))
+                    path = lazy_greedy_path(self.task, start, cond.pos, cond.neg,
+                                            limits.current().search_budget, guide)
                 except SearchBudgetExceeded:
                     continue
                 if path:
                     paths.append(path)
-            self._distances[key] = paths
-        return self._distances[key]
+            self._pools[key] = paths
+        return self._pools[key]
 
 
 class PairTable:
