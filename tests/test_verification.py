@@ -504,6 +504,20 @@ def test_rows_no_engine_can_run_on_are_unchecked_never_mismatching(acp, monkeypa
     assert report.exit_code == 1  # nothing was checked: the run proves nothing
 
 
+
+def test_a_row_the_checkers_own_code_fails_on_is_unchecked_never_mismatching(monkeypatch):
+    """A next_action row of the competition's logistics00 (problem 6-0, answered by search):
+    unified-planning's grounder raises a ValueError of its own on it (list.remove in
+    _purge_items_list), which says the checker could not run, not that the row is wrong."""
+    _fresh_engine(monkeypatch)
+    path = Path(__file__).resolve().parent / "data" / "verify" / "logistics00-next-action-open.json"
+    row = json.loads(path.read_text())
+    check = verify_row(row, optimal=False)
+    assert check.ok, check
+    assert not check.unchecked or check.unchecked.startswith("ValueError in an engine"), check
+    broken = {**row, "symbolic": json.dumps({**json.loads(row["symbolic"]), "state": 7})}
+    assert not verify_row(broken, optimal=False).ok  # our own reading of a bad row still fails
+
 IMPLICIT_RECIPE = """
 name: implicit
 seed: 3

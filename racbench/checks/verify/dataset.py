@@ -25,6 +25,10 @@ from racbench.export.layout import config_dirs, split_files
 #: Rows sent to a worker process at a time.
 CHUNK_ROWS = 64
 
+#: Packages of the independent checkers: an exception raised inside them means the checker
+#: could not run on the row (unchecked), not that the row is malformed.
+ENGINE_PACKAGES = ("unified_planning", "up_fast_downward")
+
 
 _ENGINE: Engine | None = None
 _ENGINE_SETTINGS: tuple | None = None
@@ -73,12 +77,27 @@ def verify_row(row: dict, *, optimal: bool | None = None,
     except Unchecked as exc:  # the engines could not run: the row is unchecked, not wrong
         return claims.result(unchecked=str(exc))
     except (KeyError, ValueError, TypeError, IndexError) as exc:
+        if _raised_in_engine(exc):
+            return claims.result(unchecked=f"{type(exc).__name__} in an engine: "
+                                           f"{' '.join(str(exc).split())[:160]}")
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         claims.fail("symbolic", f"cannot be checked: {what}")
     except Exception as exc:  # an engine error on this row: it is unchecked, go on
         return claims.result(unchecked=f"{type(exc).__name__} in an engine: "
                                        f"{' '.join(str(exc).split())[:160]}")
     return claims.result()
+
+
+def _raised_in_engine(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised inside a checker's own code (unified-planning's grounder
+    failing on a problem it cannot ground, say), judged by the frame that raised it."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return False
+    parts = Path(tb.tb_frame.f_code.co_filename).parts
+    return any(package in parts for package in ENGINE_PACKAGES)
 
 
 def _verify_chunk(job: tuple) -> list[tuple[str, str, str, RowCheck]]:
