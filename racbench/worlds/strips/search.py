@@ -506,8 +506,12 @@ def _relaxed_costs(task: GroundTask, pos: int, avoid: int = 0):
     sum of their preconditions' costs, as sweeping the actions until nothing changes
     finds, in one pass instead of many. Returns costs(state) -> (cost, supporter),
     dicts stopped once every goal atom of `pos` has its cost (ties by action index).
-    Actions that add an atom of `avoid` are left out (they never fire, as if absent)."""
-    actions = [(list(iter_bits(a.pre)), list(iter_bits(a.add))) if not a.add & avoid
+    With `avoid`, actions that surely add an atom of it or need one are left out (they
+    never fire, as if absent); an ADL action that may add one by a conditional effect
+    stays, without that atom (its effect need not fire), so every plan that avoids the
+    atoms is a plan of this relaxation and its dead ends are dead ends."""
+    actions = [(list(iter_bits(a.pre)), list(iter_bits(a.add & ~avoid)))
+               if not (a.sure_add | a.pre) & avoid
                else ([-1], []) for a in task.actions]  # -1: a precondition never met
     needing: dict[int, list[int]] = {}  # atom -> actions with it as a precondition
     for k, (pre, _) in enumerate(actions):
