@@ -27,7 +27,7 @@ OBSERVATION_CHARSET = string.ascii_letters + string.digits + string.punctuation 
 OBSERVATION_MAX_LENGTH = 2048
 # Commands are lower-cased and stripped to letters, digits and spaces before parsing; names
 # such as 'yellow-green paint' keep their hyphen in the commands the lab lists.
-COMMAND_CHARSET = string.ascii_letters + string.digits + " -"
+COMMAND_CHARSET = string.ascii_letters + string.digits + " -()"  # "book (Sherlock Holmes)"
 
 
 def env_id(task: str) -> str:
