@@ -63,7 +63,10 @@ def test_play_stops_at_quit_and_at_the_end_of_input():
                          io.StringIO("task\nlook around\nquit\nlook\n"), out)
     text = out.getvalue()
     assert "Your task is to find a non-living thing" in text
-    assert text.count("Score:") == 2 and score == 0.0 and text.endswith("Goodbye.\n")
+    # two commands before quit, none after; the score returned is the last one shown (the
+    # start beside an open door already earns ScienceWorld's partial credit on find tasks)
+    assert text.count("Score:") == 2 and 0 <= score < 1
+    assert text.endswith(f"Score: {score}\n> Goodbye.\n")
     out = io.StringIO()
     assert play_strips("gripper", "p01", input_stream=io.StringIO(""), output_stream=out) == 0.0
     assert out.getvalue().endswith("> \nGoodbye.\n")
