@@ -54,13 +54,15 @@ def test_ray_build_writes_the_bytes_of_the_local_build(recipe, ray_address, tmp_
     local = tmp_path / "local"
     cli("build", recipe, "--configs", SUBSETS[recipe], "--scale", SCALE, "--out", local,
         "--workers", 2, "--quiet")
-    # the CLI on the running cluster, with as many workers as its CPUs, and this process's
-    # Ray through the API with more: chunking and tasks in flight differ, bytes must not
+    # the CLI on the running cluster, with as many workers as its CPUs, and (for trac) this
+    # process's Ray through the API with more: chunking and tasks in flight differ, bytes must not
     on_cluster = tmp_path / "cluster"
     cli("build", recipe, "--configs", SUBSETS[recipe], "--scale", SCALE, "--out", on_cluster,
         "--engine", "ray", "--address", ray_address, "--quiet")
     expected = folder_bytes(local)
     assert len(expected) > 5 and folder_bytes(on_cluster) == expected
+    if recipe != "trac":  # the API path below is the same for every recipe: run it once
+        return
     selected = load_recipe(recipe).select(SUBSETS[recipe])
     out = tmp_path / "api"
     racbench.build(selected, out, scale=SCALE, workers=5, engine="ray")
@@ -144,7 +146,7 @@ def test_ray_workers_obey_the_drivers_limits(ray_address, tmp_path):
     """A Ray worker is not a fork: the enumeration limit set on the command line must
     reach it, or it would answer by the defaults (here: enumerate where the local build
     searches) and write other bytes."""
-    configs = "ferry_next_action_bool,ferry_landmarks_open"
+    configs = "ferry_next_action_bool"  # its bytes differ when the limit is not obeyed
     local, on_cluster = tmp_path / "local", tmp_path / "cluster"
     cli("build", "acp", "--configs", configs, "--scale", SCALE, "--out", local,
         "--workers", 2, "--quiet", "--max-enumerated-states", 20)
