@@ -6,7 +6,7 @@ from collections import deque
 
 from racbench.worlds.science.house import build_house, rng_for
 from racbench.worlds.science.naming import command
-from racbench.worlds.science.tasks.base import start_room
+from racbench.worlds.science.tasks.base import LAST_ACTION, start_room
 from racbench.worlds.science.world import AGENT, ROOM
 
 MAX_WAIT_STEPS = 200
@@ -132,10 +132,11 @@ def near_material(world, mat):
 
 
 def alone_in_container(world, mat):
-    """Some portion of `mat` is the only thing in a vessel (not a room, not a fixture's basin)."""
+    """In the agent's room, some portion of `mat` is the only thing in a vessel (not a room, not
+    a fixture's basin)."""
     def met(ep):
-        return any(t.is_substance and t.mat is mat and t.parent is not None and t.parent.portable
-                   and len(t.parent.contents) == 1 for t in world.things)
+        return any(t.is_substance and t.mat is mat and t.parent.portable and len(t.parent.contents) == 1
+                   for t in world.subtree(world.agent_room()))
     return met
 
 
@@ -191,3 +192,22 @@ def heating_goals(world, subject, start, rise: float) -> list:
 def cooling_goals(world, subject) -> list:
     """The subject in the fridge, in the freezer."""
     return [subject_in(world, subject, c) for c in COOLERS]
+
+
+def near(world, thing):
+    """The agent is in the room that holds `thing` (carried things included)."""
+    return lambda ep: world.room_of(thing) is world.agent_room()
+
+
+def carried(world, subject):
+    """The subject (a callable giving the thing) is directly in the inventory."""
+    return lambda ep: (lambda s: s is not None and s.parent is world.agent)(subject(ep))
+
+
+def used_on(world, tool, subject, room: str | None = None, when=None):
+    """This step used `tool` on the subject (in the room `room`, and while `when(ep)` holds)."""
+    def met(ep):
+        s = subject(ep)
+        return (s is not None and ep.memory.get(LAST_ACTION) == ("use_on", tool.uid, s.uid)
+                and (room is None or world.agent_room().name == room) and (when is None or when(ep)))
+    return met
