@@ -76,15 +76,12 @@ def _setup_mix(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> 
             return True
         return False
 
-    def gathered(ep):
-        """Two or more of the ingredients share a container."""
-        return any(sum(1 for c in t.contents if ingredient(c) in needs) >= 2
-                   for t in world.things if t.container and t.parent is not None)
-
     return Episode(
         world=world, description=say("task_chemistry_mix", product=product, room=room_name),
-        required=[lambda ep: _made(world, product) is not None, lambda ep: ep.memory.get("focused", False)],
-        optional=[gathered, lambda ep: recipe.parent is world.agent],
+        # as in ScienceWorld, the focus on the product alone is required; the rest is partial credit
+        required=[lambda ep: ep.memory.get("focused", False)],
+        optional=[left(world, start), *(_near(world, n) for n in needs), _alone(world, needs), _near(world, product),
+                  lambda ep: ep.did("read", recipe)],
         on_focus=on_focus,
         hints={"product": product, "recipe": recipe, "vessel": vessel, "needs": needs},
     )
