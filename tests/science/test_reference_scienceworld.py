@@ -167,7 +167,15 @@ def test_no_electrical_action_is_refused_on_electrical_tasks_as_in_scienceworld(
 # (task, variation): our oracle's actions, which ScienceWorld understands, score step by step as
 # ScienceWorld scores them (required goals in order, the task's optional goals as partial credit)
 SCORED_ALIKE = [("find-plant", 0), ("find-non-living-thing", 150), ("lifespan-longest-lived-then-shortest-lived", 0),
-                ("inclined-plane-determine-angle", 0), ("chemistry-mix-paint-tertiary-color", 0)]
+                ("inclined-plane-determine-angle", 0), ("chemistry-mix-paint-tertiary-color", 0),
+                ("use-thermometer", 539), ("test-conductivity", 0), ("test-conductivity-of-unknown-substances", 599)]
+# (task, variation, action): the same, up to (not including) the first time `action` is played,
+# where the worlds' clocks part (our stove heats, our plants grow faster than ScienceWorld's); the
+# subgoals met on the way are the task's own
+SCORED_ALIKE_UNTIL = [("boil", 0, "activate stove"), ("freeze", 0, "wait1"), ("melt", 0, "wait1"),
+                      ("change-the-state-of-matter-of", 0, "wait1"),
+                      ("measure-melting-point-known-substance", 435, "activate stove"),
+                      ("power-component", 0, "connect blue wire terminal 2 to battery cathode")]
 
 
 def _oracle_actions(task, v):
@@ -192,16 +200,32 @@ def _scores(step, actions):
     return out
 
 
+def _both_scores(sw, task, v, actions):
+    env = ScienceEnv(task, v)
+    env.reset()
+    ours = _scores(lambda a: (lambda r: (r[0], r[4]["scienceworld_score"]))(env.step(a)), actions)
+    sw.load(task, v, "")
+    sw.reset()
+    theirs = _scores(lambda a: (lambda r: (r[0], r[3]["score"]))(sw.step(a)), actions)
+    return ours, theirs
+
+
 def test_partial_credit_is_scienceworlds_step_by_step(sw):
     """The same actions earn the same 0-100 score after every step in both worlds: the subgoals
     and their weights are ScienceWorld's, not only the final 100."""
     for task, v in SCORED_ALIKE:
         actions = _oracle_actions(task, v)
-        env = ScienceEnv(task, v)
-        env.reset()
-        ours = _scores(lambda a: (lambda r: (r[0], r[4]["scienceworld_score"]))(env.step(a)), actions)
-        sw.load(task, v, "")
-        sw.reset()
-        theirs = _scores(lambda a: (lambda r: (r[0], r[3]["score"]))(sw.step(a)), actions)
+        ours, theirs = _both_scores(sw, task, v, actions)
         assert ours == theirs, (task, v, list(zip(actions, ours, theirs)))
         assert ours[-1] == 100, (task, v)
+
+
+def test_partial_credit_is_scienceworlds_until_the_clocks_part(sw):
+    """Where heating, growth or power runs at another pace, the score still follows ScienceWorld's
+    subgoals step by step up to there, and some partial credit has been earned by then."""
+    for task, v, stop in SCORED_ALIKE_UNTIL:
+        actions = _oracle_actions(task, v)
+        actions = actions[:actions.index(stop)]
+        ours, theirs = _both_scores(sw, task, v, actions)
+        assert ours == theirs, (task, v, list(zip(actions, ours, theirs)))
+        assert 0 < ours[-1] < 100, (task, v, ours)

@@ -167,7 +167,7 @@ def _plant(env, seeds, pots):
             yield command("use_on", env.canon(h["shovel"]), env.canon(ground))
     yield from go_to(env, house)
     loose = [t for t in world.subtree(house) if t.is_substance and t.mat.name == "soil"
-             and t.parent.base != "flower pot"] + \
+             and t.parent not in h["pots"]] + \
         [t for t in world.agent.contents if t.is_substance and t.mat.name == "soil"]
     for pot, seed in zip(pots, seeds):
         if not in_soil(seed) and not any(c.is_substance and c.mat.name == "soil" for c in pot.contents):
