@@ -152,7 +152,10 @@ def _setup_paint(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, t
 
     # a paint focused on, in order (focusing needs the paint made), as ScienceWorld's goals are
     required = [(lambda n: lambda ep: ep.memory.get("focused", 0) >= n)(k + 1) for k in range(len(steps))]
-    optional = [left(world, start, ART_STUDIO if tertiary else None)] + ([in_room(world, ART_STUDIO)] if tertiary else [])
+    # ScienceWorld credits arriving in the art studio only when the agent did not start there
+    # (read off its scores: a start there leaves that goal unmet, and 'left' waits for a move out)
+    arrived = in_room(world, ART_STUDIO) if start != ART_STUDIO else (lambda ep: False)
+    optional = [left(world, start)] + ([arrived] if tertiary else [])
     for k, paint in enumerate(steps):
         parts = RECIPES[paint]
         goals = [*(_near(world, p) for p in parts), _alone(world, parts), _near(world, paint)]
