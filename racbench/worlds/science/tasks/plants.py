@@ -19,6 +19,7 @@ from racbench.worlds.science.tasks.common import (carried, deliver, fetch, go_to
 
 GREENHOUSE, OUTSIDE = "greenhouse", "outside"
 N_POTS = 3
+N_SEEDS = 5
 
 
 def numbered_pots(world, room, n: int) -> list:
@@ -83,11 +84,9 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, fruit: 
     world = build_house(rng, layout, required={start, seed_room, GREENHOUSE, OUTSIDE}, variation=variation)
     world.self_watering = flags.self_watering
     house = world.rooms[GREENHOUSE]
-    spots = [f for f in world.rooms[seed_room].contents if f.container and f.heat is None and f.device is None
-             and f.device != "tap"] or [world.rooms[seed_room]]
     jar = make(world, "seed jar", temp=world.rooms[seed_room].temp)
-    world.place(jar, rng.choice(spots))
-    seeds = [organism(world, "plant", name, life["plant_stages"], jar.temp) for _ in range(N_POTS)]
+    world.place(jar, world.rooms[seed_room])     # on the floor, as ScienceWorld's, with its five seeds
+    seeds = [organism(world, "plant", name, life["plant_stages"], jar.temp) for _ in range(N_SEEDS)]
     for seed in seeds:
         world.place(seed, jar)
     world.growers = seeds
@@ -165,6 +164,8 @@ def _plant(env, seeds, pots):
         ground = next(t for t in world.rooms[OUTSIDE].contents if t.base == "ground")
         for _ in pots:
             yield command("use_on", env.canon(h["shovel"]), env.canon(ground))
+            dug = next(t for t in world.agent_room().contents if t.is_substance and t.mat.name == "soil")
+            yield command("pick_up", env.canon(dug))
     yield from go_to(env, house)
     loose = [t for t in world.subtree(house) if t.is_substance and t.mat.name == "soil"
              and t.parent not in h["pots"]] + \
@@ -192,6 +193,7 @@ def oracle(env):
         yield from _plant(env, [seed], pots[:1])
         yield from wait_until(env, lambda: seed.stage == last)
         return
+    seeds = seeds[:len(pots)]
     yield from _plant(env, seeds, pots)
     yield from wait_until(env, lambda: all(s.stage == last for s in seeds))
     yield command("open", env.canon(h["hive"]))
