@@ -168,9 +168,12 @@ def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout,
         mat = _unknown_melting(rng, name, threshold, above, room_temp)
         sub = make_substance(world, "water", room_temp, mat=mat)
         sub.referents = (mat.name,)
-        vessel = make(world, "glass cup", temp=room_temp)
-        world.place(vessel, rng.choice(spots(world, where)))
-        world.place(sub, vessel)
+        if sub.state == SOLID:   # on the floor, as ScienceWorld leaves a solid one
+            world.place(sub, world.rooms[where])
+        else:
+            vessel = make(world, "glass cup", temp=room_temp)
+            world.place(vessel, rng.choice(spots(world, where)))
+            world.place(sub, vessel)
     else:
         home = dict(load("tasks")["matter_substances"][name], room=where)
         home.setdefault("vessel", "glass cup")
