@@ -175,6 +175,7 @@ SCORED_ALIKE = [("find-plant", 0), ("find-non-living-thing", 150), ("lifespan-lo
 SCORED_ALIKE_UNTIL = [("boil", 0, "activate stove"), ("freeze", 0, "wait1"), ("melt", 0, "wait1"),
                       ("change-the-state-of-matter-of", 0, "wait1"),
                       ("measure-melting-point-known-substance", 435, "activate stove"),
+                      ("measure-melting-point-unknown-substance", 0, "activate stove"),
                       ("power-component", 0, "connect blue wire terminal 2 to battery cathode")]
 
 
