@@ -171,7 +171,7 @@ def test_no_electrical_action_is_refused_on_electrical_tasks_as_in_scienceworld(
 # ScienceWorld scores them (required goals in order, the task's optional goals as partial credit)
 SCORED_ALIKE = [("find-plant", 0), ("find-non-living-thing", 150), ("lifespan-longest-lived-then-shortest-lived", 0),
                 ("inclined-plane-determine-angle", 0), ("chemistry-mix-paint-tertiary-color", 0),
-                ("use-thermometer", 539), ("test-conductivity", 0), ("test-conductivity-of-unknown-substances", 599)]
+                ("chemistry-mix-paint-tertiary-color", 35), ("use-thermometer", 539), ("test-conductivity", 0), ("test-conductivity-of-unknown-substances", 599)]
 # (task, variation, action): the same, up to (not including) the first time `action` is played,
 # where the worlds' clocks part (our stove heats, our plants grow faster than ScienceWorld's); the
 # subgoals met on the way are the task's own
