@@ -6,6 +6,8 @@ For a sample of variations of every task it plays our oracle's actions (or, with
 ScienceWorld's gold path) in both worlds and prints, per task, the largest absolute difference
 of the two score trajectories, the mean difference, and how many actions the other world did not
 understand (a trajectory that leaves the other world's grammar is compared only up to there).
+Our numbers for identical things ('apple seed 2') are played in ScienceWorld as its question
+about which one is meant, answered with that reading.
 
     python benchmarks/science_scores.py [--per-task 3] [--tasks boil,find-animal] [--path ours|theirs]
                                         [--json out.jsonl]
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 
@@ -62,16 +65,32 @@ def play_ours(task: str, v: int, actions: list[str]) -> tuple[list[int], int]:
     return scores, refused
 
 
+TWIN = re.compile(r" (\d+)\b")   # our number for one of several identical things ('apple seed 2')
+
+
+def _step_theirs(sw, action: str, reading: int = 0):
+    """One action in ScienceWorld; an ambiguous reference is resolved by reading `reading` (its
+    first by default, as its own agents do)."""
+    obs, _, _, info = sw.step(action)
+    if obs.startswith(AMBIGUOUS):
+        n = sum(line[:1].isdigit() for line in obs.splitlines())
+        obs, _, _, info = sw.step(str(reading if reading < n else 0))
+    return obs, info
+
+
 def play_theirs(sw, task: str, v: int, actions: list[str]) -> tuple[list[int], int]:
-    """ScienceWorld's score after each action, and how many actions it refused (an ambiguous
-    reference is resolved by its first reading, as its own agents do)."""
+    """ScienceWorld's score after each action, and how many actions it refused. Where we number
+    identical things ('apple seed 2') and ScienceWorld names them alike, the action is played
+    with the name alone and the matching reading of its question."""
     sw.load(task, v, "")
     sw.reset()
     scores, refused, score = [], 0, 0
     for a in actions:
-        obs, _, _, info = sw.step(a)
-        if obs.startswith(AMBIGUOUS):
-            obs, _, _, info = sw.step("0")
+        obs, info = _step_theirs(sw, a)
+        for m in TWIN.finditer(a) if obs.startswith(REFUSED) else ():
+            obs, info = _step_theirs(sw, a[:m.start()] + a[m.end():], int(m.group(1)) - 1)
+            if not obs.startswith(REFUSED):
+                break
         refused += obs.startswith(REFUSED)
         score = info["score"]
         scores.append(score)

@@ -8,6 +8,9 @@ same action sequences played in both worlds, on ScienceWorld's 0-100 scale.
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import pytest
 
 scienceworld = pytest.importorskip("scienceworld")
@@ -167,7 +170,16 @@ def test_no_electrical_action_is_refused_on_electrical_tasks_as_in_scienceworld(
 # (task, variation): our oracle's actions, which ScienceWorld understands, score step by step as
 # ScienceWorld scores them (required goals in order, the task's optional goals as partial credit)
 SCORED_ALIKE = [("find-plant", 0), ("find-non-living-thing", 150), ("lifespan-longest-lived-then-shortest-lived", 0),
-                ("inclined-plane-determine-angle", 0), ("chemistry-mix-paint-tertiary-color", 0)]
+                ("inclined-plane-determine-angle", 0), ("chemistry-mix-paint-tertiary-color", 0),
+                ("chemistry-mix-paint-tertiary-color", 35), ("use-thermometer", 539), ("test-conductivity", 0), ("test-conductivity-of-unknown-substances", 599)]
+# (task, variation, action): the same, up to (not including) the first time `action` is played,
+# where the worlds' clocks part (our stove heats, our plants grow faster than ScienceWorld's); the
+# subgoals met on the way are the task's own
+SCORED_ALIKE_UNTIL = [("boil", 0, "activate stove"), ("freeze", 0, "wait1"), ("melt", 0, "wait1"),
+                      ("change-the-state-of-matter-of", 0, "wait1"),
+                      ("measure-melting-point-known-substance", 435, "activate stove"),
+                      ("measure-melting-point-unknown-substance", 0, "activate stove"),
+                      ("power-component", 0, "connect blue wire terminal 2 to battery cathode")]
 
 
 def _oracle_actions(task, v):
@@ -192,16 +204,58 @@ def _scores(step, actions):
     return out
 
 
+def _both_scores(sw, task, v, actions):
+    env = ScienceEnv(task, v)
+    env.reset()
+    ours = _scores(lambda a: (lambda r: (r[0], r[4]["scienceworld_score"]))(env.step(a)), actions)
+    sw.load(task, v, "")
+    sw.reset()
+    theirs = _scores(lambda a: (lambda r: (r[0], r[3]["score"]))(sw.step(a)), actions)
+    return ours, theirs
+
+
 def test_partial_credit_is_scienceworlds_step_by_step(sw):
     """The same actions earn the same 0-100 score after every step in both worlds: the subgoals
     and their weights are ScienceWorld's, not only the final 100."""
     for task, v in SCORED_ALIKE:
         actions = _oracle_actions(task, v)
-        env = ScienceEnv(task, v)
-        env.reset()
-        ours = _scores(lambda a: (lambda r: (r[0], r[4]["scienceworld_score"]))(env.step(a)), actions)
-        sw.load(task, v, "")
-        sw.reset()
-        theirs = _scores(lambda a: (lambda r: (r[0], r[3]["score"]))(sw.step(a)), actions)
+        ours, theirs = _both_scores(sw, task, v, actions)
         assert ours == theirs, (task, v, list(zip(actions, ours, theirs)))
         assert ours[-1] == 100, (task, v)
+
+
+def test_partial_credit_is_scienceworlds_until_the_clocks_part(sw):
+    """Where heating, growth or power runs at another pace, the score still follows ScienceWorld's
+    subgoals step by step up to there, and some partial credit has been earned by then."""
+    for task, v, stop in SCORED_ALIKE_UNTIL:
+        actions = _oracle_actions(task, v)
+        actions = actions[:actions.index(stop)]
+        ours, theirs = _both_scores(sw, task, v, actions)
+        assert ours == theirs, (task, v, list(zip(actions, ours, theirs)))
+        assert 0 < ours[-1] < 100, (task, v, ours)
+
+
+def _benchmark():
+    """benchmarks/science_scores.py, whose ScienceWorld player asks its question for the one of
+    several identical things we number ('apple seed 2')."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "science_scores.py"
+    spec = importlib.util.spec_from_file_location("science_scores", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# (task, variation, action) as above, for tasks that move one of several identical seeds
+SCORED_ALIKE_UNTIL_TWINS = [("grow-plant", 0, "wait1"), ("grow-fruit", 125, "wait1")]
+
+
+def test_partial_credit_is_scienceworlds_until_the_plants_grow(sw):
+    bench = _benchmark()
+    for task, v, stop in SCORED_ALIKE_UNTIL_TWINS:
+        actions = bench.ours_gold(task, v)
+        actions = actions[:actions.index(stop)]
+        ours, ours_refused = bench.play_ours(task, v, actions)
+        theirs, theirs_refused = bench.play_theirs(sw, task, v, actions)
+        assert ours_refused == theirs_refused == 0, (task, v, ours_refused, theirs_refused)
+        assert ours == theirs, (task, v, list(zip(actions, ours, theirs)))
+        assert 0 < ours[-1] < 100, (task, v, ours)

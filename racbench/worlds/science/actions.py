@@ -169,9 +169,9 @@ def _use_on(ctx, tool, target):
         temp = round(target.temp)
         ctx.world.measurements.append((ctx.world.ticks, target.uid, temp))
         return say("thermometer", tool=_name(ctx, tool), name=_name(ctx, target), temp=temp)
-    if tool.tool == "shovel" and target.base == "ground":    # dig: a portion of soil
+    if tool.tool == "shovel" and target.base == "ground":    # dig: a portion of soil beside the hole
         soil = make_substance(ctx.world, "soil", target.temp)
-        ctx.world.move(soil, ctx.world.agent)
+        ctx.world.move(soil, ctx.world.agent_room())
         return say("dug", tool=_name(ctx, tool), name=_name(ctx, target))
     if tool.tool == "lighter" and target.mat.combustion is not None and not target.burning:
         target.temp = max(target.temp, target.mat.combustion)

@@ -81,6 +81,20 @@ def without_contents(words: str) -> str | None:
     return qualified(head, container) if inside else head
 
 
+def listed_contents(words: str) -> list[str] | None:
+    """The contents a reference lists ('cup containing salt and water in table' -> ['salt',
+    'water']; 'containing nothing' -> []); None when it lists none."""
+    names = _names()
+    sep = names["containing"].format(name="", contents="")
+    head, found, tail = words.partition(sep)
+    if not found or not head:
+        return None
+    tail = tail.rpartition(names["qualified"].format(name="", container=""))[0] or tail
+    if tail == names["nothing"]:
+        return []
+    return [w for w in re.split(r",\s*|" + re.escape(names["list_joiner"]), tail) if w]
+
+
 def plane(letter: str | None = None, surface: str | None = None) -> str:
     """'inclined plane C' or 'inclined plane with a paper surface'."""
     if surface is None:

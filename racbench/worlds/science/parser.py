@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from racbench.worlds.science.data import load
-from racbench.worlds.science.naming import commands, normalize, without_contents
+from racbench.worlds.science.naming import commands, listed_contents, normalize, without_contents
 from racbench.worlds.science.scope import Scope
 
 OBJ, ROOM, TERM = "obj", "room", "term"
@@ -108,11 +108,22 @@ def _named(words: str, scope: Scope) -> list:
     if not found:   # ScienceWorld's 'flower pot 3 containing pea plant and soil in inventory'
         bare = without_contents(words)
         found = scope.refs.get(bare, ()) if bare else ()
+        if len(found) > 1:   # the containers that hold what it lists, when some do
+            found = _holding(found, listed_contents(words), scope) or found
     if len(found) > 1:
         exact = [t for t in found if normalize(scope.canon[t.uid]) == words]
         if exact:
             return exact
     return list(found)
+
+
+def _holding(things, items: list[str], scope: Scope) -> list:
+    """The things whose direct contents answer to every listed name (hold nothing, for [])."""
+    def holds(t) -> bool:
+        if not items:
+            return not t.contents
+        return all(any(c in scope.refs.get(item, ()) for c in t.contents) for item in items)
+    return [t for t in things if holds(t)]
 
 
 def _readings(rest: str, slots: tuple, seps: tuple, scope: Scope, missing: list) -> list[tuple]:

@@ -76,15 +76,12 @@ def _setup_mix(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> 
             return True
         return False
 
-    def gathered(ep):
-        """Two or more of the ingredients share a container."""
-        return any(sum(1 for c in t.contents if ingredient(c) in needs) >= 2
-                   for t in world.things if t.container and t.parent is not None)
-
     return Episode(
         world=world, description=say("task_chemistry_mix", product=product, room=room_name),
-        required=[lambda ep: _made(world, product) is not None, lambda ep: ep.memory.get("focused", False)],
-        optional=[gathered, lambda ep: recipe.parent is world.agent],
+        # as in ScienceWorld, the focus on the product alone is required; the rest is partial credit
+        required=[lambda ep: ep.memory.get("focused", False)],
+        optional=[left(world, start), *(_near(world, n) for n in needs), _alone(world, needs), _near(world, product),
+                  lambda ep: ep.did("read", recipe)],
         on_focus=on_focus,
         hints={"product": product, "recipe": recipe, "vessel": vessel, "needs": needs},
     )
@@ -155,7 +152,10 @@ def _setup_paint(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, t
 
     # a paint focused on, in order (focusing needs the paint made), as ScienceWorld's goals are
     required = [(lambda n: lambda ep: ep.memory.get("focused", 0) >= n)(k + 1) for k in range(len(steps))]
-    optional = [left(world, start, ART_STUDIO if tertiary else None)] + ([in_room(world, ART_STUDIO)] if tertiary else [])
+    # ScienceWorld credits arriving in the art studio only when the agent did not start there
+    # (read off its scores: a start there leaves that goal unmet, and 'left' waits for a move out)
+    arrived = in_room(world, ART_STUDIO) if start != ART_STUDIO else (lambda ep: False)
+    optional = [left(world, start)] + ([arrived] if tertiary else [])
     for k, paint in enumerate(steps):
         parts = RECIPES[paint]
         goals = [*(_near(world, p) for p in parts), _alone(world, parts), _near(world, paint)]

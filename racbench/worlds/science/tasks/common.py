@@ -6,7 +6,7 @@ from collections import deque
 
 from racbench.worlds.science.house import build_house, rng_for
 from racbench.worlds.science.naming import command
-from racbench.worlds.science.tasks.base import start_room
+from racbench.worlds.science.tasks.base import LAST_ACTION, start_room
 from racbench.worlds.science.world import AGENT, ROOM
 
 MAX_WAIT_STEPS = 200
@@ -118,3 +118,96 @@ def wait_until(env, done, action=None):
         if done() or env.finished:
             return
         yield action() if action is not None else command("wait1")
+
+
+# ---- ScienceWorld's optional goals for heating and cooling a substance ---------------------
+# (matter and melting-point tasks share them; read off its goal progress per task)
+HEATERS = ("stove", "blast furnace", "oven", "hot plate")
+COOLERS = ("fridge", "freezer")
+
+
+def near_material(world, mat):
+    """The agent is in a room that holds some portion of `mat` (a tap's water once it runs)."""
+    return lambda ep: any(t.is_substance and t.mat is mat for t in world.subtree(world.agent_room()))
+
+
+def alone_in_container(world, mat):
+    """In the agent's room, some portion of `mat` is the only thing in a vessel (not a room, not
+    a fixture's basin)."""
+    def met(ep):
+        return any(t.is_substance and t.mat is mat and t.parent.portable and len(t.parent.contents) == 1
+                   for t in world.subtree(world.agent_room()))
+    return met
+
+
+def device_on(world, base: str):
+    return lambda ep: any(t.base == base and t.is_on for t in world.things)
+
+
+def held(world, tool: str):
+    """A thing called `tool` is directly in the inventory."""
+    return lambda ep: any(t.base == tool for t in world.agent.contents)
+
+
+def wood_in_fire_pit(world, burning: bool):
+    """Wood lies in the fire pit (and is on fire, when `burning`)."""
+    def met(ep):
+        return any(t.is_substance and t.mat.name == "wood" and t.parent is not None and t.parent.base == "fire pit"
+                   and (t.burning or not burning) for t in world.things)
+    return met
+
+
+def subject_in(world, subject, base: str):
+    """The subject (a callable giving the thing, or None) is somewhere inside a device `base`."""
+    def met(ep):
+        s = subject(ep)
+        p = s.parent if s is not None else None
+        while p is not None:
+            if p.base == base:
+                return True
+            p = p.parent
+        return False
+    return met
+
+
+def temp_change(subject, start, by: float):
+    """The subject's temperature moved `by` degrees (negative: down) from `start(ep)`."""
+    def met(ep):
+        s, t0 = subject(ep), start(ep)
+        if s is None or t0 is None:
+            return False
+        return (s.temp - t0 >= by) if by > 0 else (s.temp - t0 <= by)
+    return met
+
+
+def heating_goals(world, subject, start, rise: float) -> list:
+    """Heaters on, a lighter held, wood lit in the fire pit, the subject on each heater, and
+    its temperature risen by `rise`: the optional goals of ScienceWorld's heating tasks."""
+    return ([device_on(world, h) for h in HEATERS]
+            + [held(world, "lighter"), wood_in_fire_pit(world, False), wood_in_fire_pit(world, True)]
+            + [subject_in(world, subject, h) for h in (*HEATERS, "fire pit")]
+            + ([temp_change(subject, start, rise)] if rise else []))
+
+
+def cooling_goals(world, subject) -> list:
+    """The subject in the fridge, in the freezer."""
+    return [subject_in(world, subject, c) for c in COOLERS]
+
+
+def near(world, thing):
+    """The agent is in the room that holds `thing` (carried things included)."""
+    return lambda ep: world.room_of(thing) is world.agent_room()
+
+
+def carried(world, subject):
+    """The subject (a callable giving the thing) is directly in the inventory."""
+    return lambda ep: (lambda s: s is not None and s.parent is world.agent)(subject(ep))
+
+
+def used_on(world, tool, subject, room: str | None = None, when=None):
+    """This step used `tool` on the subject (in the room `room`, and while `when(ep)` holds)."""
+    def met(ep):
+        s = subject(ep)
+        return (s is not None and ep.memory.get(LAST_ACTION) == ("use_on", tool.uid, s.uid)
+                and (room is None or world.agent_room().name == room) and (when is None or when(ep)))
+    return met

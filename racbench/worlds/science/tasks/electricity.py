@@ -16,7 +16,7 @@ from racbench.worlds.science.naming import command
 from racbench.worlds.science.scope import terminal_names
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
-from racbench.worlds.science.tasks.common import deliver, fetch, go_to, task_house, visit
+from racbench.worlds.science.tasks.common import deliver, fetch, go_to, left, near, task_house, visit
 from racbench.worlds.science.tasks.measurement import boxes, solid_unknown, spots
 
 WORKSHOP = "workshop"
@@ -63,6 +63,35 @@ def _wire_loop(env, source, wires, middle):
         yield command("connect", _term(env, a, out_term), _term(env, b, in_term))
 
 
+def _wired_to(world, thing, wanted, terminals=(0, 1)) -> bool:
+    """A terminal of `thing` reaches, through one wire or more, a thing for which `wanted` holds
+    (one side of a circuit is enough: ScienceWorld's 'at least partially connected'); with
+    `wanted` None, the terminal's far side is any wire."""
+    seen = set()
+    todo = [(thing.uid, i) for i in terminals]
+    while todo:
+        other = world.links.get(todo.pop())
+        if other is None or other in seen:
+            continue
+        seen.add(other)
+        t = world.things[other[0]]
+        if t.elec == "wire":
+            if wanted is None:
+                return True
+            todo.append((t.uid, 1 - other[1]))
+        elif t is not thing and wanted is not None and wanted(t) and len(seen) > 1:
+            return True
+    return False
+
+
+def _wiring_goals(world, start: str, part) -> list:
+    """ScienceWorld's optional goals of a circuit task: out of the start room, near the part,
+    each of its terminals wired, and the part wired towards a power source."""
+    return [left(world, start), near(world, part),
+            lambda ep: _wired_to(world, part, None, (0,)), lambda ep: _wired_to(world, part, None, (1,)),
+            lambda ep: _wired_to(world, part, lambda t: t.source is not None)]
+
+
 # ---- power-component and renewable vs non-renewable -----------------------------------------------
 def _setup_power(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, kind: str | None) -> Episode:
     facts = scienceworld_facts(spec.name, variation)
@@ -88,9 +117,9 @@ def _setup_power(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, k
     source = bat if kind is None else next(t for t in world.things if t.base == facts[3])
     return Episode(
         world=world, description=description,
-        required=[lambda ep: ep.focused(comp), powered_right],
-        optional=[lambda ep: (comp.uid, 0) in world.links or (comp.uid, 1) in world.links,
-                  lambda ep: world.agent_room().name == WORKSHOP],
+        required=[lambda ep: ep.focused(comp), lambda ep: comp.uid in world.power_source]
+        + ([] if kind is None else [powered_right]),
+        optional=_wiring_goals(world, start, comp),
         on_focus=lambda ep, thing: thing is comp,
         failure=lambda ep: comp.parent is None or powered_wrong(ep),
         hints={"component": comp, "battery": bat, "wires": wires, "renewable": wanted, "source": source},
@@ -151,14 +180,16 @@ def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: La
     bat, wires, loads = _workshop(world, spec.name, variation)
     yes_box, no_box = boxes(world, WORKSHOP, (yes_c, no_c))
     right, wrong = (yes_box, no_box) if conducts else (no_box, yes_box)
+    bulbs = [t for t in world.things if t.elec == "load" and t.base.endswith(BULB)]
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
     description = say("task_conductivity", name=name, room=where, yes=yes_box.name, no=no_box.name)
     return Episode(
         world=world, description=description,
         required=[lambda ep: ep.focused(target), lambda ep: world.inside(target, right)],
-        optional=[lambda ep: (target.uid, 0) in world.links or (target.uid, 1) in world.links,
-                  lambda ep: world.room_of(target).name == WORKSHOP],
+        optional=_wiring_goals(world, start, target)
+        + [lambda ep: _wired_to(world, target, lambda t: t in bulbs),
+           lambda ep: any(_wired_to(world, b, lambda t: t.source is not None) for b in bulbs)],
         on_focus=lambda ep, thing: thing is target,
         failure=lambda ep: target.parent is None or world.inside(target, wrong),
         hints={"target": target, "battery": bat, "wires": wires, "load": loads[0], "box": right},

@@ -10,14 +10,15 @@ from racbench.worlds.science.data import load
 from racbench.worlds.science.life import plant_with
 from racbench.worlds.science.house import (Layout, add_agent, build_house, furniture, make, make_substance,
                                           rng_for, settle)
-from racbench.worlds.science.life import in_soil
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts, start_room
 from racbench.worlds.science.tasks.common import fetch, go_to, wait_until
+from racbench.worlds.science.tasks.plants import garden_goals, numbered_pots, pollination_goals, stage_counts
 
 GREENHOUSE = "greenhouse"
-N_POTS = 4
+N_POTS = 6    # ScienceWorld's greenhouse holds six pots of soil, and its partial credit counts them
+USED_POTS = 4   # the oracle's: two parents, two of their seeds
 
 
 def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown: bool) -> Episode:
@@ -38,7 +39,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
     for seed in parents:
         world.place(seed, jar)
     world.growers = list(parents)
-    pots = [make(world, "flower pot", temp=house.temp) for _ in range(N_POTS)]
+    pots = numbered_pots(world, house, N_POTS)
     for pot in pots:
         world.place(pot, house)
         world.place(make_substance(world, "soil", house.temp), pot)
@@ -54,16 +55,18 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
     settle(world, flags.open_doors, flags.open_containers)
     n_start = len(world.things)
 
-    def offspring_seen(ep):
-        return any(t.genes is not None for t in world.things[n_start:] if t.parent is not None)
+    def offspring_near(ep):
+        room = world.agent_room()
+        return any(t.genes is not None and t.parent is not None and world.room_of(t) is room
+                   for t in world.things[n_start:])
 
     return Episode(
         world=world,
         description=say("task_genetics", trait=trait, plant=plant, dominant=boxes[0].name, recessive=boxes[1].name),
         # as in ScienceWorld, the answer alone decides; the experiment earns partial credit
         required=[lambda ep: ep.focused(answer)],
-        optional=[lambda ep: all(in_soil(p) for p in parents), offspring_seen, lambda ep: hive.is_open,
-                  lambda ep: all(p.stage >= 2 for p in parents)],
+        optional=garden_goals(world, start, jar, pots, N_POTS, parents, False) + stage_counts(world, N_POTS)
+        + pollination_goals(world, hive) + [offspring_near],
         on_focus=lambda ep, thing: thing is answer,
         failure=lambda ep: any(not p.alive or p.parent is None for p in parents),
         hints={"jar": jar, "parents": parents, "pots": pots, "hive": hive, "answer": answer,
@@ -82,7 +85,7 @@ def oracle(env):
     sink = next(t for t in world.taps if world.room_of(t) is world.rooms[GREENHOUSE])
     for seed, pot in zip(h["parents"], h["pots"]):
         yield command("move", env.canon(seed), env.canon(pot))
-    for pot in h["pots"]:
+    for pot in h["pots"][:USED_POTS]:
         yield command("move", env.canon(pot), env.canon(sink))
     if not world.self_watering:
         yield command("activate", env.canon(sink))
@@ -94,7 +97,7 @@ def oracle(env):
     pod = pods()[0]
     yield command("look_at", env.canon(pod))
     children = list(pod.contents)[:2]
-    for seed, pot in zip(children, h["pots"][2:]):
+    for seed, pot in zip(children, h["pots"][2:USED_POTS]):
         yield command("move", env.canon(seed), env.canon(pot))
     yield from wait_until(env, lambda: all(c.stage >= 1 for c in children))
     yield command("focus", env.canon(h["answer"]))

@@ -12,7 +12,8 @@ from racbench.worlds.science.materials import GAS, LIQUID, SOLID, material
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
-from racbench.worlds.science.tasks.common import deliver, fetch, task_house, visit, wait_until
+from racbench.worlds.science.tasks.common import (alone_in_container, cooling_goals, deliver, fetch, heating_goals,
+                                                  near_material, task_house, temp_change, visit, wait_until)
 
 MARGIN = 40        # a heater must run this much hotter than the transition it is used for
 COLD_MARGIN = 10   # and a cooler this much colder
@@ -60,29 +61,38 @@ def place_substance(world, home: dict):
     return sub
 
 
-def _changed(mode: str):
-    wanted = {"melt": {(SOLID, LIQUID)}, "boil": {(LIQUID, GAS), (SOLID, GAS)},
-              "freeze": {(LIQUID, SOLID)}}.get(mode)
+# the states ScienceWorld's goals ask for after the focus, in order ("change": any state, then another)
+STATES = {"melt": (SOLID, LIQUID), "boil": (LIQUID, GAS), "freeze": (LIQUID, SOLID)}
 
+
+def _burnt(sub) -> bool:
+    return bool(sub.burning) or sub.mat.name == "ash"
+
+
+def _in_state(i: int, mode: str):
+    """Required goal i after the focus: the chosen portion is in the i-th state the task asks
+    for (the first may have been passed within a tick); burning counts as a gas, as in
+    ScienceWorld."""
     def reached(ep) -> bool:
         sub = ep.memory.get("chosen")
         if sub is None:
             return False
-        if mode in ("boil", "change") and (sub.burning or sub.mat.name == "ash"):
-            return True    # burnt before it could boil (chocolate, soap): ScienceWorld accepts it
-        moves = ep.transitions_since_focus(sub)
-        return any(m in wanted for m in moves) if wanted else bool(moves)
+        if mode == "change":
+            if i == 0:
+                ep.memory.setdefault("first_state", sub.state)
+                return True
+            return sub.state != ep.memory["first_state"] or _burnt(sub)
+        want = STATES[mode][i]
+        if sub.state == want or (want == GAS and _burnt(sub)):
+            return True
+        # a state passed within one tick (lead from solid to gas in the blast furnace)
+        return i == 0 and any(new == want or (old, new) == (SOLID, GAS) for old, new in ep.transitions_since_focus(sub))
     return reached
 
 
-def _in_active_device(ep) -> bool:
-    sub = ep.memory.get("chosen")
-    p = sub.parent if sub is not None else None
-    while p is not None:
-        if p.heat is not None and p.is_on and not p.broken:
-            return True
-        p = p.parent
-    return False
+def _changed(mode: str):
+    """The task's change is done (the last required goal)."""
+    return _in_state(1, mode)
 
 
 def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, mode: str) -> Episode:
@@ -104,14 +114,22 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, mode: s
             return True
         return False
 
-    def warmed_or_cooled(ep) -> bool:
-        chosen = ep.memory.get("chosen")
-        return chosen is not None and abs(chosen.temp - ep.memory["start_temp"]) >= 10
-
+    chosen = lambda ep: ep.memory.get("chosen")   # noqa: E731
+    start_temp = lambda ep: ep.memory.get("start_temp")   # noqa: E731
+    # ScienceWorld's optional goals: near the substance, a portion alone in a vessel, then the
+    # heating goals (melt, boil, change) and the cooling goals (freeze, change)
+    optional = [near_material(world, mat), alone_in_container(world, mat)]
+    if mode == "freeze":
+        optional += cooling_goals(world, chosen) + [temp_change(chosen, start_temp, -5)]
+    elif mode == "change":
+        optional += (heating_goals(world, chosen, start_temp, 0) + cooling_goals(world, chosen)
+                     + [temp_change(chosen, start_temp, 10), temp_change(chosen, start_temp, -10)])
+    else:
+        optional += heating_goals(world, chosen, start_temp, 20)
     return Episode(
         world=world, description=say(f"task_{mode}", name=name),
-        required=[lambda ep: ep.memory.get("chosen") is not None, _changed(mode)],
-        optional=[_in_active_device, warmed_or_cooled],
+        required=[lambda ep: ep.memory.get("chosen") is not None, _in_state(0, mode), _in_state(1, mode)],
+        optional=optional,
         on_focus=on_focus,
         failure=lambda ep: ep.memory.get("chosen") is not None and ep.memory["chosen"].parent is None,
         hints={"substance": sub, "material": mat, "mode": mode},

@@ -14,10 +14,12 @@ from racbench.worlds.science.materials import LIQUID, SOLID, Material, material
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
-from racbench.worlds.science.tasks.common import deliver, fetch, go_to, task_house, visit, wait_until
+from racbench.worlds.science.tasks.common import (alone_in_container, carried, deliver, fetch, go_to, heating_goals,
+                                                  in_room, left, near, task_house, used_on, visit, wait_until)
 from racbench.worlds.science.tasks.matter import KITCHEN, pick_cooler, pick_heater, place_substance, take
 
 DEVICE_ROOMS = ("workshop", "foundry")   # the ultra-low freezer and the blast furnace
+HEATER_ROOMS = ("kitchen", "outside", "foundry")   # rooms with a heater, which ScienceWorld credits visiting
 NEAR = 5           # a starting temperature at least this far from the threshold, on the answer's side
 FAR = 25           # and at most this far when the room's own temperature is on the wrong side
 
@@ -59,6 +61,13 @@ def solid_unknown(name: str, conductive: bool = False) -> Material:
     """An unknown substance that stays solid short of a blast furnace (ScienceWorld's are picked
     up and carried like things)."""
     return unknown_material(name, 1500, 3000, conductive, False)
+
+
+def _instrument_goals(world, thermometer, start: str, where: str, box_room: str) -> list:
+    """ScienceWorld's optional goals of every thermometer task: near the thermometer, holding it,
+    out of the start room, in the object's room, in the boxes' room."""
+    return [near(world, thermometer), lambda ep: thermometer.parent is world.agent, left(world, start),
+            in_room(world, where), in_room(world, box_room)]
 
 
 # ---- use-thermometer ---------------------------------------------------------------------------
@@ -115,8 +124,9 @@ def _setup_thermometer(spec: TaskSpec, variation: int, flags: Flags, layout: Lay
         world=world, description=description,
         required=[lambda ep: ep.focused(thermometer), lambda ep: ep.focused(target),
                   lambda ep: world.inside(target, correct_box())],
-        optional=[lambda ep: thermometer.parent is world.agent,
-                  lambda ep: any(uid == target.uid for _, uid, _ in world.measurements)],
+        optional=_instrument_goals(world, thermometer, start, where, box_room)
+        + [carried(world, lambda ep: target), used_on(world, thermometer, lambda ep: target),
+           used_on(world, thermometer, lambda ep: target, room=box_room)],
         on_focus=on_focus,
         failure=lambda ep: target.parent is None or world.inside(
             target, below_box if correct_box() is above_box else above_box),
@@ -158,9 +168,12 @@ def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout,
         mat = _unknown_melting(rng, name, threshold, above, room_temp)
         sub = make_substance(world, "water", room_temp, mat=mat)
         sub.referents = (mat.name,)
-        vessel = make(world, "glass cup", temp=room_temp)
-        world.place(vessel, rng.choice(spots(world, where)))
-        world.place(sub, vessel)
+        if sub.state == SOLID:   # on the floor, as ScienceWorld leaves a solid one
+            world.place(sub, world.rooms[where])
+        else:
+            vessel = make(world, "glass cup", temp=room_temp)
+            world.place(vessel, rng.choice(spots(world, where)))
+            world.place(sub, vessel)
     else:
         home = dict(load("tasks")["matter_substances"][name], room=where)
         home.setdefault("vessel", "glass cup")
@@ -180,14 +193,15 @@ def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout,
             return True
         if chosen(ep) is None and ep.focused(thermometer) and thing.is_substance and thing.mat is mat:
             ep.memory["chosen"] = thing
+            ep.memory["start_temp"] = thing.temp
             return True
         if thing is chosen(ep):
             return True
         return thing is answer and chosen(ep) is not None
 
     def heated(ep):
-        return chosen(ep) is not None and any(d.heat is not None and d.heat > 100 and world.inside(chosen(ep), d)
-                                              for d in world.things if d.device == "heater")
+        sub = chosen(ep)
+        return sub is not None and sub.temp > ep.memory["start_temp"]
 
     description = say("task_melting_point", name=name, room=where, threshold=threshold,
                       above=above_box.name, below=below_box.name, box_room=box_room)
@@ -195,9 +209,10 @@ def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout,
         world=world, description=description,
         required=[lambda ep: ep.focused(thermometer), lambda ep: chosen(ep) is not None,
                   lambda ep: ep.focused(answer)],
-        optional=[lambda ep: chosen(ep) is not None and any(uid == chosen(ep).uid for _, uid, _ in world.measurements),
-                  lambda ep: chosen(ep) is not None and (SOLID, LIQUID) in ep.transitions_since_focus(chosen(ep)),
-                  heated],
+        optional=_instrument_goals(world, thermometer, start, where, box_room)
+        + [in_room(world, r) for r in HEATER_ROOMS] + [carried(world, chosen), used_on(world, thermometer, chosen),
+           used_on(world, thermometer, chosen, when=heated), alone_in_container(world, mat)]
+        + heating_goals(world, chosen, lambda ep: ep.memory.get("start_temp"), 20),
         on_focus=on_focus,
         failure=lambda ep: chosen(ep) is not None and chosen(ep).parent is None,
         hints={"thermometer": thermometer, "substance": sub, "material": mat, "answer": answer},

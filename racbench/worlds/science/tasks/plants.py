@@ -5,17 +5,73 @@ or outside to be dug with a shovel (v % 3)."""
 
 from __future__ import annotations
 
+from racbench.worlds.science import naming
 from racbench.worlds.science.data import load
 from racbench.worlds.science.house import (Layout, add_agent, build_house, furniture, make, make_substance,
                                           rng_for, settle)
-from racbench.worlds.science.life import in_soil, organism
+from racbench.worlds.science.life import BEE, SOIL, WATER, in_soil, organism
+from racbench.worlds.science.materials import LIQUID
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, start_room
-from racbench.worlds.science.tasks.common import deliver, fetch, go_to, visit, wait_until
+from racbench.worlds.science.tasks.common import (carried, deliver, fetch, go_to, held, in_room, left, near, visit,
+                                                  wait_until)
 
 GREENHOUSE, OUTSIDE = "greenhouse", "outside"
 N_POTS = 3
+N_SEEDS = 5
+
+
+def numbered_pots(world, room, n: int) -> list:
+    """Flower pots 1 to n, named as ScienceWorld's greenhouse names them for good."""
+    return [make(world, "flower pot", name=naming.twin("flower pot", k + 1), temp=room.temp) for k in range(n)]
+
+
+def _in_pot(world, pot, wanted):
+    """In the agent's room, something `wanted` lies directly in `pot` (a missing pot: never)."""
+    return lambda ep: (pot is not None and world.room_of(pot) is world.agent_room()
+                       and any(wanted(c) for c in pot.contents))
+
+
+def garden_goals(world, start: str, jar, pots, n_pots: int, growers, soil_work: bool) -> list:
+    """ScienceWorld's optional goals of the greenhouse tasks: near the seed jar and holding it
+    (the shovel, soil held, near soil: when `soil_work`), out of the start room, in the
+    greenhouse (and there after holding the jar), soil, water and a seed in each of its
+    `n_pots` numbered flower pots (ours, when fewer, leave the rest unmet)."""
+    def after_jar(ep):
+        if jar.parent is world.agent:
+            ep.memory["had jar"] = True
+        return ep.memory.get("had jar", False) and world.agent_room().name == GREENHOUSE
+
+    pots = list(pots) + [None] * (n_pots - len(pots))
+    out = [near(world, jar), carried(world, lambda ep: jar)]
+    if soil_work:
+        out += [held(world, "shovel"), lambda ep: any(t.is_substance and t.mat.name == SOIL for t in world.agent.contents),
+                lambda ep: any(t.is_substance and t.mat.name == SOIL for t in world.subtree(world.agent_room()))]
+    out += [left(world, start), in_room(world, GREENHOUSE), after_jar]
+    out += [_in_pot(world, p, lambda c: c.is_substance and c.mat.name == SOIL) for p in pots]
+    out += [_in_pot(world, p, lambda c: c.is_substance and c.mat.name == WATER and c.state == LIQUID) for p in pots]
+    out += [_in_pot(world, p, lambda c: c in growers) for p in pots]
+    return out
+
+
+def stage_counts(world, most: int) -> list:
+    """'At least n plants in stage s' in the agent's room, for n up to `most`, every stage."""
+    def met(n, stage):
+        def at_least(ep):
+            room = world.agent_room()
+            return sum(g.stage == stage and g.parent is not None and world.room_of(g) is room
+                       for g in world.growers) >= n
+        return at_least
+    return [met(n, s) for n in range(1, most + 1) for s in range(4)]
+
+
+def pollination_goals(world, hive) -> list:
+    """The hive open once a plant reproduces; near the bees once two do."""
+    def reproducing(ep) -> int:
+        return sum(g.parent is not None and g.stage == 3 for g in world.growers)
+    return [lambda ep: hive.is_open and reproducing(ep) >= 1,
+            lambda ep: reproducing(ep) >= 2 and any(t.base == BEE for t in world.subtree(world.agent_room()))]
 
 
 def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, fruit: bool) -> Episode:
@@ -28,15 +84,13 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, fruit: 
     world = build_house(rng, layout, required={start, seed_room, GREENHOUSE, OUTSIDE}, variation=variation)
     world.self_watering = flags.self_watering
     house = world.rooms[GREENHOUSE]
-    spots = [f for f in world.rooms[seed_room].contents if f.container and f.heat is None and f.device is None
-             and f.device != "tap"] or [world.rooms[seed_room]]
     jar = make(world, "seed jar", temp=world.rooms[seed_room].temp)
-    world.place(jar, rng.choice(spots))
-    seeds = [organism(world, "plant", name, life["plant_stages"], jar.temp) for _ in range(N_POTS)]
+    world.place(jar, world.rooms[seed_room])     # on the floor, as ScienceWorld's, with its five seeds
+    seeds = [organism(world, "plant", name, life["plant_stages"], jar.temp) for _ in range(N_SEEDS)]
     for seed in seeds:
         world.place(seed, jar)
     world.growers = seeds
-    pots = [make(world, "flower pot", temp=house.temp) for _ in range(N_POTS)]
+    pots = numbered_pots(world, house, N_POTS)
     for pot in pots:
         world.place(pot, house)
         if soil_at == "pot":
@@ -61,14 +115,13 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, fruit: 
         def on_focus(ep, thing):
             return grown_fruit(thing)
 
-        def fruit_made(ep):
-            return any(grown_fruit(t) and t.parent is not None for t in world.things[n_start:])
-
         return Episode(
             world=world, description=say("task_grow_fruit", name=name, room=seed_room),
-            required=[lambda ep: sum(s.alive and s.stage == last for s in seeds) >= 2, fruit_made,
-                      lambda ep: any(ep.focused(t) for t in world.things[n_start:] if grown_fruit(t))],
-            optional=[lambda ep: sum(in_soil(s) for s in seeds) >= 2, lambda ep: hive.is_open],
+            # as in ScienceWorld, focusing on a grown fruit alone is required; growing earns partial credit
+            required=[lambda ep: any(ep.focused(t) for t in world.things[n_start:] if grown_fruit(t))],
+            optional=garden_goals(world, start, jar, pots, N_POTS, seeds, True) + stage_counts(world, 2)
+            + pollination_goals(world, hive)
+            + [lambda ep: any(t.base == name and t.living is None for t in world.subtree(world.agent_room()))],
             on_focus=on_focus,
             failure=lambda ep: sum(s.alive and s.parent is not None for s in seeds) < 2,
             hints={"seeds": seeds, "pots": pots, "jar": jar, "shovel": shovel, "hive": hive, "soil": soil_at,
@@ -87,11 +140,10 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, fruit: 
 
     return Episode(
         world=world, description=say("task_grow_plant", name=name, room=seed_room),
-        required=[lambda ep: chosen(ep) is not None,
-                  lambda ep: chosen(ep).alive and chosen(ep).stage == last],
-        optional=[lambda ep: chosen(ep) is not None and in_soil(chosen(ep)),
-                  lambda ep: chosen(ep) is not None and chosen(ep).stage >= 1,
-                  lambda ep: chosen(ep) is not None and chosen(ep).stage >= 2],
+        # ScienceWorld's: the focused plant in each life stage in turn
+        required=[(lambda k: lambda ep: chosen(ep) is not None and chosen(ep).alive and chosen(ep).stage >= k)(k)
+                  for k in range(last + 1)],
+        optional=garden_goals(world, start, jar, pots, N_POTS, seeds, True),
         on_focus=on_focus,
         failure=lambda ep: chosen(ep) is not None and (not chosen(ep).alive or chosen(ep).parent is None),
         hints={"seeds": seeds, "pots": pots, "jar": jar, "shovel": shovel, "hive": None, "soil": soil_at,
@@ -112,9 +164,11 @@ def _plant(env, seeds, pots):
         ground = next(t for t in world.rooms[OUTSIDE].contents if t.base == "ground")
         for _ in pots:
             yield command("use_on", env.canon(h["shovel"]), env.canon(ground))
+            dug = next(t for t in world.agent_room().contents if t.is_substance and t.mat.name == "soil")
+            yield command("pick_up", env.canon(dug))
     yield from go_to(env, house)
     loose = [t for t in world.subtree(house) if t.is_substance and t.mat.name == "soil"
-             and t.parent.base != "flower pot"] + \
+             and t.parent not in h["pots"]] + \
         [t for t in world.agent.contents if t.is_substance and t.mat.name == "soil"]
     for pot, seed in zip(pots, seeds):
         if not in_soil(seed) and not any(c.is_substance and c.mat.name == "soil" for c in pot.contents):
@@ -139,6 +193,7 @@ def oracle(env):
         yield from _plant(env, [seed], pots[:1])
         yield from wait_until(env, lambda: seed.stage == last)
         return
+    seeds = seeds[:len(pots)]
     yield from _plant(env, seeds, pots)
     yield from wait_until(env, lambda: all(s.stage == last for s in seeds))
     yield command("open", env.canon(h["hive"]))
