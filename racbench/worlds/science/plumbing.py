@@ -1,18 +1,26 @@
-"""Taps: a sink that is turned on fills every open container standing in it with water."""
+"""Taps and springs: a sink that is turned on fills every open container standing in it with
+water; a spring (the fountain outside) holds water again at every tick, as ScienceWorld's
+fountain does (it starts empty and fills at the first tick, and refills when emptied)."""
 
 from __future__ import annotations
 
 from racbench.worlds.science.house import make_substance
-from racbench.worlds.science.world import LIQUID, World
+from racbench.worlds.science.world import LIQUID, SPRING, World
 
 WATER = "water"
 
 
 def tick(world: World) -> None:
     for tap in world.taps:
-        if not tap.is_on:
-            continue
-        for c in tap.contents:
-            if c.container and c.is_open and not any(
-                    x.is_substance and x.mat.name == WATER and x.state == LIQUID for x in c.contents):
-                world.move(make_substance(world, WATER, tap.temp), c)
+        if tap.device == SPRING:
+            _fill(world, tap, tap)
+        elif tap.is_on:
+            for c in tap.contents:
+                if c.container and c.is_open:
+                    _fill(world, c, tap)
+
+
+def _fill(world: World, vessel, source) -> None:
+    """Water into `vessel` at the source's temperature, unless it already holds liquid water."""
+    if not any(x.is_substance and x.mat.name == WATER and x.state == LIQUID for x in vessel.contents):
+        world.move(make_substance(world, WATER, source.temp), vessel)
