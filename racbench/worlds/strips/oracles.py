@@ -96,6 +96,7 @@ class _TaskCache:
         self.needs_or_adds = [a.pre | a.sure_add for a in task.actions]
         self.guides: dict[tuple[int, int], object] = {}  # (goal, avoided) -> h_FF
         self.groups: list[int] | None = None  # exactly-one invariants, as masks
+        self.achievers: dict[int, list[int]] | None = None  # atom -> preconditions of its adders
         self.implied: dict[tuple[int, int], int] = {}  # goal -> atoms every goal state has
 
 
@@ -512,14 +513,6 @@ def _h2_landmark_proof(task: GroundTask, c: _TaskCache, state: int, pos: int,
     return not _h2_allows(_h2_pairs(triples, state, len(task.atoms)), pos)
 
 
-def _cheap_landmark_proof(task: GroundTask, c: _TaskCache, state: int, goal: Condition,
-                          atom: int) -> bool:
-    bit = 1 << atom
-    return (_relaxed_landmark_proof(c, state, goal.pos, bit)
-            or bool(_goal_implied(task, c, state, goal) & bit)
-            or _h2_landmark_proof(task, c, state, goal.pos, bit))
-
-
 def exactly_one_groups(task: GroundTask) -> list[int]:
     """Invariants "exactly one of these atoms is true" (as masks), one computation per
     task: the atoms of one predicate that differ in one argument only (the items an
@@ -608,17 +601,18 @@ def split_landmarks(task: GroundTask, state: int, goal: Condition, atoms: Sequen
     """(landmarks, non-landmarks, undecided) among `atoms` (false in `state`, not in
     the goal), each answer `is_fact_landmark`'s for the search engine, with work shared
     between the atoms of one state, in the order given:
-    * the cheap tests first (relaxed reachability, then h^2, without each atom's
-      achievers), for every atom;
+    * the atoms every goal state has (`_goal_implied`) and relaxed reachability
+      without each atom's achievers first, for every atom;
     * backchaining: a landmark false in `state` first becomes true by an action that
       adds it in a state where it is false, so by one of its achievers that the
       relaxation without it reaches; a precondition every such achiever shares is
       true then too, so it is a landmark (starting from the goal's atoms false now,
       and again from each landmark found);
-    * then a search per atom still open: a plan that never makes it true is a witness
-      for every atom that plan never makes true either; a search that runs out of
-      states without a plan proves a landmark (backchained as above), and one that runs
-      out of budget leaves the atom undecided (never guessed)."""
+    * then, per atom still open, h^2 without its achievers, and a search: a plan
+      that never makes the atom true is a witness for every atom that plan never
+      makes true either; a search that runs out of states without a plan proves a
+      landmark (backchained as above), and one that runs out of budget leaves the
+      atom undecided (never guessed)."""
     c = _cache(task)
     pos, neg = goal.pos, goal.neg
     open_ = dict.fromkeys(atoms)  # undecided, in the order given
@@ -641,12 +635,15 @@ def split_landmarks(task: GroundTask, state: int, goal: Condition, atoms: Sequen
 
     found((pos | _goal_implied(task, c, state, goal)) & ~state)
     for i in list(open_):
-        if i in open_ and _cheap_landmark_proof(task, c, state, goal, i):
+        if i in open_ and _relaxed_landmark_proof(c, state, pos, 1 << i):
             found(1 << i)
     other: set[int] = set()
     undecided: list[int] = []
     while open_:
         i = next(iter(open_))
+        if _h2_landmark_proof(task, c, state, pos, 1 << i):
+            found(1 << i)
+            continue
         try:
             path = _avoiding_plan(task, c, state, pos, neg, i, max_states)
         except SearchBudgetExceeded:
@@ -670,11 +667,16 @@ def _shared_preconditions(task: GroundTask, c: _TaskCache, state: int, bit: int)
     may add it, do not need it, and whose preconditions the relaxation without the
     atom's achievers reaches from `state`. 0 if there is no such achiever (the atom can
     never become true, and then nothing more is derived)."""
+    if c.achievers is None:
+        c.achievers = {}
+        for a in task.actions:
+            for q in iter_bits(a.add & ~a.pre):
+                c.achievers.setdefault(q, []).append(a.pre)
     reached = _relaxed([r for r, m in zip(c.relax, c.needs_or_adds) if not m & bit], state)
     shared = -1
-    for a in task.actions:
-        if a.add & bit and not a.pre & bit and a.pre & ~reached == 0:
-            shared &= a.pre
+    for pre in c.achievers.get(bit.bit_length() - 1, ()):
+        if pre & ~reached == 0:
+            shared &= pre
     return 0 if shared == -1 else shared
 # -- sampling -------------------------------------------------------------------------
 
