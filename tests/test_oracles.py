@@ -315,8 +315,8 @@ def test_landmark_not_if_adders_removable(case, data):
 def test_each_landmark_proof_holds_by_brute_force(case, data):
     """Each cheap proof alone is sound, checked against brute force in every domain: no
     h^2 (or relaxed) proof without an atom's achievers is claimed for an atom some
-    plan avoids, and every shared precondition of a true landmark's possible first
-    achievers is a landmark too (backchaining)."""
+    plan avoids, and every precondition or sure effect that a true landmark's possible
+    first achievers share is a landmark too (backchaining)."""
     task, state, goal = case
     assume(brute_cost(task, state, goal) is not None)
     c = an._cache(task)
@@ -330,7 +330,7 @@ def test_each_landmark_proof_holds_by_brute_force(case, data):
         if an._relaxed_landmark_proof(c, state, goal.pos, bit):
             assert not avoidable
         if not avoidable:
-            for q in iter_bits(an._shared_preconditions(task, c, state, bit) & ~state):
+            for q in iter_bits(an._first_achievers_share(task, c, state, bit) & ~state):
                 assert not brute_avoiding(task, state, goal, q)
 
 

@@ -71,6 +71,7 @@ DEFAULT_BUDGET = 50_000  # states one bounded search may store before it gives u
 _SPACES_PER_TASK = 8  # LRU of spaces enumerated from states outside the init space
 _STATES_PER_TASK = 256  # LRU of per-state relaxed closures and h^2 pair tables
 GUIDES_KEPT = 256  # h_FF guides per task, one per (goal, avoided atom)
+QUICK_SEARCH = 200  # split_landmarks: states a search may visit before h^2 is tried
 UNREACHABLE = -1
 
 
@@ -96,7 +97,7 @@ class _TaskCache:
         self.needs_or_adds = [a.pre | a.sure_add for a in task.actions]
         self.guides: dict[tuple[int, int], object] = {}  # (goal, avoided) -> h_FF
         self.groups: list[int] | None = None  # exactly-one invariants, as masks
-        self.achievers: dict[int, list[int]] | None = None  # atom -> preconditions of its adders
+        self.achievers: dict | None = None  # atom -> (pre, sure adds) of its adders
         self.implied: dict[tuple[int, int], int] = {}  # goal -> atoms every goal state has
 
 
@@ -605,14 +606,15 @@ def split_landmarks(task: GroundTask, state: int, goal: Condition, atoms: Sequen
       without each atom's achievers first, for every atom;
     * backchaining: a landmark false in `state` first becomes true by an action that
       adds it in a state where it is false, so by one of its achievers that the
-      relaxation without it reaches; a precondition every such achiever shares is
-      true then too, so it is a landmark (starting from the goal's atoms false now,
-      and again from each landmark found);
-    * then, per atom still open, h^2 without its achievers, and a search: a plan
-      that never makes the atom true is a witness for every atom that plan never
-      makes true either; a search that runs out of states without a plan proves a
-      landmark (backchained as above), and one that runs out of budget leaves the
-      atom undecided (never guessed)."""
+      relaxation without it reaches; a precondition every such achiever shares, or an
+      atom every one surely adds, is true then too, so it is a landmark (starting from
+      the goal's atoms false now, and again from each landmark found);
+    * then, per atom still open, a search (first of QUICK_SEARCH states, then h^2
+      without its achievers, then the whole budget): a plan that never makes the atom
+      true is a witness for every atom that plan never makes true either; a search
+      that runs out of states without a plan proves a landmark (backchained as
+      above), and one that runs out of budget leaves the atom undecided (never
+      guessed)."""
     c = _cache(task)
     pos, neg = goal.pos, goal.neg
     open_ = dict.fromkeys(atoms)  # undecided, in the order given
@@ -631,7 +633,7 @@ def split_landmarks(task: GroundTask, state: int, goal: Condition, atoms: Sequen
             if i in open_:
                 del open_[i]
                 landmark.add(i)
-            todo |= _shared_preconditions(task, c, state, p) & ~known & ~state
+            todo |= _first_achievers_share(task, c, state, p) & ~known & ~state
 
     found((pos | _goal_implied(task, c, state, goal)) & ~state)
     for i in list(open_):
@@ -641,11 +643,14 @@ def split_landmarks(task: GroundTask, state: int, goal: Condition, atoms: Sequen
     undecided: list[int] = []
     while open_:
         i = next(iter(open_))
-        if _h2_landmark_proof(task, c, state, pos, 1 << i):
-            found(1 << i)
-            continue
         try:
-            path = _avoiding_plan(task, c, state, pos, neg, i, max_states)
+            try:  # most atoms some short search avoids: no h^2 table for those
+                path = _avoiding_plan(task, c, state, pos, neg, i, min(max_states, QUICK_SEARCH))
+            except SearchBudgetExceeded:
+                if _h2_landmark_proof(task, c, state, pos, 1 << i):
+                    found(1 << i)
+                    continue
+                path = _avoiding_plan(task, c, state, pos, neg, i, max_states)
         except SearchBudgetExceeded:
             del open_[i]
             undecided.append(i)
@@ -662,22 +667,28 @@ def split_landmarks(task: GroundTask, state: int, goal: Condition, atoms: Sequen
     return ([i for i in atoms if i in landmark], [i for i in atoms if i in other], undecided)
 
 
-def _shared_preconditions(task: GroundTask, c: _TaskCache, state: int, bit: int) -> int:
-    """The atoms every possible first achiever of the atom `bit` needs: the actions that
-    may add it, do not need it, and whose preconditions the relaxation without the
-    atom's achievers reaches from `state`. 0 if there is no such achiever (the atom can
-    never become true, and then nothing more is derived)."""
+def _first_achievers_share(task: GroundTask, c: _TaskCache, state: int, bit: int) -> int:
+    """What every possible first achiever of the atom `bit` needs or surely adds: the
+    actions that may add it, do not need it, and whose preconditions the relaxation
+    without the atom's achievers reaches from `state`. When the atom is a landmark one
+    of them runs in every plan, so those atoms are true then: landmarks too (a crate's
+    place, added with the goal's crate on a pallet there; the hoist lifting it, which
+    every drop needs). 0 if there is no such achiever (the atom can never become true,
+    and then nothing more is derived)."""
     if c.achievers is None:
         c.achievers = {}
         for a in task.actions:
             for q in iter_bits(a.add & ~a.pre):
-                c.achievers.setdefault(q, []).append(a.pre)
+                c.achievers.setdefault(q, []).append((a.pre, a.sure_add))
     reached = _relaxed([r for r, m in zip(c.relax, c.needs_or_adds) if not m & bit], state)
-    shared = -1
-    for pre in c.achievers.get(bit.bit_length() - 1, ()):
+    needed = added = -1
+    for pre, add in c.achievers.get(bit.bit_length() - 1, ()):
         if pre & ~reached == 0:
-            shared &= pre
-    return 0 if shared == -1 else shared
+            needed &= pre
+            added &= add
+    return 0 if needed == -1 else (needed | added) & ~bit
+
+
 # -- sampling -------------------------------------------------------------------------
 
 def _walk(task: GroundTask, rng: random.Random, state: int, length: int) -> int:
