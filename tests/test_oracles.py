@@ -310,6 +310,95 @@ def test_landmark_not_if_adders_removable(case, data):
         assert not an.is_fact_landmark(task, state, goal, atom)
 
 
+@SETTINGS
+@given(situations(), st.data())
+def test_each_landmark_proof_holds_by_brute_force(case, data):
+    """Each cheap proof alone is sound, checked against brute force in every domain: no
+    h^2 (or relaxed) proof without an atom's achievers is claimed for an atom some
+    plan avoids, and every precondition or sure effect that a true landmark's possible
+    first achievers share is a landmark too (backchaining)."""
+    task, state, goal = case
+    assume(brute_cost(task, state, goal) is not None)
+    c = an._cache(task)
+    for atom in data.draw(st.lists(st.integers(0, len(task.atoms) - 1), max_size=6)):
+        bit = 1 << atom
+        if state & bit:
+            continue
+        avoidable = brute_avoiding(task, state, goal, atom)
+        if an._h2_landmark_proof(task, c, state, goal.pos, bit):
+            assert not avoidable
+        if an._relaxed_landmark_proof(c, state, goal.pos, bit):
+            assert not avoidable
+        if not avoidable:
+            for q in iter_bits(an._first_achievers_share(task, c, state, bit) & ~state):
+                assert not brute_avoiding(task, state, goal, q)
+
+
+@SETTINGS
+@given(situations(), st.data())
+def test_landmark_split_matches_brute_force(case, data):
+    """One state's atoms split together (proofs and witness plans shared) give each
+    atom the answer brute force gives; with a tiny budget, some are left undecided
+    but none is answered wrongly."""
+    task, state, goal = case
+    assume(brute_cost(task, state, goal) is not None)
+    atoms = [i for i in range(len(task.atoms)) if not (state | goal.pos) >> i & 1]
+    atoms = data.draw(st.permutations(atoms))[:12]
+    budget = data.draw(st.sampled_from([3, 50, an.DEFAULT_BUDGET]))
+    lm, other, undecided = an.split_landmarks(task, state, goal, atoms, budget)
+    assert sorted(lm + other + undecided) == sorted(atoms)
+    for atom in lm:
+        assert not brute_avoiding(task, state, goal, atom)
+    for atom in other:
+        assert brute_avoiding(task, state, goal, atom)
+    if budget == an.DEFAULT_BUDGET:
+        assert not undecided
+
+
+def test_exactly_one_invariants_hold_in_every_reachable_state():
+    """The invariant groups hold in every state reachable from init (brute force, every
+    domain); at least the obvious ones are found (a swap agent holds one item, an item
+    has one holder, an agent is in one room)."""
+    for name in NAMES:
+        task = load(name)
+        groups = an.exactly_one_groups(task)
+        for s in reach(task, task.init):
+            assert all((s & g).bit_count() == 1 for g in groups), name
+    task = load("swap")
+    names = {frozenset(task.atoms[i] for i in iter_bits(g)) for g in an.exactly_one_groups(task)}
+    agents = {a for _, a, _ in (x for x in task.atoms if x[0] == "holds")}
+    for agent in agents:
+        assert frozenset(x for x in task.atoms if x[:2] == ("holds", agent)) in names
+        assert frozenset(x for x in task.atoms if x[:2] == ("agent-at", agent)) in names
+
+
+@SETTINGS
+@given(situations())
+def test_atoms_the_goal_implies_hold_in_every_goal_state(case):
+    """What the invariants say every goal state has, every reachable goal state has."""
+    task, state, goal = case
+    implied = an._goal_implied(task, an._cache(task), state, goal)
+    for s in reach(task, state):
+        if goal.holds(s):
+            assert s & implied == implied
+
+
+def test_the_goal_implies_the_last_item_in_swap():
+    """Swap p14's goal names the items of five of six agents; the sixth item can only
+    end with alice, so alice holding it is a landmark wherever she does not. No search
+    could prove that (the states without it are far too many): the invariants do."""
+    domain = load_domain(DOMAINS / "swap" / "domain.pddl")
+    task = ground(domain, load_problem(DOMAINS / "swap" / "problems" / "p14.pddl", domain))
+    goal = task.condition(task.goal)
+    flute = task.atom_index[("holds", "alice", "flute")]
+    state = task.actions[task.action_of(("swap", "alice", "bob", "flute", "vase", "room1"))
+                         ].apply(task.init)
+    assert not state >> flute & 1
+    assert an.is_fact_landmark(task, state, goal, flute, max_states=1, explicit=False)
+    lm, _, undecided = an.split_landmarks(task, state, goal, [flute], max_states=1)
+    assert (lm, undecided) == ([flute], [])
+
+
 def test_landmark_examples():
     task = load("gripper")  # two balls to room1, two grippers: neither gripper needed
     goal = task.condition(task.goal)

@@ -16,7 +16,6 @@ from racbench.worlds.strips.budget import note_dropped
 from racbench.tasks.base import (Family, Question, Target, assemble, base_context,
                                  family_template, pddl_term, problem_goal)
 from racbench.tasks.scoring import SEARCH_BUDGET, score_one_fact
-from racbench.worlds.strips.search import SearchBudgetExceeded
 
 MAX_DISTANCE = 12
 LANDMARK_BUDGET = 5_000  # implicit worlds: states one landmark search may visit
@@ -52,9 +51,10 @@ def _touched(world, sid: int, plan: list[int]) -> int:
 
 def _split_by_search(world, sid: int, candidates: list[int]) -> tuple[list[int], list[int]]:
     """An implicit world's split: atoms a shortest plan never makes true are not
-    landmarks (the plan is the witness); each atom it does make true is settled by
-    the landmark oracle (relaxed reachability without its achievers, then h^2, then
-    a bounded search), and left out if the search's budget runs out. Kept per state
+    landmarks (the plan is the witness); the atoms it does make true are settled
+    together by `oracles.split_landmarks` (relaxed reachability and h^2 without each
+    atom's achievers, backchaining from the goal, then bounded searches whose plans
+    settle more than one atom), and left out if a search's budget runs out. Kept per state
     (draws near the goal meet the pool's states again and again), with the number
     left out, counted as dropped whenever the split is used, as if searched again."""
     kept = world.__dict__.setdefault("_landmark_splits", {})
@@ -73,18 +73,11 @@ def _search_split(world, sid: int, candidates: list[int]) -> tuple[list[int], li
     # any shortest plan is a witness: the one breadth-first search finds first, which
     # drawing `sid` near the goal has usually found already
     touched = _touched(world, sid, world.optimal_plan(None, sid) or [])
-    lm, other, dropped = [], [], 0
-    for i in candidates:
-        if touched >> i & 1:
-            try:
-                found = oracles.is_fact_landmark(world.task, world.bits(sid),
-                                                 world.goal_condition, i, LANDMARK_BUDGET,
-                                                 explicit=False)
-            except SearchBudgetExceeded:  # not asked about: dropped, never guessed
-                dropped += 1
-                continue
-            (lm if found else other).append(i)
-    return lm, other + [i for i in candidates if not touched >> i & 1], dropped
+    lm, other, undecided = oracles.split_landmarks(
+        world.task, world.bits(sid), world.goal_condition,
+        [i for i in candidates if touched >> i & 1], LANDMARK_BUDGET)
+    # not asked about when undecided: dropped, never guessed
+    return lm, other + [i for i in candidates if not touched >> i & 1], len(undecided)
 
 
 def _near_goal(world, rng) -> tuple[Question, list[int], list[int]] | None:

@@ -59,9 +59,10 @@ __all__ = [
     "DEFAULT_BUDGET", "EXPLICIT_STATES", "JUSTIFICATION_MODES", "OUTSIDE_STATES",
     "PlanCheck",
     "SearchBudgetExceeded", "action_reachable", "applicable_actions", "clear_cache",
+    "exactly_one_groups",
     "fact_reachable", "is_fact_landmark", "is_justified_step", "on_some_optimal_plan",
     "optimal_cost", "optimal_first_actions", "progression", "relaxed_reachable",
-    "sample_states", "states_near_goal", "unnecessary_steps", "validate_plan",
+    "sample_states", "split_landmarks", "states_near_goal", "unnecessary_steps", "validate_plan",
 ]
 
 EXPLICIT_STATES = 50_000  # enumerate the space reachable from init up to this many states
@@ -70,6 +71,7 @@ DEFAULT_BUDGET = 50_000  # states one bounded search may store before it gives u
 _SPACES_PER_TASK = 8  # LRU of spaces enumerated from states outside the init space
 _STATES_PER_TASK = 256  # LRU of per-state relaxed closures and h^2 pair tables
 GUIDES_KEPT = 256  # h_FF guides per task, one per (goal, avoided atom)
+QUICK_SEARCH = 200  # split_landmarks: states a search may visit before h^2 is tried
 UNREACHABLE = -1
 
 
@@ -94,6 +96,9 @@ class _TaskCache:
         # also not fire); the landmark shortcuts leave these actions out
         self.needs_or_adds = [a.pre | a.sure_add for a in task.actions]
         self.guides: dict[tuple[int, int], object] = {}  # (goal, avoided) -> h_FF
+        self.groups: list[int] | None = None  # exactly-one invariants, as masks
+        self.achievers: dict | None = None  # atom -> (pre, sure adds) of its adders
+        self.implied: dict[tuple[int, int], int] = {}  # goal -> atoms every goal state has
 
 
 _CACHES: "weakref.WeakKeyDictionary[GroundTask, _TaskCache]" = weakref.WeakKeyDictionary()
@@ -484,27 +489,204 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
     if state & bit or goal.pos & bit:
         return True
     c = _cache(task)
-    pending = [r for r, m in zip(c.relax, c.needs_or_adds) if not m & bit]
-    if goal.pos & ~_relaxed(pending, state):
-        return True
     pos, neg = goal.pos, goal.neg
+    if _relaxed_landmark_proof(c, state, pos, bit) or _goal_implied(task, c, state, goal) & bit:
+        return True
     sp = _space(task, state, explicit)
     if sp is not None:
         reach = sp.reachable_from(sp.index[state], allowed=~sp.column(atom))
         return not (reach & sp.mask(pos, neg)).any()
-    triples = [t for t, m in zip(c.triples, c.needs_or_adds) if not m & bit]
-    if not _h2_allows(_h2_pairs(triples, state, len(task.atoms)), pos):
+    if _h2_landmark_proof(task, c, state, pos, bit):
         return True
-    # a plan that never makes the atom true (found greedily: it need not be short), or
-    # every state reachable without it searched (SearchBudgetExceeded past max_states)
-    # guided by the relaxation without the atom's achievers: one with them points at
-    # them (its helpful actions lead nowhere) and misses the dead ends their absence makes
+    return _avoiding_plan(task, c, state, pos, neg, atom, max_states) is None
+
+
+def _relaxed_landmark_proof(c: _TaskCache, state: int, pos: int, bit: int) -> bool:
+    """The goal out of relaxed reach without the actions that add the atom or need it."""
+    pending = [r for r, m in zip(c.relax, c.needs_or_adds) if not m & bit]
+    return pos & ~_relaxed(pending, state) != 0
+
+
+def _h2_landmark_proof(task: GroundTask, c: _TaskCache, state: int, pos: int,
+                       bit: int) -> bool:
+    """The goal out of h^2 reach without the actions that add the atom or need it."""
+    triples = [t for t, m in zip(c.triples, c.needs_or_adds) if not m & bit]
+    return not _h2_allows(_h2_pairs(triples, state, len(task.atoms)), pos)
+
+
+def exactly_one_groups(task: GroundTask) -> list[int]:
+    """Invariants "exactly one of these atoms is true" (as masks), one computation per
+    task: the atoms of one predicate that differ in one argument only (the items an
+    agent holds, the places a truck is at), kept when exactly one holds initially and
+    every action keeps it so: one that adds an atom of the group needs one of them and
+    deletes it (unless it is the one added), and one that adds none deletes none that
+    may be true. A state with exactly one atom of each group true passes that on to
+    every state reachable from it. ADL actions that touch a group rule it out."""
+    c = _cache(task)
+    if c.groups is not None:
+        return c.groups
+    candidates: dict[tuple, int] = {}
+    for i, atom in enumerate(task.atoms):
+        for j in range(1, len(atom)):
+            key = (atom[0], j) + atom[1:j] + atom[j + 1:]
+            candidates[key] = candidates.get(key, 0) | 1 << i
+    groups = []
+    for key, g in sorted(candidates.items()):
+        if g & (g - 1) and (task.init & g).bit_count() == 1 and _keeps_one(task, g):
+            groups.append(g)
+    c.groups = groups
+    return groups
+
+
+def _keeps_one(task: GroundTask, g: int) -> bool:
+    for a in task.actions:
+        add, delete = a.add & g, a.may_delete & g
+        if not add and not delete:
+            continue
+        need = a.pre & g
+        if need & (need - 1):
+            continue  # two atoms of the group needed together: never applicable
+        if type(a) is not GroundAction or add & (add - 1):
+            return False
+        if not add:
+            if not need or need & delete:  # may delete the one true atom
+                return False
+        elif not need or (need != add and not need & delete):
+            return False
+    return True
+
+
+def _goal_implied(task: GroundTask, c: _TaskCache, state: int, goal: Condition) -> int:
+    """Atoms true in every goal state reachable from `state`, by the exactly-one
+    invariants: when the goal rules out (by a negative literal, or by sharing a group
+    with a goal atom) every atom of a group but one, that one is in every goal state,
+    so a landmark wherever it is false. 0 unless `state` keeps the invariants."""
+    groups = exactly_one_groups(task)
+    for g in groups:
+        if (state & g).bit_count() != 1:
+            return 0
+    implied = c.implied.get((goal.pos, goal.neg))
+    if implied is None:
+        excluded = goal.neg
+        for h in groups:
+            if h & goal.pos:
+                excluded |= h & ~goal.pos
+        implied = 0
+        for g in groups:
+            left = g & ~excluded
+            if left and not left & (left - 1):
+                implied |= left
+        implied &= ~goal.pos
+        c.implied[(goal.pos, goal.neg)] = implied
+    return implied
+
+
+def _avoiding_plan(task: GroundTask, c: _TaskCache, state: int, pos: int, neg: int,
+                   atom: int, max_states: int) -> list[int] | None:
+    """The states of a plan that never makes the atom true (found greedily: it need not
+    be short), or None when every state reachable without it has been searched
+    (SearchBudgetExceeded past max_states), guided by the relaxation without the
+    atom's achievers: one with them points at them (its helpful actions lead nowhere)
+    and misses the dead ends their absence makes."""
+    bit = 1 << atom
     guide = c.guides.get((pos, bit))
     if guide is None:
         if len(c.guides) >= GUIDES_KEPT:
             c.guides.clear()
         guide = c.guides[(pos, bit)] = relaxed_plan_heuristic(task, pos, avoid=bit)
-    return lazy_greedy_path(task, state, pos, neg, max_states, guide, avoid=bit) is None
+    return lazy_greedy_path(task, state, pos, neg, max_states, guide, avoid=bit)
+
+
+def split_landmarks(task: GroundTask, state: int, goal: Condition, atoms: Sequence[int],
+                    max_states: int = DEFAULT_BUDGET) -> tuple[list[int], list[int], list[int]]:
+    """(landmarks, non-landmarks, undecided) among `atoms` (false in `state`, not in
+    the goal), each answer `is_fact_landmark`'s for the search engine, with work shared
+    between the atoms of one state, in the order given:
+    * the atoms every goal state has (`_goal_implied`) and relaxed reachability
+      without each atom's achievers first, for every atom;
+    * backchaining: a landmark false in `state` first becomes true by an action that
+      adds it in a state where it is false, so by one of its achievers that the
+      relaxation without it reaches; a precondition every such achiever shares, or an
+      atom every one surely adds, is true then too, so it is a landmark (starting from
+      the goal's atoms false now, and again from each landmark found);
+    * then, per atom still open, a search (first of QUICK_SEARCH states, then h^2
+      without its achievers, then the whole budget): a plan that never makes the atom
+      true is a witness for every atom that plan never makes true either; a search
+      that runs out of states without a plan proves a landmark (backchained as
+      above), and one that runs out of budget leaves the atom undecided (never
+      guessed)."""
+    c = _cache(task)
+    pos, neg = goal.pos, goal.neg
+    open_ = dict.fromkeys(atoms)  # undecided, in the order given
+    landmark: set[int] = set()
+    known = 0  # every landmark false in `state` proven so far, as a mask
+
+    def found(new: int) -> None:
+        """Record the landmarks in mask `new` and everything backchaining derives."""
+        nonlocal known
+        todo = new & ~known & ~state
+        while todo:
+            p = todo & -todo
+            todo ^= p
+            known |= p
+            i = p.bit_length() - 1
+            if i in open_:
+                del open_[i]
+                landmark.add(i)
+            todo |= _first_achievers_share(task, c, state, p) & ~known & ~state
+
+    found((pos | _goal_implied(task, c, state, goal)) & ~state)
+    for i in list(open_):
+        if i in open_ and _relaxed_landmark_proof(c, state, pos, 1 << i):
+            found(1 << i)
+    other: set[int] = set()
+    undecided: list[int] = []
+    while open_:
+        i = next(iter(open_))
+        try:
+            try:  # most atoms some short search avoids: no h^2 table for those
+                path = _avoiding_plan(task, c, state, pos, neg, i, min(max_states, QUICK_SEARCH))
+            except SearchBudgetExceeded:
+                if _h2_landmark_proof(task, c, state, pos, 1 << i):
+                    found(1 << i)
+                    continue
+                path = _avoiding_plan(task, c, state, pos, neg, i, max_states)
+        except SearchBudgetExceeded:
+            del open_[i]
+            undecided.append(i)
+            continue
+        if path is None:
+            found(1 << i)
+            continue
+        touched = 0
+        for s in path:
+            touched |= s
+        for j in [j for j in open_ if not touched >> j & 1]:
+            del open_[j]
+            other.add(j)
+    return ([i for i in atoms if i in landmark], [i for i in atoms if i in other], undecided)
+
+
+def _first_achievers_share(task: GroundTask, c: _TaskCache, state: int, bit: int) -> int:
+    """What every possible first achiever of the atom `bit` needs or surely adds: the
+    actions that may add it, do not need it, and whose preconditions the relaxation
+    without the atom's achievers reaches from `state`. When the atom is a landmark one
+    of them runs in every plan, so those atoms are true then: landmarks too (a crate's
+    place, added with the goal's crate on a pallet there; the hoist lifting it, which
+    every drop needs). 0 if there is no such achiever (the atom can never become true,
+    and then nothing more is derived)."""
+    if c.achievers is None:
+        c.achievers = {}
+        for a in task.actions:
+            for q in iter_bits(a.add & ~a.pre):
+                c.achievers.setdefault(q, []).append((a.pre, a.sure_add))
+    reached = _relaxed([r for r, m in zip(c.relax, c.needs_or_adds) if not m & bit], state)
+    needed = added = -1
+    for pre, add in c.achievers.get(bit.bit_length() - 1, ()):
+        if pre & ~reached == 0:
+            needed &= pre
+            added &= add
+    return 0 if needed == -1 else (needed | added) & ~bit
 
 
 # -- sampling -------------------------------------------------------------------------

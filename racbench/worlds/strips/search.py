@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import weakref
 from collections import OrderedDict
 
 import numpy as np
@@ -497,6 +498,10 @@ def shortest_first_actions(task: GroundTask, state: int, pos: int, neg: int,
     return []
 
 
+# a task's actions as (precondition atoms, added atoms) lists, built once per task
+_atom_lists: "weakref.WeakKeyDictionary[GroundTask, list]" = weakref.WeakKeyDictionary()
+
+
 def _relaxed_costs(task: GroundTask, pos: int, avoid: int = 0):
     """The delete-relaxed cost of every atom from a state, one per action (h_add's
     costs), with the action that first achieved it at that cost, as Knuth's generalised
@@ -510,9 +515,17 @@ def _relaxed_costs(task: GroundTask, pos: int, avoid: int = 0):
     never fire, as if absent); an ADL action that may add one by a conditional effect
     stays, without that atom (its effect need not fire), so every plan that avoids the
     atoms is a plan of this relaxation and its dead ends are dead ends."""
-    actions = [(list(iter_bits(a.pre)), list(iter_bits(a.add & ~avoid)))
-               if not (a.sure_add | a.pre) & avoid
-               else ([-1], []) for a in task.actions]  # -1: a precondition never met
+    base = _atom_lists.get(task)
+    if base is None:
+        base = _atom_lists[task] = [(list(iter_bits(a.pre)), list(iter_bits(a.add)))
+                                    for a in task.actions]
+    if avoid:
+        never = ([-1], [])  # -1: a precondition never met
+        actions = [never if (a.sure_add | a.pre) & avoid
+                   else (pre, [q for q in add if not avoid >> q & 1]) if a.add & avoid
+                   else (pre, add) for a, (pre, add) in zip(task.actions, base)]
+    else:
+        actions = base
     needing: dict[int, list[int]] = {}  # atom -> actions with it as a precondition
     for k, (pre, _) in enumerate(actions):
         for atom in pre:
