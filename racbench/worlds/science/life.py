@@ -22,10 +22,11 @@ THIRST_TICKS, POLLINATION_TICKS = _LIFE["thirst_ticks"], _LIFE["pollination_tick
 SOIL, WATER, BEE = "soil", "water", "bee"
 
 
-def organism(world: World, kind: str, name: str, stages: list[str], temp: float, stage: int = 0):
-    """An animal or plant called by its stage ('turtle egg', 'adult apple plant'); it also answers
-    to its own name and to the stage's word."""
-    patterns = _LIFE["stage_names"] if kind == "animal" else _LIFE["plant_stage_names"]
+def organism(world: World, kind: str, name: str, stages: list[str], temp: float, stage: int = 0,
+             names: str | None = None):
+    """An animal or plant called by its stage ('turtle egg', 'adult apple plant', or by the
+    `names` patterns of life.json); it also answers to its own name and to the stage's word."""
+    patterns = _LIFE[names or ("stage_names" if kind == "animal" else "plant_stage_names")]
     t = make(world, kind, name=name, temp=temp)
     t.stages = tuple(patterns[s].format(name=name) for s in stages)
     t.stage = stage
