@@ -259,3 +259,21 @@ def test_partial_credit_is_scienceworlds_until_the_plants_grow(sw):
         assert ours_refused == theirs_refused == 0, (task, v, ours_refused, theirs_refused)
         assert ours == theirs, (task, v, list(zip(actions, ours, theirs)))
         assert 0 < ours[-1] < 100, (task, v, ours)
+
+
+# (task, variation, action or None): our gold actions up to that action (None: all of them), which
+# ScienceWorld must understand: seeds named by their seed traits alone, fruit trees named by stage,
+# the recipe and ingredients on the room's floor and a kitchen cup to mix in, as it has them
+ACCEPTED_UNTIL = [("mendelian-genetics-known-plant", 0, "wait1"), ("mendelian-genetics-unknown-plant", 479, "wait1"),
+                  ("identify-life-stages-2", 0, "focus on apple tree in the adult stage"), ("chemistry-mix", 31, None)]
+
+
+def test_scienceworld_understands_our_gold_commands_where_names_and_places_match(sw):
+    bench = _benchmark()
+    for task, v, stop in ACCEPTED_UNTIL:
+        actions = bench.ours_gold(task, v)
+        actions = actions[:actions.index(stop)] if stop else actions
+        theirs, refused = bench.play_theirs(sw, task, v, actions)
+        assert refused == 0, (task, v, actions)
+        if stop is None:
+            assert theirs[-1] == 100, (task, v, theirs)

@@ -37,7 +37,8 @@ def _kitchen(task="chemistry-mix", v=0):
 
 def test_a_sink_turned_on_fills_the_cup_standing_in_it_with_water():
     env = _kitchen()
-    cup = env.episode.hints["vessel"]
+    cup = env.episode.hints["vessel"]                           # a cup in the kitchen's cupboard
+    env.step("open cupboard")
     env.step(f"pick up {env.canon(cup)}")
     env.step(f"move {env.canon(cup)} to sink")
     assert not cup.contents
@@ -51,7 +52,8 @@ def test_a_sink_turned_on_fills_the_cup_standing_in_it_with_water():
 
 def test_mixing_a_recipes_ingredients_makes_its_product_and_anything_else_does_nothing():
     env = _kitchen()                                            # salt water: sodium chloride, water
-    cup = env.episode.hints["vessel"]
+    cup = env.episode.hints["vessel"]                           # a cup in the kitchen's cupboard
+    env.step("open cupboard")
     env.step(f"pick up {env.canon(cup)}")
     env.step("pick up sodium chloride")
     env.step(f"move sodium chloride to {env.canon(cup)}")   # named where it is now

@@ -35,9 +35,13 @@ def _world():
 
 def test_a_cross_of_pure_lines_shows_only_the_dominant_value_and_the_next_one_three_to_one():
     world = _world()
-    tall = plant_with(world, "pea", ("tall", "tall", "tall"), 25.0)
-    short = plant_with(world, "pea", ("short", "short", "tall"), 25.0)
-    assert (tall.name, short.name) == ("tall pea seed", "short pea seed")
+    tall = plant_with(world, "pea", ("tall", "tall", "tall", "plant height"), 25.0)
+    short = plant_with(world, "pea", ("short", "short", "tall", "plant height"), 25.0)
+    assert (tall.name, short.name) == ("pea seed", "pea seed")   # a seed does not show its height
+    tall.stage = short.stage = 2
+    assert (tall.name, short.name) == ("tall adult pea plant", "short adult pea plant")
+    round_ = plant_with(world, "pea", ("round", "round", "round", "seed shape"), 25.0)
+    assert round_.name == "round pea seed"
     first = offspring(world, tall, short, 20)
     assert all(sorted(s.genes[:2]) == ["short", "tall"] and phenotype(s.genes) == "tall" for s in first)
     second = []
@@ -58,7 +62,7 @@ def test_focusing_on_the_wrong_box_fails():
 
 def test_seeds_made_during_play_grow_and_survive_a_restore():
     steps = [s["action"] for s in gold_trajectory("mendelian-genetics-unknown-plant", 5, "")]
-    looked = next(i for i, a in enumerate(steps) if a.startswith("look at seed pod"))
+    looked = next(i for i, a in enumerate(steps) if a.startswith("look at flower pot"))
     env = ScienceEnv("mendelian-genetics-unknown-plant", 5)
     env.reset()
     for action in steps[:looked]:

@@ -90,11 +90,11 @@ def test_life_stages_are_focused_earliest_first_and_a_skipped_stage_fails():
 
 def test_plant_stages_stand_in_pots_outside_and_wrong_order_fails():
     env = _outside("identify-life-stages-2", 0)                    # the apple plant
-    for name in ("apple seed", "apple seedling", "adult apple plant"):
+    for name in ("apple seed", "apple tree in the seedling stage", "apple tree in the adult stage"):  # ScienceWorld's names
         _, _, terminated, _, info = env.step(f"focus on {name}")
         assert not terminated
-    _, _, terminated, _, info = env.step("focus on reproducing apple plant")
+    _, _, terminated, _, info = env.step("focus on apple tree in the reproducing stage")
     assert terminated and info["score"] == 1.0
     env = _outside("identify-life-stages-2", 0)
-    _, _, terminated, _, info = env.step("focus on adult apple plant")
+    _, _, terminated, _, info = env.step("focus on apple tree in the adult stage")
     assert terminated and info["score"] == 0.0

@@ -133,18 +133,19 @@ def test_a_reference_that_lists_contents_picks_the_containers_holding_them():
     means an empty one."""
     env = ScienceEnv("chemistry-mix", 0)
     env.reset()
-    for a in ("open door to kitchen", "go to kitchen", "pick up glass jar in table"):
+    for a in ("open door to kitchen", "go to kitchen", "open cupboard", "pick up metal pot", "close cupboard"):
         env.step(a)
     (empty,) = _resolve_one(env, "pick up cup containing nothing")
     assert empty.args[0].base == "glass cup" and not empty.args[0].contents
     salt = env.step("pick up sodium chloride")[0]
     assert salt.startswith("You move"), salt
-    env.step("move sodium chloride to glass jar in inventory")
-    (found,) = _resolve_one(env, "mix jar containing sodium chloride")
-    assert found.args[0].uid == next(t for t in env.world.agent.contents if t.base == "glass jar").uid
-    env.step("move glass jar in inventory to sink")
+    env.step("move sodium chloride to metal pot in inventory")
+    (found,) = _resolve_one(env, "mix pot containing sodium chloride")
+    assert found.args[0].uid == next(t for t in env.world.agent.contents if t.base == "metal pot").uid
+    env.step("move metal pot in inventory to sink")
     env.step("activate sink")
     env.step("deactivate sink")
-    (found,) = _resolve_one(env, "pick up jar containing sodium chloride and water")
-    assert found.args[0].base == "glass jar" and len(found.args[0].contents) == 2
-    assert len(_resolve_one(env, "pick up jar containing salt and pepper")) > 1   # nothing holds them: every jar
+    (found,) = _resolve_one(env, "pick up pot containing sodium chloride and water")
+    assert found.args[0].base == "metal pot" and len(found.args[0].contents) == 2
+    env.step("open cupboard")
+    assert len(_resolve_one(env, "pick up cup containing salt and pepper")) > 1   # nothing holds them: every cup

@@ -22,10 +22,11 @@ THIRST_TICKS, POLLINATION_TICKS = _LIFE["thirst_ticks"], _LIFE["pollination_tick
 SOIL, WATER, BEE = "soil", "water", "bee"
 
 
-def organism(world: World, kind: str, name: str, stages: list[str], temp: float, stage: int = 0):
-    """An animal or plant called by its stage ('turtle egg', 'adult apple plant'); it also answers
-    to its own name and to the stage's word."""
-    patterns = _LIFE["stage_names"] if kind == "animal" else _LIFE["plant_stage_names"]
+def organism(world: World, kind: str, name: str, stages: list[str], temp: float, stage: int = 0,
+             names: str | None = None):
+    """An animal or plant called by its stage ('turtle egg', 'adult apple plant', or by the
+    `names` patterns of life.json); it also answers to its own name and to the stage's word."""
+    patterns = _LIFE[names or ("stage_names" if kind == "animal" else "plant_stage_names")]
     t = make(world, kind, name=name, temp=temp)
     t.stages = tuple(patterns[s].format(name=name) for s in stages)
     t.stage = stage
@@ -150,16 +151,20 @@ def tick(world: World) -> None:
 # (a Punnett square, one draw per parent). A seed's name shows the value it will express.
 
 def phenotype(genes: tuple) -> str:
-    a, b, dominant = genes
+    a, b, dominant = genes[:3]
     return dominant if dominant in (a, b) else a
 
 
 def plant_with(world, name: str, genes: tuple, temp: float, stage: int = 0):
-    """A plant (seed by default) of `name` carrying `genes`, named by what it shows: 'tall pea seed'."""
+    """A plant (seed by default) of `name` carrying `genes` (alleles, dominant value, trait), named
+    by what it shows: 'tall adult pea plant'. A seed shows only a trait of seeds ('round pea seed',
+    but 'pea seed' for a tall one), as ScienceWorld names its seeds."""
     t = organism(world, "plant", name, load("life")["plant_stages"], temp, stage=stage)
     shown = phenotype(genes)
     t.genes = genes
-    t.stages = tuple(load("vocab")["names"]["trait"].format(value=shown, name=s) for s in t.stages)
+    in_seed = genes[3] in load("genetics")["seed_traits"]
+    t.stages = tuple(s if k == 0 and not in_seed else load("vocab")["names"]["trait"].format(value=shown, name=s)
+                     for k, s in enumerate(t.stages))
     t.referents = t.referents + (shown,)
     return t
 
@@ -168,6 +173,6 @@ def offspring(world, mother, father, n: int) -> list:
     """`n` seeds of a cross, each with one allele of each parent, drawn from a stream seeded by
     the parents and the clock (so a replay makes the same seeds)."""
     rng = random.Random(seed_for("genes", mother.uid, father.uid, world.ticks))
-    dominant = mother.genes[2]
-    return [plant_with(world, mother.base, (rng.choice(mother.genes[:2]), rng.choice(father.genes[:2]), dominant),
+    dominant, trait = mother.genes[2:]
+    return [plant_with(world, mother.base, (rng.choice(mother.genes[:2]), rng.choice(father.genes[:2]), dominant, trait),
                        mother.temp) for _ in range(n)]

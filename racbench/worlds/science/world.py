@@ -69,7 +69,7 @@ class Thing:
         self.clock = 0              # ticks a running stopwatch counted, or a block spent on its plane
         self.angle = None           # inclined planes: degrees from the floor
         self.friction = 0.0         # inclined planes: the surface's friction coefficient
-        self.genes = None           # plants: (allele, allele, dominant value) of the trait studied
+        self.genes = None           # plants: (allele, allele, dominant value, trait) of the trait studied
         self.style = None           # how a look names it (things.json 'style')
 
     @property

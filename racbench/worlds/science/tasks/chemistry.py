@@ -15,10 +15,6 @@ from racbench.worlds.science.tasks.common import deliver, fetch, go_to, in_room,
 ART_STUDIO = "art studio"
 
 
-def _spots(world, room_name):
-    return [f for f in world.rooms[room_name].contents if f.container and f.heat is None and f.device is None]
-
-
 def _paint_cups(holder):
     """The house's cups of paint standing in `holder` (the art studio, its large cupboard)."""
     return [c for c in holder.contents if c.base == "wood cup" and any(x.is_substance for x in c.contents)]
@@ -50,23 +46,25 @@ def _setup_mix(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> 
     product, room_name = table["mix_variations"][variation]
     needs = RECIPES[product]
     world, rng, start = task_house(spec, variation, layout, {room_name, "kitchen", ART_STUDIO})
-    spots = _spots(world, room_name)
-    recipe = make(world, "recipe", temp=world.rooms[room_name].temp)
+    room = world.rooms[room_name]
+    # as in ScienceWorld, the recipe and the missing ingredients lie on the room's floor, and the
+    # mixing is done in a cup of the kitchen's (no cup is added)
+    recipe = make(world, "recipe", temp=room.temp)
     recipe.readable = ("recipe", product)
-    world.place(recipe, rng.choice(spots))
-    vessel = make(world, rng.choice(load("tasks")["substance_vessels"]), temp=world.rooms[room_name].temp)
-    world.place(vessel, rng.choice(spots))
-    here = world.subtree(world.rooms[room_name])
+    world.place(recipe, room)
+    vessels = load("tasks")["substance_vessels"]
+    vessel = next(t for t in world.subtree(world.rooms["kitchen"])
+                  if t.base in vessels and t.portable and not t.contents)
+    here = world.subtree(room)
     for name in needs:
         if name == WATER or name in table["primaries"] or any(ingredient(t) == name for t in here):
             continue                       # from a tap, the art studio's cups of paint, or the house's own
-        holder = rng.choice(spots)
         if name in table["liquids"]:
-            jar = make(world, "glass jar", temp=holder.temp)
-            world.place(jar, holder)
-            world.place(make_substance(world, name, holder.temp), jar)
+            jar = make(world, "glass jar", temp=room.temp)
+            world.place(jar, room)
+            world.place(make_substance(world, name, room.temp), jar)
         else:
-            world.place(make(world, name, temp=holder.temp), holder)
+            world.place(make(world, name, temp=room.temp), room)
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
 

@@ -35,7 +35,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
     house = world.rooms[GREENHOUSE]
     jar = make(world, "seed jar", temp=house.temp)
     world.place(jar, house)
-    parents = [plant_with(world, plant, (v, v, dominant), house.temp) for v in rng.sample(pair, 2)]
+    parents = [plant_with(world, plant, (v, v, dominant, category), house.temp) for v in rng.sample(pair, 2)]
     for seed in parents:
         world.place(seed, jar)
     world.growers = list(parents)
@@ -76,7 +76,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
 
 def oracle(env):
     """Plant the two parents, water them under the running tap, free the bees, and when a pod of
-    seeds forms look at them, plant two and see what they show; the value every seed of the
+    seeds forms look at them in its pot, plant two and see what they show; the value every seed of the
     cross shows is the dominant one."""
     h = env.episode.hints
     world = env.world
@@ -95,7 +95,7 @@ def oracle(env):
         return [t for t in world.things[h["n_start"]:] if t.base == "seed pod" and t.parent is not None]
     yield from wait_until(env, lambda: bool(pods()))
     pod = pods()[0]
-    yield command("look_at", env.canon(pod))
+    yield command("look_at", env.canon(pod.parent))   # the pot shows the seeds (ScienceWorld has no pod)
     children = list(pod.contents)[:2]
     for seed, pot in zip(children, h["pots"][2:USED_POTS]):
         yield command("move", env.canon(seed), env.canon(pot))

@@ -93,7 +93,7 @@ def _setup_plant(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -
     world = build_house(rng, layout, required={start, OUTSIDE}, variation=variation)
     room = world.rooms[OUTSIDE]
     stages = life["plant_stages"]
-    plants = [organism(world, "plant", name, stages, room.temp, stage=k) for k in range(len(stages))]
+    plants = [organism(world, "plant", name, stages, room.temp, stage=k, names="tree_stage_names") for k in range(len(stages))]
     for plant in rng.sample(plants, len(plants)):
         pot = make(world, "flower pot", temp=room.temp)
         world.place(pot, room)
