@@ -182,6 +182,20 @@ def test_past_the_budget_of_breadth_first_search_astar_with_lmcut_proves_distanc
         forget_worlds()
 
 
+TINY_BUDGET_RECIPE = """\
+name: tiny
+seed: 0
+configs:
+  - name: next_action_bool
+    family: next_action
+    form: bool
+    domain: floortile
+    length: 2
+    problems: {test: [p14]}
+    splits: {test: 6}
+"""
+
+
 def test_a_refusal_under_a_tiny_budget_names_the_budget(tmp_path):
     """A config refused on a problem answered by search says that a larger
     --search-budget may help (exit 2, nothing written)."""
@@ -190,8 +204,7 @@ def test_a_refusal_under_a_tiny_budget_names_the_budget(tmp_path):
     from racbench.cli import main
 
     recipe = tmp_path / "tiny.yaml"
-    recipe.write_text(BUDGET_RECIPE.replace("family: landmarks", "family: next_action")
-                      .replace("domain: depots", "domain: floortile"))
+    recipe.write_text(TINY_BUDGET_RECIPE)
     result = CliRunner().invoke(main, ["build", str(recipe), "--out", str(tmp_path / "out"),
                                        "--workers", "1", "--search-budget", "30", "--quiet"])
     assert result.exit_code == 2, result.output
