@@ -55,6 +55,9 @@ START_POOL = 256  # implicit worlds: well-mixed states that walks start from
 NEAR_GOAL_CANDIDATES = 400  # implicit worlds: candidates for a pool of states near the goal
 NEAR_GOAL_WORK = 1_000_000  # ... and the states their searches may store in all
 NEW_PATH_EVERY = 4  # ... one candidate in this many: a new greedy path from a drawn state
+NEAR_GOAL_EVALUATIONS = 3_000  # ... and the states those new paths' searches may evaluate
+                               # in all (each a relaxed exploration; uncapped, ~100 searches
+                               # took 80 s of CPU on depot p03, 60 s on a 30-block blocksworld)
 GOAL_SEEDS = 4  # implicit worlds: greedy searches (besides the one from the initial state)
                 # whose paths' last states seed the draws of states near the goal
 EXPLORE_STATES = 1_000  # implicit worlds: states a witness search visits from a state
@@ -945,7 +948,10 @@ class ImplicitWorld(StripsWorld):
         search to depth `hi` finds its shortest plan, with every state along that plan
         (each the rest of it away). A candidate whose search runs out of budget is
         left out, never guessed (`pool_dropped` counts them), and building stops once
-        the searches have stored NEAR_GOAL_WORK states in all."""
+        the searches have stored NEAR_GOAL_WORK states in all; new greedy paths stop
+        once their searches have evaluated NEAR_GOAL_EVALUATIONS states in all (a search
+        that would pass that is given up, and the candidates come from the paths and goal
+        states found so far)."""
         key = (cond.pos, cond.neg, hi)
         pool = self._pools.get(key)
         if pool is not None:
@@ -956,17 +962,22 @@ class ImplicitWorld(StripsWorld):
         goals = list(dict.fromkeys(path[-1] for path in paths))  # goal states met so far
         found: dict[int, int] = {}
         tried: set[int] = set()
-        spent = [0]
+        spent, evaluated = [0], 0
         guide = relaxed_plan_heuristic(self.task, cond.pos)
         for attempt in range(NEAR_GOAL_CANDIDATES if paths else 0):
             if spent[0] > NEAR_GOAL_WORK:
                 break
-            if attempt % NEW_PATH_EVERY == NEW_PATH_EVERY - 1:  # a path from a drawn state
+            left = NEAR_GOAL_EVALUATIONS - evaluated
+            if attempt % NEW_PATH_EVERY == NEW_PATH_EVERY - 1 and left > 0:  # a new path
+                start, this = self.sample_state(chain), [0]  # from a drawn state
                 try:
-                    path = lazy_greedy_path(self.task, self.sample_state(chain), cond.pos,
-                                            cond.neg, budget, guide, spent)
+                    path = lazy_greedy_path(self.task, start, cond.pos, cond.neg,
+                                            min(budget, left), guide, this)
                 except SearchBudgetExceeded:
                     continue
+                finally:
+                    evaluated += this[0]
+                    spent[0] += this[0]
                 if path:
                     paths.append(path)
                     goals.append(path[-1]) if path[-1] not in goals else None
