@@ -58,6 +58,7 @@ NEW_PATH_EVERY = 4  # ... one candidate in this many: a new greedy path from a d
 NEAR_GOAL_EVALUATIONS = 3_000  # ... and the states those new paths' searches may evaluate
                                # in all (each a relaxed exploration; uncapped, ~100 searches
                                # took 80 s of CPU on depot p03, 60 s on a 30-block blocksworld)
+GUIDE_VALUES_KEPT = 100_000  # implicit worlds: heuristic values kept per goal
 GOAL_SEEDS = 4  # implicit worlds: greedy searches (besides the one from the initial state)
                 # whose paths' last states seed the draws of states near the goal
 EXPLORE_STATES = 1_000  # implicit worlds: states a witness search visits from a state
@@ -686,6 +687,7 @@ class ImplicitWorld(StripsWorld):
         self._within: dict = {}  # _plan_within's outcomes
         self._admissible: dict = {}  # goal -> LM-cut, for searches past breadth-first's budget
         self._pools: dict = {}  # (goal, bound) -> proven states near the goal, by distance
+        self._guides: dict = {}  # goal atoms -> FF's heuristic, its values kept (`_guide`)
         self._pool_distances: dict = {}  # (state, goal) -> distance, of the pools' states
         self._pool_of: dict = {}  # (state, goal) -> the first pool it joined
         self._first_of: dict = {}  # (pool state, goal) -> first actions of its shortest plans
@@ -963,7 +965,7 @@ class ImplicitWorld(StripsWorld):
         found: dict[int, int] = {}
         tried: set[int] = set()
         spent, evaluated = [0], 0
-        guide = relaxed_plan_heuristic(self.task, cond.pos)
+        guide = self._guide(cond.pos)
         for attempt in range(NEAR_GOAL_CANDIDATES if paths else 0):
             if spent[0] > NEAR_GOAL_WORK:
                 break
@@ -1079,6 +1081,25 @@ class ImplicitWorld(StripsWorld):
         if isinstance(kept, list):
             self._within[(state, cond.pos, cond.neg, None, budget)] = kept
 
+    def _guide(self, pos: int):
+        """FF's heuristic to the atoms `pos` (`relaxed_plan_heuristic`), each state's
+        value kept: the greedy searches of a goal's paths and pool meet the same states
+        (half of depot p03's 19,500 evaluations were repeats)."""
+        found = self._guides.get(pos)
+        if found is None:
+            h, seen = relaxed_plan_heuristic(self.task, pos), {}
+
+            def found(state: int) -> tuple[float, frozenset[int]]:
+                value = seen.get(state)
+                if value is None:
+                    if len(seen) > GUIDE_VALUES_KEPT:
+                        seen.clear()
+                    value = seen[state] = h(state)
+                return value
+
+            self._guides[pos] = found
+        return found
+
     def _greedy_paths(self, cond: Condition) -> list[list[int]]:
         """Greedy best-first paths (states) to `cond` from the initial state and from
         GOAL_SEEDS drawn states, guided by FF's relaxed plans and their helpful actions
@@ -1088,7 +1109,7 @@ class ImplicitWorld(StripsWorld):
         if key not in self._pools:
             chain = random.Random(f"goal-seeds-{len(self.objects)}")
             starts = [self.task.init] + [self.sample_state(chain) for _ in range(GOAL_SEEDS)]
-            guide = relaxed_plan_heuristic(self.task, cond.pos)
+            guide = self._guide(cond.pos)
             paths = []
             for start in starts:
                 try:
