@@ -21,6 +21,7 @@ from racbench.tasks.config import TaskConfig
 from racbench.tasks.rows import ConfigRows
 from racbench.tasks.symbolic import symbolic_task
 from racbench.worlds.strips import limits
+from racbench.worlds.strips.task import iter_bits
 from racbench.worlds.strips.world import ImplicitWorld, WorldTooLarge, forget_worlds, world_for
 
 PROBLEMS = {"test": ("p04", "p05")}
@@ -183,7 +184,7 @@ def test_past_the_budget_of_breadth_first_search_astar_with_lmcut_proves_distanc
 
 
 TINY_BUDGET_RECIPE = """\
-name: budget
+name: tiny
 seed: 0
 configs:
   - name: next_action_bool
@@ -294,3 +295,43 @@ def test_greedy_paths_with_helpful_actions_reach_the_goal(domain, problem):
         assert implicit.goal_condition.holds(states[-1])
         for a, b in zip(states, states[1:]):
             assert b in {n for _, n in implicit.task.successors(a)}
+
+
+@pytest.mark.parametrize("domain", ("blocksworld", "depots", "household", "satellite"))
+def test_relaxed_costs_are_the_fixpoint_and_supporters_the_first_achievers(domain):
+    """h_add's costs (the bucket queue in `_relaxed_costs`, which FF's heuristic and the
+    greedy searches read) against sweeping every action until nothing changes: the same
+    cost for every atom, and each atom's supporter the lowest-numbered action adding it
+    at that cost (-1 for atoms of the state), with and without avoided atoms."""
+    import random
+
+    from racbench.worlds.strips.search import _relaxed_costs
+    from racbench.worlds.strips.shipped import shipped_files
+
+    domain_file, (problem,) = shipped_files(domain, ["p06"])
+    world = world_for(domain_file, problem)
+    task = world.task
+    everything = (1 << len(task.atoms)) - 1  # a goal of every atom: no early stop
+    rng = random.Random(domain)
+    for avoid in (0, 1 << rng.randrange(len(task.atoms))):
+        costs, actions = _relaxed_costs(task, everything, avoid)
+        for sid in rng.sample(range(world.n_states), min(15, world.n_states)):
+            state = world.states[sid]
+            expected = {atom: 0 for atom in iter_bits(state)}
+            changed = True
+            while changed:
+                changed = False
+                for pre, add in actions:
+                    if all(p in expected for p in pre):
+                        total = 1 + sum(expected[p] for p in pre)
+                        for q in add:
+                            if total < expected.get(q, float("inf")):
+                                expected[q], changed = total, True
+            cost, supporter = costs(state)
+            assert cost == expected, (domain, sid)
+            for atom, k in supporter.items():
+                first = -1 if state >> atom & 1 else min(
+                    j for j, (pre, add) in enumerate(actions)
+                    if atom in add and all(p in cost for p in pre)
+                    and 1 + sum(cost[p] for p in pre) == cost[atom])
+                assert k == first, (domain, sid, atom)

@@ -505,7 +505,7 @@ _atom_lists: "weakref.WeakKeyDictionary[GroundTask, list]" = weakref.WeakKeyDict
 def _relaxed_costs(task: GroundTask, pos: int, avoid: int = 0):
     """The delete-relaxed cost of every atom from a state, one per action (h_add's
     costs), with the action that first achieved it at that cost, as Knuth's generalised
-    Dijkstra: atoms leave a heap cheapest first, and an action fires once its last
+    Dijkstra: atoms leave a bucket queue cheapest first, and an action fires once its last
     precondition has left, offering its adds at 1 plus the sum of its preconditions'
     costs; the costs are the least fixpoint of cost(atom) = min over achievers of 1 +
     sum of their preconditions' costs, as sweeping the actions until nothing changes
@@ -530,32 +530,46 @@ def _relaxed_costs(task: GroundTask, pos: int, avoid: int = 0):
     for k, (pre, _) in enumerate(actions):
         for atom in pre:
             needing.setdefault(atom, []).append(k)
-    unconditional = [(1, atom, k) for k, (pre, add) in enumerate(actions) if not pre
-                     for atom in add]
+    unconditional = sorted((atom, k) for k, (pre, add) in enumerate(actions) if not pre
+                           for atom in add)
     n_pre = [len(pre) for pre, _ in actions]
+    nothing = ()
 
     def costs(state: int) -> tuple[dict[int, int], dict[int, int]]:
+        # a bucket per cost instead of a heap: an action fires at 1 plus its last
+        # precondition's cost, so nothing enters the bucket being emptied, and each
+        # bucket sorted by (atom, action) leaves in the heap's order
         cost: dict[int, int] = {}
         supporter: dict[int, int] = {}
-        heap = [(0, atom, -1) for atom in iter_bits(state)] + unconditional
-        heapq.heapify(heap)
+        buckets = [[(atom, -1) for atom in iter_bits(state)], list(unconditional)]
         missing, total = n_pre.copy(), [1] * len(actions)
-        open_goals = (pos & ~state).bit_count()
-        while heap and open_goals:
-            c, atom, k = heapq.heappop(heap)
-            if atom in cost:
-                continue
-            cost[atom] = c
-            supporter[atom] = k
-            if pos >> atom & 1 and not state >> atom & 1:
-                open_goals -= 1
-            for k in needing.get(atom, ()):
-                total[k] += c
-                missing[k] -= 1
-                if not missing[k]:
-                    for q in actions[k][1]:
-                        if q not in cost:
-                            heapq.heappush(heap, (total[k], q, k))
+        open_goal = pos & ~state
+        open_goals = open_goal.bit_count()
+        c = 0
+        while open_goals and c < len(buckets):
+            bucket = buckets[c]
+            bucket.sort()
+            for atom, k in bucket:
+                if atom in cost:
+                    continue
+                cost[atom] = c
+                supporter[atom] = k
+                if open_goal >> atom & 1:
+                    open_goals -= 1
+                    if not open_goals:
+                        break
+                for k in needing.get(atom, nothing):
+                    total[k] += c
+                    missing[k] -= 1
+                    if not missing[k]:
+                        t = total[k]
+                        while len(buckets) <= t:
+                            buckets.append([])
+                        into = buckets[t]
+                        for q in actions[k][1]:
+                            if q not in cost:
+                                into.append((q, k))
+            c += 1
         return cost, supporter
 
     return costs, actions

@@ -55,6 +55,10 @@ START_POOL = 256  # implicit worlds: well-mixed states that walks start from
 NEAR_GOAL_CANDIDATES = 400  # implicit worlds: candidates for a pool of states near the goal
 NEAR_GOAL_WORK = 1_000_000  # ... and the states their searches may store in all
 NEW_PATH_EVERY = 4  # ... one candidate in this many: a new greedy path from a drawn state
+NEAR_GOAL_EVALUATIONS = 3_000  # ... and the states those new paths' searches may evaluate
+                               # in all (each a relaxed exploration; uncapped, ~100 searches
+                               # took 80 s of CPU on depot p03, 60 s on a 30-block blocksworld)
+GUIDE_VALUES_KEPT = 100_000  # implicit worlds: heuristic values kept per goal
 GOAL_SEEDS = 4  # implicit worlds: greedy searches (besides the one from the initial state)
                 # whose paths' last states seed the draws of states near the goal
 EXPLORE_STATES = 1_000  # implicit worlds: states a witness search visits from a state
@@ -683,6 +687,7 @@ class ImplicitWorld(StripsWorld):
         self._within: dict = {}  # _plan_within's outcomes
         self._admissible: dict = {}  # goal -> LM-cut, for searches past breadth-first's budget
         self._pools: dict = {}  # (goal, bound) -> proven states near the goal, by distance
+        self._guides: dict = {}  # goal atoms -> FF's heuristic, its values kept (`_guide`)
         self._pool_distances: dict = {}  # (state, goal) -> distance, of the pools' states
         self._pool_of: dict = {}  # (state, goal) -> the first pool it joined
         self._first_of: dict = {}  # (pool state, goal) -> first actions of its shortest plans
@@ -945,7 +950,10 @@ class ImplicitWorld(StripsWorld):
         search to depth `hi` finds its shortest plan, with every state along that plan
         (each the rest of it away). A candidate whose search runs out of budget is
         left out, never guessed (`pool_dropped` counts them), and building stops once
-        the searches have stored NEAR_GOAL_WORK states in all."""
+        the searches have stored NEAR_GOAL_WORK states in all; new greedy paths stop
+        once their searches have evaluated NEAR_GOAL_EVALUATIONS states in all (a search
+        that would pass that is given up, and the candidates come from the paths and goal
+        states found so far)."""
         key = (cond.pos, cond.neg, hi)
         pool = self._pools.get(key)
         if pool is not None:
@@ -956,17 +964,22 @@ class ImplicitWorld(StripsWorld):
         goals = list(dict.fromkeys(path[-1] for path in paths))  # goal states met so far
         found: dict[int, int] = {}
         tried: set[int] = set()
-        spent = [0]
-        guide = relaxed_plan_heuristic(self.task, cond.pos)
+        spent, evaluated = [0], 0
+        guide = self._guide(cond.pos)
         for attempt in range(NEAR_GOAL_CANDIDATES if paths else 0):
             if spent[0] > NEAR_GOAL_WORK:
                 break
-            if attempt % NEW_PATH_EVERY == NEW_PATH_EVERY - 1:  # a path from a drawn state
+            left = NEAR_GOAL_EVALUATIONS - evaluated
+            if attempt % NEW_PATH_EVERY == NEW_PATH_EVERY - 1 and left > 0:  # a new path
+                start, this = self.sample_state(chain), [0]  # from a drawn state
                 try:
-                    path = lazy_greedy_path(self.task, self.sample_state(chain), cond.pos,
-                                            cond.neg, budget, guide, spent)
+                    path = lazy_greedy_path(self.task, start, cond.pos, cond.neg,
+                                            min(budget, left), guide, this)
                 except SearchBudgetExceeded:
                     continue
+                finally:
+                    evaluated += this[0]
+                    spent[0] += this[0]
                 if path:
                     paths.append(path)
                     goals.append(path[-1]) if path[-1] not in goals else None
@@ -1068,6 +1081,25 @@ class ImplicitWorld(StripsWorld):
         if isinstance(kept, list):
             self._within[(state, cond.pos, cond.neg, None, budget)] = kept
 
+    def _guide(self, pos: int):
+        """FF's heuristic to the atoms `pos` (`relaxed_plan_heuristic`), each state's
+        value kept: the greedy searches of a goal's paths and pool meet the same states
+        (half of depot p03's 19,500 evaluations were repeats)."""
+        found = self._guides.get(pos)
+        if found is None:
+            h, seen = relaxed_plan_heuristic(self.task, pos), {}
+
+            def found(state: int) -> tuple[float, frozenset[int]]:
+                value = seen.get(state)
+                if value is None:
+                    if len(seen) > GUIDE_VALUES_KEPT:
+                        seen.clear()
+                    value = seen[state] = h(state)
+                return value
+
+            self._guides[pos] = found
+        return found
+
     def _greedy_paths(self, cond: Condition) -> list[list[int]]:
         """Greedy best-first paths (states) to `cond` from the initial state and from
         GOAL_SEEDS drawn states, guided by FF's relaxed plans and their helpful actions
@@ -1077,7 +1109,7 @@ class ImplicitWorld(StripsWorld):
         if key not in self._pools:
             chain = random.Random(f"goal-seeds-{len(self.objects)}")
             starts = [self.task.init] + [self.sample_state(chain) for _ in range(GOAL_SEEDS)]
-            guide = relaxed_plan_heuristic(self.task, cond.pos)
+            guide = self._guide(cond.pos)
             paths = []
             for start in starts:
                 try:
