@@ -241,8 +241,11 @@ def main() -> None:
                     help="lower the enumeration limit (e.g. 10: small problems go implicit)")
     args = ap.parse_args()
     limits.set_limits(max_enumerated_states=args.max_enumerated_states)
-    families = args.families.split(",") if args.families else [
-        f for f in FAMILIES if "strips" in FAMILIES[f].worlds]
+    planning = [f for f in FAMILIES if "strips" in FAMILIES[f].worlds]
+    families = args.families.split(",") if args.families else planning
+    if not set(families) <= set(planning):  # rule-world families, typos: refused by name
+        ap.error(f"--families: {', '.join(sorted(set(families) - set(planning)))} not "
+                 f"families of planning problems; accepted: {', '.join(planning)}")
     forms = args.forms.split(",")
     specs = whole_set() if args.problems == "all" else args.problems.split(",")
     folder = Path(tempfile.mkdtemp(prefix="racbench-large-"))
