@@ -136,7 +136,7 @@ class ScienceEnv:
             thermo.tick(w)
             if w.growers:
                 life.tick(w)
-            if w.taps:
+            if w.taps or w.springs:
                 plumbing.tick(w)
             if w.planes or w.timers:
                 mechanics.tick(w)

@@ -10,7 +10,7 @@ from racbench.worlds.science import naming
 from racbench.worlds.science.data import load
 from racbench.worlds.science.tasks.base import TaskError
 from racbench.worlds.science.text import say
-from racbench.worlds.science.world import AGENT, THING, WATER_SOURCES, World
+from racbench.worlds.science.world import AGENT, SPRING, THING, World
 
 
 def seed_for(*parts) -> int:
@@ -179,7 +179,8 @@ def build_house(rng: random.Random, layout: Layout = Layout(), required=(), vari
         for item in spec["furniture"]:
             _furnish(world, item, room, ambient)
     furnish_variation(world, variation)
-    world.taps = [t for t in world.things if t.device in WATER_SOURCES]
+    world.taps = [t for t in world.things if t.device == "tap"]
+    world.springs = [t for t in world.things if t.device == SPRING]
     if layout.n_rooms is None:
         pairs = [tuple(p) for p in house["doors"] if p[0] in world.rooms and p[1] in world.rooms]
     else:

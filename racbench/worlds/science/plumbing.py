@@ -5,19 +5,19 @@ fountain does (it starts empty and fills at the first tick, and refills when emp
 from __future__ import annotations
 
 from racbench.worlds.science.house import make_substance
-from racbench.worlds.science.world import LIQUID, SPRING, World
+from racbench.worlds.science.world import LIQUID, World
 
 WATER = "water"
 
 
 def tick(world: World) -> None:
     for tap in world.taps:
-        if tap.device == SPRING:
-            _fill(world, tap, tap)
-        elif tap.is_on:
+        if tap.is_on:
             for c in tap.contents:
                 if c.container and c.is_open:
                     _fill(world, c, tap)
+    for spring in world.springs:
+        _fill(world, spring, spring)
 
 
 def _fill(world: World, vessel, source) -> None:

@@ -14,7 +14,6 @@ ROOM, AGENT, DOOR, THING = "room", "agent", "door", "thing"
 # devices the agent turns on and off (a tap runs water into the containers standing in it)
 SWITCHED = ("heater", "cooler", "switchable", "tap")
 SPRING = "spring"  # a device that fills itself with water (the fountain)
-WATER_SOURCES = ("tap", SPRING)  # devices plumbing.tick runs
 
 
 class Thing:
@@ -111,7 +110,8 @@ class World:
         self.growers: list[Thing] = []   # living things that move through their stages as ticks pass
         self.stage_ticks = 0             # ticks a grower spends in each stage
         self.self_watering = False       # flower pots keep their plants watered
-        self.taps: list[Thing] = []      # sinks, which run water when turned on, and springs
+        self.taps: list[Thing] = []      # sinks and the like, which run water when turned on
+        self.springs: list[Thing] = []   # fountains, which fill themselves
         self.planes: list[Thing] = []    # inclined planes, down which blocks slide
         self.timers: list[Thing] = []    # stopwatches, which count ticks while on
         self._first_saved: tuple | None = None   # every thing at the first `save`
