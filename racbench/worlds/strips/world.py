@@ -38,7 +38,6 @@ from racbench.worlds.protocol import World
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.grounding import ground
 from racbench.worlds.strips.heuristics import blocks_must_move, lm_cut
-from racbench.worlds.strips.budget import note_dropped
 from racbench.worlds.strips.model import Domain, Literal, Problem
 from racbench.worlds.strips.oracles import relaxed_reachable
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem, read_pddl_text

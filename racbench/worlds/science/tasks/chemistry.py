@@ -10,7 +10,7 @@ from racbench.worlds.science.naming import command
 from racbench.worlds.science.plumbing import WATER
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
-from racbench.worlds.science.tasks.common import deliver, fetch, go_to, in_room, left, task_house, visit
+from racbench.worlds.science.tasks.common import deliver, fetch, go_to, in_agent_room, in_room, left, task_house, visit
 
 ART_STUDIO = "art studio"
 
@@ -30,7 +30,7 @@ def _made(world, name):
 
 def _near(world, name):
     """The agent is in a room that holds `name` (ScienceWorld's 'be in same location as')."""
-    return lambda ep: any(ingredient(t) == name for t in world.subtree(world.agent_room()))
+    return in_agent_room(world, lambda t: ingredient(t) == name)
 
 
 def _alone(world, names):

@@ -126,22 +126,28 @@ HEATERS = ("stove", "blast furnace", "oven", "hot plate")
 COOLERS = ("fridge", "freezer")
 
 
+def in_agent_room(world, pred):
+    """Something in the agent's room (carried things included) satisfies `pred`: the
+    'be in same location as' of ScienceWorld's goals, which look in that room only."""
+    return lambda ep: any(pred(t) for t in world.subtree(world.agent_room()))
+
+
 def near_material(world, mat):
     """The agent is in a room that holds some portion of `mat` (a tap's water once it runs)."""
-    return lambda ep: any(t.is_substance and t.mat is mat for t in world.subtree(world.agent_room()))
+    return in_agent_room(world, lambda t: t.is_substance and t.mat is mat)
 
 
 def alone_in_container(world, mat):
     """In the agent's room, some portion of `mat` is the only thing in a vessel (not a room, not
     a fixture's basin)."""
-    def met(ep):
-        return any(t.is_substance and t.mat is mat and t.parent.portable and len(t.parent.contents) == 1
-                   for t in world.subtree(world.agent_room()))
-    return met
+    return in_agent_room(world, lambda t: t.is_substance and t.mat is mat and t.parent.portable
+                         and len(t.parent.contents) == 1)
 
 
 def device_on(world, base: str):
-    return lambda ep: any(t.base == base and t.is_on for t in world.things)
+    """A device `base` is on (devices are fixtures: found once, not at every update)."""
+    devices = [t for t in world.things if t.base == base]
+    return lambda ep: any(t.is_on for t in devices)
 
 
 def held(world, tool: str):
@@ -151,10 +157,9 @@ def held(world, tool: str):
 
 def wood_in_fire_pit(world, burning: bool):
     """Wood lies in the fire pit (and is on fire, when `burning`)."""
-    def met(ep):
-        return any(t.is_substance and t.mat.name == "wood" and t.parent is not None and t.parent.base == "fire pit"
-                   and (t.burning or not burning) for t in world.things)
-    return met
+    pits = [t for t in world.things if t.base == "fire pit"]  # fixtures: found once
+    return lambda ep: any(t.is_substance and t.mat.name == "wood" and (t.burning or not burning)
+                          for pit in pits for t in pit.contents)
 
 
 def subject_in(world, subject, base: str):

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from racbench.worlds.science import naming
 from racbench.worlds.science.data import load
-from racbench.worlds.science.house import Layout, add_agent, furniture, make, make_substance, settle
+from racbench.worlds.science.house import Layout, add_agent, make, make_substance, settle
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.scope import terminal_names
 from racbench.worlds.science.text import say

@@ -10,7 +10,7 @@ from __future__ import annotations
 from racbench.worlds.science import naming
 from racbench.worlds.science.data import load
 from racbench.worlds.science.house import Layout, add_agent, furniture, make, make_substance, settle
-from racbench.worlds.science.materials import LIQUID, SOLID, Material, material
+from racbench.worlds.science.materials import SOLID, Material, material
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts

@@ -14,8 +14,8 @@ from racbench.worlds.science.materials import LIQUID
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, start_room
-from racbench.worlds.science.tasks.common import (carried, deliver, fetch, go_to, held, in_room, left, near, visit,
-                                                  wait_until)
+from racbench.worlds.science.tasks.common import (carried, deliver, fetch, go_to, held, in_agent_room, in_room, left, near,
+                                                  visit, wait_until)
 
 GREENHOUSE, OUTSIDE = "greenhouse", "outside"
 N_POTS = 3
@@ -47,7 +47,7 @@ def garden_goals(world, start: str, jar, pots, n_pots: int, growers, soil_work: 
     out = [near(world, jar), carried(world, lambda ep: jar)]
     if soil_work:
         out += [held(world, "shovel"), lambda ep: any(t.is_substance and t.mat.name == SOIL for t in world.agent.contents),
-                lambda ep: any(t.is_substance and t.mat.name == SOIL for t in world.subtree(world.agent_room()))]
+                in_agent_room(world, lambda t: t.is_substance and t.mat.name == SOIL)]
     out += [left(world, start), in_room(world, GREENHOUSE), after_jar]
     out += [_in_pot(world, p, lambda c: c.is_substance and c.mat.name == SOIL) for p in pots]
     out += [_in_pot(world, p, lambda c: c.is_substance and c.mat.name == WATER and c.state == LIQUID) for p in pots]
@@ -70,8 +70,9 @@ def pollination_goals(world, hive) -> list:
     """The hive open once a plant reproduces; near the bees once two do."""
     def reproducing(ep) -> int:
         return sum(g.parent is not None and g.stage == 3 for g in world.growers)
+    bees_near = in_agent_room(world, lambda t: t.base == BEE)
     return [lambda ep: hive.is_open and reproducing(ep) >= 1,
-            lambda ep: reproducing(ep) >= 2 and any(t.base == BEE for t in world.subtree(world.agent_room()))]
+            lambda ep: reproducing(ep) >= 2 and bees_near(ep)]
 
 
 def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, fruit: bool) -> Episode:
@@ -121,7 +122,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, fruit: 
             required=[lambda ep: any(ep.focused(t) for t in world.things[n_start:] if grown_fruit(t))],
             optional=garden_goals(world, start, jar, pots, N_POTS, seeds, True) + stage_counts(world, 2)
             + pollination_goals(world, hive)
-            + [lambda ep: any(t.base == name and t.living is None for t in world.subtree(world.agent_room()))],
+            + [in_agent_room(world, lambda t: t.base == name and t.living is None)],
             on_focus=on_focus,
             failure=lambda ep: sum(s.alive and s.parent is not None for s in seeds) < 2,
             hints={"seeds": seeds, "pots": pots, "jar": jar, "shovel": shovel, "hive": hive, "soil": soil_at,
