@@ -48,6 +48,11 @@ if TYPE_CHECKING:
     from racbench.tasks.config import TaskConfig
 
 SAMPLE_TRIES = 2000
+# mc rows without option sets (balance.pick_weighted) keep a fresh draw only if it offers
+# options the survey saw both ways and passes the acceptance: on large problems that is
+# 1 draw in 300 or so (justification on logistics00 6-0), each cheap, so 2,000 tries
+# left about one row in a thousand unmade; a row that succeeds sooner is unchanged
+WEIGHTED_TRIES = 20 * SAMPLE_TRIES
 KIND_TRIES = 400  # situations tried in one problem for a bool cell before another problem
 PROBE_TRIES = 40
 CROWDED_AFTER = 8  # repeats in a row before a bool row is asked in another cell
@@ -313,7 +318,7 @@ class ConfigRows:
                 break
         if found is None:
             raise GenerationError(f"config '{self.name}': could not sample a "
-                                  f"{_target_text(target)} row in {SAMPLE_TRIES} tries")
+                                  f"{_target_text(target)} row in {self._tries(target)} tries")
         world, q = found
         if target.form == "bool" and not target.label and self.family.negative_kinds:
             q.meta["negative_kind"] = self.family.negative_kinds[target.variant]
@@ -332,7 +337,7 @@ class ConfigRows:
 
     def _draw(self, split: str, target: Target, rng: random.Random):
         """(world, question) for the target from the split's problems that offer it, or
-        None after SAMPLE_TRIES draws."""
+        None after `_tries(target)` draws."""
         if target.form == "bool":
             worlds = self.offers[(split, target.cell, target.variant)]
         else:
@@ -341,7 +346,7 @@ class ConfigRows:
         # proportion to the square root of their number of states
         weights = [(w.n_states if w.explicit else 1) ** 0.5 for w in worlds]
         world, asked = None, target
-        for tries in range(SAMPLE_TRIES):
+        for tries in range(self._tries(target)):
             if target.form == "bool":
                 if tries % KIND_TRIES == 0:
                     world = rng.choices(worlds, weights)[0]
@@ -354,6 +359,11 @@ class ConfigRows:
             if q is not None:
                 return world, q
         return None
+
+    def _tries(self, target: Target) -> int:
+        weighted = (target.form == "mc" and self.family.pool_for("mc") is not None
+                    and any(not s.exact for s in self._world_survey.values()))
+        return WEIGHTED_TRIES if weighted else SAMPLE_TRIES
 
     def _roomier_cell(self, split: str, target: Target, rng: random.Random) -> Target:
         """A row whose draws keep repeating earlier rows: its cell holds fewer distinct
