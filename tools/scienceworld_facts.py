@@ -6,6 +6,7 @@ variation) and turns them into tables under racbench/data/science/. Two steps:
 
     python tools/scienceworld_facts.py read  RAW.jsonl [--task NAME ...] [--every N] [--no-gold]
     python tools/scienceworld_facts.py write RAW.jsonl [RAW2.jsonl ...]   # RAW -> variations.json
+    python tools/scienceworld_facts.py read ROOMS.jsonl --rooms --task boil ...   # what the rooms hold
 
 `read` appends to RAW.jsonl and skips (task, variation) pairs already there, so it can be resumed
 (and several can run at once on different tasks into different files). A gold path takes seconds
@@ -13,7 +14,9 @@ to make, so tasks whose answer follows from their description (TASKS' third colu
 `--every N`, and the rest of their variations `--no-gold`; `write` merges the files and says
 which variations still lack an answer (`read --variation K` reads just those). Where a gold
 path answers wrongly (some named-surface and pea variations) the scorer decides: `read --probe`
-plays one answer per variation (PROBES) and keeps its score.
+plays one answer per variation (PROBES) and keeps its score. Rows of `read --rooms` given to
+`write` add what a variation draws beyond its description (`drawn`: vessels, pot numbers, seeds'
+traits, life-stage pots), read off the names in its rooms at the start.
 """
 
 from __future__ import annotations
@@ -101,8 +104,9 @@ def main(argv=None) -> int:
     r.add_argument("--task", action="append", default=[])
     r.add_argument("--no-gold", action="store_true", help="descriptions only (a quick look at every task)")
     r.add_argument("--probe", action="store_true", help="answers from ScienceWorld's scorer (PROBES' tasks)")
-    r.add_argument("--rooms", action="store_true", help="what every room holds (the object tree and each "
-                   "room's look) instead of descriptions and answers: for racbench/data/science/houses.json")
+    r.add_argument("--rooms", action="store_true", help="what every room holds (its object tree) "
+                   "instead of descriptions and answers: for racbench/data/science/houses.json, and given to "
+                   "`write`, for the draws of variations.json")
     r.add_argument("--variation", type=int, action="append", default=[],
                    help="read only these variations (the ones `write` says lack an answer)")
     r.add_argument("--every", type=int, default=1, help="read every Nth variation only (answers that follow "
@@ -424,7 +428,7 @@ DOC = ("Per-variation facts read from ScienceWorld 1.2.3 by tools/scienceworld_f
        "plants' pots outside as [number, stage of the plant in it, whether it waters itself].")
 
 
-# ---- RAW rooms (`read --rooms`) -> the draws a variation makes beyond its description -------------
+# ---- RAW rooms (`read --rooms`) -> the draws a variation makes beyond its description (`drawn`) ---
 # Which vessel a substance stands in, which numbered flower pots the genetics greenhouse holds,
 # what the genetics seeds' names show besides the trait asked about, and the life-stage plants'
 # pots: names and numbers read off ScienceWorld's rooms at the start, nothing else.
@@ -516,7 +520,7 @@ def write(raws: list[Path]) -> None:
     for raw in raws:
         for line in raw.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
-            if "tree" in row:   # `read --rooms`: the draws (DRAWN)
+            if "tree" in row:   # `read --rooms`: the draws (`drawn`)
                 trees.append(row)
                 continue
             have = rows.setdefault(row["task"], {}).get(row["variation"])
