@@ -38,8 +38,8 @@ def room(table: str, task: str, v: int) -> str | None:
 def seen(table: str, task: str, v: int, look: str):
     """What `look` (of `room(...)`) shows of the draw, in the table's form."""
     if table == "vessels":
-        found = re.search(rf"\ban? ([a-z ]+?) \(containing (?:a substance called )?(?:solid |liquid )?{re.escape(_substance(task, v))}\)",
-                          look)
+        name = re.escape(_substance(task, v))
+        found = re.search(rf"\ban? ([a-z ]+?) \(containing (?:a substance called )?(?:solid |liquid )?{name}\)", look)
         return found.group(1) if found else None
     if table == "genetics_pots":
         return [int(n) for n in re.findall(r"\ta flower pot (\d+) ", look)]

@@ -12,7 +12,8 @@ from racbench.worlds.science.house import (Layout, add_agent, build_house, furni
                                           rng_for, settle)
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_draw, scienceworld_facts, start_room
+from racbench.worlds.science.tasks.base import (Episode, Flags, TaskSpec, scienceworld_draw, scienceworld_facts,
+                                               start_room)
 from racbench.worlds.science.tasks.common import fetch, go_to, wait_until
 from racbench.worlds.science.tasks.plants import garden_goals, numbered_pots, pollination_goals, stage_counts
 
