@@ -6,6 +6,7 @@ variation) and turns them into tables under racbench/data/science/. Two steps:
 
     python tools/scienceworld_facts.py read  RAW.jsonl [--task NAME ...] [--every N] [--no-gold]
     python tools/scienceworld_facts.py write RAW.jsonl [RAW2.jsonl ...]   # RAW -> variations.json
+    python tools/scienceworld_facts.py read ROOMS.jsonl --rooms --task boil ...   # what the rooms hold
 
 `read` appends to RAW.jsonl and skips (task, variation) pairs already there, so it can be resumed
 (and several can run at once on different tasks into different files). A gold path takes seconds
@@ -13,7 +14,9 @@ to make, so tasks whose answer follows from their description (TASKS' third colu
 `--every N`, and the rest of their variations `--no-gold`; `write` merges the files and says
 which variations still lack an answer (`read --variation K` reads just those). Where a gold
 path answers wrongly (some named-surface and pea variations) the scorer decides: `read --probe`
-plays one answer per variation (PROBES) and keeps its score.
+plays one answer per variation (PROBES) and keeps its score. Rows of `read --rooms` given to
+`write` add what a variation draws beyond its description (`drawn`: vessels, pot numbers, seeds'
+traits, life-stage pots), read off the names in its rooms at the start.
 """
 
 from __future__ import annotations
@@ -86,9 +89,9 @@ def _tree(node: dict, lut: dict) -> dict:
 
 
 def _read_rooms(env, task: str, v: int) -> dict:
-    """What a variation's rooms hold at the start (its object tree)."""
+    """What a variation's rooms hold at the start (its object tree). No reset(): it replays the
+    load (the same tree) and costs five times the rest of the read."""
     env.load(task, v, "")
-    env.reset()
     lut = env.get_all_object_ids_types_referents_LUTJSON()
     return {"task": task, "variation": v, "tree": _tree(env.getObjectTree(), lut)}   # 1.2.3 has no snake_case name for it
 
@@ -101,8 +104,9 @@ def main(argv=None) -> int:
     r.add_argument("--task", action="append", default=[])
     r.add_argument("--no-gold", action="store_true", help="descriptions only (a quick look at every task)")
     r.add_argument("--probe", action="store_true", help="answers from ScienceWorld's scorer (PROBES' tasks)")
-    r.add_argument("--rooms", action="store_true", help="what every room holds (the object tree and each "
-                   "room's look) instead of descriptions and answers: for racbench/data/science/houses.json")
+    r.add_argument("--rooms", action="store_true", help="what every room holds (its object tree) "
+                   "instead of descriptions and answers: for racbench/data/science/houses.json, and given to "
+                   "`write`, for the draws of variations.json")
     r.add_argument("--variation", type=int, action="append", default=[],
                    help="read only these variations (the ones `write` says lack an answer)")
     r.add_argument("--every", type=int, default=1, help="read every Nth variation only (answers that follow "
@@ -418,7 +422,91 @@ DOC = ("Per-variation facts read from ScienceWorld 1.2.3 by tools/scienceworld_f
        "whether it conducts]. find-*: [box colour, box room]. inclined-plane-*: [first plane, second plane, "
        "question, answer]. friction_order: the named surfaces from least to most friction, as those answers "
        "rank them. mendelian-genetics-*: [plant, trait, dominant box, recessive box, whether the "
-       "trait is dominant].")
+       "trait is dominant]. From the rooms at the start (`read --rooms`): vessels: the vessel the "
+       "substance stands in (null: none); genetics_pots: the numbers of the greenhouse's flower pots; "
+       "genetics_seeds: the trait values each seed in the jar shows in its name; stage_pots: the "
+       "plants' pots outside as [number, stage of the plant in it, whether it waters itself].")
+
+
+# ---- RAW rooms (`read --rooms`) -> the draws a variation makes beyond its description (`drawn`) ---
+# Which vessel a substance stands in, which numbered flower pots the genetics greenhouse holds,
+# what the genetics seeds' names show besides the trait asked about, and the life-stage plants'
+# pots: names and numbers read off ScienceWorld's rooms at the start, nothing else.
+VESSEL_TASKS = (*MATTER, "measure-melting-point-known-substance", "measure-melting-point-unknown-substance")
+GENETICS = ("mendelian-genetics-known-plant", "mendelian-genetics-unknown-plant")
+STAGE_POTS = "identify-life-stages-2"
+SELF_WATERING = "self watering "
+
+
+def _portions(node: dict, name: str, parent=None):
+    """(portion, its container) for every thing called `name` under `node`."""
+    if node["name"] == name:
+        yield node, parent
+    for c in node.get("contents", ()):
+        yield from _portions(c, name, node)
+
+
+def _vessel(row: dict, name: str, vessels: set):
+    """The vessel (a portable container of ours) a portion of `name` stands in, or None."""
+    return next((p["name"] for _, p in _portions(row["tree"], name) if p is not None and p["name"] in vessels), None)
+
+
+def _pot_number(name: str) -> int:
+    return int(name.split()[-1])
+
+
+def _seed_values(seed: dict, plant: str) -> list[str]:
+    """The trait values a seed's name shows ('round green pea seed' -> ['round', 'green'])."""
+    suffix = f" {plant} seed"
+    names = [r for r in seed["referents"] if r.endswith(suffix) and not r.startswith("seed ")]
+    return max((n[: -len(suffix)].split() for n in names), key=len, default=[])
+
+
+def _genetics_draws(row: dict, plant: str) -> tuple[list, list]:
+    """([numbers of the greenhouse's flower pots], [values each seed in the jar shows])."""
+    house = _rooms_of(row["tree"])["greenhouse"]
+    pots = sorted(_pot_number(c["name"]) for c in house["contents"] if c["name"].startswith("flower pot "))
+    jar = _one([c for c in house["contents"] if c["name"] == "seed jar"], "seed jar", row)
+    return pots, [_seed_values(s, plant) for s in jar.get("contents", ())]
+
+
+def _stage_of(plant: dict) -> str:
+    """'apple tree in the adult stage' -> 'adult'."""
+    found = sorted({m.group(1) for r in plant["referents"] for m in [re.fullmatch(r".+ in the (\w+) stage", r)] if m})
+    if len(found) != 1:
+        raise SystemExit(f"no single life stage in {plant['referents']}")
+    return found[0]
+
+
+def _stage_pots(row: dict) -> list:
+    """The plants' pots outside: [number, the stage of the plant in it, whether it waters itself]."""
+    out = []
+    for c in _rooms_of(row["tree"])["outside"]["contents"]:
+        if c["name"].removeprefix(SELF_WATERING).startswith("flower pot "):
+            plant = _one([x for x in c.get("contents", ()) if "life" in x], f"plant in {c['name']}", row)
+            out.append([_pot_number(c["name"]), _stage_of(plant), c["name"].startswith(SELF_WATERING)])
+    return sorted(out)
+
+
+def drawn(trees: list[dict], table: dict, counts: dict) -> dict:
+    """Rooms rows -> the draws' tables (see DOC); `counts`: each task's number of variations."""
+    if not trees:
+        return {}
+    things = json.loads((ROOT / "racbench" / "data" / "science" / "things.json").read_text("utf-8"))
+    vessels = {k for k, v in things.items() if isinstance(v, dict) and v.get("container") and v.get("portable")}
+    by_task: dict = {}
+    for row in trees:
+        by_task.setdefault(row["task"], {})[row["variation"]] = row
+    for task in (*VESSEL_TASKS, *GENETICS, STAGE_POTS):
+        if sorted(by_task.get(task, ())) != list(range(counts[task])):
+            raise SystemExit(f"{task}: rooms rows lack variations; run `read --rooms --task {task}`")
+    name = {t: (lambda f: f) if t in MATTER else (lambda f: f[0]) for t in VESSEL_TASKS}
+    out = {"vessels": {t: [_vessel(by_task[t][v], name[t](f), vessels) for v, f in enumerate(table[t])]
+                       for t in VESSEL_TASKS}}
+    for key, i in (("genetics_pots", 0), ("genetics_seeds", 1)):
+        out[key] = {t: [_genetics_draws(by_task[t][v], f[0])[i] for v, f in enumerate(table[t])] for t in GENETICS}
+    out["stage_pots"] = {STAGE_POTS: [_stage_pots(by_task[STAGE_POTS][v]) for v in range(counts[STAGE_POTS])]}
+    return out
 
 
 def _rank(row: dict) -> int:
@@ -428,9 +516,13 @@ def _rank(row: dict) -> int:
 
 def write(raws: list[Path]) -> None:
     rows: dict = {}
+    trees: list = []
     for raw in raws:
         for line in raw.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
+            if "tree" in row:   # `read --rooms`: the draws (`drawn`)
+                trees.append(row)
+                continue
             have = rows.setdefault(row["task"], {}).get(row["variation"])
             if have is None or _rank(row) > _rank(have):
                 rows[row["task"]][row["variation"]] = row
@@ -439,6 +531,7 @@ def write(raws: list[Path]) -> None:
             raise SystemExit(f"{task}: RAW lacks variations; run `read` again to finish it")
     ordered = {task: [by_v[v] for v in sorted(by_v)] for task, by_v in rows.items()}
     table = {"_doc": DOC, **tables(ordered)}
+    table.update(drawn(trees, table, {task: len(by_v) for task, by_v in ordered.items()}))
     # one line per task keeps the file small and its diffs readable
     out = ROOT / "racbench" / "data" / "science" / "variations.json"
     lines = ["{"]

@@ -277,3 +277,34 @@ def test_scienceworld_understands_our_gold_commands_where_names_and_places_match
         assert refused == 0, (task, v, actions)
         if stop is None:
             assert theirs[-1] == 100, (task, v, theirs)
+
+
+def _drawn_sample(table: str, task: str) -> list[int]:
+    """Two variations with something drawn (a substance in a vessel), one early, one late, and
+    where several tasks share a table, not the same numbers for each."""
+    from drawn_looks import expected, room
+
+    shown = [v for v in range(TASKS[task].n_variations)
+             if room(table, task, v) is not None and expected(table, task, v) is not None]
+    shift = len(task) % 5
+    return [shown[min(shift, len(shown) - 1)], shown[-1 - shift]]
+
+
+def test_the_draws_beyond_the_description_are_scienceworlds(sw):
+    """The vessel a substance stands in, the greenhouse's numbered pots, the traits the genetics
+    seeds show, and the life-stage plants' pots (numbers, stages, self-watering): ScienceWorld's
+    look of the room shows what our table holds and what our own look shows."""
+    from drawn_looks import DRAWN, SIMPLIFICATIONS, expected, look_in, room, seen
+
+    for table, tasks in DRAWN.items():
+        for task in tasks:
+            for v in _drawn_sample(table, task):
+                where = room(table, task, v)
+                sw.load(task, v, SIMPLIFICATIONS)
+                sw.reset()
+                theirs = look_in(lambda a: sw.step(a)[0], where)
+                env = ScienceEnv(task, v, SIMPLIFICATIONS)
+                env.reset()
+                ours = look_in(lambda a: env.step(a)[0], where)
+                assert seen(table, task, v, theirs) == expected(table, task, v), (table, task, v, theirs)
+                assert seen(table, task, v, ours) == seen(table, task, v, theirs), (table, task, v, ours, theirs)

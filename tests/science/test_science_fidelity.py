@@ -112,3 +112,24 @@ def test_scores_on_scienceworlds_scale_run_from_0_to_100_and_failure_is_minus_10
     _, _, terminated, _, info = env.step("focus on wolf")
     assert terminated and info["scienceworld_score"] == -100 and info["score"] == 0.0
     assert gold_trajectory("boil", 0)[-1]["score"] == 1.0
+
+
+def test_our_table_of_scienceworlds_draws_drives_the_world():
+    """Each variation's vessel, greenhouse pots, seeds and life-stage pots are the ones our table
+    (variations.json, read from ScienceWorld) draws for it, as a look shows them: a world that
+    ignored the table would put tin in the same vessel in boil 22 and 23, and number its pots 1-6."""
+    from drawn_looks import DRAWN, SIMPLIFICATIONS, expected, look_in, room, seen
+
+    checked = 0
+    for table, tasks in DRAWN.items():
+        for task in tasks:
+            for v in range(0, TASKS[task].n_variations, 1 if TASKS[task].n_variations <= 30 else 7):
+                where = room(table, task, v)
+                if where is None:
+                    continue
+                env = ScienceEnv(task, v, SIMPLIFICATIONS)
+                env.reset()
+                look = look_in(lambda a: env.step(a)[0], where)
+                assert seen(table, task, v, look) == expected(table, task, v), (table, task, v, look)
+                checked += 1
+    assert checked > 300

@@ -100,9 +100,9 @@ def test_the_thermometer_shows_its_reading_and_the_reading_follows_its_temperatu
 
 
 def test_mercury_freezes_only_in_the_ultra_low_freezer():
-    steps = gold_trajectory("freeze", 24)      # mercury, variation 24 as in ScienceWorld
+    steps = gold_trajectory("freeze", 24)      # mercury, in a tin cup, variation 24 as in ScienceWorld
     actions = [s["action"] for s in steps]
-    assert "move glass cup to ultra low temperature freezer" in actions and steps[-1]["score"] == 1.0
+    assert "move tin cup to ultra low temperature freezer" in actions and steps[-1]["score"] == 1.0
 
 
 def _last(steps, verb):

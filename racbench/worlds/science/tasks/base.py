@@ -58,6 +58,12 @@ def scienceworld_facts(task: str, variation: int):
     return load("variations")[task][variation]
 
 
+def scienceworld_draw(table: str, task: str, variation: int):
+    """A draw ScienceWorld's variation makes beyond what its description names (variations.json's
+    `table`: vessels, genetics_pots, genetics_seeds, stage_pots), read off its rooms at the start."""
+    return load("variations")[table][task][variation]
+
+
 def start_room(task: str, variation: int) -> str:
     """The room where ScienceWorld's variation starts the agent."""
     return load("variations")["start_rooms"][task][variation]

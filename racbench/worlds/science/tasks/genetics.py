@@ -12,13 +12,29 @@ from racbench.worlds.science.house import (Layout, add_agent, build_house, furni
                                           rng_for, settle)
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts, start_room
+from racbench.worlds.science.tasks.base import (Episode, Flags, TaskSpec, scienceworld_draw, scienceworld_facts,
+                                               start_room)
 from racbench.worlds.science.tasks.common import fetch, go_to, wait_until
 from racbench.worlds.science.tasks.plants import garden_goals, numbered_pots, pollination_goals, stage_counts
 
 GREENHOUSE = "greenhouse"
 N_POTS = 6    # ScienceWorld's greenhouse holds six pots of soil, and its partial credit counts them
 USED_POTS = 4   # the oracle's: two parents, two of their seeds
+
+
+def _show(parents: list, plant: str, shown: list[list[str]], category: str) -> None:
+    """Name the parent seeds as ScienceWorld's variation names its two seeds: by every seed trait
+    value it drew for each ('round green pea seed'), the seed whose values hold a parent's value
+    of the trait asked about going to that parent (in the drawn order when seeds do not show it)."""
+    if category in load("genetics")["seed_traits"]:
+        shown = sorted(shown, key=lambda values: [p.genes[0] in values for p in parents].index(True))
+    trait = load("vocab")["names"]["trait"]
+    for seed, values in zip(parents, shown):
+        name = load("life")["plant_stage_names"]["seed"].format(name=plant)
+        for value in reversed(values):
+            name = trait.format(value=value, name=name)
+        seed.stages = (name, *seed.stages[1:])
+        seed.referents = seed.referents + tuple(v for v in values if v not in seed.referents)
 
 
 def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown: bool) -> Episode:
@@ -36,10 +52,11 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
     jar = make(world, "seed jar", temp=house.temp)
     world.place(jar, house)
     parents = [plant_with(world, plant, (v, v, dominant, category), house.temp) for v in rng.sample(pair, 2)]
+    _show(parents, plant, scienceworld_draw("genetics_seeds", spec.name, variation), category)
     for seed in parents:
         world.place(seed, jar)
     world.growers = list(parents)
-    pots = numbered_pots(world, house, N_POTS)
+    pots = numbered_pots(world, house, N_POTS, scienceworld_draw("genetics_pots", spec.name, variation))
     for pot in pots:
         world.place(pot, house)
         world.place(make_substance(world, "soil", house.temp), pot)

@@ -4,14 +4,17 @@ or on plants standing at each stage of their life (identify-life-stages-2), earl
 from __future__ import annotations
 
 from racbench.worlds.science.data import load
-from racbench.worlds.science.house import Layout, add_agent, build_house, make, rng_for, settle
+from racbench.worlds.science.house import Layout, add_agent, build_house, make_substance, rng_for, settle
 from racbench.worlds.science.life import organism
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, start_room
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_draw, start_room
 from racbench.worlds.science.tasks.common import go_to, in_room, left, visit, wait_until
+from racbench.worlds.science.tasks.plants import numbered_pots
 
 OUTSIDE = "outside"
+SELF_WATERING = "self watering flower pot"
+DEAD = "dead"   # the stage ScienceWorld's stage_pots give a dead tree
 N_OTHER_ANIMALS = (2, 4)
 
 
@@ -94,9 +97,16 @@ def _setup_plant(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -
     room = world.rooms[OUTSIDE]
     stages = life["plant_stages"]
     plants = [organism(world, "plant", name, stages, room.temp, stage=k, names="tree_stage_names") for k in range(len(stages))]
-    for plant in rng.sample(plants, len(plants)):
-        pot = make(world, "flower pot", temp=room.temp)
+    # ScienceWorld's pots: numbered, watering themselves, and one more holding a dead tree
+    for number, stage, self_watering in scienceworld_draw("stage_pots", spec.name, variation):
+        pot = numbered_pots(world, room, 1, [number], SELF_WATERING if self_watering else "flower pot")[0]
         world.place(pot, room)
+        world.place(make_substance(world, "soil", room.temp), pot)
+        if stage == DEAD:
+            plant = organism(world, "plant", name, [DEAD], room.temp, names="tree_stage_names")
+            plant.alive = False
+        else:
+            plant = plants[stages.index(stage)]
         world.place(plant, pot)
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)

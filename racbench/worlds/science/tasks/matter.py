@@ -11,7 +11,7 @@ from racbench.worlds.science.house import Layout, add_agent, furniture, make, ma
 from racbench.worlds.science.materials import GAS, LIQUID, SOLID, material
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_draw, scienceworld_facts
 from racbench.worlds.science.tasks.common import (alone_in_container, cooling_goals, deliver, fetch, heating_goals,
                                                   near_material, task_house, temp_change, visit, wait_until)
 
@@ -97,7 +97,7 @@ def _changed(mode: str):
 
 def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, mode: str) -> Episode:
     name = scienceworld_facts(spec.name, variation)
-    home = load("tasks")["matter_substances"][name]
+    home = dict(load("tasks")["matter_substances"][name], vessel=scienceworld_draw("vessels", spec.name, variation))
     mat = material(home["material"])
     world, _, start = task_house(spec, variation, layout, {KITCHEN, "workshop", "foundry", home.get("room") or KITCHEN})
     sub = place_substance(world, home)

@@ -13,7 +13,7 @@ from racbench.worlds.science.house import Layout, add_agent, furniture, make, ma
 from racbench.worlds.science.materials import SOLID, Material, material
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
+from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_draw, scienceworld_facts
 from racbench.worlds.science.tasks.common import (alone_in_container, carried, deliver, fetch, go_to, heating_goals,
                                                   in_room, left, near, task_house, used_on, visit, wait_until)
 from racbench.worlds.science.tasks.matter import KITCHEN, pick_cooler, pick_heater, place_substance, take
@@ -168,16 +168,18 @@ def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout,
         mat = _unknown_melting(rng, name, threshold, above, room_temp)
         sub = make_substance(world, "water", room_temp, mat=mat)
         sub.referents = (mat.name,)
-        if sub.state == SOLID:   # on the floor, as ScienceWorld leaves a solid one
-            world.place(sub, world.rooms[where])
-        else:
-            vessel = make(world, "glass cup", temp=room_temp)
-            world.place(vessel, rng.choice(spots(world, where)))
-            world.place(sub, vessel)
+        holder = world.rooms[where]   # on the floor, as ScienceWorld leaves it, in the vessel it draws (if any)
+        vessel_name = scienceworld_draw("vessels", spec.name, variation)
+        if vessel_name is not None:
+            vessel = make(world, vessel_name, temp=room_temp)
+            world.place(vessel, holder)
+            holder = vessel
+        world.place(sub, holder)
     else:
-        home = dict(load("tasks")["matter_substances"][name], room=where)
-        home.setdefault("vessel", "glass cup")
-        home["in"] = home.get("in") if home.get("room") == where else None
+        home = load("tasks")["matter_substances"][name]
+        if home.get("room") is not None:   # water comes from the kitchen's tap, as in ScienceWorld
+            home = dict(home, room=where, vessel=scienceworld_draw("vessels", spec.name, variation),
+                        **{"in": home.get("in") if home["room"] == where else None})
         sub = place_substance(world, home)
         mat = material(home["material"])
     above_box, below_box = boxes(world, box_room, (above_c, below_c))

@@ -22,9 +22,10 @@ N_POTS = 3
 N_SEEDS = 5
 
 
-def numbered_pots(world, room, n: int) -> list:
-    """Flower pots 1 to n, named as ScienceWorld's greenhouse names them for good."""
-    return [make(world, "flower pot", name=naming.twin("flower pot", k + 1), temp=room.temp) for k in range(n)]
+def numbered_pots(world, room, n: int, numbers=None, kind: str = "flower pot") -> list:
+    """Flower pots 1 to n, or numbered as ScienceWorld draws them (`numbers`), named as its
+    rooms name them for good ('flower pot 3', 'self watering flower pot 4')."""
+    return [make(world, kind, name=naming.twin(kind, k), temp=room.temp) for k in (numbers or range(1, n + 1))]
 
 
 def _in_pot(world, pot, wanted):
