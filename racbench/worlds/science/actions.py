@@ -94,7 +94,7 @@ def _movable(ctx, t):
     """None when `t` may be carried, else the refusal text."""
     if t.is_substance and t.state != "solid":
         return say("fluid_needs_container", name=_name(ctx, t))
-    if not t.portable:
+    if not (t.portable or t.movable):
         return say("not_portable", name=_name(ctx, t))
     return None
 

@@ -58,6 +58,7 @@ def make(world: World, archetype: str, name: str | None = None, temp: float = 25
     t.openable = arch.get("openable", False)
     t.is_open = not t.openable or arch.get("open", False)
     t.portable = arch.get("portable", False)
+    t.movable = arch.get("movable", False)
     t.device = arch.get("device")
     t.heat = arch.get("heat")
     t.rate = arch.get("rate", 0.0)
@@ -73,6 +74,7 @@ def make(world: World, archetype: str, name: str | None = None, temp: float = 25
     t.tool = arch.get("tool")
     t.color = color
     t.style = arch.get("style")
+    t.see_through = arch.get("see_through", False)
     refs = list(arch.get("referents", ()))
     if name and name != archetype and archetype not in ("animal", "plant", "unknown"):
         refs.insert(0, archetype)

@@ -24,7 +24,7 @@ class Thing:
         "container", "surface", "openable", "is_open", "portable", "device", "heat", "rate", "is_on",
         "broken", "living", "alive", "elec", "polarized", "source", "renewable", "powered", "edible",
         "readable", "tool", "referents", "burning", "color", "rooms", "stages", "stage", "age",
-        "clock", "angle", "friction", "genes", "style",
+        "clock", "angle", "friction", "genes", "style", "see_through", "movable",
     )
 
     def __init__(self, uid: int, kind: str, base: str, mat: Material, temp: float):
@@ -42,7 +42,8 @@ class Thing:
         self.surface = False
         self.openable = False
         self.is_open = True
-        self.portable = False
+        self.portable = False       # a loose thing or vessel (carried, poured, a conductor)
+        self.movable = False        # furniture the agent may still carry, as in ScienceWorld
         self.device = None
         self.heat = None
         self.rate = 0.0
@@ -70,6 +71,7 @@ class Thing:
         self.friction = 0.0         # inclined planes: the surface's friction coefficient
         self.genes = None           # plants: (allele, allele, dominant value, trait) of the trait studied
         self.style = None           # how a look names it (things.json 'style')
+        self.see_through = False    # a closed one still shows its contents in a look (glass jars)
 
     @property
     def name(self) -> str:
