@@ -1,6 +1,6 @@
 """Where racbench's lab must behave as ScienceWorld does: split sizes, terminals, what a find task accepts."""
 
-from racbench.worlds.science import TASKS, ScienceEnv, variation_split
+from racbench.worlds.science import TASKS, ScienceEnv, gold_trajectory, variation_split
 from racbench.worlds.science.house import furniture
 from racbench.worlds.science.tasks.base import split_counts
 
@@ -179,3 +179,26 @@ def test_staying_outside_is_credited_when_scienceworld_credits_it():
     assert credits(["wait1"] * 8) == [2, 4, 7]
     assert credits(["wait"] * 3) == [1, 2]
     assert credits(["look at ground", "wait1", "look at ground"] * 4) == [3, 6, 10]
+
+
+def test_bees_are_adult_bees_that_fly_out_of_what_holds_them():
+    """ScienceWorld's hive holds adult bees (answering to 'bee'); once it is open they fly out to
+    the room, and a bee picked up leaves the inventory a tick later, so the find tasks' gold
+    paths (there and here) fetch another animal."""
+    env = ScienceEnv("find-animal", 0, "teleport")
+    env.reset()
+    env.step("teleport to greenhouse")
+    hive = furniture(env.world, "greenhouse", "bee hive")
+    env.step("open bee hive")
+    assert "a bee hive (containing an adult bee, an adult bee" in env.look()
+    env.step("wait1")
+    assert not hive.contents and env.look().count("\tan adult bee\n") == 5
+    obs, *_ = env.step("pick up bee")
+    env.step("1")
+    assert any(t.base == "adult bee" for t in env.world.agent.contents)
+    env.step("wait1")
+    assert not any(t.base == "adult bee" for t in env.world.agent.contents)
+    env.step("close bee hive")
+    assert env.look().count("\tan adult bee\n") == 5      # they stay out once the hive is shut
+    gold = [s["action"] for s in gold_trajectory("find-animal", 0)]
+    assert not any("bee" in a for a in gold), gold

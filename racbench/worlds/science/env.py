@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from racbench.worlds.science import actions, describe, electrical, life, mechanics, plumbing, thermo
+from racbench.worlds.science import actions, bees, describe, electrical, life, mechanics, plumbing, thermo
 from racbench.worlds.science.facts import facts
 from racbench.worlds.science.house import Layout
 from racbench.worlds.science.naming import command, terminal
@@ -144,6 +144,8 @@ class ScienceEnv:
                 plumbing.tick(w)
             if w.planes or w.timers:
                 mechanics.tick(w)
+            if w.bees:
+                bees.tick(w)
             electrical.update(w)
             w.ticks += 1
             if self.episode.update() and self.episode.complete:

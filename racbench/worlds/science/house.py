@@ -10,7 +10,7 @@ from racbench.worlds.science import naming
 from racbench.worlds.science.data import load
 from racbench.worlds.science.tasks.base import TaskError
 from racbench.worlds.science.text import say
-from racbench.worlds.science.world import AGENT, SPRING, THING, World
+from racbench.worlds.science.world import AGENT, BEE, SPRING, THING, World
 
 
 def seed_for(*parts) -> int:
@@ -202,6 +202,7 @@ def build_house(rng: random.Random, layout: Layout = Layout(), required=(), vari
         for base in picks:
             world.place(make(world, base, temp=room.temp), rng.choice(targets))
     world.timers = [t for t in world.things if t.tool == "stopwatch"]
+    world.bees = [t for t in world.things if t.base == BEE]
     return world
 
 

@@ -10,7 +10,7 @@ from racbench.worlds.science.data import load
 from racbench.worlds.science.house import Layout, add_agent, make, make_substance, settle
 from racbench.worlds.science.life import SOIL, found_plant, organism
 from racbench.worlds.science.text import say
-from racbench.worlds.science.world import THING
+from racbench.worlds.science.world import BEE, THING
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
 from racbench.worlds.science.tasks.common import by_open_door, deliver, in_room, left, route, task_house, visit
 
@@ -88,7 +88,7 @@ def _pick_target(env, member, box):
         for t in world.subtree(room)[1:]:
             if t is box or not t.portable or not member(t) or world.inside(t, world.agent):
                 continue
-            if t.is_substance:                 # a loose thing, not a portion of the room's air
+            if t.is_substance or t.base == BEE:   # a loose thing that stays put: not the air, not a bee
                 continue
             key = (dist, t.uid)
             if best is None or key < best[0]:
