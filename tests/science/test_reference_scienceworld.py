@@ -332,8 +332,8 @@ def test_the_kitchen_salt_jar_is_closed_in_both(sw):
 
 
 def test_bees_leave_the_open_hive_as_in_scienceworld(sw):
-    """ScienceWorld's five adult bees have flown out of the opened hive a tick later (its flight
-    is random from variation to variation; these two variations show all five out), as ours do."""
+    """A tick after the hive opens, adult bees are out on the greenhouse floor in both worlds
+    (ScienceWorld's flight is random, so how many of its five varies; ours are all out)."""
     for v in (0, 151):
         env = ScienceEnv("find-animal", v, "teleport")
         env.reset()
@@ -343,5 +343,5 @@ def test_bees_leave_the_open_hive_as_in_scienceworld(sw):
             theirs, *_ = sw.step(a)
             ours, *_ = env.step(a)
         assert theirs.startswith("Ambiguous") and ours.startswith("Ambiguous")
-        assert sw.look().count("\ta adult bee") == 5 == env.look().count("\tan adult bee")
-        assert "In the bee hive is: nothing" in sw.look() and "a bee hive (containing nothing)" in env.look()
+        assert sw.look().count("\ta adult bee") >= 1 and env.look().count("\tan adult bee") == 5
+        assert "a bee hive (containing nothing)" in env.look()
