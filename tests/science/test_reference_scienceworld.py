@@ -308,3 +308,71 @@ def test_the_draws_beyond_the_description_are_scienceworlds(sw):
                 ours = look_in(lambda a: env.step(a)[0], where)
                 assert seen(table, task, v, theirs) == expected(table, task, v), (table, task, v, theirs)
                 assert seen(table, task, v, ours) == seen(table, task, v, theirs), (table, task, v, ours, theirs)
+
+
+def _score_steps(sw, task, v, actions):
+    """(ours, theirs): the 0-100 score after each action, both worlds under teleportAction."""
+    env = ScienceEnv(task, v, "teleport")
+    env.reset()
+    ours = [env.step(a)[4]["scienceworld_score"] for a in actions]
+    sw.load(task, v, "teleportAction")
+    sw.reset()
+    return ours, [sw.step(a)[3]["score"] for a in actions]
+
+
+def test_staying_outside_is_credited_at_the_same_steps(sw):
+    """identify-life-stages' 'stay outside 10/20/30 steps', by look, look at, wait1 and wait."""
+    for actions in (["look around"] * 14, ["wait1"] * 8, ["wait"] * 3,
+                    ["look at ground", "wait1", "look at ground"] * 4):
+        ours, theirs = _score_steps(sw, "identify-life-stages-1", 0, ["teleport to outside", *actions])
+        assert ours == theirs, (actions, ours, theirs)
+
+
+def test_furniture_moves_and_focuses_count_as_in_scienceworld(sw):
+    """find-non-living-thing: a stove focused earns nothing, air or a chair is taken, a table is
+    carried into the box; fixed appliances refuse to move in both worlds."""
+    for actions in (["teleport to kitchen", "focus on stove", "focus on air"],
+                    ["teleport to kitchen", "focus on stove", "focus on chair", "move chair to red box"],
+                    ["teleport to kitchen", "focus on table", "pick up table", "move table to red box"],
+                    ["teleport to outside", "focus on dove egg"]):
+        ours, theirs = _score_steps(sw, "find-non-living-thing", 0, actions)
+        assert ours == theirs, (actions, ours, theirs)
+    env = ScienceEnv("find-animal", 0, "teleport")
+    env.reset()
+    sw.load("find-animal", 0, "teleportAction")
+    sw.reset()
+    for room, name in (("kitchen", "stove"), ("kitchen", "fridge"), ("kitchen", "chair"), ("bedroom", "bed"),
+                       ("outside", "fire pit"), ("greenhouse", "bee hive"), ("foundry", "blast furnace")):
+        for a in (f"teleport to {room}", f"pick up {name}"):
+            obs, *_ = env.step(a)
+            theirs, *_ = sw.step(a)
+        assert ("inventory" in obs) == ("inventory" in theirs), (room, name, obs, theirs)
+
+
+def test_the_kitchen_salt_jar_is_closed_in_both(sw):
+    """The salt is out of reach until the jar is opened, in both worlds."""
+    env = ScienceEnv("chemistry-mix", 0, "teleport")
+    env.reset()
+    sw.load("chemistry-mix", 0, "teleportAction")
+    sw.reset()
+    for a in ("teleport to kitchen", "pick up sodium chloride", "open glass jar", "pick up sodium chloride"):
+        ours, *_ = env.step(a)
+        theirs, *_ = sw.step(a)
+        assert ours.endswith("inventory.") == theirs.endswith("inventory."), (a, ours, theirs)
+        assert ("now open" in ours) == ("now open" in theirs), (a, ours, theirs)
+
+
+def test_bees_leave_the_open_hive_as_in_scienceworld(sw):
+    """A tick after the hive opens, adult bees are out on the greenhouse floor in both worlds
+    (ScienceWorld's flight is random, so how many of its five varies; ours are all out)."""
+    for v in (0, 151):
+        env = ScienceEnv("find-animal", v, "teleport")
+        env.reset()
+        sw.load("find-animal", v, "teleportAction")
+        sw.reset()
+        for a in ("teleport to greenhouse", "open bee hive", "wait1", "focus on bee"):
+            theirs, *_ = sw.step(a)
+            ours, *_ = env.step(a)
+        assert theirs.startswith("Ambiguous") and ours.startswith("Ambiguous")
+        assert sw.look().count("\ta adult bee") >= 1 and env.look().count("\tan adult bee") == 5
+        assert "a bee hive (containing nothing)" in env.look()

@@ -55,6 +55,7 @@ def test_mixing_a_recipes_ingredients_makes_its_product_and_anything_else_does_n
     cup = env.episode.hints["vessel"]                           # a cup in the kitchen's cupboard
     env.step("open cupboard")
     env.step(f"pick up {env.canon(cup)}")
+    env.step("open glass jar")                                  # closed at the start, as in ScienceWorld
     env.step("pick up sodium chloride")
     env.step(f"move sodium chloride to {env.canon(cup)}")   # named where it is now
     obs, *_ = env.step(f"mix {env.canon(cup)}")

@@ -1,6 +1,6 @@
 """Where racbench's lab must behave as ScienceWorld does: split sizes, terminals, what a find task accepts."""
 
-from racbench.worlds.science import TASKS, ScienceEnv, variation_split
+from racbench.worlds.science import TASKS, ScienceEnv, gold_trajectory, variation_split
 from racbench.worlds.science.house import furniture
 from racbench.worlds.science.tasks.base import split_counts
 
@@ -55,14 +55,66 @@ def test_an_unpolarized_thing_named_alone_connects_by_a_free_terminal():
     assert "connected" in obs and (a.uid, 0) in env.world.links and (b.uid, 0) in env.world.links
 
 
-def test_find_non_living_thing_refuses_furniture_that_cannot_reach_the_box():
-    env = ScienceEnv("find-non-living-thing", 0, "easy")
+def test_find_non_living_thing_passes_over_a_fixed_appliance_and_fails_on_a_living_thing():
+    """As ScienceWorld plays it: a focus on the stove (which cannot be carried) or on a second
+    thing earns nothing and ends nothing; a focus on a living thing fails."""
+    env = ScienceEnv("find-non-living-thing", 0, "teleport")
     env.reset()
     env.step("teleport to kitchen")
-    room = env.world.agent_room()
-    fixed = next(t for t in room.contents if t.kind == "thing" and not t.portable and t.living is None)
-    obs, _, terminated, _, info = env.step(f"focus on {env.canon(fixed)}")
-    assert terminated and info["score"] == 0.0 and env.episode.memory.get("chosen") is None
+    obs, _, terminated, _, info = env.step("focus on stove")
+    assert not terminated and info["scienceworld_score"] == 17 and env.episode.memory.get("chosen") is None
+    env.step("focus on chair")
+    env.step("focus on table")
+    assert env.episode.memory["chosen"].base == "chair" and not env.finished
+    env.step("teleport to outside")
+    _, _, terminated, _, info = env.step("focus on dove egg")
+    assert terminated and info["scienceworld_score"] == -100
+
+
+def test_furniture_scienceworld_lets_the_agent_carry_can_be_picked_up_and_boxed():
+    """Tables, chairs, cupboards, beds, the ground... move as in ScienceWorld; its stoves, ovens,
+    fridges, freezers, furnace, sinks, bathtubs and toilets do not."""
+    env = ScienceEnv("find-non-living-thing", 0, "teleport")
+    env.reset()
+    env.step("teleport to kitchen")
+    table = furniture(env.world, "kitchen", "table")
+    assert env.step("focus on table")[4]["scienceworld_score"] == 67
+    obs, *_ = env.step("pick up table")
+    assert "inventory" in obs and table.parent is env.world.agent and table.contents   # its glass cup comes too
+    assert "pick up chair" in env.valid_actions()
+    _, _, terminated, _, info = env.step("move table to red box")
+    assert terminated and info["scienceworld_score"] == 100
+    for room, things in {"kitchen": ("stove", "oven", "fridge", "freezer", "sink"),
+                         "bathroom": ("bathtub", "toilet", "sink"), "foundry": ("blast furnace",),
+                         "workshop": ("ultra low temperature freezer",)}.items():
+        env = ScienceEnv("find-animal", 0, "teleport")
+        env.reset()
+        env.step(f"teleport to {room}")
+        for name in things:
+            obs, *_ = env.step(f"pick up {name}")
+            assert "cannot be moved" in obs, (room, name, obs)
+    env = ScienceEnv("find-animal", 0, "teleport")
+    env.reset()
+    for room, name in (("kitchen", "counter"), ("kitchen", "cupboard"), ("bedroom", "bed"), ("bedroom", "closet"),
+                       ("living room", "couch"), ("greenhouse", "bee hive"), ("outside", "fire pit"),
+                       ("outside", "fountain"), ("outside", "ground"), ("art studio", "large cupboard")):
+        env.step(f"teleport to {room}")
+        obs, *_ = env.step(f"pick up {name}")
+        assert "inventory" in obs, (room, name, obs)
+        env.step(f"put down {name}")
+
+
+def test_the_kitchen_salt_jar_starts_closed_and_shows_what_it_holds():
+    """ScienceWorld's glass jar starts closed; its look still lists the salt, out of reach."""
+    env = ScienceEnv("chemistry-mix", 0, "teleport")
+    env.reset()
+    env.step("teleport to kitchen")
+    assert "a glass jar (containing a sodium chloride)" in env.look()
+    obs, *_ = env.step("pick up sodium chloride")
+    assert "no \"sodium chloride\"" in obs
+    assert env.step("open glass jar")[0] == "The glass jar is now open."
+    obs, *_ = env.step("pick up sodium chloride")
+    assert "inventory" in obs
 
 
 def test_find_non_living_thing_accepts_a_thing_it_can_carry():
@@ -133,3 +185,41 @@ def test_our_table_of_scienceworlds_draws_drives_the_world():
                 assert seen(table, task, v, look) == expected(table, task, v), (table, task, v, look)
                 checked += 1
     assert checked > 300
+
+
+def test_staying_outside_is_credited_when_scienceworld_credits_it():
+    """identify-life-stages' 'stay outside 10/20/30 steps' come 4, 8 and 13 of ScienceWorld's
+    steps after the arrival, where a wait of N ticks counts N + 1 (as played there)."""
+    def credits(actions):
+        env = ScienceEnv("identify-life-stages-1", 0, "teleport")
+        env.reset()
+        scores = [env.step(a)[4]["scienceworld_score"] for a in ["teleport to outside", *actions]]
+        return [i for i in range(1, len(scores)) if scores[i] > scores[i - 1]]
+
+    assert credits(["look around"] * 14) == [4, 8, 13]
+    assert credits(["wait1"] * 8) == [2, 4, 7]
+    assert credits(["wait"] * 3) == [1, 2]
+    assert credits(["look at ground", "wait1", "look at ground"] * 4) == [3, 6, 10]
+
+
+def test_bees_are_adult_bees_that_fly_out_of_what_holds_them():
+    """ScienceWorld's hive holds adult bees (answering to 'bee'); once it is open they fly out to
+    the room, and a bee picked up leaves the inventory a tick later, so the find tasks' gold
+    paths (there and here) fetch another animal."""
+    env = ScienceEnv("find-animal", 0, "teleport")
+    env.reset()
+    env.step("teleport to greenhouse")
+    hive = furniture(env.world, "greenhouse", "bee hive")
+    env.step("open bee hive")
+    assert "a bee hive (containing an adult bee, an adult bee" in env.look()
+    env.step("wait1")
+    assert not hive.contents and env.look().count("\tan adult bee\n") == 5
+    obs, *_ = env.step("pick up bee")
+    env.step("1")
+    assert any(t.base == "adult bee" for t in env.world.agent.contents)
+    env.step("wait1")
+    assert not any(t.base == "adult bee" for t in env.world.agent.contents)
+    env.step("close bee hive")
+    assert env.look().count("\tan adult bee\n") == 5      # they stay out once the hive is shut
+    gold = [s["action"] for s in gold_trajectory("find-animal", 0)]
+    assert not any("bee" in a for a in gold), gold

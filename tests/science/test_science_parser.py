@@ -137,6 +137,7 @@ def test_a_reference_that_lists_contents_picks_the_containers_holding_them():
         env.step(a)
     (empty,) = _resolve_one(env, "pick up cup containing nothing")
     assert empty.args[0].base == "glass cup" and not empty.args[0].contents
+    env.step("open glass jar")                       # closed at the start, as in ScienceWorld
     salt = env.step("pick up sodium chloride")[0]
     assert salt.startswith("You move"), salt
     env.step("move sodium chloride to metal pot in inventory")

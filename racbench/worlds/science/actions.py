@@ -94,7 +94,7 @@ def _movable(ctx, t):
     """None when `t` may be carried, else the refusal text."""
     if t.is_substance and t.state != "solid":
         return say("fluid_needs_container", name=_name(ctx, t))
-    if not t.portable:
+    if not (t.portable or t.movable):
         return say("not_portable", name=_name(ctx, t))
     return None
 
@@ -273,6 +273,7 @@ def run(ctx, action: Action) -> str:
     if v in ("wait", "wait1", "wait_n"):
         n = WAIT_TICKS if v == "wait" else 1 if v == "wait1" else max(1, min(args[0], MAX_WAIT))
         ctx.extra_ticks = n - 1
+        ctx.waited = n
         return say("waited", n=n)
     a = args[0]
     if v == "look_at":

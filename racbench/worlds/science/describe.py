@@ -25,9 +25,9 @@ class View:
         self.load = t.elec == "load"
         self.on = t.is_on
         self.container = is_container
-        self.open = t.is_open
+        self.open = t.is_open or t.see_through   # a see-through jar is listed as an open one is
         self.surface = t.surface
-        self.contents = [View(c) for c in _in_order(t.contents)] if is_container and t.is_open else []
+        self.contents = [View(c) for c in _in_order(t.contents)] if is_container and (t.is_open or t.see_through) else []
         self.timer = t.clock if t.tool == "stopwatch" else None
         self.reading = round(t.temp) if t.tool == "thermometer" else None   # what its scale shows
         self.style = t.style

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 
-from racbench.worlds.science import actions, describe, electrical, life, mechanics, plumbing, thermo
+from racbench.worlds.science import actions, bees, describe, electrical, life, mechanics, plumbing, thermo
 from racbench.worlds.science.facts import facts
 from racbench.worlds.science.house import Layout
 from racbench.worlds.science.naming import command, terminal
 from racbench.worlds.science.parser import parse
 from racbench.worlds.science.registry import check_variation, get_task, parse_simplifications
 from racbench.worlds.science.scope import scope_of, terminal_names
-from racbench.worlds.science.tasks.base import LAST_ACTION
+from racbench.worlds.science.tasks.base import LAST_ACTION, SW_STEPS
 from racbench.worlds.science.text import say
 from racbench.worlds.science.valid import valid_actions
 
@@ -51,6 +51,7 @@ class ScienceEnv:
         self.pending = None
         self.finished = False
         self.extra_ticks = 0
+        self.waited = 0             # the ticks a wait asked for in the current step
         self.task_description = self.episode.description
         self.episode.update()
         return self.look(), self._info()
@@ -79,6 +80,9 @@ class ScienceEnv:
             return chosen, 0.0, False
         self.episode.memory[LAST_ACTION] = chosen.key()   # for goals on what was done ('read the stopwatch')
         obs = actions.run(self, chosen)
+        memory = self.episode.memory
+        memory[SW_STEPS] = memory.get(SW_STEPS, 0) + 1 + self.waited
+        self.waited = 0
         self._advance(1 + self.extra_ticks)
         self.extra_ticks = 0
         self.moves += 1
@@ -140,6 +144,8 @@ class ScienceEnv:
                 plumbing.tick(w)
             if w.planes or w.timers:
                 mechanics.tick(w)
+            if w.bees:
+                bees.tick(w)
             electrical.update(w)
             w.ticks += 1
             if self.episode.update() and self.episode.complete:

@@ -10,7 +10,7 @@ from racbench.worlds.science import naming
 from racbench.worlds.science.data import load
 from racbench.worlds.science.tasks.base import TaskError
 from racbench.worlds.science.text import say
-from racbench.worlds.science.world import AGENT, SPRING, THING, World
+from racbench.worlds.science.world import AGENT, BEE, SPRING, THING, World
 
 
 def seed_for(*parts) -> int:
@@ -58,6 +58,7 @@ def make(world: World, archetype: str, name: str | None = None, temp: float = 25
     t.openable = arch.get("openable", False)
     t.is_open = not t.openable or arch.get("open", False)
     t.portable = arch.get("portable", False)
+    t.movable = arch.get("movable", False)
     t.device = arch.get("device")
     t.heat = arch.get("heat")
     t.rate = arch.get("rate", 0.0)
@@ -73,6 +74,7 @@ def make(world: World, archetype: str, name: str | None = None, temp: float = 25
     t.tool = arch.get("tool")
     t.color = color
     t.style = arch.get("style")
+    t.see_through = arch.get("see_through", False)
     refs = list(arch.get("referents", ()))
     if name and name != archetype and archetype not in ("animal", "plant", "unknown"):
         refs.insert(0, archetype)
@@ -200,6 +202,7 @@ def build_house(rng: random.Random, layout: Layout = Layout(), required=(), vari
         for base in picks:
             world.place(make(world, base, temp=room.temp), rng.choice(targets))
     world.timers = [t for t in world.things if t.tool == "stopwatch"]
+    world.bees = [t for t in world.things if t.base == BEE]
     return world
 
 

@@ -14,12 +14,13 @@ import random
 
 from racbench.worlds.science.data import load
 from racbench.worlds.science.house import make, seed_for
-from racbench.worlds.science.world import AGENT, LIQUID, ROOM, World
+from racbench.worlds.science import bees
+from racbench.worlds.science.world import BEE, LIQUID, World
 
 _LIFE = load("life")
 PLANT_STAGE_TICKS, WATER_TICKS = _LIFE["plant_stage_ticks"], _LIFE["water_ticks"]
 THIRST_TICKS, POLLINATION_TICKS = _LIFE["thirst_ticks"], _LIFE["pollination_ticks"]
-SOIL, WATER, BEE = "soil", "water", "bee"
+SOIL, WATER = "soil", "water"
 
 
 def organism(world: World, kind: str, name: str, stages: list[str], temp: float, stage: int = 0,
@@ -57,14 +58,7 @@ def _water_in(pot):
 
 def _bees_free(world: World, room) -> bool:
     """A bee in the room, not shut in a closed container."""
-    for t in world.subtree(room):
-        if t.base == BEE and t.living:
-            p = t.parent
-            while p.kind not in (ROOM, AGENT) and p.is_open:
-                p = p.parent
-            if p is room:
-                return True
-    return False
+    return any(t.base == BEE and t.living and bees.reach(t) is room for t in world.subtree(room))
 
 
 def _grow_plant(world: World, t) -> None:

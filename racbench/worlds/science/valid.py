@@ -49,7 +49,7 @@ def valid_actions(world, scope: Scope, teleport_ok: bool, electric_ok: bool) -> 
         if t.tool == "thermometer":
             out.extend(cmd("use_on", c, canon[o.uid]) for o in scope.things
                        if o.kind not in (AGENT, DOOR) and o is not t)
-        if t.portable and not (t.is_substance and t.state != "solid"):
+        if (t.portable or t.movable) and not (t.is_substance and t.state != "solid"):
             movable.append(t)
             if t.parent.kind == AGENT:
                 out.append(cmd("put_down", c))

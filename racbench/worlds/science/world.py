@@ -14,6 +14,7 @@ ROOM, AGENT, DOOR, THING = "room", "agent", "door", "thing"
 # devices the agent turns on and off (a tap runs water into the containers standing in it)
 SWITCHED = ("heater", "cooler", "switchable", "tap")
 SPRING = "spring"  # a device that fills itself with water (the fountain)
+BEE = "adult bee"   # ScienceWorld's bees are adults (and answer to "bee"); they fly (bees.py)
 
 
 class Thing:
@@ -24,7 +25,7 @@ class Thing:
         "container", "surface", "openable", "is_open", "portable", "device", "heat", "rate", "is_on",
         "broken", "living", "alive", "elec", "polarized", "source", "renewable", "powered", "edible",
         "readable", "tool", "referents", "burning", "color", "rooms", "stages", "stage", "age",
-        "clock", "angle", "friction", "genes", "style",
+        "clock", "angle", "friction", "genes", "style", "see_through", "movable",
     )
 
     def __init__(self, uid: int, kind: str, base: str, mat: Material, temp: float):
@@ -42,7 +43,8 @@ class Thing:
         self.surface = False
         self.openable = False
         self.is_open = True
-        self.portable = False
+        self.portable = False       # a loose thing or vessel (carried, poured, a conductor)
+        self.movable = False        # furniture the agent may still carry, as in ScienceWorld
         self.device = None
         self.heat = None
         self.rate = 0.0
@@ -65,11 +67,12 @@ class Thing:
         self.stages: tuple[str, ...] = ()   # living things: the name of each life stage, in order
         self.stage = 0              # index into `stages`
         self.age = 0                # ticks spent in the current stage
-        self.clock = 0              # ticks a running stopwatch counted, or a block spent on its plane
+        self.clock = 0              # ticks a running stopwatch counted, a block spent on its plane, a bee off the floor
         self.angle = None           # inclined planes: degrees from the floor
         self.friction = 0.0         # inclined planes: the surface's friction coefficient
         self.genes = None           # plants: (allele, allele, dominant value, trait) of the trait studied
         self.style = None           # how a look names it (things.json 'style')
+        self.see_through = False    # a closed one still shows its contents in a look (glass jars)
 
     @property
     def name(self) -> str:
@@ -114,6 +117,7 @@ class World:
         self.springs: list[Thing] = []   # fountains, which fill themselves
         self.planes: list[Thing] = []    # inclined planes, down which blocks slide
         self.timers: list[Thing] = []    # stopwatches, which count ticks while on
+        self.bees: list[Thing] = []      # bees, which fly out of what holds them (bees.py)
         self._first_saved: tuple | None = None   # every thing at the first `save`
 
     # ---- construction -------------------------------------------------------------------

@@ -70,6 +70,9 @@ def start_room(task: str, variation: int) -> str:
 
 
 LAST_ACTION = "last action"   # Episode.memory key: the key of the action the current step runs
+# Episode.memory key: ScienceWorld's count of steps, where every step counts one and a wait of N
+# ticks N more (its "stay in a location for N steps" goals count these, observed by playing it)
+SW_STEPS = "scienceworld steps"
 
 
 @dataclass

@@ -101,7 +101,7 @@ def _add_to(env, vessel, name):
                  and not world.inside(t, vessel))
     if thing.is_substance and thing.state != "solid":
         source = thing.parent
-        yield from visit(env, source)
+        yield from visit(env, thing)          # a closed jar is opened before pouring from it
         yield command("pour", env.canon(source), env.canon(vessel))
     else:
         yield from deliver(env, thing, vessel)

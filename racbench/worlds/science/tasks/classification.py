@@ -10,13 +10,13 @@ from racbench.worlds.science.data import load
 from racbench.worlds.science.house import Layout, add_agent, make, make_substance, settle
 from racbench.worlds.science.life import SOIL, found_plant, organism
 from racbench.worlds.science.text import say
-from racbench.worlds.science.world import THING
+from racbench.worlds.science.world import BEE, THING
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
 from racbench.worlds.science.tasks.common import by_open_door, deliver, in_room, left, route, task_house, visit
 
 CATEGORIES = {
     "living": lambda t: t.living is not None and t.alive,
-    "non-living": lambda t: t.kind == THING and t.living is None and not t.is_substance,
+    "non-living": lambda t: t.kind == THING and t.living is None,   # ScienceWorld takes air too
     "plant": lambda t: t.living == "plant" and t.alive,
     "animal": lambda t: t.living == "animal" and t.alive,
 }
@@ -55,12 +55,14 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, categor
         return ep.memory.get("chosen")
 
     def on_focus(ep, thing):
-        if chosen(ep) is not None:
-            return thing is chosen(ep)
-        if member(thing) and thing.portable and thing is not box:   # it must go into the box
-            ep.memory["chosen"] = thing
+        if chosen(ep) is None and member(thing) and (thing.portable or thing.movable) and thing is not box:
+            ep.memory["chosen"] = thing                # it must go into the box
             return True
-        return False
+        if category == "non-living":
+            # as in ScienceWorld, only a living thing fails this task; a focus on a thing that
+            # cannot be carried, or on a second thing, passes without credit
+            return not CATEGORIES["living"](thing)
+        return thing is chosen(ep)
 
     def in_box(ep):
         return chosen(ep) is not None and world.inside(chosen(ep), box)
@@ -86,7 +88,7 @@ def _pick_target(env, member, box):
         for t in world.subtree(room)[1:]:
             if t is box or not t.portable or not member(t) or world.inside(t, world.agent):
                 continue
-            if t.is_substance and t.state != "solid":
+            if t.is_substance or t.base == BEE:   # a loose thing that stays put: not the air, not a bee
                 continue
             key = (dist, t.uid)
             if best is None or key < best[0]:

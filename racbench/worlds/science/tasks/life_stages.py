@@ -8,7 +8,7 @@ from racbench.worlds.science.house import Layout, add_agent, build_house, make_s
 from racbench.worlds.science.life import organism
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
-from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_draw, start_room
+from racbench.worlds.science.tasks.base import SW_STEPS, Episode, Flags, TaskSpec, scienceworld_draw, start_room
 from racbench.worlds.science.tasks.common import go_to, in_room, left, visit, wait_until
 from racbench.worlds.science.tasks.plants import numbered_pots
 
@@ -42,18 +42,21 @@ def _stage_rules(stage_of):
     return on_focus, saw
 
 
-STAYS = (10, 20, 30)   # ScienceWorld's 'stay in goal location for N steps'
+# ScienceWorld's 'stay in goal location for 10, 20, 30 steps' come, as played there, 4, 8 and 13 of
+# its steps after the step that arrives (a wait of N ticks counting N + 1 steps; SW_STEPS)
+STAYS = (4, 8, 13)
 
 
 def _visit_goals(world, start: str) -> list:
     """ScienceWorld's optional goals here: leave the start room (unless it is outside), be outside,
-    and stay there 10, 20 and 30 ticks in a row."""
+    and stay there (STAYS)."""
     def stayed(n):
         def goal(ep):
             if world.agent_room().name != OUTSIDE:
                 ep.memory.pop("arrived", None)
                 return False
-            return world.ticks - ep.memory.setdefault("arrived", world.ticks) >= n
+            now = ep.memory.get(SW_STEPS, 0)
+            return now - ep.memory.setdefault("arrived", now) >= n
         return goal
 
     return [left(world, start, OUTSIDE), in_room(world, OUTSIDE), *(stayed(n) for n in STAYS)]

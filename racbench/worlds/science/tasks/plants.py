@@ -9,13 +9,14 @@ from racbench.worlds.science import naming
 from racbench.worlds.science.data import load
 from racbench.worlds.science.house import (Layout, add_agent, build_house, furniture, make, make_substance,
                                           rng_for, settle)
-from racbench.worlds.science.life import BEE, SOIL, WATER, in_soil, organism
+from racbench.worlds.science.life import SOIL, WATER, in_soil, organism
 from racbench.worlds.science.materials import LIQUID
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, start_room
 from racbench.worlds.science.tasks.common import (carried, deliver, fetch, go_to, held, in_agent_room, in_room, left, near,
                                                   visit, wait_until)
+from racbench.worlds.science.world import BEE
 
 GREENHOUSE, OUTSIDE = "greenhouse", "outside"
 N_POTS = 3
