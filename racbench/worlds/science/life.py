@@ -86,7 +86,7 @@ def _grow_plant(world: World, t) -> None:
             world.remove(water)
     if t.stage < len(t.stages) - 1:
         t.age += 1
-        if t.age >= PLANT_STAGE_TICKS:
+        if t.age >= PLANT_STAGE_TICKS[t.stage]:
             t.stage += 1
             t.age = 0
             world.changed()
