@@ -83,7 +83,7 @@ def test_life_stages_are_focused_earliest_first_and_a_skipped_stage_fails():
     env = ScienceEnv("identify-life-stages-1", 1, "teleport")
     env.reset()
     env.step("teleport to outside")
-    env.step("wait 6")
+    env.step("wait 10")
     _, _, terminated, _, info = env.step("focus on juvenile wolf")   # the baby stage was skipped
     assert terminated and info["score"] == 0.0
 
