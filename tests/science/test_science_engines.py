@@ -137,8 +137,12 @@ def test_switch_opens_and_closes_the_loop_through_actions():
         assert "now connected" in obs, obs
     assert not comp.powered
     env.step("activate switch")
+    assert not comp.powered         # current flows at the tick after the switch, as in ScienceWorld
+    env.step("wait1")
     assert comp.powered and bat.parent is not None
     env.step("deactivate switch")
+    assert comp.powered
+    env.step("wait1")
     assert not comp.powered
 
 

@@ -140,7 +140,7 @@ class ScienceEnv:
                 plumbing.tick(w)
             if w.planes or w.timers:
                 mechanics.tick(w)
-            electrical.update(w)
+            electrical.tick(w)
             w.ticks += 1
             if self.episode.update() and self.episode.complete:
                 break
