@@ -235,11 +235,11 @@ def test_partial_credit_is_scienceworlds_until_the_clocks_part(sw):
         assert 0 < ours[-1] < 100, (task, v, ours)
 
 
-def _benchmark():
-    """benchmarks/science_scores.py, whose ScienceWorld player asks its question for the one of
-    several identical things we number ('apple seed 2')."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "science_scores.py"
-    spec = importlib.util.spec_from_file_location("science_scores", path)
+def _benchmark(name: str = "science_scores"):
+    """A script of benchmarks/: science_scores.py, whose ScienceWorld player asks its question for
+    the one of several identical things we number ('apple seed 2'), or science_timing.py."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -277,3 +277,16 @@ def test_scienceworld_understands_our_gold_commands_where_names_and_places_match
         assert refused == 0, (task, v, actions)
         if stop is None:
             assert theirs[-1] == 100, (task, v, theirs)
+
+
+# probes of benchmarks/science_timing.py whose counts the lab matches exactly (short enough for
+# the fixture's step limit)
+TIMED_ALIKE = ["boil-on-stove", "freeze-in-freezer", "seed-to-seedling", "bulb-lights-after-wiring"]
+
+
+def test_the_clock_is_scienceworlds(sw):
+    """The counts the timing probes record are ScienceWorld's today, and the lab's."""
+    timing = _benchmark("science_timing")
+    for name in TIMED_ALIKE:
+        probe = timing.PROBES[name]
+        assert timing.theirs(sw, probe) == probe[-1] == timing.ours(probe), name
