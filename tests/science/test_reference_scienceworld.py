@@ -281,7 +281,7 @@ def test_scienceworld_understands_our_gold_commands_where_names_and_places_match
 
 # probes of benchmarks/science_timing.py whose counts the lab matches exactly (short enough for
 # the fixture's step limit)
-TIMED_ALIKE = ["boil-on-stove", "freeze-in-freezer", "seed-to-seedling", "bulb-lights-after-wiring"]
+TIMED_ALIKE = ["boil-on-stove", "freeze-in-freezer", "seed-to-seedling"]
 
 
 def test_the_clock_is_scienceworlds(sw):
@@ -290,3 +290,7 @@ def test_the_clock_is_scienceworlds(sw):
     for name in TIMED_ALIKE:
         probe = timing.PROBES[name]
         assert timing.theirs(sw, probe) == probe[-1] == timing.ours(probe), name
+    # ScienceWorld's bulb lights a tick after the last wire when it is freshly started, and at
+    # once in some runs after other tasks were loaded into it; ours always a tick after
+    probe = timing.PROBES["bulb-lights-after-wiring"]
+    assert timing.theirs(sw, probe) in (0, 1) and timing.ours(probe) == probe[-1] == 1
