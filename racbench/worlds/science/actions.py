@@ -270,7 +270,7 @@ def run(ctx, action: Action) -> str:
         return say("task", description=ctx.task_description)
     if v in ("wait", "wait1", "wait_n"):
         n = WAIT_TICKS if v == "wait" else 1 if v == "wait1" else max(1, min(args[0], MAX_WAIT))
-        ctx.extra_ticks = n - 1
+        ctx.extra_ticks = n     # the ticks waited after the action's own, as ScienceWorld counts them
         return say("waited", n=n)
     a = args[0]
     if v == "look_at":
