@@ -15,8 +15,9 @@ from racbench.worlds.science.world import AGENT, ROOM, World
 
 # Rates fitted so that tick counts match ScienceWorld's, read by observation (thermometer readings
 # each tick; benchmarks/science_timing.py): tap water on a lit stove boils 20 actions after the
-# stove goes on, in the freezer it freezes in 20, ice from the freezer melts on a counter in about 30.
-AMBIENT_RATE = 0.025
+# stove goes on, in the freezer it freezes in 20, ice from the freezer melts on a counter in about 30
+# (counted in actions that take one tick each: a thermometer reading, a look at a thing).
+AMBIENT_RATE = 0.035
 CONTACT_RATE = 0.1
 FIRE_TEMP = 800.0
 FIRE_RATE = 0.3
