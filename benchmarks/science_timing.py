@@ -53,8 +53,6 @@ PROBES = {
     "seed-to-seedling": ("grow-plant", 0, "", GROW, "look at flower pot 1", ("score", 60), 9),
     "seed-to-adult": ("grow-plant", 0, "", GROW, "look at flower pot 1", ("score", 85), 19),
     "seed-to-reproducing": ("grow-plant", 0, "", GROW, "look at flower pot 1", ("score", 100), 24),
-    # ScienceWorld's animals age from the start of the episode, ours while the agent is with them
-    # (so that a stage is never over before an agent can get there): a tick or so apart
     "egg-to-hatchling": ("identify-life-stages-1", 0, "", WALK_OUT, "wait1", ("sees", "hatchling turtle"), 8),
     "hatchling-to-juvenile": ("identify-life-stages-1", 0, "", WALK_OUT, "wait1", ("sees", "juvenile turtle"), 18),
     "egg-to-hatchling-teleported": ("identify-life-stages-1", 8, "teleportAction", ["teleport to outside"],

@@ -128,23 +128,22 @@ def _timing():
 
 
 # actions until the change shows, counted in ScienceWorld 1.2.3 with the probes' sequences
-SCIENCEWORLD_ACTIONS = {"boil-on-stove": 20, "freeze-in-freezer": 20, "ice-melts-on-stove": 3,
-                        "caesium-boils-in-blast-furnace": 6,
+SCIENCEWORLD_ACTIONS = {"boil-on-stove": 20, "freeze-in-freezer": 20, "caesium-boils-in-blast-furnace": 6,
                         "seed-to-seedling": 9, "seed-to-adult": 19, "seed-to-reproducing": 24,
+                        "egg-to-hatchling": 8, "hatchling-to-juvenile": 18, "egg-to-hatchling-teleported": 10,
                         "bulb-lights-after-wiring": 1}
-# where our model comes within a tick: ice on a counter (ambient exchange), animals (ours age while
-# the agent is with them, ScienceWorld's from the start)
-WITHIN_ONE = {"ice-melts-on-counter": 30, "egg-to-hatchling": 8, "hatchling-to-juvenile": 18,
-              "egg-to-hatchling-teleported": 10}
+# where our model comes near, (ScienceWorld's count, how far off): ice out of the freezer is colder
+# here, so it takes longer to melt on the stove
+NEAR = {"ice-melts-on-counter": (30, 1), "ice-melts-on-stove": (3, 3)}
 
 
 def test_the_lab_keeps_scienceworlds_clock():
     timing = _timing()
-    for name, n in {**SCIENCEWORLD_ACTIONS, **WITHIN_ONE}.items():
-        probe = timing.PROBES[name]
-        assert probe[-1] == n, name
-        got = timing.ours(probe)
-        assert got == n if name in SCIENCEWORLD_ACTIONS else abs(got - n) <= 1, (name, got, n)
+    for name, n in SCIENCEWORLD_ACTIONS.items():
+        assert timing.PROBES[name][-1] == n and timing.ours(timing.PROBES[name]) == n, name
+    for name, (n, off) in NEAR.items():
+        got = timing.ours(timing.PROBES[name])
+        assert timing.PROBES[name][-1] == n and abs(got - n) <= off, (name, got, n)
 
 
 def test_water_on_the_stove_boils_on_scienceworlds_tick_and_looking_around_takes_no_time():
