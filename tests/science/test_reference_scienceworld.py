@@ -294,3 +294,15 @@ def test_the_clock_is_scienceworlds(sw):
     # once in some runs after other tasks were loaded into it; ours always a tick after
     probe = timing.PROBES["bulb-lights-after-wiring"]
     assert timing.theirs(sw, probe) in (0, 1) and timing.ours(probe) == probe[-1] == 1
+
+
+def test_grow_plant_scores_as_scienceworld_at_every_step_of_its_gold_path(sw):
+    """With the plants' and the waits' clock ScienceWorld's, the whole gold path of grow-plant
+    scores alike, each stage reached on the same step (v0; a late variation did too in a fresh
+    ScienceWorld, and not always after other tasks were loaded into it)."""
+    bench = _benchmark()
+    for v in (0,):
+        actions = bench.ours_gold("grow-plant", v)
+        ours, _ = bench.play_ours("grow-plant", v, actions)
+        theirs, refused = bench.play_theirs(sw, "grow-plant", v, actions)
+        assert refused == 0 and ours == theirs and ours[-1] == 100, (v, list(zip(actions, ours, theirs)))
