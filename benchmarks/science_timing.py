@@ -5,6 +5,8 @@ pot, a wait) until the change shows: the task's score reaching a mark (water boi
 melted, the seed in its next stage, the bulb lit) or a name appearing in the room (the hatchling).
 It prints the count for racbench's lab and the count recorded from ScienceWorld 1.2.3 by the same
 sequence; with --scienceworld (the `scienceworld` extra, Java 17) it plays ScienceWorld live too.
+ScienceWorld's own counts for the blast furnace (5 or 6) and the bulb (0 or 1) differ from run to
+run of it; the recorded ones are the first seen.
 
     python benchmarks/science_timing.py [--probes boil-on-stove,freeze-in-freezer] [--scienceworld]
 """

@@ -128,13 +128,14 @@ def _timing():
 
 
 # actions until the change shows, counted in ScienceWorld 1.2.3 with the probes' sequences
-SCIENCEWORLD_ACTIONS = {"boil-on-stove": 20, "freeze-in-freezer": 20, "caesium-boils-in-blast-furnace": 6,
+SCIENCEWORLD_ACTIONS = {"boil-on-stove": 20, "freeze-in-freezer": 20,
                         "seed-to-seedling": 9, "seed-to-adult": 19, "seed-to-reproducing": 24,
                         "egg-to-hatchling": 8, "hatchling-to-juvenile": 18, "egg-to-hatchling-teleported": 10,
                         "bulb-lights-after-wiring": 1}
 # where our model comes near, (ScienceWorld's count, how far off): ice out of the freezer is colder
-# here, so it takes longer to melt on the stove
-NEAR = {"ice-melts-on-counter": (30, 1), "ice-melts-on-stove": (3, 3)}
+# here, so it takes longer to melt on the stove; ScienceWorld's own furnace count is 5 or 6 from run
+# to run
+NEAR = {"ice-melts-on-counter": (30, 1), "ice-melts-on-stove": (3, 3), "caesium-boils-in-blast-furnace": (6, 1)}
 
 
 def test_the_lab_keeps_scienceworlds_clock():
