@@ -44,6 +44,7 @@ TINY = {
     "lab_families.py": (["--rows", "2", "--families", "applicability"], "rows/s"),
     "science_gold.py": (["--tasks", "boil", "--every", "15", "--workers", "1"], "steps/s"),
     "science_scores.py": (["--tasks", "lifespan-longest-lived", "--per-task", "1"], "largest difference"),
+    "science_timing.py": (["--probes", "boil-on-stove,bulb-lights-after-wiring"], "probes differ"),
     "rule_worlds.py": (["--episodes", "3", "--scale", "0.002", "--configs",
                         "rtfm_next_observation_h1"], "eps/s"),
     "imitation.py": (["--tasks", "identify-life-stages-2", "--every", "5", "--workers", "1",

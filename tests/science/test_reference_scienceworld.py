@@ -235,11 +235,11 @@ def test_partial_credit_is_scienceworlds_until_the_clocks_part(sw):
         assert 0 < ours[-1] < 100, (task, v, ours)
 
 
-def _benchmark():
-    """benchmarks/science_scores.py, whose ScienceWorld player asks its question for the one of
-    several identical things we number ('apple seed 2')."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "science_scores.py"
-    spec = importlib.util.spec_from_file_location("science_scores", path)
+def _benchmark(name: str = "science_scores"):
+    """A script of benchmarks/: science_scores.py, whose ScienceWorld player asks its question for
+    the one of several identical things we number ('apple seed 2'), or science_timing.py."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -376,3 +376,32 @@ def test_bees_leave_the_open_hive_as_in_scienceworld(sw):
         assert theirs.startswith("Ambiguous") and ours.startswith("Ambiguous")
         assert sw.look().count("\ta adult bee") >= 1 and env.look().count("\tan adult bee") == 5
         assert "a bee hive (containing nothing)" in env.look()
+
+
+# probes of benchmarks/science_timing.py whose counts the lab matches exactly (short enough for
+# the fixture's step limit)
+TIMED_ALIKE = ["boil-on-stove", "freeze-in-freezer", "seed-to-seedling", "egg-to-hatchling"]
+
+
+def test_the_clock_is_scienceworlds(sw):
+    """The counts the timing probes record are ScienceWorld's today, and the lab's."""
+    timing = _benchmark("science_timing")
+    for name in TIMED_ALIKE:
+        probe = timing.PROBES[name]
+        assert timing.theirs(sw, probe) == probe[-1] == timing.ours(probe), name
+    # ScienceWorld's bulb lights a tick after the last wire when it is freshly started, and at
+    # once in some runs after other tasks were loaded into it; ours always a tick after
+    probe = timing.PROBES["bulb-lights-after-wiring"]
+    assert timing.theirs(sw, probe) in (0, 1) and timing.ours(probe) == probe[-1] == 1
+
+
+def test_grow_plant_scores_as_scienceworld_at_every_step_of_its_gold_path(sw):
+    """With the plants' and the waits' clock ScienceWorld's, the whole gold path of grow-plant
+    scores alike, each stage reached on the same step (v0; a late variation did too in a fresh
+    ScienceWorld, and not always after other tasks were loaded into it)."""
+    bench = _benchmark()
+    for v in (0,):
+        actions = bench.ours_gold("grow-plant", v)
+        ours, _ = bench.play_ours("grow-plant", v, actions)
+        theirs, refused = bench.play_theirs(sw, "grow-plant", v, actions)
+        assert refused == 0 and ours == theirs and ours[-1] == 100, (v, list(zip(actions, ours, theirs)))

@@ -61,15 +61,15 @@ def test_read_eat_flush_and_refusals():
     assert "flushes" in env.step("flush toilet")[0]
 
 
-def test_wait_advances_ten_ticks_and_wait1_one():
+def test_a_wait_is_its_own_tick_and_the_ticks_it_waits_as_in_scienceworld():
     env = _kitchen_env()
     t0 = env.world.ticks
     env.step("wait")
-    assert env.world.ticks == t0 + 10
-    env.step("wait1")
     assert env.world.ticks == t0 + 11
+    env.step("wait1")
+    assert env.world.ticks == t0 + 13
     env.step("wait 3")
-    assert env.world.ticks == t0 + 14
+    assert env.world.ticks == t0 + 17
 
 
 def test_doors_must_be_open_to_walk_through():

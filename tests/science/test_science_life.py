@@ -55,16 +55,21 @@ def test_longest_then_shortest_must_come_in_that_order():
     assert terminated and info["score"] == 1.0
 
 
-def test_an_animal_grows_through_its_stages_while_watched_and_is_named_by_its_stage():
+def test_an_animal_grows_through_its_stages_as_time_passes_and_is_named_by_its_stage():
     env = ScienceEnv("identify-life-stages-1", 0, "teleport")     # the turtle
     env.reset()
     turtle = env.episode.hints["order"][0]
-    env.step("wait 20")
-    assert turtle.stage == 0                                       # nobody was watching it
+    env.step("wait 10")
+    assert turtle.stage == 0 and turtle.name == "turtle egg"
+    env.step("wait 10")
+    assert turtle.stage == 1                   # 22 ticks: it hatched with nobody there, as in ScienceWorld
+    env = ScienceEnv("identify-life-stages-1", 0, "teleport")
+    env.reset()
+    turtle = env.episode.hints["order"][0]
     obs, *_ = env.step("teleport to outside")
     assert "turtle egg" in obs
     names = []
-    for _ in range(30):
+    for _ in range(35):
         names.append(turtle.name)
         env.step("wait1")
     assert list(dict.fromkeys(names)) == ["turtle egg", "hatchling turtle", "juvenile turtle", "adult turtle"]
@@ -83,7 +88,7 @@ def test_life_stages_are_focused_earliest_first_and_a_skipped_stage_fails():
     env = ScienceEnv("identify-life-stages-1", 1, "teleport")
     env.reset()
     env.step("teleport to outside")
-    env.step("wait 6")
+    env.step("wait 20")
     _, _, terminated, _, info = env.step("focus on juvenile wolf")   # the baby stage was skipped
     assert terminated and info["score"] == 0.0
 

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from racbench.worlds.science import chemistry, describe, electrical, thermo
+from racbench.worlds.science import chemistry, describe, thermo
 from racbench.worlds.science.house import make_substance
 from racbench.worlds.science.naming import terminal
 from racbench.worlds.science.parser import Action
@@ -199,7 +199,6 @@ def _connect(ctx, a, b):
         if key in w.links:
             return say("terminal_busy", term=term)
     w.connect((ta.uid, ia), (tb.uid, ib))
-    electrical.update(w)
     return say("connected", a=term_a, b=term_b)
 
 
@@ -207,7 +206,6 @@ def _disconnect(ctx, t):
     if not ctx.electric_ok:
         return say("no_electrical")
     if ctx.world.disconnect_all(t):
-        electrical.update(ctx.world)
         return say("disconnected", name=_name(ctx, t))
     return say("nothing_connected", name=_name(ctx, t))
 
@@ -272,7 +270,7 @@ def run(ctx, action: Action) -> str:
         return say("task", description=ctx.task_description)
     if v in ("wait", "wait1", "wait_n"):
         n = WAIT_TICKS if v == "wait" else 1 if v == "wait1" else max(1, min(args[0], MAX_WAIT))
-        ctx.extra_ticks = n - 1
+        ctx.extra_ticks = n     # the ticks waited after the action's own, as ScienceWorld counts them
         ctx.waited = n
         return say("waited", n=n)
     a = args[0]

@@ -5,6 +5,10 @@ each terminal links to at most one other, so a circuit is a chain we can simply 
 leaves a working source by its anode and must come back to its cathode; a polarized load conducts
 only when entered at its cathode; a switch conducts when on; a plain thing conducts if its material
 does. Every load on a closed loop is powered.
+
+A change to a circuit (a link, a switch, a part moved) reaches its loads at the tick after the one
+it was made in, as in ScienceWorld: a bulb wired by an action is still off after that action and on
+after the next.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 from racbench.worlds.science.world import World
 
 OUTSIDE = "outside"
+WAITING = 2     # `world.elec_dirty` after the tick a change was made in: current flows at the next
 
 
 def producing(world: World, src) -> bool:
@@ -61,6 +66,14 @@ def loop_through(world: World, src) -> list | None:
         seen.add(uid)
         path.append(thing)
         here = (uid, 1 - term)
+
+
+def tick(world: World) -> None:
+    """The engine's step: a change made since the last tick waits one tick, then `update`."""
+    if world.elec_dirty is True:
+        world.elec_dirty = WAITING
+    elif world.elec_dirty:
+        update(world)
 
 
 def update(world: World) -> None:

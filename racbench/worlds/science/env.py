@@ -13,7 +13,7 @@ import re
 from racbench.worlds.science import actions, bees, describe, electrical, life, mechanics, plumbing, thermo
 from racbench.worlds.science.facts import facts
 from racbench.worlds.science.house import Layout
-from racbench.worlds.science.naming import command, terminal
+from racbench.worlds.science.naming import command, commands, terminal
 from racbench.worlds.science.parser import parse
 from racbench.worlds.science.registry import check_variation, get_task, parse_simplifications
 from racbench.worlds.science.scope import scope_of, terminal_names
@@ -24,6 +24,8 @@ from racbench.worlds.science.valid import valid_actions
 MAX_MOVES = 1000
 # an answer to a numbered clarification: ASCII digits only ('²' is a digit to str.isdigit)
 _CHOICE = re.compile("[0-9]{1,5}")
+# commands after which no time passes (look around, inventory, task), as in ScienceWorld
+TIMELESS = frozenset(verb for verb, entry in commands().items() if entry.get("ticks") is False)
 
 
 class ScienceEnv:
@@ -68,7 +70,7 @@ class ScienceEnv:
 
     def act(self, action: str) -> tuple[str, float, bool]:
         """`step` without its info dict, for callers that step often and look seldom (the
-        lab's walks): (observation, reward, whether an action ran and the clock ticked)."""
+        lab's walks): (observation, reward, whether an action ran; the clock ticked unless it was a timeless one)."""
         if self.world is None:
             self.reset()
         before = self.episode.score
@@ -83,7 +85,8 @@ class ScienceEnv:
         memory = self.episode.memory
         memory[SW_STEPS] = memory.get(SW_STEPS, 0) + 1 + self.waited
         self.waited = 0
-        self._advance(1 + self.extra_ticks)
+        if chosen.verb not in TIMELESS:
+            self._advance(1 + self.extra_ticks)
         self.extra_ticks = 0
         self.moves += 1
         score = self.episode.update()
@@ -146,7 +149,7 @@ class ScienceEnv:
                 mechanics.tick(w)
             if w.bees:
                 bees.tick(w)
-            electrical.update(w)
+            electrical.tick(w)
             w.ticks += 1
             if self.episode.update() and self.episode.complete:
                 break

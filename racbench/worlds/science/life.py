@@ -1,9 +1,8 @@
 """Life stages: living things that grow from their first stage to their last as ticks pass.
 
 Only things a task registers in `world.growers` grow. An animal spends `world.stage_ticks` ticks
-in each stage, and grows only while the agent shares its room: an agent who walks a long way to
-it does not arrive to find a stage already gone. A plant grows from its seed while its pot holds
-soil and water; it drinks the water in `water_ticks` ticks and dies after `thirst_ticks` dry ticks
+in each stage from the start of the episode, wherever the agent is, as ScienceWorld's do. A plant
+grows from its seed while its pot holds soil and water; it drinks the water in `water_ticks` ticks and dies after `thirst_ticks` dry ticks
 (unless pots water themselves). A reproducing plant that shares its room with free bees and
 another reproducing plant of its kind is pollinated and, `pollination_ticks` later, bears a fruit.
 """
@@ -80,7 +79,7 @@ def _grow_plant(world: World, t) -> None:
             world.remove(water)
     if t.stage < len(t.stages) - 1:
         t.age += 1
-        if t.age >= PLANT_STAGE_TICKS:
+        if t.age >= PLANT_STAGE_TICKS[t.stage]:
             t.stage += 1
             t.age = 0
             world.changed()
@@ -117,7 +116,6 @@ def _fruit(world: World, t, kin: list):
 
 
 def tick(world: World) -> None:
-    here = world.agent.parent
     ripe = []
     for t in world.growers:
         if t.parent is None or not t.alive:
@@ -128,7 +126,7 @@ def tick(world: World) -> None:
             if last and t.alive and in_soil(t):
                 ripe.append(t)
             continue
-        if t.stage >= len(t.stages) - 1 or world.room_of(t) is not here:
+        if t.stage >= len(t.stages) - 1:
             continue
         t.age += 1
         if t.age >= world.stage_ticks:
