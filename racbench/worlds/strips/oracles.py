@@ -41,6 +41,7 @@ Conventions
 
 from __future__ import annotations
 
+import itertools
 import random
 import weakref
 from collections import OrderedDict
@@ -99,6 +100,10 @@ class _TaskCache:
         self.groups: list[int] | None = None  # exactly-one invariants, as masks
         self.achievers: dict | None = None  # atom -> (pre, sure adds) of its adders
         self.implied: dict[tuple[int, int], int] = {}  # goal -> atoms every goal state has
+        self.steps: list | None = None  # per action: what is true, false, may change after
+        self.init_pairs: list[int] | None = None  # h^2 pairs from init: the mutexes
+        self.rules: dict[tuple[int, int, int], bool] = {}  # (a, b, c): a and b imply c
+        self.rule_implied: OrderedDict[tuple[int, int, int], int] = OrderedDict()
 
 
 _CACHES: "weakref.WeakKeyDictionary[GroundTask, _TaskCache]" = weakref.WeakKeyDictionary()
@@ -490,7 +495,8 @@ def is_fact_landmark(task: GroundTask, state: int, goal: Condition, atom: int,
         return True
     c = _cache(task)
     pos, neg = goal.pos, goal.neg
-    if _relaxed_landmark_proof(c, state, pos, bit) or _goal_implied(task, c, state, goal) & bit:
+    if (_relaxed_landmark_proof(c, state, pos, bit) or _goal_implied(task, c, state, goal) & bit
+            or _rules_implied(task, c, state, goal) & bit):
         return True
     sp = _space(task, state, explicit)
     if sp is not None:
@@ -581,6 +587,92 @@ def _goal_implied(task: GroundTask, c: _TaskCache, state: int, goal: Condition) 
     return implied
 
 
+def _rules_implied(task: GroundTask, c: _TaskCache, state: int, goal: Condition) -> int:
+    """Atoms true in every goal state reachable from `state`, by invariants "a and b
+    imply c" (a crate on a crate at a place is at that place too), chained from the
+    goal's atoms and the atoms true now that no action deletes: the crate on the goal
+    tower's pallet, the one on it, the one on that are all at the pallet's place.
+
+    A rule is an invariant from `state` when it holds there and no action can break
+    it (`_rule_kept`, by induction over the actions, with the h^2 mutexes from init:
+    `state` must respect them, and then so does every state reachable from it).
+    Candidates: c of the predicate of a or b, naming only their objects. 0 for ADL
+    tasks and for states that break a mutex."""
+    key = (state, goal.pos, goal.neg)
+    implied = c.rule_implied.get(key)
+    if implied is None:
+        implied = c.rule_implied[key] = _rules_closure(task, c, state, goal.pos)
+        if len(c.rule_implied) > _STATES_PER_TASK:
+            c.rule_implied.popitem(last=False)
+    return implied
+
+
+def _rules_closure(task: GroundTask, c: _TaskCache, state: int, pos: int) -> int:
+    steps = _action_steps(task, c)
+    pairs = c.init_pairs
+    if steps is None or any(state & ~pairs[p] for p in iter_bits(state)):
+        return 0
+    atoms, index = task.atoms, task.atom_index
+    static = state & ~c.deletable
+    known = pos | static
+    todo = list(iter_bits(pos & ~static))
+    seen = list(iter_bits(static))  # static pairs imply nothing new: one static at most
+    while todo:
+        a = todo.pop()
+        for b in seen:
+            objects = set(atoms[a][1:]) | set(atoms[b][1:])
+            if len(objects) == len(atoms[a]) + len(atoms[b]) - 2:
+                continue  # no object in common: no rule between them
+            for arity, pred in {(len(atoms[a]) - 1, atoms[a][0]),
+                                (len(atoms[b]) - 1, atoms[b][0])}:
+                for args in itertools.product(sorted(objects), repeat=arity):
+                    i = index.get((pred,) + args)
+                    if i is None or known >> i & 1 or not _rule_kept(c, steps, state, a, b, i):
+                        continue
+                    known |= 1 << i
+                    todo.append(i)
+        seen.append(a)
+    return known & ~pos & ~static
+
+
+def _action_steps(task: GroundTask, c: _TaskCache) -> list | None:
+    """Per STRIPS action: (atoms that may change value, atoms surely true after it,
+    atoms surely false after it: deleted, or not added and mutex with a precondition
+    or needed false); actions h^2 never applies are left out. None for ADL tasks."""
+    if c.steps is None:
+        if any(type(a) is not GroundAction for a in task.actions):
+            c.steps = []
+            return None
+        pairs = c.init_pairs = _h2_pairs(c.triples, task.init, len(task.atoms))
+        steps = []
+        for a in task.actions:
+            allowed = -1
+            for p in iter_bits(a.pre):
+                allowed &= pairs[p]
+            if a.pre & ~allowed:
+                continue  # never applicable
+            changes = (a.add & ~a.pre) | (a.delete & ~a.add)
+            true = a.add | (a.pre & ~a.delete)
+            false = (a.delete | ~allowed | a.pre_neg) & ~a.add
+            steps.append((changes, true, false))
+        c.steps = steps
+    return c.steps if c.init_pairs is not None else None
+
+
+def _rule_kept(c: _TaskCache, steps: list, state: int, a: int, b: int, i: int) -> bool:
+    """Is "a and b imply atom i" true in `state` and kept by every action?"""
+    if state >> a & 1 and state >> b & 1 and not state >> i & 1:
+        return False
+    key = (a, b, i) if a < b else (b, a, i)
+    kept = c.rules.get(key)
+    if kept is None:
+        ab, bit = 1 << a | 1 << b, 1 << i
+        kept = c.rules[key] = all(
+            not changes & (ab | bit) or true & bit or false & ab
+            for changes, true, false in steps)
+    return kept
+
+
 def _avoiding_plan(task: GroundTask, c: _TaskCache, state: int, pos: int, neg: int,
                    atom: int, max_states: int) -> list[int] | None:
     """The states of a plan that never makes the atom true (found greedily: it need not
@@ -635,7 +727,8 @@ def split_landmarks(task: GroundTask, state: int, goal: Condition, atoms: Sequen
                 landmark.add(i)
             todo |= _first_achievers_share(task, c, state, p) & ~known & ~state
 
-    found((pos | _goal_implied(task, c, state, goal)) & ~state)
+    found((pos | _goal_implied(task, c, state, goal) | _rules_implied(task, c, state, goal))
+          & ~state)
     for i in list(open_):
         if i in open_ and _relaxed_landmark_proof(c, state, pos, 1 << i):
             found(1 << i)
