@@ -37,10 +37,12 @@ TO_FOUNDRY_WITH_CAESIUM = ["open door to kitchen", "go to kitchen", "open cupboa
                            "focus on caesium", "move caesium to metal pot", "go to hallway", "go to kitchen",
                            "go to outside", "open door to foundry", "go to foundry", "open blast furnace",
                            "move metal pot to blast furnace", "activate blast furnace"]
+TREES_FROM_ART_STUDIO = ["open door to kitchen", "go to kitchen", "open door to outside", "go to outside"]
 TELEPORT = "teleportAction,openContainers,openDoors"
 
 # name: (task, variation, simplifications, start, action each tick, until, ScienceWorld's count)
-# until is ("score", mark) on ScienceWorld's 0-100 scale or ("sees", words after a look around);
+# until is ("score", mark) on ScienceWorld's 0-100 scale, ("sees", words after a look around) or
+# ("count", words, n): the words exactly n times in a look around (a stage the potted trees leave);
 # the recorded counts were read from ScienceWorld 1.2.3 with these very sequences.
 PROBES = {
     "boil-on-stove": ("boil", 0, TELEPORT, TO_KITCHEN_WITH_WATER + ["move metal pot to stove", "activate stove"],
@@ -59,13 +61,21 @@ PROBES = {
     "hatchling-to-juvenile": ("identify-life-stages-1", 0, "", WALK_OUT, "wait1", ("sees", "juvenile turtle"), 18),
     "egg-to-hatchling-teleported": ("identify-life-stages-1", 8, "teleportAction", ["teleport to outside"],
                                     "wait1", ("sees", "hatchling blue jay"), 10),
+    "tree-seed-to-seedling": ("identify-life-stages-2", 0, "", TREES_FROM_ART_STUDIO, "wait1",
+                              ("count", "apple seed", 0), 3),
+    "tree-adult-to-reproducing": ("identify-life-stages-2", 0, "", TREES_FROM_ART_STUDIO, "wait1",
+                                  ("count", "reproducing stage", 2), 1),
+    "tree-seedling-to-reproducing": ("identify-life-stages-2", 0, "", TREES_FROM_ART_STUDIO, "wait1",
+                                     ("count", "reproducing stage", 3), 6),
+    "tree-seed-to-reproducing": ("identify-life-stages-2", 0, "", TREES_FROM_ART_STUDIO, "wait1",
+                                 ("count", "reproducing stage", 4), 11),
     "bulb-lights-after-wiring": ("power-component", 0, "", WIRED, "wait1", ("score", 100), 1),
 }
 
 
 def count(step, look, probe, limit: int = 200) -> int | None:
     """Actions after the start until the change shows (None within `limit`)."""
-    _task, _v, _simp, start, each, (kind, goal), _ = probe
+    _task, _v, _simp, start, each, (kind, goal, *times), _ = probe
     score = 0
     for a in start:
         score = step(a)
@@ -75,7 +85,11 @@ def count(step, look, probe, limit: int = 200) -> int | None:
         score = step(each)
         if score is None:
             return None
-        if (score >= goal) if kind == "score" else goal in look():
+        if kind == "score":
+            reached = score >= goal
+        else:
+            reached = look().count(goal) == times[0] if times else goal in look()
+        if reached:
             return n
     return None
 

@@ -380,7 +380,8 @@ def test_bees_leave_the_open_hive_as_in_scienceworld(sw):
 
 # probes of benchmarks/science_timing.py whose counts the lab matches exactly (short enough for
 # the fixture's step limit)
-TIMED_ALIKE = ["boil-on-stove", "freeze-in-freezer", "seed-to-seedling", "egg-to-hatchling"]
+TIMED_ALIKE = ["boil-on-stove", "freeze-in-freezer", "seed-to-seedling", "egg-to-hatchling",
+               "tree-adult-to-reproducing", "tree-seed-to-reproducing"]
 
 
 def test_the_clock_is_scienceworlds(sw):
@@ -405,3 +406,13 @@ def test_grow_plant_scores_as_scienceworld_at_every_step_of_its_gold_path(sw):
         ours, _ = bench.play_ours("grow-plant", v, actions)
         theirs, refused = bench.play_theirs(sw, "grow-plant", v, actions)
         assert refused == 0 and ours == theirs and ours[-1] == 100, (v, list(zip(actions, ours, theirs)))
+
+
+def test_the_life_stage_trees_grow_and_score_as_scienceworld_at_every_step_of_its_gold_path(sw):
+    """The potted trees grow on as ScienceWorld's do, so our gold path (which waits for the
+    seedling to turn adult, as its own does) scores alike step by step in both."""
+    bench = _benchmark()
+    actions = bench.ours_gold("identify-life-stages-2", 0)
+    ours, _ = bench.play_ours("identify-life-stages-2", 0, actions)
+    theirs, refused = bench.play_theirs(sw, "identify-life-stages-2", 0, actions)
+    assert "wait1" in actions and refused == 0 and ours == theirs and ours[-1] == 100, list(zip(actions, ours, theirs))
