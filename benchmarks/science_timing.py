@@ -14,6 +14,7 @@ run of it; the recorded ones are the first seen.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 
@@ -42,7 +43,8 @@ TELEPORT = "teleportAction,openContainers,openDoors"
 
 # name: (task, variation, simplifications, start, action each tick, until, ScienceWorld's count)
 # until is ("score", mark) on ScienceWorld's 0-100 scale, ("sees", words after a look around) or
-# ("count", words, n): the words exactly n times in a look around (a stage the potted trees leave);
+# ("count", words, n): the words exactly n times in a look around (a stage the potted trees leave),
+# or ("at most", degrees): the tick's thermometer reading that low (a fridge, which freezes nothing);
 # the recorded counts were read from ScienceWorld 1.2.3 with these very sequences.
 PROBES = {
     "boil-on-stove": ("boil", 0, TELEPORT, TO_KITCHEN_WITH_WATER + ["move metal pot to stove", "activate stove"],
@@ -69,6 +71,16 @@ PROBES = {
                                      ("count", "reproducing stage", 3), 6),
     "tree-seed-to-reproducing": ("identify-life-stages-2", 0, "", TREES_FROM_ART_STUDIO, "wait1",
                                  ("count", "reproducing stage", 4), 11),
+    "boil-in-oven": ("boil", 0, TELEPORT, TO_KITCHEN_WITH_WATER + ["move metal pot to oven", "activate oven"],
+                     "use thermometer on water", ("score", 100), 10),
+    "fridge-cools-water-to-5": ("boil", 0, TELEPORT, TO_KITCHEN_WITH_WATER + ["move metal pot to fridge"],
+                                "use thermometer on water", ("at most", 5), 33),
+    "freeze-in-ultra-low-freezer": ("freeze", 0, TELEPORT, TO_KITCHEN_WITH_WATER + [
+        "teleport to workshop", "move metal pot to ultra low temperature freezer"],
+        "use thermometer on water", ("score", 100), 7),
+    "boil-on-fire-pit": ("boil", 0, TELEPORT, TO_KITCHEN_WITH_WATER + [
+        "pick up lighter", "teleport to outside", "move wood to fire pit", "use lighter on wood",
+        "move metal pot to fire pit"], "use thermometer on water", ("score", 100), 16),
     "bulb-lights-after-wiring": ("power-component", 0, "", WIRED, "wait1", ("score", 100), 1),
 }
 
@@ -78,15 +90,16 @@ def count(step, look, probe, limit: int = 200) -> int | None:
     _task, _v, _simp, start, each, (kind, goal, *times), _ = probe
     score = 0
     for a in start:
-        score = step(a)
+        score, _ = step(a)
     if kind == "score" and score >= goal:       # done before the first tick's action
         return 0
     for n in range(1, limit + 1):
-        score = step(each)
-        if score is None:
-            return None
+        score, obs = step(each)
         if kind == "score":
             reached = score >= goal
+        elif kind == "at most":
+            reading = re.search(r"(-?\d+) degrees", obs)
+            reached = reading is not None and int(reading.group(1)) <= goal
         else:
             reached = look().count(goal) == times[0] if times else goal in look()
         if reached:
@@ -101,11 +114,11 @@ def ours(probe) -> int | None:
 
     def step(a):
         if env.finished:
-            return 100
+            return 100, ""
         obs, _, _, _, info = env.step(a)
         if env.pending:            # several things fit: take the first, as ScienceWorld's agents do
             obs, _, _, _, info = env.step("1")
-        return info["scienceworld_score"]
+        return info["scienceworld_score"], obs
     return count(step, env.look, probe)
 
 
@@ -120,7 +133,7 @@ def theirs(sw, probe) -> int | None:
         if obs.startswith("Ambiguous request"):
             obs, _, done, info = sw.step("0")
         last["score"] = info["score"]
-        return info["score"]
+        return info["score"], obs
 
     def look():
         return sw.step("look around")[0]     # no time passes in ScienceWorld (nor here)

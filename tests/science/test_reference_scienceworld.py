@@ -381,7 +381,8 @@ def test_bees_leave_the_open_hive_as_in_scienceworld(sw):
 # probes of benchmarks/science_timing.py whose counts the lab matches exactly (short enough for
 # the fixture's step limit)
 TIMED_ALIKE = ["boil-on-stove", "freeze-in-freezer", "seed-to-seedling", "egg-to-hatchling",
-               "tree-adult-to-reproducing", "tree-seed-to-reproducing"]
+               "tree-adult-to-reproducing", "tree-seed-to-reproducing", "boil-in-oven", "fridge-cools-water-to-5",
+               "freeze-in-ultra-low-freezer"]
 
 
 def test_the_clock_is_scienceworlds(sw):

@@ -242,7 +242,9 @@ def _timing():
 SCIENCEWORLD_ACTIONS = {"boil-on-stove": 20, "freeze-in-freezer": 20,
                         "seed-to-seedling": 9, "seed-to-adult": 19, "seed-to-reproducing": 24,
                         "egg-to-hatchling": 8, "hatchling-to-juvenile": 18, "egg-to-hatchling-teleported": 10,
-                        "bulb-lights-after-wiring": 1}
+                        "bulb-lights-after-wiring": 1, "tree-seed-to-seedling": 3, "tree-adult-to-reproducing": 1,
+                        "tree-seedling-to-reproducing": 6, "tree-seed-to-reproducing": 11,
+                        "boil-in-oven": 10, "fridge-cools-water-to-5": 33, "freeze-in-ultra-low-freezer": 7}
 # where our model comes near, (ScienceWorld's count, how far off): ice out of the freezer is colder
 # here, so it takes longer to melt on the stove; ScienceWorld's own furnace count is 5 or 6 from run
 # to run
