@@ -362,6 +362,20 @@ def test_the_kitchen_salt_jar_is_closed_in_both(sw):
         assert ("now open" in ours) == ("now open" in theirs), (a, ours, theirs)
 
 
+def test_a_closed_drawer_is_named_alike_in_the_rooms_look(sw):
+    env = ScienceEnv("boil", 0, "teleport")
+    env.reset()
+    sw.load("boil", 0, "teleportAction")
+    sw.reset()
+    env.step("teleport to kitchen")
+    sw.step("teleport to kitchen")
+
+    def counter(look):
+        return next(line.strip() for line in look.splitlines() if "a counter" in line)
+    ours, theirs = counter(env.look()), counter(sw.step("look around")[0])
+    assert ours.endswith(", a drawer.") and theirs.endswith(", a drawer."), (ours, theirs)
+
+
 def test_bees_leave_the_open_hive_as_in_scienceworld(sw):
     """A tick after the hive opens, adult bees are out on the greenhouse floor in both worlds
     (ScienceWorld's flight is random, so how many of its five varies; ours are all out)."""
