@@ -14,6 +14,7 @@ run of it; the recorded ones are the first seen.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 
@@ -37,10 +38,13 @@ TO_FOUNDRY_WITH_CAESIUM = ["open door to kitchen", "go to kitchen", "open cupboa
                            "focus on caesium", "move caesium to metal pot", "go to hallway", "go to kitchen",
                            "go to outside", "open door to foundry", "go to foundry", "open blast furnace",
                            "move metal pot to blast furnace", "activate blast furnace"]
+TREES_FROM_ART_STUDIO = ["open door to kitchen", "go to kitchen", "open door to outside", "go to outside"]
 TELEPORT = "teleportAction,openContainers,openDoors"
 
 # name: (task, variation, simplifications, start, action each tick, until, ScienceWorld's count)
-# until is ("score", mark) on ScienceWorld's 0-100 scale or ("sees", words after a look around);
+# until is ("score", mark) on ScienceWorld's 0-100 scale, ("sees", words after a look around) or
+# ("count", words, n): the words exactly n times in a look around (a stage the potted trees leave),
+# or ("at most", degrees): the tick's thermometer reading that low (a fridge, which freezes nothing);
 # the recorded counts were read from ScienceWorld 1.2.3 with these very sequences.
 PROBES = {
     "boil-on-stove": ("boil", 0, TELEPORT, TO_KITCHEN_WITH_WATER + ["move metal pot to stove", "activate stove"],
@@ -59,23 +63,46 @@ PROBES = {
     "hatchling-to-juvenile": ("identify-life-stages-1", 0, "", WALK_OUT, "wait1", ("sees", "juvenile turtle"), 18),
     "egg-to-hatchling-teleported": ("identify-life-stages-1", 8, "teleportAction", ["teleport to outside"],
                                     "wait1", ("sees", "hatchling blue jay"), 10),
+    "tree-seed-to-seedling": ("identify-life-stages-2", 0, "", TREES_FROM_ART_STUDIO, "wait1",
+                              ("count", "apple seed", 0), 3),
+    "tree-adult-to-reproducing": ("identify-life-stages-2", 0, "", TREES_FROM_ART_STUDIO, "wait1",
+                                  ("count", "reproducing stage", 2), 1),
+    "tree-seedling-to-reproducing": ("identify-life-stages-2", 0, "", TREES_FROM_ART_STUDIO, "wait1",
+                                     ("count", "reproducing stage", 3), 6),
+    "tree-seed-to-reproducing": ("identify-life-stages-2", 0, "", TREES_FROM_ART_STUDIO, "wait1",
+                                 ("count", "reproducing stage", 4), 11),
+    "boil-in-oven": ("boil", 0, TELEPORT, TO_KITCHEN_WITH_WATER + ["move metal pot to oven", "activate oven"],
+                     "use thermometer on water", ("score", 100), 10),
+    "fridge-cools-water-to-5": ("boil", 0, TELEPORT, TO_KITCHEN_WITH_WATER + ["move metal pot to fridge"],
+                                "use thermometer on water", ("at most", 5), 33),
+    "freeze-in-ultra-low-freezer": ("freeze", 0, TELEPORT, TO_KITCHEN_WITH_WATER + [
+        "teleport to workshop", "move metal pot to ultra low temperature freezer"],
+        "use thermometer on water", ("score", 100), 7),
+    "boil-on-fire-pit": ("boil", 0, TELEPORT, TO_KITCHEN_WITH_WATER + [
+        "pick up lighter", "teleport to outside", "move wood to fire pit", "use lighter on wood",
+        "move metal pot to fire pit"], "use thermometer on water", ("score", 100), 16),
     "bulb-lights-after-wiring": ("power-component", 0, "", WIRED, "wait1", ("score", 100), 1),
 }
 
 
 def count(step, look, probe, limit: int = 200) -> int | None:
     """Actions after the start until the change shows (None within `limit`)."""
-    _task, _v, _simp, start, each, (kind, goal), _ = probe
+    _task, _v, _simp, start, each, (kind, goal, *times), _ = probe
     score = 0
     for a in start:
-        score = step(a)
+        score, _ = step(a)
     if kind == "score" and score >= goal:       # done before the first tick's action
         return 0
     for n in range(1, limit + 1):
-        score = step(each)
-        if score is None:
-            return None
-        if (score >= goal) if kind == "score" else goal in look():
+        score, obs = step(each)
+        if kind == "score":
+            reached = score >= goal
+        elif kind == "at most":
+            reading = re.search(r"(-?\d+) degrees", obs)
+            reached = reading is not None and int(reading.group(1)) <= goal
+        else:
+            reached = look().count(goal) == times[0] if times else goal in look()
+        if reached:
             return n
     return None
 
@@ -87,11 +114,11 @@ def ours(probe) -> int | None:
 
     def step(a):
         if env.finished:
-            return 100
+            return 100, ""
         obs, _, _, _, info = env.step(a)
         if env.pending:            # several things fit: take the first, as ScienceWorld's agents do
             obs, _, _, _, info = env.step("1")
-        return info["scienceworld_score"]
+        return info["scienceworld_score"], obs
     return count(step, env.look, probe)
 
 
@@ -106,7 +133,7 @@ def theirs(sw, probe) -> int | None:
         if obs.startswith("Ambiguous request"):
             obs, _, done, info = sw.step("0")
         last["score"] = info["score"]
-        return info["score"]
+        return info["score"], obs
 
     def look():
         return sw.step("look around")[0]     # no time passes in ScienceWorld (nor here)

@@ -362,6 +362,20 @@ def test_the_kitchen_salt_jar_is_closed_in_both(sw):
         assert ("now open" in ours) == ("now open" in theirs), (a, ours, theirs)
 
 
+def test_a_closed_drawer_is_named_alike_in_the_rooms_look(sw):
+    env = ScienceEnv("boil", 0, "teleport")
+    env.reset()
+    sw.load("boil", 0, "teleportAction")
+    sw.reset()
+    env.step("teleport to kitchen")
+    sw.step("teleport to kitchen")
+
+    def counter(look):
+        return next(line.strip() for line in look.splitlines() if "a counter" in line)
+    ours, theirs = counter(env.look()), counter(sw.step("look around")[0])
+    assert ours.endswith(", a drawer.") and theirs.endswith(", a drawer."), (ours, theirs)
+
+
 def test_bees_leave_the_open_hive_as_in_scienceworld(sw):
     """A tick after the hive opens, adult bees are out on the greenhouse floor in both worlds
     (ScienceWorld's flight is random, so how many of its five varies; ours are all out)."""
@@ -380,7 +394,9 @@ def test_bees_leave_the_open_hive_as_in_scienceworld(sw):
 
 # probes of benchmarks/science_timing.py whose counts the lab matches exactly (short enough for
 # the fixture's step limit)
-TIMED_ALIKE = ["boil-on-stove", "freeze-in-freezer", "seed-to-seedling", "egg-to-hatchling"]
+TIMED_ALIKE = ["boil-on-stove", "freeze-in-freezer", "seed-to-seedling", "egg-to-hatchling",
+               "tree-adult-to-reproducing", "tree-seed-to-reproducing", "boil-in-oven", "fridge-cools-water-to-5",
+               "freeze-in-ultra-low-freezer"]
 
 
 def test_the_clock_is_scienceworlds(sw):
@@ -405,3 +421,13 @@ def test_grow_plant_scores_as_scienceworld_at_every_step_of_its_gold_path(sw):
         ours, _ = bench.play_ours("grow-plant", v, actions)
         theirs, refused = bench.play_theirs(sw, "grow-plant", v, actions)
         assert refused == 0 and ours == theirs and ours[-1] == 100, (v, list(zip(actions, ours, theirs)))
+
+
+def test_the_life_stage_trees_grow_and_score_as_scienceworld_at_every_step_of_its_gold_path(sw):
+    """The potted trees grow on as ScienceWorld's do, so our gold path (which waits for the
+    seedling to turn adult, as its own does) scores alike step by step in both."""
+    bench = _benchmark()
+    actions = bench.ours_gold("identify-life-stages-2", 0)
+    ours, _ = bench.play_ours("identify-life-stages-2", 0, actions)
+    theirs, refused = bench.play_theirs(sw, "identify-life-stages-2", 0, actions)
+    assert "wait1" in actions and refused == 0 and ours == theirs and ours[-1] == 100, list(zip(actions, ours, theirs))

@@ -121,6 +121,19 @@ def test_the_kitchen_salt_jar_starts_closed_and_shows_what_it_holds():
     assert "inventory" in obs
 
 
+def test_a_closed_drawer_on_a_counter_is_only_named_in_the_rooms_look():
+    """As in ScienceWorld's look: 'a drawer' among what lies on the counter; looked at, it is closed;
+    opened, its contents show."""
+    env = ScienceEnv("boil", 0, "teleport")
+    env.reset()
+    env.step("teleport to kitchen")
+    counter = next(line for line in env.look().splitlines() if "a counter" in line)
+    assert counter.endswith(", a drawer.") and "closed" not in counter, counter
+    assert env.step("look at drawer in counter")[0] == "A drawer. The drawer is closed."
+    env.step("open drawer in counter")
+    assert "a drawer (containing nothing)" in env.look()
+
+
 def test_find_non_living_thing_accepts_a_thing_it_can_carry():
     env = ScienceEnv("find-non-living-thing", 0, "easy")
     env.reset()
@@ -242,7 +255,9 @@ def _timing():
 SCIENCEWORLD_ACTIONS = {"boil-on-stove": 20, "freeze-in-freezer": 20,
                         "seed-to-seedling": 9, "seed-to-adult": 19, "seed-to-reproducing": 24,
                         "egg-to-hatchling": 8, "hatchling-to-juvenile": 18, "egg-to-hatchling-teleported": 10,
-                        "bulb-lights-after-wiring": 1}
+                        "bulb-lights-after-wiring": 1, "tree-seed-to-seedling": 3, "tree-adult-to-reproducing": 1,
+                        "tree-seedling-to-reproducing": 6, "tree-seed-to-reproducing": 11,
+                        "boil-in-oven": 10, "fridge-cools-water-to-5": 33, "freeze-in-ultra-low-freezer": 7}
 # where our model comes near, (ScienceWorld's count, how far off): ice out of the freezer is colder
 # here, so it takes longer to melt on the stove; ScienceWorld's own furnace count is 5 or 6 from run
 # to run

@@ -103,3 +103,31 @@ def test_plant_stages_stand_in_pots_outside_and_wrong_order_fails():
     env = _outside("identify-life-stages-2", 0)
     _, _, terminated, _, info = env.step("focus on apple tree in the adult stage")
     assert terminated and info["score"] == 0.0
+
+
+def _pots(obs):
+    return [line.strip() for line in obs.splitlines() if "flower pot" in line]
+
+
+def test_potted_trees_grow_on_in_their_self_watering_pots_and_the_grown_drink_the_water():
+    """ScienceWorld's life-stage trees keep growing (seed 10, seedling 10, adult 5 ticks), watered
+    by their pots for good; water shows in a pot until its tree is adult; the dead tree stays dead."""
+    env = _outside("identify-life-stages-2", 0)       # pots 4 seed, 5 dead, 6 seedling, 7 adult, 9 reproducing
+    pots = _pots(env.look())
+    assert pots[0] == "a self watering flower pot 4 (containing an apple seed, a substance called soil, a substance called water)"
+    assert pots[3] == "a self watering flower pot 7 (containing an apple tree in the adult stage, a substance called soil)"
+    env.step("wait 3")                                 # 1 + 4 ticks: the adult is reproducing
+    assert "apple tree in the adult stage" not in env.look()
+    env.step("wait 4")                                 # 10 ticks: the seed sprouted, the seedling grew
+    pots = _pots(env.look())
+    assert "flower pot 4 (containing an apple tree in the seedling stage, a substance called soil, a substance" in pots[0]
+    assert pots[2] == "a self watering flower pot 6 (containing an apple tree in the adult stage, a substance called soil)"
+    env.step("wait 50")                                # never watered by hand, none wilts
+    pots = _pots(env.look())
+    assert [p.count("reproducing stage") for p in pots] == [1, 0, 1, 1, 1] and "dead apple tree" in pots[1]
+    # the focus follows the stage a tree shows now: the grown seedling can not stand for the seedling
+    env = _outside("identify-life-stages-2", 0)
+    env.step("focus on apple seed")
+    env.step("wait 10")                                # 13 ticks: pot 6 holds an adult now
+    _, _, terminated, _, info = env.step("focus on apple tree in the adult stage")
+    assert terminated and info["score"] == 0.0

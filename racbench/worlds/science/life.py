@@ -3,7 +3,8 @@
 Only things a task registers in `world.growers` grow. An animal spends `world.stage_ticks` ticks
 in each stage from the start of the episode, wherever the agent is, as ScienceWorld's do. A plant
 grows from its seed while its pot holds soil and water; it drinks the water in `water_ticks` ticks and dies after `thirst_ticks` dry ticks
-(unless pots water themselves). A reproducing plant that shares its room with free bees and
+(unless pots water themselves: the selfWateringFlowerPots simplification, or a self watering
+flower pot, whose plant drinks the pot's water on reaching `drinks_at` and never thirsts). A reproducing plant that shares its room with free bees and
 another reproducing plant of its kind is pollinated and, `pollination_ticks` later, bears a fruit.
 """
 
@@ -20,6 +21,8 @@ _LIFE = load("life")
 PLANT_STAGE_TICKS, WATER_TICKS = _LIFE["plant_stage_ticks"], _LIFE["water_ticks"]
 THIRST_TICKS, POLLINATION_TICKS = _LIFE["thirst_ticks"], _LIFE["pollination_ticks"]
 SOIL, WATER = "soil", "water"
+SELF_WATERING_POT = "self watering flower pot"
+DRINKS_AT = _LIFE["plant_stages"].index("adult")
 
 
 def organism(world: World, kind: str, name: str, stages: list[str], temp: float, stage: int = 0,
@@ -55,6 +58,10 @@ def _water_in(pot):
     return next((c for c in pot.contents if c.is_substance and c.mat.name == WATER and c.state == LIQUID), None)
 
 
+def _waters_itself(pot) -> bool:
+    return pot.referents[:1] == (SELF_WATERING_POT,)    # its archetype, whatever its number
+
+
 def _bees_free(world: World, room) -> bool:
     """A bee in the room, not shut in a closed container."""
     return any(t.base == BEE and t.living and bees.reach(t) is room for t in world.subtree(room))
@@ -64,7 +71,8 @@ def _grow_plant(world: World, t) -> None:
     if not in_soil(t):
         return
     water = _water_in(t.parent)
-    if water is None and not world.self_watering:
+    self_watering = world.self_watering or _waters_itself(t.parent)
+    if water is None and not self_watering:
         if t.stage > 0:     # a dry seed waits; a dry plant wilts
             t.clock += 1    # dry ticks
             if t.clock >= THIRST_TICKS:
@@ -73,15 +81,17 @@ def _grow_plant(world: World, t) -> None:
                 world.changed()
         return
     t.clock = 0
-    if water is not None and not world.self_watering:
+    if water is not None and not self_watering:
         water.clock += 1
         if water.clock >= WATER_TICKS:
             world.remove(water)
     if t.stage < len(t.stages) - 1:
         t.age += 1
-        if t.age >= PLANT_STAGE_TICKS[t.stage]:
+        if t.age >= (world.plant_stage_ticks or PLANT_STAGE_TICKS)[t.stage]:
             t.stage += 1
             t.age = 0
+            if water is not None and t.stage == DRINKS_AT and _waters_itself(t.parent):
+                world.remove(water)     # a self watering pot's grown plant drinks all it gets
             world.changed()
 
 

@@ -115,6 +115,11 @@ def staged(stage: str, name: str) -> str:
     return _names()["staged"].format(stage=stage, name=name)
 
 
+def in_stage(stage: str, name: str) -> str:
+    """A plant named with its stage after it: 'apple seed in the seed stage'."""
+    return _names()["in_stage"].format(stage=stage, name=name)
+
+
 def state_material(state: str, material: str) -> str:
     return _names()["state_material"].format(state=state, material=material)
 

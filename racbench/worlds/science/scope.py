@@ -133,6 +133,10 @@ class Scope:
                 for alias in (naming.staged(word, t.name), naming.staged(word, t.referents[0])):
                     add(alias, t)
                     add(naming.qualified(alias, where), t)   # 'egg dove egg in inventory'
+            elif t.living == "plant" and t.stages and t.stage == 0:   # 'apple seed in the seed stage', while it is one
+                alias = naming.in_stage(t.referents[1], t.name)
+                add(alias, t)
+                add(naming.qualified(alias, where), t)
         for door, other in world.doors_of(room):
             add(canon[door.uid], door)
             for alias in naming.door_aliases(other.name):

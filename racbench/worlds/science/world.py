@@ -113,6 +113,7 @@ class World:
         self.growers: list[Thing] = []   # living things that move through their stages as ticks pass
         self.stage_ticks = 0             # ticks a grower spends in each stage
         self.self_watering = False       # flower pots keep their plants watered
+        self.plant_stage_ticks: tuple = ()   # ticks a plant spends in each stage (empty: life.json's)
         self.taps: list[Thing] = []      # sinks and the like, which run water when turned on
         self.springs: list[Thing] = []   # fountains, which fill themselves
         self.planes: list[Thing] = []    # inclined planes, down which blocks slide

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from racbench.worlds.science.data import load
 from racbench.worlds.science.house import Layout, add_agent, build_house, make_substance, rng_for, settle
-from racbench.worlds.science.life import organism
+from racbench.worlds.science.life import DRINKS_AT, SELF_WATERING_POT, organism
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import SW_STEPS, Episode, Flags, TaskSpec, scienceworld_draw, start_room
@@ -13,7 +13,6 @@ from racbench.worlds.science.tasks.common import go_to, in_room, left, visit, wa
 from racbench.worlds.science.tasks.plants import numbered_pots
 
 OUTSIDE = "outside"
-SELF_WATERING = "self watering flower pot"
 DEAD = "dead"   # the stage ScienceWorld's stage_pots give a dead tree
 N_OTHER_ANIMALS = (2, 4)
 
@@ -100,9 +99,12 @@ def _setup_plant(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -
     room = world.rooms[OUTSIDE]
     stages = life["plant_stages"]
     plants = [organism(world, "plant", name, stages, room.temp, stage=k, names="tree_stage_names") for k in range(len(stages))]
-    # ScienceWorld's pots: numbered, watering themselves, and one more holding a dead tree
+    # ScienceWorld's pots: numbered, watering themselves, and one more holding a dead tree; its
+    # trees grow on through their stages at their own pace, the young ones' water still in the pot
+    world.growers = plants
+    world.plant_stage_ticks = tuple(life["tree_stage_ticks"])
     for number, stage, self_watering in scienceworld_draw("stage_pots", spec.name, variation):
-        pot = numbered_pots(world, room, 1, [number], SELF_WATERING if self_watering else "flower pot")[0]
+        pot = numbered_pots(world, room, 1, [number], SELF_WATERING_POT if self_watering else "flower pot")[0]
         world.place(pot, room)
         world.place(make_substance(world, "soil", room.temp), pot)
         if stage == DEAD:
@@ -111,6 +113,8 @@ def _setup_plant(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -
         else:
             plant = plants[stages.index(stage)]
         world.place(plant, pot)
+        if stage == DEAD or stages.index(stage) < DRINKS_AT:
+            world.place(make_substance(world, "water", room.temp), pot)
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
     on_focus, saw = _stage_rules(lambda t: t.stage if t in plants else None)
@@ -125,11 +129,16 @@ def _setup_plant(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -
 
 
 def oracle(env):
-    """Go to the organisms; focus on each stage in turn, waiting for a growing one to reach it."""
+    """Go to the organisms; focus on each stage in turn, on the youngest one standing at that stage
+    (waiting, when none is, for one to grow into it: the trees grow on as the animal does)."""
     h = env.episode.hints
     yield from go_to(env, h["room"])
-    for k, thing in enumerate(h["order"]):
-        yield from wait_until(env, lambda: thing.stage >= k)
+    kin = list(dict.fromkeys(h["order"]))
+    for k in range(len(h["order"])):
+        yield from wait_until(env, lambda: any(t.stage == k for t in kin))
+        if env.finished:
+            return
+        thing = min((t for t in kin if t.stage == k), key=lambda t: t.age)
         yield from visit(env, thing)
         yield command("focus", env.canon(thing))
 
