@@ -262,10 +262,12 @@ def test_partial_credit_is_scienceworlds_until_the_plants_grow(sw):
 
 
 # (task, variation, action or None): our gold actions up to that action (None: all of them), which
-# ScienceWorld must understand: seeds named by their seed traits alone, fruit trees named by stage,
+# ScienceWorld must understand: seeds named by their seed traits alone, fruit trees named by stage
+# (growing in identify-life-stages-2, potted in the find tasks),
 # the recipe and ingredients on the room's floor and a kitchen cup to mix in, as it has them
 ACCEPTED_UNTIL = [("mendelian-genetics-known-plant", 0, "wait1"), ("mendelian-genetics-unknown-plant", 479, "wait1"),
-                  ("identify-life-stages-2", 0, "focus on apple tree in the adult stage"), ("chemistry-mix", 31, None)]
+                  ("identify-life-stages-2", 0, "focus on apple tree in the adult stage"), ("chemistry-mix", 31, None),
+                  ("find-living-thing", 100, None)]
 
 
 def test_scienceworld_understands_our_gold_commands_where_names_and_places_match(sw):

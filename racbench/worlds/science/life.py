@@ -20,6 +20,7 @@ _LIFE = load("life")
 PLANT_STAGE_TICKS, WATER_TICKS = _LIFE["plant_stage_ticks"], _LIFE["water_ticks"]
 THIRST_TICKS, POLLINATION_TICKS = _LIFE["thirst_ticks"], _LIFE["pollination_ticks"]
 SOIL, WATER = "soil", "water"
+TREE = "tree"   # the last word of the plants that ScienceWorld names as trees
 
 
 def organism(world: World, kind: str, name: str, stages: list[str], temp: float, stage: int = 0,
@@ -36,9 +37,11 @@ def organism(world: World, kind: str, name: str, stages: list[str], temp: float,
 
 def found_plant(world: World, plant: str, stage: str, trait: str | None, temp: float):
     """A grown plant as the find tasks pot it ('apple tree' at its 'adult' stage): called by its
-    stage as every plant is ('adult apple plant'), and answering to ScienceWorld's names for it."""
+    stage as ScienceWorld calls it ('apple tree in the adult stage' for a tree, 'adult pea plant'
+    for the rest), and answering to ScienceWorld's other names for it."""
     stages = _LIFE["plant_stages"]
-    t = organism(world, "plant", plant.split()[0], stages, temp, stage=stages.index(stage))
+    names = "tree_stage_names" if plant.split()[-1] == TREE else None
+    t = organism(world, "plant", plant.split()[0], stages, temp, stage=stages.index(stage), names=names)
     extra = [p.format(plant=plant, stage=stage) for p in _LIFE["potted_plant_names"]]
     if trait is not None:
         extra.append(_LIFE["potted_trait_name"].format(trait=trait, plant=plant))
