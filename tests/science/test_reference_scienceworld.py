@@ -262,10 +262,13 @@ def test_partial_credit_is_scienceworlds_until_the_plants_grow(sw):
 
 
 # (task, variation, action or None): our gold actions up to that action (None: all of them), which
-# ScienceWorld must understand: seeds named by their seed traits alone, fruit trees named by stage,
+# ScienceWorld must understand: seeds named by their seed traits alone, fruit trees named by stage
+# (growing in identify-life-stages-2, potted in the find tasks),
 # the recipe and ingredients on the room's floor and a kitchen cup to mix in, as it has them
 ACCEPTED_UNTIL = [("mendelian-genetics-known-plant", 0, "wait1"), ("mendelian-genetics-unknown-plant", 479, "wait1"),
-                  ("identify-life-stages-2", 0, "focus on apple tree in the adult stage"), ("chemistry-mix", 31, None)]
+                  ("identify-life-stages-2", 0, "focus on apple tree in the adult stage"), ("chemistry-mix", 31, None),
+                  ("chemistry-mix", 3, None),
+                  ("find-living-thing", 100, None)]
 
 
 def test_scienceworld_understands_our_gold_commands_where_names_and_places_match(sw):
@@ -277,6 +280,19 @@ def test_scienceworld_understands_our_gold_commands_where_names_and_places_match
         assert refused == 0, (task, v, actions)
         if stop is None:
             assert theirs[-1] == 100, (task, v, theirs)
+
+
+def test_scienceworld_understands_our_offspring_seeds_by_their_seed_traits(sw):
+    """Our seeds of a cross carry every seed trait of their parents, as ScienceWorld's do: once its
+    slower bees have made seeds (three waits more), it moves ours by our names."""
+    bench = _benchmark()
+    task, v = "mendelian-genetics-known-plant", 0
+    actions = bench.ours_gold(task, v)
+    looked = next(i for i, a in enumerate(actions) if a.startswith("look at flower pot"))
+    moves = [a for a in actions[looked:] if a.startswith("move")]
+    assert [m.split(" to ")[0] for m in moves] == ["move wrinkly green pea seed 1", "move round green pea seed 1"]
+    _, refused = bench.play_theirs(sw, task, v, actions[:looked] + ["wait"] * 3 + moves)
+    assert refused == 0
 
 
 def _drawn_sample(table: str, task: str) -> list[int]:

@@ -117,3 +117,25 @@ def test_sinks_in_every_task_are_taps_now():
     env.step("teleport to kitchen")
     assert furniture(env.world, "kitchen", "sink") in env.world.taps
     assert "activate sink" in env._info()["valid_actions"]
+
+
+def test_acetic_acid_lies_on_the_floor_and_is_carried_to_the_cup_as_in_scienceworld():
+    """ScienceWorld puts chemistry-mix's acetic acid on the floor as a substance, picked up and
+    moved like a thing; a liquid in a cup still moves only with its cup."""
+    env = ScienceEnv("chemistry-mix", 3, "teleport")   # sodium acetate, in the kitchen
+    env.reset()
+    obs, *_ = env.step("teleport to kitchen")
+    assert "\ta substance called acetic acid\n" in obs
+    acid = next(t for t in env.world.things if t.is_substance and t.mat.name == "acetic acid")
+    assert acid.parent is env.world.agent_room()
+    assert "pick up acetic acid" in env.valid_actions()
+    obs, *_ = env.step("pick up acetic acid")
+    assert acid.parent is env.world.agent, obs
+    env.step("open cupboard")
+    env.step("pick up ceramic cup")
+    env.step("move acetic acid to ceramic cup")
+    assert acid.parent.base == "ceramic cup"
+    obs, *_ = env.step("pick up acetic acid")
+    assert "not solid" in obs and acid.parent.base == "ceramic cup"
+    gold = [s["action"] for s in gold_trajectory("chemistry-mix", 3)]
+    assert "pick up acetic acid" in gold and not any("glass jar" in a for a in gold)

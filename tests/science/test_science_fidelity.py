@@ -290,3 +290,18 @@ def test_water_on_the_stove_boils_on_scienceworlds_tick_and_looking_around_takes
         readings += 1
         assert readings <= 20, obs
     assert readings == 20 and info["scienceworld_score"] == 100
+
+
+def test_potted_trees_are_called_by_their_stage_as_scienceworlds_are():
+    """ScienceWorld's greenhouse holds 'a banana tree in the adult stage' (its parser knows no
+    'adult banana plant'); the pea plant stays 'adult pea plant', a name it accepts."""
+    env = ScienceEnv("find-living-thing", 100, "teleport")
+    env.reset()
+    obs, *_ = env.step("teleport to greenhouse")
+    obs, *_ = env.step("look around")
+    assert "a flower pot 2 (containing a banana tree in the adult stage" in obs
+    gold = [s["action"] for s in gold_trajectory("find-living-thing", 100)]
+    assert "focus on banana tree in the adult stage" in gold
+    obs, *_ = env.step("focus on adult banana tree")
+    assert "banana tree in the adult stage" in obs
+    assert "focus on adult pea plant" in [s["action"] for s in gold_trajectory("find-living-thing", 0)]

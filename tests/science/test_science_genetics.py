@@ -35,21 +35,40 @@ def _world():
 
 def test_a_cross_of_pure_lines_shows_only_the_dominant_value_and_the_next_one_three_to_one():
     world = _world()
-    tall = plant_with(world, "pea", ("tall", "tall", "tall", "plant height"), 25.0)
-    short = plant_with(world, "pea", ("short", "short", "tall", "plant height"), 25.0)
+    tall = plant_with(world, "pea", (("tall", "tall", "tall", "plant height"),), 25.0)
+    short = plant_with(world, "pea", (("short", "short", "tall", "plant height"),), 25.0)
     assert (tall.name, short.name) == ("pea seed", "pea seed")   # a seed does not show its height
     tall.stage = short.stage = 2
     assert (tall.name, short.name) == ("tall adult pea plant", "short adult pea plant")
-    round_ = plant_with(world, "pea", ("round", "round", "round", "seed shape"), 25.0)
+    round_ = plant_with(world, "pea", (("round", "round", "round", "seed shape"),), 25.0)
     assert round_.name == "round pea seed"
     first = offspring(world, tall, short, 20)
-    assert all(sorted(s.genes[:2]) == ["short", "tall"] and phenotype(s.genes) == "tall" for s in first)
+    assert all(sorted(s.genes[0][:2]) == ["short", "tall"] and phenotype(s.genes[0]) == "tall" for s in first)
     second = []
     for k in range(100):
         world.ticks = k                          # a new draw each time, as crosses happen at new ticks
         second += offspring(world, first[0], first[1], 8)
-    shown_short = sum(phenotype(s.genes) == "short" for s in second) / len(second)
+    shown_short = sum(phenotype(s.genes[0]) == "short" for s in second) / len(second)
     assert 0.18 < shown_short < 0.32             # a quarter, as a Punnett square says
+
+
+def test_offspring_seeds_inherit_and_show_every_seed_trait_as_scienceworlds_do():
+    """ScienceWorld's seeds of a cross studied for plant height are named by their shape and colour
+    ('wrinkly green pea seed'), its round parent having wrinkly offspring: so do ours, and the gold
+    path moves them by those names."""
+    env = ScienceEnv("mendelian-genetics-known-plant", 0)
+    env.reset()
+    parents = env.episode.hints["parents"]
+    assert sorted(p.name for p in parents) == ["round green pea seed", "wrinkly green pea seed"]
+    seen = set()
+    for action in env.task_spec.oracle(env):
+        obs, _, _, _, info = env.step(action)
+        if action.startswith("look at flower pot"):
+            seen = {name for name in ("round green pea seed", "wrinkly green pea seed") if name in obs}
+    assert info["score"] == 1.0 and seen == {"round green pea seed", "wrinkly green pea seed"}
+    children = [t for t in env.world.things if t.genes is not None and t not in parents]
+    assert {tuple(locus[3] for locus in c.genes) for c in children} == {("plant height", "seed shape", "seed color")}
+    assert {c.stages[0] for c in children} <= {"round green pea seed", "wrinkly green pea seed"}
 
 
 def test_focusing_on_the_wrong_box_fails():

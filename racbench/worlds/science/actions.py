@@ -12,7 +12,7 @@ from racbench.worlds.science.naming import terminal
 from racbench.worlds.science.parser import Action
 from racbench.worlds.science.scope import terminal_names
 from racbench.worlds.science.text import say
-from racbench.worlds.science.world import AGENT, DOOR, LIQUID, GAS, SWITCHED
+from racbench.worlds.science.world import AGENT, DOOR, LIQUID, GAS, SWITCHED, moves_with_its_vessel
 
 WAIT_TICKS = 10
 MAX_WAIT = 100
@@ -92,7 +92,7 @@ def _deactivate(ctx, t):
 
 def _movable(ctx, t):
     """None when `t` may be carried, else the refusal text."""
-    if t.is_substance and t.state != "solid":
+    if moves_with_its_vessel(t):
         return say("fluid_needs_container", name=_name(ctx, t))
     if not (t.portable or t.movable):
         return say("not_portable", name=_name(ctx, t))

@@ -23,6 +23,7 @@ THIRST_TICKS, POLLINATION_TICKS = _LIFE["thirst_ticks"], _LIFE["pollination_tick
 SOIL, WATER = "soil", "water"
 SELF_WATERING_POT = "self watering flower pot"
 DRINKS_AT = _LIFE["plant_stages"].index("adult")
+TREE = "tree"   # the last word of the plants that ScienceWorld names as trees
 
 
 def organism(world: World, kind: str, name: str, stages: list[str], temp: float, stage: int = 0,
@@ -39,9 +40,11 @@ def organism(world: World, kind: str, name: str, stages: list[str], temp: float,
 
 def found_plant(world: World, plant: str, stage: str, trait: str | None, temp: float):
     """A grown plant as the find tasks pot it ('apple tree' at its 'adult' stage): called by its
-    stage as every plant is ('adult apple plant'), and answering to ScienceWorld's names for it."""
+    stage as ScienceWorld calls it ('apple tree in the adult stage' for a tree, 'adult pea plant'
+    for the rest), and answering to ScienceWorld's other names for it."""
     stages = _LIFE["plant_stages"]
-    t = organism(world, "plant", plant.split()[0], stages, temp, stage=stages.index(stage))
+    names = "tree_stage_names" if plant.split()[-1] == TREE else None
+    t = organism(world, "plant", plant.split()[0], stages, temp, stage=stages.index(stage), names=names)
     extra = [p.format(plant=plant, stage=stage) for p in _LIFE["potted_plant_names"]]
     if trait is not None:
         extra.append(_LIFE["potted_trait_name"].format(trait=trait, plant=plant))
@@ -148,33 +151,50 @@ def tick(world: World) -> None:
 
 
 # -- Mendelian inheritance ---------------------------------------------------------------
-# Mendelian inheritance of one trait: a plant carries two alleles, shows the dominant value when
-# either allele is it, and passes one allele, drawn at random, to each seed it makes with a partner
-# (a Punnett square, one draw per parent). A seed's name shows the value it will express.
+# Mendelian inheritance: a plant carries two alleles of each trait it has genes for (the trait
+# studied first, then the other seed traits), shows the dominant value when either allele is it,
+# and passes one allele of each, drawn at random, to each seed it makes with a partner (a Punnett
+# square, one draw per parent and trait). A seed's name shows every seed trait it carries.
 
-def phenotype(genes: tuple) -> str:
-    a, b, dominant = genes[:3]
+def phenotype(locus: tuple) -> str:
+    """The value a locus (allele, allele, dominant value, trait) shows."""
+    a, b, dominant = locus[:3]
     return dominant if dominant in (a, b) else a
 
 
+def seed_name(name: str, values: list[str]) -> str:
+    """'round green pea seed': a seed named by the seed-trait values it shows, in their order."""
+    seed = load("life")["plant_stage_names"]["seed"].format(name=name)
+    for value in reversed(values):
+        seed = load("vocab")["names"]["trait"].format(value=value, name=seed)
+    return seed
+
+
 def plant_with(world, name: str, genes: tuple, temp: float, stage: int = 0):
-    """A plant (seed by default) of `name` carrying `genes` (alleles, dominant value, trait), named
-    by what it shows: 'tall adult pea plant'. A seed shows only a trait of seeds ('round pea seed',
-    but 'pea seed' for a tall one), as ScienceWorld names its seeds."""
+    """A plant (seed by default) of `name` carrying `genes` (loci, the trait studied first), named
+    by what it shows: 'tall adult pea plant'. A seed shows every seed trait it has genes for
+    ('round green pea seed', but 'pea seed' for a plant without any), as ScienceWorld names its
+    seeds."""
     t = organism(world, "plant", name, load("life")["plant_stages"], temp, stage=stage)
-    shown = phenotype(genes)
     t.genes = genes
-    in_seed = genes[3] in load("genetics")["seed_traits"]
-    t.stages = tuple(s if k == 0 and not in_seed else load("vocab")["names"]["trait"].format(value=shown, name=s)
-                     for k, s in enumerate(t.stages))
-    t.referents = t.referents + (shown,)
+    shown = phenotype(genes[0])
+    seed_traits = load("genetics")["seed_traits"]
+    on_seed = [phenotype(locus) for trait in seed_traits for locus in genes if locus[3] == trait]
+    trait = load("vocab")["names"]["trait"]
+    t.stages = (seed_name(name, on_seed),) + tuple(trait.format(value=shown, name=s) for s in t.stages[1:])
+    t.referents = t.referents + tuple(dict.fromkeys(v for v in (shown, *on_seed) if v not in t.referents))
     return t
 
 
 def offspring(world, mother, father, n: int) -> list:
-    """`n` seeds of a cross, each with one allele of each parent, drawn from a stream seeded by
-    the parents and the clock (so a replay makes the same seeds)."""
+    """`n` seeds of a cross, each with one allele of each parent for every trait, drawn from
+    streams seeded by the parents and the clock (so a replay makes the same seeds): the trait
+    studied from one stream, the other seed traits from another."""
     rng = random.Random(seed_for("genes", mother.uid, father.uid, world.ticks))
-    dominant, trait = mother.genes[2:]
-    return [plant_with(world, mother.base, (rng.choice(mother.genes[:2]), rng.choice(father.genes[:2]), dominant, trait),
-                       mother.temp) for _ in range(n)]
+    more = random.Random(seed_for("seed genes", mother.uid, father.uid, world.ticks))
+    seeds = []
+    for _ in range(n):
+        genes = [(rng.choice(mother.genes[0][:2]), rng.choice(father.genes[0][:2]), *mother.genes[0][2:])]
+        genes += [(more.choice(m[:2]), more.choice(f[:2]), *m[2:]) for m, f in zip(mother.genes[1:], father.genes[1:])]
+        seeds.append(plant_with(world, mother.base, tuple(genes), mother.temp))
+    return seeds

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from racbench.worlds.science.naming import command as cmd, terminal
 from racbench.worlds.science.scope import Scope, has_terminals, terminal_names
-from racbench.worlds.science.world import AGENT, DOOR, SWITCHED
+from racbench.worlds.science.world import AGENT, DOOR, SWITCHED, moves_with_its_vessel
 
 ALWAYS = ("look", "inventory", "task", "wait", "wait1")
 
@@ -49,7 +49,7 @@ def valid_actions(world, scope: Scope, teleport_ok: bool, electric_ok: bool) -> 
         if t.tool == "thermometer":
             out.extend(cmd("use_on", c, canon[o.uid]) for o in scope.things
                        if o.kind not in (AGENT, DOOR) and o is not t)
-        if (t.portable or t.movable) and not (t.is_substance and t.state != "solid"):
+        if (t.portable or t.movable) and not moves_with_its_vessel(t):
             movable.append(t)
             if t.parent.kind == AGENT:
                 out.append(cmd("put_down", c))

@@ -17,6 +17,14 @@ SPRING = "spring"  # a device that fills itself with water (the fountain)
 BEE = "adult bee"   # ScienceWorld's bees are adults (and answer to "bee"); they fly (bees.py)
 
 
+def moves_with_its_vessel(t) -> bool:
+    """A fluid is carried by moving what holds it; only a liquid lying loose on a room's floor, or
+    already held, is picked up and moved itself, as ScienceWorld's floor substances are."""
+    if not t.is_substance or t.state == SOLID:
+        return False
+    return not (t.state == LIQUID and t.parent is not None and t.parent.kind in (ROOM, AGENT))
+
+
 class Thing:
     """One object. A flat record with flags rather than a class hierarchy: cheap to tick and to copy."""
 
@@ -275,4 +283,4 @@ class World:
         return hit
 
 
-__all__ = ["World", "Thing", "ROOM", "AGENT", "DOOR", "THING", "SWITCHED", "SOLID", "LIQUID", "GAS"]
+__all__ = ["World", "Thing", "moves_with_its_vessel", "ROOM", "AGENT", "DOOR", "THING", "SWITCHED", "SOLID", "LIQUID", "GAS"]

@@ -8,6 +8,7 @@ from racbench.worlds.science.data import load
 from racbench.worlds.science.house import Layout, add_agent, furniture, make, make_substance, settle
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.plumbing import WATER
+from racbench.worlds.science.world import moves_with_its_vessel
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec
 from racbench.worlds.science.tasks.common import deliver, fetch, go_to, in_agent_room, in_room, left, task_house, visit
@@ -59,10 +60,8 @@ def _setup_mix(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> 
     for name in needs:
         if name == WATER or name in table["primaries"] or any(ingredient(t) == name for t in here):
             continue                       # from a tap, the art studio's cups of paint, or the house's own
-        if name in table["liquids"]:
-            jar = make(world, "glass jar", temp=room.temp)
-            world.place(jar, room)
-            world.place(make_substance(world, name, room.temp), jar)
+        if name in table["liquids"]:      # a puddle of it on the floor, as ScienceWorld has it
+            world.place(make_substance(world, name, room.temp), room)
         else:
             world.place(make(world, name, temp=room.temp), room)
     add_agent(world, start)
@@ -86,8 +85,8 @@ def _setup_mix(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> 
 
 
 def _add_to(env, vessel, name):
-    """Get one ingredient into `vessel` (carried): a thing moved in, a liquid poured from its
-    cup or jar, water from the nearest tap."""
+    """Get one ingredient into `vessel` (carried): a thing (or a liquid lying on the floor) moved
+    in, a liquid poured from its cup or jar, water from the nearest tap."""
     world = env.world
     if name == WATER:
         tap = min(world.taps, key=lambda t: (world.room_of(t) is not world.agent_room(), t.uid))
@@ -99,7 +98,7 @@ def _add_to(env, vessel, name):
         return
     thing = next(t for t in world.things if t.parent is not None and ingredient(t) == name
                  and not world.inside(t, vessel))
-    if thing.is_substance and thing.state != "solid":
+    if moves_with_its_vessel(thing):
         source = thing.parent
         yield from visit(env, thing)          # a closed jar is opened before pouring from it
         yield command("pour", env.canon(source), env.canon(vessel))

@@ -22,19 +22,27 @@ N_POTS = 6    # ScienceWorld's greenhouse holds six pots of soil, and its partia
 USED_POTS = 4   # the oracle's: two parents, two of their seeds
 
 
-def _show(parents: list, plant: str, shown: list[list[str]], category: str) -> None:
-    """Name the parent seeds as ScienceWorld's variation names its two seeds: by every seed trait
-    value it drew for each ('round green pea seed'), the seed whose values hold a parent's value
-    of the trait asked about going to that parent (in the drawn order when seeds do not show it)."""
+def _parents(world, plant: str, values: list[str], dominant: str, category: str, shown: list[list[str]],
+             temp: float) -> list:
+    """The two parent seeds, pure-bred for the trait studied (`values`), named as ScienceWorld's
+    variation names its two seeds: by every seed trait value it drew for each ('round green pea
+    seed'), the seed whose values hold a parent's value of the trait asked about going to that
+    parent (in the drawn order when seeds do not show it). Each other seed trait is a gene of its
+    own, dominant in its pair's first value: a parent showing that value carries the other one too
+    (ScienceWorld's round parent has wrinkly offspring), one showing the second value is pure-bred."""
+    pairs = load("genetics")["pairs"][plant]
     if category in load("genetics")["seed_traits"]:
-        shown = sorted(shown, key=lambda values: [p.genes[0] in values for p in parents].index(True))
-    trait = load("vocab")["names"]["trait"]
-    for seed, values in zip(parents, shown):
-        name = load("life")["plant_stage_names"]["seed"].format(name=plant)
-        for value in reversed(values):
-            name = trait.format(value=value, name=name)
-        seed.stages = (name, *seed.stages[1:])
-        seed.referents = seed.referents + tuple(v for v in values if v not in seed.referents)
+        shown = sorted(shown, key=lambda drawn: [v in drawn for v in values].index(True))
+    parents = []
+    for v, drawn in zip(values, shown):
+        loci = [(v, v, dominant, category)]
+        for trait in load("genetics")["seed_traits"]:
+            pair = pairs.get(trait)
+            value = next((d for d in drawn if pair and d in pair), None)
+            if trait != category and value is not None:
+                loci.append((value, pair[1], pair[0], trait))
+        parents.append(plant_with(world, plant, tuple(loci), temp))
+    return parents
 
 
 def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown: bool) -> Episode:
@@ -51,8 +59,8 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
     house = world.rooms[GREENHOUSE]
     jar = make(world, "seed jar", temp=house.temp)
     world.place(jar, house)
-    parents = [plant_with(world, plant, (v, v, dominant, category), house.temp) for v in rng.sample(pair, 2)]
-    _show(parents, plant, scienceworld_draw("genetics_seeds", spec.name, variation), category)
+    parents = _parents(world, plant, rng.sample(pair, 2), dominant, category,
+                       scienceworld_draw("genetics_seeds", spec.name, variation), house.temp)
     for seed in parents:
         world.place(seed, jar)
     world.growers = list(parents)
