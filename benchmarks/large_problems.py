@@ -21,8 +21,11 @@ problem surveyed: "setup", CPU seconds) and `--rows` rows are made ("cpu rows/s"
 process's CPU time only, the figure to read on a machine others are using). "dropped"
 counts questions given up because a search ran out of budget (what the card reports:
 while drawing rows; "+N" more while surveying). "peak MiB" is the forked process's
-resident maximum, the loaded world included. A config that takes more than
-`--timeout` seconds (wall) is stopped and reported as such; refusals print their reason.
+resident maximum, the loaded world included. "distinct" counts the different problems
+among the rows (a build redraws repeats, and refuses a config whose world offers too
+few: a config here with fewer distinct problems than rows may not build at that size).
+A config that takes more than `--timeout` seconds (wall) is stopped and reported as
+such; refusals print their reason.
 """
 
 from __future__ import annotations
@@ -173,17 +176,19 @@ def _measure(family: str, form: str, domain_file: str, problem_file: str, rows: 
         gen = generator(family, form, domain_file, problem_file, "large")
         setup = time.process_time() - cpu0
         setup_dropped = take_dropped()
-        dropped = 0
+        dropped, keys = 0, set()
         cpu = time.process_time()
         for i in range(rows):
-            dropped += gen.row("test", i, i).dropped
+            row = gen.row("test", i, i)
+            dropped += row.dropped
+            keys.add(row.key)
         cpu = time.process_time() - cpu
     except GenerationError as exc:
         out.send({"refused": " ".join(str(exc).split())})
         return
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out.send({"setup": setup, "cpu_rate": rows / max(cpu, 1e-9), "dropped": dropped,
-              "setup_dropped": setup_dropped, "peak": peak})
+              "setup_dropped": setup_dropped, "peak": peak, "distinct": len(keys)})
 
 
 def measure(family: str, form: str, domain_file: str, problem_file: str, rows: int,
@@ -224,7 +229,7 @@ def cell(result: dict) -> str:
         return f"stopped after {result['timeout']:.0f} s (wall)"
     extra = f"+{result['setup_dropped']}" if result["setup_dropped"] else ""
     return (f"{result['setup']:8.1f} {result['cpu_rate']:10.1f} "
-            f"{str(result['dropped']) + extra:>8} {result['peak']:8.0f}")
+            f"{str(result['dropped']) + extra:>8} {result['peak']:8.0f} {result['distinct']:>8}")
 
 
 def main() -> None:
@@ -253,7 +258,7 @@ def main() -> None:
     log = open(args.json, "a") if args.json else None
     slowest: tuple[float, str] = (float("inf"), "")
     print(f"{'problem':24} {'family':20} {'form':5} {'setup s':>8} {'cpu rows/s':>10} "
-          f"{'dropped':>8} {'peak MiB':>8}")
+          f"{'dropped':>8} {'peak MiB':>8} {'distinct':>8}")
     for spec in specs:
         domain_file, problem_file = problem_files(spec, folder)
         name = problem_name(domain_file, problem_file)
