@@ -271,7 +271,6 @@ def run(ctx, action: Action) -> str:
     if v in ("wait", "wait1", "wait_n"):
         n = WAIT_TICKS if v == "wait" else 1 if v == "wait1" else max(1, min(args[0], MAX_WAIT))
         ctx.extra_ticks = n     # the ticks waited after the action's own, as ScienceWorld counts them
-        ctx.waited = n
         return say("waited", n=n)
     a = args[0]
     if v == "look_at":

@@ -53,7 +53,6 @@ class ScienceEnv:
         self.pending = None
         self.finished = False
         self.extra_ticks = 0
-        self.waited = 0             # the ticks a wait asked for in the current step
         self.task_description = self.episode.description
         self.episode.update()
         return self.look(), self._info()
@@ -83,8 +82,7 @@ class ScienceEnv:
         self.episode.memory[LAST_ACTION] = chosen.key()   # for goals on what was done ('read the stopwatch')
         obs = actions.run(self, chosen)
         memory = self.episode.memory
-        memory[SW_STEPS] = memory.get(SW_STEPS, 0) + 1 + self.waited
-        self.waited = 0
+        memory[SW_STEPS] = memory.get(SW_STEPS, 0) + 1 + self.extra_ticks   # a wait counts its ticks too
         if chosen.verb not in TIMELESS:
             self._advance(1 + self.extra_ticks)
         self.extra_ticks = 0

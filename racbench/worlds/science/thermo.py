@@ -33,12 +33,10 @@ def _environment(t):
     if p.kind == ROOM:
         return p.temp, AMBIENT_RATE, p.temp
     room = p.parent
-    if p.surface and p.device is None:      # on a table or counter: in the room's air
-        while room.kind != ROOM:
-            room = room.parent
-        return room.temp, AMBIENT_RATE, room.temp
     while room.kind != ROOM:      # up through containers and the agent carrying them
         room = room.parent
+    if p.surface and p.device is None:      # on a table or counter: in the room's air
+        return room.temp, AMBIENT_RATE, room.temp
     if p.heat is not None and p.is_on and not p.broken:
         return p.heat, p.rate, room.temp
     if p.burning:
