@@ -16,7 +16,7 @@ import pytest
 import racbench
 from racbench.checks.verify.dataset import verify_row
 from racbench.suites.recipe import RecipeError, parse_recipe
-from racbench.tasks.next_observation import NextObservationConfig
+from racbench.tasks.next_observation import LETTERS, NextObservationConfig
 
 RECIPE = """
 name: nobs-tiny
@@ -141,3 +141,164 @@ def test_bad_recipe_values_exit_2_naming_the_field(tmp_path, change):
                               "--out", str(tmp_path / "o")], capture_output=True, text=True)
         assert out.returncode == 2 and expected in out.stderr, out.stderr
         assert not Path(tmp_path / "o").exists()
+
+
+# -- a user's PDDL: competition files through domain_file and problems -----------------------
+
+LARGE = Path(__file__).parent / "data" / "pddl_large" / "gripper-30.pddl"  # see its README
+GRIPPER = Path(__file__).parent / "data" / "pddl" / "gripper" / "domain.pddl"
+
+
+def _user_recipe(pddl: Path) -> str:
+    """Competition blocks (small, from `pddl`) and gripper with 30 balls (over 10^8
+    states)."""
+    blocks = pddl / "blocks"
+    return f"""
+configs:
+  - name: blocks_mc
+    family: next_observation
+    domain_file: {blocks / 'domain.pddl'}
+    problems: {{train: [{blocks / 'probBLOCKS-4-0.pddl'}, {blocks / 'probBLOCKS-4-1.pddl'}],
+                test: [{blocks / 'probBLOCKS-5-0.pddl'}]}}
+    distractors: 2
+    horizon: 2
+    splits: {{train: 16, test: 8}}
+  - name: gripper30_bool
+    family: next_observation
+    form: bool
+    domain_file: {GRIPPER}
+    problems: {{test: [{LARGE}]}}
+    distractors: 3
+    splits: {{test: 24}}
+"""
+
+
+def _stepped_from_files(domain_file: Path, problem_file: Path, row: dict) -> None:
+    """The row's window, options and answer, re-derived by stepping the task grounded
+    from the user's files (not the row's stored domain text, not the generator's
+    situation) from the window's first state the row stores."""
+    from racbench.text.phrasing import TaskText
+    from racbench.worlds.strips.grounding import ground
+    from racbench.worlds.strips.pddl_reader import load_domain, load_problem
+    from racbench.worlds.strips.world import observation
+    from racbench.tasks.next_observation import one_line
+    domain = load_domain(domain_file)
+    task = ground(domain, load_problem(problem_file, domain))
+    text = TaskText(domain)
+    sym = json.loads(row["symbolic"])
+    index = {tuple(a): i for i, a in enumerate(task.atoms)}
+    state = sum(1 << index[tuple(a)] for a in sym["state"] if tuple(a) in index)
+    by_term = {tuple(a.term): k for k, a in enumerate(task.actions)}
+
+    def said(bits, term):
+        a = task.actions[by_term[tuple(term)]]
+        if not a.applicable(bits):
+            return bits, one_line(observation(task, None, None, text))
+        after = a.apply(bits)
+        return after, one_line(observation(task, bits, after, text))
+
+    for term, stored in sym["window"]:
+        state, seen = said(state, term)
+        assert seen == stored
+    for term in sym["actions"][:-1]:
+        assert task.actions[by_term[tuple(term)]].applicable(state)
+        state = task.actions[by_term[tuple(term)]].apply(state)
+    for option, term in zip(sym["options"], sym["option_actions"]):
+        assert task.actions[by_term[tuple(term)]].applicable(state)
+        assert said(state, term)[1] == option
+    truth = said(state, sym["actions"][-1])[1]
+    if row["form"] == "mc":
+        assert row["choices"][row["answer_index"]] == truth
+        assert row["answer"] == LETTERS[row["answer_index"]]
+    else:
+        assert row["label"] == int(sym["subject"] == truth)
+        assert row["answer"] == ("true" if row["label"] else "false")
+    meta = json.loads(row["metadata"])
+    assert meta["problem_file"] == row["problem"] == problem_file.stem
+
+
+def test_competition_files_build_through_the_cli_and_answers_step_true(tmp_path,
+                                                                      competition_pddl):
+    datasets = pytest.importorskip("datasets")
+    recipe = tmp_path / "user.yaml"
+    recipe.write_text(_user_recipe(competition_pddl))
+    out = subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out",
+                          str(tmp_path / "ds"), "--quiet"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    files = {"blocks_mc": {"train": ("probBLOCKS-4-0", "probBLOCKS-4-1"),
+                           "test": ("probBLOCKS-5-0",)},
+             "gripper30_bool": {"test": ("gripper-30",)}}
+    for config, splits in files.items():
+        domain_file = competition_pddl / ("blocks" if "blocks" in config else "gripper") \
+            / "domain.pddl"
+        for split, stems in splits.items():
+            rows = datasets.load_dataset(str(tmp_path / "ds"), config, split=split)
+            assert len(rows) and {r["problem"] for r in rows} <= set(stems)
+            for row in rows:
+                assert row["domain"] == domain_file.parent.name
+                problem = LARGE if row["problem"] == "gripper-30" else \
+                    competition_pddl / "blocks" / f"{row['problem']}.pddl"
+                _stepped_from_files(domain_file, problem, row)
+    check = subprocess.run([sys.executable, "-m", "racbench.cli", "verify", str(tmp_path / "ds"),
+                            "--no-optimal"], capture_output=True, text=True)
+    assert check.returncode == 0 and "0 mismatching" in check.stdout + check.stderr
+
+
+def test_a_problem_past_10_8_states_is_stepped_never_enumerated(competition_pddl):
+    from racbench.worlds.strips import world as strips_world
+    enumerations = strips_world._world.cache_info().misses  # every enumeration tried
+    cfg = NextObservationConfig(form="mc", distractors=3,
+                                domain_file=str(competition_pddl / "gripper" / "domain.pddl"),
+                                problems={"test": (str(LARGE),)}).validate()
+    gen = cfg.rows("large", 5, ("test",))
+    rows = [gen.row("test", i, i).columns for i in range(32)]
+    assert strips_world._world.cache_info().misses == enumerations  # none even tried
+    assert {json.loads(r["metadata"])["trajectory"] for r in rows} == {"gold", "explore"}
+    assert len({r["symbolic"] for r in rows}) == len(rows)  # no two rows alike
+    for row in rows:
+        assert verify_row(row).ok
+
+
+def test_gold_path_of_a_large_problem_reaches_its_goal(competition_pddl):
+    from racbench.worlds.strips.world import stepping_world
+    world = stepping_world(competition_pddl / "gripper" / "domain.pddl", LARGE)
+    plan = world.plan_within_budget(world.initial)  # breadth-first runs out: greedy path
+    state = world.initial
+    for action in plan:
+        state = world.step(state, action)
+    assert plan and world.at_goal(state)
+    small = stepping_world(competition_pddl / "gripper" / "domain.pddl",
+                           competition_pddl / "gripper" / "prob01.pddl")
+    assert len(small.plan_within_budget(small.initial)) == 11  # shortest, as Fast Downward's
+
+
+@pytest.mark.parametrize("change, expected", [
+    (("{blocks}/domain.pddl\n", "{blocks}/nowhere.pddl\n"),
+     "'domain_file' {blocks}/nowhere.pddl not found"),
+    (("probBLOCKS-5-0.pddl", "probBLOCKS-9-9.pddl"),
+     "problem file {blocks}/probBLOCKS-9-9.pddl in 'test' of 'problems' not found"),
+    (("probBLOCKS-5-0.pddl", "broken.pddl"), "broken.pddl:2:"),
+    (("    distractors: 2", "    distractors: 2\n    domain: blocksworld"),
+     "a next_observation config names one world: 'science'"),
+    (("    domain_file: {blocks}/domain.pddl", "    domain: blocksworld"),
+     "'problems' of shipped domain blocksworld are its problem names"),
+    (("    problems: {train", "    problem_file: x.pddl\n    problems: {train"),
+     "unknown key 'problem_file'"),
+])
+def test_bad_user_pddl_exits_2_naming_the_field_or_file(tmp_path, competition_pddl, change,
+                                                        expected):
+    blocks = tmp_path / "blocks"  # a copy: the broken file sits beside the good ones
+    blocks.mkdir()
+    for f in (competition_pddl / "blocks").glob("*.pddl"):
+        (blocks / f.name).write_bytes(f.read_bytes())
+    (blocks / "broken.pddl").write_text("(define (problem x) (:domain BLOCKS)\n (:objects a b\n")
+    text = _user_recipe(tmp_path)
+    old, new = (c.replace("{blocks}", str(blocks)) for c in change)
+    assert old in text
+    recipe = tmp_path / "bad.yaml"
+    recipe.write_text(text.replace(old, new, 1))
+    out = subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out",
+                          str(tmp_path / "o")], capture_output=True, text=True)
+    assert out.returncode == 2, out.stderr
+    assert expected.replace("{blocks}", str(blocks)) in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr and not (tmp_path / "o").exists()

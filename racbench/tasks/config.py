@@ -163,7 +163,7 @@ class TaskConfig:
                                   f"{', '.join(shipped_domains())}, {TRAC_DOMAIN} "
                                   "(or a domain file)")
         elif not Path(self.domain_file).is_file():
-            raise ConfigError(f"domain file {self.domain_file} {_not_a_file(self.domain_file)}")
+            raise ConfigError(f"domain file {self.domain_file} {not_a_file(self.domain_file)}")
         bad = sorted(set(self.problems) - set(SPLITS))
         if bad:
             raise ConfigError(f"unknown split '{bad[0]}' in problems; accepted: "
@@ -178,7 +178,7 @@ class TaskConfig:
                     raise ConfigError(f"unknown problem '{p}' of domain {self.domain}; "
                                       f"accepted: {', '.join(sorted(known))}")
                 if known is None and not Path(p).is_file():
-                    raise ConfigError(f"problem file {p} {_not_a_file(p)}")
+                    raise ConfigError(f"problem file {p} {not_a_file(p)}")
                 if p in seen and seen[p] != split:
                     raise ConfigError(f"problem '{p}' is in both '{seen[p]}' and '{split}'; "
                                       "splits must not share problems")
@@ -294,7 +294,7 @@ class TaskConfig:
             return f"rules/{self.rules}"
         if self.science:
             return f"science/{self.science}"
-        return self.domain or Path(self.domain_file).parent.name or Path(self.domain_file).stem
+        return self.domain or domain_file_label(self.domain_file)
 
     # -- what the build engine asks of a config ------------------------------------------
     @property
@@ -331,7 +331,13 @@ class TaskConfig:
         return ConfigRows(name, self, seed, splits, probed)
 
 
-def _not_a_file(path: str) -> str:
+def domain_file_label(domain_file: str) -> str:
+    """What rows call the domain of a user's domain file: its folder's name (blocks for
+    blocks/domain.pddl), or the file's stem where it has no folder."""
+    return Path(domain_file).parent.name or Path(domain_file).stem
+
+
+def not_a_file(path: str) -> str:
     """Why `path` cannot be read as a PDDL file, for a message."""
     if Path(path).is_dir():
         return "is a folder; give a PDDL file"

@@ -47,6 +47,7 @@ import math
 import random
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from racbench.errors import GenerationError, InputError
 from racbench.splits.dedup import canonical_json, problem_key
@@ -61,8 +62,8 @@ NAME = "next_observation"
 FORMS = ("mc", "bool")
 TRAJECTORIES = ("mixed", "gold", "explore")
 # recipe keys of a next_observation config (besides name, description, for_each, splits)
-KEYS = ("family", "form", "science", "tasks", "simplifications", "domain", "problems",
-        "rules", "rule_options", "horizon", "history", "distractors", "trajectories",
+KEYS = ("family", "form", "science", "tasks", "simplifications", "domain", "domain_file",
+        "problems", "rules", "rule_options", "horizon", "history", "distractors", "trajectories",
         "rows_per_state")
 MAX_HORIZON = 5
 MAX_HISTORY = 10
@@ -91,7 +92,8 @@ class NextObservationConfig:
     tasks: dict = field(default_factory=dict)  # split -> science tasks (unseen tasks)
     simplifications: str = ""
     domain: str = ""  # a shipped STRIPS domain
-    problems: dict = field(default_factory=dict)  # split -> problem names (STRIPS)
+    domain_file: str = ""  # or a user's PDDL domain file (STRIPS or ADL)
+    problems: dict = field(default_factory=dict)  # split -> problem names or files (STRIPS)
     rules: str = ""  # a rule world's game (rtfm, messenger): a split's episodes
     rule_options: tuple = ()  # its knobs, as (name, value) pairs (tasks/options.py)
     horizon: int = 1
@@ -132,7 +134,8 @@ class NextObservationConfig:
                                        f"{knobs!r:.80}")
         return cls(form=str(entry.get("form", "mc")), science=str(entry.get("science", "")),
                    tasks=mapping("tasks"), simplifications=simplifications,
-                   domain=str(entry.get("domain", "")), problems=mapping("problems"),
+                   domain=str(entry.get("domain", "")),
+                   domain_file=str(entry.get("domain_file", "")), problems=mapping("problems"),
                    rules=str(entry.get("rules", "")),
                    rule_options=tuple(sorted((str(k), v) for k, v in knobs.items())),
                    trajectories=str(entry.get("trajectories", "mixed")), **ints)
@@ -153,13 +156,15 @@ class NextObservationConfig:
         if self.trajectories not in TRAJECTORIES:
             raise NextObservationError(f"unknown trajectories '{self.trajectories}'; "
                                        f"accepted: {', '.join(TRAJECTORIES)}")
-        worlds = [k for k in ("science", "tasks", "domain", "rules") if getattr(self, k)]
+        worlds = [k for k in ("science", "tasks", "domain", "domain_file", "rules")
+                  if getattr(self, k)]
         if len(worlds) != 1:
             raise NextObservationError(
                 f"a {NAME} config names one world: 'science' (a science task, split by "
                 "variation), 'tasks' (science tasks per split, unseen tasks in test), "
-                f"'domain' (a STRIPS domain) or 'rules' (a rule world, split by rule "
-                f"combination); got {', '.join(worlds) or 'none'}")
+                "'domain' (a shipped STRIPS domain), 'domain_file' (your PDDL domain, with "
+                "'problems' listing your problem files per split) or 'rules' (a rule "
+                f"world, split by rule combination); got {', '.join(worlds) or 'none'}")
         if self.rule_options and not self.rules:
             raise NextObservationError("'rule_options' are knobs of a rule world; give "
                                        "'rules: GAME' with them")
@@ -178,14 +183,25 @@ class NextObservationConfig:
             empty = [s for s, names in value.items() if not names]
             if empty:
                 raise NextObservationError(f"split '{empty[0]}' of '{key}' lists nothing")
-        if self.domain:
+        if self.domain or self.domain_file:
             if self.simplifications or self.tasks:
                 raise NextObservationError("'simplifications' and 'tasks' are settings of the "
                                            "science lab; a STRIPS config takes 'problems'")
+            if self.domain_file:
+                self._validate_files()
+                return self
             if self.domain not in shipped_domains():
                 raise NextObservationError(f"unknown domain '{self.domain}'; accepted: "
-                                           f"{', '.join(shipped_domains())}")
+                                           f"{', '.join(shipped_domains())} (or your PDDL: "
+                                           "'domain_file' with problem files in 'problems')")
             known = set(shipped_problem_names(self.domain))
+            files = sorted(p for names in self.problems.values() for p in names
+                           if p not in known and (p.endswith(".pddl") or "/" in p))
+            if files:
+                raise NextObservationError(
+                    f"'problems' of shipped domain {self.domain} are its problem names "
+                    f"({', '.join(sorted(known))}), got file {files[0]}; for your own "
+                    "files give 'domain_file' (your domain's PDDL) instead of 'domain'")
             _disjoint("problems", self.problems, known, f"problem of domain {self.domain}")
             return self
         if self.problems:
@@ -201,11 +217,33 @@ class NextObservationConfig:
                 raise NextObservationError(str(exc)) from None
         return self
 
+    def _validate_files(self) -> None:
+        """A user's domain file and problem files (paths as the other families take
+        them: relative to the working directory): present, each in one split."""
+        from racbench.tasks.config import not_a_file
+        if not Path(self.domain_file).is_file():
+            raise NextObservationError(f"'domain_file' {self.domain_file} "
+                                       f"{not_a_file(self.domain_file)}")
+        if not self.problems:
+            raise NextObservationError("'domain_file' needs 'problems': your problem files "
+                                       "per split ({train: [p1.pddl, ...], test: [...]})")
+        for split, names in sorted(self.problems.items()):
+            for path in names:
+                if not Path(path).is_file():
+                    raise NextObservationError(f"problem file {path} in '{split}' of "
+                                               f"'problems' {not_a_file(path)}")
+        _disjoint("problems", self.problems, None, "problem file")
+
     def check_splits(self, splits) -> None:
-        """Every split asked for has tasks (a config split by unseen tasks)."""
+        """Every split asked for has tasks (a config split by unseen tasks), or problem
+        files (a config of the user's PDDL)."""
         missing = [s for s in splits if self.tasks and s not in self.tasks]
         if missing:
             raise NextObservationError(f"'tasks' lists no science tasks for split "
+                                       f"'{missing[0]}'")
+        missing = [s for s in splits if self.domain_file and s not in self.problems]
+        if missing:
+            raise NextObservationError(f"'problems' lists no problem files for split "
                                        f"'{missing[0]}'")
 
     # -- worlds per split -----------------------------------------------------------------
@@ -217,6 +255,8 @@ class NextObservationConfig:
         if self.rules:
             opts, n = self.rule_world()
             return [("rules", opts, n, split, i) for i in range(n)]
+        if self.domain_file:
+            return [("pddl", self.domain_file, p) for p in self.problems[split]]
         if self.domain:
             names = self.problems.get(split) or DEFAULT_SPLIT_PROBLEMS[split]
             return [("strips", self.domain, p) for p in names]
@@ -244,6 +284,9 @@ class NextObservationConfig:
             return f"rules/{self.rules}"
         if self.domain:
             return self.domain
+        if self.domain_file:
+            from racbench.tasks.config import domain_file_label
+            return domain_file_label(self.domain_file)
         if self.science:
             return f"science/{self.science}"
         return "science/" + "+".join(sorted({t for n in self.tasks.values() for t in n}))
@@ -273,11 +316,12 @@ class NextObservationConfig:
         return NextObservationRows(name, self, seed, splits)
 
 
-def _disjoint(key: str, value: dict, known: set, what: str) -> None:
+def _disjoint(key: str, value: dict, known: set | None, what: str) -> None:
+    """Each name of `value` (split -> names) known (unless `known` is None), in one split."""
     seen: dict[str, str] = {}
     for split, names in value.items():
         for n in names:
-            if n not in known:
+            if known is not None and n not in known:
                 raise NextObservationError(f"unknown {what} '{n}' in '{key}'; accepted: "
                                            f"{', '.join(sorted(known))}")
             if n in seen and seen[n] != split:
@@ -318,6 +362,11 @@ class _Place:
             env.reset()
             steps = run_oracle(env)
             self.gold = [s["action"] for s in steps][:-1]  # the last ends the episode
+        elif item[0] == "pddl":  # a user's files: stepped, never enumerated
+            from racbench.worlds.strips.world import stepping_world
+            self.world = stepping_world(item[1], item[2])
+            self.text = self.world.text()
+            self.gold = self.world.plan_within_budget(self.world.initial) or []
         else:
             from racbench.worlds.strips.search import SearchBudgetExceeded
             from racbench.worlds.strips.shipped import shipped_files
@@ -467,7 +516,8 @@ class NextObservationRows:
         self.rule_worlds = cfg.rule_worlds(splits) if cfg.rules else None
         self._situations: OrderedDict = OrderedDict()
         self._t = template(NAME)
-        strips = {i for items in self.items.values() for i in items if i[0] == "strips"}
+        strips = {i for items in self.items.values() for i in items
+                  if i[0] in ("strips", "pddl")}
         for item in sorted(strips):
             place(item)  # a STRIPS world's gold path is searched here, once (kept by the world)
 

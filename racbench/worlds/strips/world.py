@@ -759,6 +759,33 @@ class ImplicitWorld(StripsWorld):
             return self._bounded(state, cond, max_depth)
         return self._search(state, cond, rng)
 
+    def plan_within_budget(self, state: int, cond: Condition | None = None) -> list[int] | None:
+        """Some plan from `state` to `cond` (the goal), for walkthroughs that want a path
+        to the goal, not a proof of its length: the shortest plan breadth-first search
+        finds within the search budget, else the path FF's lazy greedy search finds
+        within it (not always shortest); None if neither finds one. No A*: on a large
+        problem it spends minutes before running out (gripper with 26 balls: 184 s of
+        CPU), where the greedy path takes a tenth of a second."""
+        cond = cond or self.goal_condition
+        if cond is None:  # a goal grounding proved unreachable
+            return None
+        budget = limits.current().search_budget
+        try:
+            return bfs_plan(self.task, state, cond.pos, cond.neg, budget)
+        except SearchBudgetExceeded:
+            pass
+        try:
+            path = lazy_greedy_path(self.task, state, cond.pos, cond.neg, budget,
+                                    self._guide(cond.pos))
+        except SearchBudgetExceeded:
+            return None
+        if path is None:
+            return None
+        plan = []
+        for before, after in zip(path, path[1:]):  # the first action between them
+            plan.append(next(k for k, n in self.task.successors(before) if n == after))
+        return plan
+
     def _bounded(self, state: int, cond: Condition, depth: int) -> list[int] | None:
         """`_plan_within` for a plan of at most `depth` actions, kept like any found;
         SearchBudgetExceeded where its search runs out of budget (no A*: a question
