@@ -154,14 +154,14 @@ def shipped_name(domain_file: str, problem_file: str) -> tuple[str, str] | None:
 
 def generator(family: str, form: str, domain_file: str, problem_file: str, prefix: str):
     """A one-config generator of `family` in `form` over one problem's test split
-    (next_observation, configured apart from the other families, takes shipped
-    problems by name only; three distractors, as its own benchmark asks)."""
+    (next_observation, configured apart from the other families, names a shipped
+    problem by name, other files as `domain_file`; three distractors, as its own
+    benchmark asks)."""
     if family == NEXT_OBSERVATION:
         shipped = shipped_name(domain_file, problem_file)
-        if shipped is None:
-            raise GenerationError("next_observation configs name shipped problems only")
-        cfg = NextObservationConfig(form=form, domain=shipped[0], distractors=3,
-                                    problems={"test": (shipped[1],)}).validate()
+        world = ({"domain": shipped[0], "problems": {"test": (shipped[1],)}} if shipped else
+                 {"domain_file": str(domain_file), "problems": {"test": (str(problem_file),)}})
+        cfg = NextObservationConfig(form=form, distractors=3, **world).validate()
         return cfg.rows(f"{prefix}_{family}_{form}", 0, ("test",))
     cfg = TaskConfig(family=family, domain_file=domain_file, form=form,
                      lengths=(2,), problems={"test": [problem_file]})
