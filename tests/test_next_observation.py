@@ -101,16 +101,27 @@ def test_unseen_tasks_share_no_task_between_splits():
     assert {r["problem"].rsplit("-", 1)[0] for r in _rows(cfg, "test", 4)} == {"freeze"}
 
 
-def test_build_is_byte_identical_whatever_workers_and_hash_seed_and_verifies(tmp_path):
+def test_build_is_byte_identical_whatever_workers_and_hash_seed_and_verifies(tmp_path,
+                                                                            competition_pddl):
+    logistics = competition_pddl / "logistics00"  # and a user's files (paths as written)
     recipe = tmp_path / "r.yaml"
-    recipe.write_text(RECIPE)
+    recipe.write_text(RECIPE + f"""
+  - name: user_h2
+    family: next_observation
+    domain_file: {logistics / 'domain.pddl'}
+    problems: {{train: [{logistics / 'probLOGISTICS-4-0.pddl'}],
+                test: [{logistics / 'probLOGISTICS-4-1.pddl'}]}}
+    horizon: 2
+    distractors: 3
+    splits: {{train: 8, test: 4}}
+""")
     one = racbench.build(str(recipe), tmp_path / "one", workers=1)
     two = tmp_path / "two"  # two workers, another hash seed
     subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out", str(two),
                     "--workers", "2", "--quiet"], check=True,
                    env={**os.environ, "PYTHONHASHSEED": "1"})
     files = sorted(p.relative_to(one) for p in one.rglob("*.parquet"))
-    assert len(files) == 6
+    assert len(files) == 8
     assert all((one / f).read_bytes() == (two / f).read_bytes() for f in files)
     out = subprocess.run([sys.executable, "-m", "racbench.cli", "verify", str(one)],
                          capture_output=True, text=True)
@@ -149,7 +160,7 @@ LARGE = Path(__file__).parent / "data" / "pddl_large" / "gripper-30.pddl"  # see
 GRIPPER = Path(__file__).parent / "data" / "pddl" / "gripper" / "domain.pddl"
 
 
-def _user_recipe(pddl: Path) -> str:
+def _user_recipe(pddl: Path, gripper: Path = GRIPPER, large: Path = LARGE) -> str:
     """Competition blocks (small, from `pddl`) and gripper with 30 balls (over 10^8
     states)."""
     blocks = pddl / "blocks"
@@ -166,8 +177,8 @@ configs:
   - name: gripper30_bool
     family: next_observation
     form: bool
-    domain_file: {GRIPPER}
-    problems: {{test: [{LARGE}]}}
+    domain_file: {gripper}
+    problems: {{test: [{large}]}}
     distractors: 3
     splits: {{test: 24}}
 """
@@ -220,10 +231,14 @@ def _stepped_from_files(domain_file: Path, problem_file: Path, row: dict) -> Non
 def test_competition_files_build_through_the_cli_and_answers_step_true(tmp_path,
                                                                       competition_pddl):
     datasets = pytest.importorskip("datasets")
-    recipe = tmp_path / "user.yaml"
-    recipe.write_text(_user_recipe(competition_pddl))
+    recipe = tmp_path / "user.yaml"  # paths relative to where racbench runs, as for every
+    # family (not to the recipe, which sits elsewhere)
+    root = Path(__file__).parents[1]
+    recipe.write_text(_user_recipe(*(p.relative_to(root) for p in (competition_pddl, GRIPPER,
+                                                                   LARGE))))
     out = subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out",
-                          str(tmp_path / "ds"), "--quiet"], capture_output=True, text=True)
+                          str(tmp_path / "ds"), "--quiet"], capture_output=True, text=True,
+                         cwd=root)
     assert out.returncode == 0, out.stderr
     files = {"blocks_mc": {"train": ("probBLOCKS-4-0", "probBLOCKS-4-1"),
                            "test": ("probBLOCKS-5-0",)},
@@ -284,6 +299,10 @@ def test_gold_path_of_a_large_problem_reaches_its_goal(competition_pddl):
      "'problems' of shipped domain blocksworld are its problem names"),
     (("    problems: {train", "    problem_file: x.pddl\n    problems: {train"),
      "unknown key 'problem_file'"),
+    (("    splits: {test: 24}", "    splits: {train: 2, test: 24}"),
+     "'problems' lists no problem files for split 'train'"),
+    (("probBLOCKS-5-0.pddl", "probBLOCKS-4-0.pddl"),
+     "'{blocks}/probBLOCKS-4-0.pddl' is in both 'train' and 'test' of 'problems'"),
 ])
 def test_bad_user_pddl_exits_2_naming_the_field_or_file(tmp_path, competition_pddl, change,
                                                         expected):

@@ -35,7 +35,10 @@ variation, one gold path); a row is a pure function of (seed, config, split, ind
 attempt), so caches never change bytes. Splits: one science task by its variations
 (`science: TASK`: ScienceWorld's train/dev/test variations), several tasks per split
 (`tasks: {train: [...], validation: [...], test: [...]}`: unseen tasks in test), or a
-STRIPS domain's problems per split (`domain`, `problems`, as acp), or a rule world's
+STRIPS domain's problems per split (`domain`, `problems`, as acp), or a user's PDDL
+(`domain_file`, with its problem files per split in `problems`, as the other families
+take them; only stepped, never enumerated, so problems of any size build: the gold
+path is the world's `plan_within_budget`, breadth-first or else greedy), or a rule world's
 episodes per split (`rules: GAME`, `rule_options`, as the dynamics recipe's question
 configs: no rule combination of validation or test in train, checked; the gold path is
 the oracle's winning plan, and each situation draws its own episode).
@@ -249,8 +252,8 @@ class NextObservationConfig:
     # -- worlds per split -----------------------------------------------------------------
     def items(self, split: str) -> list[tuple]:
         """The worlds a split's rows are drawn from, as keys: ("science", task, variation,
-        simplifications), ("strips", domain, problem) or ("rules", options, episodes,
-        split, episode)."""
+        simplifications), ("strips", domain, problem), ("pddl", domain file, problem
+        file) or ("rules", options, episodes, split, episode)."""
         from racbench.worlds.science.registry import get_task
         if self.rules:
             opts, n = self.rule_world()
