@@ -293,6 +293,7 @@ def test_gold_path_of_a_large_problem_reaches_its_goal(competition_pddl):
     (("probBLOCKS-5-0.pddl", "probBLOCKS-9-9.pddl"),
      "problem file {blocks}/probBLOCKS-9-9.pddl in 'test' of 'problems' not found"),
     (("probBLOCKS-5-0.pddl", "broken.pddl"), "broken.pddl:2:"),
+    (("{blocks}/domain.pddl\n", "{blocks}/broken-domain.pddl\n"), "broken-domain.pddl:1:"),
     (("    distractors: 2", "    distractors: 2\n    domain: blocksworld"),
      "a next_observation config names one world: 'science'"),
     (("    domain_file: {blocks}/domain.pddl", "    domain: blocksworld"),
@@ -311,6 +312,7 @@ def test_bad_user_pddl_exits_2_naming_the_field_or_file(tmp_path, competition_pd
     for f in (competition_pddl / "blocks").glob("*.pddl"):
         (blocks / f.name).write_bytes(f.read_bytes())
     (blocks / "broken.pddl").write_text("(define (problem x) (:domain BLOCKS)\n (:objects a b\n")
+    (blocks / "broken-domain.pddl").write_text("(define (domain BLOCKS) (:action)")
     text = _user_recipe(tmp_path)
     old, new = (c.replace("{blocks}", str(blocks)) for c in change)
     assert old in text
