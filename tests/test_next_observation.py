@@ -231,14 +231,17 @@ def _stepped_from_files(domain_file: Path, problem_file: Path, row: dict) -> Non
 def test_competition_files_build_through_the_cli_and_answers_step_true(tmp_path,
                                                                       competition_pddl):
     datasets = pytest.importorskip("datasets")
-    recipe = tmp_path / "user.yaml"  # paths relative to where racbench runs, as for every
-    # family (not to the recipe, which sits elsewhere)
-    root = Path(__file__).parents[1]
-    recipe.write_text(_user_recipe(*(p.relative_to(root) for p in (competition_pddl, GRIPPER,
-                                                                   LARGE))))
+    # paths relative to the recipe's folder, as for every family, and run from a folder
+    # where they would name nothing
+    recipe = tmp_path / "recipes" / "user.yaml"
+    recipe.parent.mkdir()
+    recipe.write_text(_user_recipe(*(Path(os.path.relpath(p, recipe.parent))
+                                     for p in (competition_pddl, GRIPPER, LARGE))))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
     out = subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out",
                           str(tmp_path / "ds"), "--quiet"], capture_output=True, text=True,
-                         cwd=root)
+                         cwd=elsewhere)
     assert out.returncode == 0, out.stderr
     files = {"blocks_mc": {"train": ("probBLOCKS-4-0", "probBLOCKS-4-1"),
                            "test": ("probBLOCKS-5-0",)},

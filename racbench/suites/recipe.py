@@ -197,7 +197,7 @@ def parse_recipe(text: str, source: str, _including: tuple[str, ...] = ()) -> Re
         if not isinstance(entry, dict):
             raise RecipeError(f"{where}: expected a mapping")
         _check_keys(entry, CONFIG_KEYS, source, f"configs[{i}]")
-        configs.extend(_expand(entry, where))
+        configs.extend(_expand(_rebased(entry, Path(source).parent), where))
     names = [c.name for c in configs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -209,6 +209,21 @@ def parse_recipe(text: str, source: str, _including: tuple[str, ...] = ()) -> Re
     source_text = "\n".join([text] + [r.source_text for r in included])
     return Recipe(str(data.get("name", source)), str(data.get("description", "")), seed,
                   tuple(configs), source_text, _license(data, source), _citation(data, source))
+
+
+def _rebased(entry: dict, folder: Path) -> dict:
+    """The entry with a relative `domain_file` and its problem files read from the
+    recipe's folder, as `include` paths are: a recipe and its PDDL move together, and the
+    build does not depend on where it is run from."""
+    if folder == Path(".") or not isinstance(entry.get("domain_file"), str):
+        return entry
+    entry = dict(entry, domain_file=str(folder / entry["domain_file"]))
+    problems = entry.get("problems")
+    if isinstance(problems, dict):
+        entry["problems"] = {split: [str(folder / p) if isinstance(p, str) else p for p in files]
+                             if isinstance(files, list) else files
+                             for split, files in problems.items()}
+    return entry
 
 
 def _included(data: dict, source: str, including: tuple[str, ...]) -> list[Recipe]:

@@ -3,6 +3,7 @@ own features, and a `datasets.load_dataset` round trip."""
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import datasets
 import pytest
@@ -184,3 +185,27 @@ def test_a_probe_made_world_by_world_is_the_whole_probe(cfg):
     assert len(parts) == len(worlds)
     joined = cfg.probe("c", 0, splits, {p: cfg.probe_part("c", 0, splits, p) for p in parts})
     assert repr(joined) == repr(cfg.probe("c", 0, splits))
+
+
+def test_a_recipes_pddl_paths_are_read_from_its_folder(tmp_path, monkeypatch):
+    """`domain_file` and problem files relative to the recipe's folder (as `include`
+    paths are), whatever folder the build runs from: a recipe and its PDDL move together."""
+    import shutil
+    from racbench.worlds.strips.shipped import shipped_files
+    domain, problems = shipped_files("gripper", ["p01", "p02"])
+    domain, problems = Path(domain), [Path(p) for p in problems]
+    folder = tmp_path / "project"
+    (folder / "pddl").mkdir(parents=True)
+    for path in (domain, *problems):
+        shutil.copy(path, folder / "pddl" / path.name)
+    recipe = folder / "mine.yaml"
+    recipe.write_text(yaml.safe_dump({"name": "mine", "configs": [{
+        "name": "grip", "family": "applicability", "form": "bool",
+        "domain_file": "pddl/domain.pddl",
+        "problems": {"train": [f"pddl/{problems[0].name}"], "test": [f"pddl/{problems[1].name}"]},
+        "splits": {"train": 4, "test": 4}}]}))
+    monkeypatch.chdir(tmp_path)  # where 'pddl/domain.pddl' names nothing
+    out = build(load_recipe(str(recipe.relative_to(tmp_path))), tmp_path / "ds", workers=1,
+                progress=False)
+    rows = datasets.load_dataset(str(out), "grip", split="test")
+    assert len(rows) == 4 and set(rows["problem"]) == {problems[1].stem}
