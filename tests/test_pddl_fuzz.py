@@ -33,7 +33,9 @@ def test_seeded_mutation_campaign():
     assert not out.crashes, out.crashes[0][1]
     assert out.tried == 2000 == out.accepted + out.refused + out.limited
     assert out.accepted > 50 and out.refused > 1000 and out.limited > 0
-    assert out.slowest[0] < 2
+    # a blow-up (an input parsing or grounding for ever), not a busy machine's seconds:
+    # benchmarks/fuzz_pddl.py prints the slowest input's real time
+    assert out.slowest[0] < 30, out.slowest
 
 
 WORDS = ["define", "domain", "problem", "d", ":domain", ":requirements", ":strips",
