@@ -222,7 +222,7 @@ class NextObservationConfig:
 
     def _validate_files(self) -> None:
         """A user's domain file and problem files (paths as the other families take
-        them: relative to the working directory): present, each in one split."""
+        them: a recipe reads relative ones from its folder): present, each in one split."""
         from racbench.tasks.config import not_a_file
         if not Path(self.domain_file).is_file():
             raise NextObservationError(f"'domain_file' {self.domain_file} "
