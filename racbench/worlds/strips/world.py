@@ -54,6 +54,8 @@ START_POOL = 256  # implicit worlds: well-mixed states that walks start from
 NEAR_GOAL_CANDIDATES = 400  # implicit worlds: candidates for a pool of states near the goal
 NEAR_GOAL_WORK = 1_000_000  # ... and the states their searches may store in all
 NEW_PATH_EVERY = 4  # ... one candidate in this many: a new greedy path from a drawn state
+NEAR_GOAL_PROOF_WORK = 50_000  # ... and the states A* may store in all where breadth-first
+                               # search runs out (proofs of the farther candidates' distances)
 NEAR_GOAL_EVALUATIONS = 3_000  # ... and the states those new paths' searches may evaluate
                                # in all (each a relaxed exploration; uncapped, ~100 searches
                                # took 80 s of CPU on depot p03, 60 s on a 30-block blocksworld)
@@ -804,13 +806,24 @@ class ImplicitWorld(StripsWorld):
                 for state in states:
                     key = (state, cond.pos, cond.neg)
                     if key not in found:
-                        try:
-                            found[key] = shortest_first_actions(self.task, state, cond.pos,
-                                                                cond.neg, budget)
-                        except SearchBudgetExceeded:
-                            found[key] = BUDGET_RAN_OUT
+                        found[key] = self._first_actions(state, cond, budget)
             self._first_done.add(pool)
         return found
+
+    def _first_actions(self, state: int, cond: Condition, budget: int):
+        """`shortest_first_actions` of a pool state, or BUDGET_RAN_OUT. With unit costs
+        the search leaves out the states LM-cut shows to be on no plan of the state's
+        proven length: the same answer (only states off every shortest plan are left
+        out), found where the plain search runs out (satellite p14's states 7 to 11
+        actions from the goal, which the pool proves by A*) and sooner elsewhere (its
+        heuristic values are mostly kept from those proofs)."""
+        bound = None
+        if self._unit_costs:
+            bound = (self._pool_distances[(state, cond.pos, cond.neg)], self._lm_cut(cond))
+        try:
+            return shortest_first_actions(self.task, state, cond.pos, cond.neg, budget, bound)
+        except SearchBudgetExceeded:
+            return BUDGET_RAN_OUT
 
     def _search(self, state: int, cond: Condition, rng=None) -> list[int] | None:
         """A shortest plan to `cond`; the distances of the states along it (each the
@@ -963,7 +976,7 @@ class ImplicitWorld(StripsWorld):
         goals = list(dict.fromkeys(path[-1] for path in paths))  # goal states met so far
         found: dict[int, int] = {}
         tried: set[int] = set()
-        spent, evaluated = [0], 0
+        spent, evaluated, proofs = [0], 0, [0]
         guide = self._guide(cond.pos)
         for attempt in range(NEAR_GOAL_CANDIDATES if paths else 0):
             if spent[0] > NEAR_GOAL_WORK:
@@ -1000,14 +1013,20 @@ class ImplicitWorld(StripsWorld):
             try:
                 plan = bfs_plan(self.task, state, cond.pos, cond.neg, budget, max_depth=hi,
                                 spent=spent)
-            except SearchBudgetExceeded:  # its distance unproven: left out, never guessed
-                self.pool_dropped += 1
-                continue
+                if plan:
+                    self._keep_within(state, cond, hi, plan)
+            except SearchBudgetExceeded:  # proven by A* where it can be, never guessed
+                # (its plan is not kept: a later search bounded by the state's proven
+                # distance may find another, and must find the same whenever it runs)
+                plan = self._pool_proof(state, cond, proofs)
+                if plan is BUDGET_RAN_OUT:
+                    self.pool_dropped += 1
+                    continue
             if not plan:
                 continue
-            self._keep_within(state, cond, hi, plan)
             for i, k in enumerate(plan):
-                found.setdefault(state, len(plan) - i)
+                if len(plan) - i <= hi:  # an A* plan's states within the bound
+                    found.setdefault(state, len(plan) - i)
                 state = self.task.actions[k].apply(state)
             if state not in goals:  # the goal state the plan ends in: walks start there too
                 goals.append(state)
@@ -1019,7 +1038,25 @@ class ImplicitWorld(StripsWorld):
         self._pools[key] = pool
         return pool
 
-    def _astar_lmcut(self, state: int, cond: Condition) -> list[int] | None:
+    def _pool_proof(self, state: int, cond: Condition, proofs: list[int]):
+        """A pool candidate's shortest plan by A* with LM-cut, for when breadth-first
+        search ran out of budget (states as far as the pool's bound lie beyond what it
+        reaches in most worlds: satellite p14's pool held distances 1 to 7 only, its
+        initial state 11 away); BUDGET_RAN_OUT once those searches have stored
+        NEAR_GOAL_PROOF_WORK states in all, or where this one runs out of what is left
+        (the same outcome whichever row asks first: the pool's candidates come in a
+        fixed order)."""
+        left = NEAR_GOAL_PROOF_WORK - proofs[0]
+        if left <= 0:
+            return BUDGET_RAN_OUT
+        try:
+            return self._astar_lmcut(state, cond, min(limits.current().search_budget, left),
+                                     proofs)
+        except SearchBudgetExceeded:
+            return BUDGET_RAN_OUT
+
+    def _astar_lmcut(self, state: int, cond: Condition, max_nodes: int | None = None,
+                     spent: list[int] | None = None) -> list[int] | None:
         """A shortest plan by A* with LM-cut, for when breadth-first search ran out of
         budget: the heuristic is admissible, so the plan is as short as any, and A*
         expands only states whose estimate stays within the plan's length (fewer than
@@ -1030,12 +1067,21 @@ class ImplicitWorld(StripsWorld):
         (A* would minimise cost; these searches count actions)."""
         if not self._unit_costs:
             raise SearchBudgetExceeded("actions with costs: no fallback to A*")
-        h = self._admissible.get((cond.pos, cond.neg))
-        if h is None:
-            h = self._admissible[(cond.pos, cond.neg)] = lm_cut(self.task, cond.pos)
+        h = self._lm_cut(cond)
         if h(state) == math.inf:
             return None
-        return astar(self.task, state, cond, h, limits.current().search_budget)
+        return astar(self.task, state, cond, h,
+                     limits.current().search_budget if max_nodes is None else max_nodes,
+                     spent=spent)
+
+    def _lm_cut(self, cond: Condition):
+        """LM-cut to `cond`, its values kept (the pool's proofs and first actions
+        search around the same goal states)."""
+        h = self._admissible.get((cond.pos, cond.neg))
+        if h is None:
+            h = self._admissible[(cond.pos, cond.neg)] = _values_kept(lm_cut(self.task,
+                                                                             cond.pos))
+        return h
 
     @cached_property
     def _unit_costs(self) -> bool:
@@ -1044,7 +1090,8 @@ class ImplicitWorld(StripsWorld):
     def _plan_within(self, state: int, cond: Condition, depth: int | None):
         """The shortest plan breadth-first search (without tie-breaking) finds first
         from `state` to `cond`, if it has at most `depth` actions (any, for None, and
-        then A* with LM-cut where breadth-first search runs out of budget); None if
+        then A* with LM-cut where breadth-first search runs out of budget, as for a
+        state whose distance a pool proved within `depth`); None if
         there is none, or BUDGET_RAN_OUT. Draws near the goal keep meeting the same
         candidates (walks of a few steps from a few goal states), so outcomes are kept:
         such a search gives the same outcome whenever it runs, so keeping them changes
@@ -1062,7 +1109,10 @@ class ImplicitWorld(StripsWorld):
             kept = bfs_plan(self.task, state, cond.pos, cond.neg, budget, max_depth=depth)
         except SearchBudgetExceeded:
             kept = BUDGET_RAN_OUT
-            if depth is None:  # a distance asked for: worth A*'s dearer states
+            proven = self._pool_distances.get((state, cond.pos, cond.neg))
+            if depth is None or proven is not None and proven <= depth:
+                # a distance asked for, or one a pool proved (by A* where breadth-first
+                # search ran out): worth A*'s dearer states
                 try:
                     kept = self._astar_lmcut(state, cond)
                 except SearchBudgetExceeded:
@@ -1086,17 +1136,7 @@ class ImplicitWorld(StripsWorld):
         (half of depot p03's 19,500 evaluations were repeats)."""
         found = self._guides.get(pos)
         if found is None:
-            h, seen = relaxed_plan_heuristic(self.task, pos), {}
-
-            def found(state: int) -> tuple[float, frozenset[int]]:
-                value = seen.get(state)
-                if value is None:
-                    if len(seen) > GUIDE_VALUES_KEPT:
-                        seen.clear()
-                    value = seen[state] = h(state)
-                return value
-
-            self._guides[pos] = found
+            found = self._guides[pos] = _values_kept(relaxed_plan_heuristic(self.task, pos))
         return found
 
     def _greedy_paths(self, cond: Condition) -> list[list[int]]:
@@ -1120,6 +1160,22 @@ class ImplicitWorld(StripsWorld):
                     paths.append(path)
             self._pools[key] = paths
         return self._pools[key]
+
+
+def _values_kept(h):
+    """`h` (a heuristic: a pure function of the state) with its values kept, up to
+    GUIDE_VALUES_KEPT of them at a time."""
+    seen = {}
+
+    def kept(state: int):
+        value = seen.get(state)
+        if value is None:
+            if len(seen) > GUIDE_VALUES_KEPT:
+                seen.clear()
+            value = seen[state] = h(state)
+        return value
+
+    return kept
 
 
 class PairTable:
