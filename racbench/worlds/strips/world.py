@@ -54,8 +54,11 @@ START_POOL = 256  # implicit worlds: well-mixed states that walks start from
 NEAR_GOAL_CANDIDATES = 400  # implicit worlds: candidates for a pool of states near the goal
 NEAR_GOAL_WORK = 1_000_000  # ... and the states their searches may store in all
 NEW_PATH_EVERY = 4  # ... one candidate in this many: a new greedy path from a drawn state
-NEAR_GOAL_PROOF_WORK = 50_000  # ... and the states A* may store in all where breadth-first
-                               # search runs out (proofs of the farther candidates' distances)
+NEAR_GOAL_PROOF_WORK = 2_500_000  # ... and the states A* may store in all where breadth-first
+                                  # search runs out (proofs of the farther candidates'
+                                  # distances), times the ground actions: each state costs an
+                                  # LM-cut, which visits them (25,000 states on satellite p14,
+                                  # 0.3 ms each; 760 on swap p14, 11 ms each)
 NEAR_GOAL_EVALUATIONS = 3_000  # ... and the states those new paths' searches may evaluate
                                # in all (each a relaxed exploration; uncapped, ~100 searches
                                # took 80 s of CPU on depot p03, 60 s on a 30-block blocksworld)
@@ -959,9 +962,11 @@ class ImplicitWorld(StripsWorld):
         paths to the goal, a step or two off them, and walks from the goal states
         those paths end in (which reach states near the goal in reversible worlds; in
         irreversible ones the paths' own states do); each is kept when a breadth-first
-        search to depth `hi` finds its shortest plan, with every state along that plan
-        (each the rest of it away). A candidate whose search runs out of budget is
-        left out, never guessed (`pool_dropped` counts them), and building stops once
+        search to depth `hi` finds its shortest plan, or where that search runs out of
+        budget, A* with LM-cut (`_pool_proof`: states as far as `hi` lie beyond
+        breadth-first search in most large worlds), with every state along that plan
+        within `hi` (each the rest of it away). A candidate that neither search proves
+        is left out, never guessed (`pool_dropped` counts them), and building stops once
         the searches have stored NEAR_GOAL_WORK states in all; new greedy paths stop
         once their searches have evaluated NEAR_GOAL_EVALUATIONS states in all (a search
         that would pass that is given up, and the candidates come from the paths and goal
@@ -1043,10 +1048,11 @@ class ImplicitWorld(StripsWorld):
         search ran out of budget (states as far as the pool's bound lie beyond what it
         reaches in most worlds: satellite p14's pool held distances 1 to 7 only, its
         initial state 11 away); BUDGET_RAN_OUT once those searches have stored
-        NEAR_GOAL_PROOF_WORK states in all, or where this one runs out of what is left
+        NEAR_GOAL_PROOF_WORK states per ground action in all, or where this one runs
+        out of what is left
         (the same outcome whichever row asks first: the pool's candidates come in a
         fixed order)."""
-        left = NEAR_GOAL_PROOF_WORK - proofs[0]
+        left = NEAR_GOAL_PROOF_WORK // len(self.task.actions) - proofs[0]
         if left <= 0:
             return BUDGET_RAN_OUT
         try:
