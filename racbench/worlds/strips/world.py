@@ -694,6 +694,7 @@ class ImplicitWorld(StripsWorld):
         self._guides: dict = {}  # goal atoms -> FF's heuristic, its values kept (`_guide`)
         self._pool_distances: dict = {}  # (state, goal) -> distance, of the pools' states
         self._pool_of: dict = {}  # (state, goal) -> the first pool it joined
+        self._pool_by_astar: set = set()  # (state, goal) of pool states on A*'s plans
         self._first_of: dict = {}  # (pool state, goal) -> first actions of its shortest plans
         self._first_done: set = set()  # pools whose states' first actions are in _first_of
         self.pool_dropped = 0  # pool candidates whose search ran out of budget
@@ -814,17 +815,24 @@ class ImplicitWorld(StripsWorld):
         return found
 
     def _first_actions(self, state: int, cond: Condition, budget: int):
-        """`shortest_first_actions` of a pool state, or BUDGET_RAN_OUT. With unit costs
-        the search leaves out the states LM-cut shows to be on no plan of the state's
-        proven length: the same answer (only states off every shortest plan are left
-        out), found where the plain search runs out (satellite p14's states 7 to 11
-        actions from the goal, which the pool proves by A*) and sooner elsewhere (its
-        heuristic values are mostly kept from those proofs)."""
-        bound = None
-        if self._unit_costs:
-            bound = (self._pool_distances[(state, cond.pos, cond.neg)], self._lm_cut(cond))
+        """`shortest_first_actions` of a pool state, or BUDGET_RAN_OUT. With unit costs,
+        where the plain search runs out or would (the pool proved the state by A*:
+        satellite p14's states 7 to 11 actions from the goal), the search leaves out
+        the states LM-cut shows to be on no plan of the state's proven length: the
+        same answer (only states off every shortest plan are left out, so it stores
+        no more states than the plain one and runs out only where that does too).
+        Plain first elsewhere: an LM-cut costs as much as thousands of successors
+        where ground actions are many (11 ms on swap p14)."""
+        key = (state, cond.pos, cond.neg)
+        if key not in self._pool_by_astar or not self._unit_costs:
+            try:
+                return shortest_first_actions(self.task, state, cond.pos, cond.neg, budget)
+            except SearchBudgetExceeded:
+                if not self._unit_costs:
+                    return BUDGET_RAN_OUT
         try:
-            return shortest_first_actions(self.task, state, cond.pos, cond.neg, budget, bound)
+            return shortest_first_actions(self.task, state, cond.pos, cond.neg, budget,
+                                          (self._pool_distances[key], self._lm_cut(cond)))
         except SearchBudgetExceeded:
             return BUDGET_RAN_OUT
 
@@ -981,7 +989,7 @@ class ImplicitWorld(StripsWorld):
         goals = list(dict.fromkeys(path[-1] for path in paths))  # goal states met so far
         found: dict[int, int] = {}
         tried: set[int] = set()
-        spent, evaluated, proofs = [0], 0, [0]
+        spent, evaluated, proofs, by_astar = [0], 0, [0], set()
         guide = self._guide(cond.pos)
         for attempt in range(NEAR_GOAL_CANDIDATES if paths else 0):
             if spent[0] > NEAR_GOAL_WORK:
@@ -1016,14 +1024,14 @@ class ImplicitWorld(StripsWorld):
                 continue
             tried.add(state)
             try:
-                plan = bfs_plan(self.task, state, cond.pos, cond.neg, budget, max_depth=hi,
-                                spent=spent)
+                plan, astar = bfs_plan(self.task, state, cond.pos, cond.neg, budget,
+                                       max_depth=hi, spent=spent), False
                 if plan:
                     self._keep_within(state, cond, hi, plan)
             except SearchBudgetExceeded:  # proven by A* where it can be, never guessed
                 # (its plan is not kept: a later search bounded by the state's proven
                 # distance may find another, and must find the same whenever it runs)
-                plan = self._pool_proof(state, cond, proofs)
+                plan, astar = self._pool_proof(state, cond, proofs), True
                 if plan is BUDGET_RAN_OUT:
                     self.pool_dropped += 1
                     continue
@@ -1032,6 +1040,8 @@ class ImplicitWorld(StripsWorld):
             for i, k in enumerate(plan):
                 if len(plan) - i <= hi:  # an A* plan's states within the bound
                     found.setdefault(state, len(plan) - i)
+                    if astar:
+                        by_astar.add(state)
                 state = self.task.actions[k].apply(state)
             if state not in goals:  # the goal state the plan ends in: walks start there too
                 goals.append(state)
@@ -1040,6 +1050,8 @@ class ImplicitWorld(StripsWorld):
             pool.setdefault(d, []).append(state)
             self._pool_distances[(state, cond.pos, cond.neg)] = d
             self._pool_of.setdefault((state, cond.pos, cond.neg), key)
+            if state in by_astar:
+                self._pool_by_astar.add((state, cond.pos, cond.neg))
         self._pools[key] = pool
         return pool
 
