@@ -125,7 +125,8 @@ def test_questions_dropped_for_budget_are_counted_in_the_card(tmp_path):
     small search budget some justification questions cannot be proven: they are drawn
     again, and the card and configs.json count them, the same whatever the number of
     workers. (Blocks 8-0's landmarks used to serve here; the regression proof now
-    settles every one of them.)"""
+    settles every one of them. A budget of 100 dropped some until the pool of states
+    near the goal proved its candidates by A* where breadth-first search runs out.)"""
     import subprocess
     import sys
 
@@ -135,7 +136,7 @@ def test_questions_dropped_for_budget_are_counted_in_the_card(tmp_path):
     for workers in (1, 2):
         out = tmp_path / f"out{workers}"
         subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out",
-                        str(out), "--workers", str(workers), "--search-budget", "100",
+                        str(out), "--workers", str(workers), "--search-budget", "20",
                         "--max-enumerated-states", "1000", "--quiet"],
                        check=True, capture_output=True)
         outs.append(out)
@@ -279,6 +280,78 @@ def test_the_pool_near_the_goal_does_not_depend_on_what_was_asked_before():
             assert explicit.distance(explicit.index[state]) == d
 
 
+def test_the_pool_proves_by_astar_what_breadth_first_search_cannot_reach():
+    """Under a budget breadth-first search runs out of 7 or more actions from the goal
+    (satellite p08, 12,288 states), the pool still reaches the bound: A* with LM-cut
+    proves those candidates' distances (29 were left out before, and only 8 of its
+    states lay 7 or more actions away). Every distance is the enumerated world's, and
+    so are each state's shortest plans' first actions (found by the search LM-cut
+    prunes) and its landmarks (its plan found by A* past the budget)."""
+    import random
+
+    from racbench.tasks import landmarks
+    from racbench.worlds.strips.shipped import shipped_files
+    from racbench.worlds.strips.world import BUDGET_RAN_OUT
+
+    domain_file, (problem,) = shipped_files("satellite", ["p08"])
+    explicit = world_for(domain_file, problem)
+    with limits.overridden(search_budget=500):
+        implicit = ImplicitWorld(explicit.domain, explicit.domain_text, explicit.problem,
+                                 "p08")
+        goal = implicit.goal_condition
+        pool = implicit._near_goal_pool(goal, 12)
+        assert implicit.pool_dropped == 0
+        assert sum(len(states) for d, states in pool.items() if d >= 7) >= 30
+        first = implicit._pool_first_actions((goal.pos, goal.neg, 12), goal)
+        for d, states in pool.items():
+            for state in states:
+                sid = explicit.index[state]
+                assert explicit.distance(sid) == d
+                steps = first[(state, goal.pos, goal.neg)]
+                assert steps is not BUDGET_RAN_OUT
+                assert sorted(steps) == sorted(k for k, _ in explicit.optimal_steps(sid))
+        for state in pool[max(pool)] + pool[max(pool) - 1]:
+            sid = explicit.index[state]
+            rng = random.Random(sid)
+            assert set(landmarks.split_atoms(implicit, rng, state)[0]) == \
+                set(landmarks.split_atoms(explicit, rng, sid)[0])
+
+
+SATELLITE_LANDMARKS_RECIPE = """\
+name: satellite
+seed: 0
+configs:
+  - name: landmarks_open
+    family: landmarks
+    form: open
+    domain: satellite
+    problems: {test: [p14]}
+    splits: {test: 8}
+"""
+
+
+def test_landmarks_open_on_satellite_p14_builds(tmp_path):
+    """Satellite p14's pool held states 1 to 7 actions from the goal (its initial state
+    is 11 away), and only 3 of them had a landmark besides the goal facts: a build of
+    4 rows refused ("64 redraws in a row repeated earlier problems"). With the pool's
+    farther states proven by A*, 8 distinct rows are built, through the CLI."""
+    import subprocess
+    import sys
+
+    import pyarrow.parquet as pq
+
+    recipe = tmp_path / "satellite.yaml"
+    recipe.write_text(SATELLITE_LANDMARKS_RECIPE)
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out",
+                           str(out), "--workers", "1", "--quiet"], capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stderr
+    rows = [r for f in sorted(out.rglob("*.parquet")) for r in pq.read_table(f).to_pylist()]
+    assert len(rows) == 8 and len({r["id"] for r in rows}) == 8
+    assert len({r["context"] for r in rows}) == 8
+
+
 @pytest.mark.parametrize("domain,problem", [("blocksworld", "p15"), ("floortile", "p09"),
                                             ("household", "p08")])
 def test_greedy_paths_with_helpful_actions_reach_the_goal(domain, problem):
@@ -350,3 +423,33 @@ def test_mc_rows_whose_options_are_rare_in_fresh_draws_are_still_made(competitio
     assert not any(s.exact for s in gen._world_survey.values())  # the weighted fallback
     rows = [gen.row("test", i, i) for i in range(40)]
     assert len({r.columns["id"] for r in rows}) == 40
+
+
+def test_weighted_mc_configs_build_whatever_their_name(competition_pddl):
+    """Whether a problem gives weighted mc rows must not depend on the config's name
+    (the survey's seed). Justification on logistics 6-0 shows about one usable draw in
+    a hundred: from 200 draws it built as "large_justification_mc" and refused under
+    each of these names; the survey now draws on while the problem is undecided."""
+    from racbench.worlds.strips.world import stepping_world
+
+    folder = competition_pddl / "logistics00"
+    problem = str(folder / "probLOGISTICS-6-0.pddl")
+    cfg = TaskConfig(family="justification", domain_file=str(folder / "domain.pddl"),
+                     form="mc", lengths=(2,), problems={"test": [problem]})
+    for name in ("justification_mc", "logistics_justification_mc", "mine",
+                 "competition_justification_mc", "jmc_1"):
+        gen = ConfigRows(name, cfg, 0, ("test",))
+        assert not any(s.exact for s in gen._world_survey.values())
+        rows = [gen.row("test", i, i) for i in range(4)]
+        assert len({r.columns["id"] for r in rows}) == 4, name
+    # a survey decided within its first 200 draws is those draws, as before
+    from racbench.tasks import balance
+    from racbench.tasks.justification import mc_pool
+    from racbench.splits.seeding import derive_seed
+
+    world = stepping_world(str(folder / "domain.pddl"), problem)
+    survey = balance.survey_options(mc_pool, world, cfg,
+                                    derive_seed("acp-options", "large_justification_mc",
+                                                world.label))
+    survey.exact = False  # no option sets: weighted
+    assert len(survey.right) == balance.SURVEY_DRAWS and survey.ok

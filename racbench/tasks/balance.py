@@ -47,6 +47,7 @@ from racbench.worlds.strips.world import StripsWorld
 
 SURVEY_DRAWS = 200
 SURVEY_MIN = 3  # bool: both answers seen in at least this many of the draws
+SURVEY_DRAWS_MAX = 2_000  # mc: draws of a problem whose first ones are not yet decisive
 CONFIRM_TRIES = 60  # bool, targeted pools: draws straight for each answer of a seen kind
 OPTION_TRIALS = 20  # mc: option sets tried while surveying a problem
 OPTION_MIN = 2  # mc: a problem gives rows if at least this many trials found a set
@@ -261,8 +262,24 @@ def pick_bool(make_pool: Callable, world: StripsWorld, rng: random.Random, cfg,
 def survey_options(make_pool: Callable, world: StripsWorld, cfg, seed: int) -> Survey:
     """Sample SURVEY_DRAWS situations and record, for every subject right in one of
     them, where it is right and where wrong (from the pools' lists, and from their
-    `judge` for subjects a pool does not list)."""
-    pools = [_drawn(make_pool, world, draw_rng(seed, d), cfg) for d in range(SURVEY_DRAWS)]
+    `judge` for subjects a pool does not list). A problem that shows neither option
+    sets nor SURVEY_MIN usable draws but some subject seen both ways is sampled
+    further, SURVEY_DRAWS more at a time up to SURVEY_DRAWS_MAX, until it shows one
+    or the other: a problem where about one draw in a hundred is usable (justification
+    on logistics00 6-0) gave rows under some config names (the seed) and not others
+    from 200 draws. The first SURVEY_DRAWS are the same draws whatever follows."""
+    pools: list = []
+    while True:
+        pools += [_drawn(make_pool, world, draw_rng(seed, d), cfg)
+                  for d in range(len(pools), len(pools) + SURVEY_DRAWS)]
+        survey = _tally(pools, world, seed)
+        if (survey.has_sets or survey.usable >= SURVEY_MIN or not survey.seen_both()
+                or len(pools) >= SURVEY_DRAWS_MAX):
+            return survey
+
+
+def _tally(pools: list, world: StripsWorld, seed: int) -> Survey:
+    """The survey of these draws' pools (None: a dropped draw)."""
     index: dict = {}
     keys, subjects, kinds, right = [], [], [], []
     for pool in pools:

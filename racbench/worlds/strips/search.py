@@ -266,13 +266,23 @@ class StateSpace:
 # -- forward searches ---------------------------------------------------------------------
 
 def astar(task: GroundTask, state: int, goal, heuristic, max_nodes: int = 2_000_000,
-          tie_break=None) -> list[int] | None:
+          tie_break=None, spent: list[int] | None = None) -> list[int] | None:
     """An optimal plan (action indices) by A* with an admissible `heuristic`.
 
     States are reopened when a cheaper path turns up, so optimality needs admissibility
-    only. `tie_break` (a random.Random) varies which optimal plan comes out."""
-    counter = 0
+    only. `tie_break` (a random.Random) varies which optimal plan comes out. `spent[0]`
+    (if given) grows by the number of states the search stored."""
     best = {state: 0}
+    try:
+        return _astar(task, best, state, goal, heuristic, max_nodes, tie_break)
+    finally:
+        if spent is not None:
+            spent[0] += len(best)
+
+
+def _astar(task: GroundTask, best: dict, state: int, goal, heuristic, max_nodes: int,
+           tie_break) -> list[int] | None:
+    counter = 0
     parent: dict[int, tuple[int, int]] = {}
     heap = [(heuristic(state), 0, 0, state)]
     while heap:
@@ -466,11 +476,16 @@ def optimal_first_by_search(task: GroundTask, state: int, pos: int, neg: int,
 
 
 def shortest_first_actions(task: GroundTask, state: int, pos: int, neg: int,
-                           max_states: int) -> list[int]:
+                           max_states: int, bound=None) -> list[int]:
     """The first actions of every plan with the fewest actions from `state` to the goal
     (none if the goal holds or cannot be reached), by one breadth-first search that
     carries, for each state of a level, the set of first actions reaching it there.
-    SearchBudgetExceeded past `max_states` states."""
+    SearchBudgetExceeded past `max_states` states.
+
+    `bound`: (the state's proven distance d, an admissible heuristic h): a state
+    reached at level g with g + h > d is on no shortest plan, nor is any state a
+    shortest path to one passes, so it is not expanded; the first actions of states
+    on shortest plans stay the same, and so does the answer."""
     if state & pos == pos and not state & neg:
         return []
     successors = task.successors
@@ -479,7 +494,11 @@ def shortest_first_actions(task: GroundTask, state: int, pos: int, neg: int,
     for k, n in successors(state):
         if n != state:
             level[n] = level.get(n, 0) | 1 << k
+    depth = 1
     while level:
+        if bound is not None:
+            level = {n: first for n, first in level.items() if depth + bound[1](n) <= bound[0]}
+        depth += 1
         hits = 0
         for n, first in level.items():
             if n & pos == pos and not n & neg:

@@ -54,6 +54,11 @@ START_POOL = 256  # implicit worlds: well-mixed states that walks start from
 NEAR_GOAL_CANDIDATES = 400  # implicit worlds: candidates for a pool of states near the goal
 NEAR_GOAL_WORK = 1_000_000  # ... and the states their searches may store in all
 NEW_PATH_EVERY = 4  # ... one candidate in this many: a new greedy path from a drawn state
+NEAR_GOAL_PROOF_WORK = 2_500_000  # ... and the states A* may store in all where breadth-first
+                                  # search runs out (proofs of the farther candidates'
+                                  # distances), times the ground actions: each state costs an
+                                  # LM-cut, which visits them (25,000 states on satellite p14,
+                                  # 0.3 ms each; 760 on swap p14, 11 ms each)
 NEAR_GOAL_EVALUATIONS = 3_000  # ... and the states those new paths' searches may evaluate
                                # in all (each a relaxed exploration; uncapped, ~100 searches
                                # took 80 s of CPU on depot p03, 60 s on a 30-block blocksworld)
@@ -689,6 +694,7 @@ class ImplicitWorld(StripsWorld):
         self._guides: dict = {}  # goal atoms -> FF's heuristic, its values kept (`_guide`)
         self._pool_distances: dict = {}  # (state, goal) -> distance, of the pools' states
         self._pool_of: dict = {}  # (state, goal) -> the first pool it joined
+        self._pool_by_astar: set = set()  # (state, goal) of pool states on A*'s plans
         self._first_of: dict = {}  # (pool state, goal) -> first actions of its shortest plans
         self._first_done: set = set()  # pools whose states' first actions are in _first_of
         self.pool_dropped = 0  # pool candidates whose search ran out of budget
@@ -831,13 +837,31 @@ class ImplicitWorld(StripsWorld):
                 for state in states:
                     key = (state, cond.pos, cond.neg)
                     if key not in found:
-                        try:
-                            found[key] = shortest_first_actions(self.task, state, cond.pos,
-                                                                cond.neg, budget)
-                        except SearchBudgetExceeded:
-                            found[key] = BUDGET_RAN_OUT
+                        found[key] = self._first_actions(state, cond, budget)
             self._first_done.add(pool)
         return found
+
+    def _first_actions(self, state: int, cond: Condition, budget: int):
+        """`shortest_first_actions` of a pool state, or BUDGET_RAN_OUT. With unit costs,
+        where the plain search runs out or would (the pool proved the state by A*:
+        satellite p14's states 7 to 11 actions from the goal), the search leaves out
+        the states LM-cut shows to be on no plan of the state's proven length: the
+        same answer (only states off every shortest plan are left out, so it stores
+        no more states than the plain one and runs out only where that does too).
+        Plain first elsewhere: an LM-cut costs as much as thousands of successors
+        where ground actions are many (11 ms on swap p14)."""
+        key = (state, cond.pos, cond.neg)
+        if key not in self._pool_by_astar or not self._unit_costs:
+            try:
+                return shortest_first_actions(self.task, state, cond.pos, cond.neg, budget)
+            except SearchBudgetExceeded:
+                if not self._unit_costs:
+                    return BUDGET_RAN_OUT
+        try:
+            return shortest_first_actions(self.task, state, cond.pos, cond.neg, budget,
+                                          (self._pool_distances[key], self._lm_cut(cond)))
+        except SearchBudgetExceeded:
+            return BUDGET_RAN_OUT
 
     def _search(self, state: int, cond: Condition, rng=None) -> list[int] | None:
         """A shortest plan to `cond`; the distances of the states along it (each the
@@ -973,9 +997,11 @@ class ImplicitWorld(StripsWorld):
         paths to the goal, a step or two off them, and walks from the goal states
         those paths end in (which reach states near the goal in reversible worlds; in
         irreversible ones the paths' own states do); each is kept when a breadth-first
-        search to depth `hi` finds its shortest plan, with every state along that plan
-        (each the rest of it away). A candidate whose search runs out of budget is
-        left out, never guessed (`pool_dropped` counts them), and building stops once
+        search to depth `hi` finds its shortest plan, or where that search runs out of
+        budget, A* with LM-cut (`_pool_proof`: states as far as `hi` lie beyond
+        breadth-first search in most large worlds), with every state along that plan
+        within `hi` (each the rest of it away). A candidate that neither search proves
+        is left out, never guessed (`pool_dropped` counts them), and building stops once
         the searches have stored NEAR_GOAL_WORK states in all; new greedy paths stop
         once their searches have evaluated NEAR_GOAL_EVALUATIONS states in all (a search
         that would pass that is given up, and the candidates come from the paths and goal
@@ -990,7 +1016,7 @@ class ImplicitWorld(StripsWorld):
         goals = list(dict.fromkeys(path[-1] for path in paths))  # goal states met so far
         found: dict[int, int] = {}
         tried: set[int] = set()
-        spent, evaluated = [0], 0
+        spent, evaluated, proofs, by_astar = [0], 0, [0], set()
         guide = self._guide(cond.pos)
         for attempt in range(NEAR_GOAL_CANDIDATES if paths else 0):
             if spent[0] > NEAR_GOAL_WORK:
@@ -1025,16 +1051,24 @@ class ImplicitWorld(StripsWorld):
                 continue
             tried.add(state)
             try:
-                plan = bfs_plan(self.task, state, cond.pos, cond.neg, budget, max_depth=hi,
-                                spent=spent)
-            except SearchBudgetExceeded:  # its distance unproven: left out, never guessed
-                self.pool_dropped += 1
-                continue
+                plan, astar = bfs_plan(self.task, state, cond.pos, cond.neg, budget,
+                                       max_depth=hi, spent=spent), False
+                if plan:
+                    self._keep_within(state, cond, hi, plan)
+            except SearchBudgetExceeded:  # proven by A* where it can be, never guessed
+                # (its plan is not kept: a later search bounded by the state's proven
+                # distance may find another, and must find the same whenever it runs)
+                plan, astar = self._pool_proof(state, cond, proofs), True
+                if plan is BUDGET_RAN_OUT:
+                    self.pool_dropped += 1
+                    continue
             if not plan:
                 continue
-            self._keep_within(state, cond, hi, plan)
             for i, k in enumerate(plan):
-                found.setdefault(state, len(plan) - i)
+                if len(plan) - i <= hi:  # an A* plan's states within the bound
+                    found.setdefault(state, len(plan) - i)
+                    if astar:
+                        by_astar.add(state)
                 state = self.task.actions[k].apply(state)
             if state not in goals:  # the goal state the plan ends in: walks start there too
                 goals.append(state)
@@ -1043,10 +1077,31 @@ class ImplicitWorld(StripsWorld):
             pool.setdefault(d, []).append(state)
             self._pool_distances[(state, cond.pos, cond.neg)] = d
             self._pool_of.setdefault((state, cond.pos, cond.neg), key)
+            if state in by_astar:
+                self._pool_by_astar.add((state, cond.pos, cond.neg))
         self._pools[key] = pool
         return pool
 
-    def _astar_lmcut(self, state: int, cond: Condition) -> list[int] | None:
+    def _pool_proof(self, state: int, cond: Condition, proofs: list[int]):
+        """A pool candidate's shortest plan by A* with LM-cut, for when breadth-first
+        search ran out of budget (states as far as the pool's bound lie beyond what it
+        reaches in most worlds: satellite p14's pool held distances 1 to 7 only, its
+        initial state 11 away); BUDGET_RAN_OUT once those searches have stored
+        NEAR_GOAL_PROOF_WORK states per ground action in all, or where this one runs
+        out of what is left
+        (the same outcome whichever row asks first: the pool's candidates come in a
+        fixed order)."""
+        left = NEAR_GOAL_PROOF_WORK // len(self.task.actions) - proofs[0]
+        if left <= 0:
+            return BUDGET_RAN_OUT
+        try:
+            return self._astar_lmcut(state, cond, min(limits.current().search_budget, left),
+                                     proofs)
+        except SearchBudgetExceeded:
+            return BUDGET_RAN_OUT
+
+    def _astar_lmcut(self, state: int, cond: Condition, max_nodes: int | None = None,
+                     spent: list[int] | None = None) -> list[int] | None:
         """A shortest plan by A* with LM-cut, for when breadth-first search ran out of
         budget: the heuristic is admissible, so the plan is as short as any, and A*
         expands only states whose estimate stays within the plan's length (fewer than
@@ -1057,12 +1112,21 @@ class ImplicitWorld(StripsWorld):
         (A* would minimise cost; these searches count actions)."""
         if not self._unit_costs:
             raise SearchBudgetExceeded("actions with costs: no fallback to A*")
-        h = self._admissible.get((cond.pos, cond.neg))
-        if h is None:
-            h = self._admissible[(cond.pos, cond.neg)] = lm_cut(self.task, cond.pos)
+        h = self._lm_cut(cond)
         if h(state) == math.inf:
             return None
-        return astar(self.task, state, cond, h, limits.current().search_budget)
+        return astar(self.task, state, cond, h,
+                     limits.current().search_budget if max_nodes is None else max_nodes,
+                     spent=spent)
+
+    def _lm_cut(self, cond: Condition):
+        """LM-cut to `cond`, its values kept (the pool's proofs and first actions
+        search around the same goal states)."""
+        h = self._admissible.get((cond.pos, cond.neg))
+        if h is None:
+            h = self._admissible[(cond.pos, cond.neg)] = _values_kept(lm_cut(self.task,
+                                                                             cond.pos))
+        return h
 
     @cached_property
     def _unit_costs(self) -> bool:
@@ -1071,7 +1135,8 @@ class ImplicitWorld(StripsWorld):
     def _plan_within(self, state: int, cond: Condition, depth: int | None):
         """The shortest plan breadth-first search (without tie-breaking) finds first
         from `state` to `cond`, if it has at most `depth` actions (any, for None, and
-        then A* with LM-cut where breadth-first search runs out of budget); None if
+        then A* with LM-cut where breadth-first search runs out of budget, as for a
+        state whose distance a pool proved within `depth`); None if
         there is none, or BUDGET_RAN_OUT. Draws near the goal keep meeting the same
         candidates (walks of a few steps from a few goal states), so outcomes are kept:
         such a search gives the same outcome whenever it runs, so keeping them changes
@@ -1089,7 +1154,10 @@ class ImplicitWorld(StripsWorld):
             kept = bfs_plan(self.task, state, cond.pos, cond.neg, budget, max_depth=depth)
         except SearchBudgetExceeded:
             kept = BUDGET_RAN_OUT
-            if depth is None:  # a distance asked for: worth A*'s dearer states
+            proven = self._pool_distances.get((state, cond.pos, cond.neg))
+            if depth is None or proven is not None and proven <= depth:
+                # a distance asked for, or one a pool proved (by A* where breadth-first
+                # search ran out): worth A*'s dearer states
                 try:
                     kept = self._astar_lmcut(state, cond)
                 except SearchBudgetExceeded:
@@ -1113,17 +1181,7 @@ class ImplicitWorld(StripsWorld):
         (half of depot p03's 19,500 evaluations were repeats)."""
         found = self._guides.get(pos)
         if found is None:
-            h, seen = relaxed_plan_heuristic(self.task, pos), {}
-
-            def found(state: int) -> tuple[float, frozenset[int]]:
-                value = seen.get(state)
-                if value is None:
-                    if len(seen) > GUIDE_VALUES_KEPT:
-                        seen.clear()
-                    value = seen[state] = h(state)
-                return value
-
-            self._guides[pos] = found
+            found = self._guides[pos] = _values_kept(relaxed_plan_heuristic(self.task, pos))
         return found
 
     def _greedy_paths(self, cond: Condition) -> list[list[int]]:
@@ -1147,6 +1205,22 @@ class ImplicitWorld(StripsWorld):
                     paths.append(path)
             self._pools[key] = paths
         return self._pools[key]
+
+
+def _values_kept(h):
+    """`h` (a heuristic: a pure function of the state) with its values kept, up to
+    GUIDE_VALUES_KEPT of them at a time."""
+    seen = {}
+
+    def kept(state: int):
+        value = seen.get(state)
+        if value is None:
+            if len(seen) > GUIDE_VALUES_KEPT:
+                seen.clear()
+            value = seen[state] = h(state)
+        return value
+
+    return kept
 
 
 class PairTable:
