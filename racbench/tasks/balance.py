@@ -267,14 +267,17 @@ def survey_options(make_pool: Callable, world: StripsWorld, cfg, seed: int) -> S
     further, SURVEY_DRAWS more at a time up to SURVEY_DRAWS_MAX, until it shows one
     or the other: a problem where about one draw in a hundred is usable (justification
     on logistics00 6-0) gave rows under some config names (the seed) and not others
-    from 200 draws. The first SURVEY_DRAWS are the same draws whatever follows."""
+    from 200 draws. The first SURVEY_DRAWS are the same draws whatever follows. A world
+    whose draws are dear caps them (`survey_draws_max`: the science lab, whose draws
+    play the simulator, surveys SURVEY_DRAWS)."""
+    limit = getattr(world, "survey_draws_max", SURVEY_DRAWS_MAX)
     pools: list = []
     while True:
         pools += [_drawn(make_pool, world, draw_rng(seed, d), cfg)
                   for d in range(len(pools), len(pools) + SURVEY_DRAWS)]
         survey = _tally(pools, world, seed)
         if (survey.has_sets or survey.usable >= SURVEY_MIN or not survey.seen_both()
-                or len(pools) >= SURVEY_DRAWS_MAX):
+                or len(pools) >= limit):
             return survey
 
 

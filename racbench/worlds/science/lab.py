@@ -80,6 +80,10 @@ class ScienceLab(World):
     # executability survey (15-40 s a variation). Families of one or two kinds a
     # length (planning, goal recognition) still get 60
     confirm_budget = 1600
+    # mc surveys: a variation not decided by its first 200 draws is left out here, not
+    # surveyed on to 2,000 as a planning problem is (up to 1,800 more draws of 10-30 ms
+    # each, where a task has tens to thousands of variations to give rows instead)
+    survey_draws_max = 200
 
     def __init__(self, task: str, variation: int, simplifications: str = ""):
         self.task = task
