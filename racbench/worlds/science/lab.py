@@ -243,16 +243,9 @@ class ScienceLab(World):
         """Whether some command the simulator takes in `state` completes the task: every
         one is tried from the state saved there (none is remembered as a state)."""
         saved, commands = self._node(state).saved, self.valid(state)
-        self._env.restore(saved)
-        self._at = state
-        self._env.scope  # noqa: B018 (the state's scope, read once for every command)
-        # what the episode worked out in this state (its scope, to read commands) holds
-        # after every restore to it: restore forgets it only for the states that follow
-        known = dict(self._env._cache)
         found = False
         for command in commands:
-            self._env.restore(saved)
-            self._env._cache.update(known)
+            self._env.restore(saved)  # with the state's scope, to read every command in
             self._env.act(command)
             if self._env.episode.complete:
                 found = True
