@@ -50,7 +50,10 @@ class _Node:
     commands as typed there), the agent's room and the things the context of a question
     about it shows (uid -> name); the commands valid there, its facts, its look and what
     commands mean there are filled in when first asked (walks pass many states whose
-    facts nobody asks, and reach ends whose commands nobody asks)."""
+    facts nobody asks, and reach ends whose commands nobody asks). The episode is saved
+    there only when it moves on by a command (`_leave`): a walk's end, left for another
+    state, is never returned to in most surveys (two in five states), and one that is
+    is reached from the saved state before it."""
 
     __slots__ = ("saved", "scope", "room", "shown", "commands", "facts", "view", "meanings",
                  "valid", "complete", "said", "answers")
@@ -58,7 +61,7 @@ class _Node:
     def __init__(self, env: ScienceEnv):
         world, scope = env.world, env.scope
         room = world.agent_room()
-        self.saved, self.scope, self.room = env.save(), scope, room.uid
+        self.saved, self.scope, self.room = None, scope, room.uid
         self.shown = {t.uid: t.name for t in scope.things}
         self.shown.update((r.uid, r.name) for r in [room] + [o for _, o in world.doors_of(room)])
         self.commands = self.facts = self.view = None
@@ -103,6 +106,7 @@ class ScienceLab(World):
         self._at: tuple[str, ...] = ()
         self._gold: tuple[str, ...] | None = None
         self._root = _Node(self._env)
+        self._root.saved = self._env.save()
         self._nodes: OrderedDict[tuple, _Node] = OrderedDict()
 
     # -- the running episode ---------------------------------------------------------------
@@ -118,15 +122,16 @@ class ScienceLab(World):
 
     def _go(self, state: tuple[str, ...]) -> None:
         """Bring the episode to `state`: on from where it is if that is on the way, else
-        from the longest remembered prefix; every state passed is remembered."""
+        from the longest remembered prefix saved; every state passed is remembered."""
         at = self._at
         n = len(state)
-        while n and state[:n] not in self._nodes:
+        while n and getattr(self._nodes.get(state[:n]), "saved", None) is None:
             n -= 1
         if not (len(at) >= n and state[:len(at)] == at):
             at = state[:n]
             self._env.restore(self._node(at).saved)
         for command in state[len(at):]:
+            self._leave(at)
             said = self._env.act(command)[0]
             at += (command,)
             if at not in self._nodes:
@@ -134,6 +139,14 @@ class ScienceLab(World):
         self._at = state
         if state and state not in self._nodes:  # stood here, but forgotten since
             self._nodes[state] = _Node(self._env)
+
+    def _leave(self, state: tuple[str, ...]) -> _Node:
+        """The node of `state`, where the episode stands and is about to type a command,
+        saved there (if remembered) to come back to."""
+        node = self._nodes.get(state) if state else self._root
+        if node is not None and node.saved is None:
+            node.saved = self._env.save()
+        return node
 
     def _remember(self, state: tuple[str, ...]) -> _Node:
         """A node for the episode standing in `state`, remembered (the oldest forgotten)."""
@@ -247,7 +260,9 @@ class ScienceLab(World):
     def completes_in_one(self, state: tuple[str, ...]) -> bool:
         """Whether some command the simulator takes in `state` completes the task: every
         one is tried from the state saved there (none is remembered as a state)."""
-        saved, commands = self._node(state).saved, self.valid(state)
+        commands = self.valid(state)
+        self._go(state)
+        saved = self._leave(state).saved
         found = False
         for command in commands:
             self._env.restore(saved)  # with the state's scope, to read every command in
@@ -292,6 +307,7 @@ class ScienceLab(World):
         said = here.answers.get(command)
         if said is None:
             self._go(state)
+            self._leave(state)
             said = here.answers[command] = self._env.act(command)[0]
             self._at = nxt
         return nxt, said
