@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import OrderedDict
+from collections.abc import Sequence
 from functools import lru_cache
 
 from racbench.worlds.protocol import World
@@ -175,7 +176,7 @@ class ScienceLab(World):
         if node.commands is None:
             valid = self.valid(state)
             node = self._node(state)
-            node.commands = tuple(a for a in valid if not a.startswith(LEFT_OUT_VERBS))
+            node.commands = tuple([a for a in valid if not a.startswith(LEFT_OUT_VERBS)])
         return node.commands
 
     def _facts(self) -> frozenset[tuple]:
@@ -284,9 +285,9 @@ class ScienceLab(World):
     def applicable(self, state: tuple[str, ...]) -> list[str]:
         return list(self._commands(state))
 
-    def succ(self, state: tuple[str, ...]) -> tuple[list[str], list[tuple[str, ...]]]:
+    def succ(self, state: tuple[str, ...]) -> tuple[list[str], Sequence[tuple[str, ...]]]:
         commands = self.applicable(state)
-        return commands, [state + (c,) for c in commands]
+        return commands, _After(state, commands)
 
     def step(self, state: tuple[str, ...], command: str) -> tuple[str, ...] | None:
         return state + (command,) if command in self._commands(state) else None
@@ -450,6 +451,22 @@ class ScienceLab(World):
         """The lab's phrasing of facts and commands (racbench.text.phrasing)."""
         from racbench.text.phrasing import LabText
         return LabText(self.doors)
+
+
+class _After(Sequence):
+    """The states after each of `commands` in `state`, each made when asked for: a walk
+    takes one of some hundreds (making them all made a survey's garbage collector busy)."""
+
+    __slots__ = ("state", "commands")
+
+    def __init__(self, state: tuple[str, ...], commands: list[str]):
+        self.state, self.commands = state, commands
+
+    def __len__(self) -> int:
+        return len(self.commands)
+
+    def __getitem__(self, i: int) -> tuple[str, ...]:
+        return self.state + (self.commands[i],)
 
 
 def _is_thing(arg) -> bool:
