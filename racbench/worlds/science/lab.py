@@ -52,9 +52,9 @@ class _Node:
     about it shows (uid -> name); the commands valid there, its facts, its look and what
     commands mean there are filled in when first asked (walks pass many states whose
     facts nobody asks, and reach ends whose commands nobody asks). The episode is saved
-    there only when it moves on by a command (`_leave`): a walk's end, left for another
-    state, is never returned to in most surveys (two in five states), and one that is
-    is reached from the saved state before it."""
+    there only when it moves on by a command (`_leave`): a walk's end is left for another
+    state and seldom returned to (a quarter of a survey's states are never saved), and
+    is then reached again from the saved state before it."""
 
     __slots__ = ("saved", "scope", "room", "shown", "commands", "facts", "view", "meanings",
                  "valid", "complete", "said", "answers")
