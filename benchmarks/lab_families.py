@@ -20,7 +20,7 @@ import argparse
 import resource
 import time
 
-from racbench.tasks import FAMILIES
+from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.tasks.config import TaskConfig
 from racbench.tasks.rows import ConfigRows, GenerationError
 from racbench.worlds.science.registry import get_task
@@ -38,7 +38,7 @@ def main() -> None:
     ap.add_argument("--variations", type=int, default=0, help="the split's first N (0: all)")
     args = ap.parse_args()
     families = (args.families.split(",") if args.families else
-                [f for f, fam in FAMILIES.items() if "science" in fam.worlds])
+                [f for f, fam in FAMILIES.items() if "science" in fam.worlds and f not in OWN_CONFIG])
     lengths = tuple(int(n) for n in args.lengths.split(","))
     print(f"rows per CPU-second after setup ({args.split} variations, form {args.form}, lengths "
           f"{list(lengths)}, simplifications '{args.simplifications}'); setup CPU s in brackets")

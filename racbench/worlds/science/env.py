@@ -97,20 +97,25 @@ class ScienceEnv:
         return obs, score - before, True
 
     def save(self) -> tuple:
-        """Everything a step may change (world, episode, clock), for `restore`."""
+        """Everything a step may change (world, episode, clock), for `restore`, and what was
+        worked out from the world so far (its scope, look, valid actions: keyed by version)."""
         return (self.world, self.world.save(), self.episode.save(), self.moves, self.pending,
-                self.finished, self.extra_ticks)
+                self.finished, self.extra_ticks, dict(self._cache))
 
     def restore(self, saved: tuple) -> None:
         """Back to a state `save` took in this episode, without replaying the commands that
         led there (the task's goals hold on to this episode's things, so a saved state is
         only ever loaded back into them: never across `reset`)."""
-        world, things, episode, self.moves, self.pending, self.finished, self.extra_ticks = saved
+        world, things, episode, self.moves, self.pending, self.finished, self.extra_ticks, \
+            cache = saved
         if world is not self.world:
             raise ValueError("a saved state is restored into the episode that saved it")
         world.load(things)
         self.episode.load(episode)
-        self._cache = {}  # keyed by world version, which the restored world repeats
+        # the cache as it was when saved: what it holds of the saved version is this state's
+        # (the scope a command is read in, most often), and it holds nothing of the later
+        # versions the restored world repeats (every restore swaps the whole cache)
+        self._cache = dict(cache)
 
     # ---- internals ----------------------------------------------------------------------------
     def _choose(self, text: str):

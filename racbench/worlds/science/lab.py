@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import OrderedDict
+from collections.abc import Sequence
 from functools import lru_cache
 
 from racbench.worlds.protocol import World
@@ -50,7 +51,10 @@ class _Node:
     commands as typed there), the agent's room and the things the context of a question
     about it shows (uid -> name); the commands valid there, its facts, its look and what
     commands mean there are filled in when first asked (walks pass many states whose
-    facts nobody asks, and reach ends whose commands nobody asks)."""
+    facts nobody asks, and reach ends whose commands nobody asks). The episode is saved
+    there only when it moves on by a command (`_leave`): a walk's end is left for another
+    state and seldom returned to (a quarter of a survey's states are never saved), and
+    is then reached again from the saved state before it."""
 
     __slots__ = ("saved", "scope", "room", "shown", "commands", "facts", "view", "meanings",
                  "valid", "complete", "said", "answers")
@@ -58,7 +62,7 @@ class _Node:
     def __init__(self, env: ScienceEnv):
         world, scope = env.world, env.scope
         room = world.agent_room()
-        self.saved, self.scope, self.room = env.save(), scope, room.uid
+        self.saved, self.scope, self.room = None, scope, room.uid
         self.shown = {t.uid: t.name for t in scope.things}
         self.shown.update((r.uid, r.name) for r in [room] + [o for _, o in world.doors_of(room)])
         self.commands = self.facts = self.view = None
@@ -107,6 +111,7 @@ class ScienceLab(World):
         self._at: tuple[str, ...] = ()
         self._gold: tuple[str, ...] | None = None
         self._root = _Node(self._env)
+        self._root.saved = self._env.save()
         self._nodes: OrderedDict[tuple, _Node] = OrderedDict()
 
     # -- the running episode ---------------------------------------------------------------
@@ -122,15 +127,16 @@ class ScienceLab(World):
 
     def _go(self, state: tuple[str, ...]) -> None:
         """Bring the episode to `state`: on from where it is if that is on the way, else
-        from the longest remembered prefix; every state passed is remembered."""
+        from the longest remembered prefix saved; every state passed is remembered."""
         at = self._at
         n = len(state)
-        while n and state[:n] not in self._nodes:
+        while n and getattr(self._nodes.get(state[:n]), "saved", None) is None:
             n -= 1
         if not (len(at) >= n and state[:len(at)] == at):
             at = state[:n]
             self._env.restore(self._node(at).saved)
         for command in state[len(at):]:
+            self._leave(at)
             said = self._env.act(command)[0]
             at += (command,)
             if at not in self._nodes:
@@ -138,6 +144,14 @@ class ScienceLab(World):
         self._at = state
         if state and state not in self._nodes:  # stood here, but forgotten since
             self._nodes[state] = _Node(self._env)
+
+    def _leave(self, state: tuple[str, ...]) -> _Node:
+        """The node of `state`, where the episode stands and is about to type a command,
+        saved there (if remembered) to come back to."""
+        node = self._nodes.get(state) if state else self._root
+        if node is not None and node.saved is None:
+            node.saved = self._env.save()
+        return node
 
     def _remember(self, state: tuple[str, ...]) -> _Node:
         """A node for the episode standing in `state`, remembered (the oldest forgotten)."""
@@ -159,10 +173,15 @@ class ScienceLab(World):
             setattr(node, what, value)
         return value
 
-    def _commands(self) -> tuple[str, ...]:
-        env = self._env
-        return () if env.finished else tuple(
-            a for a in env.valid_actions() if not a.startswith(LEFT_OUT_VERBS))
+    def _commands(self, state: tuple[str, ...]) -> tuple[str, ...]:
+        """The state's valid commands that change the world, filtered from `valid` (listing
+        the valid actions costs a millisecond; a state's is listed once for both)."""
+        node = self._node(state)
+        if node.commands is None:
+            valid = self.valid(state)
+            node = self._node(state)
+            node.commands = tuple([a for a in valid if not a.startswith(LEFT_OUT_VERBS)])
+        return node.commands
 
     def _facts(self) -> frozenset[tuple]:
         return frozenset(f for f in iter_facts(self._env.world) if f[0] in QUESTION_PREDICATES)
@@ -246,17 +265,12 @@ class ScienceLab(World):
     def completes_in_one(self, state: tuple[str, ...]) -> bool:
         """Whether some command the simulator takes in `state` completes the task: every
         one is tried from the state saved there (none is remembered as a state)."""
-        saved, commands = self._node(state).saved, self.valid(state)
-        self._env.restore(saved)
-        self._at = state
-        self._env.scope  # noqa: B018 (the state's scope, read once for every command)
-        # what the episode worked out in this state (its scope, to read commands) holds
-        # after every restore to it: restore forgets it only for the states that follow
-        known = dict(self._env._cache)
+        commands = self.valid(state)
+        self._go(state)
+        saved = self._leave(state).saved
         found = False
         for command in commands:
-            self._env.restore(saved)
-            self._env._cache.update(known)
+            self._env.restore(saved)  # with the state's scope, to read every command in
             self._env.act(command)
             if self._env.episode.complete:
                 found = True
@@ -273,15 +287,14 @@ class ScienceLab(World):
         return [names[uid] for uid in sorted(self._env.episode.focus_mark) if uid in names]
 
     def applicable(self, state: tuple[str, ...]) -> list[str]:
-        return list(self._seen(state, "commands", self._commands))
+        return list(self._commands(state))
 
-    def succ(self, state: tuple[str, ...]) -> tuple[list[str], list[tuple[str, ...]]]:
+    def succ(self, state: tuple[str, ...]) -> tuple[list[str], Sequence[tuple[str, ...]]]:
         commands = self.applicable(state)
-        return commands, [state + (c,) for c in commands]
+        return commands, _After(state, commands)
 
     def step(self, state: tuple[str, ...], command: str) -> tuple[str, ...] | None:
-        return state + (command,) if command in self._seen(state, "commands", self._commands) \
-            else None
+        return state + (command,) if command in self._commands(state) else None
 
     def observe(self, state: tuple[str, ...], command: str, text=None
                 ) -> tuple[tuple[str, ...], str]:
@@ -299,6 +312,7 @@ class ScienceLab(World):
         said = here.answers.get(command)
         if said is None:
             self._go(state)
+            self._leave(state)
             said = here.answers[command] = self._env.act(command)[0]
             self._at = nxt
         return nxt, said
@@ -441,6 +455,22 @@ class ScienceLab(World):
         """The lab's phrasing of facts and commands (racbench.text.phrasing)."""
         from racbench.text.phrasing import LabText
         return LabText(self.doors)
+
+
+class _After(Sequence):
+    """The states after each of `commands` in `state`, each made when asked for: a walk
+    takes one of some hundreds (making them all made a survey's garbage collector busy)."""
+
+    __slots__ = ("state", "commands")
+
+    def __init__(self, state: tuple[str, ...], commands: list[str]):
+        self.state, self.commands = state, commands
+
+    def __len__(self) -> int:
+        return len(self.commands)
+
+    def __getitem__(self, i: int) -> tuple[str, ...]:
+        return self.state + (self.commands[i],)
 
 
 def _is_thing(arg) -> bool:

@@ -41,6 +41,12 @@ def command(verb: str, *args: str) -> str:
     return _CANONICAL[verb].format(*args)
 
 
+def command_of(verb: str):
+    """`command` for one verb, as a function of its arguments: for the loops that word
+    hundreds of commands of a verb a state (valid.py's moves and connections)."""
+    return _CANONICAL[verb].format
+
+
 def door(room: str) -> str:
     return _names()["door"].format(room=room)
 

@@ -120,9 +120,10 @@ def _named(words: str, scope: Scope) -> list:
 def _holding(things, items: list[str], scope: Scope) -> list:
     """The things whose direct contents answer to every listed name (hold nothing, for [])."""
     def holds(t) -> bool:
+        contents = scope.contents.get(t.uid, ())
         if not items:
-            return not t.contents
-        return all(any(c in scope.refs.get(item, ()) for c in t.contents) for item in items)
+            return not contents
+        return all(any(c in scope.refs.get(item, ()) for c in contents) for item in items)
     return [t for t in things if holds(t)]
 
 

@@ -35,7 +35,8 @@ def has_terminals(thing) -> bool:
 
 
 class Scope:
-    __slots__ = ("things", "canon", "refs", "_terminals", "_terms", "rooms", "room", "version")
+    __slots__ = ("things", "canon", "refs", "_terminals", "_terms", "rooms", "room", "version",
+                 "contents")
 
     def __init__(self, world: World):
         self.version = world.version
@@ -50,6 +51,9 @@ class Scope:
                 stack.extend(reversed(t.contents))
         doors = [d for d, _ in world.doors_of(room)]
         self.things = things + doors
+        # what each holds now: a command is read in a scope kept for a state the world has
+        # since left (the lab's), by what was in its containers then ('cup containing nothing')
+        self.contents = {t.uid: tuple(t.contents) for t in things}
         # canonical names: the plain name when unique here, else qualified by the container
         counts: dict[str, int] = {}
         for t in things:

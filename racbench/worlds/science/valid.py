@@ -6,7 +6,7 @@ a device to switch...), in canonical wording that parses back to exactly that ac
 
 from __future__ import annotations
 
-from racbench.worlds.science.naming import command as cmd, terminal
+from racbench.worlds.science.naming import command as cmd, command_of, terminal
 from racbench.worlds.science.scope import Scope, has_terminals, terminal_names
 from racbench.worlds.science.world import AGENT, DOOR, SWITCHED, moves_with_its_vessel
 
@@ -57,6 +57,7 @@ def valid_actions(world, scope: Scope, teleport_ok: bool, electric_ok: bool) -> 
                 out.append(cmd("pick_up", c))
         if electric_ok and has_terminals(t):
             terminals.append(t)
+    move = command_of("move")
     for t in movable:
         c = canon[t.uid]
         for h in holders:
@@ -64,7 +65,7 @@ def valid_actions(world, scope: Scope, teleport_ok: bool, electric_ok: bool) -> 
                 continue
             if h.parent is t or (h.parent is not None and world.inside(h, t)):
                 continue
-            out.append(cmd("move", c, canon[h.uid]))
+            out.append(move(c, canon[h.uid]))
     wet = [h for h in holders if any(x.is_substance and x.state == "liquid" for x in h.contents)]
     for h in wet:
         for d in holders:
@@ -84,10 +85,11 @@ def valid_actions(world, scope: Scope, teleport_ok: bool, electric_ok: bool) -> 
                     free.append((t, terminal(canon[t.uid], names[i])))
             if (t.uid, 0) in links or (t.uid, 1) in links:
                 out.append(cmd("disconnect", canon[t.uid]))
+        connect = command_of("connect")
         for i, (ta, na) in enumerate(free):
             for tb, nb in free[i + 1:]:
                 if ta is not tb:
-                    out.append(cmd("connect", na, nb))
+                    out.append(connect(na, nb))
     for door, other in world.doors_of(here):
         if door.is_open:
             out.append(cmd("go", other.name))
