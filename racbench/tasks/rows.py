@@ -143,7 +143,7 @@ class ConfigRows:
         self.seed = seed
         self.family = FAMILIES[cfg.family]
         self.n_variants = max(1, len(self.family.negative_kinds))
-        self._texts: dict[int, TaskText] = {}
+        self._texts: dict = {}  # id(domain) or a domainless world -> its TaskText
         self.worlds, self.excluded = load_worlds(cfg, splits, config_name=name), []
 
     # -- what each problem can give ---------------------------------------------------------
@@ -381,8 +381,12 @@ class ConfigRows:
         return Names(dict(zip(world.objects, chosen)), world.domain)
 
     def _text(self, world: StripsWorld) -> TaskText:
-        """The world's phrasing under this config's options, one per domain."""
-        key = id(getattr(world, "domain", type(world)))
+        """The world's phrasing under this config's options: one per STRIPS domain (its
+        problems share it), one per world elsewhere (a lab variation's phrasing holds its
+        own doors: keyed by the class, a process's first variation named every later
+        one's doors, so a row's question could name another door than its subject)."""
+        domain = getattr(world, "domain", None)
+        key = id(domain) if domain is not None else world
         text = self._texts.get(key)
         if text is None:
             cfg = self.cfg

@@ -160,6 +160,26 @@ def test_questions_name_only_what_the_context_shows(lab_rows):
     assert all(checked[config] for config in CONFIGS), checked
 
 
+def test_questions_name_the_subjects_own_doors(lab_rows):
+    """A fact's door is phrased by the rooms that door joins in the row's own variation
+    (once, a process's first variation named every later one's doors)."""
+    checked = 0
+    for config, splits in lab_rows.items():
+        if config[0] not in ("projection", "progression"):
+            continue
+        for rows in splits.values():
+            for row in rows:
+                sym = json.loads(row["symbolic"])
+                env, _ = _replay(sym)
+                asked = row["question"] + " ".join(row["choices"])
+                for thing in _things(env, sym):
+                    if thing.kind == "door":
+                        a, b = (r.name for r in thing.rooms)
+                        assert f"door between the {a} and the {b}" in asked, (row["id"], asked)
+                        checked += 1
+    assert checked
+
+
 def test_labels_are_balanced_and_variations_stay_in_their_split(lab_rows):
     for (family, form), splits in lab_rows.items():
         for split, rows in splits.items():
@@ -186,13 +206,14 @@ def test_rows_are_phrased_from_templates_not_ids(lab_rows):
 REBUILT = ("boil_projection_mc", "boil_applicability_bool", "boil_progression_bool")
 
 
-def test_lab_rows_are_the_same_bytes_under_any_hash_seed(lab_build):
-    """The CLI under a hash seed other than this process's writes the fixture's bytes
-    (the surveys behind the rows iterate sets and dicts of things)."""
+def test_lab_rows_are_the_same_bytes_under_any_hash_seed_and_workers(lab_build):
+    """The CLI under a hash seed other than this process's, on two workers, writes the
+    fixture's bytes (made by one: the surveys behind the rows iterate sets and dicts of
+    things, and a process's labs serve every config it builds)."""
     other = "1" if os.environ.get("PYTHONHASHSEED") == "0" else "0"
     out = lab_build / f"out-hash-seed-{other}"
     subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(lab_build / "lab.yaml"),
-                    "--out", str(out), "--configs", ",".join(REBUILT), "--workers", "1",
+                    "--out", str(out), "--configs", ",".join(REBUILT), "--workers", "2",
                     "--quiet"], check=True, env={**os.environ, "PYTHONHASHSEED": other},
                    timeout=900)
     digests = [{str(p.relative_to(root)): hashlib.blake2b(p.read_bytes()).hexdigest()
