@@ -1,6 +1,7 @@
 """The Ray engine writes the bytes of the local engine: a real local Ray instance, real
 builds of `trac` and `acp` subsets compared file by file (acp's under a low enumeration
-limit, which must reach the workers), an interrupted Ray build resumed, and the refusals (`--address` without Ray, a cluster that is not there).
+limit, which must reach the workers), an interrupted Ray build resumed, and the
+refusals (`--address` without Ray, a cluster that is not there).
 
 The Ray instance is started once for the module, listening on loopback only
 (RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 makes Ray use 127.0.0.1 as the node's address);
