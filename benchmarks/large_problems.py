@@ -20,7 +20,11 @@ world and nothing another family computed: a one-config generator is built (its
 problem surveyed: "setup", CPU seconds) and `--rows` rows are made ("cpu rows/s": this
 process's CPU time only, the figure to read on a machine others are using). "dropped"
 counts questions given up because a search ran out of budget (what the card reports:
-while drawing rows; "+N" more while surveying). "peak MiB" is the forked process's
+while drawing rows; "+N" more while surveying). An mc config whose survey found no exact
+option sets (balance.pick_weighted) also prints how many of its surveyed situations
+offered four options seen both right and wrong: a row draws fresh situations until one
+does, so a rare share (justification on swap p14: about 1 in 250) makes its rows slow
+whatever the search costs. "peak MiB" is the forked process's
 resident maximum, the loaded world included. "distinct" counts the different problems
 among the rows (a build redraws repeats, and refuses a config whose world offers too
 few: a config here with fewer distinct problems than rows may not build at that size).
@@ -187,8 +191,11 @@ def _measure(family: str, form: str, domain_file: str, problem_file: str, rows: 
         out.send({"refused": " ".join(str(exc).split())})
         return
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    weighted = [s for s in getattr(gen, "_world_survey", {}).values() if not s.exact]
     out.send({"setup": setup, "cpu_rate": rows / max(cpu, 1e-9), "dropped": dropped,
-              "setup_dropped": setup_dropped, "peak": peak, "distinct": len(keys)})
+              "setup_dropped": setup_dropped, "peak": peak, "distinct": len(keys),
+              "usable": [sum(s.usable for s in weighted), sum(len(s.right) for s in weighted)]
+              if weighted else None})
 
 
 def measure(family: str, form: str, domain_file: str, problem_file: str, rows: int,
@@ -276,6 +283,10 @@ def main() -> None:
                 result = measure(family, form, domain_file, problem_file, args.rows,
                                  args.timeout)
                 print(f"{name:24} {family:20} {form:5} {cell(result)}", flush=True)
+                if result.get("usable"):
+                    usable, drawn = result["usable"]
+                    print(f"{'':24} mc options by weighted draws: {usable} of {drawn} surveyed "
+                          f"situations offer four (a row draws until one does)", flush=True)
                 if log:
                     log.write(json.dumps({"problem": name, "family": family, "form": form,
                                           "explicit": world.explicit, **result}) + "\n")
