@@ -151,9 +151,10 @@ def _node(masks: list[tuple[int, int, int]], counts: list[int], truth: list[floa
     fewer actions overall, then the lower atom). A group is looked up by the bits true
     in the state: a leaf list if that atom is all its actions need (the clear blocks a
     held block can go onto), one action with its other preconditions (singles), or a
-    child node (swap: an agent at a place, then another agent there, then what each
-    holds). Returns (shared, ready, leaves, their atoms as a mask, singles, their atoms,
-    tested, children, their atoms)."""
+    child node (swap: an agent at a place, then what it holds, then another agent
+    there), kept as (leaves, their atoms) in `flat` if it holds only leaves. Returns
+    (shared, ready, leaves, their atoms as a mask, singles, their atoms, tested, flat,
+    their atoms, children, their atoms)."""
     shared = -1 if masks else 0
     for pre, _, _ in masks:
         shared &= pre
@@ -179,7 +180,7 @@ def _node(masks: list[tuple[int, int, int]], counts: list[int], truth: list[floa
             for i in iter_bits(more):
                 local[i] -= 1
         local = +local
-    leaves, singles, children = {}, {}, {}
+    leaves, singles, flat, children = {}, {}, {}, {}
     for key, group in groups.items():
         bit = 1 << key
         if all(more == bit and not pre_neg for more, pre_neg, _ in group):
@@ -188,10 +189,15 @@ def _node(masks: list[tuple[int, int, int]], counts: list[int], truth: list[floa
             (more, pre_neg, k), = group
             singles[bit] = (more & ~bit, pre_neg, k)
         else:
-            children[bit] = _node([(more & ~bit, pre_neg, k) for more, pre_neg, k in group],
-                                  counts, truth)
-    return (shared, ready, leaves, sum(leaves), singles, sum(singles), tested, children,
-            sum(children))
+            child = _node([(more & ~bit, pre_neg, k) for more, pre_neg, k in group],
+                          counts, truth)
+            shared_, ready_, _, _, singles_, _, tested_, flat_, _, children_, _ = child
+            if not (shared_ or ready_ or singles_ or tested_ or flat_ or children_):
+                flat[bit] = child[2:4]  # leaves only: walked inline, without the stack
+            else:
+                children[bit] = child
+    return (shared, ready, leaves, sum(leaves), singles, sum(singles), tested, flat,
+            sum(flat), children, sum(children))
 
 
 def iter_bits(mask: int) -> Iterable[int]:
@@ -313,26 +319,41 @@ class GroundTask:
         stack = [self._root]
         pop, push = stack.pop, stack.append
         while stack:
-            (shared, ready, leaves, leaf_atoms, singles, single_atoms, tested, children,
-             child_atoms) = pop()
+            (shared, ready, leaves, leaf_atoms, singles, single_atoms, tested, flat,
+             flat_atoms, children, child_atoms) = pop()
             if state & shared != shared:
                 continue
-            found += ready
-            hits = state & leaf_atoms
-            while hits:
-                atom = hits & -hits
-                hits ^= atom
-                found += leaves[atom]
-            hits = state & single_atoms
-            while hits:
-                atom = hits & -hits
-                hits ^= atom
-                pre, pre_neg, k = singles[atom]
-                if state & pre == pre and not state & pre_neg:
-                    found.append(k)
-            for pre, pre_neg, k in tested:
-                if state & pre == pre and not state & pre_neg:
-                    found.append(k)
+            if ready:
+                found += ready
+            if leaf_atoms:
+                hits = state & leaf_atoms
+                while hits:
+                    atom = hits & -hits
+                    hits ^= atom
+                    found += leaves[atom]
+            if single_atoms:
+                hits = state & single_atoms
+                while hits:
+                    atom = hits & -hits
+                    hits ^= atom
+                    pre, pre_neg, k = singles[atom]
+                    if state & pre == pre and not state & pre_neg:
+                        found.append(k)
+            if tested:
+                for pre, pre_neg, k in tested:
+                    if state & pre == pre and not state & pre_neg:
+                        found.append(k)
+            if flat_atoms:
+                hits = state & flat_atoms
+                while hits:
+                    atom = hits & -hits
+                    hits ^= atom
+                    below, below_atoms = flat[atom]
+                    more = state & below_atoms
+                    while more:
+                        atom = more & -more
+                        more ^= atom
+                        found += below[atom]
             hits = state & child_atoms
             while hits:
                 atom = hits & -hits
