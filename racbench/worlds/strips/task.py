@@ -14,7 +14,7 @@ Tasks without such actions step exactly as before.
 
 from __future__ import annotations
 
-import collections
+import heapq
 import random
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -140,48 +140,71 @@ class Condition:
         return cls(pos, neg)
 
 
+def _groups(rest: list[tuple[int, int, int]], counts: list[int],
+            truth: list[float]) -> dict[int, list[tuple[int, int, int]]]:
+    """Actions (positive preconditions left, negative ones, index) grouped under one
+    atom at a time: the one that rules out most of those not grouped yet (needed by
+    many, seldom true: `truth[i]` is how often atom i is true, so in depots a hoist's
+    place, always true, comes last; ties: fewer actions overall, then the lower atom).
+    Kept in a heap whose entries only worsen as actions are grouped (a stale one is
+    ranked again), so that 20,000 actions group in well under a second."""
+    holding: dict[int, list[int]] = {}  # atom -> the positions in `rest` that need it
+    for j, (more, _, _) in enumerate(rest):
+        for i in iter_bits(more):
+            holding.setdefault(i, []).append(j)
+    left = {i: len(js) for i, js in holding.items()}  # ... not grouped yet
+
+    def rank(i: int) -> tuple:  # the least first
+        return -left[i] * (1 - truth[i]), -left[i], counts[i], i
+
+    heap = [rank(i) for i in left]
+    heapq.heapify(heap)
+    groups: dict[int, list[tuple[int, int, int]]] = {}
+    grouped = [False] * len(rest)
+    while heap:
+        entry = heapq.heappop(heap)
+        key = entry[-1]
+        if not left[key]:
+            continue
+        if entry != rank(key):
+            heapq.heappush(heap, rank(key))
+            continue
+        group = groups[key] = []
+        for j in holding[key]:
+            if not grouped[j]:
+                grouped[j] = True
+                group.append(rest[j])
+                for i in iter_bits(rest[j][0]):
+                    left[i] -= 1
+    return groups
+
+
 def _node(masks: list[tuple[int, int, int]], counts: list[int], truth: list[float]) -> tuple:
     """A node of the decision tree over atoms (as Fast Downward's successor generator)
     that `applicable` walks. `masks` are (positive preconditions not tested on the way
     here, negative ones, index). The node tests once the atoms they all share, then
     sorts its actions by what else they need: nothing (ready), negative atoms only
-    (tested one by one), or more. These are grouped under one atom at a time, the one
-    that rules out most of them (`truth[i]`: how often atom i is true; so in depots a
-    hoist's place, always true, is tested last) among those not grouped yet (ties:
-    fewer actions overall, then the lower atom). A group is looked up by the bits true
-    in the state: a leaf list if that atom is all its actions need (the clear blocks a
-    held block can go onto), one action with its other preconditions (singles), or a
-    child node (swap: an agent at a place, then what it holds, then another agent
-    there), kept as (leaves, their atoms) in `flat` if it holds only leaves. Returns
-    (shared, ready, leaves, their atoms as a mask, singles, their atoms, tested, flat,
-    their atoms, children, their atoms)."""
+    (tested one by one), or more, grouped by `_groups`. A group is looked up by the
+    bits true in the state: a leaf list if that atom is all its actions need (the clear
+    blocks a held block can go onto), one action with its other preconditions
+    (singles), or a child node (swap: an agent at a place, then what it holds, then
+    another agent there), kept as (leaves, their atoms) in `flat` if it holds only
+    leaves. Returns (shared, ready, leaves, their atoms as a mask, singles, their
+    atoms, tested, flat, their atoms, children, their atoms)."""
     shared = -1 if masks else 0
     for pre, _, _ in masks:
         shared &= pre
     ready, tested, rest = [], [], []
-    local = collections.Counter()
     for pre, pre_neg, k in masks:
         more = pre & ~shared
-        if not more:
-            if pre_neg:
-                tested.append((0, pre_neg, k))
-            else:
-                ready.append(k)
-        else:
+        if more:
             rest.append((more, pre_neg, k))
-            for i in iter_bits(more):
-                local[i] += 1
-    groups: dict[int, list[tuple[int, int, int]]] = {}
-    while rest:
-        key = max(local, key=lambda i: (local[i] * (1 - truth[i]), local[i], -counts[i], -i))
-        groups[key] = [m for m in rest if m[0] >> key & 1]
-        rest = [m for m in rest if not m[0] >> key & 1]
-        for more, _, _ in groups[key]:
-            for i in iter_bits(more):
-                local[i] -= 1
-        local = +local
+        elif pre_neg:
+            tested.append((0, pre_neg, k))
+        else:
+            ready.append(k)
     leaves, singles, flat, children = {}, {}, {}, {}
-    for key, group in groups.items():
+    for key, group in _groups(rest, counts, truth).items():
         bit = 1 << key
         if all(more == bit and not pre_neg for more, pre_neg, _ in group):
             leaves[bit] = [k for _, _, k in group]
