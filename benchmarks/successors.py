@@ -24,16 +24,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from large_problems import GENERATED, problem_files, problem_name  # benchmarks/ is on sys.path
+import large_problems  # benchmarks/ is on sys.path
+from large_problems import GENERATED, problem_files, problem_name
 
 from racbench.worlds.strips.grounding import ground
 from racbench.worlds.strips.pddl_reader import parse_problem, read_pddl_text
-from racbench.worlds.strips.shipped import shipped_domains
 from racbench.worlds.strips.world import load_domain_text
 
 
 def whole_set() -> list[str]:
-    shipped = [f"{d}:largest" for d in sorted(shipped_domains()) if shipped_domains()[d]["problems"]]
+    """large_problems.py's set, less the problems that are neither shipped nor generated."""
+    shipped = [spec for spec in large_problems.whole_set() if spec.endswith(":largest")]
     return shipped + list(GENERATED)
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.grounding import PLANNED_PRECONDITIONS, ground
 from racbench.worlds.strips.model import ActionSchema, Domain, Problem
-from racbench.worlds.strips.pddl_reader import load_domain, load_problem, parse_domain, parse_problem
+from racbench.worlds.strips.pddl_reader import (load_domain, load_problem, parse_domain,
+                                               parse_problem)
 from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipped_problem_names
 from racbench.worlds.strips.world import trac_world, world_for
 
