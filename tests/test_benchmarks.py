@@ -40,6 +40,8 @@ TINY = {
     "next_observation.py": (["--rows", "16", "--configs", "logistics_h1,pddl_gripper30_h1"],
                             "rows/s"),
     "fuzz_pddl.py": (["--n", "200"], "inputs"),
+    "successors.py": (["--problems", "swap:p01,generated:gripper-6", "--walks", "2",
+                       "--steps", "5", "--seconds", "0.01"], "calls/s"),
     "interrupts.py": (["--tries", "1", "--max-delay", "0"], "exit codes"),
     "text_rendering.py": (["--clauses", "1000"], "clauses/s"),
     "lab_families.py": (["--rows", "2", "--families", "applicability", "--variations", "1"],

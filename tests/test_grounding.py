@@ -2,12 +2,14 @@
 paths; which ground actions a state offers."""
 
 import random
+from pathlib import Path
 
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.grounding import PLANNED_PRECONDITIONS, ground
 from racbench.worlds.strips.model import ActionSchema, Domain, Problem
-from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem
-from racbench.worlds.strips.shipped import shipped_domains, shipped_files
+from racbench.worlds.strips.pddl_reader import (load_domain, load_problem, parse_domain,
+                                               parse_problem)
+from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipped_problem_names
 from racbench.worlds.strips.world import trac_world, world_for
 
 LONG = PLANNED_PRECONDITIONS + 1  # edges in the long jump: more preconditions than planned
@@ -85,3 +87,39 @@ def test_applicable_actions_are_exactly_those_whose_preconditions_hold():
     blocks = trac_world(10)
     rng = random.Random(3)
     check(blocks.task, [blocks.sample_state(rng) for _ in range(300)])
+
+
+def walk_and_random_states(task, rng, walks=3, steps=25, random_states=20):
+    """States of seeded random walks (successors by testing every action) and random
+    sets of atoms (unreachable ones too: the index must be exact on any state)."""
+    states = [rng.getrandbits(len(task.atoms)) for _ in range(random_states)]
+    for _ in range(walks):
+        state = task.init
+        for _ in range(steps):
+            states.append(state)
+            options = [k for k, a in enumerate(task.actions) if a.applicable(state)]
+            if not options:
+                break
+            state = task.actions[rng.choice(options)].apply(state)
+    return states
+
+
+def test_the_successor_index_agrees_with_every_action_on_every_problem():
+    """The decision tree `applicable` walks lists exactly the applicable actions,
+    ascending, on walk states and random states of every shipped problem and every ADL
+    test problem (alternatives, conditional effects), so a wrong tree fails here."""
+    adl = Path(__file__).parent / "data" / "adl"
+    cases = [shipped_files(d, shipped_problem_names(d)) for d in sorted(shipped_domains())]
+    cases += [(d / "domain.pddl", sorted((d / "problems").glob("*.pddl")))
+              for d in sorted(adl.iterdir())]
+    checked = 0
+    for domain_file, problem_files in cases:
+        domain = load_domain(domain_file)
+        for problem_file in problem_files:
+            task = ground(domain, load_problem(problem_file, domain))
+            rng = random.Random(f"index {problem_file}")
+            for state in walk_and_random_states(task, rng):
+                expected = [k for k, a in enumerate(task.actions) if a.applicable(state)]
+                assert task.applicable(state) == expected, (problem_file, state)
+                checked += 1
+    assert checked > 1000

@@ -453,3 +453,32 @@ def test_weighted_mc_configs_build_whatever_their_name(competition_pddl):
                                                 world.label))
     survey.exact = False  # no option sets: weighted
     assert len(survey.right) == balance.SURVEY_DRAWS and survey.ok
+
+
+def test_a_depth_limit_finds_the_same_plan_and_stores_fewer_states():
+    """Breadth-first search within `max_depth` skips states the goal-count bound puts
+    too far from the goal: it finds the plan the unlimited search finds if that is short
+    enough (None otherwise), and stores fewer states on some goals (blocksworld: goals
+    of one to three towers' facts, from enumerated states)."""
+    import random
+
+    from racbench.worlds.strips.search import bfs_plan
+    from racbench.worlds.strips.shipped import shipped_files
+
+    domain_file, (problem_file,) = shipped_files("blocksworld", ["p04"])
+    world = world_for(str(domain_file), str(problem_file))
+    task, rng = world.task, random.Random(5)
+    fewer = 0
+    for _ in range(40):
+        state = int(world.states[world.sample_state(rng)])
+        goal_state = int(world.states[world.sample_state(rng)])
+        pos = 0
+        for i in rng.sample(list(iter_bits(goal_state)), 3):
+            pos |= 1 << i
+        full, limited = [0], [0]
+        plan = bfs_plan(task, state, pos, 0, 10 ** 6, spent=full)
+        for depth in (1, 2, 4):
+            found = bfs_plan(task, state, pos, 0, 10 ** 6, max_depth=depth, spent=limited)
+            assert found == (plan if len(plan) <= depth else None)
+        fewer += limited[0] < 3 * full[0]
+    assert fewer >= 10

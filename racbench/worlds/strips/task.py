@@ -14,6 +14,8 @@ Tasks without such actions step exactly as before.
 
 from __future__ import annotations
 
+import heapq
+import random
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -21,6 +23,7 @@ from racbench.worlds.strips.model import Atom, Literal
 
 
 SUCCESSOR_MEMO = 20_000  # states whose successor lists are kept
+TRUTH_WALK = 200  # steps of the walk that tells how often each atom is true
 
 
 @dataclass(frozen=True)
@@ -137,66 +140,87 @@ class Condition:
         return cls(pos, neg)
 
 
-SPLIT_TESTED = 16  # a bucket testing more actions than this one by one splits them
+def _groups(rest: list[tuple[int, int, int]], counts: list[int],
+            truth: list[float]) -> dict[int, list[tuple[int, int, int]]]:
+    """Actions (positive preconditions left, negative ones, index) grouped under one
+    atom at a time: the one that rules out most of those not grouped yet (needed by
+    many, seldom true: `truth[i]` is how often atom i is true, so in depots a hoist's
+    place, always true, comes last; ties: fewer actions overall, then the lower atom).
+    Kept in a heap whose entries only worsen as actions are grouped (a stale one is
+    ranked again), so that 20,000 actions group in well under a second."""
+    holding: dict[int, list[int]] = {}  # atom -> the positions in `rest` that need it
+    for j, (more, _, _) in enumerate(rest):
+        for i in iter_bits(more):
+            holding.setdefault(i, []).append(j)
+    left = {i: len(js) for i, js in holding.items()}  # ... not grouped yet
+
+    def rank(i: int) -> tuple:  # the least first
+        return -left[i] * (1 - truth[i]), -left[i], counts[i], i
+
+    heap = [rank(i) for i in left]
+    heapq.heapify(heap)
+    groups: dict[int, list[tuple[int, int, int]]] = {}
+    grouped = [False] * len(rest)
+    while heap:
+        entry = heapq.heappop(heap)
+        key = entry[-1]
+        if not left[key]:
+            continue
+        if entry != rank(key):
+            heapq.heappush(heap, rank(key))
+            continue
+        group = groups[key] = []
+        for j in holding[key]:
+            if not grouped[j]:
+                grouped[j] = True
+                group.append(rest[j])
+                for i in iter_bits(rest[j][0]):
+                    left[i] -= 1
+    return groups
 
 
-def _bucket(masks: list[tuple[int, int, int]], counts: list[int]) -> tuple:
-    """A bucket of actions, given as (pre, pre_neg, index): the precondition atoms they
-    all share (tested once: in blocksworld, a block that is not clear rules out its
-    whole bucket), then its actions by what else they need: nothing (ready), one more
-    atom (by that atom's bit, looked up from the atoms true in the state: the clear
-    blocks a block can go onto), or more, or negative preconditions (tested one by
-    one). Where more than SPLIT_TESTED actions would be tested one by one (swap: an
-    agent at a place can swap with any agent, any item for any other), those without
-    negative preconditions go into buckets of their own under their rarest other atom,
-    looked up like the atoms of `by_atom`. Returns (shared, ready, by_atom, the by_atom
-    atoms as a mask, tested, sub-buckets, their atoms as a mask)."""
-    shared = -1
+def _node(masks: list[tuple[int, int, int]], counts: list[int], truth: list[float]) -> tuple:
+    """A node of the decision tree over atoms (as Fast Downward's successor generator)
+    that `applicable` walks. `masks` are (positive preconditions not tested on the way
+    here, negative ones, index). The node tests once the atoms they all share, then
+    sorts its actions by what else they need: nothing (ready), negative atoms only
+    (tested one by one), or more, grouped by `_groups`. A group is looked up by the
+    bits true in the state: a leaf list if that atom is all its actions need (the clear
+    blocks a held block can go onto), one action with its other preconditions
+    (singles), or a child node (swap: an agent at a place, then what it holds, then
+    another agent there), kept as (leaves, their atoms) in `flat` if it holds only
+    leaves. Returns (shared, ready, leaves, their atoms as a mask, singles, their
+    atoms, tested, flat, their atoms, children, their atoms)."""
+    shared = -1 if masks else 0
     for pre, _, _ in masks:
         shared &= pre
-    ready, by_atom, tested = [], {}, []
+    ready, tested, rest = [], [], []
     for pre, pre_neg, k in masks:
         more = pre & ~shared
-        if pre_neg or more & (more - 1):
-            tested.append((pre, pre_neg, k))
-        elif more:
-            by_atom.setdefault(more, []).append(k)
+        if more:
+            rest.append((more, pre_neg, k))
+        elif pre_neg:
+            tested.append((0, pre_neg, k))
         else:
             ready.append(k)
-    sub: dict[int, list[tuple[int, int, int]]] = {}
-    if len(tested) > SPLIT_TESTED:
-        kept = []
-        for pre, pre_neg, k in tested:
-            if pre_neg:
-                kept.append((pre, pre_neg, k))
-                continue
-            key = min(iter_bits(pre & ~shared), key=lambda i: (counts[i], i))
-            sub.setdefault(1 << key, []).append((pre, pre_neg, k))
-        tested = kept
-    buckets = {bit: _bucket(group, counts) for bit, group in sub.items()}
-    return shared, ready, by_atom, sum(by_atom), tested, buckets, sum(buckets)
-
-
-def _scan(bucket: tuple, state: int, found: list[int]) -> None:
-    """Append to `found` the actions of a sub-bucket (see _bucket) applicable in
-    `state` (the top-level buckets are walked inline in GroundTask.applicable)."""
-    shared, ready, by_atom, atoms, tested, sub, sub_atoms = bucket
-    if state & shared != shared:
-        return
-    found += ready
-    hits = state & atoms
-    while hits:
-        atom = hits & -hits
-        hits ^= atom
-        found += by_atom[atom]
-    for pre, pre_neg, k in tested:
-        if state & pre == pre and not state & pre_neg:
-            found.append(k)
-    hits = state & sub_atoms
-    while hits:
-        atom = hits & -hits
-        hits ^= atom
-        _scan(sub[atom], state, found)
+    leaves, singles, flat, children = {}, {}, {}, {}
+    for key, group in _groups(rest, counts, truth).items():
+        bit = 1 << key
+        if all(more == bit and not pre_neg for more, pre_neg, _ in group):
+            leaves[bit] = [k for _, _, k in group]
+        elif len(group) == 1:
+            (more, pre_neg, k), = group
+            singles[bit] = (more & ~bit, pre_neg, k)
+        else:
+            child = _node([(more & ~bit, pre_neg, k) for more, pre_neg, k in group],
+                          counts, truth)
+            shared_, ready_, _, _, singles_, _, tested_, flat_, _, children_, _ = child
+            if not (shared_ or ready_ or singles_ or tested_ or flat_ or children_):
+                flat[bit] = child[2:4]  # leaves only: walked inline, without the stack
+            else:
+                children[bit] = child
+    return (shared, ready, leaves, sum(leaves), singles, sum(singles), tested, flat,
+            sum(flat), children, sum(children))
 
 
 def iter_bits(mask: int) -> Iterable[int]:
@@ -267,54 +291,97 @@ class GroundTask:
 
     # -- actions ----------------------------------------------------------------------
     def _build_successor_index(self) -> None:
-        """Bucket each action under its rarest precondition atom, keyed by that atom's
-        bit, so that `applicable` only looks at buckets whose atom is true in the state
-        (see _bucket for what a bucket holds)."""
+        """The decision tree (see _node) that `applicable` walks: every action whose
+        applicability its masks decide, the others (ADL alternatives) kept apart."""
         counts = [0] * len(self.atoms)
+        moved = 0  # atoms some action deletes (the others never turn false)
         for action in self.actions:
+            moved |= action.may_delete
             for i in iter_bits(action.pre):
                 counts[i] += 1
-        buckets: dict[int, list[tuple[int, int, int]]] = {}
+        masks = []
         self._unconditional: list[int] = []  # tested one by one, with `applicable`
         for k, action in enumerate(self.actions):
-            if not action.pre or getattr(action, "alternatives", ()):
+            if getattr(action, "alternatives", ()):
                 self._unconditional.append(k)
-                continue
-            key = min(iter_bits(action.pre), key=lambda i: (counts[i], i))
-            buckets.setdefault(1 << key, []).append((action.pre, action.pre_neg, k))
-        self._bucket_atoms = sum(buckets)
-        self._buckets = {bit: _bucket(masks, counts) for bit, masks in buckets.items()}
+            else:
+                masks.append((action.pre, action.pre_neg, k))
+        # a first tree guesses that atoms some action deletes are true half the time;
+        # the tree kept weighs them by how often a walk with the first finds them true
+        guess = [0.5 if moved >> i & 1 else 1.0 for i in range(len(self.atoms))]
+        self._root = _node(masks, counts, guess)
+        self._root = _node(masks, counts, self._truth_on_walk(TRUTH_WALK))
         self._keep = [~action.delete for action in self.actions]
         self._add = [action.add for action in self.actions]
         self._conditional = any(getattr(a, "effects", ()) for a in self.actions)
 
+    def _truth_on_walk(self, steps: int) -> list[float]:
+        """How often each atom is true along a seeded random walk from the initial
+        state (the tree's shape only: any shape lists the same actions)."""
+        rng = random.Random(f"successor index {self.domain_name} {len(self.actions)}")
+        seen = [0] * len(self.atoms)
+        state, walked = self.init, 0
+        while walked < steps:
+            walked += 1
+            for i in iter_bits(state):
+                seen[i] += 1
+            options = self.applicable(state)
+            if not options:
+                break
+            state = self.actions[rng.choice(options)].apply(state)
+        return [n / walked for n in seen]
+
     def applicable(self, state: int) -> list[int]:
         """Indices of the actions applicable in `state`, ascending. The hot loop of
-        every search and walk: bits are walked inline."""
-        actions = self.actions
-        found = [k for k in self._unconditional if actions[k].applicable(state)]
-        buckets = self._buckets
-        rest = state & self._bucket_atoms
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            shared, ready, by_atom, atoms, tested, sub, sub_atoms = buckets[bit]
+        every search and walk: the tree is walked with a stack, bits inline."""
+        if self._unconditional:
+            actions = self.actions
+            found = [k for k in self._unconditional if actions[k].applicable(state)]
+        else:
+            found = []
+        stack = [self._root]
+        pop, push = stack.pop, stack.append
+        while stack:
+            (shared, ready, leaves, leaf_atoms, singles, single_atoms, tested, flat,
+             flat_atoms, children, child_atoms) = pop()
             if state & shared != shared:
                 continue
-            found += ready
-            hits = state & atoms
+            if ready:
+                found += ready
+            if leaf_atoms:
+                hits = state & leaf_atoms
+                while hits:
+                    atom = hits & -hits
+                    hits ^= atom
+                    found += leaves[atom]
+            if single_atoms:
+                hits = state & single_atoms
+                while hits:
+                    atom = hits & -hits
+                    hits ^= atom
+                    pre, pre_neg, k = singles[atom]
+                    if state & pre == pre and not state & pre_neg:
+                        found.append(k)
+            if tested:
+                for pre, pre_neg, k in tested:
+                    if state & pre == pre and not state & pre_neg:
+                        found.append(k)
+            if flat_atoms:
+                hits = state & flat_atoms
+                while hits:
+                    atom = hits & -hits
+                    hits ^= atom
+                    below, below_atoms = flat[atom]
+                    more = state & below_atoms
+                    while more:
+                        atom = more & -more
+                        more ^= atom
+                        found += below[atom]
+            hits = state & child_atoms
             while hits:
                 atom = hits & -hits
                 hits ^= atom
-                found += by_atom[atom]
-            for pre, pre_neg, k in tested:
-                if state & pre == pre and not state & pre_neg:
-                    found.append(k)
-            hits = state & sub_atoms
-            while hits:
-                atom = hits & -hits
-                hits ^= atom
-                _scan(sub[atom], state, found)
+                push(children[atom])
         found.sort()
         return found
 
