@@ -97,9 +97,11 @@ def test_acp_recipe_covers_every_family_domain_and_form():
 
 # mc configs whose subjects allow no four options each right in one situation only
 # (balance.option_set), and whose weighted options still tell the answer above chance
-# on some builds (racbench audit); the recipe leaves them out
+# (or far below it, on held-out rows) on some builds (racbench audit); the recipe leaves
+# them out
 OPTIONS_ALONE = {("landmarks", "depots", "mc"), ("landmarks", "household", "mc"),
-                 ("action_reachability", "grid", "mc"), ("justification", "rovers", "mc")}
+                 ("action_reachability", "grid", "mc"), ("justification", "rovers", "mc"),
+                 ("landmarks", "rovers", "mc")}
 
 
 @pytest.mark.parametrize("family,domain,form", [("reachability", "ferry", "bool"),
