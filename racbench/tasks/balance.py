@@ -26,9 +26,16 @@ Some families' subjects rarely allow such sets (a justification option must be a
 step of every one of the four plans; a blocksworld landmark is seldom a non-landmark
 elsewhere). Configs whose splits lack them fall back to `pick_weighted`: options are
 subjects seen both right and wrong, drawn from a fresh situation and kept with a
-probability fitted on the survey (`fit_acceptance`) so that each subject is the right
+probability fitted on the survey (`_fit`) so that each subject is the right
 option in about a quarter of the rows showing it. That balance holds on average
-only, and `racbench audit` measures it.
+only, and `racbench audit` measures it. Where a fit cannot reach it (rows simulated
+from the survey's draws, kept at the fitted rate, still let a reader who knows only
+which option is which pick the answer more than OPTIONS_ALONE_MAX of the time:
+subjects right in nearly every row showing them, or too few usable draws to tell),
+the subject right most often is no longer offered and the fit is made again
+(`_balance`); a problem left without usable draws is surveyed further, then gives no
+weighted rows. Without this, justification on swap p14 and logistics00 6-0 and
+landmarks on acp's rovers gave rows the options probe reads at 37%, 60% and 8%.
 """
 
 from __future__ import annotations
@@ -51,6 +58,7 @@ SURVEY_DRAWS_MAX = 2_000  # mc: draws of a problem whose first ones are not yet 
 CONFIRM_TRIES = 60  # bool, targeted pools: draws straight for each answer of a seen kind
 OPTION_TRIALS = 20  # mc: option sets tried while surveying a problem
 OPTION_MIN = 2  # mc: a problem gives rows if at least this many trials found a set
+OPTIONS_ALONE_MAX = 0.35  # mc, weighted: the options probe's bound (checks/audit.py)
 FIT_PICKS = 4  # mc, weighted: rows simulated per survey draw to fit the acceptance
 FIT_ROUNDS = 40  # mc, weighted: rounds of iterative scaling
 FACTOR_RANGE = 3.0  # mc, weighted: bound on a subject's log factor
@@ -139,7 +147,7 @@ class Survey:
     exact: bool = True  # mc: rows use option sets (else pick_weighted); set per config
     _seen: dict | None = field(default=None, repr=False, compare=False)
     _times: list | None = field(default=None, repr=False, compare=False)
-    _acceptance: tuple | None = field(default=None, repr=False, compare=False)
+    _balance: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def has_sets(self) -> bool:
@@ -147,7 +155,12 @@ class Survey:
 
     @property
     def ok(self) -> bool:
-        return self.has_sets if self.exact else self.usable >= SURVEY_MIN
+        return self.has_sets if self.exact else self.weighted_ok
+
+    @property
+    def weighted_ok(self) -> bool:
+        """mc, weighted: enough usable draws among the subjects the fit can balance."""
+        return self.usable >= SURVEY_MIN and self.balance()[3] >= SURVEY_MIN
 
     def seen_both(self) -> dict:
         """Subjects seen both right and wrong: key -> subject index."""
@@ -165,11 +178,17 @@ class Survey:
             self._times = [(r, bin(w).count("1")) for r, w in zip(times_right, self.wrong)]
         return self._times
 
+    def balance(self) -> tuple[dict, dict, float, int]:
+        """What weighted rows may offer (key -> subject index), the fitted log factors
+        and cap of `pick_weighted`, and the usable draws among those subjects
+        (`_balance`)."""
+        if self._balance is None:
+            self._balance = _balance(self)
+        return self._balance
+
     def acceptance(self) -> tuple[dict, float]:
-        """Log factors per subject and the cap of `pick_weighted` (fit_acceptance)."""
-        if self._acceptance is None:
-            self._acceptance = fit_acceptance(self)
-        return self._acceptance
+        """Log factors per subject and the cap of `pick_weighted` (`_balance`)."""
+        return self.balance()[1:3]
 
 
 def draw_rng(seed: int, draw: int) -> random.Random:
@@ -263,7 +282,8 @@ def survey_options(make_pool: Callable, world: StripsWorld, cfg, seed: int) -> S
     """Sample SURVEY_DRAWS situations and record, for every subject right in one of
     them, where it is right and where wrong (from the pools' lists, and from their
     `judge` for subjects a pool does not list). A problem that shows neither option
-    sets nor SURVEY_MIN usable draws but some subject seen both ways is sampled
+    sets nor SURVEY_MIN usable draws (of subjects its rows could balance) but some
+    subject seen both ways is sampled
     further, SURVEY_DRAWS more at a time up to SURVEY_DRAWS_MAX, until it shows one
     or the other: a problem where about one draw in a hundred is usable (justification
     on logistics00 6-0) gave rows under some config names (the seed) and not others
@@ -276,7 +296,7 @@ def survey_options(make_pool: Callable, world: StripsWorld, cfg, seed: int) -> S
         pools += [_drawn(make_pool, world, draw_rng(seed, d), cfg)
                   for d in range(len(pools), len(pools) + SURVEY_DRAWS)]
         survey = _tally(pools, world, seed)
-        if (survey.has_sets or survey.usable >= SURVEY_MIN or not survey.seen_both()
+        if (survey.has_sets or survey.weighted_ok or not survey.seen_both()
                 or len(pools) >= limit):
             return survey
 
@@ -435,12 +455,13 @@ def pick_mc(make_pool: Callable, world: StripsWorld, rng: random.Random, cfg,
 def pick_weighted(make_pool: Callable, world: StripsWorld, rng: random.Random, cfg,
                   index: int, survey: Survey) -> Question | None:
     """A 4-option question from a fresh situation whose options are subjects the
-    survey saw both right and wrong (`weighted_options`), kept with a probability
+    survey saw both right and wrong and its fit can balance (`Survey.balance`,
+    `weighted_options`), kept with a probability
     that evens out how often each subject is right (`Survey.acceptance`)."""
     pool = _drawn(make_pool, world, rng, cfg)
     if pool is None:
         return None
-    seen = survey.seen_both()
+    seen = survey.balance()[0]
 
     def candidates(items) -> dict:
         out = {}
@@ -487,14 +508,28 @@ def weighted_options(survey: Survey, rng: random.Random, right: list[int],
     return correct, chosen
 
 
-def fit_acceptance(survey: Survey) -> tuple[dict, float]:
-    """Per subject, log factors for being the right option and for being a wrong
-    one, fitted by iterative scaling on rows simulated from the survey's draws so
-    that, rows kept with probability exp(sum of factors - cap), each subject is the
-    right option in a quarter of the rows showing it; and the cap (a high percentile
-    of the simulated rows' sums, so that most rows are kept at a rate in proportion)."""
+def _balance(survey: Survey) -> tuple[dict, dict, float, int]:
+    """The subjects seen both ways that weighted rows may offer, with the fit that
+    keeps them balanced (`_fit`) and the usable draws among them: all of them where
+    the fit leaves a reader of the options alone at most OPTIONS_ALONE_MAX right in
+    the simulated rows (then the rows are those of a plain fit); else the subject
+    right most often there is left out and the rest fitted again."""
     seen = survey.seen_both()
-    subjects = sorted(seen.values())
+    kept = sorted(seen.values())
+    while True:
+        rows = _simulated_rows(survey, kept)
+        factors, cap = _fit(rows, kept)
+        told, share = _options_alone(rows, factors, cap)
+        if told <= OPTIONS_ALONE_MAX or not rows:
+            break
+        kept.remove(max(share, key=lambda s: (share[s], -s)))
+    offered = {k: s for k, s in seen.items() if s in set(kept)} if rows else {}
+    return offered, factors, cap, len(rows) // FIT_PICKS
+
+
+def _simulated_rows(survey: Survey, subjects: list[int]) -> list[tuple[int, list[int]]]:
+    """(right subject, wrong ones) of FIT_PICKS rows per draw that offers one of
+    `subjects` right and three wrong, as `weighted_options` picks them."""
     wrong_in: dict[int, list[int]] = {}
     for s in subjects:
         for d in _bits(survey.wrong[s]):
@@ -507,6 +542,34 @@ def fit_acceptance(survey: Survey) -> tuple[dict, float]:
         wrong = wrong_in.get(d, [])
         if right and len(wrong) >= N_OPTIONS - 1:
             rows += [weighted_options(survey, rng, right, wrong) for _ in range(FIT_PICKS)]
+    return rows
+
+
+def _options_alone(rows: list, factors: dict, cap: float) -> tuple[float, dict]:
+    """Rows kept at the fitted rate: the share of them a reader who knows only which
+    subject each option is gets right, picking the option right in the largest share
+    of the kept rows showing it (1.0 without rows), and those shares."""
+    kept = [math.exp(min(0.0, factors[r][0] + sum(factors[s][1] for s in ws) - cap))
+            for r, ws in rows]
+    shown, as_right = Counter(), Counter()
+    for (r, ws), w in zip(rows, kept):
+        as_right[r] += w
+        for s in (r, *ws):
+            shown[s] += w
+    share = {s: as_right[s] / shown[s] for s in shown}
+    if not rows:
+        return 1.0, share
+    told = sum(w for (r, ws), w in zip(rows, kept)
+               if max((r, *ws), key=lambda s: (share[s], -s)) == r)
+    return told / sum(kept), share
+
+
+def _fit(rows: list, subjects: list[int]) -> tuple[dict, float]:
+    """Per subject, log factors for being the right option and for being a wrong
+    one, fitted by iterative scaling on simulated `rows` so that, rows kept with
+    probability exp(sum of factors - cap), each subject is the right option in a
+    quarter of the rows showing it; and the cap (a high percentile of the rows'
+    sums, so that most rows are kept at a rate in proportion)."""
     up = {s: 0.0 for s in subjects}
     down = {s: 0.0 for s in subjects}
     for _ in range(FIT_ROUNDS):

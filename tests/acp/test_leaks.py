@@ -94,7 +94,7 @@ def test_options_alone_are_at_chance_where_they_once_were_not(tmp_path):
     right), satellite applicability and validation 42-45%, rovers action
     reachability 41%. Each option is now the answer of one of four situations, the
     row's drawn after the options; rovers' actions allow no such four, and its
-    weighted rows are kept with fitted probabilities (balance.fit_acceptance)."""
+    weighted rows are kept with fitted probabilities (balance.Survey.balance)."""
     out = tmp_path / "data"
     build(parse_recipe(MC_RECIPE, "mc-leaks.yaml"), out, workers=2, progress=False)
     for name in ("ferry_landmarks_mc", "grid_landmarks_mc", "goldminer_action_reachability_mc",
