@@ -23,8 +23,9 @@ counts questions given up because a search ran out of budget (what the card repo
 while drawing rows; "+N" more while surveying). An mc config whose survey found no exact
 option sets (balance.pick_weighted) also prints how many of its surveyed situations
 offered four options seen both right and wrong: a row draws fresh situations until one
-does, so a rare share (justification on swap p14: about 1 in 250) makes its rows slow
-whatever the search costs. "peak MiB" is the forked process's
+does, so a rare share makes its rows slow whatever the search costs (justification on
+swap p14, about 1 in 250, made 1.3 rows a CPU-second before the build refused it: see
+racbench/tasks/balance.py). "peak MiB" is the forked process's
 resident maximum, the loaded world included. "distinct" counts the different problems
 among the rows (a build redraws repeats, and refuses a config whose world offers too
 few: a config here with fewer distinct problems than rows may not build at that size).
@@ -296,8 +297,9 @@ def main() -> None:
                 elif "timeout" in result:
                     slowest = (0.0, f"{family} {form} on {name} (stopped)")
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"\nslowest: {slowest[1]} at {slowest[0]:.1f} rows/s of CPU; peak memory of "
-          f"any config {peak:.0f} MiB")
+    speed = (f"slowest: {slowest[1]} at {slowest[0]:.1f} rows/s of CPU" if slowest[1]
+             else "no config built")
+    print(f"\n{speed}; peak memory of any config {peak:.0f} MiB")
 
 
 if __name__ == "__main__":

@@ -410,51 +410,6 @@ def test_relaxed_costs_are_the_fixpoint_and_supporters_the_first_achievers(domai
                 assert k == first, (domain, sid, atom)
 
 
-def test_mc_rows_whose_options_are_rare_in_fresh_draws_are_still_made(competition_pddl):
-    """Justification on the competition's logistics 6-0 has no four-option sets, so each mc
-    row keeps a fresh plan only when its steps were seen both removable and not and it
-    passes the acceptance: about one draw in 300. 2,000 tries left row 34 of the test split
-    unmade ("could not sample"); every row of the first 40 is made now."""
-    folder = competition_pddl / "logistics00"
-    cfg = TaskConfig(family="justification", domain_file=str(folder / "domain.pddl"),
-                     form="mc", lengths=(2,),
-                     problems={"test": [str(folder / "probLOGISTICS-6-0.pddl")]})
-    gen = ConfigRows("large_justification_mc", cfg, 0, ("test",))  # as large_problems.py names it
-    assert not any(s.exact for s in gen._world_survey.values())  # the weighted fallback
-    rows = [gen.row("test", i, i) for i in range(40)]
-    assert len({r.columns["id"] for r in rows}) == 40
-
-
-def test_weighted_mc_configs_build_whatever_their_name(competition_pddl):
-    """Whether a problem gives weighted mc rows must not depend on the config's name
-    (the survey's seed). Justification on logistics 6-0 shows about one usable draw in
-    a hundred: from 200 draws it built as "large_justification_mc" and refused under
-    each of these names; the survey now draws on while the problem is undecided."""
-    from racbench.worlds.strips.world import stepping_world
-
-    folder = competition_pddl / "logistics00"
-    problem = str(folder / "probLOGISTICS-6-0.pddl")
-    cfg = TaskConfig(family="justification", domain_file=str(folder / "domain.pddl"),
-                     form="mc", lengths=(2,), problems={"test": [problem]})
-    for name in ("justification_mc", "logistics_justification_mc", "mine",
-                 "competition_justification_mc", "jmc_1"):
-        gen = ConfigRows(name, cfg, 0, ("test",))
-        assert not any(s.exact for s in gen._world_survey.values())
-        rows = [gen.row("test", i, i) for i in range(4)]
-        assert len({r.columns["id"] for r in rows}) == 4, name
-    # a survey decided within its first 200 draws is those draws, as before
-    from racbench.tasks import balance
-    from racbench.tasks.justification import mc_pool
-    from racbench.splits.seeding import derive_seed
-
-    world = stepping_world(str(folder / "domain.pddl"), problem)
-    survey = balance.survey_options(mc_pool, world, cfg,
-                                    derive_seed("acp-options", "large_justification_mc",
-                                                world.label))
-    survey.exact = False  # no option sets: weighted
-    assert len(survey.right) == balance.SURVEY_DRAWS and survey.ok
-
-
 def test_a_depth_limit_finds_the_same_plan_and_stores_fewer_states():
     """Breadth-first search within `max_depth` skips states the goal-count bound puts
     too far from the goal: it finds the plan the unlimited search finds if that is short

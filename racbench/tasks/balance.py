@@ -33,7 +33,7 @@ from the survey's draws, kept at the fitted rate, still let a reader who knows o
 which option is which pick the answer more than OPTIONS_ALONE_MAX of the time:
 subjects right in nearly every row showing them, or too few usable draws to tell),
 the subject right most often is no longer offered and the fit is made again
-(`_balance`); a problem left without usable draws is surveyed further, then gives no
+(`_balance`); a problem left with fewer than SURVEY_MIN usable draws gives no
 weighted rows. Without this, justification on swap p14 and logistics00 6-0 and
 landmarks on acp's rovers gave rows the options probe reads at 37%, 60% and 8%.
 """
@@ -278,27 +278,36 @@ def pick_bool(make_pool: Callable, world: StripsWorld, rng: random.Random, cfg,
 
 # -- mc -----------------------------------------------------------------------------------
 
-def survey_options(make_pool: Callable, world: StripsWorld, cfg, seed: int) -> Survey:
+def survey_options(make_pool: Callable, world: StripsWorld, cfg, seed: int,
+                   weighted: bool = False) -> Survey:
     """Sample SURVEY_DRAWS situations and record, for every subject right in one of
     them, where it is right and where wrong (from the pools' lists, and from their
     `judge` for subjects a pool does not list). A problem that shows neither option
-    sets nor SURVEY_MIN usable draws (of subjects its rows could balance) but some
-    subject seen both ways is sampled
+    sets nor SURVEY_MIN usable draws but some subject seen both ways is sampled
     further, SURVEY_DRAWS more at a time up to SURVEY_DRAWS_MAX, until it shows one
     or the other: a problem where about one draw in a hundred is usable (justification
     on logistics00 6-0) gave rows under some config names (the seed) and not others
-    from 200 draws. The first SURVEY_DRAWS are the same draws whatever follows. A world
-    whose draws are dear caps them (`survey_draws_max`: the science lab, whose draws
-    play the simulator, surveys SURVEY_DRAWS)."""
-    limit = getattr(world, "survey_draws_max", SURVEY_DRAWS_MAX)
+    from 200 draws. `weighted` (a config without option sets, known only once all its
+    problems are surveyed): sampled further until SURVEY_MIN usable draws remain
+    among the subjects the fit can balance (`Survey.weighted_ok`). The first
+    SURVEY_DRAWS are the same draws whatever follows. A world whose draws are dear
+    caps them (`survey_draws_max`: the science lab, whose draws play the simulator,
+    surveys SURVEY_DRAWS)."""
+    limit = survey_limit(world)
     pools: list = []
     while True:
         pools += [_drawn(make_pool, world, draw_rng(seed, d), cfg)
                   for d in range(len(pools), len(pools) + SURVEY_DRAWS)]
         survey = _tally(pools, world, seed)
-        if (survey.has_sets or survey.weighted_ok or not survey.seen_both()
-                or len(pools) >= limit):
+        enough = (survey.weighted_ok if weighted else
+                  survey.has_sets or survey.usable >= SURVEY_MIN)
+        if enough or not survey.seen_both() or len(pools) >= limit:
             return survey
+
+
+def survey_limit(world: StripsWorld) -> int:
+    """The most draws `survey_options` makes of this world."""
+    return getattr(world, "survey_draws_max", SURVEY_DRAWS_MAX)
 
 
 def _tally(pools: list, world: StripsWorld, seed: int) -> Survey:

@@ -30,7 +30,7 @@ from racbench.splits.names import POOLS, name_pool
 from racbench.splits.seeding import derive_seed
 from racbench.splits.strata import Stratum, stratum_for
 from racbench.tasks import FAMILIES
-from racbench.tasks.balance import Cells, Survey, survey_cells, survey_options
+from racbench.tasks.balance import Cells, Survey, survey_cells, survey_limit, survey_options
 from racbench.tasks.base import goal_json
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.budget import take_dropped
@@ -170,9 +170,12 @@ class ConfigRows:
                                 derive_seed("cells", self.name, world.label), self.n_variants,
                                 self.family.targeted)
         if self.cfg.form == "mc" and self.family.pool_for("mc") is not None:
-            return survey_options(self.family.pool_for("mc"), world, self.cfg,
-                                  derive_seed("acp-options", self.name, world.label))
+            return self._survey(world)
         return self._probe(world, self.targets()[0])
+
+    def _survey(self, world: StripsWorld, weighted: bool = False) -> Survey:
+        return survey_options(self.family.pool_for("mc"), world, self.cfg,
+                              derive_seed("acp-options", self.name, world.label), weighted)
 
     def probe_result(self, parts: dict | None = None) -> tuple[dict, list, dict]:
         """(feasible, excluded, surveys): bool: the cells of each problem (surveys by
@@ -191,6 +194,8 @@ class ConfigRows:
             # option sets (exact balance) if every split has a problem with them
             exact = all(any(surveys[(split, i)].has_sets for i in range(len(worlds)))
                         for split, worlds in self.worlds.items())
+            if not exact:
+                surveys = self._weighted_surveys(surveys)
             for survey in surveys.values():
                 survey.exact = exact
         for split, worlds in self.worlds.items():
@@ -202,13 +207,31 @@ class ConfigRows:
                 ok = [i for i in range(len(worlds)) if surveys[(split, i)].ok]
                 why = ("no four options each right in one situation and wrong in the others'"
                        if next(iter(surveys.values())).exact else
-                       "no options right from some states and wrong from others")
+                       "too few situations whose options, right from some states and wrong "
+                       "from others, can be kept so that the options alone do not tell "
+                       "the answer")
             else:
                 ok = [i for i in range(len(worlds)) if found[(split, i)]]
                 why = f"no {_target_text(self.targets()[0])}"
             excluded += [f"{split}/{w.label}: {why}" for i, w in enumerate(worlds) if i not in ok]
             feasible[split] = ok
         return feasible, excluded, surveys
+
+    def _weighted_surveys(self, surveys: dict) -> dict:
+        """A weighted config's surveys, those short of usable draws among subjects the
+        fit can balance surveyed further (`survey_options`' `weighted`). Done only
+        once the config is known to lack option sets: fitting while surveying every
+        problem of every mc config took the rule worlds' projection configs, whose
+        hundreds of episodes are each a problem, from 45 s to over 15 minutes."""
+        further: dict = {}
+        for key, survey in surveys.items():
+            world = self.worlds[key[0]][key[1]]
+            if (not survey.weighted_ok and survey.seen_both()
+                    and len(survey.right) < survey_limit(world)):
+                if id(world) not in further:
+                    further[id(world)] = self._survey(world, weighted=True)
+        return {key: further.get(id(self.worlds[key[0]][key[1]]), survey)
+                for key, survey in surveys.items()}
 
     def _probe(self, world: StripsWorld, target: Target) -> bool:
         rng = random.Random(derive_seed("acp-probe", self.name, world.label, target))
@@ -254,12 +277,20 @@ class ConfigRows:
             ok = [self.worlds[split][i] for i in indices]
             if not ok:
                 what = f"rows with {_target_text(self.targets()[0])}"
-                if surveys:
+                if surveys and next(iter(surveys.values())).exact:
                     what = ("multiple-choice questions whose options could each be right "
                             "from some states and wrong from others (in each, no four "
                             "options are each right in one sampled situation and wrong in "
                             "the other three's, and some would be wrong whatever the state, "
                             "so the options alone would tell the answer)")
+                elif surveys:
+                    what = ("multiple-choice questions whose options alone would not tell "
+                            "the answer (some split has no four options each right in one "
+                            "sampled situation and wrong in the other three's, and in each "
+                            "of these problems fewer than three sampled situations offer "
+                            "options that can be kept so that each is right in about a "
+                            "quarter of the rows showing it: some options are right "
+                            "in nearly every situation showing them)")
                 raise GenerationError(
                     f"config '{self.name}': no problem of split '{split}' ("
                     f"{', '.join(w.label for w in self.worlds[split])}) gives "

@@ -16,7 +16,8 @@ from racbench.tasks.config import TaskConfig
 from racbench.tasks import FAMILIES
 from racbench.tasks.rows import ConfigRows
 from racbench.tasks.symbolic import SymbolicTask
-from racbench.worlds.strips.world import world_for
+from racbench.errors import GenerationError
+from racbench.worlds.strips.world import stepping_world, world_for
 from racbench.checks.audit import probe_config, probe_options
 from racbench.export.build import build
 from racbench.suites.recipe import parse_recipe
@@ -139,3 +140,77 @@ def test_each_option_is_the_answer_of_one_of_four_situations(family, domain):
 def _column(folder, name):
     return [v for f in sorted(folder.glob("*.parquet"))
             for v in pq.read_table(f, columns=[name]).column(name).to_pylist()]
+
+
+
+def _synthetic_survey(right_rate: list[float], draws: int, seed: int) -> balance.Survey:
+    """A survey of `draws` situations in which subject s is right with probability
+    right_rate[s] and wrong otherwise."""
+    rng = random.Random(seed)
+    right = [tuple(s for s, p in enumerate(right_rate) if rng.random() < p)
+             for _ in range(draws)]
+    wrong = [sum(1 << d for d in range(draws) if s not in right[d])
+             for s in range(len(right_rate))]
+    keys = tuple(f"s{s}" for s in range(len(right_rate)))
+    survey = balance.Survey(seed=3, keys=keys, subjects=keys, kind=("k",) * len(keys),
+                            right=tuple(right), wrong=tuple(wrong), exact=False)
+    survey.usable = draws
+    return survey
+
+
+def test_weighted_options_leave_out_subjects_no_fit_can_balance():
+    """A subject right in nearly every situation is seldom a wrong option, so it is
+    right in most rows showing it whatever the acceptance, and a reader of the options
+    alone picks it. Such rows once made justification on swap p14 and logistics00 6-0
+    read 37% and 60% from the options alone, and rovers landmarks 8%. Subjects right
+    in nine situations of ten are no longer offered; the others, fitted again, leave
+    that reader near chance."""
+    rates = [0.9, 0.05, 0.1, 0.97, 0.1, 0.9, 0.9, 0.1]
+    survey = _synthetic_survey(rates, draws=40, seed=16)
+    everything = sorted(survey.seen_both().values())
+    rows = balance._simulated_rows(survey, everything)
+    told, _ = balance._options_alone(rows, *balance._fit(rows, everything))
+    assert told > 0.5  # the fit alone, over every subject seen both ways
+    offered, factors, cap, usable = survey.balance()
+    assert sorted(offered) == [f"s{s}" for s, p in enumerate(rates) if p < 0.5]
+    rows = balance._simulated_rows(survey, sorted(offered.values()))
+    told, _ = balance._options_alone(rows, factors, cap)
+    assert told <= balance.OPTIONS_ALONE_MAX
+    assert usable >= balance.SURVEY_MIN and survey.ok
+
+
+def test_a_problem_whose_subjects_cannot_be_balanced_gives_no_weighted_rows(competition_pddl):
+    """Justification on logistics00 6-0 has no four-option sets, and the steps its
+    situations offer are six, right in nearly all the situations showing them: its
+    weighted rows read 60% from the options alone. It is surveyed to the last draw
+    and refused, under every config name (the survey's seed), the message saying
+    why."""
+    folder = competition_pddl / "logistics00"
+    cfg = TaskConfig(family="justification", domain_file=str(folder / "domain.pddl"),
+                     form="mc", lengths=(2,),
+                     problems={"test": [str(folder / "probLOGISTICS-6-0.pddl")]})
+    for name in ("large_justification_mc", "justification_mc", "mine"):
+        with pytest.raises(GenerationError, match="options alone would not tell"):
+            ConfigRows(name, cfg, 0, ("test",))
+    world = stepping_world(str(folder / "domain.pddl"), cfg.problems["test"][0])
+    survey = balance.survey_options(FAMILIES["justification"].pool_for("mc"), world, cfg,
+                                    seed=5, weighted=True)
+    assert len(survey.right) == balance.SURVEY_DRAWS_MAX
+    assert survey.usable >= balance.SURVEY_MIN and not survey.weighted_ok
+
+
+def test_weighted_mc_rows_are_made_where_balanced_draws_are_rare():
+    """Landmarks on blocksworld p10 has no four-option sets, and only a few of its
+    situations offer four subjects the acceptance fit can balance: the survey draws on
+    past its first 200 until SURVEY_MIN of them are seen (1,400 draws under the acp
+    config's name), and rows are then made from fresh draws. Logistics 6-0's
+    justification, which once stood here, is refused now: its options tell the
+    answer (tests/acp/test_leaks.py)."""
+    cfg = TaskConfig(family="landmarks", domain="blocksworld", form="mc",
+                     problems={"test": ["p10"]}).validate()
+    gen = ConfigRows("blocksworld_landmarks_mc", cfg, 0, ("test",))
+    (survey,) = gen._world_survey.values()
+    assert not survey.exact and len(survey.right) > balance.SURVEY_DRAWS
+    assert survey.weighted_ok
+    rows = [gen.row("test", i, i) for i in range(40)]
+    assert len({r.columns["id"] for r in rows}) == 40
