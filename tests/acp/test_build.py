@@ -88,7 +88,11 @@ def test_acp_recipe_covers_every_family_domain_and_form():
                            | {("reachability", "grid", "bool"), ("reachability", "grid", "mc"),
                               ("reachability", "rovers", "mc"), ("landmarks", "swap", "bool"),
                               ("landmarks", "swap", "mc"), ("landmarks", "gripper", "mc"),
-                              ("landmarks", "satellite", "mc")}
+                              ("landmarks", "satellite", "mc"),
+                              # weighted and refused (rovers, grid: no train problem
+                              # balances; ferry: too few distinct questions for 400 rows)
+                              ("landmarks", "rovers", "mc"), ("landmarks", "ferry", "mc"),
+                              ("action_reachability", "grid", "mc")}
                            | {("justification", d, "mc") for d in
                               ("blocksworld", "grid", "gripper", "depots", "goldminer",
                                "household", "ferry", "swap", "satellite")}
@@ -99,9 +103,7 @@ def test_acp_recipe_covers_every_family_domain_and_form():
 # (balance.option_set), and whose weighted options still tell the answer above chance
 # (or far below it, on held-out rows) on some builds (racbench audit); the recipe leaves
 # them out
-OPTIONS_ALONE = {("landmarks", "depots", "mc"), ("landmarks", "household", "mc"),
-                 ("action_reachability", "grid", "mc"), ("justification", "rovers", "mc"),
-                 ("landmarks", "rovers", "mc")}
+OPTIONS_ALONE = {("landmarks", "household", "mc"), ("justification", "rovers", "mc")}
 
 
 @pytest.mark.parametrize("family,domain,form", [("reachability", "ferry", "bool"),
