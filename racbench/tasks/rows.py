@@ -277,13 +277,15 @@ class ConfigRows:
             ok = [self.worlds[split][i] for i in indices]
             if not ok:
                 what = f"rows with {_target_text(self.targets()[0])}"
-                if surveys and next(iter(surveys.values())).exact:
+                weighted = surveys and not next(iter(surveys.values())).exact and any(
+                    surveys[(split, i)].seen_both() for i in range(len(self.worlds[split])))
+                if surveys and not weighted:
                     what = ("multiple-choice questions whose options could each be right "
                             "from some states and wrong from others (in each, no four "
                             "options are each right in one sampled situation and wrong in "
                             "the other three's, and some would be wrong whatever the state, "
                             "so the options alone would tell the answer)")
-                elif surveys:
+                elif weighted:  # subjects seen both ways, but too few to balance
                     what = ("multiple-choice questions whose options alone would not tell "
                             "the answer (some split has no four options each right in one "
                             "sampled situation and wrong in the other three's, and in each "
