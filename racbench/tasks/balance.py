@@ -46,6 +46,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+import numpy as np
+
 from racbench.splits.seeding import derive_seed
 from racbench.worlds.strips.budget import note_dropped
 from racbench.worlds.strips.search import SearchBudgetExceeded
@@ -279,7 +281,7 @@ def pick_bool(make_pool: Callable, world: StripsWorld, rng: random.Random, cfg,
 # -- mc -----------------------------------------------------------------------------------
 
 def survey_options(make_pool: Callable, world: StripsWorld, cfg, seed: int,
-                   weighted: bool = False) -> Survey:
+                   weighted: bool = False, first: int = SURVEY_DRAWS) -> Survey:
     """Sample SURVEY_DRAWS situations and record, for every subject right in one of
     them, where it is right and where wrong (from the pools' lists, and from their
     `judge` for subjects a pool does not list). A problem that shows neither option
@@ -288,21 +290,24 @@ def survey_options(make_pool: Callable, world: StripsWorld, cfg, seed: int,
     or the other: a problem where about one draw in a hundred is usable (justification
     on logistics00 6-0) gave rows under some config names (the seed) and not others
     from 200 draws. `weighted` (a config without option sets, known only once all its
-    problems are surveyed): sampled further until SURVEY_MIN usable draws remain
-    among the subjects the fit can balance (`Survey.weighted_ok`). The first
-    SURVEY_DRAWS are the same draws whatever follows. A world whose draws are dear
-    caps them (`survey_draws_max`: the science lab, whose draws play the simulator,
-    surveys SURVEY_DRAWS)."""
+    problems are surveyed): `first` draws, then twice as many at a time, until
+    SURVEY_MIN usable draws remain among the subjects the fit can balance
+    (`Survey.weighted_ok`, a fit per look: doubling keeps the looks few), without
+    option-set trials. Draw d is the same whatever follows. A world whose draws are
+    dear caps them (`survey_draws_max`: the science lab, whose draws play the
+    simulator, surveys SURVEY_DRAWS)."""
     limit = survey_limit(world)
     pools: list = []
+    size = first
     while True:
         pools += [_drawn(make_pool, world, draw_rng(seed, d), cfg)
-                  for d in range(len(pools), len(pools) + SURVEY_DRAWS)]
-        survey = _tally(pools, world, seed)
+                  for d in range(len(pools), min(size, limit))]
+        survey = _tally(pools, world, seed, trials=not weighted)
         enough = (survey.weighted_ok if weighted else
                   survey.has_sets or survey.usable >= SURVEY_MIN)
         if enough or not survey.seen_both() or len(pools) >= limit:
             return survey
+        size = 2 * len(pools) if weighted else len(pools) + SURVEY_DRAWS
 
 
 def survey_limit(world: StripsWorld) -> int:
@@ -310,8 +315,9 @@ def survey_limit(world: StripsWorld) -> int:
     return getattr(world, "survey_draws_max", SURVEY_DRAWS_MAX)
 
 
-def _tally(pools: list, world: StripsWorld, seed: int) -> Survey:
-    """The survey of these draws' pools (None: a dropped draw)."""
+def _tally(pools: list, world: StripsWorld, seed: int, trials: bool = True) -> Survey:
+    """The survey of these draws' pools (None: a dropped draw); `trials`: count the
+    option sets OPTION_TRIALS tries find (else `found` is 0)."""
     index: dict = {}
     keys, subjects, kinds, right = [], [], [], []
     for pool in pools:
@@ -343,8 +349,9 @@ def _tally(pools: list, world: StripsWorld, seed: int) -> Survey:
                     wrong[s] |= 1 << d
     survey = Survey(seed=seed, keys=tuple(keys), subjects=tuple(subjects),
                     kind=tuple(kinds), right=tuple(right), wrong=tuple(wrong))
-    trials = random.Random(derive_seed(seed, "trials"))
-    survey.found = sum(option_set(survey, trials) is not None for _ in range(OPTION_TRIALS))
+    if trials:
+        rng = random.Random(derive_seed(seed, "trials"))
+        survey.found = sum(option_set(survey, rng) is not None for _ in range(OPTION_TRIALS))
     both = set(survey.seen_both().values())
     wrong_here = Counter(d for s in both for d in _bits(wrong[s]))
     survey.usable = sum(1 for d, here in enumerate(right)
@@ -557,20 +564,33 @@ def _simulated_rows(survey: Survey, subjects: list[int]) -> list[tuple[int, list
 def _options_alone(rows: list, factors: dict, cap: float) -> tuple[float, dict]:
     """Rows kept at the fitted rate: the share of them a reader who knows only which
     subject each option is gets right, picking the option right in the largest share
-    of the kept rows showing it (1.0 without rows), and those shares."""
-    kept = [math.exp(min(0.0, factors[r][0] + sum(factors[s][1] for s in ws) - cap))
-            for r, ws in rows]
-    shown, as_right = Counter(), Counter()
-    for (r, ws), w in zip(rows, kept):
-        as_right[r] += w
-        for s in (r, *ws):
-            shown[s] += w
-    share = {s: as_right[s] / shown[s] for s in shown}
+    of the kept rows showing it (the lower subject on a tie; 1.0 without rows), and
+    those shares."""
     if not rows:
-        return 1.0, share
-    told = sum(w for (r, ws), w in zip(rows, kept)
-               if max((r, *ws), key=lambda s: (share[s], -s)) == r)
-    return told / sum(kept), share
+        return 1.0, {}
+    subjects = sorted(factors)
+    right, wrong = _row_arrays(rows, subjects)
+    up = np.array([factors[s][0] for s in subjects])
+    down = np.array([factors[s][1] for s in subjects])
+    kept = np.exp(np.minimum(0.0, up[right] + down[wrong].sum(axis=1) - cap))
+    shown_in = np.column_stack([right, wrong])  # each row's options, the right one first
+    shown = np.bincount(shown_in.ravel(), np.repeat(kept, N_OPTIONS), len(subjects))
+    as_right = np.bincount(right, kept, len(subjects))
+    rate = np.divide(as_right, shown, out=np.zeros(len(subjects)), where=shown > 0)
+    option_rate = rate[shown_in]
+    best = option_rate == option_rate.max(axis=1, keepdims=True)
+    picked = np.where(best, shown_in, len(subjects)).min(axis=1)  # positions follow subjects
+    told = float(kept[picked == right].sum() / kept.sum())
+    return told, {s: float(rate[i]) for i, s in enumerate(subjects) if shown[i] > 0}
+
+
+def _row_arrays(rows: list, subjects: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Simulated rows as positions in the sorted `subjects`: the right option's, and
+    the wrong ones' (one line of N_OPTIONS - 1 per row)."""
+    position = {s: i for i, s in enumerate(subjects)}
+    right = np.array([position[r] for r, _ in rows], dtype=np.intp)
+    wrong = np.array([[position[s] for s in ws] for _, ws in rows], dtype=np.intp)
+    return right, wrong.reshape(len(rows), N_OPTIONS - 1)
 
 
 def _fit(rows: list, subjects: list[int]) -> tuple[dict, float]:
@@ -579,27 +599,25 @@ def _fit(rows: list, subjects: list[int]) -> tuple[dict, float]:
     probability exp(sum of factors - cap), each subject is the right option in a
     quarter of the rows showing it; and the cap (a high percentile of the rows'
     sums, so that most rows are kept at a rate in proportion)."""
-    up = {s: 0.0 for s in subjects}
-    down = {s: 0.0 for s in subjects}
-    for _ in range(FIT_ROUNDS):
-        weights = [math.exp(up[r] + sum(down[s] for s in ws)) for r, ws in rows]
-        as_right, as_wrong = Counter(), Counter()
-        for (r, ws), w in zip(rows, weights):
-            as_right[r] += w
-            for s in ws:
-                as_wrong[s] += w
-        for s in subjects:
-            if as_right[s] and as_wrong[s]:
-                step = 0.5 * math.log(as_wrong[s] / ((N_OPTIONS - 1) * as_right[s]))
-                up[s] = min(FACTOR_RANGE, max(-FACTOR_RANGE, up[s] + step))
-                down[s] = min(FACTOR_RANGE, max(-FACTOR_RANGE, down[s] - step))
-            elif as_right[s]:  # never a wrong option: keep it from being the right one
-                up[s] = -FACTOR_RANGE
-            elif as_wrong[s]:
-                down[s] = -FACTOR_RANGE
-    sums = sorted(up[r] + sum(down[s] for s in ws) for r, ws in rows)
-    cap = sums[int(CAP_QUANTILE * (len(sums) - 1))] if sums else 0.0
-    factors = {s: (up[s], down[s]) for s in subjects}
+    n = len(subjects)
+    up, down = np.zeros(n), np.zeros(n)
+    if rows:
+        right, wrong = _row_arrays(rows, subjects)
+        for _ in range(FIT_ROUNDS):
+            weights = np.exp(up[right] + down[wrong].sum(axis=1))
+            as_right = np.bincount(right, weights, n)
+            as_wrong = np.bincount(wrong.ravel(), np.repeat(weights, N_OPTIONS - 1), n)
+            both = (as_right > 0) & (as_wrong > 0)
+            step = 0.5 * np.log(as_wrong[both] / ((N_OPTIONS - 1) * as_right[both]))
+            up[both] = np.clip(up[both] + step, -FACTOR_RANGE, FACTOR_RANGE)
+            down[both] = np.clip(down[both] - step, -FACTOR_RANGE, FACTOR_RANGE)
+            up[(as_right > 0) & (as_wrong == 0)] = -FACTOR_RANGE  # never a wrong option
+            down[(as_right == 0) & (as_wrong > 0)] = -FACTOR_RANGE
+        sums = np.sort(up[right] + down[wrong].sum(axis=1))
+        cap = float(sums[int(CAP_QUANTILE * (len(sums) - 1))])
+    else:
+        cap = 0.0
+    factors = {s: (float(up[i]), float(down[i])) for i, s in enumerate(subjects)}
     return factors, cap
 
 

@@ -30,7 +30,8 @@ from racbench.splits.names import POOLS, name_pool
 from racbench.splits.seeding import derive_seed
 from racbench.splits.strata import Stratum, stratum_for
 from racbench.tasks import FAMILIES
-from racbench.tasks.balance import Cells, Survey, survey_cells, survey_limit, survey_options
+from racbench.tasks.balance import (SURVEY_DRAWS, Cells, Survey, survey_cells, survey_limit,
+                                    survey_options)
 from racbench.tasks.base import goal_json
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.budget import take_dropped
@@ -173,9 +174,11 @@ class ConfigRows:
             return self._survey(world)
         return self._probe(world, self.targets()[0])
 
-    def _survey(self, world: StripsWorld, weighted: bool = False) -> Survey:
+    def _survey(self, world: StripsWorld, weighted: bool = False,
+                first: int = SURVEY_DRAWS) -> Survey:
         return survey_options(self.family.pool_for("mc"), world, self.cfg,
-                              derive_seed("acp-options", self.name, world.label), weighted)
+                              derive_seed("acp-options", self.name, world.label), weighted,
+                              first)
 
     def probe_result(self, parts: dict | None = None) -> tuple[dict, list, dict]:
         """(feasible, excluded, surveys): bool: the cells of each problem (surveys by
@@ -228,8 +231,9 @@ class ConfigRows:
             world = self.worlds[key[0]][key[1]]
             if (not survey.weighted_ok and survey.seen_both()
                     and len(survey.right) < survey_limit(world)):
-                if id(world) not in further:
-                    further[id(world)] = self._survey(world, weighted=True)
+                if id(world) not in further:  # its first draws are known short
+                    further[id(world)] = self._survey(world, weighted=True,
+                                                      first=2 * len(survey.right))
         return {key: further.get(id(self.worlds[key[0]][key[1]]), survey)
                 for key, survey in surveys.items()}
 

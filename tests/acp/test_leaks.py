@@ -18,7 +18,7 @@ from racbench.tasks.rows import ConfigRows
 from racbench.tasks.symbolic import SymbolicTask
 from racbench.errors import GenerationError
 from racbench.worlds.strips.world import stepping_world, world_for
-from racbench.checks.audit import probe_config, probe_options
+from racbench.checks.audit import OPTIONS_THRESHOLD, probe_config, probe_options
 from racbench.export.build import build
 from racbench.suites.recipe import parse_recipe
 
@@ -181,7 +181,7 @@ def test_weighted_options_leave_out_subjects_no_fit_can_balance():
     assert sorted(offered) == [f"s{s}" for s, p in enumerate(rates) if p < 0.5]
     rows = balance._simulated_rows(survey, sorted(offered.values()))
     told, _ = balance._options_alone(rows, factors, cap)
-    assert told <= balance.OPTIONS_ALONE_MAX
+    assert told <= balance.OPTIONS_ALONE_MAX == OPTIONS_THRESHOLD  # the audit's bound
     assert usable >= balance.SURVEY_MIN and survey.ok
 
 
