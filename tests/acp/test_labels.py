@@ -18,9 +18,11 @@ DOMAINS = ("blocksworld", "gripper", "logistics")
 IRREVERSIBLE = {"bool": ("floortile", "goldminer", "rovers"), "mc": ("floortile", "goldminer")}
 # mc options must each be right from some states and wrong from others: gripper's
 # small problems have too few such landmarks, and blocksworld and gripper plans too
-# few actions removable in one plan and needed in another
+# few actions removable in one plan and needed in another; blocksworld's small
+# problems' landmarks have no four-option sets, and weighted ones would tell the
+# answer (balance.Survey.balance leaves them all out)
 NO_MC = {("landmarks", "gripper"), ("justification", "blocksworld"),
-         ("justification", "gripper")}
+         ("justification", "gripper"), ("landmarks", "blocksworld")}
 CASES = [(f, d, form) for f in FAMILIES if f not in OWN_CONFIG
          and "strips" in FAMILIES[f].worlds for form in FAMILIES[f].forms
          for d in (IRREVERSIBLE[form] if form != "open" and "reachability" in f else DOMAINS)

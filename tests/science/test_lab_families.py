@@ -1,6 +1,7 @@
 """The shared task families on the science lab: a recipe entry with `science:` builds
-true/false projection, executability, applicability and progression rows, and
-multiple-choice projection rows, over a task's variations; every label
+true/false projection, executability, applicability and progression rows over a
+task's variations (multiple-choice projection is refused on boil: its facts allow no
+four-option sets, and weighted options would tell the answer); every label
 holds when the row's commands are replayed in a fresh simulator, and every question
 names only what its context shows."""
 
@@ -25,10 +26,9 @@ from racbench.worlds.science.lab import LEFT_OUT_VERBS
 from racbench.worlds.science.parser import parse
 from racbench.worlds.science.registry import get_task
 
-# (family, form): bool rows over two train variations and one test variation; mc rows
-# over the task's own variation split (option sets need more situations than three)
+# (family, form): bool rows over two train variations and one test variation
 CONFIGS = (("projection", "bool"), ("executability", "bool"), ("applicability", "bool"),
-           ("progression", "bool"), ("projection", "mc"))
+           ("progression", "bool"))
 BOOL_PROBLEMS = {"train": [0, 1], "test": [25]}
 # where the row's context stops showing the state and starts telling the actions
 ACTIONS_START = ("Consider the sequence of actions", "Suppose the following action")
@@ -201,9 +201,9 @@ def test_rows_are_phrased_from_templates_not_ids(lab_rows):
                 assert len(set(row["choices"])) == len(row["choices"]), row["id"]
 
 
-# rebuilt under another hash seed: an mc survey (option sets) and two bool surveys (cells),
-# not the slow executability one (its walks are the lab's, which these take too)
-REBUILT = ("boil_projection_mc", "boil_applicability_bool", "boil_progression_bool")
+# rebuilt under another hash seed: two bool surveys (cells), not the slow executability
+# one (its walks are the lab's, which these take too)
+REBUILT = ("boil_applicability_bool", "boil_progression_bool")
 
 
 def test_lab_rows_are_the_same_bytes_under_any_hash_seed_and_workers(lab_build):
@@ -224,6 +224,9 @@ def test_lab_rows_are_the_same_bytes_under_any_hash_seed_and_workers(lab_build):
 
 @pytest.mark.parametrize("entry,needle", [
     ({"family": "projection", "form": "open"}, "true/false"),
+    # over boil's own variation split: no four-option sets, and in no train variation
+    # do 200 surveyed situations give weighted options the fit can balance
+    ({"family": "projection", "form": "mc"}, "options alone would not tell"),
     ({"family": "applicability", "form": "mc"}, "multiple-choice ones of projection;"),
     ({"family": "progression", "form": "mc"}, "multiple-choice ones of projection;"),
     ({"family": "landmarks"},
