@@ -539,7 +539,8 @@ def _balance(survey: Survey) -> tuple[dict, dict, float, int]:
         if told <= OPTIONS_ALONE_MAX or not rows:
             break
         kept.remove(max(share, key=lambda s: (share[s], -s)))
-    offered = {k: s for k, s in seen.items() if s in set(kept)} if rows else {}
+    kept_set = set(kept)
+    offered = {k: s for k, s in seen.items() if s in kept_set} if rows else {}
     return offered, factors, cap, len(rows) // FIT_PICKS
 
 
