@@ -131,31 +131,6 @@ def test_docstring_examples_run():
     assert len(namespace["rows"]) == 10
 
 
-def test_readme_api_examples_run(tmp_path, monkeypatch):
-    """The README's Python examples of the API give the results it prints (its rows are
-    a true bool row and an mc row whose answer is B); what they build goes to tmp_path."""
-    monkeypatch.chdir(tmp_path)
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    blocks = [b.split("```")[0] for b in readme.split("```python\n")[1:]]
-    blocks = [b for b in blocks if "racbench.score(" in b or "racbench.generate(" in b]
-    assert blocks
-    bools = racbench.generate("applicability", domain="gripper", problem="p04", n=4)
-    mcs = racbench.generate("applicability", domain="gripper", problem="p04", form="mc", n=8)
-    namespace = {"bool_row": next(r for r in bools if r["answer"] == "true"),
-                 "mc_row": next(r for r in mcs if r["answer"] == "B")}
-    for block in blocks:
-        last = None
-        for line in block.splitlines():
-            if line.startswith("# ") and last is not None:
-                assert repr(last) == line[2:], line
-            elif line.strip():
-                last = None
-                try:
-                    last = eval(line, namespace)
-                except SyntaxError:
-                    exec(line, namespace)
-
-
 # -- a user's evaluation: generated rows, scored replies of a chatty model ------------------
 
 THINKING = ("Let me work through the current state step by step before I answer, "

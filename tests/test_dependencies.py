@@ -18,7 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 # Packages used by name without an import: Fast Downward runs through unified-planning.
 USED_WITHOUT_IMPORT = {"up-fast-downward": "verify",
-                       "pytest-xdist": "test"}  # a pytest plugin: pyproject addopts
+                       "pytest-xdist": "test",  # a pytest plugin: pyproject addopts
+                       "mkdocs": "test"}  # tests/test_docs.py runs `python -m mkdocs`
 # Packages only examples/ import (training runs that cannot run here: examples/README.md);
 # not installed on these machines, so they are named rather than looked up.
 EXAMPLES_ONLY = {"trl": "train"}

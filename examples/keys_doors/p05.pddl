@@ -1,0 +1,11 @@
+(define (problem keys-p05) (:domain keys-doors)
+  (:objects hall kitchen cellar attic vault - room k1 k2 k3 - key)
+  (:init
+    (at hall) (door hall kitchen) (door kitchen hall) (locked hall kitchen)
+    (locked kitchen hall) (fits k1 hall kitchen) (fits k1 kitchen hall) (door kitchen cellar)
+    (door cellar kitchen) (unlocked kitchen cellar) (unlocked cellar kitchen) (door kitchen attic)
+    (door attic kitchen) (locked kitchen attic) (locked attic kitchen) (fits k2 kitchen attic)
+    (fits k2 attic kitchen) (door attic vault) (door vault attic) (locked attic vault)
+    (locked vault attic) (fits k3 attic vault) (fits k3 vault attic) (key-in k1 hall)
+    (key-in k2 cellar) (key-in k3 kitchen))
+  (:goal (at vault)))

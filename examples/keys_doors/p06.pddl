@@ -1,0 +1,12 @@
+(define (problem keys-p06) (:domain keys-doors)
+  (:objects hall kitchen cellar attic study vault - room k1 k2 k3 - key)
+  (:init
+    (at hall) (door hall kitchen) (door kitchen hall) (unlocked hall kitchen)
+    (unlocked kitchen hall) (door kitchen cellar) (door cellar kitchen) (locked kitchen cellar)
+    (locked cellar kitchen) (fits k1 kitchen cellar) (fits k1 cellar kitchen) (door kitchen attic)
+    (door attic kitchen) (unlocked kitchen attic) (unlocked attic kitchen) (door attic study)
+    (door study attic) (locked attic study) (locked study attic) (fits k2 attic study)
+    (fits k2 study attic) (door study vault) (door vault study) (locked study vault)
+    (locked vault study) (fits k3 study vault) (fits k3 vault study) (key-in k1 hall)
+    (key-in k2 cellar) (key-in k3 attic))
+  (:goal (at vault)))
