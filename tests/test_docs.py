@@ -108,7 +108,7 @@ def to_run(page: Path) -> list[Block]:
 
 def small(command: str) -> str:
     """A `racbench build` command at the tests' scale, quiet (before any comment)."""
-    if not re.match(r"\s*(pip install \S+ && )?racbench build ", command) or "--scale" in command:
+    if not re.match(r"\s*racbench build ", command) or "--scale" in command:
         return command
     code, _, comment = command.partition(" #")
     return f"{code.rstrip()} --scale {SCALE} --quiet" + (f"  #{comment}" if comment else "")
@@ -121,12 +121,13 @@ def shell(block: Block) -> str:
 
 
 def environment() -> dict[str, str]:
+    paths = [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     return dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1",
-                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+                PYTHONPATH=os.pathsep.join(paths))
 
 
-def racbench(args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(["bash", "-c", f"set -euo pipefail\n{args}"], cwd=cwd,
+def run_shell(script: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-c", f"set -euo pipefail\n{script}"], cwd=cwd,
                           capture_output=True, text=True, env=environment(), timeout=600)
 
 
@@ -137,7 +138,7 @@ def trac_data(tmp_path_factory) -> Path:
     command = small(first.first_line.split(" && ")[-1])
     assert command.startswith("racbench build trac --out trac_data"), command
     work = tmp_path_factory.mktemp("readme_build")
-    done = racbench(command, work)
+    done = run_shell(command, work)
     assert done.returncode == 0, done.stderr
     return work / "trac_data"
 
@@ -236,7 +237,7 @@ def run_console(block: Block, cwd: Path) -> None:
     steps = re.split(r"^\$ ", block.text, flags=re.MULTILINE)[1:]
     for step in steps:
         command, _, expected = step.partition("\n")
-        done = racbench(small(command), cwd)
+        done = run_shell(small(command), cwd)
         assert done.returncode == 0, (block.where, command, done.stderr)
         assert done.stdout.rstrip().splitlines() == expected.rstrip().splitlines(), block.where
 
@@ -283,7 +284,7 @@ def test_page_blocks_run(page, tmp_path, monkeypatch, trac_data):
     namespace: dict = {}
     for block in to_run(page):
         if block.lang == "bash":
-            done = racbench(shell(block), work)
+            done = run_shell(shell(block), work)
             assert done.returncode == 0, (block.where, done.stdout[-2000:], done.stderr[-2000:])
         elif block.lang == "console":
             run_console(block, work)
