@@ -93,8 +93,9 @@ DOMAIN_CASES = {
                          "action 'a' is declared twice: here and at line 2 column 10"),
     "duplicate constant": ("(define (domain d) (:constants c\n c))", "d.pddl:2:2",
                            "constant 'c' is declared twice: here and at line 1 column 32"),
-    "type with two parents": ("(define (domain d) (:types a - b\n a - c))", "d.pddl:2:2",
-                              "declared twice with different parents"),
+    "second parent below the type": ("(define (domain d) (:types a - b\n c - a a - c))",
+                                     "d.pddl:2:8", "'a' is declared under 'c', which is "
+                                     "itself a kind of 'a'"),
     "circular types": ("(define (domain d) (:types a - b b - a))", "d.pddl:1:28",
                        "circular type hierarchy: a - b - a"),
     "unknown type": ("(define (domain d) (:types block)\n (:predicates (on ?x - blok)))",

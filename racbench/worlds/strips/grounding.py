@@ -22,21 +22,9 @@ from collections import defaultdict
 from itertools import product
 
 from racbench.worlds.strips import adl, adl_grounding, limits
-from racbench.worlds.strips.model import ROOT_TYPE, ActionSchema, And, Atom, Domain, Problem
+from racbench.worlds.strips.model import ActionSchema, And, Atom, Domain, Problem
 from racbench.worlds.strips.sexpr import PDDLError
 from racbench.worlds.strips.task import GroundAction, GroundTask
-
-
-def _ancestors(domain: Domain, type_name: str) -> list[str]:
-    """The type, its parents up to `object`, and `object` (also under a cycle)."""
-    out: list[str] = []
-    t = type_name
-    while t not in out:
-        out.append(t)
-        if t == ROOT_TYPE:
-            return out
-        t = domain.supertypes.get(t, ROOT_TYPE)
-    return out + [ROOT_TYPE]
 
 
 def _objects_by_type(domain: Domain, objects: dict[str, str]) -> dict[str, list[str]]:
@@ -45,7 +33,7 @@ def _objects_by_type(domain: Domain, objects: dict[str, str]) -> dict[str, list[
     for name in sorted(objects):
         t = objects[name]
         if t not in chains:
-            chains[t] = _ancestors(domain, t)
+            chains[t] = domain.ancestors(t)
         for ancestor in chains[t]:
             by_type[ancestor].append(name)
     return by_type

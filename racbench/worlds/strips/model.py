@@ -92,23 +92,45 @@ class ActionSchema:
 class Domain:
     name: str
     requirements: frozenset[str]
-    supertypes: dict[str, str]  # type -> parent type
+    supertypes: dict[str, str]  # type -> parent type (the first other than object)
     constants: dict[str, str]  # name -> type
     predicates: dict[str, tuple[tuple[str, ...], ...]]  # name -> allowed types per argument
     actions: tuple[ActionSchema, ...]
     functions: dict[str, int] = field(default_factory=dict)  # name -> arity
     source: str = "<string>"
+    # type -> further parents, for a type declared under several (as Fast Downward's
+    # translator reads it, an object of the type is of every parent type and their
+    # ancestors); most domains have none
+    more_parents: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def is_subtype(self, child: str, parent: str) -> bool:
+        if parent == ROOT_TYPE:
+            return True
+        if self.more_parents:
+            return parent in self.ancestors(child)
         seen = set()
         while child not in seen:
-            if child == parent or parent == ROOT_TYPE:
+            if child == parent:
                 return True
             seen.add(child)
             child = self.supertypes.get(child, ROOT_TYPE)
             if child == ROOT_TYPE:
-                return parent == ROOT_TYPE
+                return False
         return False
+
+    def ancestors(self, type_name: str) -> list[str]:
+        """The type, every type above it (first parents first), and `object` last; a
+        cycle is walked once."""
+        out: list[str] = []
+        todo = [type_name]
+        while todo:
+            t = todo.pop(0)
+            if t in out or t == ROOT_TYPE:
+                continue
+            out.append(t)
+            todo.append(self.supertypes.get(t, ROOT_TYPE))
+            todo.extend(self.more_parents.get(t, ()))
+        return out + [ROOT_TYPE]
 
     @property
     def fluent_predicates(self) -> frozenset[str]:

@@ -2,7 +2,8 @@
 
 Accepts files as planning-competition collections ship them: any case, comments,
 `:requirements` lists that omit what the domain uses, typed and untyped objects,
-type hierarchies and `either`, constants, equality, negative preconditions and
+type hierarchies (a type declared under two parents is of both, as in Fast Downward's
+translator) and `either`, constants, equality, negative preconditions and
 action costs, and the ADL that Fast Downward's translator reads (`or`, `imply`, `not`
 over any condition, `exists` and `forall` in preconditions and goals, `forall` and
 `when` in effects; adl_reader). Numeric fluents, durations and derived predicates
@@ -181,6 +182,8 @@ class _DomainReader(_Reader):
         name, sections = self.header(read(self.source), "domain", DOMAIN_SECTIONS)
         requirements: frozenset[str] = frozenset({":strips"})
         self.supertypes: dict[str, str] = {}
+        self.more_parents: dict[str, tuple[str, ...]] = {}
+        self.more_parent_tokens: dict[tuple[str, str], int] = {}
         self.type_tokens: dict[str, int] = {}
         self.constants: dict[str, str] = {}
         self.predicates: dict[str, tuple[tuple[str, ...], ...]] = {}
@@ -233,7 +236,7 @@ class _DomainReader(_Reader):
         action_tokens: dict[str, int] = {}
         actions = tuple(self.action(node, action_tokens) for node in action_nodes)
         return Domain(name=name, requirements=requirements, supertypes=self.supertypes,
-                      constants=self.constants, predicates=self.predicates, actions=actions,
+                      more_parents=self.more_parents, constants=self.constants, predicates=self.predicates, actions=actions,
                       functions=self.functions, source=self.filename)
 
     # -- types -------------------------------------------------------------------------
@@ -243,10 +246,16 @@ class _DomainReader(_Reader):
             parent = self.single_type(parent_types, k, "a type's parent")
             if type_name == ROOT_TYPE:
                 continue
-            if self.supertypes.get(type_name, parent) != parent:
-                raise self.error(k, f"type '{type_name}' is declared twice with different "
-                                 f"parents: here and at {self.where(self.type_tokens[type_name])}")
-            self.supertypes.setdefault(type_name, parent)
+            first = self.supertypes.setdefault(type_name, parent)
+            if first != parent and parent != ROOT_TYPE:
+                # declared again under another parent: of both types, as in Fast
+                # Downward's translator (`object` is everyone's parent anyway)
+                if first == ROOT_TYPE:
+                    self.supertypes[type_name] = parent
+                elif parent not in self.more_parents.get(type_name, ()):
+                    self.more_parents[type_name] = self.more_parents.get(type_name, ()) \
+                        + (parent,)
+                    self.more_parent_tokens[(type_name, parent)] = k
             self.type_tokens.setdefault(type_name, k)
             parents.append(parent_types[0])
         for parent, k in parents:  # a parent used but not declared is a child of object
@@ -273,6 +282,16 @@ class _DomainReader(_Reader):
                 path[t] = None
                 t = self.supertypes.get(t, ROOT_TYPE)
             done.update(path)
+        for t, parents in self.more_parents.items():  # a second parent below the type
+            probe = Domain(name="", requirements=frozenset(), supertypes=self.supertypes,
+                           constants={}, predicates={}, actions=(),
+                           more_parents=self.more_parents)
+            for parent in parents:
+                if t in probe.ancestors(parent):
+                    raise self.error(self.more_parent_tokens[(t, parent)],
+                                     f"circular type hierarchy: '{t}' is declared under "
+                                     f"'{parent}', which is itself a kind of '{t}'; every "
+                                     "type must lead up to 'object'")
 
     def check_types(self, types: tuple[Name, ...]) -> None:
         for t, k in types:
