@@ -112,8 +112,20 @@ DOMAIN_CASES = {
                        "expected a function name"),
     "unsupported requirement": ("(define (domain d) (:requirements :fluents))", "d.pddl:1:35",
                                 "racbench accepts STRIPS and ADL with"),
-    "derived predicates": ("(define (domain d) (:requirements :adl :derived-predicates))",
-                           "d.pddl:1:40", "racbench does not read derived predicates"),
+    "derived predicate undeclared": ("(define (domain d) (:predicates (p))\n"
+                                     "(:derived (q) (p)))", "d.pddl:2:12",
+                                     "derived predicate 'q' is not declared in :predicates"),
+    "derived predicate as an effect": ("(define (domain d) (:predicates (p) (q))\n"
+                                       "(:derived (q) (p))\n(:action a :effect (not (q))))",
+                                       "d.pddl:3:25", "derived predicate 'q' cannot be an "
+                                       "effect (the effect of a): it holds exactly where a "
+                                       "(:derived ...) condition holds (the first at line 2 "
+                                       "column 1)"),
+    "derived predicate of wrong arity": ("(define (domain d) (:predicates (p) (q ?x))\n"
+                                         "(:derived (q) (p)))", "d.pddl:2:11",
+                                         "predicate 'q' takes 1 arguments, found 0"),
+    "durative action": ("(define (domain d) (:durative-action a))", "d.pddl:1:20",
+                        ":durative-action needs :durative-actions"),
     "wrong arity in a precondition": (domain_with("(clear ?b) (clear ?to)", "(clear ?b ?to)"),
                                       "d.pddl:8:38", "'clear' takes 1 arguments, found 2"),
     "unknown predicate": (domain_with("(clear ?b)", "(free ?b)"), "d.pddl:8:39",

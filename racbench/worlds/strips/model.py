@@ -89,6 +89,16 @@ class ActionSchema:
 
 
 @dataclass(frozen=True)
+class Axiom:
+    """`(:derived (PRED ?x ...) CONDITION)`: the atom holds in every state where the
+    condition holds for its binding (and only there, once every axiom is applied)."""
+
+    head: Atom  # (predicate, ?variable, ...)
+    parameters: Variables  # the head's variables with their types
+    condition: Formula
+
+
+@dataclass(frozen=True)
 class Domain:
     name: str
     requirements: frozenset[str]
@@ -102,6 +112,11 @@ class Domain:
     # translator reads it, an object of the type is of every parent type and their
     # ancestors); most domains have none
     more_parents: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    axioms: tuple[Axiom, ...] = ()  # derived predicates, in the order written
+
+    @property
+    def derived_predicates(self) -> frozenset[str]:
+        return frozenset(a.head[0] for a in self.axioms)
 
     def is_subtype(self, child: str, parent: str) -> bool:
         if parent == ROOT_TYPE:
@@ -134,10 +149,11 @@ class Domain:
 
     @property
     def fluent_predicates(self) -> frozenset[str]:
-        """Predicates some action changes; the rest are static."""
+        """Predicates some action changes, and derived predicates; the rest are static."""
         return frozenset(a[0] for schema in self.actions
                          for a in schema.add + schema.delete
-                         + tuple(a for e in schema.effects for a in e.add + e.delete))
+                         + tuple(a for e in schema.effects for a in e.add + e.delete)
+                         ) | self.derived_predicates
 
 
 @dataclass(frozen=True)
