@@ -31,6 +31,7 @@ TINY = {
                           "rows/s"),
     "adl_domains.py": (["--rows", "2", "--repeat", "1", "--domains", "household",
                         "--families", "progression"], "rows/s"),
+    "competition_read.py": (["--repeat", "1"], "read time"),
     "audit_probe.py": (["--train", "200", "--test", "60", "--repeat", "1"], "rows/s"),
     "oracles.py": (["--seconds", "0.01", "--situations", "3", "--cases", "gripper:p01"],
                             "/s"),

@@ -93,8 +93,9 @@ DOMAIN_CASES = {
                          "action 'a' is declared twice: here and at line 2 column 10"),
     "duplicate constant": ("(define (domain d) (:constants c\n c))", "d.pddl:2:2",
                            "constant 'c' is declared twice: here and at line 1 column 32"),
-    "type with two parents": ("(define (domain d) (:types a - b\n a - c))", "d.pddl:2:2",
-                              "declared twice with different parents"),
+    "second parent below the type": ("(define (domain d) (:types a - b\n c - a a - c))",
+                                     "d.pddl:2:8", "'a' is declared under 'c', which is "
+                                     "itself a kind of 'a'"),
     "circular types": ("(define (domain d) (:types a - b b - a))", "d.pddl:1:28",
                        "circular type hierarchy: a - b - a"),
     "unknown type": ("(define (domain d) (:types block)\n (:predicates (on ?x - blok)))",
@@ -111,8 +112,20 @@ DOMAIN_CASES = {
                        "expected a function name"),
     "unsupported requirement": ("(define (domain d) (:requirements :fluents))", "d.pddl:1:35",
                                 "racbench accepts STRIPS and ADL with"),
-    "derived predicates": ("(define (domain d) (:requirements :adl :derived-predicates))",
-                           "d.pddl:1:40", "racbench does not read derived predicates"),
+    "derived predicate undeclared": ("(define (domain d) (:predicates (p))\n"
+                                     "(:derived (q) (p)))", "d.pddl:2:12",
+                                     "derived predicate 'q' is not declared in :predicates"),
+    "derived predicate as an effect": ("(define (domain d) (:predicates (p) (q))\n"
+                                       "(:derived (q) (p))\n(:action a :effect (not (q))))",
+                                       "d.pddl:3:25", "derived predicate 'q' cannot be an "
+                                       "effect (the effect of a): it holds exactly where a "
+                                       "(:derived ...) condition holds (the first at line 2 "
+                                       "column 1)"),
+    "derived predicate of wrong arity": ("(define (domain d) (:predicates (p) (q ?x))\n"
+                                         "(:derived (q) (p)))", "d.pddl:2:11",
+                                         "predicate 'q' takes 1 arguments, found 0"),
+    "durative action": ("(define (domain d) (:durative-action a))", "d.pddl:1:20",
+                        ":durative-action needs :durative-actions"),
     "wrong arity in a precondition": (domain_with("(clear ?b) (clear ?to)", "(clear ?b ?to)"),
                                       "d.pddl:8:38", "'clear' takes 1 arguments, found 2"),
     "unknown predicate": (domain_with("(clear ?b)", "(free ?b)"), "d.pddl:8:39",

@@ -9,9 +9,17 @@ some action can become impossible, or a well-typed action's static preconditions
 never hold, and otherwise pairs of actions, each possible alone. bool: can it become
 applicable? mc: which of four can. open: give a shortest sequence of actions after
 which it is applicable (a plan for its preconditions).
+
+An ADL action that keeps alternatives after grounding (it needs the key or the hammer)
+becomes applicable when any one of them comes to hold: the question asks whether
+some state reachable has the action applicable, and the open answer is a shortest
+plan to any alternative (of the pair's alternatives taken together, for two actions).
 """
 
 from __future__ import annotations
+
+import random
+from itertools import product
 
 from racbench.worlds.strips import oracles
 from racbench.worlds.strips.task import Condition
@@ -116,8 +124,18 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     if not good:
         return None
     q.subject = rng.choice(good)
-    cond = _precondition(world.task, [world.task.action_index[tuple(t)] for t in q.subject])
-    plan = world.optimal_plan(rng, sid, cond)
+    ks = [world.task.action_index[tuple(t)] for t in q.subject]
+    conds = _alternatives(world.task, ks)
+    if len(conds) == 1:
+        plan = world.optimal_plan(rng, sid, conds[0])
+    else:  # the shortest plan to any alternative, the first alternative on a tie
+        seed = rng.random()
+        plans = [world.optimal_plan(random.Random(f"{seed} {i}"), sid, c)
+                 for i, c in enumerate(conds)]
+        plans = [p for p in plans if p is not None]
+        if not plans:
+            return None
+        plan = min(plans, key=len)
     q.optimal_plan_length = len(plan)
     q.answer = [term(world, k) for k in plan]
     q.answer_text = "\n".join(pddl_term(t) for t in q.answer)
@@ -132,6 +150,24 @@ def _precondition(task, actions: list[int]) -> Condition:
     return Condition(pos, neg)
 
 
+def _alternatives(task, actions: list[int]) -> list[Condition]:
+    """The conditions under which the actions are applicable together: one per
+    combination of their alternatives (one, the conjunction of their preconditions,
+    for actions without alternatives), contradictory ones left out."""
+    if all(len(task.actions[k].clauses) == 1 for k in actions):
+        cond = _precondition(task, actions)
+        return [] if cond.pos & cond.neg else [cond]
+    out = []
+    for combo in product(*(task.actions[k].clauses for k in actions)):
+        pos = neg = 0
+        for p, n in combo:
+            pos |= p
+            neg |= n
+        if not pos & neg and Condition(pos, neg) not in out:
+            out.append(Condition(pos, neg))
+    return out
+
+
 def _phrase(text, terms) -> str:
     return str(family_template("action_reachability").together([text.action(tuple(t)) for t in terms]))
 
@@ -140,23 +176,23 @@ def render(q, world, text, rng, form):
     return render_subject_question(q, world, text, rng, form, "action_reachability", _phrase)
 
 
-def _condition(st, terms) -> Condition | None:
+def _conditions(st, terms) -> list[Condition]:
     ks = [st.action(t) for t in terms]
     if any(k is None for k in ks):
-        return None  # not grounded from this state: never applicable
-    cond = _precondition(st.task, ks)
-    return None if cond.pos & cond.neg else cond
+        return []  # not grounded from this state: never applicable
+    return _alternatives(st.task, ks)
 
 
 def truth(st, item) -> bool:
-    cond = _condition(st, item)
-    if cond is None or cond.holds(st.state):
+    conds = _conditions(st, item)
+    if not conds or any(c.holds(st.state) for c in conds):
         return False
-    return oracles.optimal_cost(st.task, st.state, cond, SEARCH_BUDGET) is not None
+    return any(oracles.optimal_cost(st.task, st.state, c, SEARCH_BUDGET) is not None
+               for c in conds)
 
 
 def score_open(st, answer: str) -> float:
-    return score_plan(st, answer, _condition(st, st.sym["subject"]))
+    return score_plan(st, answer, _conditions(st, st.sym["subject"]) or None)
 
 
 FAMILY = Family("action_reachability", ("bool", "mc", "open"), sample, render, truth,

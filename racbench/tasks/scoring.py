@@ -17,20 +17,25 @@ PARTIAL_PLAN_SCORE = 0.5
 SEARCH_BUDGET = 1_000_000
 
 
-def score_plan(st: SymbolicTask, answer: str, goal: Condition | None) -> float:
+def score_plan(st: SymbolicTask, answer: str,
+               goal: "Condition | list[Condition] | None") -> float:
+    """1 for a shortest plan to the goal, PARTIAL_PLAN_SCORE for a longer one, else 0.
+    A list of conditions is a goal with alternatives: any one reached will do."""
     if goal is None:
         return 0.0
+    goals = goal if isinstance(goal, list) else [goal]
     terms = st.parse_actions(answer)
     if terms is None:
         return 0.0
     plan = [st.action(t) for t in terms]
     if any(k is None for k in plan):
         return 0.0  # not a ground action of the problem: it can never be applied
-    check = oracles.validate_plan(st.task, st.state, plan, goal)
-    if not check.valid:
+    end, failed = st.task.execute(st.state, plan)
+    if failed is not None or not any(g.holds(end) for g in goals):
         return 0.0
-    best = oracles.optimal_cost(st.task, st.state, goal, SEARCH_BUDGET)
-    return 1.0 if best is not None and len(plan) <= best else PARTIAL_PLAN_SCORE
+    costs = [oracles.optimal_cost(st.task, st.state, g, SEARCH_BUDGET) for g in goals]
+    costs = [c for c in costs if c is not None]
+    return 1.0 if costs and len(plan) <= min(costs) else PARTIAL_PLAN_SCORE
 
 
 def score_action_set(st: SymbolicTask, answer: str, expected) -> float:

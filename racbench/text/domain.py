@@ -611,7 +611,23 @@ class DomainText:
                                                              adds, deletes, effects,
                                                              conditions)))
         title = obf.rename(self.domain.name) if obf else self.domain.name
-        return str(self._part("describe_domain")(title, entries)).strip()
+        rules = [self._describe_axiom(axiom) for axiom in self.domain.axioms]
+        return str(self._part("describe_domain")(title, entries, rules)).strip()
+
+    def _describe_axiom(self, axiom) -> str:
+        """One rule of a derived predicate: its fact with capital letters, when it holds."""
+        obf = self.obfuscation
+        rename = (lambda a: obf.rename(a)) if obf else (lambda a: a)
+        names = _letters(len(axiom.parameters))
+        bind = {var: name for (var, _), name in zip(axiom.parameters, names)}
+        head = (axiom.head[0],) + tuple(bind.get(a, rename(a)) for a in axiom.head[1:])
+        kinds = [(name, self._kind_name(types))
+                 for (var, types), name in zip(axiom.parameters, names)]
+        adl = FormulaText(lambda atom, positive: self._phrase_fact(*self._split(atom),
+                                                                   positive, 0),
+                          self._part, self._kind_name, rename, bind)
+        fact = self._phrase_fact(*self._split(head), True, 0)
+        return str(self._part("describe_derived")(fact, kinds, adl.condition(axiom.condition)))
 
     def _kind_name(self, types: tuple[str, ...]) -> str:
         """A type list as words ("truck or plane"), renamed under obfuscation."""

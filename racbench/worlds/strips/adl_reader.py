@@ -60,6 +60,9 @@ class FormulaReading:
         self.refuse_unsupported(node, where)
         return Literal(leaf(node, scope), True)
 
+    def check_effect_atom(self, atom, node: SList, where: str) -> None:
+        """An effect may not set a derived predicate (PDDL; the domain reader checks)."""
+
     def refuse_unsupported(self, node: SList, where: str) -> None:
         head = node.head()
         if head in UNSUPPORTED_CONSTRUCTS and head not in self.declared_predicates:
@@ -139,6 +142,7 @@ class FormulaReading:
                     atom_node, ak = self.not_argument(node, where)
                     atom_node = self.expect_list(atom_node, ak, "an atom such as (on ?x ?y)")
                 atom = leaf(atom_node, inner)
+                self.check_effect_atom(atom, atom_node, where)
                 if atom[0] == "=":
                     raise self.error(atom_node, f"'=' cannot be an effect ({where}); "
                                      "accepted: atoms of declared predicates and their "

@@ -21,22 +21,11 @@ import math
 from collections import defaultdict
 from itertools import product
 
-from racbench.worlds.strips import adl, adl_grounding, limits
-from racbench.worlds.strips.model import ROOT_TYPE, ActionSchema, And, Atom, Domain, Problem
+from racbench.worlds.strips import adl, adl_grounding, axioms, limits
+from racbench.worlds.strips.model import (ActionSchema, And, Atom, Axiom, Domain, Literal,
+                                          Problem, Quantified)
 from racbench.worlds.strips.sexpr import PDDLError
 from racbench.worlds.strips.task import GroundAction, GroundTask
-
-
-def _ancestors(domain: Domain, type_name: str) -> list[str]:
-    """The type, its parents up to `object`, and `object` (also under a cycle)."""
-    out: list[str] = []
-    t = type_name
-    while t not in out:
-        out.append(t)
-        if t == ROOT_TYPE:
-            return out
-        t = domain.supertypes.get(t, ROOT_TYPE)
-    return out + [ROOT_TYPE]
 
 
 def _objects_by_type(domain: Domain, objects: dict[str, str]) -> dict[str, list[str]]:
@@ -45,7 +34,7 @@ def _objects_by_type(domain: Domain, objects: dict[str, str]) -> dict[str, list[
     for name in sorted(objects):
         t = objects[name]
         if t not in chains:
-            chains[t] = _ancestors(domain, t)
+            chains[t] = domain.ancestors(t)
         for ancestor in chains[t]:
             by_type[ancestor].append(name)
     return by_type
@@ -341,9 +330,10 @@ def ground(domain: Domain, problem: Problem) -> GroundTask:
     static = frozenset(a for a in problem.init if a[0] in static_preds)
     budget = _Budget(problem)
     known = adl_grounding.static_value(static_preds, static)
+    schemas = list(domain.actions) + [_axiom_schema(a) for a in domain.axioms]
     grounders = [_SchemaGrounder(s, by_type, static_preds) if s.strips else
                  _AdlSchemaGrounder(s, by_type, static_preds, domain, objects, known, budget)
-                 for s in domain.actions]
+                 for s in schemas]
     bindings, reachable = _reachable_bindings(grounders, problem.init, static, fluent_preds,
                                               budget)
 
@@ -366,8 +356,13 @@ def ground(domain: Domain, problem: Problem) -> GroundTask:
         return atom in static
 
     actions: list[GroundAction] = []
-    for g, seen in zip(grounders, bindings):
+    rules: list[tuple[int, int, int]] = []
+    for i, (g, seen) in enumerate(zip(grounders, bindings)):
         schema = g.schema
+        if i >= len(domain.actions):
+            axiom = domain.axioms[i - len(domain.actions)]
+            rules.extend(_rules(g, seen, axiom, value, mask, index, domain))
+            continue
         if g.adl:
             for args in sorted(seen):
                 cost = _cost(schema, dict(zip(g.params, args)), problem)
@@ -395,8 +390,64 @@ def ground(domain: Domain, problem: Problem) -> GroundTask:
                 delete=mask(_instantiate(a, binding) for a in schema.delete),
                 cost=_cost(schema, binding, problem)))
     actions.sort(key=lambda a: a.term)
+    rules_of = None
+    if domain.axioms:
+        derived = mask(a for a in fluent_atoms if a[0] in domain.derived_predicates)
+        try:
+            rules_of = axioms.Axioms(rules, derived)
+        except axioms.NotStratified as exc:
+            head, negated = (fluent_atoms[i] for i in exc.args)
+            raise PDDLError(f"derived atom ({' '.join(head)}) depends on the negation of "
+                            f"({' '.join(negated)}), which depends on it in turn: the "
+                            "axioms are not stratified", domain.source) from None
     return GroundTask(domain.name, objects, fluent_atoms, actions, static, problem.init,
-                      problem.goal)
+                      problem.goal, axioms=rules_of)
+
+
+AXIOM = ":derived"  # the name of an axiom's schema in grounding (no action has it)
+
+
+def _axiom_schema(axiom: Axiom) -> ActionSchema:
+    """An axiom as an action schema that adds its head, for relaxed reachability: the
+    existential variables at the top of its condition become parameters (so that its
+    atoms join like an action's preconditions), literal conjuncts its precondition."""
+    params = list(axiom.parameters)
+    names = {v for v, _ in params}
+    literals, formulas = [], []
+    todo = [axiom.condition]
+    while todo:
+        f = todo.pop()
+        if isinstance(f, And):
+            todo.extend(reversed(f.parts))
+        elif isinstance(f, Quantified) and not f.universal and \
+                not names & {v for v, _ in f.variables}:
+            params.extend(f.variables)
+            names.update(v for v, _ in f.variables)
+            todo.append(f.body)
+        elif isinstance(f, Literal):
+            literals.append(f)
+        else:
+            formulas.append(f)
+    return ActionSchema(name=AXIOM, parameters=tuple(params), precondition=tuple(literals),
+                        add=(axiom.head,), delete=(), cost=0, formulas=tuple(formulas))
+
+
+def _rules(g: "_SchemaGrounder", seen, axiom: Axiom, value, mask, index, domain: Domain):
+    """The rules (head, pos, neg) of an axiom's reachable bindings: one per clause."""
+    objects = g.objects if g.adl else adl.Objects(domain, {})
+    n = len(axiom.parameters)
+    for args in sorted(seen):
+        head = _instantiate(axiom.head, dict(zip(g.params[:n], args[:n])))
+        if head not in index:
+            continue
+        try:
+            ground = adl_grounding.ground_action(g.schema, args, objects, value, mask, 0)
+        except adl.TooLarge as exc:
+            raise PDDLError(f"the condition of derived atom ({' '.join(head)}) has {exc} "
+                            "once grounded", domain.source) from None
+        if ground is not None:
+            for pos, neg in ground.clauses:
+                yield (index[head], pos, neg)
 
 
 def _cost(schema: ActionSchema, binding: dict[str, str], problem: Problem) -> int:

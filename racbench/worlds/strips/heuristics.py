@@ -40,7 +40,7 @@ _ON_PAIRS: dict[int, tuple[GroundTask, dict | None]] = {}
 
 def blocks_must_move(task: GroundTask, goal: Condition) -> Heuristic | None:
     """The must-move lower bound for `goal`, or None if `task` is not TRAC blocksworld."""
-    on_pairs = _blocksworld_on_pairs(task)
+    on_pairs = _blocksworld_on_pairs(task) if task.axioms is None else None
     if on_pairs is None:
         return None
     on_mask = sum(1 << i for i in on_pairs)
@@ -93,11 +93,14 @@ def lm_cut(task: GroundTask, pos: int) -> Heuristic:
     relaxation cannot reach the goal (then no plan can)."""
     n = len(task.atoms)
     start, goal = n, n + 1  # artificial atoms: true in every state; the goal reached
-    pre = [list(iter_bits(a.pre)) or [start] for a in task.actions]
-    add = [list(iter_bits(a.add)) for a in task.actions]
+    # derived predicates: their axioms are relaxed actions at no cost
+    rules = task.relaxed_axioms
+    pre = [list(iter_bits(a.pre)) or [start] for a in task.actions] + \
+        [list(iter_bits(p)) or [start] for p, _ in rules]
+    add = [list(iter_bits(a.add)) for a in task.actions] + [list(iter_bits(h)) for _, h in rules]
     pre.append(list(iter_bits(pos)) or [start])  # the artificial goal action
     add.append([goal])
-    base_cost = [a.cost for a in task.actions] + [0]
+    base_cost = [a.cost for a in task.actions] + [0] * len(rules) + [0]
     needing: list[list[int]] = [[] for _ in range(n + 2)]
     achievers: list[list[int]] = [[] for _ in range(n + 2)]
     for k, atoms in enumerate(pre):

@@ -89,33 +89,71 @@ class ActionSchema:
 
 
 @dataclass(frozen=True)
+class Axiom:
+    """`(:derived (PRED ?x ...) CONDITION)`: the atom holds in every state where the
+    condition holds for its binding (and only there, once every axiom is applied)."""
+
+    head: Atom  # (predicate, ?variable, ...)
+    parameters: Variables  # the head's variables with their types
+    condition: Formula
+
+
+@dataclass(frozen=True)
 class Domain:
     name: str
     requirements: frozenset[str]
-    supertypes: dict[str, str]  # type -> parent type
+    supertypes: dict[str, str]  # type -> parent type (the first other than object)
     constants: dict[str, str]  # name -> type
     predicates: dict[str, tuple[tuple[str, ...], ...]]  # name -> allowed types per argument
     actions: tuple[ActionSchema, ...]
     functions: dict[str, int] = field(default_factory=dict)  # name -> arity
     source: str = "<string>"
+    # type -> further parents, for a type declared under several (as Fast Downward's
+    # translator reads it, an object of the type is of every parent type and their
+    # ancestors); most domains have none
+    more_parents: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    axioms: tuple[Axiom, ...] = ()  # derived predicates, in the order written
+
+    @property
+    def derived_predicates(self) -> frozenset[str]:
+        return frozenset(a.head[0] for a in self.axioms)
 
     def is_subtype(self, child: str, parent: str) -> bool:
+        if parent == ROOT_TYPE:
+            return True
+        if self.more_parents:
+            return parent in self.ancestors(child)
         seen = set()
         while child not in seen:
-            if child == parent or parent == ROOT_TYPE:
+            if child == parent:
                 return True
             seen.add(child)
             child = self.supertypes.get(child, ROOT_TYPE)
             if child == ROOT_TYPE:
-                return parent == ROOT_TYPE
+                return False
         return False
+
+    def ancestors(self, type_name: str) -> list[str]:
+        """The type, every type above it (first parents first), and `object` last; a
+        cycle is walked once."""
+        out: list[str] = []
+        todo = [type_name]
+        while todo:
+            t = todo.pop(0)
+            if t in out or t == ROOT_TYPE:
+                continue
+            out.append(t)
+            todo.append(self.supertypes.get(t, ROOT_TYPE))
+            todo.extend(self.more_parents.get(t, ()))
+        return out + [ROOT_TYPE]
 
     @property
     def fluent_predicates(self) -> frozenset[str]:
-        """Predicates some action changes; the rest are static."""
+        """Predicates some action changes, and derived predicates; the rest are static."""
         return frozenset(a[0] for schema in self.actions
                          for a in schema.add + schema.delete
-                         + tuple(a for e in schema.effects for a in e.add + e.delete))
+                         + tuple(a for e in schema.effects for a in e.add + e.delete)
+                         ) | self.derived_predicates
 
 
 @dataclass(frozen=True)

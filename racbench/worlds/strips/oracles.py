@@ -87,17 +87,19 @@ class _TaskCache:
         self.init_too_big = False
         self.spaces: OrderedDict[int, StateSpace] = OrderedDict()
         self.too_big: OrderedDict[int, None] = OrderedDict()
-        self.relax = [(a.pre, a.add) for a in task.actions]
+        # derived atoms: reached by their axioms (as relaxed actions), may turn false
+        self.relax = [(a.pre, a.add) for a in task.actions] + task.relaxed_axioms
         self.triples = [(a.pre, a.add, a.delete) for a in task.actions]
         self.relaxed: OrderedDict[int, int] = OrderedDict()  # state -> relaxed closure
         self.h2: OrderedDict[int, list[int]] = OrderedDict()  # state -> h^2 pairs
         deletable = 0
         for a in task.actions:
             deletable |= a.may_delete
-        self.deletable = deletable
+        self.deletable = deletable | (task.axioms.mask if task.axioms else 0)
         # what an action needs or surely adds (ADL: an effect that may add an atom can
         # also not fire); the landmark shortcuts leave these actions out
-        self.needs_or_adds = [a.pre | a.sure_add for a in task.actions]
+        self.needs_or_adds = [a.pre | a.sure_add for a in task.actions] + \
+            [pos | head for pos, head in task.relaxed_axioms]
         self.guides: dict[tuple[int, int], object] = {}  # (goal, avoided) -> h_FF
         self.groups: list[int] | None = None  # exactly-one invariants, as masks
         self.achievers: dict | None = None  # atom -> (pre, sure adds) of its adders
@@ -275,7 +277,10 @@ def _h2_allows(pairs: list[int], pos: int) -> bool:
 
 
 def _h2_unsolvable(task: GroundTask, state: int, pos: int) -> bool:
-    """A sound 'never', stronger than the delete relaxation, for the search engine."""
+    """A sound 'never', stronger than the delete relaxation, for the search engine
+    (never for tasks with derived predicates: h^2 does not read axioms)."""
+    if task.axioms is not None:
+        return False
     c = _cache(task)
     pairs = c.h2.get(state)
     if pairs is None:
@@ -521,6 +526,8 @@ def _h2_landmark_proof(task: GroundTask, c: _TaskCache, state: int, pos: int,
     """The goal out of h^2 reach without the actions that add the atom or need it; with
     `regress`, or no regression of the goal through those actions reaching `state`
     (`_regression_proof`, at most `regress` subgoals)."""
+    if task.axioms is not None:
+        return False  # h^2 does not read axioms
     triples = [t for t, m in zip(c.triples, c.needs_or_adds) if not m & bit]
     pairs = _h2_pairs(triples, state, len(task.atoms))
     if not _h2_allows(pairs, pos):
@@ -584,6 +591,9 @@ def exactly_one_groups(task: GroundTask) -> list[int]:
     every state reachable from it. ADL actions that touch a group rule it out."""
     c = _cache(task)
     if c.groups is not None:
+        return c.groups
+    if task.axioms is not None:  # derived atoms change with no action touching them
+        c.groups = []
         return c.groups
     candidates: dict[tuple, int] = {}
     for i, atom in enumerate(task.atoms):

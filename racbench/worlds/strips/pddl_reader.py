@@ -2,11 +2,13 @@
 
 Accepts files as planning-competition collections ship them: any case, comments,
 `:requirements` lists that omit what the domain uses, typed and untyped objects,
-type hierarchies and `either`, constants, equality, negative preconditions and
+type hierarchies (a type declared under two parents is of both, as in Fast Downward's
+translator) and `either`, constants, equality, negative preconditions and
 action costs, and the ADL that Fast Downward's translator reads (`or`, `imply`, `not`
 over any condition, `exists` and `forall` in preconditions and goals, `forall` and
-`when` in effects; adl_reader). Numeric fluents, durations and derived predicates
-stop with a PDDLError naming them, and so does every malformed input: a missing or
+`when` in effects; adl_reader), and derived predicates (`:derived`, set by no effect
+and listed in no :init). Numeric fluents and durations stop with a PDDLError naming
+them, and so does every malformed input: a missing or
 extra part, a name declared twice (both places are named), an undeclared type,
 predicate, object or variable, a circular type hierarchy, a number that is not a plain
 non-negative decimal. As in Fast Downward, an object may not repeat a domain constant
@@ -23,14 +25,15 @@ import re
 
 from racbench.worlds.strips import adl, limits
 from racbench.worlds.strips.adl_reader import FormulaReading
-from racbench.worlds.strips.model import (ROOT_TYPE, ActionSchema, And, Atom, Domain, Literal,
-                                          Problem)
+from racbench.worlds.strips.model import (ROOT_TYPE, ActionSchema, And, Atom, Axiom, Domain,
+                                          Literal, Problem)
 from racbench.worlds.strips.sexpr import PDDLError, SList, Source, read
 
 SUPPORTED_REQUIREMENTS = frozenset({
     ":strips", ":typing", ":negative-preconditions", ":equality", ":action-costs",
     ":adl", ":disjunctive-preconditions", ":existential-preconditions",
     ":universal-preconditions", ":quantified-preconditions", ":conditional-effects",
+    ":derived-predicates",
 })
 DOMAIN_SECTIONS = (":requirements", ":types", ":constants", ":predicates", ":functions",
                    ":action")
@@ -156,11 +159,6 @@ class _Reader(FormulaReading):
         reqs = set()
         for item, k in section.located(1):
             req = self.expect_symbol(item, k, "a requirement such as :strips")
-            if req == ":derived-predicates":
-                raise self.error(k, "requirement :derived-predicates is not supported: "
-                                 "racbench does not read derived predicates (:derived "
-                                 "axioms); accepted: "
-                                 f"{', '.join(sorted(SUPPORTED_REQUIREMENTS))}")
             if req not in SUPPORTED_REQUIREMENTS:
                 raise self.error(
                     k, f"requirement {req} is not supported; racbench accepts STRIPS and "
@@ -181,6 +179,8 @@ class _DomainReader(_Reader):
         name, sections = self.header(read(self.source), "domain", DOMAIN_SECTIONS)
         requirements: frozenset[str] = frozenset({":strips"})
         self.supertypes: dict[str, str] = {}
+        self.more_parents: dict[str, tuple[str, ...]] = {}
+        self.more_parent_tokens: dict[tuple[str, str], int] = {}
         self.type_tokens: dict[str, int] = {}
         self.constants: dict[str, str] = {}
         self.predicates: dict[str, tuple[tuple[str, ...], ...]] = {}
@@ -189,6 +189,7 @@ class _DomainReader(_Reader):
         constant_tokens: dict[str, int] = {}
         predicate_tokens: dict[str, int] = {}
         action_nodes: list[SList] = []
+        axiom_nodes: list[SList] = []
         typed: list[tuple[Name, ...]] = []  # type uses, checked once all types are known
         for section in sections:
             head = section.head()
@@ -217,22 +218,29 @@ class _DomainReader(_Reader):
                 self.function_section(section)
             elif head == ":action":
                 action_nodes.append(section)
-            elif head in (":durative-action", ":derived", ":process", ":event"):
-                construct = {":durative-action": ":durative-actions",
-                             ":derived": ":derived-predicates"}.get(head, ":time")
-                named = " (derived predicates)" if head == ":derived" else ""
-                raise self.error(section, f"{head}{named} needs {construct}, which racbench "
+            elif head == ":derived":
+                axiom_nodes.append(section)
+            elif head in (":durative-action", ":process", ":event"):
+                construct = {":durative-action": ":durative-actions"}.get(head, ":time")
+                raise self.error(section, f"{head} needs {construct}, which racbench "
                                  "does not support; accepted: :action with STRIPS or ADL "
-                                 "preconditions and effects")
+                                 "preconditions and effects, and :derived")
             else:
                 raise self.error(section, f"unknown domain section {head}; expected one of "
                                  f"{' '.join(DOMAIN_SECTIONS)}")
         self.check_hierarchy()
         for types in typed:
             self.check_types(types)
+        self.derived = {}  # derived predicate -> its first :derived
+        for node in axiom_nodes:
+            if len(node) > 1 and isinstance(node.items[1], SList) and node.items[1].items \
+                    and isinstance(node.items[1].items[0], str):
+                self.derived.setdefault(node.items[1].items[0], node)
+        axioms = tuple(self.axiom(node) for node in axiom_nodes)
         action_tokens: dict[str, int] = {}
         actions = tuple(self.action(node, action_tokens) for node in action_nodes)
         return Domain(name=name, requirements=requirements, supertypes=self.supertypes,
+                      more_parents=self.more_parents, axioms=axioms,
                       constants=self.constants, predicates=self.predicates, actions=actions,
                       functions=self.functions, source=self.filename)
 
@@ -243,10 +251,16 @@ class _DomainReader(_Reader):
             parent = self.single_type(parent_types, k, "a type's parent")
             if type_name == ROOT_TYPE:
                 continue
-            if self.supertypes.get(type_name, parent) != parent:
-                raise self.error(k, f"type '{type_name}' is declared twice with different "
-                                 f"parents: here and at {self.where(self.type_tokens[type_name])}")
-            self.supertypes.setdefault(type_name, parent)
+            first = self.supertypes.setdefault(type_name, parent)
+            if first != parent and parent != ROOT_TYPE:
+                # declared again under another parent: of both types, as in Fast
+                # Downward's translator (`object` is everyone's parent anyway)
+                if first == ROOT_TYPE:
+                    self.supertypes[type_name] = parent
+                elif parent not in self.more_parents.get(type_name, ()):
+                    self.more_parents[type_name] = self.more_parents.get(type_name, ()) \
+                        + (parent,)
+                    self.more_parent_tokens[(type_name, parent)] = k
             self.type_tokens.setdefault(type_name, k)
             parents.append(parent_types[0])
         for parent, k in parents:  # a parent used but not declared is a child of object
@@ -273,6 +287,16 @@ class _DomainReader(_Reader):
                 path[t] = None
                 t = self.supertypes.get(t, ROOT_TYPE)
             done.update(path)
+        for t, parents in self.more_parents.items():  # a second parent below the type
+            probe = Domain(name="", requirements=frozenset(), supertypes=self.supertypes,
+                           constants={}, predicates={}, actions=(),
+                           more_parents=self.more_parents)
+            for parent in parents:
+                if t in probe.ancestors(parent):
+                    raise self.error(self.more_parent_tokens[(t, parent)],
+                                     f"circular type hierarchy: '{t}' is declared under "
+                                     f"'{parent}', which is itself a kind of '{t}'; every "
+                                     "type must lead up to 'object'")
 
     def check_types(self, types: tuple[Name, ...]) -> None:
         for t, k in types:
@@ -297,6 +321,45 @@ class _DomainReader(_Reader):
             else:
                 raise self.error(k, "expected a function declaration such as "
                                  "(total-cost) - number; functions must be numbers")
+
+    # -- derived predicates ------------------------------------------------------------
+    def axiom(self, node: SList) -> Axiom:
+        """`(:derived (PRED ?x - t ...) CONDITION)` of a declared predicate."""
+        if len(node) != 3 or not isinstance(node.items[1], SList):
+            raise self.error(node, "expected '(:derived (PREDICATE ?VARIABLE ...) "
+                             f"CONDITION)', found {len(node) - 1} parts")
+        head_node = node.items[1]
+        pred = self.head_symbol(head_node, "a derived predicate name")
+        if pred not in self.predicates:
+            raise self.error(head_node.start + 1, f"derived predicate '{pred}' is not "
+                             "declared in :predicates; declared: "
+                             f"{', '.join(sorted(self.predicates)) or 'none'}")
+        params = self.typed_list(head_node, 1, f"derived predicate {pred}")
+        if len(params) != len(self.predicates[pred]):
+            raise self.error(head_node, f"predicate '{pred}' takes "
+                             f"{len(self.predicates[pred])} arguments, found {len(params)}")
+        variables: dict[str, int] = {}
+        for var, k, types in params:
+            self.check_variable(var, k, f"derived predicate {pred}")
+            self.declare(variables, var, k, f"variable of derived predicate {pred}")
+            self.check_types(types)
+        where = f"the condition of derived predicate {pred}"
+
+        def leaf(atom_node, scope):
+            return self.atom(atom_node, atom_node.start, scope, where)
+
+        condition = self.formula(node.items[2], node.token_of(2), variables, where, leaf)
+        return Axiom(head=(pred, *(v for v, _, _ in params)),
+                     parameters=tuple((v, tuple(t for t, _ in types))
+                                      for v, _, types in params),
+                     condition=condition)
+
+    def check_effect_atom(self, atom, node: SList, where: str) -> None:
+        first = self.derived.get(atom[0])
+        if first is not None:
+            raise self.error(node, f"derived predicate '{atom[0]}' cannot be an effect "
+                             f"({where}): it holds exactly where a (:derived ...) "
+                             f"condition holds (the first at {self.where(first.start)})")
 
     # -- actions -----------------------------------------------------------------------
     def action(self, node: SList, action_tokens: dict[str, int]) -> ActionSchema:
@@ -463,7 +526,12 @@ class _ProblemReader(_Reader):
                         raise self.error(item, "negative facts are not accepted in :init; "
                                          "every fact not listed is false")
                     else:
-                        init.add(self.ground_atom(item, objects, ":init"))
+                        atom = self.ground_atom(item, objects, ":init")
+                        if atom[0] in self.domain.derived_predicates:
+                            raise self.error(item, f"derived predicate '{atom[0]}' cannot "
+                                             "be listed in :init: it holds exactly where "
+                                             "its (:derived ...) condition holds")
+                        init.add(atom)
             elif head == ":goal":
                 if len(section) != 2:
                     raise self.error(section, "expected '(:goal CONDITION)' with exactly one "

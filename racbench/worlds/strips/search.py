@@ -347,6 +347,8 @@ def goal_count_bound(task: GroundTask, pos: int, neg: int):
     """An admissible bound on the actions left to the goal (pos, neg): its literals
     not yet true, divided by the most any one action makes true (rounded up; that
     most is kept on the task per goal)."""
+    if task.axioms is not None:  # one action may make many derived atoms true
+        return lambda s: 0 if s & pos == pos and not s & neg else 1
     kept = task.__dict__.setdefault("_goal_count_most", {})
     most = kept.get((pos, neg))
     if most is None:
@@ -536,13 +538,19 @@ def _relaxed_costs(task: GroundTask, pos: int, avoid: int = 0):
     atoms is a plan of this relaxation and its dead ends are dead ends."""
     base = _atom_lists.get(task)
     if base is None:
+        # derived predicates: their axioms follow the actions, as relaxed actions at no
+        # cost (a supporter index past the actions is an axiom)
         base = _atom_lists[task] = [(list(iter_bits(a.pre)), list(iter_bits(a.add)))
-                                    for a in task.actions]
+                                    for a in task.actions] + \
+            [(list(iter_bits(pos)), list(iter_bits(head)))
+             for pos, head in task.relaxed_axioms]
     if avoid:
         never = ([-1], [])  # -1: a precondition never met
-        actions = [never if (a.sure_add | a.pre) & avoid
-                   else (pre, [q for q in add if not avoid >> q & 1]) if a.add & avoid
-                   else (pre, add) for a, (pre, add) in zip(task.actions, base)]
+        masks = [(a.sure_add | a.pre, a.add) for a in task.actions] + \
+            [(pos | head, head) for pos, head in task.relaxed_axioms]
+        actions = [never if needs_or_adds & avoid
+                   else (pre, [q for q in add if not avoid >> q & 1]) if adds & avoid
+                   else (pre, add) for (needs_or_adds, adds), (pre, add) in zip(masks, base)]
     else:
         actions = base
     needing: dict[int, list[int]] = {}  # atom -> actions with it as a precondition
@@ -552,6 +560,7 @@ def _relaxed_costs(task: GroundTask, pos: int, avoid: int = 0):
     unconditional = sorted((atom, k) for k, (pre, add) in enumerate(actions) if not pre
                            for atom in add)
     n_pre = [len(pre) for pre, _ in actions]
+    first_cost = [1] * len(task.actions) + [0] * (len(actions) - len(task.actions))
     nothing = ()
 
     def costs(state: int) -> tuple[dict[int, int], dict[int, int]]:
@@ -561,7 +570,7 @@ def _relaxed_costs(task: GroundTask, pos: int, avoid: int = 0):
         cost: dict[int, int] = {}
         supporter: dict[int, int] = {}
         buckets = [[(atom, -1) for atom in iter_bits(state)], list(unconditional)]
-        missing, total = n_pre.copy(), [1] * len(actions)
+        missing, total = n_pre.copy(), first_cost.copy()
         open_goal = pos & ~state
         open_goals = open_goal.bit_count()
         c = 0
@@ -621,6 +630,7 @@ def relaxed_plan_heuristic(task: GroundTask, pos: int, avoid: int = 0):
     its dead ends are dead ends there, and its helpful actions stay usable."""
     costs, actions = _relaxed_costs(task, pos, avoid)
     infinite = float("inf")
+    n_actions = len(task.actions)
 
     def h(state: int) -> tuple[float, frozenset[int]]:
         cost, supporter = costs(state)
@@ -638,9 +648,9 @@ def relaxed_plan_heuristic(task: GroundTask, pos: int, avoid: int = 0):
                 if atom not in done and not state >> atom & 1:
                     done.add(atom)
                     wanted.append(atom)
-        preferred = frozenset(k for k in plan if not any(not state >> a & 1
-                                                         for a in actions[k][0]))
-        return len(plan), preferred
+        preferred = frozenset(k for k in plan if k < n_actions and
+                              not any(not state >> a & 1 for a in actions[k][0]))
+        return sum(1 for k in plan if k < n_actions), preferred
 
     return h
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import heapq
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from racbench.worlds.strips.model import Atom, Literal
@@ -115,6 +115,31 @@ class AdlAction(GroundAction):
         if not self.alternatives:
             return ((self.pre, self.pre_neg),)
         return tuple((self.pre | p, self.pre_neg | n) for p, n in self.alternatives)
+
+
+@dataclass(frozen=True)
+class AxiomAction(AdlAction):
+    """An action of a task with derived predicates: its successor holds exactly the
+    derived atoms the axioms derive there (racbench.worlds.strips.axioms). Its masks
+    never name a derived atom as added or deleted: those change through the axioms."""
+
+    axioms: object = field(default=None, compare=False, repr=False)
+
+    def apply(self, state: int) -> int:
+        return self.axioms.close(AdlAction.apply(self, state))
+
+    @classmethod
+    def of(cls, action: GroundAction, axioms) -> "AxiomAction":
+        if isinstance(action, AdlAction):
+            return cls(name=action.name, args=action.args, pre=action.pre,
+                       pre_neg=action.pre_neg, add=action.add, delete=action.delete,
+                       cost=action.cost, alternatives=action.alternatives,
+                       effects=action.effects, always_add=action.always_add,
+                       always_delete=action.always_delete, axioms=axioms)
+        return cls(name=action.name, args=action.args, pre=action.pre,
+                   pre_neg=action.pre_neg, add=action.add, delete=action.delete,
+                   cost=action.cost, always_add=action.add, always_delete=action.delete,
+                   axioms=axioms)
 
 
 @dataclass(frozen=True)
@@ -235,8 +260,11 @@ class GroundTask:
 
     def __init__(self, domain_name: str, objects: dict[str, str], atoms: Sequence[Atom],
                  actions: Sequence[GroundAction], static_atoms: frozenset,
-                 init: frozenset, goal: Sequence[Literal] = ()):
+                 init: frozenset, goal: Sequence[Literal] = (), axioms=None):
         self.domain_name = domain_name
+        self.axioms = axioms  # Axioms of the derived predicates, or None
+        if axioms is not None:
+            actions = [AxiomAction.of(a, axioms) for a in actions]
         self.objects = dict(sorted(objects.items()))
         self.atoms: list[Atom] = list(atoms)
         self.atom_index = {atom: i for i, atom in enumerate(self.atoms)}
@@ -244,9 +272,20 @@ class GroundTask:
         self.action_index = {a.term: i for i, a in enumerate(self.actions)}
         self.static_atoms = static_atoms
         self.init = self.state_of(a for a in init if a in self.atom_index)
+        if axioms is not None:
+            self.init = axioms.close(self.init)
         self.goal = tuple(goal)
         self._succ_memo: dict[int, list[tuple[int, int]]] = {}
         self._build_successor_index()
+
+    @property
+    def relaxed_axioms(self) -> list[tuple[int, int]]:
+        """The axioms as relaxed actions (positive conditions, the derived atom), for
+        delete relaxations: a derived atom is reached once its conditions are. Empty
+        without derived predicates."""
+        if self.axioms is None:
+            return []
+        return [(pos, 1 << head) for head, pos, _ in self.axioms.rules]
 
     # -- states -----------------------------------------------------------------------
     def state_of(self, atoms: Iterable[Atom]) -> int:
@@ -313,7 +352,8 @@ class GroundTask:
         self._root = _node(masks, counts, self._truth_on_walk(TRUTH_WALK))
         self._keep = [~action.delete for action in self.actions]
         self._add = [action.add for action in self.actions]
-        self._conditional = any(getattr(a, "effects", ()) for a in self.actions)
+        self._conditional = self.axioms is not None or \
+            any(getattr(a, "effects", ()) for a in self.actions)
 
     def _truth_on_walk(self, steps: int) -> list[float]:
         """How often each atom is true along a seeded random walk from the initial

@@ -610,7 +610,6 @@ class ExplicitWorld(StripsWorld):
     def co_applicable(self, sid: int) -> np.ndarray:
         """co[a, b]: actions a and b are both applicable in some state reachable from
         `sid` (diagonal: a alone); cached per strongly connected component."""
-        self._one_conjunction_each()
         key = ("co-applicable", int(self._components[0][sid]))
         mat = self._dist_cache.get(key)
         if mat is None:
@@ -620,27 +619,9 @@ class ExplicitWorld(StripsWorld):
             mat = self._dist_cache[key] = (m.T @ m) > 0
         return mat
 
-    def _one_conjunction_each(self) -> None:
-        """Questions about an action becoming applicable aim at its precondition as one
-        conjunction (tasks/action_reachability); an ADL action left with alternatives
-        has none, so those questions are refused rather than answered wrongly."""
-        if self._with_alternatives is not None:
-            raise GenerationError(self._with_alternatives)
-
-    @cached_property
-    def _with_alternatives(self) -> str | None:
-        for a in self.task.actions:
-            if len(a.clauses) > 1:
-                return (f"{self.problem.source}: questions about actions becoming "
-                        "applicable need every action's precondition to be one conjunction "
-                        f"of literals; {a.name}({', '.join(a.args)}) has {len(a.clauses)} "
-                        "alternatives (a disjunction that the static facts do not decide)")
-        return None
-
     @cached_property
     def has_unreachable_actions(self) -> bool:
         """Does some state lose the possibility of some grounded action?"""
-        self._one_conjunction_each()
         _, _, actions = self._components
         full = (1 << len(self.task.actions)) - 1
         return any(m != full for m in actions)
@@ -660,7 +641,6 @@ class ExplicitWorld(StripsWorld):
         return atoms[labels[sid]]
 
     def reachable_actions(self, sid: int) -> int:
-        self._one_conjunction_each()
         labels, _, actions = self._components
         return actions[labels[sid]]
 
@@ -937,8 +917,8 @@ class ImplicitWorld(StripsWorld):
         """Actions whose preconditions lie outside the relaxed closure: never applicable."""
         closure = relaxed_reachable(self.task, state)
         out = 0
-        for k, a in enumerate(self.task.actions):
-            if a.pre & ~closure:
+        for k, a in enumerate(self.task.actions):  # every alternative out of reach
+            if a.pre & ~closure or all(pos & ~closure for pos, _ in a.clauses):
                 out |= 1 << k
         return out
 
