@@ -1,0 +1,197 @@
+"""The second checker: Fast Downward's translator, our finite-domain stepper over its
+output, and Fast Downward's search, for the rows unified-planning refuses.
+
+Competition files (tests/data/competition/, see its README) and the ADL test domains:
+rows of every bool family verify with ``--require-checked`` (0 mismatching, 0
+unchecked); a flipped label on a row only Fast Downward can check is caught; and the
+stepper, fed the translator's own output, steps exactly as racbench's engine does."""
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import racbench
+from racbench.checks.verify import verify_row
+from racbench.checks.verify.fd_search import translated
+from racbench.checks.verify.fd_stepper import FdStepper
+from racbench.errors import GenerationError
+from racbench.worlds.strips.world import stepping_world
+
+DATA = Path(__file__).parent / "data"
+COMPETITION = DATA / "competition"
+ADL = DATA / "adl"
+ROOT = Path(__file__).resolve().parents[1]
+
+# (domain folder, families, rows): what each domain is asked, kept small for the suite's
+# CPU (citycar's optimal searches take seconds each; its stepping families none).
+CASES = [
+    (COMPETITION / "citycar", ("applicability", "progression", "projection",
+                               "executability", "planning"), 2),
+    (COMPETITION / "openstacks", ("applicability", "progression", "projection",
+                                  "executability", "validation", "planning",
+                                  "goal_recognition", "action_reachability", "landmarks",
+                                  "next_action", "justification", "reachability"), 2),
+    (COMPETITION / "scanalyzer", ("progression", "validation", "next_action"), 2),
+    (ADL / "elevator", ("applicability", "landmarks"), 2),
+    (ADL / "assembly", ("progression", "validation"), 2),
+]
+
+
+def _files(folder: Path) -> tuple[Path, list[Path]]:
+    problems = sorted((folder / "problems").glob("*.pddl")) or [folder / "p01.pddl"]
+    return folder / "domain.pddl", problems[:1]
+
+
+def _write(out: Path, config: str, rows: list[dict]) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = out / config
+    folder.mkdir(parents=True)
+    pq.write_table(pa.Table.from_pylist(rows), folder / "train-00000-of-00001.parquet")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("fd-check")
+    for folder, families, n in CASES:
+        domain, problems = _files(folder)
+        for family in families:
+            try:
+                rows = racbench.generate(family, domain_file=domain, problem=problems, n=n,
+                                         form="bool", seed=5)
+            except GenerationError as exc:  # a question this problem cannot pose
+                assert "gives" in str(exc) or "options" in str(exc), exc
+                continue
+            _write(out, f"{folder.name}_{family}_bool", rows)
+    return out
+
+
+def _verify(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT),
+                                                       os.environ.get("PYTHONPATH", "")]))
+    return subprocess.run([sys.executable, "-m", "racbench.cli", "verify", str(folder),
+                           "--quiet", "--jobs", "1", *args],
+                          env=env, capture_output=True, text=True)
+
+
+def test_every_row_is_checked_on_competition_and_adl_domains(built):
+    done = _verify(built, "--require-checked", "--per-row")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " 0 mismatching" in done.stdout and "0 rows unchecked" in done.stdout, done.stdout
+    rows = [line for line in done.stdout.splitlines() if line.startswith("ROW ")]
+    assert rows and all("checked by" in line for line in rows), rows
+    # the rows unified-planning cannot take are the finite-domain stepper's
+    citycar = [line for line in rows if line.startswith("ROW citycar_")]
+    assert citycar and all("fd-stepper" in line for line in citycar), citycar
+    assert any("fd-search" in line for line in citycar), citycar
+    assert any("unified-planning" in line for line in rows), rows
+    openstacks = [line for line in rows if line.startswith("ROW openstacks_")]
+    assert len({line.split("_")[1] for line in openstacks}) >= 8, openstacks
+    assert all("fd-stepper" in line for line in openstacks), openstacks
+
+
+def test_a_flipped_label_is_caught_by_the_fd_checker(built, flip_first_label, tmp_path):
+    import shutil
+
+    folder = tmp_path / "flipped"
+    for config in ("citycar_projection_bool", "openstacks_landmarks_bool"):
+        shutil.copytree(built / config, folder / config)
+    flipped = [flip_first_label(folder, config)
+               for config in ("citycar_projection_bool", "openstacks_landmarks_bool")]
+    done = _verify(folder, "--require-checked")
+    assert done.returncode == 1, done.stdout + done.stderr
+    mismatches = [line for line in done.stdout.splitlines() if line.startswith("MISMATCH")]
+    assert len(mismatches) == 2, done.stdout
+    for row_id, line in zip(flipped, mismatches):
+        assert row_id in line and "label" in line, line
+
+
+def test_unchecked_rows_fail_only_with_require_checked(built, tmp_path, monkeypatch):
+    """Without the translator no engine takes citycar's rows: they are reported unchecked,
+    exit 0 (others were checked) or 3 with --require-checked."""
+    import shutil
+
+    folder = tmp_path / "some"
+    for config in ("citycar_progression_bool", "scanalyzer_progression_bool"):
+        shutil.copytree(built / config, folder / config)
+    hide = tmp_path / "hide" / "fast_downward"
+    hide.mkdir(parents=True)
+    (hide / "__init__.py").write_text("")  # a fast_downward package with no translator
+    monkeypatch.setenv("PYTHONPATH", str(hide.parent))
+    done = _verify(folder)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "unchecked: 2 rows" in done.stdout and "translator is not installed" in done.stdout
+    done = _verify(folder, "--require-checked")
+    assert done.returncode == 3, done.stdout + done.stderr
+
+
+STEP_CASES = [(COMPETITION / "citycar", 40), (COMPETITION / "openstacks", 40),
+              (COMPETITION / "scanalyzer", 20), (ADL / "elevator", 30),
+              (ADL / "assembly", 30), (ADL / "scheduling", 20), (ADL / "household", 30)]
+
+
+@pytest.mark.parametrize("folder,steps", STEP_CASES, ids=[f.name for f, _ in STEP_CASES])
+def test_the_stepper_on_the_translators_output_steps_as_our_engine(folder, steps):
+    """A seeded random walk through the problem: at every state the stepper over Fast
+    Downward's translation and racbench's own engine agree on the applicable actions,
+    the true atoms and the goal."""
+    domain, problems = _files(folder)
+    world = stepping_world(str(domain), str(problems[0]))
+    init = world.state_atoms(world.initial)
+    task = translated(domain.read_text(), problems[0].read_text(), keep_all=True)
+    stepper = FdStepper(task, init)
+    rng = random.Random(f"{folder.name}-walk")
+    ours, theirs = world.initial, stepper.initial()
+    for step in range(steps):
+        terms = sorted(" ".join(world.action_term(a)) for a in world.applicable(ours))
+        assert terms == stepper.applicable_names(theirs), (folder.name, step)
+        atoms = {tuple(a) for a in world.state_atoms(ours)}
+        assert atoms == stepper.true_atoms(theirs), (folder.name, step,
+                                                    atoms ^ stepper.true_atoms(theirs))
+        assert world.at_goal(ours) == all(stepper.holds(theirs, g[0]) == g[1]
+                                          for g in _goal(world)), (folder.name, step)
+        if not terms:
+            break
+        action = rng.choice(sorted(world.applicable(ours)))
+        ours = world.step(ours, action)
+        theirs = stepper.step(theirs, world.action_term(action))
+        assert theirs is not None
+
+
+def _goal(world) -> list[tuple[tuple, bool]]:
+    """The problem's goal literals (atom, positive), as racbench read them."""
+    from racbench.worlds.strips.model import Literal
+
+    goal = world.problem.goal
+    out = []
+    for item in goal:
+        if isinstance(item, Literal):
+            out.append((item.atom, item.positive))
+        else:
+            out.append((tuple(item), True))
+    return out
+
+
+def test_an_action_the_translator_split_is_one_action(tmp_path):
+    """assembly's open-shelf opens with the key or with the hammer: the translator makes
+    one operator per disjunct, the stepper lists the action once and applies it when
+    either operator applies."""
+    domain, problems = _files(ADL / "assembly")
+    task = translated(domain.read_text(), problems[0].read_text(), keep_all=True)
+    names = [op.name for op in task.operators]
+    assert len(names) > len(set(names))  # some action was split
+    rows = racbench.generate("applicability", domain_file=domain, problem=problems, n=6,
+                             form="open", seed=2)
+    for row in rows:
+        sym = json.loads(row["symbolic"])
+        from racbench.checks.verify.fd_context import FdContext
+
+        ctx = FdContext(row, sym, 60.0, optimal=False)
+        assert sorted(map(tuple, ctx.applicable_actions())) == sorted(map(tuple, sym["answer"]))
+        assert verify_row(row, optimal=False).ok
