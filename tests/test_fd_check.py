@@ -114,21 +114,23 @@ def test_a_flipped_label_is_caught_by_the_fd_checker(built, flip_first_label, tm
 
 def test_unchecked_rows_fail_only_with_require_checked(built, tmp_path, monkeypatch):
     """Without the translator no engine takes citycar's rows: they are reported unchecked,
-    exit 0 (others were checked) or 3 with --require-checked."""
+    exit code 0 (other rows were checked), or 3 when every row must be checked."""
     import shutil
+
+    from racbench.checks.verify import fd_search, verify_dataset
 
     folder = tmp_path / "some"
     for config in ("citycar_progression_bool", "scanalyzer_progression_bool"):
         shutil.copytree(built / config, folder / config)
-    hide = tmp_path / "hide" / "fast_downward"
-    hide.mkdir(parents=True)
-    (hide / "__init__.py").write_text("")  # a fast_downward package with no translator
-    monkeypatch.setenv("PYTHONPATH", str(hide.parent))
-    done = _verify(folder)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "unchecked: 2 rows" in done.stdout and "translator is not installed" in done.stdout
-    done = _verify(folder, "--require-checked")
-    assert done.returncode == 3, done.stdout + done.stderr
+    monkeypatch.setattr(fd_search, "TRANSLATOR_MODULE", "racbench_no_such_translator")
+    report = verify_dataset(folder, jobs=1, optimal=False)
+    assert report.unchecked_rows == 2 and report.checked_rows == 2, report.summary()
+    assert report.engines == {"unified-planning": 2}, report.engines
+    assert "unchecked: 2 rows" in report.summary()
+    assert "translator is not installed" in report.summary()
+    assert report.exit_code == 0
+    report = verify_dataset(folder, jobs=1, optimal=False, require_checked=True)
+    assert report.exit_code == 3 and not report.mismatches
 
 
 STEP_CASES = [(COMPETITION / "citycar", 40), (COMPETITION / "openstacks", 40),
