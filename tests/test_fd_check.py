@@ -197,3 +197,45 @@ def test_an_action_the_translator_split_is_one_action(tmp_path):
         ctx = FdContext(row, sym, 60.0, optimal=False)
         assert sorted(map(tuple, ctx.applicable_actions())) == sorted(map(tuple, sym["answer"]))
         assert verify_row(row, optimal=False).ok
+
+
+def test_derived_predicates_are_evaluated_layer_by_layer():
+    """A domain with axioms (tests/data/verify/derived): reach is recursive (one layer),
+    isolated negates reach (the next layer). After cutting c, a still reaches b, c
+    reaches d, and a and c are isolated: touching c becomes applicable."""
+    folder = DATA / "verify" / "derived"
+    task = translated((folder / "domain.pddl").read_text(), (folder / "p01.pddl").read_text(),
+                      keep_all=True)
+    assert len({v.axiom_layer for v in task.variables if v.axiom_layer >= 0}) == 2
+    links = [("link", "a", "b"), ("link", "b", "c"), ("link", "c", "d")]
+    stepper = FdStepper(task, links)
+    shown = ("reach", "isolated")
+    state = stepper.initial()
+    assert sorted(a for a in stepper.true_atoms(state) if a[0] in shown) == [
+        ("isolated", "a"), ("reach", "a", "b"), ("reach", "a", "c"), ("reach", "a", "d"),
+        ("reach", "b", "c"), ("reach", "b", "d"), ("reach", "c", "d")]
+    assert stepper.step(state, ["touch", "c"]) is None
+    state = stepper.step(state, ["cut", "c"])
+    assert sorted(a for a in stepper.true_atoms(state) if a[0] in shown) == [
+        ("isolated", "a"), ("isolated", "c"), ("reach", "a", "b"), ("reach", "c", "d")]
+    assert stepper.applicable_names(state) == ["cut a", "cut b", "cut d", "touch a", "touch c"]
+    state = stepper.step(state, ["cut", "d"])  # nothing reaches d now: isolated, by layer 2
+    assert stepper.holds(state, ("isolated", "d")) and not stepper.holds(state, ("reach", "c", "d"))
+
+
+def test_a_row_whose_domain_has_axioms_is_checked_by_fast_downward():
+    """A projection row on the axiom domain (made by hand: its state lists derived atoms
+    too, which a problem's :init may not): checked by the stepper, and its flipped
+    answer caught."""
+    domain = (DATA / "verify" / "derived" / "domain.pddl").read_text()
+    sym = {"family": "projection", "form": "bool", "domain_pddl": domain,
+           "objects": {o: "object" for o in "abcd"},
+           "state": [["link", "a", "b"], ["link", "b", "c"], ["link", "c", "d"],
+                     ["reach", "a", "b"], ["isolated", "a"]],
+           "actions": [["cut", "c"]], "subject": {"atom": ["isolated", "c"], "positive": True},
+           "answer": True}
+    check = verify_row({"id": "derived-0", "symbolic": json.dumps(sym), "label": 1})
+    assert check.ok and "label" in check.checked and "fd-stepper" in check.engines, check
+    flipped = {**sym, "answer": False}
+    check = verify_row({"id": "derived-1", "symbolic": json.dumps(flipped), "label": 0})
+    assert not check.ok and "label: stored false, re-derived true" in check.message, check

@@ -47,10 +47,38 @@ def domain_name(text: str) -> str:
     return found.group(1)
 
 
-def _constants(text: str) -> set[str]:
-    from racbench.worlds.strips.pddl_reader import parse_domain
+def derived_predicates(text: str) -> set[str]:
+    """Names the domain defines by ``(:derived (name ...) ...)`` rules (never in :init)."""
+    return {m.lower() for m in re.findall(r"\(\s*:derived\s*\(\s*([^\s()]+)", text,
+                                          re.IGNORECASE)}
 
-    return set(parse_domain(text, "<row's domain_pddl>").constants)
+
+def _constants(text: str) -> set[str]:
+    """The names the domain's ``(:constants ...)`` declares (lower-case), read from the
+    text itself: the objects a problem must not declare again."""
+    text = re.sub(r";[^\n]*", "", text)
+    found = re.search(r"\(\s*:constants\b", text, re.IGNORECASE)
+    if found is None:
+        return set()
+    names: set[str] = set()
+    depth, skip = 0, False
+    for token in re.findall(r"\(|\)|[^\s()]+", text[found.end():]):
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            if depth == 0:
+                break
+            depth -= 1
+            if depth == 0:
+                skip = False  # the end of an (either ...) type
+        elif depth == 0:
+            if token == "-":
+                skip = True
+            elif skip:
+                skip = False  # a type name
+            else:
+                names.add(token.lower())
+    return names
 
 
 class FdContext:
@@ -62,7 +90,7 @@ class FdContext:
         self.domain_text = sym["domain_pddl"]
         self.name = domain_name(self.domain_text)
         constants = _constants(self.domain_text)
-        self.objects = {o: t for o, t in sym["objects"].items() if o not in constants}
+        self.objects = {o: t for o, t in sym["objects"].items() if o.lower() not in constants}
         self.init = sorted(tuple(a) for a in sym["state"])
         self.used: set[str] = {FD_STEPPER}
         self.stepper = FdStepper(self._task(self.init, (), keep_all=True), self.init)
@@ -70,7 +98,9 @@ class FdContext:
     # -- translation and search -------------------------------------------------
 
     def _problem(self, atoms: Iterable[Sequence[str]], goal: Iterable[Any]) -> str:
-        return problem_pddl(self.objects, atoms, goal, domain=self.name)
+        derived = derived_predicates(self.domain_text)
+        return problem_pddl(self.objects, [a for a in atoms if a[0].lower() not in derived],
+                            goal, domain=self.name)
 
     def _task(self, atoms: Sequence[Sequence[str]], goal: Sequence[Any], *,
               keep_all: bool) -> SasTask:
@@ -149,6 +179,7 @@ class FdContext:
         """The state's true atoms that a problem's :init may list (no derived ones)."""
         names = {atom[0] for v in self.stepper.task.variables if v.axiom_layer >= 0
                  for atom in map(parse_atom, v.values) if atom is not None}
+        names |= derived_predicates(self.domain_text)
         return {a for a in self.atoms(state) if a[0] not in names}
 
     def applicable_actions(self) -> list[list[str]]:
