@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import re
 from typing import Any, Iterable, Sequence
 
 from racbench.checks.verify.engines import literal_of, problem_pddl
 from racbench.checks.verify.fd_search import optimal_length, translated
-from racbench.checks.verify.fd_stepper import (FdStepper, State, action_key, atom_key,
+from racbench.checks.verify.fd_stepper import (FdStepper, State, atom_key,
                                                parse_atom)
 from racbench.checks.verify.report import Skip, Unchecked
 from racbench.checks.verify.sas import Effect, SasTask, Variable
@@ -104,14 +103,19 @@ class FdContext:
 
     def _task(self, atoms: Sequence[Sequence[str]], goal: Sequence[Any], *,
               keep_all: bool) -> SasTask:
-        problem = self._problem(atoms, goal)
-        key = (hashlib.blake2b(self.domain_text.encode(), digest_size=16).digest(),
-               problem, keep_all)
+        """The translation of the problem (cached per domain, problem text and flags)."""
+        key = self._key(atoms, goal, keep_all)
         task = _TASKS.get(key)
         if task is None:
-            task = _remember(_TASKS, key, translated(self.domain_text, problem,
+            task = _remember(_TASKS, key, translated(self.domain_text, key[1],
                                                      keep_all=keep_all))
         return task
+
+    def _key(self, atoms: Sequence[Sequence[str]], goal: Sequence[Any], *more) -> tuple:
+        """(domain digest, the problem's PDDL text, *more): what a translation or a
+        search result depends on."""
+        return (hashlib.blake2b(self.domain_text.encode(), digest_size=16).digest(),
+                self._problem(atoms, goal), *more)
 
     def _length(self, task: SasTask, key: tuple) -> int | None:
         if not self.optimal:
@@ -171,9 +175,8 @@ class FdContext:
         row's), None if there is none: the problem translated afresh, then searched."""
         goal = self._goal(goal)
         atoms = self.init if state is None else sorted(self._base_atoms(state))
-        goal_key = json.dumps(goal, sort_keys=True)
         task = self._task(atoms, goal, keep_all=False)
-        return self._length(task, (self.domain_text, tuple(map(tuple, atoms)), goal_key))
+        return self._length(task, self._key(atoms, goal, "cost"))
 
     def _base_atoms(self, state: State) -> set[tuple]:
         """The state's true atoms that a problem's :init may list (no derived ones)."""
@@ -201,8 +204,7 @@ class FdContext:
                 continue
             search = SasTask(task.metric, task.variables, task.mutexes, task.init,
                              sorted(goal.items()), task.operators, task.axioms)
-            key = ("applicable", self.domain_text, tuple(self.init),
-                   tuple(sorted({action_key(t) for t in terms})), tuple(sorted(goal.items())))
+            key = self._key(self.init, (), "applicable", tuple(sorted(goal.items())))
             found = self._length(search, key)
             if found is not None and (best is None or found < best):
                 best = found
@@ -233,5 +235,4 @@ class FdContext:
                                                      "Atom racbench-spoiled()"])],
                          task.mutexes, [*task.init, 0], [*task.goal, (spoiled, 0)],
                          operators, task.axioms)
-        return self._length(search, ("without", self.domain_text, tuple(self.init),
-                                     json.dumps(goal, sort_keys=True), atom_key(atom)))
+        return self._length(search, self._key(self.init, goal, "without", atom_key(atom)))
