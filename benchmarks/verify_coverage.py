@@ -38,7 +38,7 @@ def problem_of(folder: Path) -> Path:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--rows", type=int, default=2, help="bool rows per family")
+    ap.add_argument("--rows", type=int, default=2, help="bool rows per family (even: labels are 50/50)")
     ap.add_argument("--families", default=",".join(FAMILIES))
     ap.add_argument("--domain-dir", action="append", default=[],
                     help="a domain folder (repeatable; default: the competition test files)")
