@@ -239,3 +239,16 @@ def test_a_row_whose_domain_has_axioms_is_checked_by_fast_downward():
     flipped = {**sym, "answer": False}
     check = verify_row({"id": "derived-1", "symbolic": json.dumps(flipped), "label": 0})
     assert not check.ok and "label: stored false, re-derived true" in check.message, check
+
+
+def test_an_action_that_changes_nothing_is_still_applicable():
+    """tests/data/verify/noop: `wait` adds the fact it requires. The translator drops such
+    operators unless told to keep them; the stepper's task keeps them."""
+    folder = DATA / "verify" / "noop"
+    task = translated((folder / "domain.pddl").read_text(), (folder / "p01.pddl").read_text(),
+                      keep_all=True)
+    stepper = FdStepper(task, [("p",)])
+    state = stepper.initial()
+    assert stepper.applicable_names(state) == ["go", "wait"]
+    assert stepper.step(state, ["wait"]) == state
+    assert stepper.applicable_names(stepper.step(state, ["go"])) == []

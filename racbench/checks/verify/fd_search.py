@@ -52,8 +52,10 @@ def _last_line(text: str) -> str:
 def translate(domain: str, problem: str, *, keep_all: bool = False,
               timeout: float = TRANSLATE_TIMEOUT) -> str:
     """The translator's SAS text for this domain and problem. ``keep_all``: keep the
-    variables that do not touch the goal and the facts it finds unreachable (a task to
-    step through, not to search). Unchecked if the translator refuses or fails."""
+    variables that do not touch the goal, the facts it finds unreachable and the
+    operators that change nothing (a task to step through, where an action that changes
+    nothing is still applicable, not to search). Unchecked if the translator refuses or
+    fails."""
     if not translator_available():
         raise Unchecked("Fast Downward's translator is not installed "
                         "(pip install 'racbench[verify]')")
@@ -62,7 +64,8 @@ def translate(domain: str, problem: str, *, keep_all: bool = False,
         (folder / "domain.pddl").write_text(domain)
         (folder / "problem.pddl").write_text(problem)
         sas = folder / "output.sas"
-        flags = ["--keep-unimportant-variables", "--keep-unreachable-facts"] if keep_all else []
+        flags = (["--keep-unimportant-variables", "--keep-unreachable-facts", "--keep-no-ops"]
+                 if keep_all else [])
         try:
             done = subprocess.run(
                 [sys.executable, "-m", TRANSLATOR_MODULE, "domain.pddl", "problem.pddl",
