@@ -252,3 +252,25 @@ def test_an_action_that_changes_nothing_is_still_applicable():
     assert stepper.applicable_names(state) == ["go", "wait"]
     assert stepper.step(state, ["wait"]) == state
     assert stepper.applicable_names(stepper.step(state, ["go"])) == []
+
+
+def test_rows_fast_downward_through_unified_planning_fails_on_go_to_fast_downward_alone(
+        built, monkeypatch):
+    """Where Fast Downward run through unified-planning returns an error (as on trucks),
+    the row is checked by Fast Downward alone, not left unchecked."""
+    import pyarrow.parquet as pq
+
+    from racbench.checks.verify import dataset, engines
+    from racbench.checks.verify.report import Unchecked
+
+    def error(self, prob):
+        raise Unchecked("Fast Downward through unified-planning returned INTERNAL_ERROR")
+
+    monkeypatch.setattr(dataset, "_ENGINE", None)
+    monkeypatch.setattr(engines.Engine, "optimal_cost", error)
+    rows = pq.read_table(built / "scanalyzer_validation_bool").to_pylist()
+    for row in rows:
+        check = verify_row(row, optimal=True)
+        assert check.ok and not check.unchecked, check
+        assert check.engines == ["fd-search", "fd-stepper"], check
+        assert "optimal_plan_length" in check.checked, check
