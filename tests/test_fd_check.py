@@ -128,6 +128,8 @@ def test_unchecked_rows_fail_only_with_require_checked(built, tmp_path, monkeypa
     assert report.engines == {"unified-planning": 2}, report.engines
     assert "unchecked: 2 rows" in report.summary()
     assert "translator is not installed" in report.summary()
+    assert any("translator (fast-downward-translate) is not installed" in note
+               for note in report.notes), report.notes
     assert report.exit_code == 0
     report = verify_dataset(folder, jobs=1, optimal=False, require_checked=True)
     assert report.exit_code == 3 and not report.mismatches

@@ -280,6 +280,10 @@ def verify_dataset(root: Path, *, limit: int | None = None,
             report.notes.append("Fast Downward (up-fast-downward) is not installed: "
                                 f"skipping optimal-cost checks ({INSTALL_HINT})")
         report.optimal = have_fd
+    if not translator_available():
+        report.notes.append("Fast Downward's translator (fast-downward-translate) is not "
+                            "installed: rows unified-planning refuses stay unchecked "
+                            f"({INSTALL_HINT})")
     limits = {config: _split_limits(splits, limit) for config, splits in found.items()}
     chunks = sum(-(-n // CHUNK_ROWS) for per_split in limits.values() for n in per_split.values())
     work = _jobs(found, limits, report.optimal, fd_timeout)
