@@ -338,13 +338,19 @@ def audit_command(directory: Path, field: str, no_card: bool, quiet: bool) -> No
 @click.option("--fd-timeout", type=PositiveNumber(minimum=1, maximum=86_400), default=120.0,
               show_default=True, help="Seconds per Fast Downward search; slower claims "
                                       "are skipped.")
+@click.option("--require-checked", is_flag=True,
+              help="Fail (exit 3) if any row is left unchecked by every engine.")
+@click.option("--per-row", is_flag=True,
+              help="Print one line per row: the engines that checked it, or why none could.")
 @click.option("--quiet", is_flag=True, help="No progress output.")
 def verify_command(directory: Path, limit, configs, no_optimal, require_optimal, jobs,
-                   fd_timeout, quiet) -> None:
+                   fd_timeout, require_checked, per_row, quiet) -> None:
     """Re-derive every label of the dataset in DIR with unified-planning and Fast
-    Downward. Rows the engines cannot run on are counted as unchecked, with the reason,
-    never as mismatches. Exit 1 if any row disagrees (or no row could be checked), 2 if
-    DIR is not a racbench dataset."""
+    Downward (where unified-planning refuses a row: Fast Downward's translator, a
+    finite-domain stepper and Fast Downward's search). Rows no engine can run on are
+    counted as unchecked, with the reason, never as mismatches. Exit 0 if every checked
+    row agrees, 1 if any row disagrees (or no row could be checked), 2 if DIR is not a
+    racbench dataset, 3 if rows are unchecked under --require-checked. See docs/verify.md."""
     from racbench.progress import progress_bar
     from racbench.checks.verify import verify_dataset
 
@@ -357,11 +363,14 @@ def verify_command(directory: Path, limit, configs, no_optimal, require_optimal,
             report = verify_dataset(directory, limit=limit, configs=names,
                                     optimal=False if no_optimal else None,
                                     require_optimal=require_optimal, jobs=jobs,
-                                    fd_timeout=fd_timeout, progress=bar.update)
+                                    fd_timeout=fd_timeout, require_checked=require_checked,
+                                    per_row=per_row, progress=bar.update)
     finally:
         bar.close()
     for note in report.notes:
         click.echo(note, err=True)
+    for line in report.row_lines:
+        click.echo(f"ROW {line}")
     for mismatch in report.mismatches:
         click.echo(f"MISMATCH {mismatch}")
     click.echo(report.summary())

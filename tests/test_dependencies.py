@@ -16,8 +16,10 @@ from importlib.metadata import packages_distributions, requires
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# Packages used by name without an import: Fast Downward runs through unified-planning.
+# Packages used by name without an import: Fast Downward runs through unified-planning,
+# and its translator as a separate process (python -m fast_downward.translate).
 USED_WITHOUT_IMPORT = {"up-fast-downward": "verify",
+                       "fast-downward-translate": "verify",
                        "pytest-xdist": "test",  # a pytest plugin: pyproject addopts
                        "mkdocs": "test"}  # tests/test_docs.py runs `python -m mkdocs`
 # Packages only examples/ import (training runs that cannot run here: examples/README.md);

@@ -489,7 +489,7 @@ def test_the_model_translation_agrees_with_ups_reader_on_every_row(acp, monkeypa
 
 
 def test_rows_no_engine_can_run_on_are_unchecked_never_mismatching(acp, monkeypatch):
-    from racbench.checks.verify import translate
+    from racbench.checks.verify import fd_search, translate
 
     _fresh_engine(monkeypatch)
     _up_reader_refuses(monkeypatch)
@@ -497,11 +497,21 @@ def test_rows_no_engine_can_run_on_are_unchecked_never_mismatching(acp, monkeypa
     def untranslatable(domain):
         raise translate.Untranslatable("a construct for the test")
     monkeypatch.setattr(translate, "up_domain", untranslatable)
+    # Fast Downward's translator takes the rows unified-planning refuses ...
+    report = verify_dataset(acp, configs=["applicability_bool"], optimal=False, jobs=1,
+                            limit=6)
+    assert report.mismatches == [] and report.unchecked_rows == 0, report.summary()
+    assert report.engines == {"fd-stepper": 6}, report.engines
+    assert "checked 6 rows (by engine: fd-stepper 6)" in report.summary()
+    # ... and without it, no engine can run on them
+    monkeypatch.setattr(fd_search, "TRANSLATOR_MODULE", "racbench_no_such_translator")
     report = verify_dataset(acp, configs=["applicability_bool"], optimal=False, jobs=1)
     assert report.mismatches == []
     assert sum(report.unchecked.values()) == sum(report.rows.values()) > 0
     assert "unchecked" in report.summary() and "a construct for the test" in report.summary()
     assert report.exit_code == 1  # nothing was checked: the run proves nothing
+    report.require_checked = True
+    assert report.exit_code == 3
 
 
 

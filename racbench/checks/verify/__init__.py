@@ -16,6 +16,14 @@ This module checks them against independent implementations:
   process (``python fast-downward.py`` on PDDL files it writes), never inside ours.
   Without it the optimal checks are skipped, said once, unless ``--require-optimal``.
 
+Where unified-planning refuses a row (no engine for its features, an error inside it or
+inside Fast Downward run through it), Fast Downward alone checks it: its translator
+(PyPI ``fast-downward-translate``, a separate process) turns the row's PDDL into a
+finite-domain task, our stepper over that task (``fd_stepper``) answers the stepping
+claims and Fast Downward's ``downward`` search the optimal-cost ones (``fd_context``).
+Each row's ``RowCheck.engines`` names the engines that answered it
+(``unified-planning``, ``fd-search``, ``fd-stepper``, ``replay``).
+
 Every STRIPS row (TRAC's included) has the families' ``symbolic`` JSON (``family``,
 ``domain_pddl``, ``state``...), with one checker per family in :data:`ACP_CHECKERS`
 (register more with :func:`acp_checker`). Science-lab rows (``"world": "science"``)
@@ -23,12 +31,15 @@ are replayed in a fresh simulator (``replay``: its history, then the row's comma
 one checker per family in :data:`racbench.checks.verify.replay.REPLAY_CHECKS`.
 
 Exit codes of the command: 0 every checked claim agrees, 1 some row disagrees (each
-mismatch printed as ``config/split id: what differs``), 2 the folder is not a racbench
-dataset or the engines are missing.
+mismatch printed as ``config/split id: what differs``) or no row could be checked, 2 the
+folder is not a racbench dataset or the engines are missing, 3 some row was left
+unchecked under ``--require-checked`` (docs/verify.md).
 
 The package by job: ``engines`` (a row as a unified-planning problem; Fast Downward's
 costs), ``families`` (one re-derivation per question family), ``dataset`` (a built
-folder's rows over worker processes) and ``report`` (what was found).
+folder's rows over worker processes), ``report`` (what was found), and for Fast
+Downward alone ``sas`` (its task format), ``fd_stepper``, ``fd_search`` (translator and
+search processes) and ``fd_context`` (the families' questions answered with them).
 """
 
 from racbench.checks.verify.dataset import find_configs, verify_dataset, verify_row

@@ -12,6 +12,8 @@ from typing import Callable, Iterator, Sequence
 from racbench.checks.verify.engines import (FD_TIMEOUT, INSTALL_HINT, Engine,
                                            fd_available, up_available)
 from racbench.checks.verify.families import check_row
+from racbench.checks.verify.fd_context import FD_SEARCH, FdContext
+from racbench.checks.verify.fd_search import downward_binary, translator_available
 import racbench.checks.verify.replay_imitation as replay_imitation
 from racbench.checks.verify.replay import check_science_row
 from racbench.checks.verify.replay_next_observation import check_next_observation
@@ -21,6 +23,10 @@ from racbench.checks.verify.report import (Claims, EngineMissing, Mismatch, NotA
 from racbench.export.layout import config_dirs, split_files
 
 
+
+#: Engine names in RowCheck.engines (fd_context.py names Fast Downward's two).
+UP = "unified-planning"
+REPLAY = "replay"
 
 #: Rows sent to a worker process at a time.
 CHUNK_ROWS = 64
@@ -48,11 +54,19 @@ def verify_row(row: dict, *, optimal: bool | None = None,
     (science-lab, rule-world and next-observation rows by replay: replay_imitation.py,
     replay.py, replay_rules.py, replay_next_observation.py).
 
+    A planning row goes to unified-planning first; where it refuses (no engine for the
+    problem's features, an error inside it or inside Fast Downward run through it), to
+    Fast Downward's translator, our finite-domain stepper and Fast Downward's search
+    (fd_context.py). ``RowCheck.engines`` names the engines that answered.
+
     ``optimal``: run the Fast Downward checks (default: when it is installed)."""
     replayed = replay_imitation.check(row)
     if replayed is not None:
+        if not replayed.unchecked:
+            replayed.engines = replayed.engines or [REPLAY]
         return replayed
     claims = Claims()
+    engines = [REPLAY]
     try:
         sym = row["symbolic"]
         sym = json.loads(sym) if isinstance(sym, str) else sym
@@ -71,21 +85,67 @@ def verify_row(row: dict, *, optimal: bool | None = None,
                 raise EngineMissing(f"racbench verify needs unified-planning: {INSTALL_HINT}")
             if optimal is None:
                 optimal = fd_available()
-            check_row(engine_for(bool(optimal), fd_timeout), row, sym, claims)
+            engine = engine_for(bool(optimal), fd_timeout)
+            searches, engines = engine.searches, [UP]
+            try:
+                check_row(engine, row, sym, claims)
+            except Skip:
+                raise
+            except Unchecked as exc:  # unified-planning refused: Fast Downward alone
+                return _fd_check(row, sym, bool(optimal), fd_timeout, str(exc))
+            except (KeyError, ValueError, TypeError, IndexError) as exc:
+                if not _raised_in_engine(exc):
+                    raise
+                return _fd_check(row, sym, bool(optimal), fd_timeout, _engine_error(exc))
+            except Exception as exc:  # an engine error on this row
+                return _fd_check(row, sym, bool(optimal), fd_timeout, _engine_error(exc))
+            if engine.searches > searches:
+                engines.append(FD_SEARCH)
     except Skip as skip:
         claims.skip("label", str(skip))
     except Unchecked as exc:  # the engines could not run: the row is unchecked, not wrong
         return claims.result(unchecked=str(exc))
     except (KeyError, ValueError, TypeError, IndexError) as exc:
         if _raised_in_engine(exc):
-            return claims.result(unchecked=f"{type(exc).__name__} in an engine: "
-                                           f"{' '.join(str(exc).split())[:160]}")
+            return claims.result(unchecked=_engine_error(exc))
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         claims.fail("symbolic", f"cannot be checked: {what}")
     except Exception as exc:  # an engine error on this row: it is unchecked, go on
-        return claims.result(unchecked=f"{type(exc).__name__} in an engine: "
-                                       f"{' '.join(str(exc).split())[:160]}")
-    return claims.result()
+        return claims.result(unchecked=_engine_error(exc))
+    return claims.result(engines=engines)
+
+
+def _engine_error(exc: BaseException) -> str:
+    return f"{type(exc).__name__} in an engine: {' '.join(str(exc).split())[:160]}"
+
+
+def _fd_check(row: dict, sym: dict, optimal: bool, fd_timeout: float,
+              refused: str) -> RowCheck:
+    """The row's claims by Fast Downward's translator, the finite-domain stepper and
+    Fast Downward's search, after unified-planning refused it (`refused`: why)."""
+    refused = f"unified-planning: {refused}"
+    if not translator_available():
+        return Claims().result(unchecked=f"{refused}; Fast Downward's translator is not "
+                                         f"installed ({INSTALL_HINT})")
+    claims = Claims()
+    made: list[FdContext] = []
+
+    def context(row: dict, sym: dict) -> FdContext:
+        made.append(FdContext(row, sym, fd_timeout, optimal and downward_binary() is not None))
+        return made[-1]
+
+    try:
+        check_row(None, row, sym, claims, context=context)
+    except Skip as skip:
+        claims.skip("label", str(skip))
+    except Unchecked as exc:
+        return claims.result(unchecked=f"{refused}; Fast Downward: {exc}")
+    except (KeyError, ValueError, TypeError, IndexError) as exc:
+        what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+        claims.fail("symbolic", f"cannot be checked: {what}")
+    except Exception as exc:
+        return claims.result(unchecked=f"{refused}; Fast Downward: {_engine_error(exc)}")
+    return claims.result(engines=sorted(made[0].used) if made else [])
 
 
 def _raised_in_engine(exc: BaseException) -> bool:
@@ -190,13 +250,16 @@ def _jobs(configs, limits, optimal, fd_timeout) -> Iterator[tuple]:
 def verify_dataset(root: Path, *, limit: int | None = None,
                    configs: Sequence[str] | None = None, optimal: bool | None = None,
                    require_optimal: bool = False, jobs: int | None = 1,
-                   fd_timeout: float = FD_TIMEOUT,
+                   fd_timeout: float = FD_TIMEOUT, require_checked: bool = False,
+                   per_row: bool = False,
                    progress: Callable[[int], None] | None = None) -> VerifyReport:
     """Verify up to ``limit`` rows per config (default all) of the dataset at ``root``.
 
     ``optimal``: run Fast Downward checks (None: when installed; a note says when it is
     not, unless ``require_optimal`` which raises EngineMissing); ``jobs``: worker
-    processes (None: all cores).  Raises NotADataset for a folder that is not one."""
+    processes (None: all cores); ``require_checked``: an unchecked row fails the run
+    (exit code 3); ``per_row``: keep one line per row naming the engines that answered
+    it (``report.row_lines``).  Raises NotADataset for a folder that is not one."""
     root = Path(root)
     found = find_configs(root)
     if not up_available():
@@ -207,7 +270,7 @@ def verify_dataset(root: Path, *, limit: int | None = None,
             raise NotADataset(f"no config {', '.join(unknown)} in {root}; available: "
                               f"{', '.join(found)}")
         found = {c: found[c] for c in configs}
-    report = VerifyReport(root)
+    report = VerifyReport(root, require_checked=require_checked)
     have_fd = fd_available()
     if optimal is None or optimal:
         if not have_fd:
@@ -217,6 +280,10 @@ def verify_dataset(root: Path, *, limit: int | None = None,
             report.notes.append("Fast Downward (up-fast-downward) is not installed: "
                                 f"skipping optimal-cost checks ({INSTALL_HINT})")
         report.optimal = have_fd
+    if not translator_available():
+        report.notes.append("Fast Downward's translator (fast-downward-translate) is not "
+                            "installed: rows unified-planning refuses stay unchecked "
+                            f"({INSTALL_HINT})")
     limits = {config: _split_limits(splits, limit) for config, splits in found.items()}
     chunks = sum(-(-n // CHUNK_ROWS) for per_split in limits.values() for n in per_split.values())
     work = _jobs(found, limits, report.optimal, fd_timeout)
@@ -229,6 +296,13 @@ def verify_dataset(root: Path, *, limit: int | None = None,
             report.skipped.update(check.skipped)
             if check.unchecked:
                 report.unchecked[check.unchecked] += 1
+            report.engines.update(check.engines)
+            if per_row:
+                report.row_lines.append(
+                    f"{config}/{split} {row_id}: " + (f"unchecked ({check.unchecked})"
+                                                      if check.unchecked else
+                                                      "checked by " + (", ".join(check.engines)
+                                                                       or "no engine")))
             if not check.ok:
                 report.mismatches.append(Mismatch(config, split, row_id, check.message))
         if progress is not None:

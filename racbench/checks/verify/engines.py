@@ -181,6 +181,7 @@ class Engine:
         self._costs: dict[tuple, int | None] = {}
         self._planner = None
         self._conditional_planner = None
+        self.searches = 0  # optimal costs answered (rows count which engines answered)
 
     # -- problems -----------------------------------------------------------
 
@@ -303,6 +304,7 @@ class Engine:
                hashlib.blake2b(shape.encode(), digest_size=16).digest(),
                frozenset(str(k) for k, v in prob.explicit_initial_values.items()
                          if v.is_true()))
+        self.searches += 1
         if key in self._costs:
             return self._costs[key]
         from unified_planning.engines import PlanGenerationResultStatus as S
@@ -326,7 +328,8 @@ class Engine:
         elif result.status == S.TIMEOUT:
             raise Skip("Fast Downward timeout")
         else:
-            raise RuntimeError(f"Fast Downward returned {result.status.name}")
+            raise Unchecked(f"Fast Downward through unified-planning returned "
+                            f"{result.status.name}")
         if len(self._costs) >= COST_CACHE:
             self._costs.clear()
         self._costs[key] = cost

@@ -93,6 +93,21 @@ class AcpContext:
     def atoms(self, state) -> set[tuple]:
         return set(self.engine.state_atoms(self.problem, state))
 
+    def applicable_actions(self) -> list[list[str]]:
+        sim = self.engine.simulator(self.problem)
+        return [[a.name, *(str(p) for p in params)]
+                for a, params in sim.get_applicable_actions(sim.get_initial_state())]
+
+    def cost_until_applicable(self, terms: Sequence[Sequence[str]]) -> int | None:
+        """Length of a shortest plan after which all `terms` are applicable in one state
+        (None: never), by Fast Downward on the fire task."""
+        fire = self.engine.optimal_cost(_fire_task(self, terms))
+        return None if fire is None else fire - 1
+
+    def cost_without_adding(self, atom: Sequence[str]) -> int | None:
+        """Optimal cost to the row's goal when no action may make `atom` true."""
+        return self.engine.optimal_cost(_without_adders(self, atom))
+
 
 AcpPredicate = Callable[[AcpContext, Any], bool]
 AcpOpen = Callable[[AcpContext, Any], "str | None"]
@@ -177,9 +192,7 @@ def _applicability(ctx: AcpContext, item: Any) -> bool:
 
 @acp_open_checker("applicability")
 def _applicability_open(ctx: AcpContext, answer: Any) -> str | None:
-    sim = ctx.engine.simulator(ctx.problem)
-    derived = {(a.name, *(str(p) for p in params))
-               for a, params in sim.get_applicable_actions(sim.get_initial_state())}
+    derived = {tuple(t) for t in ctx.applicable_actions()}
     return _set_difference("applicable actions", {tuple(t) for t in answer}, derived)
 
 
@@ -269,7 +282,7 @@ def _action_reachability(ctx: AcpContext, item: Any) -> bool:
     terms = _terms(item)
     if all(ctx.applicable(t) for t in terms):
         return False
-    return ctx.engine.optimal_cost(_fire_task(ctx, terms)) is not None
+    return ctx.cost_until_applicable(terms) is not None
 
 
 @acp_open_checker("action_reachability")
@@ -282,8 +295,7 @@ def _action_reachability_open(ctx: AcpContext, answer: Any) -> str | None:
         return f"{what}: the stored plan fails at step {failed + 1}"
     if not all(ctx.applicable(t, end) for t in terms):
         return f"{what}: the stored plan does not get there"
-    fire = ctx.engine.optimal_cost(_fire_task(ctx, terms))
-    best = None if fire is None else fire - 1
+    best = ctx.cost_until_applicable(terms)
     if best != len(answer):
         return f"{what}: the stored plan has {len(answer)} steps, an optimal one {show_value(best)}"
     stored = ctx.row.get("optimal_plan_length")
@@ -411,7 +423,7 @@ def _landmark(ctx: AcpContext, item: Any) -> bool:
         raise ValueError("landmarks row without a goal")
     if ctx.holds(ctx.state, atom) or any(literal_of(g)[0] == atom for g in ctx.goal):
         return False
-    return ctx.engine.optimal_cost(_without_adders(ctx, atom)) is None
+    return ctx.cost_without_adding(atom) is None
 
 
 @acp_open_checker("landmarks")
@@ -433,14 +445,14 @@ def _next_action(ctx: AcpContext, item: Any) -> bool:
 
 @acp_open_checker("next_action")
 def _next_action_open(ctx: AcpContext, answer: Any) -> str | None:
-    sim = ctx.engine.simulator(ctx.problem)
-    applicable = [[a.name, *(str(p) for p in params)]
-                  for a, params in sim.get_applicable_actions(sim.get_initial_state())]
-    derived = {tuple(t) for t in applicable if _next_action(ctx, t)}
+    derived = {tuple(t) for t in ctx.applicable_actions() if _next_action(ctx, t)}
     return _set_difference("optimal first actions", {tuple(t) for t in answer}, derived)
 
 
-def check_row(engine: Engine, row: dict, sym: dict, claims: Claims) -> None:
+def check_row(engine: Engine | None, row: dict, sym: dict, claims: Claims,
+              context: "Callable[[dict, dict], Any] | None" = None) -> None:
+    """Re-derive the row's claims into `claims`, on unified-planning's problem built by
+    `engine`, or on the context `context(row, sym)` returns (fd_context.FdContext)."""
     family, form, answer = sym.get("family"), sym.get("form"), sym.get("answer")
     if row.get("family") not in (None, family):
         claims.fail("family", f"column says {row['family']}, symbolic says {family}")
@@ -475,8 +487,11 @@ def check_row(engine: Engine, row: dict, sym: dict, claims: Claims) -> None:
     objects = sym["objects"]
     if not isinstance(objects, dict):
         raise ValueError("ACP objects must map names to types")
-    prob = engine.problem(sym["domain_pddl"], objects, sym["state"], sym.get("goal") or [])
-    ctx = AcpContext(engine, row, sym, prob)
+    if context is not None:
+        ctx = context(row, sym)
+    else:
+        prob = engine.problem(sym["domain_pddl"], objects, sym["state"], sym.get("goal") or [])
+        ctx = AcpContext(engine, row, sym, prob)
     _acp_optimal_plan_length(ctx, claims)
     if form == "bool":
         subject = sym.get("subject")

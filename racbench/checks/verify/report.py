@@ -39,6 +39,7 @@ class RowCheck:
     message: str = ""
     skipped: list[str] = field(default_factory=list)
     unchecked: str = ""  # why the engines could not be run on the row at all
+    engines: list[str] = field(default_factory=list)  # the engines that answered
 
 
 @dataclass
@@ -52,6 +53,12 @@ class Mismatch:
         return f"{self.config}/{self.split} {self.row_id}: {self.message}"
 
 
+#: Exit codes of ``racbench verify`` (2, bad input, is racbench.errors' for every command).
+EXIT_OK = 0
+EXIT_MISMATCH = 1
+EXIT_UNCHECKED = 3
+
+
 @dataclass
 class VerifyReport:
     root: Path
@@ -59,32 +66,59 @@ class VerifyReport:
     checked: Counter = field(default_factory=Counter)     # claim -> rows checking it
     skipped: Counter = field(default_factory=Counter)     # claim (reason) -> rows
     unchecked: Counter = field(default_factory=Counter)   # reason -> rows no engine ran on
+    engines: Counter = field(default_factory=Counter)     # engine -> rows it answered
     mismatches: list[Mismatch] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     optimal: bool = False                                 # Fast Downward checks ran
+    require_checked: bool = False                         # an unchecked row fails the run
+    row_lines: list[str] = field(default_factory=list)    # per row: the engines (per_row)
+
+    @property
+    def total(self) -> int:
+        return sum(self.rows.values())
+
+    @property
+    def unchecked_rows(self) -> int:
+        return sum(self.unchecked.values())
+
+    @property
+    def checked_rows(self) -> int:
+        return self.total - self.unchecked_rows
 
     @property
     def ok(self) -> bool:
         """No row disagrees, and some row was checked (a run whose engines failed on
-        every row proves nothing)."""
-        total = sum(self.rows.values())
-        return not self.mismatches and (total == 0 or sum(self.unchecked.values()) < total)
+        every row proves nothing); with ``require_checked``, no row is unchecked."""
+        if self.mismatches:
+            return False
+        if self.require_checked:
+            return self.unchecked_rows == 0
+        return self.total == 0 or self.unchecked_rows < self.total
 
     @property
     def exit_code(self) -> int:
-        return 0 if self.ok else 1
+        """0 agreed; 1 some row disagrees (or no row could be checked); 3 rows left
+        unchecked under ``require_checked`` (mismatches take precedence)."""
+        if self.ok:
+            return EXIT_OK
+        if self.mismatches or not self.require_checked:
+            return EXIT_MISMATCH
+        return EXIT_UNCHECKED
 
     def summary(self) -> str:
-        total = sum(self.rows.values())
         checks = ", ".join(f"{k} {v}" for k, v in sorted(self.checked.items())) or "none"
-        text = (f"verified {total} rows in {len(self.rows)} configs: "
-                f"{len(self.mismatches)} mismatching; checked: {checks}")
+        engines = ", ".join(f"{k} {v}" for k, v in sorted(self.engines.items())) or "none"
+        text = (f"verified {self.total} rows in {len(self.rows)} configs: "
+                f"{len(self.mismatches)} mismatching; checked {self.checked_rows} rows "
+                f"(by engine: {engines}); claims checked: {checks}")
         if self.skipped:
             text += "; skipped: " + ", ".join(f"{k} {v}" for k, v in sorted(self.skipped.items()))
         if self.unchecked:
-            text += (f"; unchecked: {sum(self.unchecked.values())} rows the engines could not "
+            text += (f"; unchecked: {self.unchecked_rows} rows the engines could not "
                      "run on (" + "; ".join(f"{reason}: {n}" for reason, n
                                              in sorted(self.unchecked.items())) + ")")
+        else:
+            text += "; 0 rows unchecked"
         return text
 
 
@@ -111,11 +145,11 @@ class Claims:
     def skip(self, claim: str, reason: str) -> None:
         self.skipped.append(f"{claim} ({reason})")
 
-    def result(self, unchecked: str = "") -> RowCheck:
+    def result(self, unchecked: str = "", engines: list[str] | None = None) -> RowCheck:
         if unchecked:
             return RowCheck(True, [], "", self.skipped, unchecked)
         return RowCheck(not self.problems, self.checked, "; ".join(self.problems),
-                        self.skipped)
+                        self.skipped, engines=list(engines or []))
 
 
 def show_value(value: Any) -> str:

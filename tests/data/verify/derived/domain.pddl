@@ -1,0 +1,8 @@
+(define (domain chain)
+  (:requirements :strips :derived-predicates :negative-preconditions :existential-preconditions :universal-preconditions)
+  (:predicates (link ?x ?y) (reach ?x ?y) (on ?x) (cut ?x) (isolated ?x))
+  (:derived (reach ?x ?y) (and (link ?x ?y) (not (cut ?y))))
+  (:derived (reach ?x ?z) (exists (?y) (and (reach ?x ?y) (link ?y ?z) (not (cut ?z)))))
+  (:derived (isolated ?x) (forall (?y) (not (reach ?y ?x))))
+  (:action cut :parameters (?x) :precondition (not (cut ?x)) :effect (cut ?x))
+  (:action touch :parameters (?x) :precondition (isolated ?x) :effect (on ?x)))

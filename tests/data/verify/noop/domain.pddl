@@ -1,0 +1,5 @@
+(define (domain noop)
+  (:requirements :strips)
+  (:predicates (p) (q))
+  (:action wait :parameters () :precondition (p) :effect (p))
+  (:action go :parameters () :precondition (p) :effect (and (q) (not (p)))))

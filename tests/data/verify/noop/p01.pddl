@@ -1,0 +1,1 @@
+(define (problem n) (:domain noop) (:init (p)) (:goal (and)))
