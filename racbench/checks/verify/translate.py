@@ -23,6 +23,12 @@ def up_domain(domain: Domain):
     from unified_planning.model import Fluent, InstantaneousAction, Object, Problem
     from unified_planning.shortcuts import BoolType
 
+    if domain.axioms:  # a model without the axioms would step wrongly and still answer
+        raise Untranslatable("derived predicates (:derived), which unified-planning's "
+                             "model cannot declare")
+    if any(p != ROOT_TYPE for parents in domain.more_parents.values() for p in parents):
+        raise Untranslatable("a type under two parents, which unified-planning's model "
+                             "cannot declare (its types have one parent)")
     types = _user_types(domain)
     problem = Problem(domain.name)
     for name, arg_types in domain.predicates.items():
