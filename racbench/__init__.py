@@ -8,7 +8,9 @@ The public API (each imports its engine on first call, so `import racbench` stay
   Hugging Face dataset folder;
 * `score(row, reply)`: a model's free-form reply to a row, scored as a `Score`;
 * `stream(tasks, ...)`: rows of a family or a weighted mixture without end, at a
-  difficulty level or a `Curriculum`'s (for training; racbench/training/).
+  difficulty level or a `Curriculum`'s (for training; racbench/training/);
+* `Curriculum(band=..., window=...)`: moves each task's level to keep its recent
+  accuracy in a band as scores come back (`update`), saved and restored as JSON.
 
 gymnasium environments: `import racbench.envs`, then `gymnasium.make("racbench/...")`.
 """

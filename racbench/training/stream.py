@@ -25,7 +25,7 @@ from racbench.errors import GenerationError
 from racbench.splits.seeding import derive_seed
 from racbench.splits.strata import position_codes
 from racbench.tasks.config import ConfigError
-from racbench.training.levels import level_config, level_name, world_of
+from racbench.training.levels import LEVELS, level_config, level_name, world_of
 
 if TYPE_CHECKING:
     import datasets
@@ -87,7 +87,10 @@ class Stream:
                 raise ConfigError(f"level given for {unknown[0]!r}, not a task of this "
                                   f"stream; its tasks: {', '.join(self.keys)}")
         for key in self.keys:  # every task and level is checked before any row is made
-            self._config(key, self.levels[key])
+            for lv in LEVELS if curriculum is not None else (self.levels[key],):
+                self._config(key, lv)
+        if curriculum is not None:
+            curriculum.track(self.keys)
         self._makers: dict[tuple[str, str], Any] = {}
 
     # -- which task and level ----------------------------------------------------------
