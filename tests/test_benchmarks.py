@@ -51,6 +51,8 @@ TINY = {
     "science_timing.py": (["--probes", "boil-on-stove,bulb-lights-after-wiring"], "probes differ"),
     "rule_worlds.py": (["--episodes", "3", "--scale", "0.002", "--configs",
                         "rtfm_next_observation_h1"], "eps/s"),
+    "difficulty_levels.py": (["--rows", "2", "--worlds", "blocksworld_trac", "--families",
+                              "projection"], "falls"),
     "imitation.py": (["--tasks", "identify-life-stages-2", "--every", "5", "--workers", "1",
                       "--configs", "bc-identify-life-stages-2"], "rows/s"),
 }

@@ -27,10 +27,10 @@ from racbench.worlds.rules.grammar import BASE_DEPTH, GAMES
 LEVELS = ("easy", "medium", "hard", "expert")
 
 # TRAC's blocksworld: (blocks, sequence length) per level
-TRAC_LEVELS = ((3, 1), (4, 2), (5, 4), (6, 6))
+TRAC_LEVELS = ((3, 1), (4, 2), (5, 3), (6, 5))
 # a shipped domain: (train problems, sequence length) per level
 DOMAIN_LEVELS = ((("p01", "p02", "p03"), 1), (("p04", "p05", "p06"), 2),
-                 (("p07", "p08", "p09"), 4), (("p07", "p08", "p09"), 6))
+                 (("p07", "p08", "p09"), 3), (("p07", "p08", "p09"), 5))
 # a rule world: (depth above the game's base, irrelevant rules) per level
 RULE_LEVELS = ((0, 0), (1, 2), (2, 4), (3, 6))
 # the science lab: (simplifications, sequence length) per level
