@@ -64,6 +64,10 @@ def test_labels_are_balanced_in_every_block_and_rows_score():
 
 def test_levels_change_the_knobs_and_every_family_world_has_each_level():
     easy, hard = (racbench.stream("executability", level=lv).row(0) for lv in ("easy", 2))
+    mixed = racbench.stream({"executability": 1, "projection@gripper": 1},
+                            level={"executability": "hard"})
+    assert mixed.levels == {"executability@blocksworld_trac": "hard",
+                            "projection@gripper": "easy"}
     assert (easy["n_objects"], easy["sequence_length"]) == (3, 1)
     assert (hard["n_objects"], hard["sequence_length"]) == (5, 3)
     for world, family in [("gripper", "progression"), ("rules/rtfm", "projection"),

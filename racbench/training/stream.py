@@ -64,11 +64,12 @@ class Stream:
             raise ConfigError(f"seed must be an integer, got {seed!r}")
         self.seed, self.form, self.curriculum = seed, form, curriculum
         self.tasks: dict[str, tuple[str, str]] = {}  # key -> (family, world)
+        named: dict[str, str] = {}  # as the caller names a task -> its key
         weights = {}
         for given, weight in tasks.items():
             family, _, world = str(given).partition("@")
             world = world or world_of(family, domain, rules, science)
-            key = task_key(family, world)
+            key = named[str(given)] = task_key(family, world)
             if not isinstance(weight, (int, float)) or isinstance(weight, bool) or \
                     not weight > 0:
                 raise ConfigError(f"the weight of {given!r} must be a positive number, "
@@ -78,14 +79,15 @@ class Stream:
         self.keys = sorted(self.tasks)
         total = sum(weights.values())
         self._bounds = list(itertools.accumulate(weights[k] / total for k in self.keys))
-        self.levels = {k: level_name(level[k] if isinstance(level, Mapping) and k in level
-                                     else level if not isinstance(level, Mapping)
-                                     else "easy") for k in self.keys}
-        if isinstance(level, Mapping):
-            unknown = sorted(set(level) - set(self.keys))
-            if unknown:
-                raise ConfigError(f"level given for {unknown[0]!r}, not a task of this "
-                                  f"stream; its tasks: {', '.join(self.keys)}")
+        per_task = level if isinstance(level, Mapping) else {}
+        default = LEVELS[0] if isinstance(level, Mapping) else level_name(level)
+        self.levels = dict.fromkeys(self.keys, default)
+        for given, lv in per_task.items():
+            key = named.get(given, given)
+            if key not in self.tasks:
+                raise ConfigError(f"level given for {given!r}, not a task of this stream; "
+                                  f"its tasks: {', '.join(sorted(named))}")
+            self.levels[key] = level_name(lv)
         for key in self.keys:  # every task and level is checked before any row is made
             for lv in LEVELS if curriculum is not None else (self.levels[key],):
                 self._config(key, lv)
@@ -137,12 +139,13 @@ class Stream:
         for attempt in range(MAX_ATTEMPTS):
             try:
                 return maker.row(SPLIT, i, code, attempt).columns
-            except GenerationError:
+            except GenerationError:  # a draw that found no row: the next attempt's seed
                 if attempt == MAX_ATTEMPTS - 1:
                     raise
-        raise AssertionError("unreachable")
+        raise GenerationError(f"row {i}: no attempt made")  # MAX_ATTEMPTS >= 1
 
     def rows(self, start: int, stop: int) -> list[dict[str, Any]]:
+        """Rows start .. stop - 1."""
         return [self.row(i) for i in range(start, stop)]
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
