@@ -15,6 +15,10 @@ whose accuracy is printed per level:
   and no enumerated state space, and one that runs out answers "false". It is right on
   the easy rows because their states fit in its memory and their searches in its
   budget, not because of what a level is.
+* rule worlds (`rules/rtfm`, `rules/messenger`): the episode stepped as verify steps
+  it, by a policy that ignores the manual: it takes every entity to stay where it is
+  and any weapon to beat any monster (projection, executability, applicability and
+  progression rows).
 
 "falls" says whether accuracy falls from each level to the next over the first three
 levels (easy > medium > hard), "expert<=hard" whether the fourth is no easier than the
@@ -44,10 +48,14 @@ from racbench.tasks.options import TRAC_DOMAIN, TRAC_FAMILIES
 from racbench.tasks.symbolic import SymbolicTask
 from racbench.training.levels import LEVELS
 from racbench.training.stream import Stream, task_key
+from racbench.worlds.rules.episode import Episode, Layout
+from racbench.worlds.rules.grammar import RuleSet
+from racbench.worlds.rules.world import state_from_json
 from racbench.worlds.strips import oracles
 from racbench.worlds.strips.search import SearchBudgetExceeded
 from racbench.worlds.strips.task import GroundAction, GroundTask
 
+RULE_FAMILIES = ("projection", "executability", "applicability", "progression")
 SEARCHES = ("optimal_cost", "optimal_first_actions", "on_some_optimal_plan",
             "is_fact_landmark", "fact_reachable", "action_reachable", "split_landmarks",
             "is_justified_step", "unnecessary_steps")
@@ -148,15 +156,48 @@ def answers(row: dict, budget: int, memory: int) -> tuple[bool, bool]:
     return exact, bounded
 
 
+def rule_truth(sym: dict, rules: dict) -> bool:
+    """A rule-world true/false row's answer in the episode of `rules` (the row's layout
+    and state), as racbench verify re-derives it."""
+    episode = Episode(RuleSet.from_json(rules), Layout.from_json(sym["layout"]))
+    state = state_from_json(sym["state"])
+    moves = [a[0] for a in sym.get("actions") or []]
+    subject = sym.get("subject")
+    if sym["family"] == "applicability":
+        return subject[0] in episode.applicable(state)
+    end, failed = episode.execute(state, moves)
+    if sym["family"] == "executability":
+        return failed is None
+    if failed is not None:
+        return False
+    facts = episode.facts(end)
+    if sym["family"] == "progression":
+        return tuple(subject) in facts
+    return all((tuple(lit["atom"]) in facts) == lit["positive"] for lit in subject)
+
+
+def rule_answers(row: dict) -> tuple[bool, bool]:
+    """(the exact answer, that of a policy ignoring the manual) to a rule-world row: the
+    policy takes every entity to stay where it is and any weapon to beat any monster."""
+    sym = json.loads(row["symbolic"])
+    rules = sym["rules"]
+    elements = sorted({e[2] for e in rules["entities"] if e[2]})
+    ignorant = {**rules, "entities": [[e[0], "stays", *e[2:]] for e in rules["entities"]],
+                "beats": [[i[0], el] for i in rules["items"] for el in elements]
+                if rules["beats"] else rules["beats"]}
+    return rule_truth(sym, rules), rule_truth(sym, ignorant)
+
+
 def measure(family: str, world: str, rows: int, budget: int, memory: int, seed: int):
     """Per level: (level, the bounded reasoner's accuracy, exact answers agreeing with
     labels), and the memory used (`memory`, or 0: the easy level's largest state)."""
     made = {lv: Stream(task_key(family, world), seed=seed, level=lv).rows(0, rows)
             for lv in LEVELS}
-    memory = memory or easy_memory(made[LEVELS[0]])
+    rules = world.startswith("rules/")
+    memory = 0 if rules else memory or easy_memory(made[LEVELS[0]])
     out = []
     for level in LEVELS:
-        got = [answers(r, budget, memory) for r in made[level]]
+        got = [rule_answers(r) if rules else answers(r, budget, memory) for r in made[level]]
         labels = [bool(r["label"]) for r in made[level]]
         exact = sum(e == lab for (e, _), lab in zip(got, labels))
         right = sum(b == lab for (_, b), lab in zip(got, labels))
@@ -188,7 +229,8 @@ def main() -> None:
           + f" {'exact':>7} {'falls':>5} {'expert<=hard':>12} {'memory':>6} {'rows/s':>7}")
     covered = 0
     for world in args.worlds.split(","):
-        families = TRAC_FAMILIES if world == TRAC_DOMAIN else strips_families()
+        families = (TRAC_FAMILIES if world == TRAC_DOMAIN else RULE_FAMILIES
+                    if world.startswith("rules/") else strips_families())
         for family in families:
             if wanted and family not in wanted:
                 continue
@@ -207,7 +249,8 @@ def main() -> None:
             print(f"{family:20} {world:17} " + " ".join(f"{a:7.3f}" for a in accuracies)
                   + f" {f'{exact}/{args.rows * len(LEVELS)}':>7}"
                   + f" {'yes' if ok else 'no':>5}"
-                  + f" {'yes' if accuracies[3] <= accuracies[2] else 'no':>12} {memory:6d}"
+                  + f" {'yes' if accuracies[3] <= accuracies[2] else 'no':>12}"
+                  + f" {memory or '-':>6}"
                   + f" {args.rows * len(LEVELS) / seconds:7.1f}",
                   flush=True)
     print(f"{covered} (family, world) pairs fall over the first three levels")

@@ -7,8 +7,8 @@ numeric knob. Each maps to the knobs that make questions harder in a world:
 * a shipped STRIPS domain: its problems (the shipped ones grow with their number; only
   train problems p01-p09, so a stream never draws validation or test problems) and the
   sequence length;
-* a rule world (`rules="rtfm"`, "messenger"): manual sentences chained (depth) and
-  irrelevant rules;
+* a rule world (`rules="rtfm"`, "messenger"): manual sentences chained (depth),
+  irrelevant rules and the sequence length;
 * the science lab (`science=TASK`): its simplifications (all of "easy" first, none
   last) and the sequence length (1, then the lab's longest, 2).
 
@@ -31,8 +31,8 @@ TRAC_LEVELS = ((3, 1), (4, 2), (5, 3), (6, 5))
 # a shipped domain: (train problems, sequence length) per level
 DOMAIN_LEVELS = ((("p01", "p02", "p03"), 1), (("p04", "p05", "p06"), 2),
                  (("p07", "p08", "p09"), 3), (("p07", "p08", "p09"), 5))
-# a rule world: (depth above the game's base, irrelevant rules) per level
-RULE_LEVELS = ((0, 0), (1, 2), (2, 4), (3, 6))
+# a rule world: (depth above the game's base, irrelevant rules, sequence length) per level
+RULE_LEVELS = ((0, 0, 1), (1, 2, 2), (2, 4, 3), (3, 6, 5))
 # the science lab: (simplifications, sequence length) per level
 LAB_LEVELS = (("easy", 1), ("teleport,openDoors", 1), ("", 1), ("", LAB_MAX_DISTANCE))
 
@@ -84,9 +84,10 @@ def level_config(family: str, level: str | int, world: str, form: str = "bool"
         game = world.split("/", 1)[1]
         if game not in GAMES:
             raise ConfigError(f"unknown rule world '{game}'; accepted: {', '.join(GAMES)}")
-        hops, irrelevant = RULE_LEVELS[k]
-        cfg = TaskConfig(family=family, form=form, rules=game, rule_options=(
-            ("depth", BASE_DEPTH[game] + hops), ("irrelevant", irrelevant)))
+        hops, irrelevant, length = RULE_LEVELS[k]
+        cfg = TaskConfig(family=family, form=form, lengths=(length,), rules=game,
+                         rule_options=(("depth", BASE_DEPTH[game] + hops),
+                                       ("irrelevant", irrelevant)))
     elif world.startswith("science/"):
         simplifications, length = LAB_LEVELS[k]
         cfg = TaskConfig(family=family, form=form, lengths=(length,),
