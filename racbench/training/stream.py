@@ -165,7 +165,8 @@ class Stream:
         `split_dataset_by_node` over any W gives each reader every W-th row, each reader
         making all rows.) Either way a row has the bytes of `row(i)`. Reading several
         endless shards in one process reads the first only: datasets reads shards one
-        after another."""
+        after another. With a curriculum, read the dataset in the process that updates
+        the curriculum: a worker process gets a copy that does not see its moves."""
         import datasets
 
         from racbench.tasks.schema import task_features
