@@ -133,6 +133,14 @@ def test_bad_arguments_raise_one_input_error(args, kwargs, words):
         racbench.stream(*args, **kwargs)
 
 
+def test_a_level_without_questions_says_so_at_the_first_row():
+    stream = racbench.stream("reachability@gripper")  # every subject has one answer there
+    with pytest.raises(InputError, match="^reachability@gripper has no bool questions at "
+                                         "level easy .*ask it at another level or on "
+                                         "another world$"):
+        stream.row(0)
+
+
 def test_the_docstring_example_runs():
     code = "\n".join(line[8:] for line in racbench.stream.__doc__.splitlines()
                      if line.startswith(" " * 8) and line.strip())

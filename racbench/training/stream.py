@@ -122,7 +122,13 @@ class Stream:
         if maker is None:
             cfg = self._config(key, level)
             name = f"{key.replace('/', '-')}_{self.form}_{level}"
-            maker = self._makers[(key, level)] = (name, cfg.rows(name, self.seed, (SPLIT,)))
+            try:
+                made = cfg.rows(name, self.seed, (SPLIT,))
+            except GenerationError as exc:
+                raise GenerationError(f"{key} has no {self.form} questions at level "
+                                      f"{level} ({exc}); ask it at another level or on "
+                                      "another world") from None
+            maker = self._makers[(key, level)] = (name, made)
         return maker
 
     # -- rows ----------------------------------------------------------------------------
