@@ -58,7 +58,9 @@ def test_labels_are_balanced_in_every_block_and_rows_score():
     rows = stream.rows(0, BLOCK)
     assert Counter(r["label"] for r in rows) == {0: BLOCK // 2, 1: BLOCK // 2}
     assert {r["sequence_length"] for r in rows} == {2} and {r["n_objects"] for r in rows} == {4}
-    for row in rows[:8] + racbench.stream("applicability@gripper", form="mc").rows(0, 4):
+    mc = racbench.stream({"projection": 1, "applicability@gripper": 1}, form="mc").rows(0, 6)
+    assert {r["form"] for r in mc} == {"mc"} and all(len(r["choices"]) == 4 for r in mc)
+    for row in rows[:8] + mc:
         assert racbench.score(row, f"The answer is {row['answer']}.").value == 1.0
 
 

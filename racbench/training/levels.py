@@ -3,7 +3,8 @@
 A level is a name of `LEVELS` ("easy" ... "expert") or its index (0 ... 3), the
 numeric knob. Each maps to the knobs that make questions harder in a world:
 
-* TRAC's blocksworld (a family of TRAC's, no domain): blocks and sequence length;
+* TRAC's blocksworld (a family of TRAC's, no domain): blocks and sequence length
+  (true/false rows in TRAC's style, mc and open ones in ACP's);
 * a shipped STRIPS domain: its problems (the shipped ones grow with their number; only
   train problems p01-p09, so a stream never draws validation or test problems) and the
   sequence length;
@@ -79,7 +80,8 @@ def level_config(family: str, level: str | int, world: str, form: str = "bool"
     if world == TRAC_DOMAIN:
         blocks, length = TRAC_LEVELS[k]
         cfg = TaskConfig(family=family, domain=TRAC_DOMAIN, form=form, lengths=(length,),
-                         objects=blocks, names="seen", style="trac")
+                         objects=blocks, names="seen",
+                         style="trac" if form == "bool" else "acp")  # TRAC asks bool only
     elif world.startswith("rules/"):
         game = world.split("/", 1)[1]
         if game not in GAMES:
