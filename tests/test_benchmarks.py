@@ -53,6 +53,7 @@ TINY = {
                         "rtfm_next_observation_h1"], "eps/s"),
     "difficulty_levels.py": (["--rows", "2", "--worlds", "blocksworld_trac", "--families",
                               "projection"], "falls"),
+    "stream_rows.py": (["--rows", "2"], "rows/s"),
     "imitation.py": (["--tasks", "identify-life-stages-2", "--every", "5", "--workers", "1",
                       "--configs", "bc-identify-life-stages-2"], "rows/s"),
 }
