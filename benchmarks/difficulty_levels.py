@@ -16,9 +16,11 @@ whose accuracy is printed per level:
   the easy rows because their states fit in its memory and their searches in its
   budget, not because of what a level is.
 * rule worlds (`rules/rtfm`, `rules/messenger`): the episode stepped as verify steps
-  it, by a policy that ignores the manual: it takes every entity to stay where it is
-  and any weapon to beat any monster (projection, executability, applicability and
-  progression rows).
+  it, by a reasoner that reads only the manual's first `--memory` sentences (by default
+  as many as the longest manual of the easy rows) and follows the code names those
+  define: an entity whose behaviour it did not read stays where it is, a weapon whose
+  win it did not read does not win (projection, executability, applicability and
+  progression rows). "memory" is then sentences read.
 
 "falls" says whether accuracy falls from each level to the next over the first three
 levels (easy > medium > hard), "expert<=hard" whether the fourth is no easier than the
@@ -176,16 +178,36 @@ def rule_truth(sym: dict, rules: dict) -> bool:
     return all((tuple(lit["atom"]) in facts) == lit["positive"] for lit in subject)
 
 
-def rule_answers(row: dict) -> tuple[bool, bool]:
-    """(the exact answer, that of a policy ignoring the manual) to a rule-world row: the
-    policy takes every entity to stay where it is and any weapon to beat any monster."""
+def read_rules(rules: dict, read: int) -> dict:
+    """The rules as a reasoner knows them from the manual's first `read` sentences: an
+    entity's behaviour from a behaviour sentence about its reference or a code name
+    that read alias sentences lead to (one it did not read: it stays where it is), and
+    the beats sentences it read (a pair it did not read: the weapon does not win)."""
+    seen = rules["statements"][:read]
+    aliases = {a[0]: a[1] for kind, a, _, _ in seen if kind == "alias"}
+    behaviour = {a[0]: a[1] for kind, a, _, _ in seen if kind == "behaviour"}
+    refs = dict(map(tuple, rules["references"]))
+    entities = []
+    for e in rules["entities"]:
+        ref, hops = refs.get(e[0]), 0
+        while ref not in behaviour and ref in aliases and hops < len(aliases):
+            ref, hops = aliases[ref], hops + 1
+        entities.append([e[0], behaviour.get(ref, "stays"), *e[2:]])
+    beats = [list(a) for kind, a, _, _ in seen if kind == "beats"]
+    return {**rules, "entities": entities,
+            "beats": [b for b in rules["beats"] if list(b) in beats]}
+
+
+def rule_answers(row: dict, read: int) -> tuple[bool, bool]:
+    """(the exact answer, that of a reasoner reading the manual's first `read` sentences)
+    to a rule-world row."""
     sym = json.loads(row["symbolic"])
-    rules = sym["rules"]
-    elements = sorted({e[2] for e in rules["entities"] if e[2]})
-    ignorant = {**rules, "entities": [[e[0], "stays", *e[2:]] for e in rules["entities"]],
-                "beats": [[i[0], el] for i in rules["items"] for el in elements]
-                if rules["beats"] else rules["beats"]}
-    return rule_truth(sym, rules), rule_truth(sym, ignorant)
+    return rule_truth(sym, sym["rules"]), rule_truth(sym, read_rules(sym["rules"], read))
+
+
+def manual_length(rows: list[dict]) -> int:
+    """The most sentences of any row's manual: a reader of that many reads them all."""
+    return max(len(json.loads(r["symbolic"])["rules"]["statements"]) for r in rows)
 
 
 def measure(family: str, world: str, rows: int, budget: int, memory: int, seed: int):
@@ -194,10 +216,11 @@ def measure(family: str, world: str, rows: int, budget: int, memory: int, seed: 
     made = {lv: Stream(task_key(family, world), seed=seed, level=lv).rows(0, rows)
             for lv in LEVELS}
     rules = world.startswith("rules/")
-    memory = 0 if rules else memory or easy_memory(made[LEVELS[0]])
+    memory = memory or (manual_length if rules else easy_memory)(made[LEVELS[0]])
     out = []
     for level in LEVELS:
-        got = [rule_answers(r) if rules else answers(r, budget, memory) for r in made[level]]
+        got = [rule_answers(r, memory) if rules else answers(r, budget, memory)
+               for r in made[level]]
         labels = [bool(r["label"]) for r in made[level]]
         exact = sum(e == lab for (e, _), lab in zip(got, labels))
         right = sum(b == lab for (_, b), lab in zip(got, labels))
@@ -217,8 +240,8 @@ def main() -> None:
     parser.add_argument("--families", default="")
     parser.add_argument("--budget", type=int, default=200)
     parser.add_argument("--memory", type=int, default=0,
-                        help="true facts the reasoner holds (default: as many as the "
-                             "largest state of the easy rows)")
+                        help="true facts the reasoner holds, or manual sentences it reads "
+                             "(default: as many as the easy rows' largest state/manual)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     wanted = [f for f in args.families.split(",") if f]
@@ -250,7 +273,7 @@ def main() -> None:
                   + f" {f'{exact}/{args.rows * len(LEVELS)}':>7}"
                   + f" {'yes' if ok else 'no':>5}"
                   + f" {'yes' if accuracies[3] <= accuracies[2] else 'no':>12}"
-                  + f" {memory or '-':>6}"
+                  + f" {memory:6d}"
                   + f" {args.rows * len(LEVELS) / seconds:7.1f}",
                   flush=True)
     print(f"{covered} (family, world) pairs fall over the first three levels")
