@@ -28,9 +28,8 @@ third. The "exact" column counts the rows whose label the family's exact `truth`
 re-derives (all of them, or the row maker is wrong). A (family, world) the levels
 cannot ask (no train problem of a level gives such questions) is printed with why.
 
-    python benchmarks/difficulty_levels.py [--rows 64] [--worlds blocksworld_trac,blocksworld,gripper]
-                                           [--families projection,...] [--budget 200]
-                                           [--memory 0] [--seed 0]
+    python benchmarks/difficulty_levels.py [--rows 64] [--families projection,...]
+        [--worlds blocksworld_trac,blocksworld,gripper] [--budget 200] [--memory 0] [--seed 0]
 """
 
 from __future__ import annotations

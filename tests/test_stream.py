@@ -1,7 +1,6 @@
 """racbench.stream: endless seeded rows of a family or a mixture, the same bytes for a
 seed whatever reads them (any slice, order, process, shard count or hash seed)."""
 
-import hashlib
 import itertools
 import json
 import multiprocessing
@@ -21,10 +20,6 @@ from racbench.training.levels import LEVELS, level_config
 from racbench.training.stream import BLOCK, Stream, row_task
 
 MIX = {"projection": 2, "applicability@gripper": 1}
-
-
-def digest(rows) -> str:
-    return hashlib.sha256(json.dumps(rows, sort_keys=True).encode()).hexdigest()
 
 
 def test_row_i_is_a_function_of_seed_and_i_alone():
