@@ -2,7 +2,6 @@
 seed whatever reads them (any slice, order, process, shard count or hash seed)."""
 
 import itertools
-import json
 import multiprocessing
 import os
 import subprocess
