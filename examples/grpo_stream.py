@@ -24,17 +24,27 @@ falling accuracy at the new level brings back into the band.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import random
-import sys
 from pathlib import Path
 from typing import Any, Iterator
 
 import racbench
 from racbench.training.stream import row_task
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from reward import ROW_COLUMNS, grpo_reward  # noqa: E402
+
+def _sibling(name: str):
+    """examples/NAME.py, loaded from beside this file (examples are not a package)."""
+    path = Path(__file__).resolve().with_name(f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_reward = _sibling("reward")
+ROW_COLUMNS, grpo_reward = _reward.ROW_COLUMNS, _reward.grpo_reward
 
 DIFFICULTY = {"easy": 0.0, "medium": 1.5, "hard": 3.0, "expert": 4.5}  # the stub's
 

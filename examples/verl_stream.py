@@ -19,14 +19,24 @@ stream index and split). veRL scores replies with a `compute_score`-style functi
 from __future__ import annotations
 
 import argparse
-import sys
+import importlib.util
 from pathlib import Path
 
 import racbench
 from racbench.splits.seeding import derive_seed
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from reward import verl_record, verl_reward  # noqa: E402,F401  (verl_reward: veRL's)
+
+def _sibling(name: str):
+    """examples/NAME.py, loaded from beside this file (examples are not a package)."""
+    path = Path(__file__).resolve().with_name(f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_reward = _sibling("reward")
+verl_record, verl_reward = _reward.verl_record, _reward.verl_reward  # verl_reward: veRL's
 
 TASKS = {"projection": 1, "executability": 1, "applicability@gripper": 1}
 
