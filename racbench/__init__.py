@@ -6,7 +6,11 @@ The public API (each imports its engine on first call, so `import racbench` stay
   `datasets.Dataset`;
 * `build(recipe, out, ...)`: a whole recipe (`"trac"`, `"acp"`, a YAML file) written as a
   Hugging Face dataset folder;
-* `score(row, reply)`: a model's free-form reply to a row, scored as a `Score`.
+* `score(row, reply)`: a model's free-form reply to a row, scored as a `Score`;
+* `stream(tasks, ...)`: rows of a family or a weighted mixture without end, at a
+  difficulty level or a `Curriculum`'s (for training; racbench/training/);
+* `Curriculum(band=..., window=...)`: moves each task's level to keep its recent
+  accuracy in a band as scores come back (`update`), saved and restored as JSON.
 
 gymnasium environments: `import racbench.envs`, then `gymnasium.make("racbench/...")`.
 """
@@ -23,15 +27,20 @@ if TYPE_CHECKING:
 
     from racbench.checks.score import Score
 
-__all__ = ["Score", "__version__", "build", "generate", "score"]
+__all__ = ["Curriculum", "Score", "__version__", "build", "generate", "score", "stream"]
 
 
 def __getattr__(name: str) -> Any:
-    """`racbench.Score`, for type hints, loaded on first use like the engines."""
+    """`racbench.Score` (for type hints) and `racbench.Curriculum`, loaded on first use
+    like the engines."""
     if name == "Score":
         from racbench.checks.score import Score
 
         return Score
+    if name == "Curriculum":
+        from racbench.training.curriculum import Curriculum
+
+        return Curriculum
     raise AttributeError(f"module 'racbench' has no attribute '{name}'")
 
 
@@ -123,3 +132,28 @@ def score(row: Mapping[str, Any], reply: Any) -> "Score":
     from racbench.checks.score import score as _score
 
     return _score(row, reply)
+
+
+def stream(tasks: "str | Mapping[str, float]", *, seed: int = 0,
+           level: "str | int | Mapping[str, str | int]" = "easy", form: str = "bool",
+           domain: str | None = None, rules: str | None = None, science: str | None = None,
+           curriculum: Any = None, dataset: bool = False, n_shards: int = 1) -> Any:
+    """Rows of a family, or of a weighted mixture {task: weight}, without end, for
+    training: row i is a pure function of (seed, i) and its level (any reader of any
+    slice gets the same bytes), made by the row makers `generate` runs, from train
+    problems only, each row scored by `racbench.score` as it is. A task is a family on
+    `domain=` / `rules=` / `science=` (or TRAC's blocksworld), or "family@world"
+    ("projection@gripper", "first_target@rules/rtfm"). `level` is "easy", "medium",
+    "hard" or "expert" (or 0-3; a dict per task), or a `curriculum` (a
+    `racbench.Curriculum`) sets each task's level as scores come back. Returns a
+    `racbench.training.Stream` (iterate it, or `row(i)`), or with `dataset=True` a
+    `datasets.IterableDataset` of `n_shards` shards.
+
+        mixed = racbench.stream({"projection": 2, "applicability@gripper": 1}, seed=0)
+        first = [row for row, _ in zip(mixed, range(4))]
+    """
+    from racbench.training.stream import Stream
+
+    made = Stream(tasks, seed=seed, level=level, form=form, domain=domain, rules=rules,
+                  science=science, curriculum=curriculum)
+    return made.to_iterable_dataset(n_shards) if dataset else made

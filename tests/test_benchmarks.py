@@ -52,6 +52,9 @@ TINY = {
     "science_timing.py": (["--probes", "boil-on-stove,bulb-lights-after-wiring"], "probes differ"),
     "rule_worlds.py": (["--episodes", "3", "--scale", "0.002", "--configs",
                         "rtfm_next_observation_h1"], "eps/s"),
+    "difficulty_levels.py": (["--rows", "2", "--worlds", "blocksworld_trac", "--families",
+                              "projection"], "falls"),
+    "stream_rows.py": (["--rows", "2"], "rows/s"),
     "imitation.py": (["--tasks", "identify-life-stages-2", "--every", "5", "--workers", "1",
                       "--configs", "bc-identify-life-stages-2"], "rows/s"),
 }

@@ -1,0 +1,282 @@
+"""The difficulty levels, measured: a bounded reasoner's accuracy per (family, world, level).
+
+For each family and world, the first `--rows` rows of a stream at each level
+(racbench.stream, seed `--seed`; true/false rows, labels 50/50) are answered twice from
+the row's symbolic form alone, by the family's own `truth` (the exact answer: it must
+agree with every label, which the "exact" column counts) and by a bounded reasoner,
+whose accuracy is printed per level:
+
+* STRIPS worlds (TRAC's blocksworld and shipped domains): the same `truth` run on the
+  row's task as a reasoner of bounded memory holds it: it keeps at most `--memory` true
+  facts (by default as many as the largest state among the easy rows), those an action
+  adds first and then the others in an arbitrary order fixed by a hash of their names,
+  and takes the facts it forgot as false; its searches (optimal costs, landmarks,
+  reachability, justification) are breadth-first with at most `--budget` stored states
+  and no enumerated state space, and one that runs out answers "false". It is right on
+  the easy rows because their states fit in its memory and their searches in its
+  budget, not because of what a level is.
+* rule worlds (`rules/rtfm`, `rules/messenger`): the episode stepped as verify steps
+  it, by a reasoner that reads only the manual's first `--memory` sentences (by default
+  as many as the longest manual of the easy rows) and follows the code names those
+  define: an entity whose behaviour it did not read stays where it is, a weapon whose
+  win it did not read does not win (projection, executability, applicability and
+  progression rows). "memory" is then sentences read.
+
+"falls" says whether accuracy falls from each level to the next over the first three
+levels (easy > medium > hard), "expert<=hard" whether the fourth is no easier than the
+third. The "exact" column counts the rows whose label the family's exact `truth`
+re-derives (all of them, or the row maker is wrong). A (family, world) the levels
+cannot ask (no train problem of a level gives such questions) is printed with why.
+
+    python benchmarks/difficulty_levels.py [--rows 64] [--families projection,...]
+        [--worlds blocksworld_trac,blocksworld,gripper] [--budget 200] [--memory 0] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import inspect
+import json
+import time
+from dataclasses import dataclass, fields
+from functools import wraps
+
+from racbench.errors import InputError
+from racbench.tasks import FAMILIES, OWN_CONFIG
+from racbench.tasks.options import TRAC_DOMAIN, TRAC_FAMILIES
+from racbench.tasks.symbolic import SymbolicTask
+from racbench.training.levels import LEVELS
+from racbench.training.stream import Stream, task_key
+from racbench.worlds.rules.episode import Episode, Layout
+from racbench.worlds.rules.grammar import RuleSet
+from racbench.worlds.rules.world import state_from_json
+from racbench.worlds.strips import oracles
+from racbench.worlds.strips.search import SearchBudgetExceeded
+from racbench.worlds.strips.task import GroundAction, GroundTask
+
+RULE_FAMILIES = ("projection", "executability", "applicability", "progression")
+SEARCHES = ("optimal_cost", "optimal_first_actions", "on_some_optimal_plan",
+            "is_fact_landmark", "fact_reachable", "action_reachable", "split_landmarks",
+            "is_justified_step", "unnecessary_steps")
+
+
+def strips_families() -> list[str]:
+    return [f for f, fam in FAMILIES.items() if "strips" in fam.worlds and "bool" in fam.forms
+            and f not in OWN_CONFIG]
+
+
+def keep_first(state: int, m: int, order: tuple[int, ...]) -> int:
+    """The first `m` true atoms of `state` in `order` (atom indices)."""
+    kept = 0
+    for i in order:
+        if m <= 0:
+            break
+        if state >> i & 1:
+            kept, m = kept | 1 << i, m - 1
+    return kept
+
+
+@dataclass(frozen=True)
+class ForgetfulAction(GroundAction):
+    """An action whose result keeps at most `memory` true atoms: the ones it adds,
+    then the others in the reasoner's fixed `order`; the rest are forgotten (taken
+    as false)."""
+
+    memory: int = 0
+    order: tuple[int, ...] = ()
+
+    def apply(self, state: int) -> int:
+        new = (state & ~self.delete) | self.add
+        if new.bit_count() <= self.memory:
+            return new
+        return self.add | keep_first(new & ~self.add, self.memory - self.add.bit_count(),
+                                     self.order)
+
+
+def forgetful(task: GroundTask, memory: int) -> GroundTask:
+    """The task as a reasoner of `memory` atoms holds it (atoms keep their indices); the
+    atoms it keeps first are in an arbitrary order fixed by a hash of their names."""
+    order = tuple(sorted(range(len(task.atoms)),
+                         key=lambda i: hashlib.blake2b(repr(task.atoms[i]).encode(),
+                                                       digest_size=8).digest()))
+    init = keep_first(task.init, memory, order)
+    return GroundTask(task.domain_name, task.objects, task.atoms,
+                      [ForgetfulAction(**{f.name: getattr(a, f.name) for f in fields(a)},
+                                       memory=memory, order=order) for a in task.actions],
+                      task.static_atoms,
+                      frozenset(a for i, a in enumerate(task.atoms) if init >> i & 1),
+                      task.goal)
+
+
+def easy_memory(rows: list[dict]) -> int:
+    """The most true atoms of any row's state: a memory that holds them all."""
+    return max(SymbolicTask(json.loads(r["symbolic"])).state.bit_count() for r in rows)
+
+
+@contextlib.contextmanager
+def budgeted(budget: int):
+    """The oracles' searches bounded to `budget` stored states, never enumerated."""
+    saved = {name: getattr(oracles, name) for name in SEARCHES}
+
+    def bounded(f):
+        signature = inspect.signature(f)
+
+        @wraps(f)
+        def call(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            bound.arguments["max_states"] = budget
+            if "explicit" in signature.parameters:
+                bound.arguments["explicit"] = False
+            return f(*bound.args, **bound.kwargs)
+        return call
+    try:
+        for name, f in saved.items():
+            setattr(oracles, name, bounded(f))
+        yield
+    finally:
+        for name, f in saved.items():
+            setattr(oracles, name, f)
+
+
+def answers(row: dict, budget: int, memory: int) -> tuple[bool, bool]:
+    """(the exact answer, the bounded reasoner's) to a true/false row."""
+    sym = json.loads(row["symbolic"])
+    family = FAMILIES[row["family"]]
+    exact = bool(family.truth(SymbolicTask(sym), sym.get("subject")))
+    st = SymbolicTask(sym)
+    st.task = forgetful(st.task, memory)
+    st.state = st.task.init
+    try:
+        with budgeted(budget):
+            bounded = bool(family.truth(st, sym.get("subject")))
+    except (SearchBudgetExceeded, ValueError):  # out of budget, or a premise it forgot
+        bounded = False  # (justification's plan no longer valid as it holds the state)
+    oracles.clear_cache(st.task)
+    return exact, bounded
+
+
+def rule_truth(sym: dict, rules: dict) -> bool:
+    """A rule-world true/false row's answer in the episode of `rules` (the row's layout
+    and state), as racbench verify re-derives it."""
+    episode = Episode(RuleSet.from_json(rules), Layout.from_json(sym["layout"]))
+    state = state_from_json(sym["state"])
+    moves = [a[0] for a in sym.get("actions") or []]
+    subject = sym.get("subject")
+    if sym["family"] == "applicability":
+        return subject[0] in episode.applicable(state)
+    end, failed = episode.execute(state, moves)
+    if sym["family"] == "executability":
+        return failed is None
+    if failed is not None:
+        return False
+    facts = episode.facts(end)
+    if sym["family"] == "progression":
+        return tuple(subject) in facts
+    return all((tuple(lit["atom"]) in facts) == lit["positive"] for lit in subject)
+
+
+def read_rules(rules: dict, read: int) -> dict:
+    """The rules as a reasoner knows them from the manual's first `read` sentences: an
+    entity's behaviour from a behaviour sentence about its reference or a code name
+    that read alias sentences lead to (one it did not read: it stays where it is), and
+    the beats sentences it read (a pair it did not read: the weapon does not win)."""
+    seen = rules["statements"][:read]
+    aliases = {a[0]: a[1] for kind, a, _, _ in seen if kind == "alias"}
+    behaviour = {a[0]: a[1] for kind, a, _, _ in seen if kind == "behaviour"}
+    refs = dict(map(tuple, rules["references"]))
+    entities = []
+    for e in rules["entities"]:
+        ref, hops = refs.get(e[0]), 0
+        while ref not in behaviour and ref in aliases and hops < len(aliases):
+            ref, hops = aliases[ref], hops + 1
+        entities.append([e[0], behaviour.get(ref, "stays"), *e[2:]])
+    beats = [list(a) for kind, a, _, _ in seen if kind == "beats"]
+    return {**rules, "entities": entities,
+            "beats": [b for b in rules["beats"] if list(b) in beats]}
+
+
+def rule_answers(row: dict, read: int) -> tuple[bool, bool]:
+    """(the exact answer, that of a reasoner reading the manual's first `read` sentences)
+    to a rule-world row."""
+    sym = json.loads(row["symbolic"])
+    return rule_truth(sym, sym["rules"]), rule_truth(sym, read_rules(sym["rules"], read))
+
+
+def manual_length(rows: list[dict]) -> int:
+    """The most sentences of any row's manual: a reader of that many reads them all."""
+    return max(len(json.loads(r["symbolic"])["rules"]["statements"]) for r in rows)
+
+
+def measure(family: str, world: str, rows: int, budget: int, memory: int, seed: int):
+    """Per level: (level, the bounded reasoner's accuracy, exact answers agreeing with
+    labels), and the memory used (`memory`, or 0: the easy level's largest state)."""
+    made = {lv: Stream(task_key(family, world), seed=seed, level=lv).rows(0, rows)
+            for lv in LEVELS}
+    rules = world.startswith("rules/")
+    memory = memory or (manual_length if rules else easy_memory)(made[LEVELS[0]])
+    out = []
+    for level in LEVELS:
+        got = [rule_answers(r, memory) if rules else answers(r, budget, memory)
+               for r in made[level]]
+        labels = [bool(r["label"]) for r in made[level]]
+        exact = sum(e == lab for (e, _), lab in zip(got, labels))
+        right = sum(b == lab for (_, b), lab in zip(got, labels))
+        out.append((level, right / rows, exact))
+    return out, memory
+
+
+def falls(accuracies: list[float]) -> bool:
+    a = accuracies
+    return a[0] > a[1] > a[2]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=64)
+    parser.add_argument("--worlds", default=f"{TRAC_DOMAIN},blocksworld,gripper")
+    parser.add_argument("--families", default="")
+    parser.add_argument("--budget", type=int, default=200)
+    parser.add_argument("--memory", type=int, default=0,
+                        help="true facts the reasoner holds, or manual sentences it reads "
+                             "(default: as many as the easy rows' largest state/manual)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    wanted = [f for f in args.families.split(",") if f]
+    print(f"bounded reasoner: {args.memory or 'as many true facts as easy states hold'}"
+          f" in memory, searches of at most {args.budget} states; "
+          f"{args.rows} true/false rows per level, seed {args.seed}")
+    print(f"{'family':20} {'world':17} " + " ".join(f"{lv:>7}" for lv in LEVELS)
+          + f" {'exact':>7} {'falls':>5} {'expert<=hard':>12} {'memory':>6} {'rows/s':>7}")
+    covered = 0
+    for world in args.worlds.split(","):
+        families = (TRAC_FAMILIES if world == TRAC_DOMAIN else RULE_FAMILIES
+                    if world.startswith("rules/") else strips_families())
+        for family in families:
+            if wanted and family not in wanted:
+                continue
+            start = time.perf_counter()
+            try:
+                result, memory = measure(family, world, args.rows, args.budget,
+                                         args.memory, args.seed)
+            except InputError as exc:  # a level this family cannot ask here: say so
+                print(f"{family:20} {world:17} not measured: {str(exc)[:90]}")
+                continue
+            seconds = time.perf_counter() - start
+            accuracies = [acc for _, acc, _ in result]
+            exact = sum(e for _, _, e in result)
+            ok = falls(accuracies)
+            covered += ok
+            print(f"{family:20} {world:17} " + " ".join(f"{a:7.3f}" for a in accuracies)
+                  + f" {f'{exact}/{args.rows * len(LEVELS)}':>7}"
+                  + f" {'yes' if ok else 'no':>5}"
+                  + f" {'yes' if accuracies[3] <= accuracies[2] else 'no':>12}"
+                  + f" {memory:6d}"
+                  + f" {args.rows * len(LEVELS) / seconds:7.1f}",
+                  flush=True)
+    print(f"{covered} (family, world) pairs fall over the first three levels")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""One difficulty scale for every family and world: named levels and their index.
+
+A level is a name of `LEVELS` ("easy" ... "expert") or its index (0 ... 3), the
+numeric knob. Each maps to the knobs that make questions harder in a world:
+
+* TRAC's blocksworld (a family of TRAC's, no domain): blocks and sequence length
+  (true/false rows in TRAC's style, mc and open ones in ACP's);
+* a shipped STRIPS domain: its problems (the shipped ones grow with their number; only
+  train problems p01-p09, so a stream never draws validation or test problems) and the
+  sequence length;
+* a rule world (`rules="rtfm"`, "messenger"): manual sentences chained (depth),
+  irrelevant rules and the sequence length;
+* the science lab (`science=TASK`): its simplifications (all of "easy" first, none
+  last) and the sequence length (1, then the lab's longest, 2).
+
+`benchmarks/difficulty_levels.py` measures the scale: a bounded reasoner's accuracy
+per level. The mapping is data (the tables below); `level_config` turns a family,
+world and level into the validated `TaskConfig` that `racbench.generate` and builds
+also run.
+"""
+
+from __future__ import annotations
+
+from racbench.tasks.config import ConfigError, TaskConfig
+from racbench.tasks.options import LAB_MAX_DISTANCE, TRAC_DOMAIN, TRAC_FAMILIES
+from racbench.worlds.rules.grammar import BASE_DEPTH, GAMES
+
+LEVELS = ("easy", "medium", "hard", "expert")
+
+# TRAC's blocksworld: (blocks, sequence length) per level
+TRAC_LEVELS = ((3, 1), (4, 2), (5, 3), (6, 5))
+# a shipped domain: (train problems, sequence length) per level
+DOMAIN_LEVELS = ((("p01", "p02", "p03"), 1), (("p04", "p05", "p06"), 2),
+                 (("p07", "p08", "p09"), 3), (("p07", "p08", "p09"), 5))
+# a rule world: (depth above the game's base, irrelevant rules, sequence length) per level
+RULE_LEVELS = ((0, 0, 1), (1, 2, 2), (2, 4, 3), (3, 6, 5))
+# the science lab: (simplifications, sequence length) per level
+LAB_LEVELS = (("easy", 1), ("teleport,openDoors", 1), ("", 1), ("", LAB_MAX_DISTANCE))
+
+
+def level_index(level: str | int) -> int:
+    """The index of a level given by name or index; anything else raises ConfigError
+    naming what is accepted."""
+    if isinstance(level, str) and level in LEVELS:
+        return LEVELS.index(level)
+    if isinstance(level, int) and not isinstance(level, bool) and 0 <= level < len(LEVELS):
+        return level
+    raise ConfigError(f"unknown level {level!r}; accepted: {', '.join(LEVELS)} "
+                      f"(or 0 to {len(LEVELS) - 1})")
+
+
+def level_name(level: str | int) -> str:
+    return LEVELS[level_index(level)]
+
+
+def world_of(family: str, domain: str | None = None, rules: str | None = None,
+             science: str | None = None) -> str:
+    """The world a family is asked about, as a stream and a curriculum key name it:
+    a shipped domain, TRAC's blocksworld, "rules/GAME" or "science/TASK"."""
+    given = [w for w in (domain, rules, science) if w]
+    if len(given) > 1:
+        raise ConfigError("give one world: domain=, rules= or science=, not several")
+    if rules:
+        return f"rules/{rules}"
+    if science:
+        return f"science/{science}"
+    if domain:
+        return domain
+    if family not in TRAC_FAMILIES:
+        raise ConfigError(f"family '{family}' needs a world (domain=, rules= or science=); "
+                          f"without one, a stream asks {', '.join(TRAC_FAMILIES)} on "
+                          "TRAC's blocksworld")
+    return TRAC_DOMAIN
+
+
+def level_config(family: str, level: str | int, world: str, form: str = "bool"
+                 ) -> TaskConfig:
+    """The validated config of `family` on `world` (as `world_of` names it) at `level`."""
+    k = level_index(level)
+    if world == TRAC_DOMAIN:
+        blocks, length = TRAC_LEVELS[k]
+        cfg = TaskConfig(family=family, domain=TRAC_DOMAIN, form=form, lengths=(length,),
+                         objects=blocks, names="seen",
+                         style="trac" if form == "bool" else "acp")  # TRAC asks bool only
+    elif world.startswith("rules/"):
+        game = world.split("/", 1)[1]
+        if game not in GAMES:
+            raise ConfigError(f"unknown rule world '{game}'; accepted: {', '.join(GAMES)}")
+        hops, irrelevant, length = RULE_LEVELS[k]
+        cfg = TaskConfig(family=family, form=form, lengths=(length,), rules=game,
+                         rule_options=(("depth", BASE_DEPTH[game] + hops),
+                                       ("irrelevant", irrelevant)))
+    elif world.startswith("science/"):
+        simplifications, length = LAB_LEVELS[k]
+        cfg = TaskConfig(family=family, form=form, lengths=(length,),
+                         science=world.split("/", 1)[1], simplifications=simplifications)
+    else:
+        problems, length = DOMAIN_LEVELS[k]
+        cfg = TaskConfig(family=family, domain=world, form=form, lengths=(length,),
+                         problems={"train": problems})
+    return cfg.validate()
+
