@@ -50,6 +50,8 @@ NOT_RUN = [
     ("docs/harnesses.md", "lm_eval --include_path trac_tasks", "needs a model"),
     ("docs/harnesses.md", "inspect eval trac_inspect/racbench_trac.py", "needs a model"),
     ("docs/pddl.md", "python benchmarks/acp_families.py --form all", "minutes of CPU"),
+    ("docs/verify.md", "from racbench.checks.verify import verify_dataset",
+     "needs a built dataset"),
     ("racbench/worlds/science/README.md", "python tools/scienceworld_facts.py read",
      "runs ScienceWorld"),
 ]
