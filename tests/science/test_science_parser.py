@@ -35,12 +35,12 @@ def test_ambiguity_gets_a_numbered_clarification_and_a_number_answers_it():
     env = _env("boil", 0, "teleport,openContainers")
     env.step("teleport to kitchen")
     obs, _, _, _, info = env.step("look at cup")
-    assert "1:" in obs and "2:" in obs and info["moves"] == 1
-    obs, _, _, _, info = env.step("2")
+    assert "0: look at" in obs and "3: look at" in obs and "4:" not in obs and info["moves"] == 1
+    obs, _, _, _, info = env.step("1")
     assert info["moves"] == 2 and obs.startswith("A ")
     obs, *_ = env.step("look at cup")
     obs, *_ = env.step("9")
-    assert "number from 1 to" in obs
+    assert "number from 0 to 3" in obs
 
 
 def test_substance_referents_by_state_and_by_word_substance():
