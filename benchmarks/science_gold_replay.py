@@ -93,7 +93,9 @@ class Recordings:
 
     def save(self) -> None:
         if self.path and self.dirty:
-            tmp = self.path.with_suffix(".tmp")
+            if self.path.exists():   # another run may have recorded more meanwhile: keep theirs too
+                self.data = {**json.loads(self.path.read_text(encoding="utf-8")), **self.data}
+            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(json.dumps(self.data, sort_keys=True), encoding="utf-8")
             os.replace(tmp, self.path)     # never a half-written cache
             self.dirty = False
