@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from racbench.worlds.science.data import load
 from racbench.worlds.science.naming import commands, listed_contents, normalize, without_contents
 from racbench.worlds.science.scope import Scope
+from racbench.worlds.science.world import AGENT, ROOM as ROOM_KIND
 
 OBJ, ROOM, TERM = "obj", "room", "term"
 
@@ -63,6 +64,8 @@ def _by_first_word() -> dict[str, tuple]:
 _FORMS = _by_first_word()
 _ARTICLES = tuple(a + " " for a in load("commands")["articles"])
 MAX_LENGTH = load("commands")["max_length"]
+# the words between a thing's name and its holder's in ScienceWorld's references ('orange on inventory')
+QUALIFIERS = frozenset(load("commands")["qualifiers"])
 # 'wait N': any form of the wait verb followed by a number of ticks
 _WAIT_N = re.compile("(?:" + "|".join(map(re.escape, commands()["wait"]["forms"])) + r") ?([0-9]{1,6})")
 
@@ -104,17 +107,55 @@ def _resolve(slot: str, words: str, scope: Scope) -> list:
 def _named(words: str, scope: Scope) -> list:
     """The things `words` names; a thing whose own name it is wins over things that merely
     answer to it ('painting' is the painting, not also the finger painting)."""
+    found = _found(words, scope)
+    if len(found) > 1:
+        exact = [t for t in found if normalize(scope.canon[t.uid]) == words]
+        if exact:
+            return exact
+    return list(found)
+
+
+def _found(words: str, scope: Scope, qualify: bool = True):
+    """Every thing in scope that answers to `words`."""
     found = scope.refs.get(words, ())
     if not found:   # ScienceWorld's 'flower pot 3 containing pea plant and soil in inventory'
         bare = without_contents(words)
         found = scope.refs.get(bare, ()) if bare else ()
         if len(found) > 1:   # the containers that hold what it lists, when some do
             found = _holding(found, listed_contents(words), scope) or found
-    if len(found) > 1:
-        exact = [t for t in found if normalize(scope.canon[t.uid]) == words]
-        if exact:
-            return exact
-    return list(found)
+    if not found and qualify:
+        found = _qualified(words, scope)
+    return found
+
+
+def _qualified(words: str, scope: Scope) -> list:
+    """ScienceWorld's 'NAME in PLACE' and 'NAME on PLACE', with any name of the thing and any
+    name of what holds it ('paint in cup containing violet paint', 'orange on inventory',
+    'lemon in reproducing plant', 'substance in cup'): the things answering to NAME whose
+    holder answers to PLACE, at whichever 'in' or 'on' the words split."""
+    tokens = words.split(" ")
+    out: list = []
+    for i in range(1, len(tokens) - 1):
+        if tokens[i] not in QUALIFIERS:
+            continue
+        head, tail = " ".join(tokens[:i]), " ".join(tokens[i + 1:])
+        things = scope.refs.get(head, ())
+        if not things:
+            continue
+        holders = None
+        for t in things:
+            p = t.parent
+            if p is None or t in out:
+                continue
+            if p.kind == AGENT or p.kind == ROOM_KIND:
+                ok = tail in scope.holder_words.get(p.uid, ())
+            else:
+                if holders is None:
+                    holders = _found(tail, scope, qualify=False)
+                ok = p in holders
+            if ok:
+                out.append(t)
+    return out
 
 
 def _holding(things, items: list[str], scope: Scope) -> list:
