@@ -124,8 +124,16 @@ def _found(words: str, scope: Scope, qualify: bool = True):
         if len(found) > 1:   # the containers that hold what it lists, when some do
             found = _holding(found, listed_contents(words), scope) or found
     if not found and qualify:
-        found = _qualified(words, scope)
+        found = _qualified(words, scope) or _in_any_state(words, scope)
     return found
+
+
+def _in_any_state(words: str, scope: Scope) -> list:
+    """A substance named in another state of matter than its own ('liquid lead' while it is
+    still solid): ScienceWorld's gold paths name it as it is there, where its clock may have
+    reached the change a step earlier. Only when nothing here has that name."""
+    return [t for t in scope.things if t.is_substance and t.label is None
+            and any(normalize(n) == words for n in t.mat.names.values())]
 
 
 def _qualified(words: str, scope: Scope) -> list:
@@ -152,7 +160,9 @@ def _qualified(words: str, scope: Scope) -> list:
             else:
                 if holders is None:
                     holders = _found(tail, scope, qualify=False)
-                ok = p in holders
+                # a fruit lies beside its plant here, where ScienceWorld's hangs on it ('lemon in organism')
+                ok = p in holders or (t.edible and any(
+                    s.living == "plant" and s in holders for s in scope.contents.get(p.uid, ())))
             if ok:
                 out.append(t)
     return out
@@ -164,8 +174,15 @@ def _holding(things, items: list[str], scope: Scope) -> list:
         contents = scope.contents.get(t.uid, ())
         if not items:
             return not contents
-        return all(any(c in scope.refs.get(item, ()) for c in contents) for item in items)
+        return all(any(c in scope.refs.get(item, ()) or _same_material(c, item) for c in contents)
+                   for item in items)
     return [t for t in things if holds(t)]
+
+
+def _same_material(c, item: str) -> bool:
+    """A substance listed by its state and material ('liquid ice cream') while in another state:
+    the container is found by what it holds, whichever state the two worlds' clocks reached."""
+    return c.is_substance and item.partition(" ")[2] == normalize(c.mat.name)
 
 
 def _readings(rest: str, slots: tuple, seps: tuple, scope: Scope, missing: list) -> list[tuple]:
