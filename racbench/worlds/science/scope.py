@@ -66,6 +66,7 @@ def _living_names(living: str, name: str, stage_index: int, referents: tuple, st
             out.append(_SW["in_stage"].format(stage=stage, name=n))
         out.append(_SW["stage_plant"].format(stage=stage))
         out.append(_SW["plant_word"])
+        out.append(_SW["in_stage"].format(stage=stage, name=_SW["plant_word"]))   # 'plant in the seed stage'
     return tuple(out)
 
 
