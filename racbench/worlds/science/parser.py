@@ -109,7 +109,8 @@ def _named(words: str, scope: Scope) -> list:
     answer to it ('painting' is the painting, not also the finger painting)."""
     found = _found(words, scope)
     if len(found) > 1:
-        exact = [t for t in found if normalize(scope.canon[t.uid]) == words]
+        exact = [t for t in found if normalize(scope.canon[t.uid]) == words] or \
+            [t for t in found if normalize(t.name) == words]    # 'peach': the fruit, not the peach tree
         if exact:
             return exact
     return list(found)
