@@ -66,6 +66,7 @@ _ARTICLES = tuple(a + " " for a in load("commands")["articles"])
 MAX_LENGTH = load("commands")["max_length"]
 # the words between a thing's name and its holder's in ScienceWorld's references ('orange on inventory')
 QUALIFIERS = frozenset(load("commands")["qualifiers"])
+STATE_WORDS = frozenset(load("vocab")["scienceworld_names"]["state_words"])
 # 'wait N': any form of the wait verb followed by a number of ticks
 _WAIT_N = re.compile("(?:" + "|".join(map(re.escape, commands()["wait"]["forms"])) + r") ?([0-9]{1,6})")
 
@@ -133,8 +134,12 @@ def _in_any_state(words: str, scope: Scope) -> list:
     """A substance named in another state of matter than its own ('liquid lead' while it is
     still solid): ScienceWorld's gold paths name it as it is there, where its clock may have
     reached the change a step earlier. Only when nothing here has that name."""
+    head, _, rest = words.partition(" ")
+    stated = head in STATE_WORDS
     return [t for t in scope.things if t.is_substance and t.label is None
-            and any(normalize(n) == words for n in t.mat.names.values())]
+            and (any(normalize(n) == words for n in t.mat.names.values())
+                 or (stated and normalize(t.mat.name) == rest))]   # 'liquid mercury'
+
 
 
 def _qualified(words: str, scope: Scope) -> list:
