@@ -188,7 +188,8 @@ def _holding(things, items: list[str], scope: Scope) -> list:
 def _same_material(c, item: str) -> bool:
     """A substance listed by its state and material ('liquid ice cream') while in another state:
     the container is found by what it holds, whichever state the two worlds' clocks reached."""
-    return c.is_substance and item.partition(" ")[2] == normalize(c.mat.name)
+    return c.is_substance and (item.partition(" ")[2] == normalize(c.mat.name)
+                               or any(normalize(n) == item for n in c.mat.names.values()))
 
 
 def _readings(rest: str, slots: tuple, seps: tuple, scope: Scope, missing: list) -> list[tuple]:
