@@ -166,12 +166,23 @@ def _qualified(words: str, scope: Scope) -> list:
             else:
                 if holders is None:
                     holders = _found(tail, scope, qualify=False)
-                # a fruit lies beside its plant here, where ScienceWorld's hangs on it ('lemon in organism')
-                ok = p in holders or (t.edible and any(
-                    s.living == "plant" and s in holders for s in scope.contents.get(p.uid, ())))
+                ok = p in holders or _borne_by(t, holders, scope)
             if ok:
                 out.append(t)
     return out
+
+
+def _borne_by(t, holders, scope: Scope) -> bool:
+    """What a plant bore lies beside it here (a fruit, a seed pod and its seeds), where
+    ScienceWorld's hangs on the plant ('lemon in organism', 'pea seed in pea plant')."""
+    if not (t.edible or t.living == "plant"):
+        return False
+    p = t.parent
+    for spot in (p, p.parent if t.living == "plant" and p.parent is not None else None):
+        if spot is not None and any(s.living == "plant" and s is not t and s in holders
+                                    for s in scope.contents.get(spot.uid, ())):
+            return True
+    return False
 
 
 def _holding(things, items: list[str], scope: Scope) -> list:
