@@ -117,7 +117,7 @@ def ours(probe) -> int | None:
             return 100, ""
         obs, _, _, _, info = env.step(a)
         if env.pending:            # several things fit: take the first, as ScienceWorld's agents do
-            obs, _, _, _, info = env.step("1")
+            obs, _, _, _, info = env.step("0")
         return info["scienceworld_score"], obs
     return count(step, env.look, probe)
 

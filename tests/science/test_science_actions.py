@@ -43,6 +43,13 @@ def test_pour_moves_liquid_and_refuses_solids():
     assert "no liquid" in obs
     obs, *_ = env.step("pick up milk")
     assert "not solid" in obs
+    # ScienceWorld's gold paths pour a vessel into itself ('pour jug in jug'): it is answered
+    # as what it is, and nothing moves; the action runs (a tick) as it does there
+    moves = env._info()["moves"]
+    for text in ("pour wooden bowl in wooden bowl", "pour jug into jug"):
+        obs, *_ = env.step(text)
+        assert "inside itself" in obs, (text, obs)
+    assert [c.name for c in bowl.contents] == ["milk"] and env._info()["moves"] == moves + 2
 
 
 def test_read_eat_flush_and_refusals():

@@ -232,7 +232,7 @@ def test_bees_are_adult_bees_that_fly_out_of_what_holds_them():
     env.step("wait1")
     assert not hive.contents and env.look().count("\tan adult bee\n") == 5
     obs, *_ = env.step("pick up bee")
-    env.step("1")
+    env.step("0")
     assert any(t.base == "adult bee" for t in env.world.agent.contents)
     env.step("wait1")
     assert not any(t.base == "adult bee" for t in env.world.agent.contents)

@@ -216,13 +216,15 @@ def _fluids(t):
 
 def _pour(ctx, src, dest):
     w = ctx.world
+    if dest is src or w.inside(dest, src):    # 'pour jug in jug': ScienceWorld's gold paths say it
+        return say("into_itself", name=_name(ctx, src))
     if not dest.container or not dest.is_open or dest.kind == DOOR:
         return say("not_container", name=_name(ctx, dest))
     if src.is_substance and src.state == LIQUID:
         items = [src]
     else:
         items = [c for c in _fluids(src) if c.state == LIQUID]
-    if not items or dest is src or w.inside(dest, src):
+    if not items:
         return say("not_pourable", name=_name(ctx, src))
     name = _name(ctx, src)
     for c in items:

@@ -124,8 +124,8 @@ class ScienceEnv:
         stripped = text.strip()
         if pending is not None and _CHOICE.fullmatch(stripped):
             k = int(stripped)
-            if 1 <= k <= len(pending):
-                return pending[k - 1]
+            if k < len(pending):      # numbered from 0, as ScienceWorld numbers them
+                return pending[k]
             self.pending = pending
             return say("bad_choice", n=len(pending))
         if not stripped:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from racbench.worlds.science.data import load
 from racbench.worlds.science.naming import commands, listed_contents, normalize, without_contents
 from racbench.worlds.science.scope import Scope
+from racbench.worlds.science.world import AGENT, ROOM as ROOM_KIND
 
 OBJ, ROOM, TERM = "obj", "room", "term"
 
@@ -63,6 +64,9 @@ def _by_first_word() -> dict[str, tuple]:
 _FORMS = _by_first_word()
 _ARTICLES = tuple(a + " " for a in load("commands")["articles"])
 MAX_LENGTH = load("commands")["max_length"]
+# the words between a thing's name and its holder's in ScienceWorld's references ('orange on inventory')
+QUALIFIERS = frozenset(load("commands")["qualifiers"])
+STATE_WORDS = frozenset(load("vocab")["scienceworld_names"]["state_words"])
 # 'wait N': any form of the wait verb followed by a number of ticks
 _WAIT_N = re.compile("(?:" + "|".join(map(re.escape, commands()["wait"]["forms"])) + r") ?([0-9]{1,6})")
 
@@ -104,17 +108,81 @@ def _resolve(slot: str, words: str, scope: Scope) -> list:
 def _named(words: str, scope: Scope) -> list:
     """The things `words` names; a thing whose own name it is wins over things that merely
     answer to it ('painting' is the painting, not also the finger painting)."""
+    found = _found(words, scope)
+    if len(found) > 1:
+        exact = [t for t in found if normalize(scope.canon[t.uid]) == words] or \
+            [t for t in found if normalize(t.name) == words]    # 'peach': the fruit, not the peach tree
+        if exact:
+            return exact
+    return list(found)
+
+
+def _found(words: str, scope: Scope, qualify: bool = True):
+    """Every thing in scope that answers to `words`."""
     found = scope.refs.get(words, ())
     if not found:   # ScienceWorld's 'flower pot 3 containing pea plant and soil in inventory'
         bare = without_contents(words)
         found = scope.refs.get(bare, ()) if bare else ()
         if len(found) > 1:   # the containers that hold what it lists, when some do
             found = _holding(found, listed_contents(words), scope) or found
-    if len(found) > 1:
-        exact = [t for t in found if normalize(scope.canon[t.uid]) == words]
-        if exact:
-            return exact
-    return list(found)
+    if not found and qualify:
+        found = _qualified(words, scope) or _in_any_state(words, scope)
+    return found
+
+
+def _in_any_state(words: str, scope: Scope) -> list:
+    """A substance named in another state of matter than its own ('liquid lead' while it is
+    still solid): ScienceWorld's gold paths name it as it is there, where its clock may have
+    reached the change a step earlier. Only when nothing here has that name."""
+    head, _, rest = words.partition(" ")
+    stated = head in STATE_WORDS
+    return [t for t in scope.things if t.is_substance and t.label is None
+            and (any(normalize(n) == words for n in t.mat.names.values())
+                 or (stated and normalize(t.mat.name) == rest))]   # 'liquid mercury'
+
+
+
+def _qualified(words: str, scope: Scope) -> list:
+    """ScienceWorld's 'NAME in PLACE' and 'NAME on PLACE', with any name of the thing and any
+    name of what holds it ('paint in cup containing violet paint', 'orange on inventory',
+    'lemon in reproducing plant', 'substance in cup'): the things answering to NAME whose
+    holder answers to PLACE, at whichever 'in' or 'on' the words split."""
+    tokens = words.split(" ")
+    out: list = []
+    for i in range(1, len(tokens) - 1):
+        if tokens[i] not in QUALIFIERS:
+            continue
+        head, tail = " ".join(tokens[:i]), " ".join(tokens[i + 1:])
+        things = scope.refs.get(head, ())
+        if not things:
+            continue
+        holders = None
+        for t in things:
+            p = t.parent
+            if p is None or t in out:
+                continue
+            if p.kind == AGENT or p.kind == ROOM_KIND:
+                ok = tail in scope.holder_words.get(p.uid, ())
+            else:
+                if holders is None:
+                    holders = _found(tail, scope, qualify=False)
+                ok = p in holders or _borne_by(t, holders, scope)
+            if ok:
+                out.append(t)
+    return out
+
+
+def _borne_by(t, holders, scope: Scope) -> bool:
+    """What a plant bore lies beside it here (a fruit, a seed pod and its seeds), where
+    ScienceWorld's hangs on the plant ('lemon in organism', 'pea seed in pea plant')."""
+    if not (t.edible or t.living == "plant"):
+        return False
+    p = t.parent
+    for spot in (p, p.parent if t.living == "plant" and p.parent is not None else None):
+        if spot is not None and any(s.living == "plant" and s is not t and s in holders
+                                    for s in scope.contents.get(spot.uid, ())):
+            return True
+    return False
 
 
 def _holding(things, items: list[str], scope: Scope) -> list:
@@ -123,8 +191,16 @@ def _holding(things, items: list[str], scope: Scope) -> list:
         contents = scope.contents.get(t.uid, ())
         if not items:
             return not contents
-        return all(any(c in scope.refs.get(item, ()) for c in contents) for item in items)
+        return all(any(c in scope.refs.get(item, ()) or _same_material(c, item) for c in contents)
+                   for item in items)
     return [t for t in things if holds(t)]
+
+
+def _same_material(c, item: str) -> bool:
+    """A substance listed by its state and material ('liquid ice cream') while in another state:
+    the container is found by what it holds, whichever state the two worlds' clocks reached."""
+    return c.is_substance and (item.partition(" ")[2] == normalize(c.mat.name)
+                               or any(normalize(n) == item for n in c.mat.names.values()))
 
 
 def _readings(rest: str, slots: tuple, seps: tuple, scope: Scope, missing: list) -> list[tuple]:

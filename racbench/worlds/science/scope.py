@@ -21,6 +21,61 @@ def _terminal_words() -> tuple[tuple[str, str], tuple[str, str]]:
 
 POLARIZED, UNPOLARIZED = _terminal_words()
 SUBSTANCE_WORD = load("vocab")["substance_word"]
+UNKNOWN_WORD = load("vocab")["unknown_name"]
+_SW = load("vocab")["scienceworld_names"]
+_TREES = frozenset(load("life")["grow_plants"])   # the fruit trees: ScienceWorld calls them trees
+
+
+def scienceworld_names(t) -> tuple[str, ...]:
+    """The other names ScienceWorld's parser gives a thing like `t` (its referents): 'living
+    thing' and 'organism' for anything alive, a plant by its stage ('seed apple seed', 'seed
+    plant', 'reproducing apple tree', 'apple tree in the reproducing stage'), a substance by its
+    material's plain name whatever its state ('chocolate', 'lead'), a paint as 'paint', an
+    unknown substance by its kind ('unknown substance'). Cached on what they depend on."""
+    if t.is_substance:
+        return _substance_names(t.mat.name, t.label)
+    if t.living is None:
+        return ()
+    return _living_names(t.living, t.name, t.stage, t.referents, t.stages)
+
+
+@lru_cache(maxsize=1 << 14)
+def _substance_names(material: str, label: str | None) -> tuple[str, ...]:
+    out = [material]
+    if material.rsplit(" ", 1)[-1] == _SW["paint"]:
+        out.append(_SW["paint"])
+    if label and label.startswith(UNKNOWN_WORD):
+        out.append(UNKNOWN_WORD)
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 14)
+def _living_names(living: str, name: str, stage_index: int, referents: tuple, stages: tuple) -> tuple[str, ...]:
+    out = list(_SW["living"])
+    if living == "plant" and stages and len(referents) > 1 + stage_index:
+        species, stage = referents[0], referents[1 + stage_index]
+        if stage == referents[1]:     # its first stage: a seed ('seed apple seed')
+            kinds = [_SW["seed"].format(species=species)]
+        elif species in _TREES or any(_SW["tree"].format(species=species) in s for s in stages):
+            kinds = [_SW["tree"].format(species=species)]
+        else:
+            kinds = [_SW["plant"].format(species=species)]
+        for n in dict.fromkeys([name, *kinds]):
+            out.append(n)
+            out.append(_SW["staged"].format(stage=stage, name=n))
+            out.append(_SW["in_stage"].format(stage=stage, name=n))
+        out.append(_SW["stage_plant"].format(stage=stage))
+        out.append(_SW["plant_word"])
+        out.append(_SW["in_stage"].format(stage=stage, name=_SW["plant_word"]))   # 'plant in the seed stage'
+    return tuple(out)
+
+
+def holder_names(p) -> tuple[str, ...]:
+    """What ScienceWorld calls the holder `p` in 'NAME in PLACE': the agent's things are in its
+    inventory; a room is its name or 'room'."""
+    if p.kind == AGENT:
+        return tuple(_SW["held_in"])
+    return (p.name, _SW["room"])
 
 
 def terminal_names(thing) -> tuple[str, str]:
@@ -36,7 +91,7 @@ def has_terminals(thing) -> bool:
 
 class Scope:
     __slots__ = ("things", "canon", "refs", "_terminals", "_terms", "rooms", "room", "version",
-                 "contents")
+                 "contents", "holder_words")
 
     def __init__(self, world: World):
         self.version = world.version
@@ -128,6 +183,8 @@ class Scope:
             add(naming.qualified(t.name, where), t)
             if c != t.name:
                 add(naming.qualified(c, where), t)
+            for alias in scienceworld_names(t):
+                add(alias, t)
             if t.is_substance:
                 add(naming.state_material(t.state, t.label or t.mat.name), t)
                 add(SUBSTANCE_WORD, t)
@@ -146,6 +203,8 @@ class Scope:
             for alias in naming.door_aliases(other.name):
                 add(alias, door)
         self.refs = refs
+        # what the agent and the room are called in 'NAME in PLACE' (things name their holders)
+        self.holder_words = {p.uid: tuple(normalize(w) for w in holder_names(p)) for p in (room, world.agent)}
         # what terminal names are made of, as things are now; the names themselves (many)
         # are made when a command first names a terminal, and stay right however long
         # the scope is kept

@@ -1,7 +1,7 @@
 """Topic 5, plants: grow a plant from seed to its reproducing stage (grow-plant), or grow several
 and let bees cross-pollinate them until one bears fruit (grow-fruit). Variation v holds
-ScienceWorld's plant (v // 18) and seed room ((v // 3) % 6); soil is in the pots, in the greenhouse,
-or outside to be dug with a shovel (v % 3)."""
+ScienceWorld's plant (v // 18) and seed room ((v // 3) % 6); soil is in the pots, one heap of it on
+the greenhouse floor (the rest dug outside, as there), or outside to be dug with a shovel (v % 3)."""
 
 from __future__ import annotations
 
@@ -98,9 +98,9 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, fruit: 
         world.place(pot, house)
         if soil_at == "pot":
             world.place(make_substance(world, "soil", house.temp), pot)
-        elif soil_at == "room":
-            world.place(make_substance(world, "soil", house.temp), house)
-    shovel = next(t for t in world.things if t.tool == "shovel") if soil_at == "outside" else None
+    if soil_at == "room":   # one heap on the floor, as ScienceWorld's greenhouse has
+        world.place(make_substance(world, "soil", house.temp), house)
+    shovel = next(t for t in world.things if t.tool == "shovel") if soil_at != "pot" else None
     hive = furniture(world, GREENHOUSE, "bee hive") if fruit else None
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
@@ -161,11 +161,14 @@ def _plant(env, seeds, pots):
     world = env.world
     house = world.rooms[GREENHOUSE]
     yield from fetch(env, h["jar"])
-    if h["soil"] == "outside":
+    heaps = [t for t in world.subtree(house) if t.is_substance and t.mat.name == "soil" and t.parent not in pots]
+    bare = [pot for pot, seed in zip(pots, seeds) if not in_soil(seed)
+            and not any(c.is_substance and c.mat.name == "soil" for c in pot.contents)]
+    if len(bare) > len(heaps):     # the soil the greenhouse lacks is dug outside
         yield from fetch(env, h["shovel"])
         yield from go_to(env, world.rooms[OUTSIDE])
         ground = next(t for t in world.rooms[OUTSIDE].contents if t.base == "ground")
-        for _ in pots:
+        for _ in range(len(bare) - len(heaps)):
             yield command("use_on", env.canon(h["shovel"]), env.canon(ground))
             dug = next(t for t in world.agent_room().contents if t.is_substance and t.mat.name == "soil")
             yield command("pick_up", env.canon(dug))

@@ -1,0 +1,217 @@
+"""ScienceWorld's own gold paths replayed in racbench's lab: is every command accepted, and is the
+0-100 score after every step the same?
+
+For N variations of each task (sampled deterministically across its train, dev and test splits)
+it loads ScienceWorld 1.2.3 (the `scienceworld` extra, Java 17) with its gold path, plays that
+path there recording the score after every step, then plays the same commands in racbench's
+`ScienceEnv` (same task, variation and simplifications). Prints per task: sequences replayed,
+completed at full score here, accepted command by command, the per-step mean and max score
+difference, and racbench's replay speed (steps per CPU-second of this process).
+
+ScienceWorld stays the source: its recordings (commands, scores, replies per step) may be cached
+in a JSON file outside the repository (`--cache PATH`, or the env var RACBENCH_SW_CACHE), so that
+a re-run does not start Java at all.
+
+    python benchmarks/science_gold_replay.py [--tasks boil,melt] [--per-task 10]
+        [--simplifications ''] [--cache /work/sw_gold_cache.json] [--json] [--details]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from racbench.worlds.science import TASKS, ScienceEnv, variation_split
+
+AMBIGUOUS = "Ambiguous request"   # how ScienceWorld starts its question about which thing is meant
+STEP_LIMIT = 10_000
+SPLITS = ("train", "validation", "test")
+
+
+def sample_variations(task: str, k: int) -> list[int]:
+    """k variations of `task`, spread over its train, validation and test splits in turn (evenly
+    spaced within each split); the same list every run."""
+    n = TASKS[task].n_variations
+    by_split = {s: [v for v in range(n) if variation_split(task, v) == s] for s in SPLITS}
+    share = {s: 0 for s in SPLITS}
+    left = min(k, n)
+    while left:
+        for s in SPLITS:
+            if left and share[s] < len(by_split[s]):
+                share[s] += 1
+                left -= 1
+    out = []
+    for s in SPLITS:
+        vs, m = by_split[s], share[s]
+        if m:
+            out += [vs[(i * len(vs)) // m] for i in range(m)]
+    return sorted(out)
+
+
+def _key(task: str, v: int, simplifications: str) -> str:
+    return f"{task}|{v}|{simplifications}"
+
+
+class Recordings:
+    """ScienceWorld's gold paths played in ScienceWorld: {commands, scores, observations} per
+    (task, variation, simplifications), from the cache file when it has them, else played live
+    (one JVM, started on first need)."""
+
+    def __init__(self, cache: str | None = None):
+        self.path = Path(cache) if cache else None
+        self.data: dict = {}
+        if self.path and self.path.exists():
+            self.data = json.loads(self.path.read_text(encoding="utf-8"))
+        self._sw = None
+        self.dirty = False
+
+    def get(self, task: str, v: int, simplifications: str = "") -> dict:
+        key = _key(task, v, simplifications)
+        if key not in self.data:
+            self.data[key] = self._play(task, v, simplifications)
+            self.dirty = True
+        return self.data[key]
+
+    def _play(self, task, v, simplifications) -> dict:
+        if self._sw is None:
+            from scienceworld import ScienceWorldEnv   # the reference: an optional extra
+            self._sw = ScienceWorldEnv("", envStepLimit=STEP_LIMIT)
+        sw = self._sw
+        sw.load(task, v, simplifications, generateGoldPath=True)
+        commands = list(sw.get_gold_action_sequence())
+        scores, observations = [], []
+        for c in commands:
+            obs, _, _, info = sw.step(c)
+            scores.append(int(info["score"]))
+            observations.append(obs)
+        return {"commands": commands, "scores": scores, "observations": observations,
+                "description": sw.get_task_description()}
+
+    def save(self) -> None:
+        if self.path and self.dirty:
+            if self.path.exists():   # another run may have recorded more meanwhile: keep theirs too
+                self.data = {**json.loads(self.path.read_text(encoding="utf-8")), **self.data}
+            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(self.data, sort_keys=True), encoding="utf-8")
+            os.replace(tmp, self.path)     # never a half-written cache
+            self.dirty = False
+
+    def close(self) -> None:
+        self.save()
+        if self._sw is not None:
+            self._sw.close()
+            self._sw = None
+
+
+def replay(task: str, v: int, simplifications: str, recording: dict) -> dict:
+    """ScienceWorld's gold commands played in racbench: per step whether racbench accepted the
+    command (ran it, or asked which thing is meant where ScienceWorld asked too), our reply and
+    our 0-100 score beside ScienceWorld's."""
+    env = ScienceEnv(task, v, simplifications)
+    env.reset()
+    steps = []
+    cpu = 0.0
+    for i, (command, theirs) in enumerate(zip(recording["commands"], recording["scores"])):
+        start = time.process_time()
+        ended = env.finished
+        obs, _, ran = env.act(command)
+        cpu += time.process_time() - start
+        asked = env.pending is not None
+        they_asked = recording["observations"][i].startswith(AMBIGUOUS)
+        accepted = ended or (ran and not they_asked) or (asked and they_asked)
+        steps.append({"command": command, "accepted": accepted, "reply": obs,
+                      "ours": env.episode.scienceworld_score, "theirs": theirs})
+    diffs = [abs(s["ours"] - s["theirs"]) for s in steps]
+    return {"task": task, "variation": v, "simplifications": simplifications, "steps": steps,
+            "accepted": all(s["accepted"] for s in steps),
+            "refused": sum(not s["accepted"] for s in steps),
+            "complete": env.episode.scienceworld_score == 100,
+            "theirs_complete": bool(recording["scores"]) and recording["scores"][-1] == 100,
+            "mean_diff": sum(diffs) / max(1, len(diffs)), "max_diff": max(diffs, default=0),
+            "description_same": env.task_description == recording.get("description", env.task_description),
+            "cpu": cpu}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tasks", default="", help="comma-separated tasks (default: all thirty)")
+    ap.add_argument("--per-task", type=int, default=10, help="variations per task (default 10)")
+    ap.add_argument("--simplifications", default="", help="ScienceWorld simplification string (default none)")
+    ap.add_argument("--cache", default=os.environ.get("RACBENCH_SW_CACHE"),
+                    help="JSON file (outside the repo) caching ScienceWorld's recordings; "
+                         "default $RACBENCH_SW_CACHE")
+    ap.add_argument("--json", action="store_true", help="print one JSON object per replayed sequence")
+    ap.add_argument("--details", action="store_true",
+                    help="list each refused command with racbench's reply and each step whose scores differ")
+    args = ap.parse_args(argv)
+    tasks = [t for t in args.tasks.split(",") if t] or sorted(TASKS)
+    unknown = [t for t in tasks if t not in TASKS]
+    if unknown:
+        print(f"--tasks: unknown task(s) {', '.join(unknown)}; accepted: {', '.join(sorted(TASKS))}",
+              file=sys.stderr)
+        return 2
+    if args.per_task < 1:
+        print("--per-task: a positive number of variations is accepted", file=sys.stderr)
+        return 2
+    try:
+        import scienceworld  # noqa: F401
+    except ImportError:
+        if not args.cache:
+            print("ScienceWorld is not installed: pip install 'racbench[scienceworld]' (and Java 17)",
+                  file=sys.stderr)
+            return 2
+    rec = Recordings(args.cache)
+    total = {"n": 0, "complete": 0, "accepted": 0, "steps": 0, "diff": 0.0, "max": 0, "cpu": 0.0}
+    if not args.json:
+        print(f"simplifications: {args.simplifications!r}; {args.per_task} variations a task; scores 0-100")
+        print(f"{'task':48} {'seqs':>4} {'full':>4} {'accepted':>8} {'mean|d|':>7} {'max|d|':>6} {'steps/s':>8}")
+    try:
+        for task in tasks:
+            rows = []
+            for v in sample_variations(task, args.per_task):
+                r = replay(task, v, args.simplifications, rec.get(task, v, args.simplifications))
+                rows.append(r)
+                if args.json:
+                    print(json.dumps(r, sort_keys=True), flush=True)
+                elif args.details:
+                    for i, s in enumerate(r["steps"]):
+                        if not s["accepted"]:
+                            print(f"  refused {task} v{v} step {i}: {s['command']!r} -> {s['reply']!r}")
+                        elif s["ours"] != s["theirs"]:
+                            print(f"  differs {task} v{v} step {i}: {s['command']!r} ours {s['ours']} "
+                                  f"theirs {s['theirs']}")
+            rec.save()
+            n_steps = sum(len(r["steps"]) for r in rows)
+            cpu = sum(r["cpu"] for r in rows)
+            diff = sum(abs(s["ours"] - s["theirs"]) for r in rows for s in r["steps"])
+            top = max((r["max_diff"] for r in rows), default=0)
+            full = sum(r["complete"] for r in rows)
+            acc = sum(r["accepted"] for r in rows)
+            for k, x in (("n", len(rows)), ("complete", full), ("accepted", acc), ("steps", n_steps),
+                         ("diff", diff), ("cpu", cpu)):
+                total[k] += x
+            total["max"] = max(total["max"], top)
+            if not args.json:
+                print(f"{task:48} {len(rows):4d} {full:4d} {acc:8d} {diff / max(1, n_steps):7.2f} {top:6d} "
+                      f"{n_steps / max(cpu, 1e-9):8.0f}", flush=True)
+    finally:
+        rec.close()
+    summary = {"sequences": total["n"], "complete": total["complete"], "accepted": total["accepted"],
+               "steps": total["steps"], "mean_diff": total["diff"] / max(1, total["steps"]),
+               "max_diff": total["max"], "steps_per_cpu_second": total["steps"] / max(total["cpu"], 1e-9)}
+    if args.json:
+        print(json.dumps({"summary": summary}, sort_keys=True))
+    else:
+        print(f"all: {summary['sequences']} sequences, {summary['complete']} at full score, "
+              f"{summary['accepted']} accepted command by command; per-step score difference mean "
+              f"{summary['mean_diff']:.2f}, max {summary['max_diff']}; "
+              f"{summary['steps_per_cpu_second']:.0f} steps/s (racbench, CPU)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
