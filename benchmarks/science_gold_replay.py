@@ -8,7 +8,8 @@ path there recording the score after every step, then plays the same commands in
 completed at full score here, accepted command by command, the per-step mean and max score
 difference, and racbench's replay speed (steps per CPU-second of this process).
 
-ScienceWorld stays the source: its recordings (commands, scores, replies per step) may be cached
+ScienceWorld stays the source: its recordings (commands, scores per step, and whether it asked
+which thing was meant) may be cached
 in a JSON file outside the repository (`--cache PATH`, or the env var RACBENCH_SW_CACHE), so that
 a re-run does not start Java at all.
 
@@ -66,6 +67,9 @@ class Recordings:
         self.data: dict = {}
         if self.path and self.path.exists():
             self.data = json.loads(self.path.read_text(encoding="utf-8"))
+            for r in self.data.values():   # caches written before `asked` was kept
+                if "asked" not in r and "observations" in r:
+                    r["asked"] = [o.startswith(AMBIGUOUS) for o in r.pop("observations")]
         self._sw = None
         self.dirty = False
 
@@ -76,20 +80,42 @@ class Recordings:
             self.dirty = True
         return self.data[key]
 
-    def _play(self, task, v, simplifications) -> dict:
+    def _env(self):
         if self._sw is None:
             from scienceworld import ScienceWorldEnv   # the reference: an optional extra
             self._sw = ScienceWorldEnv("", envStepLimit=STEP_LIMIT)
-        sw = self._sw
+        return self._sw
+
+    def _play(self, task, v, simplifications) -> dict:
+        sw = self._env()
         sw.load(task, v, simplifications, generateGoldPath=True)
-        commands = list(sw.get_gold_action_sequence())
-        scores, observations = [], []
+        return self.play(task, v, simplifications, list(sw.get_gold_action_sequence()),
+                         loaded=True)
+
+    def play(self, task: str, v: int, simplifications: str, commands: list[str],
+             loaded: bool = False) -> dict:
+        """`commands` played in ScienceWorld from the start of the variation: its score after
+        every step and whether it asked which thing was meant."""
+        sw = self._env()
+        if not loaded:
+            sw.load(task, v, simplifications)
+        scores, asked = [], []
         for c in commands:
             obs, _, _, info = sw.step(c)
             scores.append(int(info["score"]))
-            observations.append(obs)
-        return {"commands": commands, "scores": scores, "observations": observations,
+            asked.append(obs.startswith(AMBIGUOUS))
+        return {"commands": commands, "scores": scores, "asked": asked,
                 "description": sw.get_task_description()}
+
+    def sample(self, per_task: int, simplifications: str = "") -> dict:
+        """The recordings of `per_task` sampled variations of every task, without their
+        descriptions: what tests/data/science/scienceworld_gold_paths.json holds."""
+        out = {}
+        for task in sorted(TASKS):
+            for v in sample_variations(task, per_task):
+                r = self.get(task, v, simplifications)
+                out[_key(task, v, simplifications)] = {k: r[k] for k in ("commands", "scores", "asked")}
+        return out
 
     def save(self) -> None:
         if self.path and self.dirty:
@@ -121,7 +147,7 @@ def replay(task: str, v: int, simplifications: str, recording: dict) -> dict:
         obs, _, ran = env.act(command)
         cpu += time.process_time() - start
         asked = env.pending is not None
-        they_asked = recording["observations"][i].startswith(AMBIGUOUS)
+        they_asked = recording["asked"][i]
         accepted = ended or (ran and not they_asked) or (asked and they_asked)
         steps.append({"command": command, "accepted": accepted, "reply": obs,
                       "ours": env.episode.scienceworld_score, "theirs": theirs})
@@ -145,6 +171,10 @@ def main(argv=None) -> int:
                     help="JSON file (outside the repo) caching ScienceWorld's recordings; "
                          "default $RACBENCH_SW_CACHE")
     ap.add_argument("--json", action="store_true", help="print one JSON object per replayed sequence")
+    ap.add_argument("--write-sample", metavar="PATH",
+                    help="write the recordings of the sampled variations (commands, scores, "
+                         "whether ScienceWorld asked which thing was meant) to PATH and stop: "
+                         "tests/data/science/scienceworld_gold_paths.json is written so")
     ap.add_argument("--details", action="store_true",
                     help="list each refused command with racbench's reply and each step whose scores differ")
     args = ap.parse_args(argv)
@@ -165,6 +195,15 @@ def main(argv=None) -> int:
                   file=sys.stderr)
             return 2
     rec = Recordings(args.cache)
+    if args.write_sample:
+        try:
+            sample = rec.sample(args.per_task, args.simplifications)
+        finally:
+            rec.close()
+        Path(args.write_sample).write_text(json.dumps(sample, sort_keys=True, indent=0) + "\n",
+                                           encoding="utf-8")
+        print(f"wrote {len(sample)} recordings to {args.write_sample}")
+        return 0
     total = {"n": 0, "complete": 0, "accepted": 0, "steps": 0, "diff": 0.0, "max": 0, "cpu": 0.0}
     if not args.json:
         print(f"simplifications: {args.simplifications!r}; {args.per_task} variations a task; scores 0-100")

@@ -6,14 +6,21 @@ variations of every task, sampled across its train, validation and test splits, 
 the same task variation. Every command must be accepted here (run, or answered with the same
 question about which thing is meant where ScienceWorld asks one: its gold paths answer `0`),
 and the 0-100 score after every step must be ScienceWorld's. The replay is
-`benchmarks/science_gold_replay.py`'s; set RACBENCH_SW_CACHE to a JSON file outside the
-repository to keep ScienceWorld's recordings between runs.
+`benchmarks/science_gold_replay.py`'s.
+
+ScienceWorld's recordings of those 120 gold paths (its commands, its score after every step,
+and whether it asked which thing was meant) are kept in
+tests/data/science/scienceworld_gold_paths.json, written from ScienceWorld by
+`python benchmarks/science_gold_replay.py --per-task 4 --write-sample PATH`: generating them
+takes ScienceWorld's Java side many minutes, too long for every run. That they are
+ScienceWorld's own is checked live on every run: a sample of them is generated and played in
+ScienceWorld again and must match step for step.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
+import json
 from pathlib import Path
 
 import pytest
@@ -23,6 +30,11 @@ scienceworld = pytest.importorskip("scienceworld")
 from racbench.worlds.science import TASKS  # noqa: E402
 
 PER_TASK = 4
+RECORDED = Path(__file__).resolve().parents[1] / "data" / "science" / "scienceworld_gold_paths.json"
+# played live in ScienceWorld on every run, against the recordings: tasks of every topic whose
+# gold paths are short (a few seconds of Java each)
+LIVE = ("find-living-thing", "inclined-plane-determine-angle", "lifespan-longest-lived",
+        "test-conductivity", "chemistry-mix-paint-secondary-color", "use-thermometer")
 
 
 def _replay_module():
@@ -37,10 +49,8 @@ replay_module = _replay_module()
 
 
 @pytest.fixture(scope="module")
-def recordings():
-    rec = replay_module.Recordings(os.environ.get("RACBENCH_SW_CACHE"))
-    yield rec
-    rec.close()
+def recordings() -> dict:
+    return json.loads(RECORDED.read_text(encoding="utf-8"))
 
 
 def _first_difference(result: dict) -> str | None:
@@ -58,14 +68,38 @@ def test_scienceworlds_gold_path_is_accepted_and_scores_alike(recordings, task):
     assert len(variations) == min(PER_TASK, TASKS[task].n_variations)
     problems = []
     for v in variations:
-        recording = recordings.get(task, v, "")
+        recording = recordings[f"{task}|{v}|"]
         assert recording["commands"] and recording["scores"][-1] == 100, (task, v, "ScienceWorld's own gold path")
         result = replay_module.replay(task, v, "", recording)
         diff = _first_difference(result)
         if diff:
             problems.append(f"{task} v{v} {diff}")
-    recordings.save()     # with RACBENCH_SW_CACHE set, what was recorded so far is kept
     assert not problems, "\n".join(problems)
+
+
+def test_the_recordings_are_scienceworlds_own(recordings):
+    """The recorded commands of the first sampled variation of a task of each topic, played
+    in ScienceWorld now, score and ask there as recorded, and reach its full score; and
+    ScienceWorld still generates a gold path for them. (Its gold path generator may take
+    another route on another run, through another door, so the commands are not compared.)"""
+    live = replay_module.Recordings(None)
+    try:
+        for task in LIVE:
+            v = replay_module.sample_variations(task, PER_TASK)[0]
+            kept = recordings[f"{task}|{v}|"]
+            theirs = live.play(task, v, "", kept["commands"])
+            assert (theirs["scores"], theirs["asked"]) == (kept["scores"], kept["asked"]), (task, v)
+            assert kept["scores"][-1] == 100, (task, v)
+            assert live.get(task, v, "")["scores"][-1] == 100, (task, v)
+    finally:
+        live.close()
+
+
+def test_the_recordings_cover_the_sample(recordings):
+    """Every sampled variation of every task is recorded, and nothing else is."""
+    wanted = {f"{task}|{v}|" for task in TASKS
+              for v in replay_module.sample_variations(task, PER_TASK)}
+    assert set(recordings) == wanted
 
 
 def test_the_sample_spans_every_split():
