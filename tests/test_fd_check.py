@@ -17,6 +17,7 @@ import pytest
 
 import racbench
 from racbench.checks.verify import verify_row
+from racbench.checks.verify.fd_context import FdContext
 from racbench.checks.verify.fd_search import translated
 from racbench.checks.verify.fd_stepper import FdStepper
 from racbench.errors import GenerationError
@@ -143,21 +144,23 @@ def test_unchecked_rows_fail_only_with_require_checked(built, tmp_path, monkeypa
     assert report.exit_code == 3 and not report.mismatches
 
 
+# philosophers and psr-large have derived predicates that no action needs (only a goal,
+# or nothing): the translator drops their axioms unless told they are needed
 STEP_CASES = [(COMPETITION / "citycar", 40), (COMPETITION / "openstacks", 40),
-              (COMPETITION / "scanalyzer", 20), (ADL / "elevator", 30),
+              (COMPETITION / "scanalyzer", 20), (COMPETITION / "philosophers", 40),
+              (COMPETITION / "psr-large", 40), (ADL / "elevator", 30),
               (ADL / "assembly", 30), (ADL / "scheduling", 20), (ADL / "household", 30)]
 
 
 @pytest.mark.parametrize("folder,steps", STEP_CASES, ids=[f.name for f, _ in STEP_CASES])
 def test_the_stepper_on_the_translators_output_steps_as_our_engine(folder, steps):
-    """A seeded random walk through the problem: at every state the stepper over Fast
-    Downward's translation and racbench's own engine agree on the applicable actions,
-    the true atoms and the goal."""
+    """A seeded random walk through the problem: at every state the checker's stepper
+    (Fast Downward's translation of the problem as verify writes it from a row: the
+    initial state, no goal) and racbench's own engine agree on the applicable actions,
+    the true atoms (derived ones included) and the goal."""
     domain, problems = _files(folder)
     world = stepping_world(str(domain), str(problems[0]))
-    init = world.state_atoms(world.initial)
-    task = translated(domain.read_text(), problems[0].read_text(), keep_all=True)
-    stepper = FdStepper(task, init)
+    stepper = FdContext({}, world.symbolic(world.initial), 60.0, optimal=False).stepper
     rng = random.Random(f"{folder.name}-walk")
     ours, theirs = world.initial, stepper.initial()
     for step in range(steps):
@@ -202,8 +205,6 @@ def test_an_action_the_translator_split_is_one_action(tmp_path):
                              form="open", seed=2)
     for row in rows:
         sym = json.loads(row["symbolic"])
-        from racbench.checks.verify.fd_context import FdContext
-
         ctx = FdContext(row, sym, 60.0, optimal=False)
         assert sorted(map(tuple, ctx.applicable_actions())) == sorted(map(tuple, sym["answer"]))
         assert verify_row(row, optimal=False).ok
@@ -248,6 +249,34 @@ def test_a_row_whose_domain_has_axioms_is_checked_by_fast_downward():
     assert check.ok and "label" in check.checked and "fd-stepper" in check.engines, check
     flipped = {**sym, "answer": False}
     check = verify_row({"id": "derived-1", "symbolic": json.dumps(flipped), "label": 0})
+    assert not check.ok and "label: stored false, re-derived true" in check.message, check
+
+
+def test_derived_atoms_that_no_action_needs_follow_the_state():
+    """A philosophers validation row (tests/data/verify/philosophers-validation.json):
+    its goal, (blocked philosopher-0) and (blocked philosopher-1), is derived, and the
+    problem verify translates for stepping has no goal, so no goal, precondition or
+    effect condition needs blocked or blocked-trans. The translator drops the axioms of
+    such atoms (they stayed false, and the valid plan was called invalid); the checker's
+    task keeps them, layered, and its probe actions stay out of the applicable ones."""
+    stored = json.loads((DATA / "verify" / "philosophers-validation.json").read_text())
+    sym = {**stored["symbolic"],
+           "domain_pddl": (COMPETITION / "philosophers" / "domain.pddl").read_text()}
+    ctx = FdContext({}, sym, 60.0, optimal=False)
+    derived = [v for v in ctx.stepper.task.variables
+               if any(x.startswith("Atom blocked") for x in v.values)]
+    assert len(derived) == 10 and all(v.axiom_layer >= 0 for v in derived), derived
+    assert all(not n.startswith("racbench") for n in ctx.stepper.applicable_names(ctx.state))
+    state, failed = ctx.after(ctx.actions[:3])
+    assert failed is None
+    assert {("blocked-trans", "philosopher-0", "forks-__-pidp1__2_-rfork"),
+            ("blocked", "philosopher-0")} <= ctx.atoms(state)
+    assert ctx.valid(ctx.actions)
+    row = {"id": stored["id"], "symbolic": json.dumps(sym), "label": stored["label"]}
+    check = verify_row(row, optimal=False)
+    assert check.ok and "label" in check.checked and "fd-stepper" in check.engines, check
+    flipped = {**row, "symbolic": json.dumps({**sym, "answer": False}), "label": 0}
+    check = verify_row(flipped, optimal=False)
     assert not check.ok and "label: stored false, re-derived true" in check.message, check
 
 

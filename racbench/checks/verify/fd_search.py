@@ -3,7 +3,8 @@ they stay out of ours).
 
 ``translate`` runs ``python -m fast_downward.translate`` (PyPI
 ``fast-downward-translate``) on a domain and problem text and returns the
-finite-domain task (SAS text); ``optimal_length`` runs the ``downward`` search binary
+finite-domain task (SAS text), every derived predicate's axioms kept in a task to step
+through (``with_derived_probes``); ``optimal_length`` runs the ``downward`` search binary
 that ``up-fast-downward`` ships, A* with an admissible heuristic, on a SAS task and
 returns the length of a shortest plan (None: unsolvable).
 """
@@ -27,6 +28,8 @@ TRANSLATOR_MODULE = "fast_downward.translate"
 SEARCH_SOLVED = 0
 SEARCH_UNSOLVABLE = (11, 12)
 SEARCH_TIMEOUT = 23
+#: Names of the actions ``with_derived_probes`` adds (followed by a number).
+PROBE = "racbench-derived-probe-"
 
 
 def translator_available() -> bool:
@@ -49,13 +52,53 @@ def _last_line(text: str) -> str:
     return lines[-1][:160] if lines else "no output"
 
 
+def _balanced(text: str, start: int) -> str:
+    """The parenthesised group that opens at ``text[start]``."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return text[start:i + 1]
+    raise Unchecked("the domain's parentheses do not balance")
+
+
+def with_derived_probes(domain: str) -> tuple[str, set[str]]:
+    """The domain with one action per derived predicate that requires it and does
+    nothing, and those actions' names.
+
+    The translator keeps the axioms of a derived atom only if the goal, an operator's
+    precondition or an effect condition needs it (axiom_rules.compute_necessary_atoms);
+    any other derived atom stays a variable without axioms, frozen at false: a
+    ``(blocked ?p)`` that only some goal asks about never becomes true while stepping
+    from a state written without that goal. An action requiring the atom makes it
+    needed. Its operators are no part of the domain: ``translated`` drops them."""
+    text = re.sub(r";[^\n]*", "", domain)
+    heads: dict[str, str] = {}
+    for found in re.finditer(r"\(\s*:derived\s*(?=\()", text, re.IGNORECASE):
+        head = _balanced(text, found.end())
+        name, *params = head[1:-1].split(None, 1) or [""]
+        heads.setdefault(name.lower(), params[0] if params else "")
+    if not heads:
+        return domain, set()
+    probes, names = [], set()
+    for i, (name, params) in enumerate(sorted(heads.items())):
+        variables = " ".join(re.findall(r"\?[^\s()]+", params))
+        names.add(f"{PROBE}{i}")
+        probes.append(f"(:action {PROBE}{i} :parameters ({params}) "
+                      f":precondition ({name} {variables}) :effect (and))")
+    end = text.rstrip().rfind(")")
+    if end < 0:
+        raise Unchecked("the domain text has no closing parenthesis")
+    return text[:end] + "\n" + "\n".join(probes) + "\n" + text[end:], names
+
+
 def translate(domain: str, problem: str, *, keep_all: bool = False,
               timeout: float = TRANSLATE_TIMEOUT) -> str:
     """The translator's SAS text for this domain and problem. ``keep_all``: keep the
     variables that do not touch the goal, the facts it finds unreachable and the
     operators that change nothing (a task to step through, where an action that changes
-    nothing is still applicable, not to search). Unchecked if the translator refuses or
-    fails."""
+    nothing is still applicable, not to search); the caller adds the derived predicates'
+    probes (``with_derived_probes``). Unchecked if the translator refuses or fails."""
     if not translator_available():
         raise Unchecked("Fast Downward's translator is not installed "
                         "(pip install 'racbench[verify]')")
@@ -120,4 +163,12 @@ def optimal_length(task: SasTask, timeout: float) -> int | None:
 
 
 def translated(domain: str, problem: str, *, keep_all: bool = False) -> SasTask:
-    return parse_sas(translate(domain, problem, keep_all=keep_all))
+    """The translator's task. ``keep_all``: a task to step through (see ``translate``),
+    with the axioms of every derived predicate, not only of those the goal or an
+    action needs."""
+    if not keep_all:
+        return parse_sas(translate(domain, problem))
+    domain, probes = with_derived_probes(domain)
+    task = parse_sas(translate(domain, problem, keep_all=True))
+    task.operators = [op for op in task.operators if op.name.split(" ", 1)[0] not in probes]
+    return task
