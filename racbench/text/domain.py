@@ -393,7 +393,8 @@ def _shape1(domain: Domain, predicate: str, found: list[str], arg_types) -> Shap
     if many and words.is_preposition(last):
         return Shape("prep_last1", found)
     if many and words.is_adjective(first) and not words.is_adjective(last):
-        return Shape("adj_prep1", found, g["collocations"].get(first, "for"))
+        return Shape("adj_prep1", found, "" if words.is_preposition(found[1]) else
+                     g["collocations"].get(first, "for"))
     if many and words.is_adjective(last):
         return Shape("state1", found)
     if not many and words.is_gerund(first):
@@ -430,6 +431,10 @@ def _shape2(domain: Domain, found: list[str], arg_types) -> Shape:
         if many and words.is_preposition(last) and not words.is_preposition(first) \
                 and all(words.is_noun(w) for w in found[:-1]):
             return Shape("noun_prep2", found)  # key-for ?k ?s -> k is a key for s
+        if many and not words.is_preposition(last) and arg_types[1] != (ROOT_TYPE,) \
+                and last not in _type_word_set(domain, arg_types[1]):
+            # on-sale ?g ?m -> g is on sale at m (in-city ?l ?c: l is in city c)
+            return Shape("prep2", found, _place_type(domain, arg_types[1]) or "at")
         return Shape("prep2", found)
     if not many and first in g["collocations"]:
         return Shape("collocation2", found, g["collocations"][first])
@@ -450,7 +455,8 @@ def _shape2(domain: Domain, found: list[str], arg_types) -> Shape:
             and not words.is_adjective(first) and first not in type_text:
         return Shape("verb2", found, verb=words.third_person(first))
     if many and words.is_adjective(first) and not words.is_adjective(last):
-        return Shape("adj_prep2", found, g["collocations"].get(first, "for"))
+        return Shape("adj_prep2", found, "" if words.is_preposition(found[1]) else
+                     g["collocations"].get(first, "for"))  # ready-to-load: no "for"
     if same_types and not many and words.is_noun(first):
         return Shape("noun_between2", found)  # (door ?from ?to) -> a door from a to b
     if all(words.is_noun(w) or not words.known(w) for w in found):
