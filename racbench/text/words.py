@@ -13,8 +13,6 @@ from importlib import resources
 
 import yaml
 
-import lemminflect
-
 
 def _vocab_text(name: str) -> str:
     return resources.files("racbench").joinpath("data", "vocab", name).read_text("utf-8")
@@ -31,11 +29,18 @@ def grammar() -> dict:
     return sets
 
 
+def _lexicon():
+    """lemminflect, imported when a name is first read (its import and first look-up
+    take about a second; shipped domains, phrased by templates, never need it)."""
+    import lemminflect
+    return lemminflect
+
+
 @lru_cache(maxsize=None)
 def classes(word: str) -> frozenset[str]:
     """The parts of speech the lexicon knows a word as (NOUN, VERB, ADJ, ADV, ...), with
     PREP for a preposition; empty for a word it does not know."""
-    found = set(lemminflect.getAllLemmas(word))
+    found = set(_lexicon().getAllLemmas(word))
     if word in grammar()["prepositions"]:
         found.add("PREP")
     return frozenset(found)
@@ -51,25 +56,25 @@ def is_preposition(word: str) -> bool:
 
 @lru_cache(maxsize=None)
 def verb_lemma(word: str) -> str:
-    lemmas = lemminflect.getAllLemmas(word).get("VERB", ())
+    lemmas = _lexicon().getAllLemmas(word).get("VERB", ())
     return lemmas[0] if lemmas else ""
 
 
 def is_third_person(word: str) -> bool:
     """`contains`, `fits`, `has`: a verb in its third-person singular present."""
     lemma = verb_lemma(word)
-    return bool(lemma) and word in lemminflect.getInflection(lemma, "VBZ") and word != lemma
+    return bool(lemma) and word in _lexicon().getInflection(lemma, "VBZ") and word != lemma
 
 
 def is_participle(word: str) -> bool:
     """`boarded`, `connected`, `painted`: a past participle."""
     lemma = verb_lemma(word)
-    return bool(lemma) and word != lemma and word in lemminflect.getInflection(lemma, "VBN")
+    return bool(lemma) and word != lemma and word in _lexicon().getInflection(lemma, "VBN")
 
 
 def is_gerund(word: str) -> bool:
     lemma = verb_lemma(word)
-    return bool(lemma) and word != lemma and word in lemminflect.getInflection(lemma, "VBG")
+    return bool(lemma) and word != lemma and word in _lexicon().getInflection(lemma, "VBG")
 
 
 def is_base_verb(word: str) -> bool:
@@ -92,12 +97,12 @@ def only_noun(word: str) -> bool:
 
 
 def third_person(verb: str) -> str:
-    forms = lemminflect.getInflection(verb, "VBZ")
+    forms = _lexicon().getInflection(verb, "VBZ")
     return forms[0] if forms else verb + "s"
 
 
 def participle(verb: str) -> str:
-    forms = lemminflect.getInflection(verb, "VBN")
+    forms = _lexicon().getInflection(verb, "VBN")
     return forms[0] if forms else verb + "ed"
 
 
