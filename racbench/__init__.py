@@ -51,7 +51,8 @@ def generate(family: str, *, domain: str | None = None,
              objects: int | None = None, names: str | None = None, style: str | None = None,
              query_kinds: str | Sequence[str] | None = None, dataset: bool = False,
              science: str | None = None, simplifications: str = "",
-             history: int | None = None, valid_actions: bool = False
+             history: int | None = None, valid_actions: bool = False,
+             phrasing: str | Path | None = None
              ) -> "list[dict[str, Any]] | datasets.Dataset":
     """`n` rows of one task family, made exactly as `racbench build` makes them.
 
@@ -63,8 +64,9 @@ def generate(family: str, *, domain: str | None = None,
     `racbench generate` and recipes; a list mixes lengths in bool rows); `query_kinds`
     ("literal", "conjunction") the size of queries and goals in bool rows; `names`
     "problem", "seen" or "unseen"; `style` "acp" or "trac". The same arguments and
-    `seed` give the same rows. Returns a list of row dicts, or with `dataset=True` a
-    `datasets.Dataset` with the declared features. Bad arguments raise
+    `seed` give the same rows. `phrasing` is your phrasing file for the domain
+    (docs/phrasing.md; default: phrasing.yaml beside `domain_file`). Returns a list of
+    row dicts, or with `dataset=True` a `datasets.Dataset` with the declared features. Bad arguments raise
     `racbench.errors.InputError` naming what is accepted.
 
         rows = racbench.generate("projection", n=10)                  # TRAC's blocks
@@ -88,7 +90,8 @@ def generate(family: str, *, domain: str | None = None,
 
     cfg = generate_config(family, domain=domain, domain_file=domain_file, problems=problem,
                           split=split, form=form, length=length, objects=objects,
-                          names=names, style=style, query_kinds=query_kinds, arguments=API)
+                          names=names, style=style, query_kinds=query_kinds,
+                          phrasing=phrasing, arguments=API)
     rows = _rows(cfg, n, seed, split)
     if not dataset:
         return rows

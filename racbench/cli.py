@@ -1,4 +1,4 @@
-"""racbench's command line: build | generate | show | audit | verify | publish | export | play.
+"""racbench's command line: build | generate | phrasing | show | audit | verify | publish | export | play.
 
 Each command imports the engine it needs only when it runs, so `racbench --help` and
 argument errors answer at once. A user's mistake (any `racbench.errors.InputError`: an
@@ -258,12 +258,16 @@ def _split_sizes(n: int) -> dict[str, int]:
               "more, the last fifth (at least one) is the test split, the fifth before it "
               "validation; with fewer, all rows form one test split.")
 @click.option("--form", default="bool", show_default=True, help="bool, mc or open (ACP).")
+@click.option("--phrasing", type=click.Path(path_type=Path), default=None,
+              help="Your phrasing file for the domain (default: phrasing.yaml beside "
+              "--domain-file, if there is one); see 'racbench phrasing init'.")
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
 @_build_options
 def generate_command(task, objects, lengths, rows, query_kinds, names, domain, domain_file,
-                     problem_files, form, out, seed, workers, overwrite, quiet, max_pddl_mb,
-                     max_ground_actions, max_enumerated_states, search_budget) -> None:
+                     problem_files, form, phrasing, out, seed, workers, overwrite, quiet,
+                     max_pddl_mb, max_ground_actions, max_enumerated_states,
+                     search_budget) -> None:
     """Build one config of TASK: a TRAC task (projection, executability, planning,
     goal_recognition) on blocksworld, or, with --domain or --domain-file, any ACP
     family on a STRIPS domain."""
@@ -271,12 +275,88 @@ def generate_command(task, objects, lengths, rows, query_kinds, names, domain, d
 
     cfg = generate_config(task, domain=domain, domain_file=domain_file, problems=problem_files,
                           form=form, length=lengths or None, objects=objects, names=names,
-                          query_kinds=query_kinds, arguments=CLI)
+                          query_kinds=query_kinds, phrasing=phrasing, arguments=CLI)
     recipe = generate_recipe(cfg, rows, seed, _split_sizes)
     _run_build(recipe, out, seed=seed, workers=workers, overwrite=overwrite,
                progress=not quiet, max_pddl_mb=max_pddl_mb,
                max_ground_actions=max_ground_actions, max_enumerated_states=max_enumerated_states,
                search_budget=search_budget)
+
+
+@main.group("phrasing")
+def phrasing_group() -> None:
+    """Phrase your own PDDL domain: write a starter phrasing file, check one."""
+
+
+def _phrasing_domain(domain: str):
+    """A shipped domain's name or a domain file -> (domain, its text, its file)."""
+    from racbench.worlds.strips.shipped import shipped_domains, shipped_files
+    from racbench.worlds.strips.world import load_domain_text
+
+    path = Path(domain)
+    if domain in shipped_domains() and not path.is_file():
+        path = Path(shipped_files(domain, [])[0])
+    elif not path.is_file():
+        raise UserError(f"DOMAIN {domain} is neither a PDDL domain file nor a shipped domain "
+                        f"({', '.join(shipped_domains())})")
+    text, parsed = load_domain_text(str(path))
+    return parsed, text, path
+
+
+@phrasing_group.command("init")
+@click.argument("domain")
+@click.option("-o", "--out", type=click.Path(path_type=Path), default=None,
+              help="File to write (default: phrasing.yaml beside the domain file); an "
+              "existing file is never overwritten.")
+@_limit_options
+def phrasing_init_command(domain: str, out, max_pddl_mb, max_ground_actions) -> None:
+    """Write a starter phrasing file for DOMAIN (a PDDL domain file or a shipped domain's
+    name) with today's guesses filled in, for you to edit."""
+    from racbench.text.domain import DomainText
+    from racbench.text.phrasing_check import say, starter
+    from racbench.worlds.strips.limits import overridden
+
+    with overridden(max_pddl_mb=max_pddl_mb, max_ground_actions=max_ground_actions):
+        parsed, text, path = _phrasing_domain(domain)
+    out = out or path.parent / "phrasing.yaml"
+    if out.exists() or out.is_symlink():
+        raise UserError(f"{out} exists; give another file with -o (init never overwrites)")
+    content = starter(parsed, text, DomainText(parsed))
+    try:
+        partial = out.with_name(out.name + ".partial")
+        partial.write_text(content, encoding="utf-8")
+        partial.replace(out)
+    except OSError as exc:
+        raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+    click.echo(say("wrote", out=out, domain=parsed.name))
+
+
+@phrasing_group.command("check")
+@click.argument("domain")
+@click.option("--phrasing", type=click.Path(path_type=Path), default=None,
+              help="The phrasing file (default: phrasing.yaml beside the domain file, if "
+              "there is one; else the shipped templates or the default guesses).")
+@_limit_options
+def phrasing_check_command(domain: str, phrasing, max_pddl_mb, max_ground_actions) -> None:
+    """Render every predicate (both polarities) and action of DOMAIN with sample objects
+    and flag sentences that drop an object or end on a dangling word. Exit 1 when any
+    is flagged, 2 for a bad domain or phrasing file."""
+    from racbench.text.domain import DomainText
+    from racbench.text.phrasing_check import check, say, source_label
+    from racbench.text.user_phrasing import beside, load_phrasing
+    from racbench.worlds.strips.limits import overridden
+
+    with overridden(max_pddl_mb=max_pddl_mb, max_ground_actions=max_ground_actions):
+        parsed, text, path = _phrasing_domain(domain)
+    file = phrasing or beside(path)
+    loaded = load_phrasing(file, parsed, text) if file else None
+    rendering = DomainText(parsed, phrasing=loaded)
+    checked, flags = check(rendering)
+    for flag in flags:
+        click.echo(flag.line())
+    click.echo(say("summary", domain=parsed.name, checked=checked, flagged=len(flags),
+                   source=source_label(loaded, rendering)))
+    sys.exit(1 if flags else 0)
 
 
 @main.command("show")

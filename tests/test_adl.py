@@ -135,13 +135,13 @@ def test_quantified_goals_ground_to_literals():
 
 def test_the_description_says_what_the_domain_says():
     text = TaskText(load_domain(ADL / "elevator" / "domain.pddl")).describe()
-    assert "It also requires that for every passenger B, if B has no access A and B is " \
+    assert "It also requires that for every passenger B, if B has no access to A and B is " \
            "boarded, then B is served." in text
     assert "there is a passenger D such that D is a vip" in text
     assert "Afterwards, for every passenger E such that E is boarded and" in text
     text = TaskText(load_domain(ADL / "household" / "domain.pddl")).describe()
-    assert "either the relation objecttype holds for B and knifetype, or the relation " \
-           "objecttype holds for B and butterknifetype" in text
+    assert "either the object type of B is knifetype, or the object type of B is " \
+           "butterknifetype" in text
     assert "Also, if A is sliced, then A is not clean." in text
 
 

@@ -126,7 +126,7 @@ def test_brand_new_domain_renders_without_templates():
     assert text.fact(("on-table", "b")) == "b is on the table"
     assert text.fact(("clear", "b")) == "b is clear"
     assert text.fact(("in-city", "l", "c")) == "l is in city c"
-    assert text.fact(("road", "a", "b", "c")) == "the relation road holds for a, b and c"
+    assert text.fact(("road", "a", "b", "c")) == "there is a road from a to b at location c"
     assert text.fact(("hand-empty",)) == "the hand is empty"
     assert text.fact(("robot-at", "r1", "l1")) == "the robot r1 is at l1"
     assert text.fact(("holds", "r1", "b"), False) == "r1 does not hold b"
@@ -136,7 +136,9 @@ def test_brand_new_domain_renders_without_templates():
         "drive truck t1 from l1 to l2 in city c1"
     assert text.action(("pick-up", "r1", "b")) == "pick up r1 with block b"
     assert text.fallbacks == set()
-    assert text.sentence("truck1 is at depot0") == "Truck1 is at depot0."
+    # a sentence keeps the case of the object name it starts with
+    assert text.sentence(text.fact(("at", "truck1", "depot0"))) == "truck1 is at depot0."
+    assert text.sentence(text.fact(("hand-empty",))) == "The hand is empty."
     assert text.conjunction([(("clear", "a"), True), (("clear", "b"), False),
                              (("hand-empty",), True)]) == \
         "a is clear and b is not clear and the hand is empty"

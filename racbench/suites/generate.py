@@ -41,6 +41,7 @@ def generate_config(family: str, *, domain: str | None = None,
                     length: int | Sequence[int] | None = None, objects: int | None = None,
                     names: str | None = None, style: str | None = None,
                     query_kinds: str | Sequence[str] | None = None,
+                    phrasing: str | Path | None = None,
                     arguments: Arguments) -> TaskConfig:
     """The validated config of generate's arguments. `problems` (names or files) go to
     `split`, or with `split` None (a build of every split) are spread over the splits;
@@ -61,7 +62,8 @@ def generate_config(family: str, *, domain: str | None = None,
         problems=_spread(problems, split),
         objects=defaults["objects"] if objects is None else objects,
         names=names or defaults["names"], style=style or defaults["style"],
-        query_kinds=QUERY_KINDS if query_kinds is None else tuple(query_kinds))
+        query_kinds=QUERY_KINDS if query_kinds is None else tuple(query_kinds),
+        phrasing=str(phrasing or ""))
     return cfg.validate()
 
 

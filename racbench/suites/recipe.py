@@ -55,7 +55,7 @@ RULE_GOLD_KEYS = ("name", "description", "for_each", "rules", "rule_options",
 TASK_KEYS = ("name", "description", "for_each", "exclude", "family", "task", "domain",
              "domain_file", "problems", "objects", "form", "length", "query_kinds", "names",
              "style", "obfuscation", "paraphrase", "science", "simplifications", "rules",
-             "rule_options", "splits")
+             "rule_options", "splits", "phrasing")
 NEXT_OBSERVATION_KEYS = ("name", "description", "for_each", "splits") + next_observation.KEYS
 CONFIG_KEYS = tuple(dict.fromkeys(TASK_KEYS + SCIENCE_KEYS[3:] + NEXT_OBSERVATION_KEYS))
 MAX_RECIPE_BYTES = 1_000_000
@@ -215,6 +215,8 @@ def _rebased(entry: dict, folder: Path) -> dict:
     """The entry with a relative `domain_file` and its problem files read from the
     recipe's folder, as `include` paths are: a recipe and its PDDL move together, and the
     build does not depend on where it is run from."""
+    if folder != Path(".") and isinstance(entry.get("phrasing"), str):
+        entry = dict(entry, phrasing=str(folder / entry["phrasing"]))
     if folder == Path(".") or not isinstance(entry.get("domain_file"), str):
         return entry
     entry = dict(entry, domain_file=str(folder / entry["domain_file"]))
@@ -464,7 +466,8 @@ def _task_config(name: str, entry: dict, where: str) -> ConfigSpec:
                      obfuscation=None if obfuscation is None else str(obfuscation),
                      paraphrase=entry.get("paraphrase", 0), science=str(entry.get("science", "")),
                      simplifications=simplifications, rules=str(entry.get("rules", "")),
-                     rule_options=tuple(sorted((str(k), v) for k, v in rule_options.items())))
+                     rule_options=tuple(sorted((str(k), v) for k, v in rule_options.items())),
+                     phrasing=_phrasing_path(entry, where))
     try:
         cfg.validate()
     except ValueError as exc:
@@ -474,6 +477,14 @@ def _task_config(name: str, entry: dict, where: str) -> ConfigSpec:
     if missing:
         raise RecipeError(f"{where}: 'problems' lists no problems for split '{missing[0]}'")
     return ConfigSpec(name, str(entry.get("description", "")), cfg, splits)
+
+
+def _phrasing_path(entry: dict, where: str) -> str:
+    value = entry.get("phrasing", "")
+    if not isinstance(value, str):
+        raise RecipeError(f"{where}: 'phrasing' must be the path of a phrasing file "
+                          f"(e.g. phrasing.yaml), got {value!r}")
+    return value
 
 
 def _splits(entry: dict, where: str) -> dict[str, int]:

@@ -9,7 +9,7 @@ the same families (racbench/tasks/<family>.py).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from racbench.errors import InputError
@@ -78,6 +78,7 @@ class TaskConfig:
     simplifications: str = ""  # the science lab's simplification setting
     rules: str = ""  # a rule world's game (rtfm, messenger): its episodes are the problems
     rule_options: tuple[tuple[str, object], ...] = ()  # its knobs (RULE_OPTIONS), as pairs
+    phrasing: str = ""  # a user's phrasing file (racbench/text/user_phrasing.py)
 
     @property
     def length(self) -> int:
@@ -107,6 +108,7 @@ class TaskConfig:
             raise ConfigError(f"family '{self.family}' has no form '{self.form}'; accepted: "
                               f"{', '.join(forms)}")
         self._validate_world()
+        self.user_phrasing()  # a bad phrasing file is refused before anything is built
         if not self.lengths or any(not isinstance(n, int) or isinstance(n, bool)
                                    or not 1 <= n <= MAX_LENGTH for n in self.lengths):
             raise ConfigError(f"length must be between 1 and {MAX_LENGTH}, got "
@@ -289,6 +291,27 @@ class TaskConfig:
         return shipped_files(self.domain, names)
 
     @property
+    def phrasing_file(self) -> str:
+        """The phrasing file: the one named, else `phrasing.yaml` beside a domain file."""
+        if self.phrasing:
+            return self.phrasing
+        if self.domain_file:
+            from racbench.text.user_phrasing import beside
+            found = beside(self.domain_file)
+            return str(found) if found else ""
+        return ""
+
+    def user_phrasing(self):
+        """The phrasing file read and checked against the domain, or None."""
+        path = self.phrasing_file
+        if not path:
+            return None
+        if self.science or self.rules or self.domain == TRAC_DOMAIN:
+            raise ConfigError("'phrasing' phrases a STRIPS domain (domain or domain_file); "
+                              f"this config is {self.domain_label}")
+        return _load_phrasing(path, self.domain_file or shipped_files(self.domain, [])[0])
+
+    @property
     def domain_label(self) -> str:
         if self.rules:
             return f"rules/{self.rules}"
@@ -329,6 +352,14 @@ class TaskConfig:
 
     def rows(self, name: str, seed: int, splits, probed=None):
         return ConfigRows(name, self, seed, splits, probed)
+
+
+@lru_cache(maxsize=16)
+def _load_phrasing(path: str, domain_file: str):
+    from racbench.text.user_phrasing import load_phrasing
+    from racbench.worlds.strips.world import load_domain_text
+    text, domain = load_domain_text(domain_file)
+    return load_phrasing(path, domain, text)
 
 
 def domain_file_label(domain_file: str) -> str:

@@ -366,9 +366,15 @@ class _Place:
             steps = run_oracle(env)
             self.gold = [s["action"] for s in steps][:-1]  # the last ends the episode
         elif item[0] == "pddl":  # a user's files: stepped, never enumerated
+            from racbench.text.phrasing import TaskText
+            from racbench.text.user_phrasing import beside, load_phrasing
             from racbench.worlds.strips.world import stepping_world
             self.world = stepping_world(item[1], item[2])
-            self.text = self.world.text()
+            found = beside(item[1])  # the user's phrasing.yaml beside their domain file
+            self.phrasing = load_phrasing(found, self.world.domain, self.world.domain_text) \
+                if found else None
+            self.text = TaskText(self.world.domain, phrasing=self.phrasing) if found \
+                else self.world.text()
             self.gold = self.world.plan_within_budget(self.world.initial) or []
         else:
             from racbench.worlds.strips.search import SearchBudgetExceeded
@@ -622,6 +628,8 @@ class NextObservationRows:
                 "trajectory": sit.kind, "problem_file": p.label,
                 "failed_attempts": sum(sit.failed[start:]),
                 "render": {"obfuscation": None, "paraphrase": 0, "seed": 0}}
+        if getattr(p, "phrasing", None) is not None:
+            meta["render"]["phrasing"] = p.phrasing.to_json()
         columns = {
             "id": f"{self.name}-{split}-{index:06d}",
             "family": NAME,

@@ -417,6 +417,14 @@ class ConfigRows:
         chosen = rng.sample(name_pool(self.cfg.names), len(world.objects))
         return Names(dict(zip(world.objects, chosen)), world.domain)
 
+    def _phrasing_json(self) -> str:
+        """The user's phrasing file as rows store it ("" without one), read once."""
+        if not hasattr(self, "_phrasing"):
+            read = getattr(self.cfg, "user_phrasing", None)
+            phrasing = read() if read is not None else None
+            self._phrasing = phrasing.to_json() if phrasing is not None else ""
+        return self._phrasing
+
     def _text(self, world: StripsWorld) -> TaskText:
         """The world's phrasing under this config's options: one per STRIPS domain (its
         problems share it), one per world elsewhere (a lab variation's phrasing holds its
@@ -427,9 +435,14 @@ class ConfigRows:
         text = self._texts.get(key)
         if text is None:
             cfg = self.cfg
-            text = self._texts[key] = world.text(
-                cfg.obfuscation, cfg.paraphrase, self.seed, cfg.style,
-                TRAC_TEMPLATES if cfg.domain == TRAC_DOMAIN else None)
+            phrasing = cfg.user_phrasing() if domain is not None else None
+            if phrasing is None:
+                text = world.text(cfg.obfuscation, cfg.paraphrase, self.seed, cfg.style,
+                                  TRAC_TEMPLATES if cfg.domain == TRAC_DOMAIN else None)
+            else:
+                text = TaskText(domain, cfg.obfuscation, cfg.paraphrase, self.seed, cfg.style,
+                                phrasing=phrasing)
+            self._texts[key] = text
         return text
 
     def _symbolic(self, world: StripsWorld, q: Question, target: Target) -> dict:
@@ -461,6 +474,8 @@ class ConfigRows:
                   "seed": self.seed}
         if self.cfg.domain == TRAC_DOMAIN:
             render.update(style=self.cfg.style, templates=TRAC_TEMPLATES)
+        if self._phrasing_json():
+            render["phrasing"] = self._phrasing_json()
         meta = dict(q.meta, render=render, problem_file=world.label)
         if world.explicit:
             meta.update(state_id=q.sid, n_states=world.n_states)

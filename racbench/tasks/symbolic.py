@@ -54,7 +54,7 @@ class SymbolicTask:
     def text(self) -> TaskText:
         meta = self.render
         return _text(self.sym["domain_pddl"], meta.get("obfuscation"), meta.get("paraphrase", 0),
-                     meta.get("seed", 0), meta.get("templates"))
+                     meta.get("seed", 0), meta.get("templates"), meta.get("phrasing"))
 
     def _action_phrases(self) -> dict[str, tuple]:
         text = self.text
@@ -136,8 +136,10 @@ def _domain(text: str):
 
 @lru_cache(maxsize=32)
 def _text(domain_pddl: str, obfuscation, paraphrase: int, seed: int,
-          templates: str | None) -> TaskText:
-    return TaskText(_domain(domain_pddl), obfuscation, paraphrase, seed, templates=templates)
+          templates: str | None, phrasing: str | None = None) -> TaskText:
+    from racbench.text.user_phrasing import Phrasing
+    return TaskText(_domain(domain_pddl), obfuscation, paraphrase, seed, templates=templates,
+                    phrasing=Phrasing.from_json(phrasing) if phrasing else None)
 
 
 _TASKS: dict[str, SymbolicTask] = {}

@@ -33,7 +33,30 @@ def _md_cell(value: object) -> str:
     return str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
+class Clause(str):
+    """A clause that starts with an object's name (`f0 is above f1`): a sentence made of
+    it keeps the name's case (the `capital` filter), where any other clause starts with
+    a capital letter."""
+
+    keeps_case = True
+
+
+def _capital(clause: object) -> str:
+    """A clause's first letter in upper case, unless the clause starts with a name."""
+    text = str(clause)
+    if getattr(clause, "keeps_case", False):
+        return text
+    return text[:1].upper() + text[1:]
+
+
+def leading_name(clause: str, names) -> str:
+    """`clause` as a Clause when its first word is one of `names`, else unchanged."""
+    first = clause.split(" ", 1)[0]
+    return Clause(clause) if first and first in names else clause
+
+
 _ENV.filters["article"] = _article
+_ENV.filters["capital"] = _capital
 _ENV.filters["md_cell"] = _md_cell
 
 

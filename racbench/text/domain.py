@@ -34,7 +34,7 @@ from typing import Iterable, Sequence
 import jinja2
 import yaml
 
-from racbench.text import environment, user_templates
+from racbench.text import Clause, environment, leading_name, user_templates, words
 from racbench.text.formulas import FormulaText
 from racbench.worlds.strips.model import ROOT_TYPE, Domain
 
@@ -51,17 +51,6 @@ _CACHE_SIZE = 1 << 18
 
 def _vocab_text(name: str) -> str:
     return resources.files("racbench").joinpath("data", "vocab", name).read_text("utf-8")
-
-
-@lru_cache(maxsize=None)
-def _grammar() -> dict:
-    data = yaml.safe_load(_vocab_text("grammar.yaml"))
-    sets = {key: frozenset(data[key]) for key in
-            ("prepositions", "copulas", "possessive_verbs", "verbs", "adjectives")}
-    sets["collocations"] = {k: (v or "") for k, v in data["collocations"].items()}
-    sets["role_prepositions"] = dict(data["role_prepositions"])
-    sets["type_prepositions"] = dict(data["type_prepositions"])
-    return sets
 
 
 @lru_cache(maxsize=None)
@@ -309,84 +298,227 @@ def _ancestors(domain: Domain, types: Iterable[str]) -> set[tuple[str, ...]]:
     return found
 
 
-_ADJECTIVE_ENDINGS = ("ed", "able", "ible", "ing", "ful", "ous", "ive", "al", "ic", "less")
+class Shape(tuple):
+    """How the default renderer phrases a predicate: the macro of templates/default/facts.j2,
+    the words it is given (the name's words, glued words split, a leading `not` and the
+    argument's own type words dropped where they only repeat it), the preposition or verb
+    form it needs, and whether the name itself is negated (`not-allergic`)."""
+
+    __slots__ = ()
+
+    def __new__(cls, macro: str, words: Sequence[str], prep: str = "", verb: str = "",
+                flip: bool = False):
+        return super().__new__(cls, (macro, tuple(words), prep, verb, flip))
+
+    macro = property(lambda self: self[0])
+    words = property(lambda self: self[1])
+    prep = property(lambda self: self[2])
+    verb = property(lambda self: self[3])
+    flip = property(lambda self: self[4])
 
 
-def fact_shape(domain: Domain, predicate: str) -> tuple[str, str]:
-    """(default macro, preposition) for a predicate, from its words and argument types."""
-    g = _grammar()
-    words = split_name(predicate)
+def name_words(name: str) -> tuple[str, ...]:
+    """A PDDL name's words with glued words split (`ontable` -> on table)."""
+    return tuple(part for word in split_name(name) for part in words.unglue(word))
+
+
+def _type_word_set(domain: Domain, types: Sequence[str]) -> set[str]:
+    return {w for parts in _ancestors(domain, types) for w in parts} - {ROOT_TYPE}
+
+
+def _place_type(domain: Domain, types: Sequence[str]) -> str:
+    """The preposition for an argument whose type (or a supertype) is a kind of place."""
+    table = words.grammar()["type_prepositions"]
+    for parts in sorted(_ancestors(domain, types), key=len):
+        key = "-".join(parts)
+        if key in table:
+            return table[key]
+    return ""
+
+
+def fact_shape(domain: Domain, predicate: str) -> Shape:
+    """How the default renderer phrases a predicate, from its words (their word classes
+    in lemminflect's lexicon) and its arguments' declared types."""
     arg_types = domain.predicates[predicate]
-    arity, many = len(arg_types), len(words) > 1
-    first, last = words[0], words[-1]
+    found = name_words(predicate)
+    flip = False
+    if len(found) > 1 and found[0] == "not":
+        found, flip = found[1:], True
+    shape = _shape(domain, predicate, list(found), arg_types)
+    return Shape(shape.macro, shape.words, shape.prep, shape.verb, flip != shape.flip)
+
+
+def _shape(domain: Domain, predicate: str, found: list[str], arg_types) -> Shape:
+    g = words.grammar()
+    arity = len(arg_types)
+    if arity >= 1 and len(found) > 1:
+        own = _type_word_set(domain, arg_types[0])
+        trimmed = list(found)
+        while len(trimmed) > 1 and trimmed[-1] in own:
+            trimmed.pop()  # at_kitchen_bread ?b - bread-portion -> at kitchen
+        if trimmed != found and not words.is_preposition(trimmed[-1]):
+            found = trimmed
+    many = len(found) > 1
+    first, last = found[0], found[-1]
     if arity == 0:
-        if many and (last in g["adjectives"] or last.endswith("ed")):
-            return "state0", ""
-        if many and (first in g["verbs"] or first in g["possessive_verbs"]):
-            return "verb0", ""
-        return "nullary", ""
+        if many and words.is_adjective(last):
+            return Shape("state0", found)
+        if many and (words.is_third_person(first) or first in g["possessive_verbs"]):
+            return Shape("verb0", found)
+        return Shape("nullary", found)
     if arity == 1:
-        if many and first in g["copulas"]:
-            return "copula1", ""
-        if many and first in g["possessive_verbs"]:
-            return "has1", ""
-        if many and first in g["prepositions"]:
-            return "prep_first1", ""
-        if many and last in g["adjectives"]:
-            return "state1", ""
-        if many and last in g["prepositions"]:
-            return "prep_last1", ""
-        if not many and first.endswith("ing"):
-            return "gerund1", ""
-        if (not many and predicate not in domain.fluent_predicates
-                and first not in g["adjectives"] and not first.endswith(_ADJECTIVE_ENDINGS)):
-            return "kind1", ""  # a static one-word class such as (truck ?x) in untyped PDDL
-        return "adj1", ""
-    if arity == 2:
-        head_is_type = many and words[:-1] in _ancestors(domain, arg_types[0])
-        if many and first in g["possessive_verbs"]:
-            return "has2", ""
-        if last in g["prepositions"] or first in g["prepositions"]:
-            if head_is_type and last == "of":
-                return "of2", ""  # (store-of s r) where s is a store -> s is the store of r
-            return ("typed_prep2" if head_is_type and last in g["prepositions"] else "prep2"), ""
-        if not many and first in g["collocations"]:
-            return "collocation2", g["collocations"][first]
-        if not many and (first in g["verbs"] or first in g["possessive_verbs"]):
-            return "verb2", ""
-        if head_is_type and (last in g["verbs"] or last in g["possessive_verbs"]):
-            return "typed_verb2", ""
-        if not many and first.endswith("ing"):
-            return "collocation2", ""
-        if not many and first.endswith("ed"):
-            return "collocation2", g["collocations"].get(first, "to")
-        if many and not any(w in g["verbs"] for w in words):
-            return "compound2", ""
-    return "relation", ""
+        return _shape1(domain, predicate, found, arg_types)
+    shape = _shape2(domain, found, arg_types)
+    if arity > 2:
+        return Shape(shape.macro, shape.words, shape.prep, shape.verb, shape.flip)
+    return shape
 
 
-def action_layout(schema) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], int]:
+def _shape1(domain: Domain, predicate: str, found: list[str], arg_types) -> Shape:
+    g = words.grammar()
+    many = len(found) > 1
+    first, last = found[0], found[-1]
+    if not many and words.is_preposition(first):
+        return Shape("agent_prep1", found)  # (at ?r - room) -> the agent is at r
+    if many and first == "no":
+        return Shape("no1", found[1:])
+    if many and first in g["copulas"]:
+        return Shape("copula1", found)
+    if many and first in g["possessive_verbs"]:
+        return Shape("has1", found)
+    if many and words.is_preposition(first):
+        if not words.known(last):  # at-robby ?r: robby is a name
+            return Shape("name_prep1", found)
+        return Shape("prep_first1", found)
+    if many and words.is_preposition(last):
+        return Shape("prep_last1", found)
+    if many and words.is_adjective(first) and not words.is_adjective(last):
+        return Shape("adj_prep1", found, "" if words.is_preposition(found[1]) else
+                     g["collocations"].get(first, "for"))
+    if many and words.is_adjective(last):
+        return Shape("state1", found)
+    if not many and words.is_gerund(first):
+        return Shape("gerund1", found)
+    if not many and words.is_adjective(first):
+        return Shape("adj1", found)
+    if not many and words.is_third_person(first):
+        return Shape("verb1", found, verb=first)
+    if not many and words.is_base_verb(first) and not words.is_noun(first):
+        return Shape("verb1", found, verb=words.third_person(first))
+    if len(found) == 2 and words.is_base_verb(found[1]) and found[0] not in g["adjectives"] \
+            and not words.is_noun(found[1]) and not words.is_adjective(found[1]):
+        return Shape("verb1", found, verb=words.third_person(found[1]))
+    if predicate not in domain.fluent_predicates or words.is_noun(last) or not words.known(last):
+        return Shape("kind1", found)  # a static one-word class such as (truck ?x)
+    return Shape("adj1", found)
+
+
+def _shape2(domain: Domain, found: list[str], arg_types) -> Shape:
+    g = words.grammar()
+    many = len(found) > 1
+    first, last = found[0], found[-1]
+    head_is_type = many and tuple(found[:-1]) in _ancestors(domain, arg_types[0])
+    same_types = arg_types[0] == arg_types[1] and arg_types[0] != (ROOT_TYPE,)
+    if many and first == "no":
+        return Shape("no2", found[1:], "to")
+    if many and first in g["possessive_verbs"]:
+        return Shape("has2", found)
+    if words.is_preposition(last) or words.is_preposition(first):
+        if head_is_type and last == "of":
+            return Shape("of2", found)
+        if head_is_type and words.is_preposition(last):
+            return Shape("typed_prep2", found)
+        if many and words.is_preposition(last) and not words.is_preposition(first) \
+                and all(words.is_noun(w) for w in found[:-1]):
+            return Shape("noun_prep2", found)  # key-for ?k ?s -> k is a key for s
+        if many and not words.is_preposition(last) and arg_types[1] != (ROOT_TYPE,) \
+                and last not in _type_word_set(domain, arg_types[1]):
+            # on-sale ?g ?m -> g is on sale at m (in-city ?l ?c: l is in city c)
+            return Shape("prep2", found, _place_type(domain, arg_types[1]) or "at")
+        return Shape("prep2", found)
+    if not many and first in g["collocations"]:
+        return Shape("collocation2", found, g["collocations"][first])
+    if not many and first in g["possessive_verbs"]:
+        return Shape("verb2", found, verb=first)
+    if not many and words.is_third_person(first):
+        return Shape("verb2", found, verb=first)
+    if head_is_type and words.is_third_person(last):
+        return Shape("typed_verb2", found)
+    adjective = not many and (words.is_participle(first)
+                              or ("ADJ" in words.classes(first) and not words.is_noun(first)))
+    if adjective and same_types and first not in g["collocations"]:
+        return Shape("way2", found)  # (locked ?from ?to) -> the way from a to b is locked
+    if adjective or (not many and words.is_gerund(first)):
+        return Shape("collocation2", found, _place_type(domain, arg_types[1]))
+    type_text = " ".join(t for ts in arg_types for t in ts)
+    if not many and words.is_base_verb(first) and not words.only_noun(first) \
+            and not words.is_adjective(first) and first not in type_text:
+        return Shape("verb2", found, verb=words.third_person(first))
+    if many and words.is_adjective(first) and not words.is_adjective(last):
+        return Shape("adj_prep2", found, "" if words.is_preposition(found[1]) else
+                     g["collocations"].get(first, "for"))  # ready-to-load: no "for"
+    if same_types and not many and words.is_noun(first):
+        return Shape("noun_between2", found)  # (door ?from ?to) -> a door from a to b
+    if all(words.is_noun(w) or not words.known(w) for w in found):
+        return Shape("noun_of2", found)  # (destin ?p ?f) -> the destin of p is f
+    return Shape("relation", found)
+
+
+def param_kinds(domain: Domain, schema) -> tuple[tuple[str, ...], ...]:
+    """Each parameter's kind: its declared types, or in an untyped domain the static
+    one-word class its precondition puts it in (`(floor ?f)`, true of a fixed set of
+    objects and changed by no action), else the root type."""
+    static = {lit.atom[1:][0]: lit.atom[0] for lit in schema.precondition
+              if lit.positive and len(lit.atom) == 2 and _is_class(domain, lit.atom[0])}
+    return tuple(tuple(types) if types and types[0] != ROOT_TYPE else
+                 ((static[var],) if var in static else (ROOT_TYPE,))
+                 for var, types in schema.parameters)
+
+
+def _is_class(domain: Domain, predicate: str) -> bool:
+    """A static one-word class of objects, such as (truck ?x) in untyped PDDL."""
+    return (len(domain.predicates.get(predicate, ())) == 1
+            and predicate not in domain.fluent_predicates
+            and fact_shape(domain, predicate).macro == "kind1")
+
+
+def action_layout(schema, kinds=None) -> tuple[tuple[str, ...], tuple[str, ...],
+                                              tuple[str, ...], int]:
     """How the default imperative lays out an action: (head words, type noun per
-    argument, preposition per argument, index of the direct object or -1)."""
-    g = _grammar()
-    head = list(split_name(schema.name))
+    argument, preposition per argument, index of the direct object or -1). `kinds`
+    (see `param_kinds`) stand in for the declared types."""
+    g = words.grammar()
+    kinds = kinds or tuple(types for _var, types in schema.parameters)
+    head = list(name_words(schema.name))
     roles = [_role(var) for var, _types in schema.parameters]
     if len(head) > 1 and head[-1] in g["prepositions"] and head[-1] in roles:
         head.pop()  # go-to ?from ?to -> go from A to B
-    direct = next((i for i, r in enumerate(roles) if not r), -1)
+    free = [i for i, r in enumerate(roles) if not r]
+    places = {i for i in free if _place_prep(_noun(schema.parameters[i][0], kinds[i]))}
+    direct = next((i for i in free if i not in places), -1)
+    rest = [i for i in free if i != direct]
+    if len(rest) == 2 and kinds[rest[0]] == kinds[rest[1]] and "to" not in roles:
+        roles[rest[0]], roles[rest[1]] = "from", "to"  # up ?f1 ?f2 -> from f1 to f2
     nouns, preps = [], []
-    for i, (var, types) in enumerate(schema.parameters):
+    for i, (var, _types) in enumerate(schema.parameters):
         if roles[i] or i == direct:
             nouns.append("")
             preps.append(roles[i])
             continue
-        noun = _noun(var, types)
+        noun = _noun(var, kinds[i])
         at = _find(head, noun, start=1)
+        prep = _place_prep(noun)
         if at >= 0:
             del head[at:at + len(noun)]  # load-truck ?p ?t -> load A with truck B
+            if at > 1 and words.is_preposition(head[at - 1]):
+                prep = head.pop(at - 1)  # put-on-tray ?s ?t -> put A on tray B
         nouns.append(" ".join(noun))
-        preps.append(g["type_prepositions"].get("-".join(noun), ""))
+        preps.append(prep)
     return tuple(head), tuple(nouns), tuple(preps), direct
+
+
+def _place_prep(noun: Sequence[str]) -> str:
+    return words.grammar()["type_prepositions"].get("-".join(noun), "")
 
 
 def _noun(var: str, types: Sequence[str]) -> list[str]:
@@ -400,7 +532,7 @@ def _noun(var: str, types: Sequence[str]) -> list[str]:
 
 def _role(var: str) -> str:
     """A preposition from a parameter's name: `?from`, `?loc-from`, `?to2` ..."""
-    roles = _grammar()["role_prepositions"]
+    roles = words.grammar()["role_prepositions"]
     for word in reversed(split_name(re.sub(r"\d+$", "", var))):
         word = re.sub(r"\d+$", "", word)
         if word in roles:
@@ -443,8 +575,9 @@ class DomainText:
     """
 
     def __init__(self, domain: Domain, template_dir: str | None = None,
-                 obfuscation: str | None = None, seed: int = 0):
+                 obfuscation: str | None = None, seed: int = 0, phrasing=None):
         self.domain = domain
+        self.phrasing = phrasing  # a user's phrasing file (user_phrasing.Phrasing), first
         self.obfuscation = obfuscate(domain, obfuscation, seed) if obfuscation else None
         if template_dir is None:
             template_dir = template_dir_for(domain.name)
@@ -513,22 +646,39 @@ class DomainText:
 
     def _phrase_fact_uncached(self, predicate: str, args: tuple, positive: bool,
                               variant: int) -> str:
+        return leading_name(self._render_fact(predicate, args, positive, variant), args)
+
+    def _render_fact(self, predicate: str, args: tuple, positive: bool, variant: int) -> str:
         if predicate == "=":
             return str(self._default_facts.equal(["="], list(args), [], positive=positive))
         if self.obfuscation is not None:
             word = self.obfuscation[predicate]
             return str(self._default_facts.opaque(list(split_name(word)), list(args), [],
                                                   positive=positive))
+        said = self.phrasing.fact(predicate, args, positive) if self.phrasing else None
+        if said is not None:
+            return said
         macro = self._template_macro("fact", predicate, variant, len(args))
         if macro is not None:
             return str(macro(*args, positive=positive))
         if predicate not in self.domain.predicates:
             raise KeyError(f"unknown predicate {predicate!r}")
-        shape, prep = fact_shape(self.domain, predicate)
-        types = [_type_words(t) for t in self.domain.predicates[predicate]]
-        macro = getattr(self._default_facts, shape)
-        return str(macro(list(split_name(predicate)), list(args), types,
-                         positive=positive, prep=prep))
+        shape = fact_shape(self.domain, predicate)
+        arg_types = self.domain.predicates[predicate]
+        types = [_type_words(t) for t in arg_types]
+        macro = getattr(self._default_facts, shape.macro)
+        polarity = positive != shape.flip
+        options = {"prep": shape.prep, "verb": shape.verb} if shape.verb else {"prep": shape.prep}
+        clause = str(macro(list(shape.words), list(args[:2]), types[:2], positive=polarity,
+                           **options))
+        if len(args) > 2:  # the arguments after the first two, each with its kind
+            pair = [t == arg_types[1] != arg_types[0] for t in arg_types[2:]]
+            preps = ["to" if paired else _place_type(self.domain, t)  # opens k a to b
+                     for t, paired in zip(arg_types[2:], pair)]
+            nouns = ["" if not t or t[0] == ROOT_TYPE or paired else " ".join(split_name(t[0]))
+                     for t, paired in zip(arg_types[2:], pair)]
+            clause += str(self._default_facts.more(list(args[2:]), nouns, preps))
+        return clause
 
     # -- actions
     def _action(self, term: tuple, variant: int) -> str:
@@ -538,18 +688,27 @@ class DomainText:
         return self._phrase_action(term[0], args, variant)
 
     def _phrase_action_uncached(self, name: str, args: tuple, variant: int) -> str:
+        return leading_name(self._render_action(name, args, variant), args)
+
+    def _render_action(self, name: str, args: tuple, variant: int) -> str:
         if self.obfuscation is not None:
             word = self.obfuscation[name]
             return str(self._default_actions.opaque(list(split_name(word)), list(args),
                                                     [], [], -1))
+        said = self.phrasing.action(name, args) if self.phrasing else None
+        if said is not None:
+            return said
         macro = self._template_macro("action", name, variant, len(args))
         if macro is not None:
             return str(macro(*args))
         if name not in self._schemas:
             raise KeyError(f"unknown action {name!r}")
-        head, nouns, preps, direct = action_layout(self._schemas[name])
+        schema = self._schemas[name]
+        head, nouns, preps, direct = action_layout(schema, param_kinds(self.domain, schema))
+        verb = not (len(head) == 1 and not args[:0] and (
+            words.is_preposition(head[0]) or "ADV" in words.classes(head[0])))
         return str(self._default_actions.imperative(list(head), list(args), list(nouns),
-                                                    list(preps), direct))
+                                                    list(preps), direct, verb))
 
     # -- composition
     def _sentence(self, clause: str) -> str:
@@ -564,8 +723,11 @@ class DomainText:
         return str(self._part("state")([self.sentence(self.fact(a)) for a in atoms]))
 
     def conjunction(self, literals: Sequence[tuple[tuple, bool]]) -> str:
-        """A clause joining (atom, positive) literals (parts.j2 `conjunction`)."""
-        return str(self._part("conjunction")([self.fact(tuple(a), p) for a, p in literals]))
+        """A clause joining (atom, positive) literals (parts.j2 `conjunction`); it keeps
+        the case of a leading object name as its first clause does."""
+        clauses = [self.fact(tuple(a), p) for a, p in literals]
+        joined = str(self._part("conjunction")(clauses))
+        return Clause(joined) if clauses and isinstance(clauses[0], Clause) else joined
 
     def plan(self, terms: Sequence[tuple]) -> str:
         """The actions as a numbered list of sentences (parts.j2 `plan`)."""
@@ -588,10 +750,14 @@ class DomainText:
                 return (atom[0],) + tuple(bind.get(a, obf.rename(a) if obf else a)
                                           for a in atom[1:])
 
+            declared = param_kinds(self.domain, schema) if obf is None else \
+                tuple(types for _var, types in schema.parameters)
             kinds = [(name, self._kind_name(types))
-                     for (var, types), name in zip(schema.parameters, names)]
+                     for types, name in zip(declared, names) if types != (ROOT_TYPE,)]
+            named = {(types[0], var) for (var, _), types in zip(schema.parameters, declared)}
             requires = [self._phrase_fact(*self._split(ground(l.atom)), l.positive, 0)
-                        for l in schema.precondition]
+                        for l in schema.precondition
+                        if not (l.positive and tuple(l.atom) in named)]
             adds = [self._phrase_fact(*self._split(ground(a)), True, 0) for a in schema.add]
             added = set(schema.add)
             deletes = [self._phrase_fact(*self._split(ground(a)), False, 0)
@@ -632,6 +798,8 @@ class DomainText:
     def _kind_name(self, types: tuple[str, ...]) -> str:
         """A type list as words ("truck or plane"), renamed under obfuscation."""
         obf = self.obfuscation
+        if obf is None and self.phrasing is not None:
+            return " or ".join(self.phrasing.noun(t) or " ".join(split_name(t)) for t in types)
         shown = [obf.rename(t) if obf else t for t in types]
         return " or ".join(" ".join(split_name(t)) for t in shown)
 

@@ -17,7 +17,7 @@ import random
 from functools import lru_cache
 from typing import Sequence
 
-from racbench.text import environment
+from racbench.text import Clause, environment
 from racbench.text.domain import DomainText, macro_name
 from racbench.worlds.strips.model import Domain
 
@@ -30,21 +30,22 @@ class TaskText:
     """The phrasing of one domain under one config's rendering options (cached clauses)."""
 
     def __init__(self, domain: Domain, obfuscation: str | None = None, paraphrase: int = 0,
-                 seed: int = 0, style: str = "acp", templates: str | None = None):
+                 seed: int = 0, style: str = "acp", templates: str | None = None,
+                 phrasing=None):
         self.domain = domain
         self.variant = paraphrase
         self.style = style
         self.common = template("common")
         self._engine = DomainText(domain, template_dir=templates, obfuscation=obfuscation,
-                                  seed=seed)
+                                  seed=seed, phrasing=phrasing)
         self.fact = lru_cache(maxsize=None)(self._fact)
         self.action = lru_cache(maxsize=None)(self._action)
 
     def _fact(self, atom: tuple, positive: bool = True) -> str:
-        return str(self._engine.fact(tuple(atom), positive=positive, variant=self.variant))
+        return self._engine.fact(tuple(atom), positive=positive, variant=self.variant)
 
     def _action(self, term: tuple) -> str:
-        return str(self._engine.action(tuple(term), variant=self.variant))
+        return self._engine.action(tuple(term), variant=self.variant)
 
     def sentence(self, clause: str) -> str:
         return str(self.common.sentence(clause))
@@ -55,7 +56,9 @@ class TaskText:
         return " ".join(facts)
 
     def conjunction(self, literals: Sequence[tuple[tuple, bool]]) -> str:
-        return str(self.common.conjunction([self.fact(tuple(a), p) for a, p in literals]))
+        clauses = [self.fact(tuple(a), p) for a, p in literals]
+        joined = str(self.common.conjunction(clauses))
+        return Clause(joined) if clauses and isinstance(clauses[0], Clause) else joined
 
     def steps(self, terms: Sequence[tuple]) -> str:
         return str(self.common.steps([self.action(tuple(t)) for t in terms]))

@@ -1,0 +1,7 @@
+(define (problem keys-doors-1)
+  (:domain keys-doors)
+  (:objects hall kitchen Vault - room k1 - key)
+  (:init (at hall) (key-in k1 kitchen)
+         (door hall kitchen) (door kitchen hall) (door hall Vault) (door Vault hall)
+         (locked hall Vault) (opens k1 hall Vault))
+  (:goal (at Vault)))
