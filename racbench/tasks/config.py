@@ -8,8 +8,9 @@ the same families (racbench/tasks/<family>.py).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from racbench.errors import InputError
@@ -303,6 +304,8 @@ class TaskConfig:
         task): the engine builds them in one run and then lets their worlds go."""
         if self.rules:
             return f"{self.domain_label}{sorted(self.rule_options)}"
+        if self.domain_file:  # two files may name the same PDDL domain
+            return os.path.realpath(self.domain_file)
         return self.domain_label
 
     def release(self) -> None:
@@ -332,9 +335,17 @@ class TaskConfig:
 
 
 def domain_file_label(domain_file: str) -> str:
-    """What rows call the domain of a user's domain file: its folder's name (blocks for
-    blocks/domain.pddl), or the file's stem where it has no folder."""
-    return Path(domain_file).parent.name or Path(domain_file).stem
+    """What rows (the `domain` column) and the card call the domain of a user's domain
+    file: the name its PDDL gives it, `(domain keys-doors)`, whatever folder holds the
+    file or however its path is typed."""
+    return _pddl_domain_name(str(Path(os.path.realpath(domain_file))))
+
+
+@lru_cache(maxsize=64)
+def _pddl_domain_name(path: str) -> str:
+    from racbench.worlds.strips.world import load_domain_text
+
+    return load_domain_text(path)[1].name
 
 
 def not_a_file(path: str) -> str:
