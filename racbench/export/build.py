@@ -38,10 +38,12 @@ from racbench.export.folder import (MANIFEST, check_out, check_partial, make_par
 from racbench.export.parquet import ROWS_PER_SHARD, ShardWriter
 from racbench.export.engines import LocalEngine, engine_session
 from racbench.export.jobs import GC_EVERY, GENERATORS, make_chunk, probe_job
+from racbench.text import sayer
 
 CHUNK = 500
 MIN_CHUNK = 8
 MAX_REDRAWS = 64
+_say = sayer("cli", ("generation.j2",))
 
 
 class BuildError(InputError):
@@ -114,9 +116,8 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False
         gen = spec.task.rows(spec.name, seed, tuple(spec.splits), result)
         for split, wanted in spec.splits.items():
             if wanted > gen.capacity(split):
-                raise BuildError(f"config '{spec.name}' asks for {wanted} {split} rows but at "
-                                 f"most {int(gen.capacity(split))} distinct problems exist; "
-                                 "ask for fewer rows, or more objects or problems")
+                raise BuildError(_say("capacity", config=spec.name, split=split,
+                                      wanted=wanted, offered=int(gen.capacity(split))))
         gens[spec.name] = gen
         makers[spec.name] = (spec.task, seed, tuple(spec.splits), result)
     return gens, makers
@@ -352,10 +353,9 @@ class SplitRows:
                     attempt += 1
                     self.redrawn += 1
                     if attempt > MAX_REDRAWS:
-                        raise GenerationError(
-                            f"config '{name}': {MAX_REDRAWS} redraws in a row repeated "
-                            "earlier problems; it asks for more distinct problems than its "
-                            "world offers: ask for fewer rows")
+                        raise GenerationError(_say("too_few_problems", config=name,
+                                                   split=split, wanted=self.n, made=index,
+                                                   redraws=MAX_REDRAWS))
                     row = gen.row(split, index, codes[index], attempt)
                     columns, key = row.columns, row.key
                     self.dropped += row.dropped
