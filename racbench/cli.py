@@ -178,7 +178,7 @@ def _build_options(command):
 
 def _run_build(recipe, out: Path, max_pddl_mb=None, max_ground_actions=None,
                max_enumerated_states=None, search_budget=None, **options) -> None:
-    from racbench.export.build import build
+    from racbench.export.build import _say, build, finished_configs
     from racbench.worlds.strips.limits import overridden
 
     try:
@@ -186,9 +186,12 @@ def _run_build(recipe, out: Path, max_pddl_mb=None, max_ground_actions=None,
                                     max_ground_actions=max_ground_actions,
                                     max_enumerated_states=max_enumerated_states,
                                     search_budget=search_budget):
-            build(recipe, out, **options)
+            build(recipe, out, say=lambda line: click.echo(line, err=True), **options)
     except KeyboardInterrupt:
-        _exit_interrupted(f"interrupted; rerun the same command to resume into {out}")
+        kept = finished_configs(out)
+        _exit_interrupted(_say("interrupted_kept", out=out, kept=kept,
+                               total=len(recipe.configs)) if kept else
+                          _say("interrupted_nothing_kept"))
     click.echo(f"wrote {out}")
 
 
@@ -257,7 +260,8 @@ def _split_sizes(n: int) -> dict[str, int]:
               multiple=True, help="A PDDL problem file; repeat for several. With three or "
               "more, the last fifth (at least one) is the test split, the fifth before it "
               "validation; with fewer, all rows form one test split.")
-@click.option("--form", default="bool", show_default=True, help="bool, mc or open (ACP).")
+@click.option("--form", default=None, help="bool, mc or open (ACP; default: bool, or "
+              "the family's only form, e.g. open for plan_generation).")
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
 @_build_options
@@ -432,7 +436,22 @@ def play_group() -> None:
     """Play a world interactively at the terminal (through its gymnasium environment)."""
 
 
-@play_group.command("science")
+class _ScienceCommand(click.Command):
+    """`play science --help` lists the tasks (read when the help is shown, not at start)."""
+
+    def format_epilog(self, ctx, formatter):
+        from racbench.worlds.science.registry import task_names
+
+        names = task_names()
+        formatter.write_paragraph()
+        formatter.write_text(f"TASK is one of the {len(names)} tasks:")
+        with formatter.indentation():
+            for name in names:  # one a line: the wrapper would break them at hyphens
+                formatter.write(f"{'':>{formatter.current_indent}}{name}\n")
+        super().format_epilog(ctx, formatter)
+
+
+@play_group.command("science", cls=_ScienceCommand)
 @click.argument("task")
 @click.option("--variation", type=int, default=0, show_default=True)
 @click.option("--simplifications", default="", help="Comma-separated: teleportAction, openDoors, "

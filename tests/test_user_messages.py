@@ -105,3 +105,40 @@ def test_an_unreachable_goal_says_so_and_names_the_problem_file(keys_doors, tmp_
         assert_user_error(r, "walled.pddl", "cannot be reached from the initial state")
         assert "whatever the state" not in r.stderr and "options alone" not in r.stderr
         assert not (tmp_path / "x").exists()
+
+
+def test_plan_generation_without_form_takes_its_only_form(tmp_path):
+    r = racbench("generate", "plan_generation", "--domain", "ferry", "--problem-file", "p04",
+                 "-n", 6, "--out", tmp_path / "pg", "--quiet", "--workers", 1)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "pg" / "plan_generation_open").is_dir()
+    # a form typed that the family lacks still names the forms it has
+    r = racbench("generate", "plan_generation", "--domain", "ferry", "--form", "bool",
+                 "--out", tmp_path / "x")
+    assert_user_error(r, "has no form 'bool'", "accepted: open")
+
+
+def test_an_existing_out_gets_advice_that_works(tmp_path):
+    mine = tmp_path / "thesis"
+    mine.mkdir()
+    (mine / "chapter1.tex").write_text("mine")
+    build = ("generate", "projection", "--objects", 3, "-n", 6, "--quiet", "--workers", 1)
+    r = racbench(*build, "--out", mine)
+    assert_user_error(r, "already exists", "chapter1.tex", "--overwrite would refuse",
+                      f"--out {tmp_path / 'thesis-2'}")
+    assert racbench(*build, "--out", tmp_path / "thesis-2").returncode == 0  # as advised
+    # a dataset racbench built: --overwrite is the advice, and it works
+    r = racbench(*build, "--out", tmp_path / "thesis-2")
+    assert_user_error(r, "a dataset racbench built", "pass --overwrite")
+    assert racbench(*build, "--out", tmp_path / "thesis-2", "--overwrite").returncode == 0
+    assert (mine / "chapter1.tex").read_text() == "mine"
+
+
+def test_play_science_help_lists_every_task():
+    from racbench.worlds.science.registry import task_names
+
+    r = racbench("play", "science", "--help")
+    assert r.returncode == 0, r.stderr
+    listed = {line.strip() for line in r.stdout.splitlines()}
+    assert len(task_names()) == 30 and set(task_names()) <= listed
+    assert "TASK is one of the 30 tasks" in r.stdout

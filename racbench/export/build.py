@@ -43,7 +43,7 @@ from racbench.text import sayer
 CHUNK = 500
 MIN_CHUNK = 8
 MAX_REDRAWS = 64
-_say = sayer("cli", ("generation.j2",))
+_say = sayer("cli", ("generation.j2", "build.j2"))
 
 
 class BuildError(InputError):
@@ -156,11 +156,12 @@ def _world_batches(recipe: Recipe) -> list[Recipe]:
 @_rare_collections()
 def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 1.0,
           workers: int | None = None, overwrite: bool = False, progress: bool = True,
-          engine: str = "local", address: str | None = None) -> Path:
+          engine: str = "local", address: str | None = None, say=None) -> Path:
     """Build `recipe` into the folder `out`; see the module's text. `engine` is where the
     jobs run: "local" (a fork pool of `workers` processes) or "ray" (Ray tasks on the
-    cluster at `address`, or on a Ray instance started here). Raises an InputError
-    subclass for a request we refuse, before writing anything."""
+    cluster at `address`, or on a Ray instance started here). `say`, if given, is told
+    in a line that an unfinished build is being resumed. Raises an InputError subclass
+    for a request we refuse, before writing anything."""
     out = Path(os.path.abspath(out))
     seed = recipe.seed if seed is None else seed
     if not math.isfinite(scale) or scale <= 0:
@@ -170,11 +171,11 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
     check_out(out, overwrite)
     recipe_run = recipe.scaled(scale) if scale != 1.0 else recipe
     with engine_session(engine, workers, address) as runner:
-        return _build(recipe, recipe_run, out, seed, scale, progress, runner)
+        return _build(recipe, recipe_run, out, seed, scale, progress, runner, say)
 
 
 def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: float,
-           progress: bool, engine) -> Path:
+           progress: bool, engine, say=None) -> Path:
     batches = _world_batches(recipe_run)
     gens, makers = prepare(batches[0], seed, engine, progress)  # bad requests stop here
 
@@ -193,6 +194,9 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         remove_empty(created)
         raise BuildError(f"cannot write {partial}: {exc.strerror}") from None
 
+    if resume and say is not None:
+        kept = finished_configs(out)
+        say(_say("resuming", out=out, kept=kept, total=len(recipe_run.configs)))
     total = sum(sum(s.splits.values()) for s in recipe_run.configs)
     bar = progress_bar(enabled=progress, total=total, unit="rows", desc=recipe.name)
     stats = []
@@ -220,6 +224,11 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         shutil.rmtree(partial, ignore_errors=True)
         remove_empty(created)
         raise
+    except KeyboardInterrupt:  # keep finished configs to resume from, else nothing
+        if not finished_configs(out):
+            shutil.rmtree(partial, ignore_errors=True)
+            remove_empty(created)
+        raise
     finally:
         bar.close()
         GENERATORS.clear()
@@ -229,6 +238,16 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         shutil.rmtree(out)
     os.replace(partial, out)
     return out
+
+
+def finished_configs(out: Path) -> int:
+    """How many configs an unfinished build of `out` has finished and kept (what a rerun
+    resumes from)."""
+    state = partial_path(Path(os.path.abspath(out))) / ".state"
+    try:
+        return sum(1 for p in state.iterdir() if p.name.endswith(".stats.json"))
+    except OSError:
+        return 0
 
 
 def _finished(spec: ConfigSpec, partial: Path) -> bool:
