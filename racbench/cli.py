@@ -403,12 +403,15 @@ def export_group() -> None:
 @click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
 @click.option("--out", required=True, type=click.Path(path_type=Path),
               help="Folder to create for the task YAMLs.")
-def export_lm_eval_command(directory: Path, out: Path) -> None:
+@click.option("--hub-id", default=None, help="Load the dataset from this Hub id (USER/NAME, "
+              "as racbench publish uploaded DIR) instead of from DIR.")
+def export_lm_eval_command(directory: Path, out: Path, hub_id) -> None:
     """lm-evaluation-harness tasks (one per config, a group for the suite) that load the
-    build in DIR and score replies with racbench.score."""
+    build in DIR and score replies with racbench.score. The tasks find DIR by its path
+    relative to --out: move the two folders together (or give --hub-id)."""
     from racbench.export.harness import _say, export_lm_eval
 
-    group, files = export_lm_eval(directory, out)
+    group, files = export_lm_eval(directory, out, hub_id)
     click.echo(_say("exported", out=out, files=len(files), group=group))
 
 
@@ -419,13 +422,17 @@ def export_lm_eval_command(directory: Path, out: Path) -> None:
 @click.option("--configs", "patterns", default=None,
               help="Only the configs matching these comma-separated patterns, e.g. "
               "'blocksworld_*,gripper_planning_bool'.")
-def export_inspect_command(directory: Path, out: Path, patterns) -> None:
+@click.option("--hub-id", default=None, help="Load the dataset from this Hub id (USER/NAME, "
+              "as racbench publish uploaded DIR) instead of from DIR.")
+def export_inspect_command(directory: Path, out: Path, patterns, hub_id) -> None:
     """Inspect tasks (a Python file, one @task per config) that load the build in DIR
-    and score replies with racbench.score; needs the 'inspect' extra where they run."""
+    and score replies with racbench.score; needs the 'inspect' extra where they run.
+    The tasks find DIR by its path relative to --out: move the two folders together
+    (or give --hub-id)."""
     from racbench.export.harness import _say
     from racbench.export.inspect_export import export_inspect
 
-    file, tasks = export_inspect(directory, out, patterns)
+    file, tasks = export_inspect(directory, out, patterns, hub_id)
     # relative: Inspect reads a file named without @task as a glob, relative before 3.13
     click.echo(_say("exported_inspect", out=out, file=file, tasks=len(tasks),
                     path=os.path.relpath(out / file)))

@@ -88,10 +88,10 @@ def build_files(folder: Path) -> list[str]:
     return sorted(files)
 
 
-def check_repo_id(repo_id: str) -> str:
+def check_repo_id(repo_id: str, option: str = "--repo-id") -> str:
     if not isinstance(repo_id, str) or not REPO_ID.fullmatch(repo_id) or len(repo_id) > 96 \
             or "--" in repo_id or ".." in repo_id or repo_id.endswith((".", "-", ".git")):
-        raise PublishError(_say("bad_repo_id", repo_id=repo_id))
+        raise PublishError(_say("bad_repo_id", repo_id=repo_id, option=option))
     return repo_id
 
 
