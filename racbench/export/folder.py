@@ -18,6 +18,7 @@ import yaml
 from racbench.errors import InputError
 from racbench.export.details import CONFIGS_FILE
 from racbench.export.plots import PLOTS
+from racbench.paths import check_utf8
 from racbench.text import sayer
 
 CARD = "README.md"
@@ -117,6 +118,7 @@ def check_partial(partial: Path, fingerprint: str) -> bool:
 def check_out(out: Path, overwrite: bool) -> None:
     """Refuse an --out that is a file, or a folder that exists (unless --overwrite and
     it is a racbench dataset folder), or one under a place we cannot write."""
+    check_utf8(out, "--out")
     try:
         _check_out(out, overwrite)
     except OSError as exc:  # a name too long, a folder we may not list...

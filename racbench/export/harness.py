@@ -30,6 +30,7 @@ from racbench import __version__
 from racbench.errors import InputError
 from racbench.export.folder import card_front_matter
 from racbench.export.publish import build_files, check_repo_id
+from racbench.paths import check_utf8
 from racbench.text import environment, sayer
 
 MAX_GEN_TOKS = 1024  # room for reasoning and an open answer (a plan, a list of facts)
@@ -80,8 +81,12 @@ def plan_export(folder: Path, out: Path, patterns: str | None = None,
     the folder by a path relative to `out`; or ExportError before anything is
     written: not a complete build, an --out in use, no config matching, no question
     config, two configs whose names make the same task name, a malformed Hub id."""
+    check_utf8(folder, "DIR")
+    check_utf8(out, "--out")
     folder = Path(os.path.abspath(folder))
     out = Path(os.path.abspath(out))
+    if out.is_symlink():  # a link to a folder (or to where one is to be): write there
+        out = Path(os.path.realpath(out))
     if hub_id is not None:
         check_repo_id(hub_id, option="--hub-id")
     build_files(folder)  # a complete racbench build, or PublishError naming what is not

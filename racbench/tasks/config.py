@@ -14,6 +14,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from racbench.errors import InputError
+from racbench.paths import check_utf8
 from racbench.splits.names import POOLS, name_pool
 from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipped_problem_names
 
@@ -163,7 +164,7 @@ class TaskConfig:
                 raise ConfigError(f"unknown domain '{self.domain}'; accepted: "
                                   f"{', '.join(shipped_domains())}, {TRAC_DOMAIN} "
                                   "(or a domain file)")
-        elif not Path(self.domain_file).is_file():
+        elif not is_readable_file(self.domain_file, "domain file"):
             raise ConfigError(f"domain file {self.domain_file} {not_a_file(self.domain_file)}")
         bad = sorted(set(self.problems) - set(SPLITS))
         if bad:
@@ -178,7 +179,7 @@ class TaskConfig:
                 if known is not None and p not in known:
                     raise ConfigError(f"unknown problem '{p}' of domain {self.domain}; "
                                       f"accepted: {', '.join(sorted(known))}")
-                if known is None and not Path(p).is_file():
+                if known is None and not is_readable_file(p, "problem file"):
                     raise ConfigError(f"problem file {p} {not_a_file(p)}")
                 if p in seen and seen[p] != split:
                     raise ConfigError(f"problem '{p}' is in both '{seen[p]}' and '{split}'; "
@@ -346,6 +347,12 @@ def _pddl_domain_name(path: str) -> str:
     from racbench.worlds.strips.world import load_domain_text
 
     return load_domain_text(path)[1].name
+
+
+def is_readable_file(path: str, what: str) -> bool:
+    """Is `path` a file (after refusing a path racbench cannot write into rows)?"""
+    check_utf8(path, what)
+    return Path(path).is_file()
 
 
 def not_a_file(path: str) -> str:
