@@ -315,9 +315,13 @@ def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int, chunks: Itera
         dropped += made.dropped
         splits[split] = _split_stats(n, counts, shards.files)
         keys_by_split[split] = made.keys
+    summary = gen.summary()
+    if summary["row_kind"] in ("bool", "mc", "open"):  # question rows: the lengths they have
+        # (applicability asks about a state, with no sequence: 0, whatever the config's
+        # default length)
+        summary["lengths"] = sorted({int(k) for st in splits.values() for k in st.lengths})
     stats = ConfigStats(name=spec.name, description=spec.description, splits=splits,
-                        redrawn_duplicates=redrawn, dropped_for_budget=dropped,
-                        **gen.summary())
+                        redrawn_duplicates=redrawn, dropped_for_budget=dropped, **summary)
     (partial / ".state" / f"{spec.name}.keys.json").write_text(json.dumps(keys_by_split))
     final = partial / spec.name
     shutil.rmtree(final, ignore_errors=True)
