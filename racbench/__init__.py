@@ -46,7 +46,7 @@ def __getattr__(name: str) -> Any:
 
 def generate(family: str, *, domain: str | None = None,
              problem: str | Path | Sequence[str | Path] | None = None,
-             domain_file: str | Path | None = None, n: int = 100, form: str = "bool",
+             domain_file: str | Path | None = None, n: int = 100, form: str | None = None,
              length: int | Sequence[int] | None = None, seed: int = 0, split: str = "test",
              objects: int | None = None, names: str | None = None, style: str | None = None,
              query_kinds: str | Sequence[str] | None = None, dataset: bool = False,
@@ -59,7 +59,8 @@ def generate(family: str, *, domain: str | None = None,
     The world: a shipped `domain` ("gripper", ...) with `problem` names ("p04", or a
     list; default: the split's shipped problems), or your PDDL (`domain_file` and
     `problem` paths); with neither, TRAC's blocksworld of `objects` blocks (default 5),
-    named from colours and phrased in TRAC's style. `form` is "bool", "mc" or "open";
+    named from colours and phrased in TRAC's style. `form` is "bool", "mc" or "open"
+    (default: bool, or the family's only form, e.g. plan_generation's open);
     `length` the sequence length (default 1 on TRAC's blocksworld, 2 on a domain, as in
     `racbench generate` and recipes; a list mixes lengths in bool rows); `query_kinds`
     ("literal", "conjunction") the size of queries and goals in bool rows; `names`

@@ -178,7 +178,7 @@ def _build_options(command):
 
 def _run_build(recipe, out: Path, max_pddl_mb=None, max_ground_actions=None,
                max_enumerated_states=None, search_budget=None, **options) -> None:
-    from racbench.export.build import build
+    from racbench.export.build import _say, build, finished_configs
     from racbench.worlds.strips.limits import overridden
 
     try:
@@ -186,9 +186,12 @@ def _run_build(recipe, out: Path, max_pddl_mb=None, max_ground_actions=None,
                                     max_ground_actions=max_ground_actions,
                                     max_enumerated_states=max_enumerated_states,
                                     search_budget=search_budget):
-            build(recipe, out, **options)
+            build(recipe, out, say=lambda line: click.echo(line, err=True), **options)
     except KeyboardInterrupt:
-        _exit_interrupted(f"interrupted; rerun the same command to resume into {out}")
+        kept = finished_configs(out)
+        _exit_interrupted(_say("interrupted_kept", out=out, kept=kept,
+                               total=len(recipe.configs)) if kept else
+                          _say("interrupted_nothing_kept"))
     click.echo(f"wrote {out}")
 
 
@@ -257,7 +260,8 @@ def _split_sizes(n: int) -> dict[str, int]:
               multiple=True, help="A PDDL problem file; repeat for several. With three or "
               "more, the last fifth (at least one) is the test split, the fifth before it "
               "validation; with fewer, all rows form one test split.")
-@click.option("--form", default="bool", show_default=True, help="bool, mc or open (ACP).")
+@click.option("--form", default=None, help="bool, mc or open (ACP; default: bool, or "
+              "the family's only form, e.g. open for plan_generation).")
 @click.option("--phrasing", type=click.Path(path_type=Path), default=None,
               help="Your phrasing file for the domain (default: phrasing.yaml beside "
               "--domain-file, if there is one); see 'racbench phrasing init'.")
@@ -488,12 +492,15 @@ def export_group() -> None:
 @click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
 @click.option("--out", required=True, type=click.Path(path_type=Path),
               help="Folder to create for the task YAMLs.")
-def export_lm_eval_command(directory: Path, out: Path) -> None:
+@click.option("--hub-id", default=None, help="Load the dataset from this Hub id (USER/NAME, "
+              "as racbench publish uploaded DIR) instead of from DIR.")
+def export_lm_eval_command(directory: Path, out: Path, hub_id) -> None:
     """lm-evaluation-harness tasks (one per config, a group for the suite) that load the
-    build in DIR and score replies with racbench.score."""
+    build in DIR and score replies with racbench.score. The tasks find DIR by its path
+    relative to --out: move the two folders together (or give --hub-id)."""
     from racbench.export.harness import _say, export_lm_eval
 
-    group, files = export_lm_eval(directory, out)
+    group, files = export_lm_eval(directory, out, hub_id)
     click.echo(_say("exported", out=out, files=len(files), group=group))
 
 
@@ -504,13 +511,17 @@ def export_lm_eval_command(directory: Path, out: Path) -> None:
 @click.option("--configs", "patterns", default=None,
               help="Only the configs matching these comma-separated patterns, e.g. "
               "'blocksworld_*,gripper_planning_bool'.")
-def export_inspect_command(directory: Path, out: Path, patterns) -> None:
+@click.option("--hub-id", default=None, help="Load the dataset from this Hub id (USER/NAME, "
+              "as racbench publish uploaded DIR) instead of from DIR.")
+def export_inspect_command(directory: Path, out: Path, patterns, hub_id) -> None:
     """Inspect tasks (a Python file, one @task per config) that load the build in DIR
-    and score replies with racbench.score; needs the 'inspect' extra where they run."""
+    and score replies with racbench.score; needs the 'inspect' extra where they run.
+    The tasks find DIR by its path relative to --out: move the two folders together
+    (or give --hub-id)."""
     from racbench.export.harness import _say
     from racbench.export.inspect_export import export_inspect
 
-    file, tasks = export_inspect(directory, out, patterns)
+    file, tasks = export_inspect(directory, out, patterns, hub_id)
     # relative: Inspect reads a file named without @task as a glob, relative before 3.13
     click.echo(_say("exported_inspect", out=out, file=file, tasks=len(tasks),
                     path=os.path.relpath(out / file)))
@@ -521,7 +532,22 @@ def play_group() -> None:
     """Play a world interactively at the terminal (through its gymnasium environment)."""
 
 
-@play_group.command("science")
+class _ScienceCommand(click.Command):
+    """`play science --help` lists the tasks (read when the help is shown, not at start)."""
+
+    def format_epilog(self, ctx, formatter):
+        from racbench.worlds.science.registry import task_names
+
+        names = task_names()
+        formatter.write_paragraph()
+        formatter.write_text(f"TASK is one of the {len(names)} tasks:")
+        with formatter.indentation():
+            for name in names:  # one a line: the wrapper would break them at hyphens
+                formatter.write(f"{'':>{formatter.current_indent}}{name}\n")
+        super().format_epilog(ctx, formatter)
+
+
+@play_group.command("science", cls=_ScienceCommand)
 @click.argument("task")
 @click.option("--variation", type=int, default=0, show_default=True)
 @click.option("--simplifications", default="", help="Comma-separated: teleportAction, openDoors, "

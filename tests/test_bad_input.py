@@ -108,6 +108,51 @@ def a_binary_card(root: Path) -> None:
     (root / "ds" / "README.md").write_bytes(bytes(range(128, 256)))
 
 
+_BUILT: list[Path] = []
+
+
+def _a_build() -> Path:
+    """A small real build, made once per test process (the cases copy it)."""
+    if not _BUILT:
+        import atexit
+        import shutil
+        import tempfile
+
+        where = Path(tempfile.mkdtemp(prefix="racbench-bad-input-"))
+        atexit.register(shutil.rmtree, where, True)
+        subprocess.run([sys.executable, "-m", "racbench.cli", "generate", "projection",
+                        "--objects", "3", "-n", "6", "--out", str(where / "ds"), "--quiet",
+                        "--workers", "1"], check=True, capture_output=True)
+        _BUILT.append(where / "ds")
+    return _BUILT[0]
+
+
+def a_build(root: Path) -> None:
+    """A complete racbench build at root/ds (config projection_L1)."""
+    import shutil
+
+    shutil.copytree(_a_build(), root / "ds")
+
+
+def a_half_copied_build(root: Path) -> None:
+    """A build whose test shard was copied only in part (its footer cut off)."""
+    a_build(root)
+    shard = root / "ds" / "projection_L1" / "test-00000-of-00001.parquet"
+    shard.write_bytes(shard.read_bytes()[:len(shard.read_bytes()) // 2])
+
+
+def a_pddl_fifo(root: Path) -> None:
+    os.mkfifo(root / "problem.pddl")  # reading it would wait for a writer for ever
+
+
+def non_utf8_problem(root: Path) -> None:
+    """A problem file whose name holds a byte that is not UTF-8 (0xff)."""
+    (root / os.fsdecode(b"p\xff.pddl")).write_text("(define (problem p) (:domain d))\n")
+
+
+NOT_UTF8 = os.fsdecode(b"\xff")
+
+
 def nothing(root: Path) -> None:
     pass
 
@@ -355,6 +400,51 @@ CASES = [
          ("/dev/zero", "not a regular file")),
     Case("play-strips-pddl", ["play", "strips", "--domain", "gripper", "--problem-file",
                               "{root}/afile"], ("afile:1:1",), a_file),
+    # -- the newer commands: a half-copied build, paths racbench cannot write, pipes -------
+    Case("export-lm-eval-damaged", ["export", "lm-eval", "{root}/ds", "--out", "{root}/t"],
+         ("test-00000-of-00001.parquet", "not a readable Parquet file", "copied only in part"),
+         a_half_copied_build),
+    Case("export-inspect-damaged", ["export", "inspect", "{root}/ds", "--out", "{root}/t"],
+         ("test-00000-of-00001.parquet", "not a readable Parquet file"), a_half_copied_build),
+    Case("publish-damaged", ["publish", "{root}/ds", "--repo-id", "someone/tiny"],
+         ("test-00000-of-00001.parquet", "not a readable Parquet file"), a_half_copied_build),
+    Case("show-damaged", ["show", "{root}/ds", "projection_L1", "--split", "test"],
+         ("test-00000-of-00001.parquet", "not a readable Parquet file"), a_half_copied_build),
+    Case("audit-damaged", ["audit", "{root}/ds", "--quiet"],
+         ("test-00000-of-00001.parquet", "not a readable Parquet file"), a_half_copied_build),
+    Case("verify-damaged", ["verify", "{root}/ds", "--no-optimal", "--quiet"],
+         ("test-00000-of-00001.parquet", "not a readable Parquet file"), a_half_copied_build),
+    Case("export-not-a-build", ["export", "lm-eval", "{root}/thesis", "--out", "{root}/t"],
+         ("thesis", "racbench"), user_folder),
+    Case("export-out-in-use", ["export", "inspect", "{root}/ds", "--out", "{root}/thesis"],
+         ("thesis", "not an empty folder"), both(a_build, user_folder)),
+    Case("export-configs-none", ["export", "inspect", "{root}/ds", "--out", "{root}/t",
+                                 "--configs", "nope_*"], ("nope_*", "projection_L1"), a_build),
+    Case("export-hub-id", ["export", "lm-eval", "{root}/ds", "--out", "{root}/t", "--hub-id",
+                           "no id"], ("--hub-id 'no id'", "USER/NAME"), a_build),
+    Case("export-out-not-utf8", ["export", "lm-eval", "{root}/ds", "--out",
+                                 "{root}/t" + NOT_UTF8], ("--out", "t\\xff", "not UTF-8"),
+         a_build),
+    Case("publish-not-a-build", ["publish", "{root}/thesis", "--repo-id", "someone/tiny"],
+         ("thesis", "not a racbench build"), user_folder),
+    Case("publish-repo-id", ["publish", "{root}/ds", "--repo-id", "no id"],
+         ("--repo-id 'no id'", "USER/NAME"), a_build),
+    Case("publish-missing", ["publish", "{root}/nowhere", "--repo-id", "someone/tiny"],
+         ("nowhere", "not a folder")),
+    Case("generate-out-not-utf8", GEN[:2] + ["--objects", "3", "-n", "6", "--out",
+                                             "{root}/o" + NOT_UTF8],
+         ("--out", "o\\xff", "not UTF-8")),
+    Case("build-out-not-utf8", ["build", "trac", "--out", "{root}/o" + NOT_UTF8],
+         ("--out", "o\\xff", "not UTF-8")),
+    Case("problem-file-not-utf8", ["generate", "projection", "--domain", "gripper",
+                                   "--problem-file", "{root}/p" + NOT_UTF8 + ".pddl", "-n", "6",
+                                   "--out", "{root}/out"],
+         ("problem file", "p\\xff.pddl", "not UTF-8"), non_utf8_problem),
+    Case("play-strips-fifo", ["play", "strips", "--domain-file", "{root}/problem.pddl",
+                              "--problem-file", "{root}/problem.pddl"],
+         ("problem.pddl", "not a regular file"), a_pddl_fifo),
+    Case("play-strips-missing", ["play", "strips", "--domain", "gripper", "--problem-file",
+                                 "{root}/none.pddl"], ("none.pddl", "not found")),
 ]
 
 
@@ -400,7 +490,8 @@ def test_bad_input_is_refused_cleanly(tmp_path, monkeypatch, case):
 
 SAMPLE = ("binary", "scale-nan", "out-foreign-overwrite", "out-is-file", "out-under-proc",
           "n-odd", "show-broken-parquet", "family-problem-unknown", "recipe-fifo",
-          "name-escapes-to-a-folder", "partial-of-the-user")
+          "name-escapes-to-a-folder", "partial-of-the-user", "export-lm-eval-damaged",
+          "publish-damaged", "generate-out-not-utf8", "play-strips-fifo")
 
 
 @pytest.mark.parametrize("name", SAMPLE)
@@ -427,3 +518,53 @@ def test_braces_in_a_description_are_its_own_text():
                            "{braces} and {}'\n    task: projection\n    for_each: {length: [1]}\n"
                            "    splits: {test: 4}\n", "r.yaml")
     assert [(c.name, c.description) for c in recipe_.configs] == [("a_1", "L1, {braces} and {}")]
+
+
+def test_every_command_is_in_the_battery():
+    """Each command of the CLI meets bad input here, not build alone."""
+    commands = {c.args[0] if c.args[0] not in ("export", "play") else " ".join(c.args[:2])
+                for c in CASES}
+    assert {"build", "generate", "show", "audit", "verify", "publish", "export lm-eval",
+            "export inspect", "play strips", "play science"} <= commands
+
+
+def test_publish_with_the_hub_unreachable_says_so_in_one_line(tmp_path):
+    """Offline, against an address nothing listens on: one line naming the address,
+    exit 2, no traceback of the HTTP client."""
+    a_build(tmp_path)
+    env = dict(os.environ, HF_ENDPOINT="http://127.0.0.1:9", HF_TOKEN="hf_not_a_token",
+               HF_HUB_DISABLE_XET="1")
+    env.pop("HF_HUB_OFFLINE", None)
+    proc = subprocess.run([sys.executable, "-m", "racbench.cli", "publish", str(tmp_path / "ds"),
+                           "--repo-id", "someone/tiny", "--quiet"], capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert "cannot reach the Hub at http://127.0.0.1:9" in proc.stderr
+    assert "someone/tiny" in proc.stderr and "HF_ENDPOINT" in proc.stderr
+
+
+def test_a_failed_build_into_a_non_utf8_out_leaves_no_partial_folder(tmp_path):
+    out = os.path.join(str(tmp_path), "o" + NOT_UTF8)
+    proc = subprocess.run([sys.executable, "-m", "racbench.cli", "generate", "projection",
+                           "--objects", "3", "-n", "6", "--out", os.fsencode(out), "--quiet"],
+                          capture_output=True, env=dict(os.environ), timeout=120)
+    stderr = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 2 and "Traceback" not in stderr, stderr
+    assert "not UTF-8" in stderr and os.listdir(tmp_path) == []
+
+
+def test_export_through_a_symbolic_link_writes_where_it_points(tmp_path):
+    """--out a link to an empty folder, or to where a folder is to be made: the tasks
+    are written there, and the link is kept."""
+    a_build(tmp_path)
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    (tmp_path / "dangling").symlink_to(tmp_path / "later")
+    for out, real in (("link", "real"), ("dangling", "later")):
+        proc = subprocess.run([sys.executable, "-m", "racbench.cli", "export", "inspect",
+                               str(tmp_path / "ds"), "--out", str(tmp_path / out)],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        assert (tmp_path / out).is_symlink()
+        assert [p.name for p in (tmp_path / real).iterdir()] == ["racbench_projection_l1.py"]

@@ -173,13 +173,43 @@ def test_interrupted_build_resumes_to_identical_bytes(tmp_path):
     assert proc.poll() is None, "the build ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=60) == 130
+    # it says what was kept, and how to resume
+    assert "2 of 3 configs are finished and kept" in proc.stderr.read().decode()
     assert not out.exists(), "an interrupted build must not leave a complete-looking folder"
     assert (partial / "second").is_dir() and not (partial / "slow").exists()
-    racbench("build", recipe_file, "--out", out, "--quiet")
+    resumed = racbench("build", recipe_file, "--out", out, "--quiet", check=False)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming the unfinished build" in resumed.stderr
+    assert "2 of 3 configs already finished" in resumed.stderr
     assert not partial.exists()
     reference = tmp_path / "reference"
     racbench("build", recipe_file, "--out", reference, "--workers", 1, "--quiet")
     assert_same_files(out, reference)
+
+
+def test_ctrl_c_before_any_config_is_finished_keeps_nothing_and_says_so(tmp_path):
+    """Nothing to resume from: no "rerun to resume", and no unfinished folder left."""
+    recipe_file = tmp_path / "slow.yaml"
+    recipe_file.write_text(INTERRUPTED_RECIPE.split("  - name: first")[0]
+                           + "  - name: slow" + INTERRUPTED_RECIPE.split("  - name: slow")[1])
+    out = tmp_path / "out"
+    partial = tmp_path / ".out.partial"
+    proc = subprocess.Popen([sys.executable, "-m", "racbench.cli", "build", str(recipe_file),
+                             "--out", str(out), "--workers", "2", "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 60
+    while time.time() < deadline and not (partial / "slow.tmp").exists():  # making rows
+        time.sleep(0.02)
+    time.sleep(0.2)
+    assert proc.poll() is None, "the build ended before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    code = proc.wait(timeout=60)
+    assert code == 130, (code, proc.stderr.read().decode())
+    stderr = proc.stderr.read().decode()
+    assert "before any config was finished; nothing was kept" in stderr, stderr
+    assert "resume" not in stderr
+    assert not out.exists() and not partial.exists()
+    assert os.listdir(tmp_path) == ["slow.yaml"]
 
 
 @pytest.mark.parametrize("delay", [0.4, 1.5, 3.0, 5.0])

@@ -149,9 +149,57 @@ def test_card_body_gives_the_licence_and_the_citation(built):
 
 def glance_table(card: str) -> dict[str, list[str]]:
     """The 'At a glance' table: config -> its cells after the name."""
-    section = card.split("## At a glance", 1)[1].split("\n## ", 1)[0]
+    section = card.split("## At a glance", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
     rows = [line.split(" | ") for line in section.splitlines() if line.startswith("| `")]
     return {cells[0].strip("| `"): [c.strip(" |") for c in cells[1:]] for cells in rows}
+
+
+def per_split_table(card: str) -> dict[tuple[str, str], list[str]]:
+    """The 'Per split' table: (config, split) -> its cells after those two."""
+    section = card.split("### Per split", 1)[1].split("\n## ", 1)[0]
+    rows = [[c.strip(" |`") for c in line.split(" | ")] for line in section.splitlines()
+            if line.startswith("| `")]
+    return {(cells[0], cells[1]): cells[2:] for cells in rows}
+
+
+def _cell(values: list, nulls: int) -> str:
+    if not values:
+        return "null"
+    low, high, mean = min(values), max(values), sum(values) / len(values)
+    return (str(low) if low == high else f"{low}-{high} (mean {mean:.1f})") + (
+        f"; {nulls} null" if nulls else "")
+
+
+def test_card_shows_each_split_its_problems_and_difficulty(built):
+    """Generalization splits (ferry: p04-p06 to train, p07-p08 to test) are shown apart:
+    each split's problems and figures, read from its own rows."""
+    table = per_split_table((built / "README.md").read_text(encoding="utf-8"))
+    assert {config for config, _ in table} == set(NAMES) - {"power"}  # no trajectories
+    for (config, split), (rows, problems, objects, lengths, plans) in table.items():
+        ds = datasets.load_dataset(str(built), config, split=split)
+        assert int(rows) == len(ds)
+        assert problems == ", ".join(sorted(set(ds["problem"])))
+        for cell, column in ((objects, "n_objects"), (lengths, "sequence_length"),
+                             (plans, "optimal_plan_length")):
+            values = [v for v in ds[column] if v is not None]
+            assert cell == _cell(values, len(ds) - len(values)), (config, split, column)
+    train = table[("ferry_applicability_bool", "train")][1].split(", ")
+    test = table[("ferry_applicability_bool", "test")][1].split(", ")
+    assert set(train) <= {"p04", "p05", "p06"} and set(test) <= {"p07", "p08"}
+
+
+def test_the_configs_table_gives_the_sequence_lengths_rows_have(built):
+    """Applicability asks about a state, with no sequence: its lengths are 0, not the
+    families' default of 2."""
+    card = (built / "README.md").read_text(encoding="utf-8")
+    section = card.split("## Configs", 1)[1].split("\n## ", 1)[0]
+    lengths = {cells[0].strip("| `"): cells[4].strip() for cells in
+               (line.split(" | ") for line in section.splitlines() if line.startswith("| `"))}
+    for form in ("bool", "mc", "open"):
+        ds = datasets.load_dataset(str(built), f"ferry_applicability_{form}", split="train")
+        assert set(ds["sequence_length"]) == {0}
+        assert lengths[f"ferry_applicability_{form}"] == "0"
+    assert lengths["trac_projection"] == "1"
 
 
 def test_card_opens_with_rows_answers_and_difficulty_read_from_the_shards(built):

@@ -60,7 +60,7 @@ def test_bad_option_values(tmp_path):
 def test_impossible_request_is_refused_before_writing(tmp_path):
     r = racbench("generate", "executability", "--objects", 2, "-n", 10_000_000,
                  "--out", tmp_path / "x")
-    assert_user_error(r, "distinct problems")
+    assert_user_error(r, "distinct questions", "so it can give at most")
     assert os.listdir(tmp_path) == []
 
 

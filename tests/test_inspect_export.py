@@ -187,3 +187,27 @@ def test_bad_inputs_exit_2_writing_nothing(exported, tmp_path):
     assert not (tmp_path / "new").exists()
     assert sorted(p.name for p in (tmp_path / "used").iterdir()) == ["mine.txt"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["used"]  # no temporary left
+
+
+def test_the_build_and_the_tasks_file_move_together(exported, tmp_path):
+    """The tasks file finds the build by its path relative to itself: once both folders
+    move (the place they were written no longer exists), Inspect still runs every task;
+    with --hub-id the file names the Hub dataset instead."""
+    import shutil
+
+    first = tmp_path / "first"
+    shutil.copytree(exported / "data", first / "data")
+    racbench("export", "inspect", first / "data", "--out", first / "tasks", "--configs",
+             "ferry_*,proj_*")
+    assert str(first) not in (first / "tasks" / FILE).read_text()
+    moved = tmp_path / "elsewhere" / "moved"
+    moved.parent.mkdir()
+    first.rename(moved)
+    proc = subprocess.run([sys.executable, "-c", RUN, str(moved / "data"), FILE,
+                           str(tmp_path / "logs")], cwd=moved / "tasks", env=OFFLINE,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    racbench("export", "inspect", exported / "data", "--out", tmp_path / "hub", "--configs",
+             "ferry_*,proj_*", "--hub-id", "someone/racbench-tiny")
+    text = (tmp_path / "hub" / FILE).read_text()
+    assert 'FOLDER = "someone/racbench-tiny"' in text and str(exported) not in text

@@ -117,3 +117,46 @@ def test_export_refuses_an_out_in_use_and_a_folder_that_is_not_a_build(exported,
                     check=False)
     assert proc.returncode == 2 and "racbench" in proc.stderr
     assert not (tmp_path / "new").exists()
+
+
+def test_the_build_and_the_export_move_together(exported, tmp_path):
+    """The task YAMLs name the build by its path relative to them: once both folders
+    move (the place they were written no longer exists), lm-eval, run from elsewhere,
+    still finds every config."""
+    import shutil
+
+    first = tmp_path / "first"
+    shutil.copytree(exported / "data", first / "data")
+    racbench("export", "lm-eval", first / "data", "--out", first / "tasks")
+    assert str(first) not in "".join(p.read_text() for p in (first / "tasks").iterdir())
+    moved = tmp_path / "elsewhere" / "moved"
+    moved.parent.mkdir()
+    first.rename(moved)
+    out = tmp_path / "results"
+    proc = subprocess.run([sys.executable, "-m", "lm_eval", "--model", "dummy", "--tasks",
+                           "racbench_lm_eval_tiny", "--include_path", str(moved / "tasks"),
+                           "--output_path", str(out)], capture_output=True, text=True,
+                          env=OFFLINE, timeout=600, cwd=tmp_path / "elsewhere")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    results = json.loads(open(glob.glob(str(out / "**" / "results_*.json"),
+                                        recursive=True)[0]).read())
+    sizes = {t: results["n-samples"][t]["effective"] for t in TASKS}
+    assert sizes == {TASKS[0]: 8, TASKS[1]: 4, TASKS[2]: 4}
+
+
+def test_a_hub_id_names_the_dataset_instead_of_a_path(exported, tmp_path):
+    racbench("export", "lm-eval", exported / "data", "--out", tmp_path / "hub",
+             "--hub-id", "someone/racbench-tiny")
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_constructor("!function", lambda loader, node: loader.construct_scalar(node))
+    task = yaml.load((tmp_path / "hub" / f"{TASKS[0]}.yaml").read_text(), Loader=Loader)
+    assert task["dataset_path"] == "someone/racbench-tiny" and task["dataset_name"] == "proj"
+    assert "custom_dataset" not in task and str(exported) not in str(task)
+    proc = racbench("export", "lm-eval", exported / "data", "--out", tmp_path / "bad",
+                    "--hub-id", "not a hub id", check=False)
+    assert proc.returncode == 2 and "--hub-id 'not a hub id'" in proc.stderr
+    assert not (tmp_path / "bad").exists()

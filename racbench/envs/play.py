@@ -39,7 +39,15 @@ def play_science(task: str, variation: int = 0, simplifications: str = "",
 
 def play_strips(domain: str | None = None, problem: str | None = None, domain_file=None,
                 problem_file=None, input_stream=None, output_stream=None) -> float:
-    """Play a PDDL problem, shipped (`domain`, `problem`) or from files; returns the score."""
+    """Play a PDDL problem, shipped (`domain`, `problem`) or from files; returns the score.
+    A file that is not a regular one (a pipe, which reading would wait on for ever, a
+    device, a folder) is refused at once, as `racbench generate` refuses it."""
+    from racbench.errors import InputError
+    from racbench.tasks.config import is_readable_file, not_a_file
+
+    for path, what in ((domain_file, "--domain-file"), (problem_file, "--problem-file")):
+        if path is not None and not is_readable_file(path, what):
+            raise InputError(f"{what} {path} {not_a_file(path)}")
     env = gymnasium.make(STRIPS_ID, domain=domain, problem=problem, domain_file=domain_file,
                          problem_file=problem_file)
     name = env.unwrapped.task.domain_name

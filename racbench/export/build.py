@@ -38,10 +38,12 @@ from racbench.export.folder import (MANIFEST, check_out, check_partial, make_par
 from racbench.export.parquet import ROWS_PER_SHARD, ShardWriter
 from racbench.export.engines import LocalEngine, engine_session
 from racbench.export.jobs import GC_EVERY, GENERATORS, make_chunk, probe_job
+from racbench.text import sayer
 
 CHUNK = 500
 MIN_CHUNK = 8
 MAX_REDRAWS = 64
+_say = sayer("cli", ("generation.j2", "build.j2"))
 
 
 class BuildError(InputError):
@@ -114,9 +116,8 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False
         gen = spec.task.rows(spec.name, seed, tuple(spec.splits), result)
         for split, wanted in spec.splits.items():
             if wanted > gen.capacity(split):
-                raise BuildError(f"config '{spec.name}' asks for {wanted} {split} rows but at "
-                                 f"most {int(gen.capacity(split))} distinct problems exist; "
-                                 "ask for fewer rows, or more objects or problems")
+                raise BuildError(_say("capacity", config=spec.name, split=split,
+                                      wanted=wanted, offered=int(gen.capacity(split))))
         gens[spec.name] = gen
         makers[spec.name] = (spec.task, seed, tuple(spec.splits), result)
     return gens, makers
@@ -155,11 +156,12 @@ def _world_batches(recipe: Recipe) -> list[Recipe]:
 @_rare_collections()
 def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 1.0,
           workers: int | None = None, overwrite: bool = False, progress: bool = True,
-          engine: str = "local", address: str | None = None) -> Path:
+          engine: str = "local", address: str | None = None, say=None) -> Path:
     """Build `recipe` into the folder `out`; see the module's text. `engine` is where the
     jobs run: "local" (a fork pool of `workers` processes) or "ray" (Ray tasks on the
-    cluster at `address`, or on a Ray instance started here). Raises an InputError
-    subclass for a request we refuse, before writing anything."""
+    cluster at `address`, or on a Ray instance started here). `say`, if given, is told
+    in a line that an unfinished build is being resumed. Raises an InputError subclass
+    for a request we refuse, before writing anything."""
     out = Path(os.path.abspath(out))
     seed = recipe.seed if seed is None else seed
     if not math.isfinite(scale) or scale <= 0:
@@ -169,11 +171,11 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
     check_out(out, overwrite)
     recipe_run = recipe.scaled(scale) if scale != 1.0 else recipe
     with engine_session(engine, workers, address) as runner:
-        return _build(recipe, recipe_run, out, seed, scale, progress, runner)
+        return _build(recipe, recipe_run, out, seed, scale, progress, runner, say)
 
 
 def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: float,
-           progress: bool, engine) -> Path:
+           progress: bool, engine, say=None) -> Path:
     batches = _world_batches(recipe_run)
     gens, makers = prepare(batches[0], seed, engine, progress)  # bad requests stop here
 
@@ -192,6 +194,9 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         remove_empty(created)
         raise BuildError(f"cannot write {partial}: {exc.strerror}") from None
 
+    if resume and say is not None:
+        kept = finished_configs(out)
+        say(_say("resuming", out=out, kept=kept, total=len(recipe_run.configs)))
     total = sum(sum(s.splits.values()) for s in recipe_run.configs)
     bar = progress_bar(enabled=progress, total=total, unit="rows", desc=recipe.name)
     stats = []
@@ -219,6 +224,11 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         shutil.rmtree(partial, ignore_errors=True)
         remove_empty(created)
         raise
+    except KeyboardInterrupt:  # keep finished configs to resume from, else nothing
+        if not finished_configs(out):
+            shutil.rmtree(partial, ignore_errors=True)
+            remove_empty(created)
+        raise
     finally:
         bar.close()
         GENERATORS.clear()
@@ -228,6 +238,16 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         shutil.rmtree(out)
     os.replace(partial, out)
     return out
+
+
+def finished_configs(out: Path) -> int:
+    """How many configs an unfinished build of `out` has finished and kept (what a rerun
+    resumes from)."""
+    state = partial_path(Path(os.path.abspath(out))) / ".state"
+    try:
+        return sum(1 for p in state.iterdir() if p.name.endswith(".stats.json"))
+    except OSError:
+        return 0
 
 
 def _finished(spec: ConfigSpec, partial: Path) -> bool:
@@ -295,9 +315,13 @@ def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int, chunks: Itera
         dropped += made.dropped
         splits[split] = _split_stats(n, counts, shards.files)
         keys_by_split[split] = made.keys
+    summary = gen.summary()
+    if summary["row_kind"] in ("bool", "mc", "open"):  # question rows: the lengths they have
+        # (applicability asks about a state, with no sequence: 0, whatever the config's
+        # default length)
+        summary["lengths"] = sorted({int(k) for st in splits.values() for k in st.lengths})
     stats = ConfigStats(name=spec.name, description=spec.description, splits=splits,
-                        redrawn_duplicates=redrawn, dropped_for_budget=dropped,
-                        **gen.summary())
+                        redrawn_duplicates=redrawn, dropped_for_budget=dropped, **summary)
     (partial / ".state" / f"{spec.name}.keys.json").write_text(json.dumps(keys_by_split))
     final = partial / spec.name
     shutil.rmtree(final, ignore_errors=True)
@@ -352,10 +376,9 @@ class SplitRows:
                     attempt += 1
                     self.redrawn += 1
                     if attempt > MAX_REDRAWS:
-                        raise GenerationError(
-                            f"config '{name}': {MAX_REDRAWS} redraws in a row repeated "
-                            "earlier problems; it asks for more distinct problems than its "
-                            "world offers: ask for fewer rows")
+                        raise GenerationError(_say("too_few_problems", config=name,
+                                                   split=split, wanted=self.n, made=index,
+                                                   redraws=MAX_REDRAWS))
                     row = gen.row(split, index, codes[index], attempt)
                     columns, key = row.columns, row.key
                     self.dropped += row.dropped

@@ -25,7 +25,7 @@ from racbench.export.card_section import CARD_END, CARD_START
 from racbench.text import environment
 from racbench.export.licenses import DEFAULT_LICENSE
 from racbench.export.details import CONFIGS_FILE, render_details
-from racbench.export.glance import DIFFICULTY, answer_shares, glance, spread
+from racbench.export.glance import DIFFICULTY, answer_shares, glance, split_problems, spread
 from racbench.export.plots import write_plots
 from racbench.export.hub import size_category, task_tags
 from racbench.export.splitinfo import split_size
@@ -81,9 +81,14 @@ def front_matter(recipe, stats, sizes: dict) -> dict:
 
 
 def _glance_rows(glances: list) -> list[dict]:
-    """The 'At a glance' table's cells of each config."""
+    """The 'At a glance' table's cells of each config, and its 'Per split' cells: each
+    split's problems and difficulty, for generalization splits (small problems in
+    train, larger ones in test) that the pooled figures would hide."""
     return [{"name": g.name, "rows": g.rows, "shares": answer_shares(g),
-             **{column: spread(g, column) for column in DIFFICULTY}} for g in glances]
+             **{column: spread(g, column) for column in DIFFICULTY},
+             "splits": [{"split": split, "rows": n, "problems": split_problems(g, split),
+                         **{column: spread(g, column, split) for column in DIFFICULTY}}
+                        for split, n in g.rows.items()]} for g in glances]
 
 
 def render_card(recipe, seed: int, scale: float, stats, cross_config_leaks: int,

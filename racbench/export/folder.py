@@ -18,12 +18,15 @@ import yaml
 from racbench.errors import InputError
 from racbench.export.details import CONFIGS_FILE
 from racbench.export.plots import PLOTS
+from racbench.paths import check_utf8
+from racbench.text import sayer
 
 CARD = "README.md"
 MANIFEST = "build.json"  # in .<out>.partial: which recipe an unfinished build is making
 SHARD = re.compile(r"(train|validation|test)-(\d{5})-of-(\d{5})\.parquet")
 SIDE_FILES = frozenset({CARD, CONFIGS_FILE, *PLOTS})
 TAG = "racbench"
+_say = sayer("cli", ("build.j2",))
 
 
 class OutputError(InputError):
@@ -115,6 +118,7 @@ def check_partial(partial: Path, fingerprint: str) -> bool:
 def check_out(out: Path, overwrite: bool) -> None:
     """Refuse an --out that is a file, or a folder that exists (unless --overwrite and
     it is a racbench dataset folder), or one under a place we cannot write."""
+    check_utf8(out, "--out")
     try:
         _check_out(out, overwrite)
     except OSError as exc:  # a name too long, a folder we may not list...
@@ -132,16 +136,27 @@ def _check_out(out: Path, overwrite: bool) -> None:
         if not out.is_dir() or out.is_symlink():
             raise OutputError(f"--out {out} is a file (or a link); give the path of a "
                               "folder to create")
-        if not overwrite:
-            raise OutputError(f"{out} already exists; choose another --out or pass "
-                              "--overwrite to replace the dataset racbench built there")
         foreign = foreign_entries(out)
+        if not overwrite:
+            if foreign:
+                raise OutputError(_say("out_exists_other", out=out, entries=foreign,
+                                       free=_free_name(out)))
+            raise OutputError(_say("out_exists_built", out=out,
+                                   empty=not any(out.iterdir())))
         if foreign:
             shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
             raise OutputError(f"--overwrite replaces only a dataset folder racbench built; "
                               f"{out} holds other files ({shown}); choose another --out or "
                               "empty it yourself")
     _check_writable(out)
+
+
+def _free_name(out: Path) -> Path:
+    """A name beside `out` that nothing uses yet (out-2, out-3, ...), for a message."""
+    n = 2
+    while (candidate := out.with_name(f"{out.name}-{n}")).exists() or candidate.is_symlink():
+        n += 1
+    return candidate
 
 
 def _check_writable(out: Path) -> None:

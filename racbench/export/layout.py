@@ -10,28 +10,46 @@ and then any other by name, shards by name. A reader that also accepts one confi
 folder as its root can tell one by `split_files(root)` being non-empty.
 
 Errors: a shard that lacks a requested column raises `LayoutError`; a file pyarrow
-cannot read raises pyarrow's own error (`pyarrow.ArrowException` or `OSError`), for
-the caller to word in its own message.
+cannot read (truncated by a half-finished copy, or not Parquet at all) raises
+`DamagedShard`, one line naming the file, so every command reading a build (show,
+audit, export, publish) says which file is damaged in the same words.
 """
 
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from racbench.errors import InputError
+from racbench.text import sayer
 
 SPLIT_ORDER = ("train", "validation", "test")
+_say = sayer("cli", ("dataset.j2",))
 
 _SHARD_RE = re.compile(r"^(?P<split>.+?)-\d{5}-of-\d{5}\.parquet$")
 
 
 class LayoutError(InputError):
     """A shard that does not hold what its reader asked for."""
+
+
+class DamagedShard(LayoutError):
+    """A shard pyarrow cannot read."""
+
+
+@contextmanager
+def reading(path: Path) -> Iterator[None]:
+    """Turn pyarrow's errors on reading `path` into DamagedShard naming the file."""
+    try:
+        yield
+    except (pa.ArrowException, OSError) as exc:
+        raise DamagedShard(_say("damaged_shard", path=path,
+                                reason=" ".join(str(exc).split()))) from None
 
 
 def config_dirs(root: Path) -> list[Path]:
@@ -65,16 +83,24 @@ def split_files(config_dir: Path) -> dict[str, list[Path]]:
 
 def schema(path: Path) -> pa.Schema:
     """The columns and their types of one shard, read from its footer only."""
-    return pq.ParquetFile(path).schema_arrow
+    with reading(path):
+        return pq.ParquetFile(path).schema_arrow
+
+
+def num_rows(path: Path) -> int:
+    """The rows of one shard, read from its footer only."""
+    with reading(path):
+        return pq.read_metadata(path).num_rows
 
 
 def read_columns(path: Path, columns: Sequence[str] | None = None) -> pa.Table:
     """The chosen columns (all if None) of one shard: a split is read shard by shard,
     so that an error names the file. Raises `LayoutError` if a column is missing."""
-    parquet = pq.ParquetFile(path)
-    if columns is not None:
-        names = set(parquet.schema_arrow.names)
-        missing = [c for c in columns if c not in names]
-        if missing:
-            raise LayoutError(f"{path}: missing column(s) {', '.join(missing)}")
-    return parquet.read(columns=None if columns is None else list(columns))
+    with reading(path):
+        parquet = pq.ParquetFile(path)
+        if columns is not None:
+            names = set(parquet.schema_arrow.names)
+            missing = [c for c in columns if c not in names]
+            if missing:
+                raise LayoutError(f"{path}: missing column(s) {', '.join(missing)}")
+        return parquet.read(columns=None if columns is None else list(columns))

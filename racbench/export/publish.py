@@ -14,15 +14,16 @@ the token `hf auth login` stored), or `token=`.
 
 from __future__ import annotations
 
+import os
 import re
+import socket
 from dataclasses import dataclass
 from pathlib import Path
-
-import pyarrow.parquet as pq
 
 from racbench.errors import InputError
 from racbench.export.details import CONFIGS_FILE
 from racbench.export.folder import CARD, MANIFEST, SHARD, TAG, card_front_matter, foreign_entries
+from racbench.export.layout import num_rows
 from racbench.export.plots import PLOTS
 from racbench.text import sayer
 
@@ -75,7 +76,7 @@ def build_files(folder: Path) -> list[str]:
                             if SHARD.fullmatch(p.name))
             if not shards:
                 raise PublishError(_say("no_shards", folder=folder, config=name, split=split))
-            rows = sum(pq.read_metadata(folder / name / s).num_rows for s in shards)
+            rows = sum(num_rows(folder / name / s) for s in shards)
             wanted = sizes.get(name, {}).get(split)
             if rows != wanted:
                 raise PublishError(_say("row_count", folder=folder, config=name, split=split,
@@ -88,11 +89,23 @@ def build_files(folder: Path) -> list[str]:
     return sorted(files)
 
 
-def check_repo_id(repo_id: str) -> str:
+def check_repo_id(repo_id: str, option: str = "--repo-id") -> str:
     if not isinstance(repo_id, str) or not REPO_ID.fullmatch(repo_id) or len(repo_id) > 96 \
             or "--" in repo_id or ".." in repo_id or repo_id.endswith((".", "-", ".git")):
-        raise PublishError(_say("bad_repo_id", repo_id=repo_id))
+        raise PublishError(_say("bad_repo_id", repo_id=repo_id, option=option))
     return repo_id
+
+
+def _unreachable(exc: BaseException) -> bool:
+    """Did the upload fail for want of a connection (refused, no route, name not
+    resolved, timed out)? huggingface_hub's HTTP client raises its own transport errors
+    (httpx's, or requests' in older releases), which subclass no exception of ours."""
+    if isinstance(exc, (ConnectionError, TimeoutError, socket.gaierror)):
+        return True
+    return any(cls.__name__ in ("TransportError", "RequestError", "ConnectionError", "Timeout")
+               and cls.__module__.split(".")[0] in ("httpx", "httpx2", "httpcore", "requests",
+                                                     "urllib3")
+               for cls in type(exc).__mro__)
 
 
 def publish(folder: Path, repo_id: str, *, private: bool = False, token: str | None = None,
@@ -118,5 +131,11 @@ def publish(folder: Path, repo_id: str, *, private: bool = False, token: str | N
         status = getattr(exc.response, "status_code", None)
         raise PublishError(_say("hub_refused", repo_id=repo_id, status=status,
                                 reason=str(exc).splitlines()[0])) from None
+    except Exception as exc:  # noqa: BLE001 - the HTTP client's own classes vary by version
+        if not _unreachable(exc):
+            raise
+        raise PublishError(_say("unreachable", repo_id=repo_id, endpoint=api.endpoint,
+                                reason=" ".join(str(exc).split()) or type(exc).__name__,
+                                endpoint_set=bool(os.environ.get("HF_ENDPOINT")))) from None
     return Published(repo_id, f"{api.endpoint}/datasets/{repo_id}",
                      getattr(commit, "oid", None) or "", len(files))

@@ -37,7 +37,7 @@ API = Arguments("family", "domain=", "domain_file=", "problem=")
 def generate_config(family: str, *, domain: str | None = None,
                     domain_file: str | Path | None = None,
                     problems: str | Path | Sequence[str | Path] | None = None,
-                    split: str | None = None, form: str = "bool",
+                    split: str | None = None, form: str | None = None,
                     length: int | Sequence[int] | None = None, objects: int | None = None,
                     names: str | None = None, style: str | None = None,
                     query_kinds: str | Sequence[str] | None = None,
@@ -45,7 +45,8 @@ def generate_config(family: str, *, domain: str | None = None,
                     arguments: Arguments) -> TaskConfig:
     """The validated config of generate's arguments. `problems` (names or files) go to
     `split`, or with `split` None (a build of every split) are spread over the splits;
-    `query_kinds` may be comma-separated; unset knobs take the recipes' defaults."""
+    `query_kinds` may be comma-separated; unset knobs take the recipes' defaults (the
+    form: bool, or the family's first form where it has no bool)."""
     problems = [problems] if isinstance(problems, (str, Path)) else list(problems or ())
     _check_world(family, domain, domain_file, problems, arguments)
     if split is not None and split not in SPLITS:
@@ -56,6 +57,8 @@ def generate_config(family: str, *, domain: str | None = None,
         length = defaults["length"]
     if isinstance(query_kinds, str):
         query_kinds = [k.strip() for k in query_kinds.split(",") if k.strip()]
+    if form is None:
+        form = default_form(family)
     cfg = TaskConfig(
         family=family, domain=domain or defaults["domain"], domain_file=domain_file,
         form=form, lengths=(length,) if isinstance(length, int) else tuple(length),
@@ -65,6 +68,15 @@ def generate_config(family: str, *, domain: str | None = None,
         query_kinds=QUERY_KINDS if query_kinds is None else tuple(query_kinds),
         phrasing=str(phrasing or ""))
     return cfg.validate()
+
+
+def default_form(family: str) -> str:
+    """The form a family's rows take when none is asked for: bool where it has it (every
+    family but the open-only ones, such as plan_generation), else its first form."""
+    from racbench.tasks import FAMILIES
+
+    forms = FAMILIES[family].forms if family in FAMILIES else ("bool",)
+    return "bool" if "bool" in forms else forms[0]
 
 
 def _check_world(family: str, domain, domain_file, problems: list, arguments: Arguments

@@ -8,11 +8,13 @@ the same families (racbench/tasks/<family>.py).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
 from racbench.errors import InputError
+from racbench.paths import check_utf8
 from racbench.splits.names import POOLS, name_pool
 from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipped_problem_names
 
@@ -164,7 +166,7 @@ class TaskConfig:
                 raise ConfigError(f"unknown domain '{self.domain}'; accepted: "
                                   f"{', '.join(shipped_domains())}, {TRAC_DOMAIN} "
                                   "(or a domain file)")
-        elif not Path(self.domain_file).is_file():
+        elif not is_readable_file(self.domain_file, "domain file"):
             raise ConfigError(f"domain file {self.domain_file} {not_a_file(self.domain_file)}")
         bad = sorted(set(self.problems) - set(SPLITS))
         if bad:
@@ -179,7 +181,7 @@ class TaskConfig:
                 if known is not None and p not in known:
                     raise ConfigError(f"unknown problem '{p}' of domain {self.domain}; "
                                       f"accepted: {', '.join(sorted(known))}")
-                if known is None and not Path(p).is_file():
+                if known is None and not is_readable_file(p, "problem file"):
                     raise ConfigError(f"problem file {p} {not_a_file(p)}")
                 if p in seen and seen[p] != split:
                     raise ConfigError(f"problem '{p}' is in both '{seen[p]}' and '{split}'; "
@@ -326,6 +328,8 @@ class TaskConfig:
         task): the engine builds them in one run and then lets their worlds go."""
         if self.rules:
             return f"{self.domain_label}{sorted(self.rule_options)}"
+        if self.domain_file:  # two files may name the same PDDL domain
+            return os.path.realpath(self.domain_file)
         return self.domain_label
 
     def release(self) -> None:
@@ -363,9 +367,23 @@ def _load_phrasing(path: str, domain_file: str):
 
 
 def domain_file_label(domain_file: str) -> str:
-    """What rows call the domain of a user's domain file: its folder's name (blocks for
-    blocks/domain.pddl), or the file's stem where it has no folder."""
-    return Path(domain_file).parent.name or Path(domain_file).stem
+    """What rows (the `domain` column) and the card call the domain of a user's domain
+    file: the name its PDDL gives it, `(domain keys-doors)`, whatever folder holds the
+    file or however its path is typed."""
+    return _pddl_domain_name(str(Path(os.path.realpath(domain_file))))
+
+
+@lru_cache(maxsize=64)
+def _pddl_domain_name(path: str) -> str:
+    from racbench.worlds.strips.world import load_domain_text
+
+    return load_domain_text(path)[1].name
+
+
+def is_readable_file(path: str, what: str) -> bool:
+    """Is `path` a file (after refusing a path racbench cannot write into rows)?"""
+    check_utf8(path, what)
+    return Path(path).is_file()
 
 
 def not_a_file(path: str) -> str:

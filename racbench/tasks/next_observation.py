@@ -223,8 +223,8 @@ class NextObservationConfig:
     def _validate_files(self) -> None:
         """A user's domain file and problem files (paths as the other families take
         them: a recipe reads relative ones from its folder): present, each in one split."""
-        from racbench.tasks.config import not_a_file
-        if not Path(self.domain_file).is_file():
+        from racbench.tasks.config import is_readable_file, not_a_file
+        if not is_readable_file(self.domain_file, "'domain_file'"):
             raise NextObservationError(f"'domain_file' {self.domain_file} "
                                        f"{not_a_file(self.domain_file)}")
         if not self.problems:
@@ -232,7 +232,7 @@ class NextObservationConfig:
                                        "per split ({train: [p1.pddl, ...], test: [...]})")
         for split, names in sorted(self.problems.items()):
             for path in names:
-                if not Path(path).is_file():
+                if not is_readable_file(path, "problem file"):
                     raise NextObservationError(f"problem file {path} in '{split}' of "
                                                f"'problems' {not_a_file(path)}")
         _disjoint("problems", self.problems, None, "problem file")

@@ -33,8 +33,10 @@ from racbench.tasks import FAMILIES
 from racbench.tasks.balance import (SURVEY_DRAWS, Cells, Survey, survey_cells, survey_limit,
                                     survey_options)
 from racbench.tasks.base import goal_json
+from racbench.text import sayer
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.budget import take_dropped
+from racbench.worlds.strips.search import SearchBudgetExceeded
 from racbench.tasks.question import LETTERS, N_OPTIONS, Question, Target
 from racbench.tasks.options import QUERY_KINDS, SPLITS, TRAC_DOMAIN
 from racbench.tasks.schema import task_features
@@ -58,6 +60,7 @@ KIND_TRIES = 400  # situations tried in one problem for a bool cell before anoth
 PROBE_TRIES = 40
 CROWDED_AFTER = 8  # repeats in a row before a bool row is asked in another cell
 RARE_CELL_SWITCHES = 8  # other cells tried for a bool row whose cell draws cannot reach
+_say = sayer("cli", ("generation.j2",))
 TRAC_TEMPLATES = "blocksworld"  # TRAC's phrasing of its blocksworld (templates/blocksworld/)
 
 
@@ -105,6 +108,30 @@ def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = Fal
             if world.explicit:
                 world.goal_distance, world.reachable_atoms(0)
     return worlds
+
+
+def _refuse_unreachable_goals(config: str, split: str, worlds: list) -> None:
+    """If no problem of the split can reach its goal from its initial state, say so (a
+    GenerationError naming the problem files): it is why such a split gives no rows,
+    and no other reason should be blamed."""
+    files = []
+    for world in worlds:
+        problem = getattr(world, "problem", None)
+        if problem is None or world.goal_condition is not None and _goal_reached(world):
+            return
+        files.append(problem.source if problem.source != "<string>" else world.label)
+    if files:
+        raise GenerationError(_say("goal_unreachable", config=config, split=split,
+                                   problems=files))
+
+
+def _goal_reached(world) -> bool:
+    """Can the goal be reached from the initial state? True where a search cannot tell
+    within its budget (the other message is then the better guess)."""
+    try:
+        return world.distance(world.initial) is not None
+    except SearchBudgetExceeded:
+        return True
 
 
 def release_worlds() -> None:
@@ -256,6 +283,7 @@ class ConfigRows:
                     for v in variants:
                         self.offers.setdefault((split, cell, v), []).append(world)
             if not by_group:
+                _refuse_unreachable_goals(self.name, split, worlds)
                 raise GenerationError(
                     f"config '{self.name}': no problem of split '{split}' ("
                     f"{', '.join(w.label for w in worlds) or 'none'}) gives "
@@ -297,6 +325,7 @@ class ConfigRows:
                             "options that can be kept so that each is right in about a "
                             "quarter of the rows showing it: some options are right "
                             "in nearly every situation showing them)")
+                _refuse_unreachable_goals(self.name, split, self.worlds[split])
                 raise GenerationError(
                     f"config '{self.name}': no problem of split '{split}' ("
                     f"{', '.join(w.label for w in self.worlds[split])}) gives "
