@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -147,7 +148,18 @@ class Episode:
         condition ended the episode."""
         if self.failed:
             return -100
-        return round(100 * self.score)
+        if self.complete:
+            return 100
+        # summed goal by goal in floating point and rounded half up, as ScienceWorld sums them:
+        # 21 of 28 optional goals worth 1/56 each make 37.4999..., which it shows as 37
+        n_req = len(self.required)
+        total = self.req_done / n_req
+        if self.optional:
+            each = 1.0 / (len(self.optional) * (n_req + 1))
+            for done in self.opt_done:
+                if done:
+                    total += each
+        return min(100, math.floor(100 * total + 0.5))
 
     # ---- helpers for goal predicates -----------------------------------------------------
     def did(self, verb: str, thing) -> bool:
