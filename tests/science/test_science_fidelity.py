@@ -348,3 +348,14 @@ def test_a_reading_after_heating_is_credited_only_after_the_rise_was():
         if read_at is None and ep.opt_done[after]:
             read_at = step
     assert rose_at is not None and read_at == rose_at + 1
+
+
+def test_the_object_to_test_for_conductivity_lies_in_view_as_scienceworlds_does():
+    """ScienceWorld's test-conductivity 112 starts in the kitchen beside the apricot, on the
+    floor, and its gold path picks it up at once; so does ours."""
+    env = ScienceEnv("test-conductivity", 112)
+    env.reset()
+    apricot = next(t for t in env.world.things if t.name == "apricot")
+    assert apricot.parent is env.world.agent_room()
+    _, _, ran = env.act("pick up apricot")
+    assert ran and apricot.parent is env.world.agent

@@ -17,7 +17,7 @@ from racbench.worlds.science.scope import terminal_names
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
 from racbench.worlds.science.tasks.common import deliver, fetch, go_to, left, near, task_house, visit
-from racbench.worlds.science.tasks.measurement import boxes, solid_unknown, spots
+from racbench.worlds.science.tasks.measurement import boxes, solid_unknown
 
 WORKSHOP = "workshop"
 PROBE = "conductor"   # the kind of electrical thing a conductivity test makes of its object
@@ -147,25 +147,27 @@ def _oracle_power(env):
 
 
 # ---- conductivity ----------------------------------------------------------------------------------
-def _thing_to_test(world, rng, name, where, unknown, conducts):
-    """The object (the house's own when its room has one), conducting as ScienceWorld says."""
+def _thing_to_test(world, name, where, unknown, conducts):
+    """The object (the house's own when its room has one), conducting as ScienceWorld says, on
+    its room's floor, in view, where ScienceWorld's lies (test-conductivity 112's apricot, 250's
+    glass jar; test-conductivity-of-unknown-substances 0's unknown substance B)."""
     room = world.rooms[where]
     if unknown:
         mat = solid_unknown(name, conducts)
         target = make_substance(world, "water", room.temp, label=name, mat=mat)
         target.elec = PROBE
-        world.place(target, rng.choice(spots(world, where)))
+        world.place(target, room)
         return target
     found = next((t for t in world.subtree(room)[1:] if t.name == name), None)
     if found is None:
         if name in load("materials"):
             found = make_substance(world, name, room.temp)
             cup = make(world, "glass cup", temp=room.temp)
-            world.place(cup, rng.choice(spots(world, where)))
+            world.place(cup, room)
             world.place(found, cup)
         else:
             found = make(world, name, temp=room.temp)
-            world.place(found, rng.choice(spots(world, where)))
+            world.place(found, room)
     if found.mat.conductive != conducts:
         found.mat = replace(found.mat, conductive=conducts)
     if found.elec is None:
@@ -176,7 +178,7 @@ def _thing_to_test(world, rng, name, where, unknown, conducts):
 def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown: bool) -> Episode:
     name, where, yes_c, no_c, conducts = scienceworld_facts(spec.name, variation)
     world, rng, start = task_house(spec, variation, layout, {WORKSHOP, where})
-    target = _thing_to_test(world, rng, name, where, unknown, conducts)
+    target = _thing_to_test(world, name, where, unknown, conducts)
     bat, wires, loads = _workshop(world, spec.name, variation)
     yes_box, no_box = boxes(world, WORKSHOP, (yes_c, no_c))
     right, wrong = (yes_box, no_box) if conducts else (no_box, yes_box)
