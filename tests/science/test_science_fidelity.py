@@ -359,3 +359,9 @@ def test_the_object_to_test_for_conductivity_lies_in_view_as_scienceworlds_does(
     assert apricot.parent is env.world.agent_room()
     _, _, ran = env.act("pick up apricot")
     assert ran and apricot.parent is env.world.agent
+
+
+def test_water_alone_in_the_fountain_is_alone_in_a_container():
+    """ScienceWorld's freeze 3 starts outside; at its first step the fountain has filled and it
+    credits both being by water and water alone in a container: 10 points. So do we."""
+    assert _scores("freeze", 3, ["open door to kitchen"]) == [10]
