@@ -298,14 +298,15 @@ def test_scienceworld_understands_our_gold_commands_where_names_and_places_match
 
 def test_scienceworld_understands_our_offspring_seeds_by_their_seed_traits(sw):
     """Our seeds of a cross carry every seed trait of their parents, as ScienceWorld's do: once its
-    slower bees have made seeds (three waits more), it moves ours by our names."""
+    slower bees have made seeds (random there: six waits more leave them time), it moves ours by
+    our names."""
     bench = _benchmark()
     task, v = "mendelian-genetics-known-plant", 0
     actions = bench.ours_gold(task, v)
     looked = next(i for i, a in enumerate(actions) if a.startswith("look at flower pot"))
     moves = [a for a in actions[looked:] if a.startswith("move")]
     assert sorted(m.split(" to ")[0] for m in moves) == ["move round green pea seed 1", "move wrinkly green pea seed 1"]
-    _, refused = bench.play_theirs(sw, task, v, actions[:looked] + ["wait"] * 3 + moves)
+    _, refused = bench.play_theirs(sw, task, v, actions[:looked] + ["wait"] * 6 + moves)
     assert refused == 0
 
 
