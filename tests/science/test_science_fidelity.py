@@ -365,3 +365,11 @@ def test_water_alone_in_the_fountain_is_alone_in_a_container():
     """ScienceWorld's freeze 3 starts outside; at its first step the fountain has filled and it
     credits both being by water and water alone in a container: 10 points. So do we."""
     assert _scores("freeze", 3, ["open door to kitchen"]) == [10]
+
+
+def test_a_material_to_test_for_conductivity_is_any_portion_of_it():
+    """ScienceWorld's gold path of test-conductivity 750 ('is water conductive?') fills a cup at
+    the bathroom sink and focuses on that water: the task's object, as here; its scores for these
+    steps are 5 (by water) and 55."""
+    assert _scores("test-conductivity", 750, ["move cup to sink", "activate sink", "deactivate sink",
+                                              "pick up cup", "focus on water in glass cup"]) == [5, 5, 5, 5, 55]

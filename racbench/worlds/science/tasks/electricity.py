@@ -16,7 +16,7 @@ from racbench.worlds.science.naming import command
 from racbench.worlds.science.scope import terminal_names
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
-from racbench.worlds.science.tasks.common import deliver, fetch, go_to, left, near, task_house, visit
+from racbench.worlds.science.tasks.common import deliver, fetch, go_to, in_agent_room, left, near, task_house, visit
 from racbench.worlds.science.tasks.measurement import boxes, solid_unknown
 
 WORKSHOP = "workshop"
@@ -186,14 +186,36 @@ def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: La
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
     description = say("task_conductivity", name=name, room=where, yes=yes_box.name, no=no_box.name)
+    # a task object named by its material (water, sodium chloride) is any portion of it, as in
+    # ScienceWorld, whose gold path of test-conductivity 750 focuses on water it drew from a tap
+    by_material = target.is_substance and not unknown
+
+    def subject(ep):
+        return ep.memory.get("chosen", target)
+
+    def on_focus(ep, thing):
+        if "chosen" in ep.memory:
+            return thing is subject(ep)
+        if thing is target or (by_material and thing.is_substance and thing.mat.name == target.mat.name):
+            ep.memory["chosen"] = thing
+            if thing.mat.conductive != conducts:
+                thing.mat = replace(thing.mat, conductive=conducts)
+            return True
+        return False
+
+    near_it = (in_agent_room(world, lambda t: t.is_substance and t.mat.name == target.mat.name) if by_material
+               else lambda ep: world.room_of(subject(ep)) is world.agent_room())
     return Episode(
         world=world, description=description,
-        required=[lambda ep: ep.focused(target), lambda ep: world.inside(target, right)],
-        optional=_wiring_goals(world, start, target)
-        + [lambda ep: _wired_to(world, target, lambda t: t in bulbs),
-           lambda ep: any(_wired_to(world, b, lambda t: t.source is not None) for b in bulbs)],
-        on_focus=lambda ep, thing: thing is target,
-        failure=lambda ep: target.parent is None or world.inside(target, wrong),
+        required=[lambda ep: ep.focused(subject(ep)), lambda ep: world.inside(subject(ep), right)],
+        optional=[left(world, start), near_it,
+                  lambda ep: _wired_to(world, subject(ep), None, (0,)),
+                  lambda ep: _wired_to(world, subject(ep), None, (1,)),
+                  lambda ep: _wired_to(world, subject(ep), lambda t: t.source is not None),
+                  lambda ep: _wired_to(world, subject(ep), lambda t: t in bulbs),
+                  lambda ep: any(_wired_to(world, b, lambda t: t.source is not None) for b in bulbs)],
+        on_focus=on_focus,
+        failure=lambda ep: subject(ep).parent is None or world.inside(subject(ep), wrong),
         hints={"target": target, "battery": bat, "wires": wires, "load": loads[0], "box": right},
     )
 
