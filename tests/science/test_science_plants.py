@@ -134,7 +134,8 @@ def test_fruit_needs_free_bees_and_two_reproducing_plants():
 
 def test_scienceworld_score_sums_goals_as_scienceworld_does():
     """grow-fruit's 28 optional goals are worth 1/56 each; 21 of them met sum, goal by goal in
-    floating point, to 37.4999...: ScienceWorld shows 37 (its gold path, grow-fruit v0), not 38."""
+    floating point, to 37.4999...: ScienceWorld shows 37 (its gold path, grow-fruit v0), not 38;
+    and an exact 12.5 as 12 (its gold path of use-thermometer 360, at 'pick up thermometer')."""
     env = ScienceEnv("grow-fruit", 0)
     env.reset()
     ep = env.episode
@@ -143,3 +144,8 @@ def test_scienceworld_score_sums_goals_as_scienceworld_does():
     assert ep.score == 0.375 and ep.scienceworld_score == 37
     ep.opt_done = [True] * 19 + [False] * 9
     assert ep.scienceworld_score == 34
+    env = ScienceEnv("use-thermometer", 360)        # 8 optional goals worth 1/32 each
+    env.reset()
+    ep = env.episode
+    ep.opt_done = [True] * 4 + [False] * 4        # exactly 12.5: ScienceWorld shows 12 (half to even)
+    assert ep.scienceworld_score == 12

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -150,8 +149,9 @@ class Episode:
             return -100
         if self.complete:
             return 100
-        # summed goal by goal in floating point and rounded half up, as ScienceWorld sums them:
-        # 21 of 28 optional goals worth 1/56 each make 37.4999..., which it shows as 37
+        # summed goal by goal in floating point and rounded half to even, as ScienceWorld shows
+        # them: 21 of 28 optional goals worth 1/56 each make 37.4999..., which it shows as 37;
+        # 4 of 8 worth 1/32 each make 12.5, which it shows as 12 (use-thermometer 360)
         n_req = len(self.required)
         total = self.req_done / n_req
         if self.optional:
@@ -159,7 +159,7 @@ class Episode:
             for done in self.opt_done:
                 if done:
                     total += each
-        return min(100, math.floor(100 * total + 0.5))
+        return min(100, round(100 * total))
 
     # ---- helpers for goal predicates -----------------------------------------------------
     def did(self, verb: str, thing) -> bool:
