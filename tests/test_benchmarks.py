@@ -32,6 +32,9 @@ TINY = {
     "adl_domains.py": (["--rows", "2", "--repeat", "1", "--domains", "household",
                         "--families", "progression"], "rows/s"),
     "competition_read.py": (["--repeat", "1"], "read time"),
+    "text_guesses.py": (["--rows", "2", "--families", "projection"], "relation"),
+    "verify_coverage.py": (["--rows", "2", "--families", "progression",
+                            "--domain-dir", "{root}/tests/data/competition/psr-large"], "fd-stepper"),
     "audit_probe.py": (["--train", "200", "--test", "60", "--repeat", "1"], "rows/s"),
     "oracles.py": (["--seconds", "0.01", "--situations", "3", "--cases", "gripper:p01"],
                             "/s"),
@@ -70,7 +73,7 @@ def test_benchmark_runs(tmp_path, script):
     recipe = tmp_path / "tiny.yaml"
     recipe.write_text(TINY_RECIPE)
     args, word = TINY[script]
-    args = [a.replace("{tiny_recipe}", str(recipe)) for a in args]
+    args = [a.replace("{tiny_recipe}", str(recipe)).replace("{root}", str(ROOT)) for a in args]
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args],
                           capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]

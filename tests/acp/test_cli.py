@@ -68,10 +68,10 @@ def test_syntax_error_names_file_line_and_column(tmp_path):
 
 def test_unsupported_requirement_is_named(tmp_path):
     domain, problems = user_files(tmp_path, 1)
-    domain.write_text(domain.read_text().replace(":strips", ":strips :derived-predicates", 1))
+    domain.write_text(domain.read_text().replace(":strips", ":strips :numeric-fluents", 1))
     r = racbench("generate", "applicability", "--domain-file", domain, "--problem-file",
                  problems[0], "-n", 4, "--out", tmp_path / "o")
-    assert_user_error(r, ":derived-predicates", "does not read derived predicates")
+    assert_user_error(r, ":numeric-fluents", "is not supported", ":derived-predicates")
 
 
 def test_too_many_rows_refused_before_writing(tmp_path):

@@ -63,6 +63,18 @@ def _words(facts) -> list[str]:
     return out
 
 
+# tasks whose descriptions say ScienceWorld's in our words (the science README lists how); every
+# other task's description is ScienceWorld's, character for character
+REWORDED = {
+    "chemistry-mix-paint-tertiary-color", "find-animal", "find-living-thing", "find-non-living-thing",
+    "find-plant", "freeze", "grow-fruit", "grow-plant", "lifespan-longest-lived",
+    "lifespan-longest-lived-then-shortest-lived", "lifespan-shortest-lived",
+    "measure-melting-point-known-substance", "measure-melting-point-unknown-substance", "melt",
+    "power-component-renewable-vs-nonrenewable-energy", "test-conductivity",
+    "test-conductivity-of-unknown-substances", "use-thermometer",
+}
+
+
 def test_descriptions_and_start_rooms_hold_scienceworlds_objects(sw):
     """Variation k names ScienceWorld's critical objects of variation k and starts where it does."""
     for task in sorted(TASKS):
@@ -73,6 +85,8 @@ def test_descriptions_and_start_rooms_hold_scienceworlds_objects(sw):
             env = ScienceEnv(task, v)
             env.reset()
             assert env.world.agent_room().name == reference._start_room(row) == start_room(task, v), (task, v)
+            if task not in REWORDED:
+                assert env.task_description == row["description"], (task, v)
             theirs = reference.described(row)
             if task in reference.TASKS:
                 ours = scienceworld_facts(task, v)
@@ -284,14 +298,15 @@ def test_scienceworld_understands_our_gold_commands_where_names_and_places_match
 
 def test_scienceworld_understands_our_offspring_seeds_by_their_seed_traits(sw):
     """Our seeds of a cross carry every seed trait of their parents, as ScienceWorld's do: once its
-    slower bees have made seeds (three waits more), it moves ours by our names."""
+    slower bees have made seeds (random there: six waits more leave them time), it moves ours by
+    our names."""
     bench = _benchmark()
     task, v = "mendelian-genetics-known-plant", 0
     actions = bench.ours_gold(task, v)
     looked = next(i for i, a in enumerate(actions) if a.startswith("look at flower pot"))
     moves = [a for a in actions[looked:] if a.startswith("move")]
-    assert [m.split(" to ")[0] for m in moves] == ["move wrinkly green pea seed 1", "move round green pea seed 1"]
-    _, refused = bench.play_theirs(sw, task, v, actions[:looked] + ["wait"] * 3 + moves)
+    assert sorted(m.split(" to ")[0] for m in moves) == ["move round green pea seed 1", "move wrinkly green pea seed 1"]
+    _, refused = bench.play_theirs(sw, task, v, actions[:looked] + ["wait"] * 6 + moves)
     assert refused == 0
 
 

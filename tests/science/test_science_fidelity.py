@@ -305,3 +305,71 @@ def test_potted_trees_are_called_by_their_stage_as_scienceworlds_are():
     obs, *_ = env.step("focus on adult banana tree")
     assert "banana tree in the adult stage" in obs
     assert "focus on adult pea plant" in [s["action"] for s in gold_trajectory("find-living-thing", 0)]
+
+
+def _scores(task: str, variation: int, commands: list[str]) -> list[int]:
+    env = ScienceEnv(task, variation)
+    env.reset()
+    out = []
+    for c in commands:
+        _, _, ran = env.act(c)
+        assert ran, c
+        out.append(env.episode.scienceworld_score)
+    return out
+
+
+def test_a_heater_room_is_credited_once_the_substance_room_was_reached():
+    """ScienceWorld's scores for these very commands (measure-melting-point-known-substance 218,
+    which starts in the foundry): going outside first earns only the move; once the kitchen (the
+    mercury's room) was reached, going outside earns its heater room."""
+    commands = ["open door to outside", "go to outside", "open door to kitchen", "go to kitchen",
+                "pick up thermometer", "go to outside", "go to kitchen", "focus on thermometer"]
+    assert _scores("measure-melting-point-known-substance", 218, commands) == [0, 1, 1, 6, 7, 8, 8, 41]
+
+
+def test_a_reading_after_heating_is_credited_only_after_the_rise_was():
+    """As ScienceWorld's gold path of measure-melting-point-known-substance 0 shows: the reading
+    'after it has been heated' counts at a reading after the step the 20-degree rise was credited."""
+    env = ScienceEnv("measure-melting-point-known-substance", 0)
+    env.reset()
+    for c in ["open door to kitchen", "go to kitchen", "pick up thermometer", "focus on thermometer",
+              "open fridge", "focus on chocolate", "open cupboard", "move chocolate to metal pot",
+              "move metal pot to stove", "activate stove"]:
+        env.act(c)
+    ep = env.episode
+    after, rise = 10, len(ep.optional) - 1     # the reading after heating, the rise
+    assert ep.optional[after].__qualname__.startswith("used_on")
+    rose_at = read_at = None
+    for step in range(60):
+        env.act("use thermometer on chocolate")
+        if rose_at is None and ep.opt_done[rise]:
+            rose_at = step
+            assert not ep.opt_done[after]
+        if read_at is None and ep.opt_done[after]:
+            read_at = step
+    assert rose_at is not None and read_at == rose_at + 1
+
+
+def test_the_object_to_test_for_conductivity_lies_in_view_as_scienceworlds_does():
+    """ScienceWorld's test-conductivity 112 starts in the kitchen beside the apricot, on the
+    floor, and its gold path picks it up at once; so does ours."""
+    env = ScienceEnv("test-conductivity", 112)
+    env.reset()
+    apricot = next(t for t in env.world.things if t.name == "apricot")
+    assert apricot.parent is env.world.agent_room()
+    _, _, ran = env.act("pick up apricot")
+    assert ran and apricot.parent is env.world.agent
+
+
+def test_water_alone_in_the_fountain_is_alone_in_a_container():
+    """ScienceWorld's freeze 3 starts outside; at its first step the fountain has filled and it
+    credits both being by water and water alone in a container: 10 points. So do we."""
+    assert _scores("freeze", 3, ["open door to kitchen"]) == [10]
+
+
+def test_a_material_to_test_for_conductivity_is_any_portion_of_it():
+    """ScienceWorld's gold path of test-conductivity 750 ('is water conductive?') fills a cup at
+    the bathroom sink and focuses on that water: the task's object, as here; its scores for these
+    steps are 5 (by water) and 55."""
+    assert _scores("test-conductivity", 750, ["move cup to sink", "activate sink", "deactivate sink",
+                                              "pick up cup", "focus on water in glass cup"]) == [5, 5, 5, 5, 55]

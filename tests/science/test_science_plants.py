@@ -4,7 +4,7 @@ them; played through the environment as an agent would."""
 import pytest
 
 from racbench.worlds.science import TASKS, ScienceEnv, gold_trajectory
-from racbench.worlds.science.life import THIRST_TICKS, WATER_TICKS
+from racbench.worlds.science.life import THIRST_TICKS
 
 PLANT_TASKS = ["grow-plant", "grow-fruit"]
 
@@ -53,18 +53,42 @@ def test_a_seed_in_dry_soil_waits_and_a_watered_one_grows():
 
 
 def test_a_plant_left_dry_dies_and_the_episode_fails():
+    """As ScienceWorld's (a pot looked at every tick): watered once, a seed becomes a seedling 9
+    ticks after the water came and drinks it all; the dry seedling dies 20 ticks later."""
+    env, seed, pot = _planted()
+    env.step(f"move {env.canon(pot)} to sink")
+    env.step("turn on sink")          # the water runs in at this tick
+    env.step("turn off sink")
+    ticks = 1
+    while seed.stage < 1:
+        env.step(f"look at {env.canon(pot)}")
+        ticks += 1
+    assert ticks == 9 and not any(c.name == "water" for c in pot.contents)
+    for dry in range(1, 40):
+        _, _, terminated, _, info = env.step(f"look at {env.canon(pot)}")
+        if terminated:
+            break
+    assert dry == THIRST_TICKS[1] == 20
+    assert not seed.alive and seed.name == "dead apple plant"
+    assert terminated and info["score"] == 0.0
+
+
+def test_a_seedling_grows_only_while_watered():
+    """A seed or seedling counts only the ticks its pot holds water; an adult grows on without."""
     env, seed, pot = _planted()
     env.step(f"move {env.canon(pot)} to sink")
     env.step("turn on sink")
+    env.step("turn off sink")
     while seed.stage < 1:
         env.step("wait1")
+    env.step("wait 10")
+    assert seed.stage == 1 and seed.alive      # dry: no older
+    env.step("turn on sink")
     env.step("turn off sink")
-    for _ in range(WATER_TICKS + THIRST_TICKS + 2):
-        _, _, terminated, _, info = env.step("wait1")
-        if terminated:
-            break
-    assert not seed.alive and seed.name == "dead apple plant"
-    assert terminated and info["score"] == 0.0
+    env.step("wait 9")
+    assert seed.stage == 2 and not any(c.name == "water" for c in pot.contents)
+    env.step("wait 4")
+    assert seed.stage == 3
 
 
 def test_self_watering_pots_need_no_tap():
@@ -106,3 +130,22 @@ def test_fruit_needs_free_bees_and_two_reproducing_plants():
     assert fruits and all(f.parent in h["pots"] for f in fruits)
     obs, _, terminated, _, info = env.step(f"focus on {env.canon(fruits[0])}")
     assert terminated and info["score"] == 1.0
+
+
+def test_scienceworld_score_sums_goals_as_scienceworld_does():
+    """grow-fruit's 28 optional goals are worth 1/56 each; 21 of them met sum, goal by goal in
+    floating point, to 37.4999...: ScienceWorld shows 37 (its gold path, grow-fruit v0), not 38;
+    and an exact 12.5 as 12 (its gold path of use-thermometer 360, at 'pick up thermometer')."""
+    env = ScienceEnv("grow-fruit", 0)
+    env.reset()
+    ep = env.episode
+    assert len(ep.optional) == 28 and len(ep.required) == 1
+    ep.opt_done = [True] * 21 + [False] * 7
+    assert ep.score == 0.375 and ep.scienceworld_score == 37
+    ep.opt_done = [True] * 19 + [False] * 9
+    assert ep.scienceworld_score == 34
+    env = ScienceEnv("use-thermometer", 360)        # 8 optional goals worth 1/32 each
+    env.reset()
+    ep = env.episode
+    ep.opt_done = [True] * 4 + [False] * 4        # exactly 12.5: ScienceWorld shows 12 (half to even)
+    assert ep.scienceworld_score == 12

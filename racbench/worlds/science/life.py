@@ -2,9 +2,9 @@
 
 Only things a task registers in `world.growers` grow. An animal spends `world.stage_ticks` ticks
 in each stage from the start of the episode, wherever the agent is, as ScienceWorld's do. A plant
-grows from its seed while its pot holds soil and water; it drinks the water in `water_ticks` ticks and dies after `thirst_ticks` dry ticks
-(unless pots water themselves: the selfWateringFlowerPots simplification, or a self watering
-flower pot, whose plant drinks the pot's water on reaching `drinks_at` and never thirsts). A reproducing plant that shares its room with free bees and
+grows in soil: a seed or seedling only while its pot holds water, which it drinks on reaching its
+next stage; past its seed stage it dies after `thirst_ticks` dry ticks (per stage), unless pots
+water themselves (the selfWateringFlowerPots simplification, or a self watering flower pot). A reproducing plant that shares its room with free bees and
 another reproducing plant of its kind is pollinated and, `pollination_ticks` later, bears a fruit.
 """
 
@@ -18,7 +18,7 @@ from racbench.worlds.science import bees
 from racbench.worlds.science.world import BEE, LIQUID, World
 
 _LIFE = load("life")
-PLANT_STAGE_TICKS, WATER_TICKS = _LIFE["plant_stage_ticks"], _LIFE["water_ticks"]
+PLANT_STAGE_TICKS = _LIFE["plant_stage_ticks"]
 THIRST_TICKS, POLLINATION_TICKS = _LIFE["thirst_ticks"], _LIFE["pollination_ticks"]
 SOIL, WATER = "soil", "water"
 SELF_WATERING_POT = "self watering flower pot"
@@ -71,30 +71,34 @@ def _bees_free(world: World, room) -> bool:
 
 
 def _grow_plant(world: World, t) -> None:
+    """One tick of a potted plant, as ScienceWorld's grow (observed by looking at a pot every
+    tick): a seed or seedling ages only while its pot holds water and drinks it all on reaching
+    its next stage; an adult grows on without; a plant past its seed stage with no water in its
+    pot counts dry ticks and dies at its stage's `thirst_ticks`."""
     if not in_soil(t):
         return
     water = _water_in(t.parent)
     self_watering = world.self_watering or _waters_itself(t.parent)
-    if water is None and not self_watering:
-        if t.stage > 0:     # a dry seed waits; a dry plant wilts
-            t.clock += 1    # dry ticks
-            if t.clock >= THIRST_TICKS:
-                t.alive = False
-                t.label = _LIFE["dead_plant"].format(name=t.base)
-                world.changed()
-        return
-    t.clock = 0
-    if water is not None and not self_watering:
-        water.clock += 1
-        if water.clock >= WATER_TICKS:
-            world.remove(water)
+    dry = water is None and not self_watering
+    if dry and t.stage > 0:
+        t.clock += 1    # dry ticks
+        if t.clock >= THIRST_TICKS[min(t.stage, len(THIRST_TICKS) - 1)]:
+            t.alive = False
+            t.label = _LIFE["dead_plant"].format(name=t.base)
+            world.changed()
+            return
+    elif not dry:
+        t.clock = 0
     if t.stage < len(t.stages) - 1:
+        if dry and t.stage < DRINKS_AT:
+            return      # a dry seed or seedling waits
         t.age += 1
         if t.age >= (world.plant_stage_ticks or PLANT_STAGE_TICKS)[t.stage]:
             t.stage += 1
             t.age = 0
-            if water is not None and t.stage == DRINKS_AT and _waters_itself(t.parent):
-                world.remove(water)     # a self watering pot's grown plant drinks all it gets
+            if water is not None and (t.stage == DRINKS_AT if _waters_itself(t.parent)
+                                      else t.stage <= DRINKS_AT and not world.self_watering):
+                world.remove(water)     # it drinks all its pot holds on growing up
             world.changed()
 
 

@@ -147,7 +147,19 @@ class Episode:
         condition ended the episode."""
         if self.failed:
             return -100
-        return round(100 * self.score)
+        if self.complete:
+            return 100
+        # summed goal by goal in floating point and rounded half to even, as ScienceWorld shows
+        # them: 21 of 28 optional goals worth 1/56 each make 37.4999..., which it shows as 37;
+        # 4 of 8 worth 1/32 each make 12.5, which it shows as 12 (use-thermometer 360)
+        n_req = len(self.required)
+        total = self.req_done / n_req
+        if self.optional:
+            each = 1.0 / (len(self.optional) * (n_req + 1))
+            for done in self.opt_done:
+                if done:
+                    total += each
+        return min(100, round(100 * total))
 
     # ---- helpers for goal predicates -----------------------------------------------------
     def did(self, verb: str, thing) -> bool:

@@ -138,9 +138,10 @@ def near_material(world, mat):
 
 
 def alone_in_container(world, mat):
-    """In the agent's room, some portion of `mat` is the only thing in a vessel (not a room, not
-    a fixture's basin)."""
-    return in_agent_room(world, lambda t: t.is_substance and t.mat is mat and t.parent.portable
+    """In the agent's room, some portion of `mat` is the only thing in what holds it (not the
+    room, not the inventory): a vessel, or a fixture such as the fountain, as ScienceWorld
+    credits it (freeze 3 starts outside by the fountain's water: credited at the first tick)."""
+    return in_agent_room(world, lambda t: t.is_substance and t.mat is mat and t.parent.kind not in (ROOM, AGENT)
                          and len(t.parent.contents) == 1)
 
 

@@ -16,8 +16,8 @@ from racbench.worlds.science.naming import command
 from racbench.worlds.science.scope import terminal_names
 from racbench.worlds.science.text import say
 from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, scienceworld_facts
-from racbench.worlds.science.tasks.common import deliver, fetch, go_to, left, near, task_house, visit
-from racbench.worlds.science.tasks.measurement import boxes, solid_unknown, spots
+from racbench.worlds.science.tasks.common import deliver, fetch, go_to, in_agent_room, left, near, task_house, visit
+from racbench.worlds.science.tasks.measurement import boxes, solid_unknown
 
 WORKSHOP = "workshop"
 PROBE = "conductor"   # the kind of electrical thing a conductivity test makes of its object
@@ -147,25 +147,27 @@ def _oracle_power(env):
 
 
 # ---- conductivity ----------------------------------------------------------------------------------
-def _thing_to_test(world, rng, name, where, unknown, conducts):
-    """The object (the house's own when its room has one), conducting as ScienceWorld says."""
+def _thing_to_test(world, name, where, unknown, conducts):
+    """The object (the house's own when its room has one), conducting as ScienceWorld says, on
+    its room's floor, in view, where ScienceWorld's lies (test-conductivity 112's apricot, 250's
+    glass jar; test-conductivity-of-unknown-substances 0's unknown substance B)."""
     room = world.rooms[where]
     if unknown:
         mat = solid_unknown(name, conducts)
         target = make_substance(world, "water", room.temp, label=name, mat=mat)
         target.elec = PROBE
-        world.place(target, rng.choice(spots(world, where)))
+        world.place(target, room)
         return target
     found = next((t for t in world.subtree(room)[1:] if t.name == name), None)
     if found is None:
         if name in load("materials"):
             found = make_substance(world, name, room.temp)
             cup = make(world, "glass cup", temp=room.temp)
-            world.place(cup, rng.choice(spots(world, where)))
+            world.place(cup, room)
             world.place(found, cup)
         else:
             found = make(world, name, temp=room.temp)
-            world.place(found, rng.choice(spots(world, where)))
+            world.place(found, room)
     if found.mat.conductive != conducts:
         found.mat = replace(found.mat, conductive=conducts)
     if found.elec is None:
@@ -176,7 +178,7 @@ def _thing_to_test(world, rng, name, where, unknown, conducts):
 def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown: bool) -> Episode:
     name, where, yes_c, no_c, conducts = scienceworld_facts(spec.name, variation)
     world, rng, start = task_house(spec, variation, layout, {WORKSHOP, where})
-    target = _thing_to_test(world, rng, name, where, unknown, conducts)
+    target = _thing_to_test(world, name, where, unknown, conducts)
     bat, wires, loads = _workshop(world, spec.name, variation)
     yes_box, no_box = boxes(world, WORKSHOP, (yes_c, no_c))
     right, wrong = (yes_box, no_box) if conducts else (no_box, yes_box)
@@ -184,14 +186,36 @@ def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: La
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
     description = say("task_conductivity", name=name, room=where, yes=yes_box.name, no=no_box.name)
+    # a task object named by its material (water, sodium chloride) is any portion of it, as in
+    # ScienceWorld, whose gold path of test-conductivity 750 focuses on water it drew from a tap
+    by_material = target.is_substance and not unknown
+
+    def subject(ep):
+        return ep.memory.get("chosen", target)
+
+    def on_focus(ep, thing):
+        if "chosen" in ep.memory:
+            return thing is subject(ep)
+        if thing is target or (by_material and thing.is_substance and thing.mat.name == target.mat.name):
+            ep.memory["chosen"] = thing
+            if thing.mat.conductive != conducts:
+                thing.mat = replace(thing.mat, conductive=conducts)
+            return True
+        return False
+
+    near_it = (in_agent_room(world, lambda t: t.is_substance and t.mat.name == target.mat.name) if by_material
+               else lambda ep: world.room_of(subject(ep)) is world.agent_room())
     return Episode(
         world=world, description=description,
-        required=[lambda ep: ep.focused(target), lambda ep: world.inside(target, right)],
-        optional=_wiring_goals(world, start, target)
-        + [lambda ep: _wired_to(world, target, lambda t: t in bulbs),
-           lambda ep: any(_wired_to(world, b, lambda t: t.source is not None) for b in bulbs)],
-        on_focus=lambda ep, thing: thing is target,
-        failure=lambda ep: target.parent is None or world.inside(target, wrong),
+        required=[lambda ep: ep.focused(subject(ep)), lambda ep: world.inside(subject(ep), right)],
+        optional=[left(world, start), near_it,
+                  lambda ep: _wired_to(world, subject(ep), None, (0,)),
+                  lambda ep: _wired_to(world, subject(ep), None, (1,)),
+                  lambda ep: _wired_to(world, subject(ep), lambda t: t.source is not None),
+                  lambda ep: _wired_to(world, subject(ep), lambda t: t in bulbs),
+                  lambda ep: any(_wired_to(world, b, lambda t: t.source is not None) for b in bulbs)],
+        on_focus=on_focus,
+        failure=lambda ep: subject(ep).parent is None or world.inside(subject(ep), wrong),
         hints={"target": target, "battery": bat, "wires": wires, "load": loads[0], "box": right},
     )
 

@@ -21,6 +21,8 @@ from racbench.worlds.science.tasks.matter import KITCHEN, pick_cooler, pick_heat
 DEVICE_ROOMS = ("workshop", "foundry")   # the ultra-low freezer and the blast furnace
 HEATER_ROOMS = ("kitchen", "outside", "foundry")   # rooms with a heater, which ScienceWorld credits visiting
 NEAR = 5           # a starting temperature at least this far from the threshold, on the answer's side
+HEATED = "heated by 20 degrees"      # Episode.memory key: the tick the substance's 20-degree rise was credited at
+REACHED = "object's room reached"   # Episode.memory key: the task's object's room was visited
 FAR = 25           # and at most this far when the room's own temperature is on the wrong side
 
 
@@ -65,9 +67,25 @@ def solid_unknown(name: str, conductive: bool = False) -> Material:
 
 def _instrument_goals(world, thermometer, start: str, where: str, box_room: str) -> list:
     """ScienceWorld's optional goals of every thermometer task: near the thermometer, holding it,
-    out of the start room, in the object's room, in the boxes' room."""
+    out of the start room, in the object's room (noted in the episode's memory as REACHED), in
+    the boxes' room."""
+    there = in_room(world, where)
+
+    def reached(ep):
+        if there(ep):
+            ep.memory[REACHED] = True
+        return ep.memory.get(REACHED, False)
     return [near(world, thermometer), lambda ep: thermometer.parent is world.agent, left(world, start),
-            in_room(world, where), in_room(world, box_room)]
+            reached, in_room(world, box_room)]
+
+
+def _heater_room(world, name: str):
+    """In the room `name`, which holds a heater, once the object's room was reached (at this step
+    or before): ScienceWorld credits no heater's room before, the start room included (observed
+    playing measure-melting-point-known-substance 163 and 218, which start outside and in the
+    foundry)."""
+    here = in_room(world, name)
+    return lambda ep: ep.memory.get(REACHED, False) and here(ep)
 
 
 # ---- use-thermometer ---------------------------------------------------------------------------
@@ -202,8 +220,19 @@ def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout,
         return thing is answer and chosen(ep) is not None
 
     def heated(ep):
-        sub = chosen(ep)
-        return sub is not None and sub.temp > ep.memory["start_temp"]
+        """The 20-degree rise was credited at an earlier step (ScienceWorld credits a reading
+        'after it has been heated' only then: measure-melting-point-known-substance 0)."""
+        return ep.memory.get(HEATED, world.ticks) < world.ticks
+
+    heating = heating_goals(world, chosen, lambda ep: ep.memory.get("start_temp"), 20)
+    risen = heating[-1]
+
+    def noted_rise(ep):
+        if risen(ep):
+            ep.memory.setdefault(HEATED, world.ticks)    # the tick it was credited at
+            return True
+        return False
+    heating[-1] = noted_rise
 
     description = say("task_melting_point", name=name, room=where, threshold=threshold,
                       above=above_box.name, below=below_box.name, box_room=box_room)
@@ -212,9 +241,9 @@ def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout,
         required=[lambda ep: ep.focused(thermometer), lambda ep: chosen(ep) is not None,
                   lambda ep: ep.focused(answer)],
         optional=_instrument_goals(world, thermometer, start, where, box_room)
-        + [in_room(world, r) for r in HEATER_ROOMS] + [carried(world, chosen), used_on(world, thermometer, chosen),
+        + [_heater_room(world, r) for r in HEATER_ROOMS] + [carried(world, chosen), used_on(world, thermometer, chosen),
            used_on(world, thermometer, chosen, when=heated), alone_in_container(world, mat)]
-        + heating_goals(world, chosen, lambda ep: ep.memory.get("start_temp"), 20),
+        + heating,
         on_focus=on_focus,
         failure=lambda ep: chosen(ep) is not None and chosen(ep).parent is None,
         hints={"thermometer": thermometer, "substance": sub, "material": mat, "answer": answer},
