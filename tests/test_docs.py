@@ -221,6 +221,7 @@ def test_yaml_blocks_are_recipes_racbench_accepts(tmp_path):
     """Each ```yaml block (not a file shown whole) is a recipe or a list of config
     entries; read beside the keys-and-doors files, as a user's recipe would be."""
     shutil.copytree(ROOT / "examples" / "keys_doors", tmp_path / "k")
+    shutil.copytree(ROOT / "examples" / "phrasing" / "keys-doors", tmp_path / "k" / "keys-doors")
     checked = 0
     for b in all_blocks():
         if b.lang != "yaml" or b.note:
@@ -235,13 +236,23 @@ def test_yaml_blocks_are_recipes_racbench_accepts(tmp_path):
 
 
 def run_console(block: Block, cwd: Path) -> None:
-    """Each `$ command` runs; the lines after it are its output, exactly."""
+    """Each `$ command` runs; the lines after it are its output, exactly. A last line
+    `[exit N]` says the command exits with N (not 0); its output is then stdout and
+    stderr together, as a terminal shows them."""
     steps = re.split(r"^\$ ", block.text, flags=re.MULTILINE)[1:]
     for step in steps:
         command, _, expected = step.partition("\n")
+        while command.endswith("\\"):  # a command continued on the next line
+            more, _, expected = expected.partition("\n")
+            command = command[:-1] + " " + more.strip()
+        lines = expected.rstrip().splitlines()
+        code = 0
+        if lines and re.fullmatch(r"\[exit \d+\]", lines[-1]):
+            code, lines = int(lines[-1][6:-1]), lines[:-1]
         done = run_shell(small(command), cwd)
-        assert done.returncode == 0, (block.where, command, done.stderr)
-        assert done.stdout.rstrip().splitlines() == expected.rstrip().splitlines(), block.where
+        assert done.returncode == code, (block.where, command, done.stderr)
+        shown = done.stdout if code == 0 else done.stdout + done.stderr
+        assert shown.rstrip().splitlines() == lines, block.where
 
 
 def run_python(block: Block, namespace: dict) -> None:
@@ -279,6 +290,8 @@ def test_page_blocks_run(page, tmp_path, monkeypatch, trac_data):
     work = tmp_path / "work"
     shutil.copytree(ROOT / "examples", work / "examples",
                     ignore=shutil.ignore_patterns("__pycache__"))
+    if page.name == "phrasing.md":  # its commands run from examples/phrasing/, as it says
+        work = work / "examples" / "phrasing"
     (work / "trac_data").symlink_to(trac_data, target_is_directory=True)
     monkeypatch.chdir(work)
     for name, value in environment().items():

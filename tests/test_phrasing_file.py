@@ -20,7 +20,7 @@ from racbench.text.user_phrasing import Phrasing, PhrasingError, load_phrasing
 from racbench.worlds.strips.pddl_reader import load_domain, parse_domain
 
 ROOT = Path(__file__).resolve().parents[1]
-KEYS = ROOT / "tests" / "data" / "keys_doors"
+KEYS = ROOT / "examples" / "phrasing" / "keys-doors"
 SHIPPED = sorted(p.parent.name for p in (ROOT / "racbench" / "data" / "domains").glob("*/domain.pddl"))
 
 
