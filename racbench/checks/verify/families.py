@@ -30,8 +30,22 @@ def _row_label(row: dict) -> bool | None:
 
 
 
+class RowView:
+    """What every engine's context reads off the row itself: its actions and its goal."""
+
+    sym: dict
+
+    @property
+    def actions(self) -> list[list[str]]:
+        return [list(t) for t in self.sym.get("actions") or []]
+
+    @property
+    def goal(self) -> list[dict] | None:
+        return self.sym.get("goal") or None
+
+
 @dataclass
-class AcpContext:
+class AcpContext(RowView):
     """What an ACP family checker gets: the row, its symbolic JSON, the engine and the
     UP problem built from ``domain_pddl``/``objects``/``state``/``goal``."""
 
@@ -43,14 +57,6 @@ class AcpContext:
     @property
     def state(self):
         return self.engine.simulator(self.problem).get_initial_state()
-
-    @property
-    def actions(self) -> list[list[str]]:
-        return [list(t) for t in self.sym.get("actions") or []]
-
-    @property
-    def goal(self) -> list[dict] | None:
-        return self.sym.get("goal") or None
 
     def holds(self, state, item: Any) -> bool:
         return self.engine.holds(self.problem, state, item)

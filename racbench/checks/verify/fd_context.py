@@ -17,6 +17,7 @@ import re
 from typing import Any, Iterable, Sequence
 
 from racbench.checks.verify.engines import literal_of, problem_pddl
+from racbench.checks.verify.families import RowView
 from racbench.checks.verify.fd_search import optimal_length, translated
 from racbench.checks.verify.fd_stepper import (FdStepper, State, atom_key,
                                                parse_atom)
@@ -80,7 +81,7 @@ def _constants(text: str) -> set[str]:
     return names
 
 
-class FdContext:
+class FdContext(RowView):
     """The family checkers' view of a row (``AcpContext``'s methods), by Fast Downward."""
 
     def __init__(self, row: dict, sym: dict, fd_timeout: float, optimal: bool) -> None:
@@ -130,14 +131,6 @@ class FdContext:
     @property
     def state(self) -> State:
         return self.stepper.initial()
-
-    @property
-    def actions(self) -> list[list[str]]:
-        return [list(t) for t in self.sym.get("actions") or []]
-
-    @property
-    def goal(self) -> list[dict] | None:
-        return self.sym.get("goal") or None
 
     def holds(self, state: State, item: Any) -> bool:
         atom, positive = literal_of(item)
