@@ -104,7 +104,7 @@ class TaskConfig:
             raise ConfigError(f"unknown family '{self.family}'; accepted: {', '.join(FAMILIES)}")
         if self.family in OWN_CONFIG:
             raise ConfigError(f"family '{self.family}' is built from a recipe entry of its own "
-                              "(see the README's section on it); it has no 'generate' config")
+                              "(see docs/recipes.md); it has no 'generate' config")
         forms = FAMILIES[self.family].forms
         if self.form not in forms:
             raise ConfigError(f"family '{self.family}' has no form '{self.form}'; accepted: "

@@ -667,7 +667,7 @@ class NextObservationRows:
 
 def _refuse(*args, **kwargs):
     raise NextObservationError(f"family {NAME} is built from recipe entries of its own "
-                               f"(keys: {', '.join(KEYS)}); see the README")
+                               f"(keys: {', '.join(KEYS)}); see docs/recipes.md")
 
 
 # Registered with the other families (names, forms, the worlds it asks about); its rows
