@@ -62,7 +62,7 @@ def test_play_stops_at_quit_and_at_the_end_of_input():
     score = play_science("find-non-living-thing", 0, "easy",
                          io.StringIO("task\nlook around\nquit\nlook\n"), out)
     text = out.getvalue()
-    assert "Your task is to find a non-living thing" in text
+    assert "Your task is to find a(n) non-living thing" in text
     # two commands before quit, none after; the score returned is the last one shown (the
     # start beside an open door already earns ScienceWorld's partial credit on find tasks)
     assert text.count("Score:") == 2 and 0 <= score < 1

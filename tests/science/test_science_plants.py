@@ -19,7 +19,7 @@ def test_every_variation_has_a_gold_path_at_full_score(task):
 def test_variations_follow_scienceworlds_plants_and_seed_rooms():
     def described(task, v):
         return ScienceEnv(task, v).reset()[1]["task_description"]
-    assert described("grow-plant", 0).startswith("Your task is to grow an apple plant from seed. "
+    assert described("grow-plant", 0).startswith("Your task is to grow a apple plant from seed. "
                                                  "Seeds can be found in the kitchen.")
     assert "cherry plant" in described("grow-plant", 60) and "living room" in described("grow-plant", 60)
     assert "grow a peach." in described("grow-fruit", 125) and "greenhouse" in described("grow-fruit", 125)

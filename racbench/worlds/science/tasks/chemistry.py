@@ -160,7 +160,7 @@ def _setup_paint(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, t
             gate = len(optional) - 1
             goals = [(lambda g: lambda ep: ep.opt_done[gate] and g(ep))(g) for g in goals]
         optional += goals
-    description = (say("task_paint_tertiary", paint=goal) if tertiary else say("task_paint_secondary", paint=goal))
+    description = (say("task_paint_tertiary", paint=goal, secondary=steps[0]) if tertiary else say("task_paint_secondary", paint=goal))
     return Episode(
         world=world, description=description, required=required,
         optional=optional,
