@@ -8,8 +8,9 @@ path there recording the score after every step, then plays the same commands in
 completed at full score here, accepted command by command, the per-step mean and max score
 difference, and racbench's replay speed (steps per CPU-second of this process).
 
-ScienceWorld stays the source: its recordings (commands, scores per step, and whether it asked
-which thing was meant) may be cached
+ScienceWorld stays the source: its recordings (commands, scores per step, whether it asked
+which thing was meant, and whether it refused the command: one it refused counts as accepted
+when refused here too) may be cached
 in a JSON file outside the repository (`--cache PATH`, or the env var RACBENCH_SW_CACHE), so that
 a re-run does not start Java at all.
 
@@ -29,6 +30,7 @@ from pathlib import Path
 from racbench.worlds.science import TASKS, ScienceEnv, variation_split
 
 AMBIGUOUS = "Ambiguous request"   # how ScienceWorld starts its question about which thing is meant
+NO_ACTION = "No known action matches that input."   # ScienceWorld's refusal of words it does not know
 STEP_LIMIT = 10_000
 SPLITS = ("train", "validation", "test")
 
@@ -69,6 +71,7 @@ class Recordings:
             self.data = json.loads(self.path.read_text(encoding="utf-8"))
             for r in self.data.values():   # caches written before `asked` was kept
                 if "asked" not in r and "observations" in r:
+                    r["refused"] = [o.startswith(NO_ACTION) for o in r["observations"]]
                     r["asked"] = [o.startswith(AMBIGUOUS) for o in r.pop("observations")]
         self._sw = None
         self.dirty = False
@@ -99,12 +102,13 @@ class Recordings:
         sw = self._env()
         if not loaded:
             sw.load(task, v, simplifications)
-        scores, asked = [], []
+        scores, asked, refused = [], [], []
         for c in commands:
             obs, _, _, info = sw.step(c)
             scores.append(int(info["score"]))
             asked.append(obs.startswith(AMBIGUOUS))
-        return {"commands": commands, "scores": scores, "asked": asked,
+            refused.append(obs.startswith(NO_ACTION))
+        return {"commands": commands, "scores": scores, "asked": asked, "refused": refused,
                 "description": sw.get_task_description()}
 
     def sample(self, per_task: int, simplifications: str = "") -> dict:
@@ -148,7 +152,11 @@ def replay(task: str, v: int, simplifications: str, recording: dict) -> dict:
         cpu += time.process_time() - start
         asked = env.pending is not None
         they_asked = recording["asked"][i]
-        accepted = ended or (ran and not they_asked) or (asked and they_asked)
+        # a command ScienceWorld itself refused is rightly refused here too (recordings that
+        # kept its replies say which: `refused`)
+        they_refused = bool(recording.get("refused", ())[i:i + 1] == [True])
+        accepted = (ended or (ran and not they_asked) or (asked and they_asked)
+                    or (they_refused and not ran and not asked))
         steps.append({"command": command, "accepted": accepted, "reply": obs,
                       "ours": env.episode.scienceworld_score, "theirs": theirs})
     diffs = [abs(s["ours"] - s["theirs"]) for s in steps]

@@ -373,3 +373,20 @@ def test_a_material_to_test_for_conductivity_is_any_portion_of_it():
     steps are 5 (by water) and 55."""
     assert _scores("test-conductivity", 750, ["move cup to sink", "activate sink", "deactivate sink",
                                               "pick up cup", "focus on water in glass cup"]) == [5, 5, 5, 5, 55]
+
+
+def test_a_terminal_is_named_after_its_things_own_name_first():
+    """ScienceWorld's test-conductivity 825 tests a wood block: its gold path's 'connect block
+    terminal 1 to ...' is no action there ('block' names the block, but a terminal put first is
+    named by the thing's own name), while 'wood block terminal 1' and 'terminal 1 on block' are;
+    so here."""
+    env = ScienceEnv("test-conductivity", 825)
+    env.reset()
+    for c in ["open door to bedroom", "go to bedroom", "open door to hallway", "go to hallway",
+              "open door to workshop", "go to workshop"]:
+        env.act(c)
+    block = next(t for t in env.world.things if t.name == "wood block")
+    assert env.act("connect block terminal 1 to green wire terminal 2")[2] is False
+    assert env.act("connect wood block terminal 1 to green wire terminal 2")[2] is True
+    assert env.act("connect terminal 2 on block to black wire terminal 1")[2] is True
+    assert {(block.uid, 0), (block.uid, 1)} <= set(env.world.links)

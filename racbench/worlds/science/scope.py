@@ -208,7 +208,9 @@ class Scope:
         # what terminal names are made of, as things are now; the names themselves (many)
         # are made when a command first names a terminal, and stay right however long
         # the scope is kept
-        self._terminals = [(t, (canon[t.uid], t.name, *t.referents), terminal_names(t))
+        # the name first ('wood block terminal 1') only by the thing's own name, as in
+        # ScienceWorld ('block terminal 1' is no terminal there); 'terminal 1 on block' by any
+        self._terminals = [(t, (canon[t.uid], t.name), t.referents, terminal_names(t))
                            for t in things if has_terminals(t)]
         self._terms = None
         self.rooms = world.rooms
@@ -218,10 +220,10 @@ class Scope:
         """Every name of every terminal in view: 'name terminal', and its aliases."""
         if self._terms is None:
             self._terms = {}
-            for t, names, words in self._terminals:
+            for t, names, others, words in self._terminals:
                 for i, word in enumerate(words):
-                    for n in names:
-                        for key in _terminal_keys(n, word):
+                    for n, first in [*((n, True) for n in names), *((n, False) for n in others)]:
+                        for key in _terminal_keys(n, word, first):
                             lst = self._terms.setdefault(key, [])
                             if (t, i) not in lst:
                                 lst.append((t, i))
@@ -229,10 +231,11 @@ class Scope:
 
 
 @lru_cache(maxsize=1 << 14)
-def _terminal_keys(name: str, word: str) -> tuple[str, ...]:
-    """The normalised names of terminal `word` of a thing called `name` (strings only, so the
-    cache holds no thing of any world)."""
-    return tuple(normalize(k) for k in (naming.terminal(name, word), *naming.terminal_aliases(name, word)))
+def _terminal_keys(name: str, word: str, first: bool = True) -> tuple[str, ...]:
+    """The normalised names of terminal `word` of a thing called `name`, the name first only when
+    `first` (strings only, so the cache holds no thing of any world)."""
+    keys = ([naming.terminal(name, word)] if first else []) + naming.terminal_aliases(name, word)
+    return tuple(normalize(k) for k in keys)
 
 
 def scope_of(world: World, cache: dict) -> Scope:
