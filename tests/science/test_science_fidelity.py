@@ -390,3 +390,25 @@ def test_a_terminal_is_named_after_its_things_own_name_first():
     assert env.act("connect wood block terminal 1 to green wire terminal 2")[2] is True
     assert env.act("connect terminal 2 on block to black wire terminal 1")[2] is True
     assert {(block.uid, 0), (block.uid, 1)} <= set(env.world.links)
+
+
+def test_water_to_test_for_conductivity_comes_from_a_tap():
+    """ScienceWorld sets out no water for test-conductivity's water variations (750-824), in
+    the room its description names or anywhere: its gold path of 750 fills the bathroom's cup
+    at the sink, focuses on that water, wires it by 'water terminal 1' and boxes the cup, with
+    these scores step by step; so here, and our oracle fills the kitchen's cup."""
+    env = ScienceEnv("test-conductivity", 750)
+    env.reset()
+    assert not [t for t in env.world.things if t.parent is not None and t.is_substance
+                and t.mat.name == "water" and env.world.room_of(t).name == "workshop"]
+    assert _scores("test-conductivity", 750, [
+        "move cup to sink", "activate sink", "deactivate sink", "pick up cup", "focus on substance in cup",
+        "open door to kitchen", "go to kitchen", "open door to hallway", "go to hallway",
+        "open door to workshop", "go to workshop", "drop cup", "look around",
+        "connect battery anode to red wire terminal 1", "connect battery cathode to blue wire terminal 1",
+        "connect red wire terminal 2 to cathode in red light bulb",
+        "connect orange wire terminal 2 to anode in red light bulb",
+        "connect water terminal 1 to blue wire terminal 2", "connect water terminal 2 to orange wire terminal 1",
+        "wait1", "wait1", "look around", "move cup to green box"]) == [
+        5, 5, 5, 5, 55, 55, 60, 60, 60, 60, 60, 60, 60, 60, 60, 64, 64, 74, 83, 83, 83, 83, 100]
+    assert gold_trajectory("test-conductivity", 775, "")[-1]["score"] == 1.0

@@ -20,6 +20,8 @@ from racbench.worlds.science.tasks.common import deliver, fetch, go_to, in_agent
 from racbench.worlds.science.tasks.measurement import boxes, solid_unknown
 
 WORKSHOP = "workshop"
+TAP_WATER = "water"   # the one material a conductivity test draws from a tap
+KITCHEN, CUP, TABLE = "kitchen", "glass cup", "table"
 PROBE = "conductor"   # the kind of electrical thing a conductivity test makes of its object
 BULB = "light bulb"
 
@@ -150,7 +152,10 @@ def _oracle_power(env):
 def _thing_to_test(world, name, where, unknown, conducts):
     """The object (the house's own when its room has one), conducting as ScienceWorld says, on
     its room's floor, in view, where ScienceWorld's lies (test-conductivity 112's apricot, 250's
-    glass jar; test-conductivity-of-unknown-substances 0's unknown substance B)."""
+    glass jar; test-conductivity-of-unknown-substances 0's unknown substance B). None for a
+    material the house's taps give (water): ScienceWorld sets none out, in the room the
+    description names or elsewhere (test-conductivity 750, 775, 800), and its gold path draws
+    it from a tap."""
     room = world.rooms[where]
     if unknown:
         mat = solid_unknown(name, conducts)
@@ -159,6 +164,8 @@ def _thing_to_test(world, name, where, unknown, conducts):
         world.place(target, room)
         return target
     found = next((t for t in world.subtree(room)[1:] if t.name == name), None)
+    if found is None and name == TAP_WATER:
+        return None
     if found is None:
         if name in load("materials"):
             found = make_substance(world, name, room.temp)
@@ -175,6 +182,19 @@ def _thing_to_test(world, name, where, unknown, conducts):
     return found
 
 
+def _tap_water(env):
+    """Fill the glass cup on the kitchen table at the kitchen sink and pick it up, as
+    ScienceWorld's gold path fills a cup for the water it tests."""
+    world = env.world
+    cup = next(t for t in world.subtree(world.rooms[KITCHEN]) if t.base == CUP and t.parent.base == TABLE)
+    sink = next(t for t in world.taps if world.room_of(t).name == KITCHEN)
+    yield from fetch(env, cup)
+    yield command("move", env.canon(cup), env.canon(sink))
+    yield command("activate", env.canon(sink))
+    yield command("deactivate", env.canon(sink))
+    yield command("pick_up", env.canon(cup))
+
+
 def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown: bool) -> Episode:
     name, where, yes_c, no_c, conducts = scienceworld_facts(spec.name, variation)
     world, rng, start = task_house(spec, variation, layout, {WORKSHOP, where})
@@ -187,35 +207,45 @@ def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: La
     settle(world, flags.open_doors, flags.open_containers)
     description = say("task_conductivity", name=name, room=where, yes=yes_box.name, no=no_box.name)
     # a task object named by its material (water, sodium chloride) is any portion of it, as in
-    # ScienceWorld, whose gold path of test-conductivity 750 focuses on water it drew from a tap
-    by_material = target.is_substance and not unknown
+    # ScienceWorld, whose gold path of test-conductivity 750 focuses on water it drew from a tap;
+    # until one is focused on, there is no subject (water: none is set out)
+    by_material = target is None or (target.is_substance and not unknown)
+    mat_name = name if target is None else target.mat.name
 
     def subject(ep):
         return ep.memory.get("chosen", target)
 
+    def on_subject(met):
+        return lambda ep: (s := subject(ep)) is not None and met(s)
+
     def on_focus(ep, thing):
         if "chosen" in ep.memory:
             return thing is subject(ep)
-        if thing is target or (by_material and thing.is_substance and thing.mat.name == target.mat.name):
+        if (target is not None and thing is target) or (
+                by_material and thing.is_substance and thing.mat.name == mat_name):
             ep.memory["chosen"] = thing
             if thing.mat.conductive != conducts:
                 thing.mat = replace(thing.mat, conductive=conducts)
+            if thing.elec is None:   # tap water focused on has terminals, as every thing there
+                thing.elec = PROBE
+                world.changed()
             return True
         return False
 
-    near_it = (in_agent_room(world, lambda t: t.is_substance and t.mat.name == target.mat.name) if by_material
+    near_it = (in_agent_room(world, lambda t: t.is_substance and t.mat.name == mat_name) if by_material
                else lambda ep: world.room_of(subject(ep)) is world.agent_room())
     return Episode(
         world=world, description=description,
-        required=[lambda ep: ep.focused(subject(ep)), lambda ep: world.inside(subject(ep), right)],
+        required=[lambda ep: (s := subject(ep)) is not None and ep.focused(s),
+                  on_subject(lambda s: world.inside(s, right))],
         optional=[left(world, start), near_it,
-                  lambda ep: _wired_to(world, subject(ep), None, (0,)),
-                  lambda ep: _wired_to(world, subject(ep), None, (1,)),
-                  lambda ep: _wired_to(world, subject(ep), lambda t: t.source is not None),
-                  lambda ep: _wired_to(world, subject(ep), lambda t: t in bulbs),
+                  on_subject(lambda s: _wired_to(world, s, None, (0,))),
+                  on_subject(lambda s: _wired_to(world, s, None, (1,))),
+                  on_subject(lambda s: _wired_to(world, s, lambda t: t.source is not None)),
+                  on_subject(lambda s: _wired_to(world, s, lambda t: t in bulbs)),
                   lambda ep: any(_wired_to(world, b, lambda t: t.source is not None) for b in bulbs)],
         on_focus=on_focus,
-        failure=lambda ep: subject(ep).parent is None or world.inside(subject(ep), wrong),
+        failure=on_subject(lambda s: s.parent is None or world.inside(s, wrong)),
         hints={"target": target, "battery": bat, "wires": wires, "load": loads[0], "box": right},
     )
 
@@ -225,8 +255,13 @@ def _oracle_conductivity(env):
     ep = env.episode
     h = ep.hints
     target, load_thing = h["target"], h["load"]
-    carried = target if target.portable and target.state == "solid" else target.parent
-    yield from visit(env, target)
+    if target is None:   # water from the kitchen tap, in the glass cup on the kitchen table
+        yield from _tap_water(env)
+        carried = env.world.agent.contents[-1]
+        target = next(t for t in env.world.subtree(carried) if t.is_substance)
+    else:
+        carried = target if target.portable and target.state == "solid" else target.parent
+        yield from visit(env, target)
     yield command("focus", env.canon(target))
     yield from fetch(env, carried)
     yield from go_to(env, env.world.room_of(h["battery"]))
