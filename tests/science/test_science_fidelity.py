@@ -412,3 +412,28 @@ def test_water_to_test_for_conductivity_comes_from_a_tap():
         "wait1", "wait1", "look around", "move cup to green box"]) == [
         5, 5, 5, 5, 55, 55, 60, 60, 60, 60, 60, 60, 60, 60, 60, 64, 64, 74, 83, 83, 83, 83, 100]
     assert gold_trajectory("test-conductivity", 775, "")[-1]["score"] == 1.0
+
+
+def test_the_object_to_test_is_any_thing_of_its_name_set_out_in_reach():
+    """ScienceWorld's test-conductivity 642 ('the shovel is located around the kitchen') sets a
+    shovel out in the kitchen, but its gold path tests the greenhouse's own: any shovel is the
+    task's object, and being by one counts. Its 712 sets a portion of sodium chloride out on
+    the kitchen floor beside the closed jar of salt, and its gold path takes that one. Their
+    scores step by step, here as there."""
+    assert _scores("test-conductivity", 642, [
+        "open door to bedroom", "go to bedroom", "open door to hallway", "go to hallway",
+        "open door to living room", "go to living room", "open door to hallway", "go to hallway",
+        "open door to art studio", "go to art studio", "open door to hallway", "go to hallway",
+        "open door to workshop", "go to workshop", "open door to hallway", "go to hallway",
+        "open door to greenhouse", "go to greenhouse", "pick up shovel", "focus on shovel"]) == [
+        0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 60]
+    assert _scores("test-conductivity", 712, [
+        "pick up sodium chloride in kitchen", "focus on sodium chloride in inventory", "open door to hallway",
+        "go to hallway", "open door to workshop", "go to workshop", "drop sodium chloride", "look around",
+        "connect battery anode to blue wire terminal 1", "connect battery cathode to yellow wire terminal 1",
+        "connect blue wire terminal 2 to blue light bulb cathode",
+        "connect green wire terminal 2 to anode in blue light bulb",
+        "connect sodium chloride terminal 1 to yellow wire terminal 2",
+        "connect sodium chloride terminal 2 to green wire terminal 1", "wait1", "wait1", "look around",
+        "move sodium chloride to orange box"]) == [
+        5, 55, 55, 60, 60, 60, 60, 60, 60, 60, 64, 64, 74, 83, 83, 83, 83, 100]

@@ -163,7 +163,9 @@ def _thing_to_test(world, name, where, unknown, conducts):
         target.elec = PROBE
         world.place(target, room)
         return target
-    found = next((t for t in world.subtree(room)[1:] if t.name == name), None)
+    # the house's own, unless shut in (the kitchen's jar of salt: ScienceWorld sets out a
+    # portion of sodium chloride on the floor beside it, test-conductivity 712)
+    found = next((t for t in world.subtree(room)[1:] if t.name == name and not _shut_in(t, room)), None)
     if found is None and name == TAP_WATER:
         return None
     if found is None:
@@ -180,6 +182,15 @@ def _thing_to_test(world, name, where, unknown, conducts):
     if found.elec is None:
         found.elec = PROBE   # terminals even on a jar or a liquid ('water terminal 1', as in ScienceWorld)
     return found
+
+
+def _shut_in(thing, room) -> bool:
+    p = thing.parent
+    while p is not room:
+        if not p.is_open:
+            return True
+        p = p.parent
+    return False
 
 
 def _tap_water(env):
@@ -208,7 +219,9 @@ def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: La
     description = say("task_conductivity", name=name, room=where, yes=yes_box.name, no=no_box.name)
     # a task object named by its material (water, sodium chloride) is any portion of it, as in
     # ScienceWorld, whose gold path of test-conductivity 750 focuses on water it drew from a tap;
-    # until one is focused on, there is no subject (water: none is set out)
+    # until one is focused on, there is no subject (water: none is set out); any other named
+    # object is any thing of its name (642's gold path tests the greenhouse's shovel, not the
+    # one set out in the kitchen)
     by_material = target is None or (target.is_substance and not unknown)
     mat_name = name if target is None else target.mat.name
 
@@ -222,7 +235,8 @@ def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: La
         if "chosen" in ep.memory:
             return thing is subject(ep)
         if (target is not None and thing is target) or (
-                by_material and thing.is_substance and thing.mat.name == mat_name):
+                by_material and thing.is_substance and thing.mat.name == mat_name) or (
+                not unknown and not by_material and thing.name == name):
             ep.memory["chosen"] = thing
             if thing.mat.conductive != conducts:
                 thing.mat = replace(thing.mat, conductive=conducts)
@@ -233,6 +247,7 @@ def _setup_conductivity(spec: TaskSpec, variation: int, flags: Flags, layout: La
         return False
 
     near_it = (in_agent_room(world, lambda t: t.is_substance and t.mat.name == mat_name) if by_material
+               else in_agent_room(world, lambda t: t.name == name) if not unknown
                else lambda ep: world.room_of(subject(ep)) is world.agent_room())
     return Episode(
         world=world, description=description,
