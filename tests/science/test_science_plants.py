@@ -126,6 +126,8 @@ def test_fruit_needs_free_bees_and_two_reproducing_plants():
     assert len([t for t in env.world.things[n:] if t.base == "apple"]) == 0      # bees shut in
     env.step(f"open {env.canon(h['hive'])}")
     env.step("wait 10")
+    assert not [t for t in env.world.things[h["n_start"]:] if t.base == "apple"]   # not yet: 13 ticks
+    env.step("wait 2")
     fruits = [t for t in env.world.things[h["n_start"]:] if t.base == "apple" and t.parent is not None]
     assert fruits and all(f.parent in h["pots"] for f in fruits)
     obs, _, terminated, _, info = env.step(f"focus on {env.canon(fruits[0])}")

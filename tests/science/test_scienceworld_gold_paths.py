@@ -74,12 +74,14 @@ KNOWN_APART = {
     "melt": ("heating timing, as boil", 0, 0.99),
     "measure-melting-point-known-substance": ("heating timing: a reading a tick apart", 0, 0.05),
     "measure-melting-point-unknown-substance": ("heating timing: a reading a tick apart", 0, 0.16),
-    "power-component": ("a bulb lights at the connect or a tick later there, by variation "
-                        "and run; always a tick later here", 0, 0.55),
+    "power-component": ("a bulb lights at the connect or a tick later there, by the order its "
+                        "identity-hashed sets of things tick in (by run, not variation); always a "
+                        "tick later here", 0, 0.55),
     "power-component-renewable-vs-nonrenewable-energy": ("as power-component", 0, 0.55),
     "chemistry-mix-paint-tertiary-color": ("ScienceWorld keeps tertiary paints in a 'paint "
                                            "cupboard'; ours is another cupboard", 2, 0.70),
-    "grow-fruit": ("ScienceWorld's bees pollinate at random (10-13 ticks seen), ours in 10", 1, 0.16),
+    "grow-fruit": ("ScienceWorld's bees pollinate at random, unseeded (first fruit 10-16 ticks "
+                   "after the hive opens, plants one after another); ours all in 12", 1, 0.16),
     "identify-life-stages-1": ("partial credit a step apart on one variation", 0, 0.03),
     "mendelian-genetics-known-plant": ("ScienceWorld names offspring plants by a height "
                                        "trait ('tall height pea plant') we do not model", 11, 1.71),

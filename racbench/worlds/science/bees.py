@@ -2,7 +2,9 @@
 open hive, in the agent's inventory or in any other open container leaves it for the floor of the
 room it is in a tick after it got there; one shut in a closed container stays. So a bee cannot be
 carried about or kept in a box for long, and the find tasks' oracles choose other animals, as
-ScienceWorld's gold paths do."""
+ScienceWorld's gold paths do. ScienceWorld's bees also wander through open doors and in and out of
+flowers, by an unseeded random draw each tick (the README's "When bees pollinate"); ours stay on
+their room's floor, and life.py makes the fruit at a fixed tick."""
 
 from __future__ import annotations
 
