@@ -77,8 +77,6 @@ KNOWN_APART = {
     "power-component": ("a bulb lights at the connect or a tick later there, by variation "
                         "and run; always a tick later here", 0, 0.55),
     "power-component-renewable-vs-nonrenewable-energy": ("as power-component", 0, 0.55),
-    "chemistry-mix-paint-tertiary-color": ("ScienceWorld keeps tertiary paints in a 'paint "
-                                           "cupboard'; ours is another cupboard", 2, 0.70),
     "grow-fruit": ("ScienceWorld's bees pollinate at random (10-13 ticks seen), ours in 10", 1, 0.16),
     "identify-life-stages-1": ("partial credit a step apart on one variation", 0, 0.03),
     "mendelian-genetics-known-plant": ("ScienceWorld names offspring plants by a height "
