@@ -29,10 +29,12 @@ TREE = "tree"   # the last word of the plants that ScienceWorld names as trees
 def organism(world: World, kind: str, name: str, stages: list[str], temp: float, stage: int = 0,
              names: str | None = None):
     """An animal or plant called by its stage ('turtle egg', 'adult apple plant', or by the
-    `names` patterns of life.json); it also answers to its own name and to the stage's word."""
+    `names` patterns of life.json; a moth's stages show 'butterfly' as ScienceWorld's do:
+    life.json `shown_as`); it also answers to its own name and to the stage's word."""
     patterns = _LIFE[names or ("stage_names" if kind == "animal" else "plant_stage_names")]
     t = make(world, kind, name=name, temp=temp)
-    t.stages = tuple(patterns[s].format(name=name) for s in stages)
+    shown = _LIFE["shown_as"].get(name, name) if kind == "animal" else name
+    t.stages = tuple(patterns[s].format(name=shown) for s in stages)
     t.stage = stage
     t.referents = (name,) + tuple(dict.fromkeys(stages))
     return t

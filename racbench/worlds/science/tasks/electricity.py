@@ -150,7 +150,8 @@ def _oracle_power(env):
 def _thing_to_test(world, name, where, unknown, conducts):
     """The object (the house's own when its room has one), conducting as ScienceWorld says, on
     its room's floor, in view, where ScienceWorld's lies (test-conductivity 112's apricot, 250's
-    glass jar; test-conductivity-of-unknown-substances 0's unknown substance B)."""
+    glass jar; test-conductivity-of-unknown-substances 0's unknown substance B); water, which
+    ScienceWorld puts nowhere, in the bathroom's glass cup as if drawn from its tap."""
     room = world.rooms[where]
     if unknown:
         mat = solid_unknown(name, conducts)
@@ -159,7 +160,13 @@ def _thing_to_test(world, name, where, unknown, conducts):
         world.place(target, room)
         return target
     found = next((t for t in world.subtree(room)[1:] if t.name == name), None)
-    if found is None:
+    drawn = load("tasks")["conductivity_drawn"].get(name)
+    vessel = None if found is not None or drawn is None or drawn[0] not in world.rooms else \
+        next((t for t in world.rooms[drawn[0]].contents if t.base == drawn[1] and not t.contents), None)
+    if vessel is not None:   # none lies in the room: ScienceWorld's gold path fills a vessel at a tap
+        found = make_substance(world, name, room.temp)
+        world.place(found, vessel)
+    elif found is None:
         if name in load("materials"):
             found = make_substance(world, name, room.temp)
             cup = make(world, "glass cup", temp=room.temp)

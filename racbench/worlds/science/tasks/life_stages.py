@@ -69,7 +69,9 @@ def _setup_animal(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) 
     world = build_house(rng, layout, required={start, OUTSIDE}, variation=variation)
     world.stage_ticks = life["stage_ticks"]
     room = world.rooms[OUTSIDE]
-    others = [a for a in life["identify_animals"] if a != name]
+    # never one that shows the same name (ScienceWorld's moth shows 'butterfly': life.json shown_as)
+    shown = life["shown_as"].get(name, name)
+    others = [a for a in life["identify_animals"] if a != name and life["shown_as"].get(a, a) != shown]
     names = [name] + rng.sample(others, rng.randint(*N_OTHER_ANIMALS))
     animals = [organism(world, "animal", n, life["animals"][n], room.temp) for n in names]
     for a in rng.sample(animals, len(animals)):
