@@ -36,7 +36,7 @@ def scienceworld_names(t) -> tuple[str, ...]:
         return _substance_names(t.mat.name, t.label)
     if t.living is None:
         return ()
-    return _living_names(t.living, t.name, t.stage, t.referents, t.stages)
+    return _living_names(t.living, t.name, t.stage, t.referents, t.stages, t.traits)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -50,16 +50,20 @@ def _substance_names(material: str, label: str | None) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1 << 14)
-def _living_names(living: str, name: str, stage_index: int, referents: tuple, stages: tuple) -> tuple[str, ...]:
+def _living_names(living: str, name: str, stage_index: int, referents: tuple, stages: tuple,
+                  traits: str | None = None) -> tuple[str, ...]:
     out = list(_SW["living"])
     if living == "plant" and stages and len(referents) > 1 + stage_index:
         species, stage = referents[0], referents[1 + stage_index]
-        if stage == referents[1]:     # its first stage: a seed ('seed apple seed')
+        if stage == referents[1]:     # its first stage: a seed ('seed apple seed', 'pea in the seed stage')
             kinds = [_SW["seed"].format(species=species)]
+            out.append(_SW["in_stage"].format(stage=stage, name=species))
         elif species in _TREES or any(_SW["tree"].format(species=species) in s for s in stages):
             kinds = [_SW["tree"].format(species=species)]
         else:
             kinds = [_SW["plant"].format(species=species)]
+            if traits:   # a genetics plant by the traits it shows: 'reproducing tall height pea plant'
+                kinds.append(_SW["staged"].format(stage=traits, name=kinds[0]))
         for n in dict.fromkeys([name, *kinds]):
             out.append(n)
             out.append(_SW["staged"].format(stage=stage, name=n))
@@ -102,8 +106,8 @@ class Scope:
         while stack:
             t = stack.pop()
             things.append(t)
-            if t.kind == AGENT or (t.container and t.is_open):
-                stack.extend(reversed(t.contents))
+            if t.kind == AGENT or (t.container and t.is_open) or (t.living == "plant" and t.contents):
+                stack.extend(reversed(t.contents))   # what a plant bears hangs on it, in view
         doors = [d for d, _ in world.doors_of(room)]
         self.things = things + doors
         # what each holds now: a command is read in a scope kept for a state the world has
