@@ -78,7 +78,6 @@ KNOWN_APART = {
                         "and run; always a tick later here", 0, 0.55),
     "power-component-renewable-vs-nonrenewable-energy": ("as power-component", 0, 0.55),
     "grow-fruit": ("ScienceWorld's bees pollinate at random (10-13 ticks seen), ours in 10", 1, 0.16),
-    "identify-life-stages-1": ("partial credit a step apart on one variation", 0, 0.03),
     "mendelian-genetics-known-plant": ("the parents' other traits (height, leaves) and the seed "
                                        "traits of their offspring are ScienceWorld's random draws, "
                                        "seen only once its plants grow; ours are our own draws", 5, 1.71),
