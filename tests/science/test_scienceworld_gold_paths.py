@@ -80,8 +80,9 @@ KNOWN_APART = {
     "grow-fruit": ("ScienceWorld's bees pollinate at random (10-13 ticks seen), ours in 10", 1, 0.16),
     "mendelian-genetics-known-plant": ("the parents' other traits (height, leaves) and the seed "
                                        "traits of their offspring are ScienceWorld's random draws, "
-                                       "seen only once its plants grow; ours are our own draws", 5, 1.71),
-    "mendelian-genetics-unknown-plant": ("as mendelian-genetics-known-plant", 22, 1.70),
+                                       "seen only once its plants grow; ours are our own draws; its bees "
+                                       "pollinate later", 5, 0.78),
+    "mendelian-genetics-unknown-plant": ("as mendelian-genetics-known-plant", 22, 0.93),
 }
 
 

@@ -99,7 +99,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
         description=say("task_genetics", trait=trait, plant=plant, dominant=boxes[0].name, recessive=boxes[1].name),
         # as in ScienceWorld, the answer alone decides; the experiment earns partial credit
         required=[lambda ep: ep.focused(answer)],
-        optional=garden_goals(world, start, jar, pots, N_POTS, parents, False) + stage_counts(world, N_POTS)
+        optional=garden_goals(world, start, jar, pots, N_POTS, world.growers, False) + stage_counts(world, N_POTS)
         + pollination_goals(world, hive) + [offspring_near],
         on_focus=lambda ep, thing: thing is answer,
         failure=lambda ep: any(not p.alive or p.parent is None for p in parents),
