@@ -217,3 +217,18 @@ def test_things_scienceworld_names_otherwise_answer_to_its_names():
     obs, *_ = env.step("drop cup")
     assert env.pending is None and "glass cup" in obs
     assert _names(env, "look at cup") == ["glass cup"]
+
+
+def test_a_terminal_is_named_after_its_things_own_name_or_in_any_of_its_names():
+    """ScienceWorld refuses 'block terminal 1' for its wood block (test-conductivity 825) but
+    takes 'wood block terminal 1', 'terminal 1 in block' and 'anode in light'."""
+    env = _env("test-conductivity", 825, "teleport")
+    env.step("teleport to workshop")
+    assert _resolve_one(env, "connect block terminal 1 to green wire terminal 2") == []
+    for said in ("wood block terminal 1", "terminal 1 in block", "terminal 1 on wood block"):
+        found = _resolve_one(env, f"connect {said} to green wire terminal 2")
+        assert [a.args[0][0].name for a in found] == ["wood block"], said
+    env = _env("power-component-renewable-vs-nonrenewable-energy", 0, "teleport")
+    env.step("teleport to workshop")
+    found = _resolve_one(env, "connect anode in light to battery cathode")
+    assert found and all(a.args[0][0].name.endswith("light bulb") for a in found)

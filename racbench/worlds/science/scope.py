@@ -219,13 +219,15 @@ class Scope:
 
     @property
     def terms(self) -> dict[str, list]:
-        """Every name of every terminal in view: 'name terminal', and its aliases."""
+        """Every name of every terminal in view: 'name terminal' by the thing's own name (as
+        ScienceWorld's parser, which refuses 'block terminal 1' for a wood block), and its
+        aliases by any of its names ('anode in light')."""
         if self._terms is None:
             self._terms = {}
             for t, names, words in self._terminals:
                 for i, word in enumerate(words):
-                    for n in names:
-                        for key in _terminal_keys(n, word):
+                    for j, n in enumerate(names):
+                        for key in _terminal_keys(n, word, j < 2):
                             lst = self._terms.setdefault(key, [])
                             if (t, i) not in lst:
                                 lst.append((t, i))
@@ -233,10 +235,12 @@ class Scope:
 
 
 @lru_cache(maxsize=1 << 14)
-def _terminal_keys(name: str, word: str) -> tuple[str, ...]:
+def _terminal_keys(name: str, word: str, own: bool = True) -> tuple[str, ...]:
     """The normalised names of terminal `word` of a thing called `name` (strings only, so the
-    cache holds no thing of any world)."""
-    return tuple(normalize(k) for k in (naming.terminal(name, word), *naming.terminal_aliases(name, word)))
+    cache holds no thing of any world): the aliases, and 'name terminal' when `name` is the
+    thing's `own` name rather than another it answers to."""
+    heads = (naming.terminal(name, word),) if own else ()
+    return tuple(normalize(k) for k in (*heads, *naming.terminal_aliases(name, word)))
 
 
 def scope_of(world: World, cache: dict) -> Scope:
