@@ -143,3 +143,16 @@ def test_the_sample_spans_every_split():
     for task in sorted(TASKS):
         splits = {variation_split(task, v) for v in replay_module.sample_variations(task, PER_TASK)}
         assert splits == {"train", "validation", "test"}, task
+
+
+def test_a_command_scienceworld_refused_too_counts_as_accepted():
+    """ScienceWorld's gold path of test-conductivity 825 holds 'connect block terminal 1 ...',
+    which its parser refuses ('No known action matches that input.'); refused here too, the
+    replay counts it accepted only because the recording says ScienceWorld refused it."""
+    commands = ["open door to bedroom", "go to bedroom", "open door to hallway", "go to hallway",
+                "open door to workshop", "go to workshop", "connect block terminal 1 to green wire terminal 2"]
+    recording = {"commands": commands, "scores": [0, 5, 5, 5, 5, 10, 10], "asked": [False] * 7,
+                 "refused": [False] * 6 + [True]}
+    assert replay_module.replay("test-conductivity", 825, "", recording)["accepted"]
+    recording["refused"][-1] = False
+    assert not replay_module.replay("test-conductivity", 825, "", recording)["accepted"]
