@@ -79,9 +79,9 @@ KNOWN_APART = {
     "power-component-renewable-vs-nonrenewable-energy": ("as power-component", 0, 0.55),
     "grow-fruit": ("ScienceWorld's bees pollinate at random (10-13 ticks seen), ours in 10", 1, 0.16),
     "mendelian-genetics-known-plant": ("the parents' other traits (height, leaves) and the seed "
-                                       "traits of their offspring are ScienceWorld's random draws, "
-                                       "seen only once its plants grow; ours are our own draws; its bees "
-                                       "pollinate later", 5, 0.78),
+                                       "traits of their offspring are ScienceWorld's random draws (the "
+                                       "offspring's change from run to run there); ours are our own; its "
+                                       "bees pollinate later", 5, 0.78),
     "mendelian-genetics-unknown-plant": ("as mendelian-genetics-known-plant", 22, 0.93),
 }
 
