@@ -82,6 +82,17 @@ def holder_names(p) -> tuple[str, ...]:
     return (p.name, _SW["room"])
 
 
+def holder_word(p) -> str:
+    """The holder a canonical name is qualified by ('apple in table'): the inventory for what the
+    agent holds; a genetics plant by the traits it shows, as ScienceWorld's parser takes it
+    ('round green pea seed in tall height pea plant'); anything else by its name."""
+    if p.kind == AGENT:
+        return naming.inventory_word()
+    if p.traits and p.living == "plant" and p.referents:
+        return _SW["staged"].format(stage=p.traits, name=_SW["plant"].format(species=p.referents[0]))
+    return p.name
+
+
 def terminal_names(thing) -> tuple[str, str]:
     return POLARIZED if thing.polarized else UNPOLARIZED
 
@@ -124,8 +135,7 @@ class Scope:
                 canon[t.uid] = naming.self_words()[0]
             elif counts[name] > 1:
                 p = t.parent
-                where = naming.inventory_word() if p.kind == AGENT else p.name
-                canon[t.uid] = naming.qualified(name, where)
+                canon[t.uid] = naming.qualified(name, holder_word(p))
             else:
                 canon[t.uid] = name
         # twins in one container are told apart by what they hold when that differs ('wood cup
@@ -152,7 +162,7 @@ class Scope:
         for t, name in by_content:
             if uses[name] > 1:
                 p = t.parent
-                name = naming.qualified(name, naming.inventory_word() if p.kind == AGENT else p.name)
+                name = naming.qualified(name, holder_word(p))
             canon[t.uid] = name
         for door, other in world.doors_of(room):
             canon[door.uid] = naming.door(other.name)
@@ -173,7 +183,7 @@ class Scope:
                     add(word, t)
                 continue
             p = t.parent
-            where = naming.inventory_word() if p.kind == AGENT else p.name
+            where = holder_word(p)
             for r in t.referents:
                 add(r, t)
                 add(naming.qualified(r, where), t)   # 'cup in table'
