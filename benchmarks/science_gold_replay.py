@@ -9,8 +9,7 @@ completed at full score here, accepted command by command, the per-step mean and
 difference, and racbench's replay speed (steps per CPU-second of this process).
 
 ScienceWorld stays the source: its recordings (commands, scores per step, whether it asked
-which thing was meant, and whether it refused the command: one it refused counts as accepted
-when refused here too) may be cached
+which thing was meant and whether it refused the words) may be cached
 in a JSON file outside the repository (`--cache PATH`, or the env var RACBENCH_SW_CACHE), so that
 a re-run does not start Java at all.
 
@@ -30,7 +29,7 @@ from pathlib import Path
 from racbench.worlds.science import TASKS, ScienceEnv, variation_split
 
 AMBIGUOUS = "Ambiguous request"   # how ScienceWorld starts its question about which thing is meant
-NO_ACTION = "No known action matches that input."   # ScienceWorld's refusal of words it does not know
+REFUSALS = ("No known action matches", "Unknown action")   # how it starts a refusal of the words
 STEP_LIMIT = 10_000
 SPLITS = ("train", "validation", "test")
 
@@ -69,10 +68,11 @@ class Recordings:
         self.data: dict = {}
         if self.path and self.path.exists():
             self.data = json.loads(self.path.read_text(encoding="utf-8"))
-            for r in self.data.values():   # caches written before `asked` was kept
+            for r in self.data.values():   # caches written before `asked` and `refused` were kept
                 if "asked" not in r and "observations" in r:
-                    r["refused"] = [o.startswith(NO_ACTION) for o in r["observations"]]
-                    r["asked"] = [o.startswith(AMBIGUOUS) for o in r.pop("observations")]
+                    observations = r.pop("observations")
+                    r["asked"] = [o.startswith(AMBIGUOUS) for o in observations]
+                    r["refused"] = [o.startswith(REFUSALS) for o in observations]
         self._sw = None
         self.dirty = False
 
@@ -107,7 +107,7 @@ class Recordings:
             obs, _, _, info = sw.step(c)
             scores.append(int(info["score"]))
             asked.append(obs.startswith(AMBIGUOUS))
-            refused.append(obs.startswith(NO_ACTION))
+            refused.append(obs.startswith(REFUSALS))
         return {"commands": commands, "scores": scores, "asked": asked, "refused": refused,
                 "description": sw.get_task_description()}
 
@@ -139,7 +139,8 @@ class Recordings:
 
 def replay(task: str, v: int, simplifications: str, recording: dict) -> dict:
     """ScienceWorld's gold commands played in racbench: per step whether racbench accepted the
-    command (ran it, or asked which thing is meant where ScienceWorld asked too), our reply and
+    command (ran it, asked which thing is meant where ScienceWorld asked too, or refused it where
+    ScienceWorld refused it too: recordings keep `refused` since), our reply and
     our 0-100 score beside ScienceWorld's."""
     env = ScienceEnv(task, v, simplifications)
     env.reset()
@@ -152,11 +153,8 @@ def replay(task: str, v: int, simplifications: str, recording: dict) -> dict:
         cpu += time.process_time() - start
         asked = env.pending is not None
         they_asked = recording["asked"][i]
-        # a command ScienceWorld itself refused is rightly refused here too (recordings that
-        # kept its replies say which: `refused`)
-        they_refused = bool(recording.get("refused", ())[i:i + 1] == [True])
-        accepted = (ended or (ran and not they_asked) or (asked and they_asked)
-                    or (they_refused and not ran and not asked))
+        they_refused = recording.get("refused", ())[i:i + 1] == [True]   # kept since; a refusal there too
+        accepted = ended or (ran and not they_asked) or (asked and they_asked) or (not ran and not asked and they_refused)
         steps.append({"command": command, "accepted": accepted, "reply": obs,
                       "ours": env.episode.scienceworld_score, "theirs": theirs})
     diffs = [abs(s["ours"] - s["theirs"]) for s in steps]

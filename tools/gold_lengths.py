@@ -6,7 +6,9 @@ split sizes when a recipe is read, before any trajectory runs; this table gives 
 the settings the built-in recipes use. A build checks every trajectory it runs against
 the table and stops, naming this script, if the simulator or an oracle changed a length:
 
-    python tools/gold_lengths.py [--workers 2]
+    python tools/gold_lengths.py [--workers 2] [--tasks boil,melt]
+
+`--tasks` recomputes only those tasks' lengths and keeps the rest of the table as it is.
 """
 
 from __future__ import annotations
@@ -33,11 +35,18 @@ def _length(item: tuple[str, int, str]) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--tasks", default="", help="comma-separated tasks to recompute (default: all)")
     args = parser.parse_args()
-    items = gold_items(None, TABLE_SETTINGS)
+    only = {t for t in args.tasks.split(",") if t}
+    items = [it for it in gold_items(None, TABLE_SETTINGS) if not only or it[0] in only]
     with mp.get_context("fork").Pool(args.workers) as pool:
         lengths = pool.map(_length, items, chunksize=16)
     table: dict = {"_doc": DOC}
+    if only:   # the other tasks' lengths as the table holds them
+        kept = json.loads(OUT.read_text(encoding="utf-8"))
+        for key, tasks in kept.items():
+            if key != "_doc":
+                table[key] = {t: n for t, n in tasks.items() if t not in only}
     for (task, variation, setting), n in zip(items, lengths):
         per_task = table.setdefault(setting_key(setting), {}).setdefault(task, [])
         assert len(per_task) == variation  # items are sorted by task, then variation

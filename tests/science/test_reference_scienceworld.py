@@ -305,13 +305,14 @@ def test_scienceworld_understands_our_gold_commands_where_names_and_places_match
 def test_scienceworld_understands_our_offspring_seeds_by_their_seed_traits(sw):
     """Our seeds of a cross carry every seed trait of their parents, as ScienceWorld's do: once its
     slower bees have made seeds (random there: six waits more leave them time), it moves ours by
-    our names."""
+    our names, a seed on a parent named by the parent's traits as there ('in tall height pea plant')."""
     bench = _benchmark()
     task, v = "mendelian-genetics-known-plant", 0
     actions = bench.ours_gold(task, v)
     looked = next(i for i, a in enumerate(actions) if a.startswith("look at flower pot"))
     moves = [a for a in actions[looked:] if a.startswith("move")]
-    assert sorted(m.split(" to ")[0] for m in moves) == ["move round green pea seed 1", "move wrinkly green pea seed 1"]
+    assert sorted(m.split(" to ")[0] for m in moves) == ["move round green pea seed 1",
+                                                         "move wrinkly green pea seed in tall height pea plant"]
     _, refused = bench.play_theirs(sw, task, v, actions[:looked] + ["wait"] * 6 + moves)
     assert refused == 0
 

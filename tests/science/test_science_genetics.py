@@ -39,7 +39,8 @@ def test_a_cross_of_pure_lines_shows_only_the_dominant_value_and_the_next_one_th
     short = plant_with(world, "pea", (("short", "short", "tall", "plant height"),), 25.0)
     assert (tall.name, short.name) == ("pea seed", "pea seed")   # a seed does not show its height
     tall.stage = short.stage = 2
-    assert (tall.name, short.name) == ("tall adult pea plant", "short adult pea plant")
+    assert (tall.name, short.name) == ("pea plant in the adult stage with a tall height",
+                                       "pea plant in the adult stage with a short height")
     round_ = plant_with(world, "pea", (("round", "round", "round", "seed shape"),), 25.0)
     assert round_.name == "round pea seed"
     first = offspring(world, tall, short, 20)
@@ -69,6 +70,43 @@ def test_offspring_seeds_inherit_and_show_every_seed_trait_as_scienceworlds_do()
     children = [t for t in env.world.things if t.genes is not None and t not in parents]
     assert {tuple(locus[3] for locus in c.genes) for c in children} == {("plant height", "seed shape", "seed color")}
     assert {c.stages[0] for c in children} <= {"round green pea seed", "wrinkly green pea seed"}
+
+
+def test_seeds_of_a_cross_hang_on_both_parents_named_as_scienceworld_names_them():
+    """As in ScienceWorld (issue 28): each pollinated parent bears the seeds on itself ('pea seed
+    in pea plant', asked about when several fit), a grown plant shows its height and leaves ('pea
+    plant in the reproducing stage with a tall height', 'tall height pea plant', 'reproducing
+    tall height pea plant'; unknown C 'with a short height and pointed leaves', called 'short
+    height and pointed leaves unknown C plant'), and a seed answers to 'pea in the seed stage'."""
+    from racbench.worlds.science.parser import parse
+    env = ScienceEnv("mendelian-genetics-known-plant", 0)
+    env.reset()
+    parents = env.episode.hints["parents"]
+    for action in env.task_spec.oracle(env):
+        env.step(action)
+        if all(p.contents for p in parents):
+            break
+    assert all(len(p.contents) == 4 and all(c.stage == 0 for c in p.contents) for p in parents)
+    look = env.step("look around")[0]
+    heights = sorted(p.traits for p in parents)
+    assert heights == ["short height", "tall height"]   # the height studied: one parent each
+    assert "a pea plant in the reproducing stage with a tall height (containing" in look
+
+    def named(text):
+        return {id(a.args[0]) for a in parse(text, env.scope).candidates}
+    tall = next(p for p in parents if p.traits == "tall height")
+    assert named("look at reproducing tall height pea plant") == named("look at tall height pea plant") == {id(tall)}
+    assert named("look at tall height pea plant in the reproducing stage") == {id(tall)}
+    assert named("look at pea seed in tall height pea plant") == {id(c) for c in tall.contents}
+    assert named("look at pea in the seed stage on reproducing plant") == {id(c) for p in parents for c in p.contents}
+    _, _, _, _, info = env.step("move pea seed in tall height pea plant to seed jar")
+    assert env.pending is not None     # four fit: a numbered question, as there
+    env = ScienceEnv("mendelian-genetics-unknown-plant", 240)   # unknown C, short plant height studied
+    env.reset()
+    grown = plant_with(env.world, "unknown C", (("short", "short", "tall", "plant height"),
+                                                ("pointed", "pointed", "round", "leaf shape")), 25.0, stage=3)
+    assert grown.name == "unknown C plant in the reproducing stage with a short height and pointed leaves"
+    assert grown.traits == "short height and pointed leaves"
 
 
 def test_focusing_on_the_wrong_box_fails():

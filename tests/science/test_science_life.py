@@ -131,3 +131,34 @@ def test_potted_trees_grow_on_in_their_self_watering_pots_and_the_grown_drink_th
     env.step("wait 10")                                # 13 ticks: pot 6 holds an adult now
     _, _, terminated, _, info = env.step("focus on apple tree in the adult stage")
     assert terminated and info["score"] == 0.0
+
+
+# ScienceWorld 1.2.3's gold paths of variation 3 (a start outside) and its score after each step
+_STARTED_OUTSIDE = {
+    "identify-life-stages-1": (
+        ["look around", "focus on baby beaver in outside", "look around", *["wait1"] * 10,
+         "focus on juvenile beaver in outside", "look around", *["wait1"] * 9, "focus on adult beaver in outside",
+         "look around", "wait1"],
+        [10, 43, 43, 48, 48, 53, 53, 53, 58, 58, 58, 58, 58, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 100, 100, 100]),
+    "identify-life-stages-2": (
+        ["look around", "focus on plant in the seed stage in self watering flower pot 6", "look around",
+         "focus on banana tree in the seedling stage in self watering flower pot 8", "look around",
+         "focus on banana tree in the adult stage in self watering flower pot 9", "look around",
+         "focus on banana tree in the reproducing stage in self watering flower pot 4", "look around", "wait1"],
+        [4, 29, 29, 54, 58, 83, 83, 100, 100, 100]),
+}
+
+
+@pytest.mark.parametrize("task", sorted(_STARTED_OUTSIDE))
+def test_a_start_outside_is_credited_as_scienceworld_credits_it(task):
+    """Read off ScienceWorld's goal progress: a start outside counts as arriving at the first step
+    for the 'stay outside' goals, and identify-life-stages-2, unlike -1, does not excuse it from
+    'move to a new location'."""
+    commands, theirs = _STARTED_OUTSIDE[task]
+    env = ScienceEnv(task, 3)
+    env.reset()
+    ours = []
+    for command in commands:
+        env.step(command)
+        ours.append(env.episode.scienceworld_score)
+    assert ours == theirs

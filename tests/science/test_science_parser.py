@@ -188,3 +188,47 @@ def test_a_vessel_named_by_contents_in_another_state_is_still_found():
     env.step("deactivate sink")
     for said in ("ceramic cup containing water", "ceramic cup containing liquid water", "cup containing ice"):
         assert _names(env, "look at " + said) == ["ceramic cup"], said
+
+
+def test_things_scienceworld_names_otherwise_answer_to_its_names():
+    """Read off ScienceWorld (issue 28): its moth's egg is a 'butterfly egg' (its common toad's a
+    'frog egg') still answering to 'egg moth'; the tertiary paint task's variations 0, 6, ...
+    have a paint cupboard with a drawer beside the large cupboard; test-conductivity's water lies
+    in the bathroom's glass cup, not in a second cup in the workshop, so 'drop cup' there asks nothing."""
+    env = _env("find-animal", 250, "teleport")
+    env.step("teleport to outside")
+    assert _names(env, "look at butterfly egg") == _names(env, "look at egg moth") == ["butterfly egg"]
+    assert _names(env, "look at frog egg") == ["frog egg"] and _names(env, "look at moth egg") == []
+    env.step("pick up butterfly egg")
+    assert _names(env, "look at egg butterfly egg in inventory") == ["butterfly egg"]
+    env = _env("chemistry-mix-paint-tertiary-color", 0, "teleport")
+    env.step("teleport to art studio")
+    assert _names(env, "look at cupboard") == ["large cupboard", "paint cupboard"]
+    obs, *_ = env.step("open paint cupboard")
+    assert "paint cupboard" in obs and _names(env, "look at drawer in paint cupboard") == ["drawer"]
+    env = _env("chemistry-mix-paint-tertiary-color", 4, "teleport")
+    env.step("teleport to art studio")
+    assert _names(env, "look at cupboard") == ["large cupboard"]
+    env = _env("test-conductivity", 750, "")
+    for command in ("move cup to sink", "pick up cup", "focus on substance in cup", "open door to kitchen",
+                    "go to kitchen", "open door to hallway", "go to hallway", "open door to workshop",
+                    "go to workshop"):
+        env.step(command)
+    obs, *_ = env.step("drop cup")
+    assert env.pending is None and "glass cup" in obs
+    assert _names(env, "look at cup") == ["glass cup"]
+
+
+def test_a_terminal_is_named_after_its_things_own_name_or_in_any_of_its_names():
+    """ScienceWorld refuses 'block terminal 1' for its wood block (test-conductivity 825) but
+    takes 'wood block terminal 1', 'terminal 1 in block' and 'anode in light'."""
+    env = _env("test-conductivity", 825, "teleport")
+    env.step("teleport to workshop")
+    assert _resolve_one(env, "connect block terminal 1 to green wire terminal 2") == []
+    for said in ("wood block terminal 1", "terminal 1 in block", "terminal 1 on wood block"):
+        found = _resolve_one(env, f"connect {said} to green wire terminal 2")
+        assert [a.args[0][0].name for a in found] == ["wood block"], said
+    env = _env("power-component-renewable-vs-nonrenewable-energy", 0, "teleport")
+    env.step("teleport to workshop")
+    found = _resolve_one(env, "connect anode in light to battery cathode")
+    assert found and all(a.args[0][0].name.endswith("light bulb") for a in found)

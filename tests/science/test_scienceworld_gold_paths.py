@@ -78,14 +78,13 @@ KNOWN_APART = {
                         "identity-hashed sets of things tick in (by run, not variation); always a "
                         "tick later here", 0, 0.55),
     "power-component-renewable-vs-nonrenewable-energy": ("as power-component", 0, 0.55),
-    "chemistry-mix-paint-tertiary-color": ("ScienceWorld keeps tertiary paints in a 'paint "
-                                           "cupboard'; ours is another cupboard", 2, 0.70),
     "grow-fruit": ("ScienceWorld's bees pollinate at random, unseeded (first fruit 10-16 ticks "
                    "after the hive opens, plants one after another); ours all in 12", 1, 0.16),
-    "identify-life-stages-1": ("partial credit a step apart on one variation", 0, 0.03),
-    "mendelian-genetics-known-plant": ("ScienceWorld names offspring plants by a height "
-                                       "trait ('tall height pea plant') we do not model", 11, 1.71),
-    "mendelian-genetics-unknown-plant": ("as mendelian-genetics-known-plant", 28, 1.70),
+    "mendelian-genetics-known-plant": ("the parents' other traits (height, leaves) and the seed "
+                                       "traits of their offspring are ScienceWorld's random draws (the "
+                                       "offspring's change from run to run there); ours are our own; its "
+                                       "bees pollinate later", 5, 0.78),
+    "mendelian-genetics-unknown-plant": ("as mendelian-genetics-known-plant", 22, 0.93),
 }
 
 
@@ -146,3 +145,16 @@ def test_the_sample_spans_every_split():
     for task in sorted(TASKS):
         splits = {variation_split(task, v) for v in replay_module.sample_variations(task, PER_TASK)}
         assert splits == {"train", "validation", "test"}, task
+
+
+def test_a_command_scienceworld_refused_too_counts_as_accepted():
+    """ScienceWorld's gold path of test-conductivity 825 holds 'connect block terminal 1 ...',
+    which its parser refuses ('No known action matches that input.'); refused here too, the
+    replay counts it accepted only because the recording says ScienceWorld refused it."""
+    commands = ["open door to bedroom", "go to bedroom", "open door to hallway", "go to hallway",
+                "open door to workshop", "go to workshop", "connect block terminal 1 to green wire terminal 2"]
+    recording = {"commands": commands, "scores": [0, 5, 5, 5, 5, 10, 10], "asked": [False] * 7,
+                 "refused": [False] * 6 + [True]}
+    assert replay_module.replay("test-conductivity", 825, "", recording)["accepted"]
+    recording["refused"][-1] = False
+    assert not replay_module.replay("test-conductivity", 825, "", recording)["accepted"]

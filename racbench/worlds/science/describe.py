@@ -15,7 +15,7 @@ class View:
                  "open", "surface", "contents", "timer", "reading", "style")
 
     def __init__(self, t):
-        is_container = t.container and t.kind != AGENT
+        is_container = (t.container and t.kind != AGENT) or (t.living == "plant" and bool(t.contents))   # seeds on a plant
         self.name = t.name
         self.agent = t.kind == AGENT
         self.substance = t.is_substance

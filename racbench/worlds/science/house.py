@@ -122,6 +122,18 @@ def _furnish(world: World, item: dict, parent, temp: float) -> None:
         _furnish(world, sub, t, inner)
 
 
+def furnish_after(world: World, item: dict, room_name: str, after: str):
+    """A house-data entry (with what it holds) added to a room right after its furniture called
+    `after`, where ScienceWorld lists it; nothing when the layout dropped the room."""
+    room = world.rooms.get(room_name)
+    if room is None:
+        return
+    _furnish(world, item, room, room.temp)
+    t = room.contents.pop()
+    before = furniture(world, room_name, after)
+    room.contents.insert(room.contents.index(before) + 1 if before is not None else len(room.contents), t)
+
+
 def _put(world: World, room_name: str, archetype: str, into: str | None = None, **kw):
     """A new thing in a room (on or in its furniture `into`), when the layout kept the room."""
     room = world.rooms.get(room_name)

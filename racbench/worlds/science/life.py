@@ -29,10 +29,12 @@ TREE = "tree"   # the last word of the plants that ScienceWorld names as trees
 def organism(world: World, kind: str, name: str, stages: list[str], temp: float, stage: int = 0,
              names: str | None = None):
     """An animal or plant called by its stage ('turtle egg', 'adult apple plant', or by the
-    `names` patterns of life.json); it also answers to its own name and to the stage's word."""
+    `names` patterns of life.json; a moth's stages show 'butterfly' as ScienceWorld's do:
+    life.json `shown_as`); it also answers to its own name and to the stage's word."""
     patterns = _LIFE[names or ("stage_names" if kind == "animal" else "plant_stage_names")]
     t = make(world, kind, name=name, temp=temp)
-    t.stages = tuple(patterns[s].format(name=name) for s in stages)
+    shown = _LIFE["shown_as"].get(name, name) if kind == "animal" else name
+    t.stages = tuple(patterns[s].format(name=shown, traits="{traits}") for s in stages)
     t.stage = stage
     t.referents = (name,) + tuple(dict.fromkeys(stages))
     return t
@@ -116,20 +118,20 @@ def _pollinate(world: World, plants: list) -> None:
                 continue
             t.age += 1
             if t.age == POLLINATION_TICKS:
-                world.move(_fruit(world, t, kin), t.parent)
+                _fruit(world, t, kin)
 
 
-def _fruit(world: World, t, kin: list):
-    """A fruit of the plant's kind, or for a plant carrying genes a pod of seeds crossed with the
-    next reproducing plant of its kind in the room."""
+def _fruit(world: World, t, kin: list) -> None:
+    """A fruit of the plant's kind beside it, or for a plant carrying genes the seeds of a cross
+    with the next reproducing plant of its kind in the room, hanging on the plant as
+    ScienceWorld's do ('pea seed in pea plant')."""
     if t.genes is None:
-        return make(world, t.base, temp=t.temp)
+        world.move(make(world, t.base, temp=t.temp), t.parent)
+        return
     partner = kin[(kin.index(t) + 1) % len(kin)]
-    pod = make(world, "seed pod", temp=t.temp)
     for seed in offspring(world, t, partner, load("genetics")["pod_seeds"]):
         world.growers.append(seed)
-        world.place(seed, pod)
-    return pod
+        world.move(seed, t)
 
 
 def tick(world: World) -> None:
@@ -176,17 +178,21 @@ def seed_name(name: str, values: list[str]) -> str:
 
 def plant_with(world, name: str, genes: tuple, temp: float, stage: int = 0):
     """A plant (seed by default) of `name` carrying `genes` (loci, the trait studied first), named
-    by what it shows: 'tall adult pea plant'. A seed shows every seed trait it has genes for
-    ('round green pea seed', but 'pea seed' for a plant without any), as ScienceWorld names its
-    seeds."""
-    t = organism(world, "plant", name, load("life")["plant_stages"], temp, stage=stage)
+    as ScienceWorld names its own: a seed by every seed trait it has genes for ('round green pea
+    seed', but 'pea seed' for a plant without any), a grown plant by its stage and the plant
+    traits it shows ('pea plant in the adult stage with a tall height'), which it also answers
+    to before its name ('tall height pea plant': `traits`)."""
+    life = load("life")
+    t = organism(world, "plant", name, life["plant_stages"], temp, stage=stage, names="genetic_stage_names")
     t.genes = genes
-    shown = phenotype(genes[0])
-    seed_traits = load("genetics")["seed_traits"]
-    on_seed = [phenotype(locus) for trait in seed_traits for locus in genes if locus[3] == trait]
-    trait = load("vocab")["names"]["trait"]
-    t.stages = (seed_name(name, on_seed),) + tuple(trait.format(value=shown, name=s) for s in t.stages[1:])
-    t.referents = t.referents + tuple(dict.fromkeys(v for v in (shown, *on_seed) if v not in t.referents))
+    table = load("genetics")
+    on_seed = [phenotype(locus) for trait in table["seed_traits"] for locus in genes if locus[3] == trait]
+    phrases = [life["trait_phrases"][trait].format(value=phenotype(locus))
+               for trait in table["plant_traits"] for locus in genes if locus[3] == trait]
+    shown = life["traits_shown"].format(traits=load("vocab")["names"]["list_joiner"].join(phrases)) if phrases else ""
+    t.traits = shown.strip().removeprefix(life["trait_name_drops"]) or None
+    t.stages = (seed_name(name, on_seed),) + tuple(s.format(traits=shown) for s in t.stages[1:])
+    t.referents = t.referents + tuple(dict.fromkeys(v for v in on_seed if v not in t.referents))
     return t
 
 

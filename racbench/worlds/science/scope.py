@@ -36,7 +36,7 @@ def scienceworld_names(t) -> tuple[str, ...]:
         return _substance_names(t.mat.name, t.label)
     if t.living is None:
         return ()
-    return _living_names(t.living, t.name, t.stage, t.referents, t.stages)
+    return _living_names(t.living, t.name, t.stage, t.referents, t.stages, t.traits)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -50,16 +50,20 @@ def _substance_names(material: str, label: str | None) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1 << 14)
-def _living_names(living: str, name: str, stage_index: int, referents: tuple, stages: tuple) -> tuple[str, ...]:
+def _living_names(living: str, name: str, stage_index: int, referents: tuple, stages: tuple,
+                  traits: str | None = None) -> tuple[str, ...]:
     out = list(_SW["living"])
     if living == "plant" and stages and len(referents) > 1 + stage_index:
         species, stage = referents[0], referents[1 + stage_index]
-        if stage == referents[1]:     # its first stage: a seed ('seed apple seed')
+        if stage == referents[1]:     # its first stage: a seed ('seed apple seed', 'pea in the seed stage')
             kinds = [_SW["seed"].format(species=species)]
+            out.append(_SW["in_stage"].format(stage=stage, name=species))
         elif species in _TREES or any(_SW["tree"].format(species=species) in s for s in stages):
             kinds = [_SW["tree"].format(species=species)]
         else:
             kinds = [_SW["plant"].format(species=species)]
+            if traits:   # a genetics plant by the traits it shows: 'reproducing tall height pea plant'
+                kinds.append(_SW["staged"].format(stage=traits, name=kinds[0]))
         for n in dict.fromkeys([name, *kinds]):
             out.append(n)
             out.append(_SW["staged"].format(stage=stage, name=n))
@@ -76,6 +80,17 @@ def holder_names(p) -> tuple[str, ...]:
     if p.kind == AGENT:
         return tuple(_SW["held_in"])
     return (p.name, _SW["room"])
+
+
+def holder_word(p) -> str:
+    """The holder a canonical name is qualified by ('apple in table'): the inventory for what the
+    agent holds; a genetics plant by the traits it shows, as ScienceWorld's parser takes it
+    ('round green pea seed in tall height pea plant'); anything else by its name."""
+    if p.kind == AGENT:
+        return naming.inventory_word()
+    if p.traits and p.living == "plant" and p.referents:
+        return _SW["staged"].format(stage=p.traits, name=_SW["plant"].format(species=p.referents[0]))
+    return p.name
 
 
 def terminal_names(thing) -> tuple[str, str]:
@@ -102,8 +117,8 @@ class Scope:
         while stack:
             t = stack.pop()
             things.append(t)
-            if t.kind == AGENT or (t.container and t.is_open):
-                stack.extend(reversed(t.contents))
+            if t.kind == AGENT or (t.container and t.is_open) or (t.living == "plant" and t.contents):
+                stack.extend(reversed(t.contents))   # what a plant bears hangs on it, in view
         doors = [d for d, _ in world.doors_of(room)]
         self.things = things + doors
         # what each holds now: a command is read in a scope kept for a state the world has
@@ -120,8 +135,7 @@ class Scope:
                 canon[t.uid] = naming.self_words()[0]
             elif counts[name] > 1:
                 p = t.parent
-                where = naming.inventory_word() if p.kind == AGENT else p.name
-                canon[t.uid] = naming.qualified(name, where)
+                canon[t.uid] = naming.qualified(name, holder_word(p))
             else:
                 canon[t.uid] = name
         # twins in one container are told apart by what they hold when that differs ('wood cup
@@ -148,7 +162,7 @@ class Scope:
         for t, name in by_content:
             if uses[name] > 1:
                 p = t.parent
-                name = naming.qualified(name, naming.inventory_word() if p.kind == AGENT else p.name)
+                name = naming.qualified(name, holder_word(p))
             canon[t.uid] = name
         for door, other in world.doors_of(room):
             canon[door.uid] = naming.door(other.name)
@@ -169,7 +183,7 @@ class Scope:
                     add(word, t)
                 continue
             p = t.parent
-            where = naming.inventory_word() if p.kind == AGENT else p.name
+            where = holder_word(p)
             for r in t.referents:
                 add(r, t)
                 add(naming.qualified(r, where), t)   # 'cup in table'
@@ -208,22 +222,22 @@ class Scope:
         # what terminal names are made of, as things are now; the names themselves (many)
         # are made when a command first names a terminal, and stay right however long
         # the scope is kept
-        # the name first ('wood block terminal 1') only by the thing's own name, as in
-        # ScienceWorld ('block terminal 1' is no terminal there); 'terminal 1 on block' by any
-        self._terminals = [(t, (canon[t.uid], t.name), t.referents, terminal_names(t))
+        self._terminals = [(t, (canon[t.uid], t.name, *t.referents), terminal_names(t))
                            for t in things if has_terminals(t)]
         self._terms = None
         self.rooms = world.rooms
 
     @property
     def terms(self) -> dict[str, list]:
-        """Every name of every terminal in view: 'name terminal', and its aliases."""
+        """Every name of every terminal in view: 'name terminal' by the thing's own name (as
+        ScienceWorld's parser, which refuses 'block terminal 1' for a wood block), and its
+        aliases by any of its names ('anode in light')."""
         if self._terms is None:
             self._terms = {}
-            for t, names, others, words in self._terminals:
+            for t, names, words in self._terminals:
                 for i, word in enumerate(words):
-                    for n, first in [*((n, True) for n in names), *((n, False) for n in others)]:
-                        for key in _terminal_keys(n, word, first):
+                    for j, n in enumerate(names):
+                        for key in _terminal_keys(n, word, j < 2):
                             lst = self._terms.setdefault(key, [])
                             if (t, i) not in lst:
                                 lst.append((t, i))
@@ -231,11 +245,12 @@ class Scope:
 
 
 @lru_cache(maxsize=1 << 14)
-def _terminal_keys(name: str, word: str, first: bool = True) -> tuple[str, ...]:
-    """The normalised names of terminal `word` of a thing called `name`, the name first only when
-    `first` (strings only, so the cache holds no thing of any world)."""
-    keys = ([naming.terminal(name, word)] if first else []) + naming.terminal_aliases(name, word)
-    return tuple(normalize(k) for k in keys)
+def _terminal_keys(name: str, word: str, own: bool = True) -> tuple[str, ...]:
+    """The normalised names of terminal `word` of a thing called `name` (strings only, so the
+    cache holds no thing of any world): the aliases, and 'name terminal' when `name` is the
+    thing's `own` name rather than another it answers to."""
+    heads = (naming.terminal(name, word),) if own else ()
+    return tuple(normalize(k) for k in (*heads, *naming.terminal_aliases(name, word)))
 
 
 def scope_of(world: World, cache: dict) -> Scope:

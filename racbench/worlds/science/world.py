@@ -33,7 +33,7 @@ class Thing:
         "container", "surface", "openable", "is_open", "portable", "device", "heat", "rate", "is_on",
         "broken", "living", "alive", "elec", "polarized", "source", "renewable", "powered", "edible",
         "readable", "tool", "referents", "burning", "color", "rooms", "stages", "stage", "age",
-        "clock", "angle", "friction", "genes", "style", "see_through", "movable",
+        "clock", "angle", "friction", "genes", "style", "see_through", "movable", "traits",
     )
 
     def __init__(self, uid: int, kind: str, base: str, mat: Material, temp: float):
@@ -79,6 +79,7 @@ class Thing:
         self.angle = None           # inclined planes: degrees from the floor
         self.friction = 0.0         # inclined planes: the surface's friction coefficient
         self.genes = None           # plants: (allele, allele, dominant value, trait) of the trait studied
+        self.traits = None          # plants of the genetics tasks: the traits a grown one shows ('tall height')
         self.style = None           # how a look names it (things.json 'style')
         self.see_through = False    # a closed one still shows its contents in a look (glass jars)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from racbench.worlds.science.chemistry import RECIPES, ingredient
 from racbench.worlds.science.data import load
-from racbench.worlds.science.house import Layout, add_agent, furniture, make, make_substance, settle
+from racbench.worlds.science.house import Layout, add_agent, furnish_after, furniture, make, make_substance, settle
 from racbench.worlds.science.naming import command
 from racbench.worlds.science.plumbing import WATER
 from racbench.worlds.science.world import moves_with_its_vessel
@@ -132,6 +132,10 @@ def _setup_paint(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, t
     vessel = furniture(world, ART_STUDIO, "table").contents[0]   # a bowl, a jug or a glass cup, as the house draws
     cups = _paint_cups(room)
     spare = _paint_cups(furniture(world, ART_STUDIO, "large cupboard"))
+    cupboard = table["paint_cupboard"]
+    with_cupboard = variation % cupboard["every"] == 0
+    if with_cupboard:   # its empty cups hold no paint: the spare paints stay in the large cupboard
+        furnish_after(world, cupboard, ART_STUDIO, "large cupboard")
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
     steps = [secondary, goal] if tertiary else [goal]
@@ -149,10 +153,14 @@ def _setup_paint(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, t
 
     # a paint focused on, in order (focusing needs the paint made), as ScienceWorld's goals are
     required = [(lambda n: lambda ep: ep.memory.get("focused", 0) >= n)(k + 1) for k in range(len(steps))]
-    # ScienceWorld credits arriving in the art studio only when the agent did not start there
-    # (read off its scores: a start there leaves that goal unmet, and 'left' waits for a move out)
-    arrived = in_room(world, ART_STUDIO) if start != ART_STUDIO else (lambda ep: False)
-    optional = [left(world, start)] + ([arrived] if tertiary else [])
+    # the tertiary task's 'location of the paint' is, in ScienceWorld, the art studio in the first
+    # half of each block of variations and the workshop in the second (its goal progress on all
+    # 36): being there is credited, and leaving the start room too, from the start when it is there
+    if tertiary:
+        where = table["paint_location"][variation % len(table["paint_location"])]
+        optional = [left(world, start, where), in_room(world, where)]
+    else:
+        optional = [left(world, start)]
     for k, paint in enumerate(steps):
         parts = RECIPES[paint]
         goals = [*(_near(world, p) for p in parts), _alone(world, parts), _near(world, paint)]

@@ -23,13 +23,16 @@ USED_POTS = 4   # the oracle's: two parents, two of their seeds
 
 
 def _parents(world, plant: str, values: list[str], dominant: str, category: str, shown: list[list[str]],
-             temp: float) -> list:
+             temp: float, draw) -> list:
     """The two parent seeds, pure-bred for the trait studied (`values`), named as ScienceWorld's
     variation names its two seeds: by every seed trait value it drew for each ('round green pea
     seed'), the seed whose values hold a parent's value of the trait asked about going to that
     parent (in the drawn order when seeds do not show it). Each other seed trait is a gene of its
     own, dominant in its pair's first value: a parent showing that value carries the other one too
-    (ScienceWorld's round parent has wrinkly offspring), one showing the second value is pure-bred."""
+    (ScienceWorld's round parent has wrinkly offspring), one showing the second value is pure-bred.
+    The plant traits a grown plant shows besides the one studied (its height, its leaves) are
+    each parent's own pure-bred draw from `draw` (ScienceWorld's show only once its plants grow,
+    not in its rooms at the start, so they are not read from it)."""
     pairs = load("genetics")["pairs"][plant]
     if category in load("genetics")["seed_traits"]:
         shown = sorted(shown, key=lambda drawn: [v in drawn for v in values].index(True))
@@ -41,6 +44,11 @@ def _parents(world, plant: str, values: list[str], dominant: str, category: str,
             value = next((d for d in drawn if pair and d in pair), None)
             if trait != category and value is not None:
                 loci.append((value, pair[1], pair[0], trait))
+        for trait in load("genetics")["plant_traits"]:
+            pair = pairs.get(trait)
+            if trait != category and pair:
+                value = draw.choice(pair)
+                loci.append((value, value, pair[0], trait))
         parents.append(plant_with(world, plant, tuple(loci), temp))
     return parents
 
@@ -60,7 +68,8 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
     jar = make(world, "seed jar", temp=house.temp)
     world.place(jar, house)
     parents = _parents(world, plant, rng.sample(pair, 2), dominant, category,
-                       scienceworld_draw("genetics_seeds", spec.name, variation), house.temp)
+                       scienceworld_draw("genetics_seeds", spec.name, variation), house.temp,
+                       rng_for(spec.name, variation, "plant traits"))
     for seed in parents:
         world.place(seed, jar)
     world.growers = list(parents)
@@ -90,7 +99,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
         description=say("task_genetics", trait=trait, plant=plant, dominant=boxes[0].name, recessive=boxes[1].name),
         # as in ScienceWorld, the answer alone decides; the experiment earns partial credit
         required=[lambda ep: ep.focused(answer)],
-        optional=garden_goals(world, start, jar, pots, N_POTS, parents, False) + stage_counts(world, N_POTS)
+        optional=garden_goals(world, start, jar, pots, N_POTS, world.growers, False) + stage_counts(world, N_POTS)
         + pollination_goals(world, hive) + [offspring_near],
         on_focus=lambda ep, thing: thing is answer,
         failure=lambda ep: any(not p.alive or p.parent is None for p in parents),
@@ -100,8 +109,8 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
 
 
 def oracle(env):
-    """Plant the two parents, water them under the running tap, free the bees, and when a pod of
-    seeds forms look at them in its pot, plant two and see what they show; the value every seed of the
+    """Plant the two parents, water them under the running tap, free the bees, and when seeds
+    hang on a parent look at them in its pot, plant two and see what they show; the value every seed of the
     cross shows is the dominant one."""
     h = env.episode.hints
     world = env.world
@@ -116,12 +125,12 @@ def oracle(env):
         yield command("activate", env.canon(sink))
     yield command("open", env.canon(h["hive"]))
 
-    def pods():
-        return [t for t in world.things[h["n_start"]:] if t.base == "seed pod" and t.parent is not None]
-    yield from wait_until(env, lambda: bool(pods()))
-    pod = pods()[0]
-    yield command("look_at", env.canon(pod.parent))   # the pot shows the seeds (ScienceWorld has no pod)
-    children = list(pod.contents)[:2]
+    def bearing():
+        return [p for p in h["parents"] if p.contents]
+    yield from wait_until(env, lambda: bool(bearing()))
+    parent = bearing()[0]
+    yield command("look_at", env.canon(parent.parent))   # the pot shows the seeds on the plant
+    children = list(parent.contents)[:2]
     for seed, pot in zip(children, h["pots"][2:USED_POTS]):
         yield command("move", env.canon(seed), env.canon(pot))
     yield from wait_until(env, lambda: all(c.stage >= 1 for c in children))

@@ -46,19 +46,21 @@ def _stage_rules(stage_of):
 STAYS = (4, 8, 13)
 
 
-def _visit_goals(world, start: str) -> list:
-    """ScienceWorld's optional goals here: leave the start room (unless it is outside), be outside,
-    and stay there (STAYS)."""
+def _visit_goals(world, start: str, excused: bool = True) -> list:
+    """ScienceWorld's optional goals here: leave the start room (unless it is outside, where
+    `excused`: identify-life-stages-2 does not excuse a start outside, read off its goal
+    progress on variation 3), be outside, and stay there (STAYS)."""
     def stayed(n):
         def goal(ep):
             if world.agent_room().name != OUTSIDE:
                 ep.memory.pop("arrived", None)
                 return False
             now = ep.memory.get(SW_STEPS, 0)
-            return now - ep.memory.setdefault("arrived", now) >= n
+            # a start outside counts as arriving at the first step (ScienceWorld's variation 3 of both tasks)
+            return now - ep.memory.setdefault("arrived", max(now, 1)) >= n
         return goal
 
-    return [left(world, start, OUTSIDE), in_room(world, OUTSIDE), *(stayed(n) for n in STAYS)]
+    return [left(world, start, OUTSIDE if excused else None), in_room(world, OUTSIDE), *(stayed(n) for n in STAYS)]
 
 
 def _setup_animal(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -> Episode:
@@ -69,7 +71,9 @@ def _setup_animal(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) 
     world = build_house(rng, layout, required={start, OUTSIDE}, variation=variation)
     world.stage_ticks = life["stage_ticks"]
     room = world.rooms[OUTSIDE]
-    others = [a for a in life["identify_animals"] if a != name]
+    # never one that shows the same name (ScienceWorld's moth shows 'butterfly': life.json shown_as)
+    shown = life["shown_as"].get(name, name)
+    others = [a for a in life["identify_animals"] if a != name and life["shown_as"].get(a, a) != shown]
     names = [name] + rng.sample(others, rng.randint(*N_OTHER_ANIMALS))
     animals = [organism(world, "animal", n, life["animals"][n], room.temp) for n in names]
     for a in rng.sample(animals, len(animals)):
@@ -121,7 +125,7 @@ def _setup_plant(spec: TaskSpec, variation: int, flags: Flags, layout: Layout) -
     return Episode(
         world=world, description=say("task_life_stages_plant", name=name, room=OUTSIDE),
         required=[saw(k) for k in range(len(stages))],
-        optional=_visit_goals(world, start),
+        optional=_visit_goals(world, start, excused=False),
         on_focus=on_focus,
         failure=lambda ep: any(p.parent is None for p in plants),
         hints={"room": room, "order": plants},
