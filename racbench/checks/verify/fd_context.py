@@ -16,7 +16,7 @@ import itertools
 import re
 from typing import Any, Iterable, Sequence
 
-from racbench.checks.verify.engines import literal_of, problem_pddl
+from racbench.checks.verify.engines import alternatives_of, literal_of, problem_pddl
 from racbench.checks.verify.families import RowView
 from racbench.checks.verify.fd_search import optimal_length, translated
 from racbench.checks.verify.fd_stepper import (FdStepper, State, atom_key,
@@ -133,6 +133,9 @@ class FdContext(RowView):
         return self.stepper.initial()
 
     def holds(self, state: State, item: Any) -> bool:
+        alternatives = alternatives_of(item)
+        if alternatives is not None:
+            return any(all(self.holds(state, g) for g in alt) for alt in alternatives)
         atom, positive = literal_of(item)
         return self.stepper.holds(state, atom) == positive
 
