@@ -306,6 +306,7 @@ def test_rows_fast_downward_through_unified_planning_fails_on_go_to_fast_downwar
         raise Unchecked("Fast Downward through unified-planning returned INTERNAL_ERROR")
 
     monkeypatch.setattr(dataset, "_ENGINE", None)
+    monkeypatch.setattr(dataset, "_ENGINE_SETTINGS", None)  # restored with the engine
     monkeypatch.setattr(engines.Engine, "optimal_cost", error)
     rows = pq.read_table(built / "scanalyzer_validation_bool").to_pylist()
     for row in rows:
