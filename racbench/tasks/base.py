@@ -249,11 +249,6 @@ def problem_goal(world: StripsWorld) -> list[tuple[tuple, bool]]:
     return goal_pairs(world.goal)
 
 
-def disjunctive(goal) -> bool:
-    """Whether goal pairs (problem_goal) hold a disjunction."""
-    return any(isinstance(a, AnyOf) for a, _ in goal or ())
-
-
 def pddl_term(items: Sequence[str]) -> str:
     return "(" + " ".join(items) + ")"
 
