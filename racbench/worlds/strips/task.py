@@ -272,6 +272,7 @@ class GroundTask:
         self.objects = dict(sorted(objects.items()))
         self.atoms: list[Atom] = list(atoms)
         self.atom_index = {atom: i for i, atom in enumerate(self.atoms)}
+        self.atom_mask = (1 << len(self.atoms)) - 1  # the atoms' bits (no goal bit)
         self.actions: list[GroundAction] = list(actions)
         self.action_index = {a.term: i for i, a in enumerate(self.actions)}
         self.static_atoms = static_atoms
@@ -286,11 +287,6 @@ class GroundTask:
     def n_bits(self) -> int:
         """Bits a state may have: one per atom, and the goal atom's if any."""
         return len(self.atoms) + (self.goal_bit is not None)
-
-    @property
-    def atom_mask(self) -> int:
-        """The bits of the atoms (without a disjunctive goal's bit)."""
-        return (1 << len(self.atoms)) - 1
 
     @property
     def relaxed_axioms(self) -> list[tuple[int, int]]:
