@@ -306,6 +306,7 @@ def test_rows_fast_downward_through_unified_planning_fails_on_go_to_fast_downwar
         raise Unchecked("Fast Downward through unified-planning returned INTERNAL_ERROR")
 
     monkeypatch.setattr(dataset, "_ENGINE", None)
+    monkeypatch.setattr(dataset, "_ENGINE_SETTINGS", None)  # restored with the engine
     monkeypatch.setattr(engines.Engine, "optimal_cost", error)
     rows = pq.read_table(built / "scanalyzer_validation_bool").to_pylist()
     for row in rows:
@@ -313,3 +314,35 @@ def test_rows_fast_downward_through_unified_planning_fails_on_go_to_fast_downwar
         assert check.ok and not check.unchecked, check
         assert check.engines == ["fd-search", "fd-stepper"], check
         assert "optimal_plan_length" in check.checked, check
+
+
+def test_a_landmark_that_is_a_derived_fact_is_checked_by_fast_downward():
+    """Philosophers: a landmarks row asked about each derived atom false in its state
+    (blocked-trans ..., which the axioms derive, no action sets): Fast Downward's search
+    checks it through states where the atom stays false (every operator and the goal
+    require it false), agreeing with our oracle on landmarks and non-landmarks alike,
+    and a flipped label is caught."""
+    from racbench.tasks import landmarks
+    from racbench.tasks.symbolic import SymbolicTask
+
+    folder = COMPETITION / "philosophers"
+    row = racbench.generate("landmarks", domain_file=folder / "domain.pddl",
+                             problem=[folder / "p01.pddl"], n=2, form="bool", seed=5)[0]
+    sym = json.loads(row["symbolic"])
+    st = SymbolicTask(sym)
+    goal = {tuple(g["atom"]) for g in sym["goal"]}
+    asked = [a for a in st.task.atoms if a[0] == "blocked-trans"
+             and not st.holds(st.state, a) and a not in goal]
+    assert len(asked) >= 4, asked
+    answers = []
+    for atom in asked:
+        truth = landmarks.truth(st, list(atom))
+        answers.append(truth)
+        mine = {**sym, "subject": list(atom), "answer": truth}
+        check = verify_row({"id": "lm", "symbolic": json.dumps(mine), "label": int(truth)})
+        assert check.ok and not check.unchecked and "fd-search" in check.engines, (atom, check)
+        if truth:
+            flipped = {**mine, "answer": False}
+            check = verify_row({"id": "lm", "symbolic": json.dumps(flipped), "label": 0})
+            assert not check.ok and "re-derived true" in check.message, check
+    assert True in answers and False in answers, answers

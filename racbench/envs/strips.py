@@ -16,6 +16,7 @@ from racbench.envs.commands import Commands
 from racbench.envs.problems import problem_files
 from racbench.envs.text import say
 from racbench.text.domain import DomainText
+from racbench.worlds.strips.model import goal_pairs
 from racbench.worlds.strips.task import iter_bits
 from racbench.worlds.strips.world import stepping_world
 
@@ -37,7 +38,7 @@ class StripsEnv(TextEnv):
         self.text = DomainText(world.domain)
         self.commands = Commands(self.task, self.text)
         self._goal = world.goal_condition  # None: statically unsatisfiable
-        self._goal_clause = self.text.conjunction([(l.atom, l.positive) for l in self.task.goal])
+        self._goal_clause = self.text.conjunction(goal_pairs(self.task.goal))
         self._goal_sentence = self.text.sentence(self._goal_clause) if self._goal_clause else ""
         self._static = sorted(self.task.static_atoms)
         self.observation_space, self.action_space = self._spaces()

@@ -23,6 +23,7 @@ from racbench.worlds.strips.budget import note_dropped
 from racbench.tasks.question import N_OPTIONS, Question, Target, json_key
 from racbench.text.phrasing import template
 from racbench.worlds.strips.search import SearchBudgetExceeded
+from racbench.worlds.strips.model import AnyOf, goal_pairs
 from racbench.worlds.strips.world import StripsWorld
 
 PLAN_NODE_BUDGET = 5_000
@@ -235,11 +236,17 @@ def term(world: StripsWorld, action) -> list[str]:
 
 
 def goal_json(literals) -> list[dict]:
-    return [{"atom": list(a), "positive": bool(p)} for a, p in literals]
+    """(atom, positive) pairs as JSON; a disjunctive goal's part (an AnyOf in the atom's
+    place) as {"any": [[literal, ...], ...]}, one list per alternative."""
+    return [{"any": [[{"atom": list(lit.atom), "positive": lit.positive} for lit in clause]
+                     for clause in a.clauses]} if isinstance(a, AnyOf)
+            else {"atom": list(a), "positive": bool(p)} for a, p in literals]
 
 
 def problem_goal(world: StripsWorld) -> list[tuple[tuple, bool]]:
-    return [(tuple(l.atom), l.positive) for l in world.goal]
+    """The world's goal as (atom, positive) pairs; its disjunction, if any, as (AnyOf,
+    True)."""
+    return goal_pairs(world.goal)
 
 
 def pddl_term(items: Sequence[str]) -> str:

@@ -30,6 +30,7 @@ from racbench.tasks.base import (Question, Target, any_state, assemble,
                                  state_clauses, term, walk, walk_through)
 from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import SEARCH_BUDGET
+from racbench.tasks.symbolic import goal_from_json
 from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import literal_condition
 from racbench.tasks.planning import (SequenceGoalFamily, changed_goal, lab_context,
@@ -264,7 +265,7 @@ def render(q, world, text, rng, form):
 
 
 def _optimal_prefix(st, goal_literals) -> bool:
-    cond = st.condition([(tuple(l["atom"]), l["positive"]) for l in goal_literals])
+    cond = st.task.condition(goal_from_json(goal_literals))
     plan = [st.action(x) for x in st.sym["actions"]]
     if cond is None or any(k is None for k in plan):
         return False

@@ -11,6 +11,7 @@ four is. open: name one landmark (checked by search).
 from __future__ import annotations
 
 from racbench.worlds.strips import oracles
+from racbench.worlds.strips.model import Literal
 from racbench.tasks.balance import Pool
 from racbench.worlds.strips.budget import note_dropped
 from racbench.tasks.base import (Family, Question, Target, assemble, base_context,
@@ -26,7 +27,8 @@ def split_atoms(world, rng, sid: int) -> tuple[list[int], list[int]]:
     """(landmarks, non-landmarks) among the atoms false in `sid` and not in the goal;
     non-landmarks made true by a shortest plan first."""
     state = world.bits(sid)
-    goal_atoms = {world.task.atom_index.get(tuple(l.atom)) for l in world.goal}
+    goal_atoms = {world.task.atom_index.get(tuple(l.atom)) for l in world.goal
+                  if isinstance(l, Literal)}  # an alternative's atoms are asked about
     candidates = [i for i in range(len(world.task.atoms))
                   if not state >> i & 1 and i not in goal_atoms]
     if not world.explicit:
@@ -128,7 +130,7 @@ def render(q, world, text, rng, form):
 def _is_landmark(st, atom) -> bool:
     if st.goal is None or st.holds(st.state, atom):
         return False
-    if any(tuple(g["atom"]) == tuple(atom) for g in st.sym.get("goal", [])):
+    if any(tuple(g["atom"]) == tuple(atom) for g in st.sym.get("goal", []) if "atom" in g):
         return False
     i = st.atom(atom)
     if i is None:

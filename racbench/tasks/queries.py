@@ -106,7 +106,7 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
     its atoms differs between that state and the end (a test on bit masks)."""
     if kind is None:
         true = [(i, bool(end_bits >> i & 1)) for i in range(len(world.task.atoms))]
-        changed = [true[i] for i in iter_bits(start_bits ^ end_bits)]
+        changed = [true[i] for i in iter_bits((start_bits ^ end_bits) & world.task.atom_mask)]
         choices = [changed] + [true] * (size - 1)
     else:  # literals of each wanted kind (polarity, then the atom's kind) true at the end
         choices = [world.true_literals(end_bits, k) for k in kind]

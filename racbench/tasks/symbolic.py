@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from racbench.worlds.strips.grounding import ground
-from racbench.worlds.strips.model import Literal, Problem
+from racbench.worlds.strips.model import AnyOf, Literal, Problem
 from racbench.worlds.strips.pddl_reader import parse_domain
 from racbench.worlds.strips.task import Condition, GroundTask
 from racbench.text.phrasing import TaskText
@@ -23,13 +23,20 @@ _NOT = re.compile(r"\(\s*not\s*\(([^()]*)\)\s*\)")
 _NUMBERING = re.compile(r"^\s*(?:step\s*)?(?:\(?\d+[.):]?\)?)\s+")
 
 
+def goal_from_json(items) -> tuple:
+    """The goal parts (Literal, AnyOf) of a row's goal JSON (base.goal_json)."""
+    return tuple(AnyOf(tuple(tuple(Literal(tuple(g["atom"]), g["positive"]) for g in clause)
+                             for clause in item["any"])) if "any" in item
+                 else Literal(tuple(item["atom"]), item["positive"]) for item in items or ())
+
+
 class SymbolicTask:
     def __init__(self, sym: dict, render: dict | None = None):
         self.sym = sym
         self.render = render or {}
         self.domain = _domain(sym["domain_pddl"])
         objects = {name: typ for name, typ in sym["objects"].items()}
-        goal = tuple(Literal(tuple(g["atom"]), g["positive"]) for g in sym.get("goal") or ())
+        goal = goal_from_json(sym.get("goal"))
         init = frozenset(tuple(a) for a in sym["state"])
         problem = Problem(name=sym["problem"], domain_name=self.domain.name, objects=objects,
                           init=init, goal=goal)

@@ -36,7 +36,7 @@ import yaml
 
 from racbench.text import Clause, environment, leading_name, user_templates, words
 from racbench.text.formulas import FormulaText
-from racbench.worlds.strips.model import ROOT_TYPE, Domain
+from racbench.worlds.strips.model import ROOT_TYPE, AnyOf, Domain
 
 # Domain-file folder -> template folder, where they differ. `templates/blocksworld/`
 # holds TRAC's three-action blocksworld; the shipped four-operator one has its own.
@@ -725,9 +725,16 @@ class DomainText:
     def conjunction(self, literals: Sequence[tuple[tuple, bool]]) -> str:
         """A clause joining (atom, positive) literals (parts.j2 `conjunction`); it keeps
         the case of a leading object name as its first clause does."""
-        clauses = [self.fact(tuple(a), p) for a, p in literals]
+        clauses = [self._alternatives(a) if isinstance(a, AnyOf) else self.fact(tuple(a), p)
+                   for a, p in literals]
         joined = str(self._part("conjunction")(clauses))
         return Clause(joined) if clauses and isinstance(clauses[0], Clause) else joined
+
+    def _alternatives(self, disjunction: AnyOf) -> str:
+        """A goal's disjunction: its alternatives, each a conjunction (parts.j2 `any_of`)."""
+        return str(self._part("any_of")([
+            self.conjunction([(lit.atom, lit.positive) for lit in clause])
+            for clause in disjunction.clauses]))
 
     def plan(self, terms: Sequence[tuple]) -> str:
         """The actions as a numbered list of sentences (parts.j2 `plan`)."""

@@ -19,7 +19,7 @@ from typing import Sequence
 
 from racbench.text import Clause, environment
 from racbench.text.domain import DomainText, macro_name
-from racbench.worlds.strips.model import Domain
+from racbench.worlds.strips.model import AnyOf, Domain
 
 
 def template(name: str, style: str = "acp"):
@@ -56,9 +56,17 @@ class TaskText:
         return " ".join(facts)
 
     def conjunction(self, literals: Sequence[tuple[tuple, bool]]) -> str:
-        clauses = [self.fact(tuple(a), p) for a, p in literals]
+        """(atom, positive) literals joined; a goal's disjunction (an AnyOf in the
+        atom's place) is stated as its alternatives (common.j2 `any_of`)."""
+        clauses = [self._alternatives(a) if isinstance(a, AnyOf) else self.fact(tuple(a), p)
+                   for a, p in literals]
         joined = str(self.common.conjunction(clauses))
         return Clause(joined) if clauses and isinstance(clauses[0], Clause) else joined
+
+    def _alternatives(self, disjunction: AnyOf) -> str:
+        return str(self.common.any_of([
+            self.conjunction([(lit.atom, lit.positive) for lit in clause])
+            for clause in disjunction.clauses]))
 
     def steps(self, terms: Sequence[tuple]) -> str:
         return str(self.common.steps([self.action(tuple(t)) for t in terms]))

@@ -57,6 +57,23 @@ def literal_of(item: Any) -> tuple[list[str], bool]:
     return list(item), True
 
 
+def alternatives_of(item: Any) -> list | None:
+    """The alternatives (lists of literal items) of a disjunctive goal part
+    ({"any": [[literal, ...], ...]}); None for a literal."""
+    if isinstance(item, dict) and "any" in item:
+        return item["any"]
+    return None
+
+
+def goal_text(item: Any) -> str:
+    """A goal part as PDDL: a literal, or `(or (and ...) ...)` for a disjunction."""
+    alternatives = alternatives_of(item)
+    if alternatives is None:
+        return literal_text(*literal_of(item))
+    return "(or " + " ".join("(and " + " ".join(goal_text(g) for g in alt) + ")"
+                             for alt in alternatives) + ")"
+
+
 def _symbol(prob, term: Sequence[str], kind: str):
     """The UP fluent ("predicate") or action a ground term names, and its argument
     objects; a ValueError naming the term if the name, the arity or an object does
@@ -103,7 +120,7 @@ def problem_pddl(objects: dict[str, str] | Sequence[str], state: Iterable[Sequen
         by_type.setdefault(typ, []).append(obj)
     objs = " ".join(f"{' '.join(names)} - {typ}" for typ, names in by_type.items())
     init = " ".join(atom_text(a) for a in state)
-    lits = [literal_text(*literal_of(g)) for g in goal]
+    lits = [goal_text(g) for g in goal]
     return (f"(define (problem {name}) (:domain {domain})\n  (:objects {objs})\n"
             f"  (:init {init})\n  (:goal (and {' '.join(lits)})))\n")
 
@@ -223,8 +240,12 @@ class Engine:
         return fluent(*args)
 
     def literal(self, prob, item: Any):
-        from unified_planning.shortcuts import Not
+        """A goal part as a UP expression (a disjunction as Or of Ands)."""
+        from unified_planning.shortcuts import And, Not, Or
 
+        alternatives = alternatives_of(item)
+        if alternatives is not None:
+            return Or(*(And(*(self.literal(prob, g) for g in alt)) for alt in alternatives))
         atom, positive = literal_of(item)
         expr = self.atom(prob, atom)
         return expr if positive else Not(expr)
@@ -258,6 +279,9 @@ class Engine:
         return sim, states, None
 
     def holds(self, prob, state, item: Any) -> bool:
+        alternatives = alternatives_of(item)
+        if alternatives is not None:
+            return any(all(self.holds(prob, state, g) for g in alt) for alt in alternatives)
         atom, positive = literal_of(item)
         value = state.get_value(self.atom(prob, atom)).bool_constant_value()
         return value == positive

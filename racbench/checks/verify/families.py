@@ -15,7 +15,8 @@ import string
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
-from racbench.checks.verify.engines import Engine, atom_text, literal_of, term_text
+from racbench.checks.verify.engines import (Engine, alternatives_of, atom_text, literal_of,
+                                            term_text)
 from racbench.checks.verify.report import Claims, Skip, show_value
 
 
@@ -427,7 +428,8 @@ def _landmark(ctx: AcpContext, item: Any) -> bool:
     atom = literal_of(item)[0]
     if not ctx.goal:
         raise ValueError("landmarks row without a goal")
-    if ctx.holds(ctx.state, atom) or any(literal_of(g)[0] == atom for g in ctx.goal):
+    if ctx.holds(ctx.state, atom) or any(literal_of(g)[0] == atom for g in ctx.goal
+                                         if alternatives_of(g) is None):
         return False
     return ctx.cost_without_adding(atom) is None
 

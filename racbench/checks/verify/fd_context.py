@@ -16,7 +16,7 @@ import itertools
 import re
 from typing import Any, Iterable, Sequence
 
-from racbench.checks.verify.engines import literal_of, problem_pddl
+from racbench.checks.verify.engines import alternatives_of, literal_of, problem_pddl
 from racbench.checks.verify.families import RowView
 from racbench.checks.verify.fd_search import optimal_length, translated
 from racbench.checks.verify.fd_stepper import (FdStepper, State, atom_key,
@@ -133,6 +133,9 @@ class FdContext(RowView):
         return self.stepper.initial()
 
     def holds(self, state: State, item: Any) -> bool:
+        alternatives = alternatives_of(item)
+        if alternatives is not None:
+            return any(all(self.holds(state, g) for g in alt) for alt in alternatives)
         atom, positive = literal_of(item)
         return self.stepper.holds(state, atom) == positive
 
@@ -214,7 +217,7 @@ class FdContext(RowView):
             return self.cost()
         var, val = fact
         if task.variables[var].axiom_layer >= 0:
-            raise Unchecked("a landmark that is a derived fact")
+            return self._cost_avoiding_derived(task, var, val, goal, atom)
         spoiled = len(task.variables)
         operators = []
         for op in task.operators:
@@ -229,3 +232,29 @@ class FdContext(RowView):
                          task.mutexes, [*task.init, 0], [*task.goal, (spoiled, 0)],
                          operators, task.axioms)
         return self._length(search, self._key(self.init, goal, "without", atom_key(atom)))
+
+    def _cost_avoiding_derived(self, task: SasTask, var: int, val: int, goal,
+                               atom: Sequence[str]) -> int | None:
+        """Optimal plan length to the row's goal through states where the derived
+        `atom` (variable `var` at `val`) stays false: no action can set it, since the
+        axioms derive it in each state, so every operator requires it false in the
+        state it starts from, and the goal requires it false at the end (the starting
+        state is one the question asks about only when the atom is false there)."""
+        others = [x for x in range(len(task.variables[var].values)) if x != val]
+        if len(others) != 1:
+            raise Unchecked("a landmark that is a derived fact with more than two values")
+        other = others[0]
+        if any(v == var and x == val for v, x in task.goal):
+            return None
+        operators = []
+        for op in task.operators:
+            if any(v == var and x == val for v, x in op.precondition):
+                continue
+            prevail = list(op.prevail)
+            if (var, other) not in prevail:
+                prevail.append((var, other))
+            operators.append(type(op)(op.name, prevail, op.effects, op.cost))
+        goal_facts = [*task.goal] + ([] if (var, other) in task.goal else [(var, other)])
+        search = SasTask(task.metric, task.variables, task.mutexes, task.init,
+                         sorted(goal_facts), operators, task.axioms)
+        return self._length(search, self._key(self.init, goal, "avoiding", atom_key(atom)))

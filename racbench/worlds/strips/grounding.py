@@ -22,7 +22,7 @@ from collections import defaultdict
 from itertools import product
 
 from racbench.worlds.strips import adl, adl_grounding, axioms, limits
-from racbench.worlds.strips.model import (ActionSchema, And, Atom, Axiom, Domain, Literal,
+from racbench.worlds.strips.model import (ActionSchema, And, AnyOf, Atom, Axiom, Domain, Literal,
                                           Problem, Quantified)
 from racbench.worlds.strips.sexpr import PDDLError
 from racbench.worlds.strips.task import GroundAction, GroundTask
@@ -337,7 +337,7 @@ def ground(domain: Domain, problem: Problem) -> GroundTask:
     bindings, reachable = _reachable_bindings(grounders, problem.init, static, fluent_preds,
                                               budget)
 
-    goal_atoms = {tuple(lit.atom) for lit in problem.goal}
+    goal_atoms = {a for part in problem.goal for a in goal_part_atoms(part)}
     fluent_atoms = sorted(a for a in reachable | goal_atoms if a[0] in fluent_preds)
     budget.check_atoms(len(fluent_atoms))
     index = {a: i for i, a in enumerate(fluent_atoms)}
@@ -391,8 +391,15 @@ def ground(domain: Domain, problem: Problem) -> GroundTask:
                 cost=_cost(schema, binding, problem)))
     actions.sort(key=lambda a: a.term)
     rules_of = None
-    if domain.axioms:
+    goal_bit = None
+    disjunction = next((p for p in problem.goal if isinstance(p, AnyOf)), None)
+    if disjunction is not None:  # the goal atom, derived by one rule per alternative
+        goal_bit = len(fluent_atoms)
+        rules.extend(_goal_rules(disjunction, goal_bit, value, index))
+    if domain.axioms or goal_bit is not None:
         derived = mask(a for a in fluent_atoms if a[0] in domain.derived_predicates)
+        if goal_bit is not None:
+            derived |= 1 << goal_bit
         try:
             rules_of = axioms.Axioms(rules, derived)
         except axioms.NotStratified as exc:
@@ -401,7 +408,37 @@ def ground(domain: Domain, problem: Problem) -> GroundTask:
                             f"({' '.join(negated)}), which depends on it in turn: the "
                             "axioms are not stratified", domain.source) from None
     return GroundTask(domain.name, objects, fluent_atoms, actions, static, problem.init,
-                      problem.goal, axioms=rules_of)
+                      problem.goal, axioms=rules_of, goal_bit=goal_bit)
+
+
+def goal_part_atoms(part) -> list:
+    """The atoms a goal part (a Literal or an AnyOf) names."""
+    return part.atoms if isinstance(part, AnyOf) else [tuple(part.atom)]
+
+
+def _goal_rules(disjunction: AnyOf, goal_bit: int, value, index) -> list:
+    """Rules (goal bit, pos, neg) for the alternatives of a disjunctive goal (Fast
+    Downward's translator makes such a goal a new axiom's head): literals known true
+    drop out, an alternative with a literal known false is left out."""
+    out = []
+    for clause in disjunction.clauses:
+        pos = neg = 0
+        possible = True
+        for lit in clause:
+            atom = tuple(lit.atom)
+            i = index.get(atom)
+            if i is None:
+                known = atom[1] == atom[2] if atom[0] == "=" else bool(value(atom))
+                if known != lit.positive:
+                    possible = False
+                    break
+            elif lit.positive:
+                pos |= 1 << i
+            else:
+                neg |= 1 << i
+        if possible and not pos & neg:
+            out.append((goal_bit, pos, neg))
+    return out
 
 
 AXIOM = ":derived"  # the name of an axiom's schema in grounding (no action has it)

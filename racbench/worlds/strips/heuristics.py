@@ -91,7 +91,7 @@ def lm_cut(task: GroundTask, pos: int) -> Heuristic:
     surely needs, every atom it may add), so plans of the task are plans of the
     relaxation and the bound stays admissible for ADL actions too. Infinite where the
     relaxation cannot reach the goal (then no plan can)."""
-    n = len(task.atoms)
+    n = task.n_bits
     start, goal = n, n + 1  # artificial atoms: true in every state; the goal reached
     # derived predicates: their axioms are relaxed actions at no cost
     rules = task.relaxed_axioms

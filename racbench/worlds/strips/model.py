@@ -62,6 +62,27 @@ Formula = Literal | And | Or | Not | Imply | Quantified
 
 
 @dataclass(frozen=True)
+class AnyOf:
+    """A goal part that is a disjunction: it holds where any one of `clauses` (each a
+    conjunction of ground literals, two or more of them) holds. A goal that is not one
+    conjunction is read into its literals common to every alternative and one AnyOf of
+    the rest; grounding makes it one derived atom, as Fast Downward's translator makes a
+    goal that is not a conjunction of literals the head of a new axiom."""
+
+    clauses: tuple  # (tuple[Literal, ...], ...)
+
+    @property
+    def atoms(self) -> list:
+        return sorted({tuple(lit.atom) for clause in self.clauses for lit in clause})
+
+
+def goal_pairs(goal) -> list:
+    """Goal parts as (atom, positive) pairs, the disjunction as (AnyOf, True): the form
+    questions, texts and rows hold goals in."""
+    return [(p, True) if isinstance(p, AnyOf) else (tuple(p.atom), p.positive) for p in goal]
+
+
+@dataclass(frozen=True)
 class Effect:
     """Atoms added and deleted for every binding of `variables` (a `forall` effect)
     under which `condition` holds (a `when` effect; None: always)."""
@@ -162,6 +183,6 @@ class Problem:
     domain_name: str
     objects: dict[str, str]  # name -> type (domain constants included)
     init: frozenset[Atom]
-    goal: tuple[Literal, ...]
+    goal: tuple  # Literal, ... (a conjunction), with at most one AnyOf (a disjunction)
     numeric_init: dict[Atom, float] = field(default_factory=dict)
     source: str = "<string>"

@@ -188,7 +188,8 @@ def progression(task: GroundTask, state: int, action: int) -> tuple[int, int]:
     if not a.applicable(state):
         raise ValueError(f"action {action} {a.term} is not applicable in this state")
     new = a.apply(state)
-    return new & ~state, state & ~new
+    atoms = task.atom_mask  # a disjunctive goal's derived bit is no fact
+    return new & ~state & atoms, state & ~new & atoms
 
 
 def relaxed_reachable(task: GroundTask, state: int) -> int:
@@ -284,7 +285,7 @@ def _h2_unsolvable(task: GroundTask, state: int, pos: int) -> bool:
     c = _cache(task)
     pairs = c.h2.get(state)
     if pairs is None:
-        pairs = c.h2[state] = _h2_pairs(c.triples, state, len(task.atoms))
+        pairs = c.h2[state] = _h2_pairs(c.triples, state, task.n_bits)
         if len(c.h2) > _STATES_PER_TASK:
             c.h2.popitem(last=False)
     else:
@@ -529,7 +530,7 @@ def _h2_landmark_proof(task: GroundTask, c: _TaskCache, state: int, pos: int,
     if task.axioms is not None:
         return False  # h^2 does not read axioms
     triples = [t for t, m in zip(c.triples, c.needs_or_adds) if not m & bit]
-    pairs = _h2_pairs(triples, state, len(task.atoms))
+    pairs = _h2_pairs(triples, state, task.n_bits)
     if not _h2_allows(pairs, pos):
         return True
     return regress > 0 and _regression_proof(task, c, state, pos, bit, pairs, regress)
@@ -707,7 +708,7 @@ def _action_steps(task: GroundTask, c: _TaskCache) -> list | None:
         if any(type(a) is not GroundAction for a in task.actions):
             c.steps = []
             return None
-        pairs = c.init_pairs = _h2_pairs(c.triples, task.init, len(task.atoms))
+        pairs = c.init_pairs = _h2_pairs(c.triples, task.init, task.n_bits)
         steps = []
         for a in task.actions:
             allowed = -1

@@ -25,8 +25,8 @@ import re
 
 from racbench.worlds.strips import adl, limits
 from racbench.worlds.strips.adl_reader import FormulaReading
-from racbench.worlds.strips.model import (ROOT_TYPE, ActionSchema, And, Atom, Axiom, Domain,
-                                          Literal, Problem)
+from racbench.worlds.strips.model import (ROOT_TYPE, ActionSchema, And, AnyOf, Atom, Axiom,
+                                          Domain, Literal, Problem)
 from racbench.worlds.strips.sexpr import PDDLError, SList, Source, read
 
 SUPPORTED_REQUIREMENTS = frozenset({
@@ -634,9 +634,9 @@ class _ProblemReader(_Reader):
 
     def ground_goal(self, formula, node: SList, objects: dict[str, str],
                     init: set[Atom]) -> list[Literal]:
-        """The goal as a conjunction of literals: a conjunction of literals stays as
-        written; an ADL goal is grounded (quantifiers over the objects, static atoms by
-        their truth in :init) and must come out as one conjunction."""
+        """The goal as literals: a conjunction of literals stays as written; an ADL goal
+        is grounded (quantifiers over the objects, static atoms by their truth in :init)
+        into alternatives (disjunctive normal form), see `goal_parts`."""
         parts = formula.parts if isinstance(formula, And) else (formula,)
         if all(isinstance(p, Literal) for p in parts):
             return list(parts)
@@ -649,15 +649,27 @@ class _ProblemReader(_Reader):
         try:
             clauses = adl.dnf(adl.ground(formula, {}, adl.Objects(self.domain, objects), value))
         except adl.TooLarge as exc:
-            raise self.error(where, f"the goal has {exc} once grounded; racbench asks about "
-                             "goals that are one conjunction of literals") from None
-        if len(clauses) != 1:
-            found = "can never hold" if not clauses else \
-                f"is a disjunction of {len(clauses)} alternatives"
-            raise self.error(where, f"the goal {found} once grounded over the objects and "
-                             "the static facts; racbench asks about goals that are one "
-                             "conjunction of literals")
+            raise self.error(where, f"the goal has {exc} once grounded (in disjunctive "
+                             f"normal form); racbench accepts at most {adl.MAX_CLAUSES}"
+                             ) from None
+        if not clauses:
+            raise self.error(where, "the goal can never hold once grounded over the "
+                             "objects and the static facts")
+        return goal_parts(clauses)
+
+
+def goal_parts(clauses: list) -> list:
+    """A grounded goal's alternatives (adl.dnf) as goal parts: one alternative is its
+    literals; several are the literals every one of them has, then one AnyOf of what
+    is left of each (an alternative left empty would make the rest always true)."""
+    if len(clauses) == 1:
         return adl.clause_literals(clauses[0])
+    common = frozenset.intersection(*clauses)
+    rest = [c - common for c in clauses]
+    if not all(rest):
+        return adl.clause_literals(common)
+    return adl.clause_literals(common) + [
+        AnyOf(tuple(tuple(adl.clause_literals(c)) for c in rest))]
 
 
 def _check_size(text: str, filename: str) -> None:

@@ -69,7 +69,7 @@ class StateSpace:
         self.edge_dst = np.array(dst, dtype=np.int32)
         self.edge_act = np.array(act, dtype=np.int32)
         self.indptr = np.searchsorted(self.edge_src, np.arange(n + 1)).astype(np.int64)
-        self.n_atoms = len(task.atoms)
+        self.n_atoms = task.n_bits
         self.costs = np.array([a.cost for a in task.actions], dtype=np.int64)
         self.unit = bool((self.costs == 1).all())
         nbytes = max(1, (self.n_atoms + 7) // 8)

@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from racbench.worlds.strips.model import Atom, Literal
+from racbench.worlds.strips.model import AnyOf, Atom, Literal
 
 
 SUCCESSOR_MEMO = 20_000  # states whose successor lists are kept
@@ -260,14 +260,19 @@ class GroundTask:
 
     def __init__(self, domain_name: str, objects: dict[str, str], atoms: Sequence[Atom],
                  actions: Sequence[GroundAction], static_atoms: frozenset,
-                 init: frozenset, goal: Sequence[Literal] = (), axioms=None):
+                 init: frozenset, goal: Sequence[Literal] = (), axioms=None,
+                 goal_bit: int | None = None):
         self.domain_name = domain_name
         self.axioms = axioms  # Axioms of the derived predicates, or None
+        # a disjunctive goal's derived atom: the bit after the atoms' (no atom of `atoms`,
+        # never rendered or asked about), derived by `axioms` from its alternatives
+        self.goal_bit = goal_bit
         if axioms is not None:
             actions = [AxiomAction.of(a, axioms) for a in actions]
         self.objects = dict(sorted(objects.items()))
         self.atoms: list[Atom] = list(atoms)
         self.atom_index = {atom: i for i, atom in enumerate(self.atoms)}
+        self.atom_mask = (1 << len(self.atoms)) - 1  # the atoms' bits (no goal bit)
         self.actions: list[GroundAction] = list(actions)
         self.action_index = {a.term: i for i, a in enumerate(self.actions)}
         self.static_atoms = static_atoms
@@ -277,6 +282,11 @@ class GroundTask:
         self.goal = tuple(goal)
         self._succ_memo: dict[int, list[tuple[int, int]]] = {}
         self._build_successor_index()
+
+    @property
+    def n_bits(self) -> int:
+        """Bits a state may have: one per atom, and the goal atom's if any."""
+        return len(self.atoms) + (self.goal_bit is not None)
 
     @property
     def relaxed_axioms(self) -> list[tuple[int, int]]:
@@ -296,7 +306,7 @@ class GroundTask:
 
     def atoms_of(self, state: int) -> list[Atom]:
         """True fluent atoms of a state, in index (sorted) order."""
-        return [self.atoms[i] for i in iter_bits(state)]
+        return [self.atoms[i] for i in iter_bits(state & self.atom_mask)]
 
     def holds(self, state: int, atom: Atom) -> bool:
         """Truth of any ground atom, static ones included (closed world)."""
@@ -314,6 +324,13 @@ class GroundTask:
         """
         pos = neg = 0
         for lit in literals:
+            if isinstance(lit, AnyOf):  # the task's disjunctive goal: its derived atom
+                if self.goal_bit is None or lit != self._disjunction():
+                    raise ValueError("a disjunctive goal other than the task's own")
+                if not any(h == self.goal_bit for h, _, _ in self.axioms.rules):
+                    return None  # no alternative can hold
+                pos |= 1 << self.goal_bit
+                continue
             atom = tuple(lit.atom)
             i = self.atom_index.get(atom)
             if i is None:
@@ -327,6 +344,9 @@ class GroundTask:
         if pos & neg:
             return None
         return Condition(pos, neg)
+
+    def _disjunction(self) -> AnyOf | None:
+        return next((p for p in self.goal if isinstance(p, AnyOf)), None)
 
     # -- actions ----------------------------------------------------------------------
     def _build_successor_index(self) -> None:
@@ -359,7 +379,7 @@ class GroundTask:
         """How often each atom is true along a seeded random walk from the initial
         state (the tree's shape only: any shape lists the same actions)."""
         rng = random.Random(f"successor index {self.domain_name} {len(self.actions)}")
-        seen = [0] * len(self.atoms)
+        seen = [0] * self.n_bits
         state, walked = self.init, 0
         while walked < steps:
             walked += 1
