@@ -56,7 +56,7 @@ def unknown_material(name: str, melting: float, boiling: float, conductive: bool
                                                                  ("gas", "gaseous"))}
     else:
         names = {"solid": name, "liquid": name, "gas": name}
-    return Material(name, melting, boiling, None, 0.5, conductive, names)
+    return Material(name, melting, boiling, None, 1.0, conductive, names)   # ScienceWorld's conduct perfectly
 
 
 def solid_unknown(name: str, conductive: bool = False) -> Material:
@@ -198,7 +198,7 @@ def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout,
         if home.get("room") is not None:   # water comes from the kitchen's tap, as in ScienceWorld
             home = dict(home, room=where, vessel=scienceworld_draw("vessels", spec.name, variation),
                         **{"in": home.get("in") if home["room"] == where else None})
-        sub = place_substance(world, home)
+        sub = place_substance(world, home, variation)
         mat = material(home["material"])
     above_box, below_box = boxes(world, box_room, (above_c, below_c))
     answer = above_box if above else below_box
