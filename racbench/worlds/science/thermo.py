@@ -1,7 +1,7 @@
 """Thermodynamics, one tick at a time, after ScienceWorld's rules (read off its object tree tick
 by tick; racbench/worlds/science/README.md, "Timing against ScienceWorld's").
 
-Every thing that conducts takes its turn, outer things first (a pot before the water in it), and
+Every thing that conducts takes its turn, each before what it holds (a pot before the water in it), and
 moves toward each thing it touches in turn, by CONTACT times the lesser of the two materials'
 conductivities of the gap: its container, every other thing in that container, and every thing
 inside it. A thing in or on a switched-on heater or cooler moves toward the device's temperature
@@ -45,19 +45,25 @@ def _touching(t):
             yield c
 
 
-def _depth(t) -> int:
-    d = 0
+def _place_key(t) -> list:
+    """Where `t` comes in a walk of the house that visits each thing before what it holds, and
+    what a container holds in the order it arrived: the order ScienceWorld's things tick in
+    (a thermometer held before a hot pot was picked up warms toward the pot's heat before the
+    pot loses any to it)."""
+    key = []
     while t.parent is not None:
+        key.append(t.parent.contents.index(t))
         t = t.parent
-        d += 1
-    return d
+    key.append(t.uid)
+    key.reverse()
+    return key
 
 
 def tick(world: World) -> None:
     active = world.thermal_active
     if not active:
         return
-    order = sorted(active.values(), key=lambda t: (_depth(t), t.uid))
+    order = sorted(active.values(), key=_place_key)
     for t in order:
         p = t.parent
         if p is None or not conducts(t):
