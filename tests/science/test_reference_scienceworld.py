@@ -191,14 +191,14 @@ def test_no_electrical_action_is_refused_on_electrical_tasks_as_in_scienceworld(
 # ScienceWorld scores them (required goals in order, the task's optional goals as partial credit)
 SCORED_ALIKE = [("find-plant", 0), ("find-non-living-thing", 150), ("lifespan-longest-lived-then-shortest-lived", 0),
                 ("inclined-plane-determine-angle", 0), ("chemistry-mix-paint-tertiary-color", 0),
-                ("chemistry-mix-paint-tertiary-color", 35), ("use-thermometer", 539), ("test-conductivity", 0), ("test-conductivity-of-unknown-substances", 599)]
+                ("chemistry-mix-paint-tertiary-color", 35), ("use-thermometer", 539), ("test-conductivity", 0), ("test-conductivity-of-unknown-substances", 599),
+                ("boil", 0), ("boil", 21), ("freeze", 0), ("melt", 0), ("melt", 15), ("change-the-state-of-matter-of", 0),
+                ("measure-melting-point-known-substance", 435)]
 # (task, variation, action): the same, up to (not including) the first time `action` is played,
-# where the worlds' clocks part (our stove heats, our plants grow faster than ScienceWorld's); the
+# where the worlds part (our bulb lights a tick later than ScienceWorld's may; our oracle names
+# the unknown substance by its state, 'solid unknown substance C', which ScienceWorld refuses); the
 # subgoals met on the way are the task's own
-SCORED_ALIKE_UNTIL = [("boil", 0, "activate stove"), ("freeze", 0, "wait1"), ("melt", 0, "wait1"),
-                      ("change-the-state-of-matter-of", 0, "wait1"),
-                      ("measure-melting-point-known-substance", 435, "activate stove"),
-                      ("measure-melting-point-unknown-substance", 0, "activate stove"),
+SCORED_ALIKE_UNTIL = [("measure-melting-point-unknown-substance", 0, "activate stove"),
                       ("power-component", 0, "connect blue wire terminal 2 to battery cathode")]
 
 

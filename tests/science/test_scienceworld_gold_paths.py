@@ -67,13 +67,6 @@ def _first_difference(result: dict) -> str | None:
 # score difference). Their gold paths reach full score here too; the test holds them to
 # their bounds and, once one plays exactly as ScienceWorld, asks for it to leave the list.
 KNOWN_APART = {
-    "boil": ("heating: things start at 10 degrees there and heat 5-7 a tick whatever the "
-             "material; ours start at the room's air and heat by material", 0, 1.44),
-    "change-the-state-of-matter-of": ("heating and cooling timing, as boil", 0, 0.67),
-    "freeze": ("cooling timing, as boil", 0, 1.06),
-    "melt": ("heating timing, as boil", 0, 0.99),
-    "measure-melting-point-known-substance": ("heating timing: a reading a tick apart", 0, 0.05),
-    "measure-melting-point-unknown-substance": ("heating timing: a reading a tick apart", 0, 0.16),
     "power-component": ("a bulb lights at the connect or a tick later there, by the order its "
                         "identity-hashed sets of things tick in (by run, not variation); always a "
                         "tick later here", 0, 0.55),

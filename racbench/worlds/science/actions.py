@@ -174,7 +174,7 @@ def _use_on(ctx, tool, target):
         ctx.world.move(soil, ctx.world.agent_room())
         return say("dug", tool=_name(ctx, tool), name=_name(ctx, target))
     if tool.tool == "lighter" and target.mat.combustion is not None and not target.burning:
-        target.temp = max(target.temp, target.mat.combustion)
+        target.temp = max(target.temp, target.mat.combustion + thermo.FLAME_ABOVE)
         target.burning = thermo.BURN_TICKS
         ctx.world.touch(target)
         ctx.world.changed()

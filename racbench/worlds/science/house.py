@@ -10,6 +10,7 @@ from racbench.worlds.science import naming
 from racbench.worlds.science.data import load
 from racbench.worlds.science.tasks.base import TaskError
 from racbench.worlds.science.text import say
+from racbench.worlds.science.thermo import conducts
 from racbench.worlds.science.world import AGENT, BEE, SPRING, THING, World
 
 
@@ -106,20 +107,20 @@ def furniture(world: World, room_name: str, base: str):
 
 
 FLOOR = "floor"   # in a distractor spec: the room itself
+AIR = "air"       # the material of a room's air, which starts at the room's ambient temperature
 
 
 def _furnish(world: World, item: dict, parent, temp: float) -> None:
     """One entry of the house data, with whatever it holds: an archetype ('a', with its own 'name'
-    and 'color' if given) or a portion of a material ('substance'); a cooler's contents start at
-    its temperature."""
+    and 'color' if given) or a portion of a material ('substance'); all at `temp`, a cooler's
+    contents too (they cool from there, as in ScienceWorld)."""
     if "substance" in item:
         world.place(make_substance(world, item["substance"], temp), parent)
         return
     t = make(world, item["a"], name=item.get("name"), temp=temp, color=item.get("color"))
     world.place(t, parent)
-    inner = t.heat if t.heat is not None and t.is_on else temp
     for sub in item.get("contents", ()):
-        _furnish(world, sub, t, inner)
+        _furnish(world, sub, t, temp)
 
 
 def furnish_after(world: World, item: dict, room_name: str, after: str):
@@ -188,10 +189,10 @@ def build_house(rng: random.Random, layout: Layout = Layout(), required=(), vari
     world = World()
     for name in names:
         spec = house["rooms"][name]
-        ambient = spec["ambient"]
-        room = world.add_room(name, ambient)
+        start = house["start_temp"]     # things start here whatever the room; its air at the room's own
+        room = world.add_room(name, start)
         for item in spec["furniture"]:
-            _furnish(world, item, room, ambient)
+            _furnish(world, item, room, spec["ambient"] if item.get("substance") == AIR else start)
     furnish_variation(world, variation)
     world.taps = [t for t in world.things if t.device == "tap"]
     world.springs = [t for t in world.things if t.device == SPRING]
@@ -230,17 +231,16 @@ def add_agent(world: World, room_name: str) -> None:
 
 
 def settle(world: World, open_doors: bool, open_containers: bool) -> None:
-    """Apply start-of-episode simplifications and put things inside active devices at their temperature."""
+    """Apply start-of-episode simplifications and wake what lies inside active devices (it starts
+    at its own temperature and moves toward theirs tick by tick, as in ScienceWorld) and what
+    starts at a temperature of its own (a task's frozen or heated substance)."""
     if open_doors:
         for d in world.doors:
             d.is_open = True
+    start = load("house")["start_temp"]
     for t in world.things:
         if open_containers and t.openable and t.kind == THING:
             t.is_open = True
-        if t.heat is not None and t.is_on:
-            for inner in world.subtree(t)[1:]:
-                inner.temp = t.heat
-                if inner.is_substance:
-                    inner.state = inner.mat.state_at(inner.temp)
-                world.thermal_active[inner.uid] = inner
+        if (t.heat is not None and t.is_on) or (t.temp != start and conducts(t)):
+            world.touch(t)
     world.changed()

@@ -1,101 +1,102 @@
-"""Thermodynamics, one tick at a time, at elementary-science fidelity.
+"""Thermodynamics, one tick at a time, after ScienceWorld's rules (read off its object tree tick
+by tick; racbench/worlds/science/README.md, "Timing against ScienceWorld's").
 
-Each live thing moves a share of the way toward the temperature of what touches it: an active heat
-source or sink it sits in or on, else the container it is in together with everything else inside
-that container (conduction), else the room air (ambient exchange; a thing on a table or counter is
-in the room's air). The share is the contact rate times the material's thermal conductivity. Only things in
-`world.thermal_active` are visited; a thing leaves that set once it has settled at room temperature,
+Every thing that conducts takes its turn, each before what it holds (a pot before the water in it), and
+moves toward each thing it touches in turn, by CONTACT times the lesser of the two materials'
+conductivities of the gap: its container, every other thing in that container, and every thing
+inside it. A thing in or on a switched-on heater or cooler moves toward the device's temperature
+by the device's rate instead of toward the device (devices, rooms, the agent, the air and a
+material of conductivity 0 do not conduct: a room's things touch one another, the inventory's
+likewise). A thing past its combustion point catches fire and burns BURN_TICKS ticks, at least
+FLAME_ABOVE degrees above that point, then turns to ash. Only things in `world.thermal_active` are
+visited: a thing that moved by SETTLE or more wakes what it touches, one that moved less sleeps,
 so a quiet house costs nothing per tick.
 """
 
 from __future__ import annotations
 
 from racbench.worlds.science.materials import material
-from racbench.worlds.science.world import AGENT, ROOM, World
+from racbench.worlds.science.world import THING, World
 
-# Rates fitted so that tick counts match ScienceWorld's, read by observation (thermometer readings
-# each tick; benchmarks/science_timing.py): tap water on a lit stove boils 20 actions after the
-# stove goes on, in the freezer it freezes in 20, ice from the freezer melts on a counter in about 30
-# (counted in actions that take one tick each: a thermometer reading, a look at a thing).
-AMBIENT_RATE = 0.035
-CONTACT_RATE = 0.1
-FIRE_TEMP = 800.0
-FIRE_RATE = 0.3
-BURN_TICKS = 4
-SETTLE = 0.05
+CONTACT = 0.1       # share of a gap closed per tick between perfect conductors
+FLAME_ABOVE = 200.0   # a burning thing is at least this much hotter than its combustion point
+BURN_TICKS = 100      # ticks a thing burns before it is ash
+SETTLE = 1e-3       # a move smaller than this puts a thing to sleep
+AIR = "air"
 
 
-def _environment(t):
-    """(target temperature, rate, room temperature) for thing `t`."""
+def conducts(t) -> bool:
+    """Takes part in heat exchange: a thing, not a heater or cooler, not the air, of a material
+    that conducts at all."""
+    return t.kind == THING and t.heat is None and t.mat.thermal > 0 and t.mat.name != AIR
+
+
+def _touching(t):
+    """What `t` exchanges heat with besides a device holding it: the container (if it conducts),
+    the things beside it, the things inside it."""
     p = t.parent
-    if p.kind == AGENT:
-        p = p.parent
-    if p.kind == ROOM:
-        return p.temp, AMBIENT_RATE, p.temp
-    room = p.parent
-    while room.kind != ROOM:      # up through containers and the agent carrying them
-        room = room.parent
-    if p.surface and p.device is None:      # on a table or counter: in the room's air
-        return room.temp, AMBIENT_RATE, room.temp
-    if p.heat is not None and p.is_on and not p.broken:
-        return p.heat, p.rate, room.temp
-    if p.burning:
-        return FIRE_TEMP, FIRE_RATE, room.temp
-    siblings = p.contents
-    if len(siblings) == 1:
-        return p.temp, CONTACT_RATE, room.temp
-    # in contact with the container and with everything else inside it
-    total = p.temp
-    for s in siblings:
-        if s is not t:
-            total += s.temp
-    return total / len(siblings), CONTACT_RATE, room.temp
+    if conducts(p):
+        yield p
+    for s in p.contents:
+        if s is not t and conducts(s):
+            yield s
+    for c in t.contents:
+        if conducts(c):
+            yield c
 
 
-def _depth(t) -> int:
-    d = 0
+def _place_key(t) -> list:
+    """Where `t` comes in a walk of the house that visits each thing before what it holds, and
+    what a container holds in the order it arrived: the order ScienceWorld's things tick in
+    (a thermometer held before a hot pot was picked up warms toward the pot's heat before the
+    pot loses any to it)."""
+    key = []
     while t.parent is not None:
+        key.append(t.parent.contents.index(t))
         t = t.parent
-        d += 1
-    return d
+    key.append(t.uid)
+    key.reverse()
+    return key
 
 
 def tick(world: World) -> None:
     active = world.thermal_active
     if not active:
         return
-    order = sorted(active.values(), key=lambda t: (_depth(t), t.uid))
+    order = sorted(active.values(), key=_place_key)
     for t in order:
-        if t.parent is None:
+        p = t.parent
+        if p is None or not conducts(t):
             del active[t.uid]
             continue
-        target, rate, room_temp = _environment(t)
-        if t.burning:
-            target, rate = FIRE_TEMP, FIRE_RATE
-        share = rate * t.mat.thermal
-        if share > 1.0:
-            share = 1.0
-        gap = target - t.temp
-        before = t.temp
-        if -SETTLE < gap < SETTLE:
-            t.temp = target
-            if target == room_temp and not t.burning:
-                del active[t.uid]
+        before = temp = t.temp
+        k = t.mat.thermal
+        if p.heat is not None and p.is_on and not p.broken:
+            temp += p.rate * (p.heat - temp)
+        for o in _touching(t):
+            ko = o.mat.thermal
+            temp += CONTACT * (k if k < ko else ko) * (o.temp - temp)
+        comb = t.mat.combustion
+        if comb is not None and (t.burning or temp >= comb) and temp < comb + FLAME_ABOVE:
+            temp = comb + FLAME_ABOVE      # catching fire, or burning: the flame's heat
+        t.temp = temp
+        if -SETTLE < temp - before < SETTLE and not t.burning:
+            del active[t.uid]
         else:
-            t.temp += gap * share
-        if t.tool == "thermometer" and round(before) != round(t.temp):
+            for o in _touching(t):
+                active[o.uid] = o
+        if t.tool == "thermometer" and round(before) != round(temp):
             world.changed()    # its reading shows in look text
         if t.is_substance:
-            new = t.mat.state_at(t.temp)
+            new = t.mat.state_at(temp)
             if new != t.state:
                 world.set_state(t, new)
-        comb = t.mat.combustion
         if comb is not None:
             if t.burning:
                 t.burning -= 1
                 if t.burning == 0:
                     _to_ash(world, t)
-            elif t.temp >= comb:
+            elif temp >= comb:
                 t.burning = BURN_TICKS
                 world.changed()
 

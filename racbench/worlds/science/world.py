@@ -205,9 +205,11 @@ class World:
         dest.contents.append(thing)
         self.disconnect_all(thing)
         self.touch(thing)
-        if dest.kind not in (ROOM, AGENT):
-            for other in dest.contents:   # new neighbours share heat with it
+        if thing.kind == THING:
+            for other in dest.contents:   # new neighbours share heat with it (a floor's and the inventory's too)
                 self.thermal_active[other.uid] = other
+            if dest.kind == THING:        # and so does its new container
+                self.thermal_active[dest.uid] = dest
         if self.links:
             self.elec_dirty = True
         self.changed()

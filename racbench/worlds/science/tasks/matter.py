@@ -18,40 +18,55 @@ from racbench.worlds.science.tasks.common import (alone_in_container, cooling_go
 MARGIN = 40        # a heater must run this much hotter than the transition it is used for
 COLD_MARGIN = 10   # and a cooler this much colder
 KITCHEN = "kitchen"
+GOOD_CONDUCTOR = 0.5   # a vessel conducting less than this (ceramic) would keep its contents from a heater for ages
 POT = "metal pot"  # the kitchen's pot, which carries a substance to a heater or a cooler
 
 
-def pick_heater(need: float) -> tuple[str, str]:
-    """(heater, its room): the first one that runs hot enough for `need` degrees."""
+def _working(world, device: str, room: str) -> bool:
+    if world is None:
+        return True
+    found = furniture(world, room, device) if room in world.rooms else None
+    return found is not None and not found.broken
+
+
+def pick_heater(need: float, world=None) -> tuple[str, str]:
+    """(heater, its room): the first one that runs hot enough for `need` degrees (and, given the
+    world, is not broken)."""
     things = load("things")
-    return next((d, r) for d, r in load("tasks")["heaters"] if things[d]["heat"] >= need + MARGIN)
+    return next((d, r) for d, r in load("tasks")["heaters"]
+                if things[d]["heat"] >= need + MARGIN and _working(world, d, r))
 
 
-def pick_cooler(need: float) -> tuple[str, str]:
+def pick_cooler(need: float, world=None) -> tuple[str, str]:
     things = load("things")
-    return next((d, r) for d, r in load("tasks")["coolers"] if things[d]["heat"] <= need - COLD_MARGIN)
+    return next((d, r) for d, r in load("tasks")["coolers"]
+                if things[d]["heat"] <= need - COLD_MARGIN and _working(world, d, r))
 
 
-def portion_of(world, room_name: str, material_name: str):
-    """A portion of the material already in the room (a house fixture), or None."""
-    for t in world.subtree(world.rooms[room_name])[1:]:
-        if t.is_substance and t.mat.name == material_name:
-            return t
-    return None
+def break_devices(world, variation: int) -> None:
+    """The kitchen devices ScienceWorld's variation of a matter task has broken (tasks.json
+    `matter_broken`: the stove on odd variations, the sink on two of water's)."""
+    for device, variations in load("tasks")["matter_broken"].items():
+        if variation in variations:
+            furniture(world, KITCHEN, device).broken = True
 
 
-def place_substance(world, home: dict):
-    """The named substance where ScienceWorld keeps it (the house's own portion when there is
-    one); None for water, which comes from a tap."""
+def place_substance(world, home: dict, variation: int | None = None):
+    """The named substance where ScienceWorld keeps it (the house's own portion when one is
+    there already); None for water, which comes from a tap. `in` names the furniture, or maps
+    variations to it ('default' for the rest; none: the room's floor)."""
     room_name = home.get("room")
     if room_name is None:
         return None
-    found = portion_of(world, room_name, home["material"])
-    if found is not None:
-        return found
+    where = home.get("in")
+    if isinstance(where, dict):
+        where = where.get(str(variation), where.get("default"))
     room = world.rooms[room_name]
-    holder = furniture(world, room_name, home["in"]) if home.get("in") else room
-    temp = holder.heat if holder.heat is not None and holder.is_on else room.temp
+    holder = furniture(world, room_name, where) if where else room
+    for t in world.subtree(holder)[1:]:
+        if t.is_substance and t.mat.name == home["material"]:
+            return t
+    temp = home.get("temp", room.temp)    # ScienceWorld's own start for what it keeps frozen
     if home.get("vessel"):
         vessel = make(world, home["vessel"], temp=temp)
         world.place(vessel, holder)
@@ -100,7 +115,8 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, mode: s
     home = dict(load("tasks")["matter_substances"][name], vessel=scienceworld_draw("vessels", spec.name, variation))
     mat = material(home["material"])
     world, _, start = task_house(spec, variation, layout, {KITCHEN, "workshop", "foundry", home.get("room") or KITCHEN})
-    sub = place_substance(world, home)
+    sub = place_substance(world, home, variation)
+    break_devices(world, variation)
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
 
@@ -152,9 +168,9 @@ def tap_water(env):
     """Fill the kitchen's pot at the kitchen sink; returns (via the world) the water in it."""
     world = env.world
     pot = next(t for t in world.subtree(world.rooms[KITCHEN]) if t.base == POT)
-    sink = next(t for t in world.taps if world.room_of(t).name == KITCHEN)
-    yield from fetch(env, pot)
-    yield command("move", env.canon(pot), env.canon(sink))
+    working = [t for t in world.taps if not t.broken]
+    sink = next((t for t in working if world.room_of(t).name == KITCHEN), working[0])
+    yield from deliver(env, pot, sink)
     yield command("activate", env.canon(sink))
     yield command("deactivate", env.canon(sink))
     yield command("pick_up", env.canon(pot))
@@ -162,10 +178,11 @@ def tap_water(env):
 
 def carrier(env, sub):
     """A vessel that can go onto a stove or into a furnace with the substance in it: its own
-    container when that is portable and does not burn, else the kitchen's pot (filled there)."""
+    container when that is portable, does not burn and conducts heat well (not a ceramic cup),
+    else the kitchen's pot (filled there)."""
     world = env.world
     p = sub.parent
-    if p.container and p.portable and p.mat.combustion is None:
+    if p.container and p.portable and p.mat.combustion is None and p.mat.thermal >= GOOD_CONDUCTOR:
         return p
     return next(t for t in world.subtree(world.rooms[KITCHEN]) if t.base == POT)
 
@@ -204,11 +221,11 @@ def oracle(env):
     goal = _changed(mode)
     for step in _steps(mode, sub.state):
         if step == "cool":
-            device_name, room = pick_cooler(mat.melting)
+            device_name, room = pick_cooler(mat.melting, world)
             done = (lambda: sub.state == SOLID)
         else:
             need = mat.melting if step == "melt" else (mat.boiling if mat.boiling is not None else mat.combustion)
-            device_name, room = pick_heater(need)
+            device_name, room = pick_heater(need, world)
             done = (lambda: sub.state != SOLID) if step == "melt" else (lambda: goal(ep))
         device = furniture(world, room, device_name)
         yield from deliver(env, vessel, device)

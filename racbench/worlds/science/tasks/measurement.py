@@ -56,7 +56,7 @@ def unknown_material(name: str, melting: float, boiling: float, conductive: bool
                                                                  ("gas", "gaseous"))}
     else:
         names = {"solid": name, "liquid": name, "gas": name}
-    return Material(name, melting, boiling, None, 0.5, conductive, names)
+    return Material(name, melting, boiling, None, 1.0, conductive, names)   # ScienceWorld's conduct perfectly
 
 
 def solid_unknown(name: str, conductive: bool = False) -> Material:
@@ -68,15 +68,18 @@ def solid_unknown(name: str, conductive: bool = False) -> Material:
 def _instrument_goals(world, thermometer, start: str, where: str, box_room: str) -> list:
     """ScienceWorld's optional goals of every thermometer task: near the thermometer, holding it,
     out of the start room, in the object's room (noted in the episode's memory as REACHED), in
-    the boxes' room."""
+    the boxes' room after that."""
     there = in_room(world, where)
 
     def reached(ep):
         if there(ep):
             ep.memory[REACHED] = True
         return ep.memory.get(REACHED, False)
+    boxes_room = in_room(world, box_room)
+    # the boxes' room counts once the object's room was reached, as ScienceWorld counts it
+    # (use-thermometer 360 and 450 start in the boxes' room: credited only on coming back)
     return [near(world, thermometer), lambda ep: thermometer.parent is world.agent, left(world, start),
-            reached, in_room(world, box_room)]
+            reached, lambda ep: ep.memory.get(REACHED, False) and boxes_room(ep)]
 
 
 def _heater_room(world, name: str):
@@ -198,7 +201,7 @@ def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout,
         if home.get("room") is not None:   # water comes from the kitchen's tap, as in ScienceWorld
             home = dict(home, room=where, vessel=scienceworld_draw("vessels", spec.name, variation),
                         **{"in": home.get("in") if home["room"] == where else None})
-        sub = place_substance(world, home)
+        sub = place_substance(world, home, variation)
         mat = material(home["material"])
     above_box, below_box = boxes(world, box_room, (above_c, below_c))
     answer = above_box if above else below_box
