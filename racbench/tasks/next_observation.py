@@ -309,8 +309,9 @@ class NextObservationConfig:
 
     def release(self) -> None:
         from racbench.tasks.rows import release_worlds
+        labs = bool(_LABS)
         _LABS.clear()
-        release_worlds()
+        release_worlds(dropped=labs)
 
     def probe(self, name: str, seed: int, splits) -> None:
         """Nothing to probe: a situation without enough options is drawn again."""
