@@ -1,18 +1,23 @@
-"""Time `racbench build RECIPE` end to end and print rows/s and peak memory.
+"""Time `racbench build RECIPE` end to end: wall time, CPU time, rows per CPU-second, peak memory.
 
-Runs the real console script in a subprocess (as a user would) and reads the peak
-resident memory of it and its worker processes from the OS; with --audit, also runs
-the question-only and options-only probes on the result and prints their summary.
+Runs the real console script in a subprocess (as a user would), one build per recipe
+named, and reads from the OS what each build used: its CPU time (the build's process and
+its worker processes, user and system) and the peak resident memory of its largest
+process. Rows per CPU-second is what to compare on a shared machine, where wall time
+depends on the neighbours. With --audit, also runs the question-only and options-only
+probes on each result and prints their summary.
 
-    python benchmarks/build_recipe.py [trac|acp|science-gold|FILE] [--scale 1.0]
-                                      [--workers N] [--audit] [--keep DIR]
+    python benchmarks/build_recipe.py [RECIPE ...] [--scale 1.0] [--workers N] [--audit]
+                                      [--keep DIR]
+
+RECIPE: built-in names (trac, acp, dynamics, trajectories, ...) or YAML files; default
+trac, acp, dynamics and trajectories in one run.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -22,41 +27,67 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+DEFAULT = ["trac", "acp", "dynamics", "trajectories"]
+
+
+def timed_build(recipe: str, out: Path, scale: float, workers: int) -> dict:
+    """Build `recipe` into `out` in a subprocess; its rows, wall and CPU seconds (its
+    own and its reaped workers') and peak memory (largest process, MiB)."""
+    cmd = [sys.executable, "-m", "racbench.cli", "build", recipe, "--out", str(out),
+           "--scale", str(scale), "--workers", str(workers), "--quiet"]
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise SystemExit(f"{recipe}: racbench build exited with {proc.returncode}")
+    rows = sum(pq.read_metadata(f).num_rows for f in out.rglob("*.parquet"))
+    return {"recipe": recipe, "rows": rows, "wall": wall,
+            "cpu": usage.ru_utime + usage.ru_stime, "peak": usage.ru_maxrss / 1024}
+
+
+def audit(out: Path) -> str:
+    proc = subprocess.run([sys.executable, "-m", "racbench.cli", "audit", str(out), "--no-card"],
+                          capture_output=True, text=True)
+    rows = [[c.strip() for c in line.strip("|").split("|")]
+            for line in proc.stdout.splitlines() if line.endswith(("| pass |", "| **FAIL** |"))]
+    worst = max(rows, key=lambda r: float(r[6].rstrip("%")), default=None)
+    failed = [r[0] for r in rows if "FAIL" in r[-1]]
+    return (f"probes (question-only, options-only): {len(rows)} configs, {len(failed)} above "
+            f"chance" + (f" ({', '.join(failed)})" if failed else "")
+            + (f"; highest {worst[6]} ({worst[0]}, adjusted p={worst[8]})" if worst else ""))
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("recipe", nargs="?", default="trac")
+    parser.add_argument("recipes", nargs="*", default=DEFAULT, metavar="RECIPE")
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--audit", action="store_true")
-    parser.add_argument("--keep", type=Path, help="move the built dataset here afterwards")
+    parser.add_argument("--keep", type=Path,
+                        help="move the built datasets here afterwards (one folder each)")
     parser.add_argument("--workers", type=int, default=os.cpu_count())
     args = parser.parse_args()
-    root = Path(tempfile.mkdtemp(prefix="racbench-bench-"))
-    out = root / "built"
-    cmd = [sys.executable, "-m", "racbench.cli", "build", args.recipe, "--out", str(out),
-           "--scale", str(args.scale), "--workers", str(args.workers), "--quiet"]
-    start = time.perf_counter()
-    subprocess.run(cmd, check=True)
-    seconds = time.perf_counter() - start
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    rows = sum(pq.read_metadata(f).num_rows for f in out.rglob("*.parquet"))
-    print(f"recipe: {args.recipe}  cores: {os.cpu_count()}  workers: {args.workers}  "
-          f"scale: {args.scale}")
-    print(f"rows: {rows}  time: {seconds:.1f} s  rate: {rows / seconds:,.0f} rows/s")
-    print(f"peak memory (largest process): {usage.ru_maxrss / 1024:.0f} MiB")
-    if args.audit:
-        audit = subprocess.run([sys.executable, "-m", "racbench.cli", "audit", str(out),
-                                "--no-card"], capture_output=True, text=True)
-        rows = [[c.strip() for c in line.strip("|").split("|")]
-                for line in audit.stdout.splitlines() if line.endswith(("| pass |", "| **FAIL** |"))]
-        worst = max(rows, key=lambda r: float(r[6].rstrip("%")), default=None)
-        failed = [r[0] for r in rows if "FAIL" in r[-1]]
-        print(f"probes (question-only, options-only): {len(rows)} configs, {len(failed)} above chance"
-              + (f" ({', '.join(failed)})" if failed else "")
-              + (f"; highest {worst[6]} ({worst[0]}, adjusted p={worst[8]})" if worst else ""))
-    if args.keep is not None:
-        shutil.move(str(out), str(args.keep))
-    shutil.rmtree(root)
+    print(f"cores: {os.cpu_count()}  workers: {args.workers}  scale: {args.scale}")
+    print("| recipe | rows | wall s | CPU s | rows/s (wall) | rows per CPU-s | peak MiB |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for recipe in args.recipes:
+        root = Path(tempfile.mkdtemp(prefix="racbench-bench-"))
+        out = root / "built"
+        try:
+            r = timed_build(recipe, out, args.scale, args.workers)
+            print(f"| {r['recipe']} | {r['rows']:,} | {r['wall']:.1f} | {r['cpu']:.1f} | "
+                  f"{r['rows'] / r['wall']:,.0f} | {r['rows'] / max(r['cpu'], 1e-9):,.0f} | "
+                  f"{r['peak']:.0f} |", flush=True)
+            if args.audit:
+                print(f"  {recipe}: {audit(out)}", flush=True)
+            if args.keep is not None:
+                args.keep.mkdir(parents=True, exist_ok=True)
+                shutil.move(str(out), str(args.keep / Path(recipe).stem))
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+    print("peak MiB: the largest process of the build; rows/s (wall) depends on the "
+          "machine's other load, rows per CPU-s does not")
 
 
 if __name__ == "__main__":

@@ -428,12 +428,12 @@ def _head(kind):
 
 
 def _bits(x: int) -> list[int]:
-    out, i = [], 0
+    """The set bits of `x`, lowest first (one step per set bit, not per bit)."""
+    out = []
     while x:
-        if x & 1:
-            out.append(i)
-        x >>= 1
-        i += 1
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
     return out
 
 

@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from racbench.errors import GenerationError, InputError
-from racbench.splits.dedup import canonical_json, problem_key
+from racbench.splits.dedup import canonical_json, symbolic_and_key
 from racbench.splits.seeding import derive_seed
 from racbench.tasks.base import Family
 from racbench.tasks.options import DEFAULT_SPLIT_PROBLEMS, SPLITS
@@ -309,8 +309,9 @@ class NextObservationConfig:
 
     def release(self) -> None:
         from racbench.tasks.rows import release_worlds
+        labs = bool(_LABS)
         _LABS.clear()
-        release_worlds()
+        release_worlds(dropped=labs)
 
     def probe(self, name: str, seed: int, splits) -> None:
         """Nothing to probe: a situation without enough options is drawn again."""
@@ -630,6 +631,7 @@ class NextObservationRows:
                 "render": {"obfuscation": None, "paraphrase": 0, "seed": 0}}
         if getattr(p, "phrasing", None) is not None:
             meta["render"]["phrasing"] = p.phrasing.to_json()
+        symbolic, key = symbolic_and_key(sym)
         columns = {
             "id": f"{self.name}-{split}-{index:06d}",
             "family": NAME,
@@ -647,12 +649,12 @@ class NextObservationRows:
             "optimal_plan_length": None,
             "sequence_length": len(actions),
             "branching_factor": sit.n_valid,
-            "symbolic": canonical_json(sym),
+            "symbolic": symbolic,
             "metadata": canonical_json(meta),
             "generator_version": __version__,
             "seed": seed,
         }
-        return Row(columns, problem_key({k: v for k, v in sym.items() if k != "answer"}))
+        return Row(columns, key)
 
     def _context(self, p: _Place, sit: Situation, start: int, shown: list[str],
                  rng: random.Random) -> str:

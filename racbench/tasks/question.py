@@ -37,10 +37,16 @@ class Question:
     meta: dict = field(default_factory=dict)
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
 def json_key(x):
     """A hashable form of a JSON-ready value (lists become tuples)."""
+    # surveys key every option of every draw: scalars (most items) are kept as they
+    # are without a call
     if isinstance(x, list):
-        return tuple(json_key(i) for i in x)
+        return tuple([i if type(i) in _SCALARS else json_key(i) for i in x])
     if isinstance(x, dict):
-        return tuple(sorted((k, json_key(v)) for k, v in x.items()))
+        return tuple(sorted([(k, v if type(v) in _SCALARS else json_key(v))
+                             for k, v in x.items()]))
     return x

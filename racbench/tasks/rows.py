@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from racbench.version import __version__
 from racbench.errors import GenerationError
-from racbench.splits.dedup import canonical_json, problem_key
+from racbench.splits.dedup import canonical_json, symbolic_and_key
 from racbench.splits.names import POOLS, name_pool
 from racbench.splits.seeding import derive_seed
 from racbench.splits.strata import Stratum, stratum_for
@@ -134,10 +134,15 @@ def _goal_reached(world) -> bool:
         return True
 
 
-def release_worlds() -> None:
-    """Let go of the worlds loaded so far, once no config left to build needs them."""
-    forget_worlds()
-    gc.collect()  # worlds hold reference cycles (caches of bound methods)
+def release_worlds(dropped: bool = False) -> None:
+    """Let go of the worlds loaded so far, once no config left to build needs them.
+    `dropped`: the caller let go of other worlds of its own (its labs)."""
+    # worlds hold reference cycles (caches of bound methods), so a full collection frees
+    # them; none is made when nothing was let go: a build releases after each of its
+    # configs, and a collection of a large heap per config (trac's 34 configs share one
+    # world, never forgotten) took a tenth of the build's CPU for nothing
+    if forget_worlds() or dropped:
+        gc.collect()
 
 
 class ConfigRows:
@@ -396,10 +401,10 @@ class ConfigRows:
         symbolic = self._symbolic(world, q, target)
         if names is not None:
             symbolic = names.symbolic(symbolic)
-        key_problem = {k: v for k, v in symbolic.items() if k != "answer"}
+        symbolic, key = symbolic_and_key(symbolic)
         columns = self._columns(split, index, seed, world, q, target, context, question,
                                 choices, symbolic)
-        return Row(columns, problem_key(key_problem), take_dropped())
+        return Row(columns, key, take_dropped())
 
     def _draw(self, split: str, target: Target, rng: random.Random):
         """(world, question) for the target from the split's problems that offer it, or
@@ -527,7 +532,7 @@ class ConfigRows:
             "optimal_plan_length": opt,
             "sequence_length": len(q.actions),
             "branching_factor": len(world.applicable(q.sid)),
-            "symbolic": canonical_json(symbolic),
+            "symbolic": symbolic,
             "metadata": canonical_json(meta),
             "generator_version": __version__,
             "seed": seed,

@@ -40,6 +40,7 @@ class TaskText:
                                   seed=seed, phrasing=phrasing)
         self.fact = lru_cache(maxsize=None)(self._fact)
         self.action = lru_cache(maxsize=None)(self._action)
+        self._sentences: dict = {}  # shared by its renamed copies (_RenamedText)
 
     def _fact(self, atom: tuple, positive: bool = True) -> str:
         return self._engine.fact(tuple(atom), positive=positive, variant=self.variant)
@@ -48,7 +49,17 @@ class TaskText:
         return self._engine.action(tuple(term), variant=self.variant)
 
     def sentence(self, clause: str) -> str:
-        return str(self.common.sentence(clause))
+        # rows repeat the same sentences (a state's facts, the steps), each a template
+        # call: kept by the clause's text and whether it keeps its case (a Clause)
+        key = (str(clause), getattr(clause, "keeps_case", False))
+        try:
+            return self._sentences[key]
+        except KeyError:
+            said = self._sentences[key] = str(self.common.sentence(clause))
+            return said
+        except AttributeError:  # the first sentence of this phrasing
+            self._sentences = {}
+            return self.sentence(clause)
 
     def state(self, atoms: Sequence[tuple], rng: random.Random) -> str:
         facts = [self.sentence(self.fact(tuple(a))) for a in atoms]
@@ -101,6 +112,7 @@ class LabText(TaskText):
         self._facts = environment().get_template("science/facts.j2").module
         self.fact = lru_cache(maxsize=None)(self._fact)
         self.action = lru_cache(maxsize=None)(self._action)
+        self._sentences: dict = {}  # shared by its renamed copies (_RenamedText)
 
     def _fact(self, atom: tuple, positive: bool = True) -> str:
         macro = getattr(self._facts, macro_name(atom[0]))
@@ -143,9 +155,18 @@ class _RenamedText(TaskText):
 class Names:
     """One row's object names: the world's objects mapped to names drawn from a pool."""
 
+    _DOMAIN_SYMBOLS: dict[int, tuple[Domain, frozenset]] = {}  # id -> (domain, symbols)
+
     def __init__(self, mapping: dict[str, str], domain: Domain):
         self.mapping = mapping
-        self._symbols = set(domain.predicates) | {a.name for a in domain.actions}
+        # a row's names are drawn per row; its domain's symbols are the same every row
+        known = self._DOMAIN_SYMBOLS.get(id(domain))
+        if known is None or known[0] is not domain:
+            if len(self._DOMAIN_SYMBOLS) >= 64:  # domains of configs built long ago
+                self._DOMAIN_SYMBOLS.clear()
+            known = self._DOMAIN_SYMBOLS[id(domain)] = (domain, frozenset(
+                set(domain.predicates) | {a.name for a in domain.actions}))
+        self._symbols = known[1]
 
     def term(self, term) -> tuple:
         return (term[0],) + tuple(self.mapping.get(a, a) for a in term[1:])

@@ -118,7 +118,7 @@ class Episode:
         if agent is None:
             return None
         ents, items = list(ents), list(items)
-        hit = next((i for i, e in enumerate(ents) if e == agent), None)
+        hit = ents.index(agent) if agent in ents else None  # the first there
         if hit is not None:
             outcome, held, message = self._meet(hit, ents, held, message)
         if outcome == RUNNING and action != "stay" and agent in items:

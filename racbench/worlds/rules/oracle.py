@@ -40,6 +40,7 @@ def solve(episode: Episode, state: tuple | None = None) -> list[str] | None:
         state, depth = frontier.popleft()
         if depth >= limit:
             continue
+        here = _key(state)
         for action in ACTIONS:
             nxt = episode.step(state, action)
             if nxt is None or nxt[6] == LOST:
@@ -47,7 +48,7 @@ def solve(episode: Episode, state: tuple | None = None) -> list[str] | None:
             k = _key(nxt)
             if k in parent:
                 continue
-            parent[k] = (_key(state), action)
+            parent[k] = (here, action)
             if nxt[6] == WON:
                 return _path(parent, k)
             frontier.append((nxt, depth + 1))

@@ -106,10 +106,13 @@ def world_for(domain_file: str, problem_file: str, max_states: int | None = None
 _TOO_LARGE: set[tuple[str, str, int]] = set()
 
 
-def forget_worlds() -> None:
-    """Drop the worlds loaded so far (their state spaces and caches go with them)."""
+def forget_worlds() -> int:
+    """Drop the worlds loaded so far (their state spaces and caches go with them); how
+    many there were."""
+    dropped = _world.cache_info().currsize + _implicit_world.cache_info().currsize
     _world.cache_clear()
     _implicit_world.cache_clear()
+    return dropped
 
 
 @lru_cache(maxsize=None)

@@ -1,0 +1,105 @@
+"""The shortcuts that make rows cheaper keep what they replace: same text, same keys,
+same bits, and a full collection only when worlds were let go.
+
+(Speed itself is measured by benchmarks/build_recipe.py, not here.)
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import random
+
+from racbench.splits.dedup import canonical_json, problem_key, symbolic_and_key
+from racbench.tasks.balance import _bits
+from racbench.tasks.question import json_key
+from racbench.tasks.rows import release_worlds
+from racbench.text import Clause
+from racbench.text.phrasing import Names
+from racbench.worlds.strips.shipped import shipped_files
+from racbench.worlds.strips.world import trac_world, world_for
+
+
+def _full_collections(action) -> int:
+    """How many generation-2 collections `action` made."""
+    seen = []
+
+    def callback(phase, info):
+        if phase == "start" and info["generation"] == 2:
+            seen.append(1)
+
+    gc.callbacks.append(callback)
+    try:
+        action()
+    finally:
+        gc.callbacks.remove(callback)
+    return len(seen)
+
+
+def test_release_collects_only_when_worlds_go():
+    release_worlds()  # whatever earlier tests loaded
+    # nothing loaded: a build releasing after each config of one world makes no pass
+    assert _full_collections(release_worlds) == 0
+    domain, problems = shipped_files("gripper", ["p01"])
+    world_for(domain, problems[0])
+    assert _full_collections(release_worlds) == 1  # a world went: its cycles are freed
+    assert _full_collections(lambda: release_worlds(dropped=True)) == 1  # a caller's labs
+
+
+def _symbolic_values(rng: random.Random, depth: int = 0):
+    kind = rng.randrange(6 if depth < 3 else 4)
+    if kind == 0:
+        return rng.choice(["on", "é", "a\"b", "", "pallet1"])
+    if kind == 1:
+        return rng.randrange(-5, 1000)
+    if kind == 2:
+        return rng.choice([True, False, None, 0.5, 1e300])
+    if kind == 3:
+        return rng.random()
+    if kind == 4:
+        return [_symbolic_values(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {rng.choice("zyxab") + str(i): _symbolic_values(rng, depth + 1)
+            for i in range(rng.randrange(4))}
+
+
+def test_symbolic_and_key_are_the_two_encodings():
+    rng = random.Random(0)
+    for _ in range(500):
+        sym = {k: _symbolic_values(rng) for k in rng.sample(
+            ["family", "form", "answer", "actions", "goal", "objects", "init", "zeta", "a"],
+            rng.randrange(1, 9))}
+        text, key = symbolic_and_key(sym)
+        assert text == canonical_json(sym)
+        assert key == problem_key({k: v for k, v in sym.items() if k != "answer"})
+        assert json.loads(text) == sym
+
+
+def test_json_key_and_bits_as_before():
+    def old_json_key(x):
+        if isinstance(x, list):
+            return tuple(old_json_key(i) for i in x)
+        if isinstance(x, dict):
+            return tuple(sorted((k, old_json_key(v)) for k, v in x.items()))
+        return x
+
+    rng = random.Random(1)
+    for _ in range(500):
+        value = _symbolic_values(rng)
+        assert json_key(value) == old_json_key(value)
+        x = rng.getrandbits(rng.randrange(1, 200))
+        assert _bits(x) == [i for i in range(x.bit_length()) if x >> i & 1]
+    assert _bits(0) == []
+
+
+def test_sentences_kept_per_text_and_case():
+    world = trac_world(5)
+    text = world.text(None, 0, 0, "trac", None)
+    plain, named = "red is clear", Clause("red is clear")
+    # the same words as a name-led clause keep their case, as a plain one do not
+    assert text.sentence(plain) == "Red is clear."
+    assert text.sentence(named) == "red is clear."
+    assert text.sentence(plain) == "Red is clear."
+    # a row's renamed copy shares its base's sentences
+    renamed = text.renamed(Names({o: o for o in world.objects}, world.domain))
+    assert renamed.sentence(named) == "red is clear."
+    assert renamed._sentences is text._sentences
