@@ -39,11 +39,12 @@ import racbench
 import racbench.api  # noqa: F401  (imported once, before the builds' processes fork)
 import racbench.export.build  # noqa: F401
 from racbench.errors import GenerationError
-from racbench.tasks import FAMILIES
+from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.worlds.strips.grounding import ground
 from racbench.worlds.strips.pddl_reader import load_domain, load_problem
 
-BOOL_FAMILIES = tuple(name for name, f in FAMILIES.items() if "bool" in f.forms)
+BOOL_FAMILIES = tuple(name for name, f in FAMILIES.items()
+                      if "bool" in f.forms and name not in OWN_CONFIG)
 
 # GenerationError messages, by the reason they give: (pattern, short name, ours?)
 REASONS = (
