@@ -317,6 +317,36 @@ def test_the_pool_proves_by_astar_what_breadth_first_search_cannot_reach():
                 set(landmarks.split_atoms(explicit, rng, sid)[0])
 
 
+def test_the_pool_takes_greedy_paths_whose_rest_lmcut_proves_shortest():
+    """Where both searches run out (a budget of 40 states on satellite p08), a greedy
+    path's last states are still proven when LM-cut, a lower bound, equals the actions
+    left on the path: the pool then holds 15 states 7 or more actions from the goal,
+    where before it held 4. Every distance is the enumerated world's, and so are the
+    first actions of every state's shortest plans."""
+    from racbench.worlds.strips.shipped import shipped_files
+    from racbench.worlds.strips.world import BUDGET_RAN_OUT
+
+    domain_file, (problem,) = shipped_files("satellite", ["p08"])
+    explicit = world_for(domain_file, problem)
+    with limits.overridden(search_budget=40):
+        implicit = ImplicitWorld(explicit.domain, explicit.domain_text, explicit.problem,
+                                 "p08")
+        goal = implicit.goal_condition
+        pool = implicit._near_goal_pool(goal, 12)
+        assert sum(len(states) for d, states in pool.items() if d >= 7) >= 12
+        first = implicit._pool_first_actions((goal.pos, goal.neg, 12), goal)
+    far = 0
+    for d, states in pool.items():
+        for state in states:
+            sid = explicit.index[state]
+            assert explicit.distance(sid) == d
+            steps = first[(state, goal.pos, goal.neg)]
+            if steps is not BUDGET_RAN_OUT:
+                assert sorted(steps) == sorted(k for k, _ in explicit.optimal_steps(sid))
+                far += d >= 7
+    assert far >= 10
+
+
 SATELLITE_LANDMARKS_RECIPE = """\
 name: satellite
 seed: 0
