@@ -14,7 +14,8 @@ and fluent atoms, or the reader's refusal. Then per family and problem, each bui
 `--rows` bool rows (racbench.generate, seed 0) in a process of its own, stopped after
 `--timeout` seconds:
 
-- ``built`` (with its seconds),
+- ``built`` (with its seconds, and the CPU seconds of its process: the machine may be
+  shared),
 - ``refused: <reason>``, a GenerationError naming a reason of the question (no subject
   whose answer depends on the state, an unreachable goal...), shortened to its kind,
 - ``OURS: <message>``, a GenerationError that is a limit of ours, not of the question
@@ -78,7 +79,7 @@ def _build(family, domain_file, problem, rows, out):
     try:
         made = racbench.generate(family, domain_file=domain_file, problem=[problem], n=rows,
                                  form="bool", seed=0)
-        out.put(("built", f"{len(made)} rows", time.perf_counter() - start))
+        out.put(("built", f"{time.process_time():.1f} s CPU", time.perf_counter() - start))
     except GenerationError as exc:
         out.put(("generation", str(exc), time.perf_counter() - start))
     except Exception as exc:  # a crash is a finding, reported
@@ -147,7 +148,7 @@ def main() -> None:
                 kind, text, seconds = build(family, folder / "domain.pddl", problem,
                                             args.rows, args.timeout)
                 totals[kind] += 1
-                shown = f"built ({seconds:.1f} s)" if kind == "built" else \
+                shown = f"built ({seconds:.1f} s, {text})" if kind == "built" else \
                     f"{'OURS' if kind == 'ours' else kind}: {text}"
                 print(f"  {problem.stem:>8} {family:<20} {shown}", flush=True)
                 if kind in ("ours", "failed", "timeout"):
