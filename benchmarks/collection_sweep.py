@@ -5,9 +5,10 @@
 
 The folder holds one sub-folder per domain: ``domain.pddl`` and its problems (``*.pddl``,
 or ``problems/*.pddl``). The first problem (sorted by name) is the domain's first one;
-where there are more, the last is the problem a quarter of the way up the domain's list
-(fetch it so: the collection's folders are not stored in the repository, see
-tests/data/competition/README.md).
+where there are more, the last should be the problem a quarter of the way up the
+domain's list (p05 of 20, p09 of 36). The collection is not stored in the repository:
+gather such folders from public copies of it (tests/data/competition/README.md names
+the ones its few stored files come from).
 
 Per domain: the read time (domain + first problem) and the ground time, ground actions
 and fluent atoms, or the reader's refusal. Then per family and problem, each build of
