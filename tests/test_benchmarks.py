@@ -32,6 +32,8 @@ TINY = {
     "adl_domains.py": (["--rows", "2", "--repeat", "1", "--domains", "household",
                         "--families", "progression"], "rows/s"),
     "competition_read.py": (["--repeat", "1"], "read time"),
+    "collection_sweep.py": (["{root}/tests/data/competition", "--domains", "psr-large",
+                             "--families", "progression", "--rows", "2"], "builds in"),
     "text_guesses.py": (["--rows", "2", "--families", "projection"], "relation"),
     "verify_coverage.py": (["--rows", "2", "--families", "progression",
                             "--domain-dir", "{root}/tests/data/competition/psr-large"], "fd-stepper"),

@@ -49,6 +49,30 @@ def test_storage_reads_a_type_under_two_parents_as_the_translator_does():
     assert ours == atoms
 
 
+def test_a_cost_counter_the_domain_does_not_declare_is_read_as_the_translator_reads_it(
+        tmp_path):
+    """Copies of competition files whose domain lost its :functions (pegsol, nomystery
+    and barman in a public mirror of the collection) still set (= (total-cost) 0) in
+    :init: Fast Downward's translator grounds them, and so do we (every action costs 1).
+    Any other undeclared function is still refused by name."""
+    domain = ("(define (domain d) (:requirements :typing :action-costs) (:types loc)\n"
+              "(:predicates (at ?l - loc))\n"
+              "(:action go :parameters (?a ?b - loc) :precondition (at ?a)\n"
+              " :effect (and (not (at ?a)) (at ?b))))")
+    problem = ("(define (problem p) (:domain d) (:objects x y - loc)\n"
+               "(:init (= (total-cost) 0) (at x)) (:goal (at y)))")
+    (tmp_path / "domain.pddl").write_text(domain)
+    (tmp_path / "p.pddl").write_text(problem)
+    parsed = load_domain(tmp_path / "domain.pddl")
+    task = ground(parsed, load_problem(tmp_path / "p.pddl", parsed))
+    _, actions, _ = translator_ground(tmp_path / "domain.pddl", tmp_path / "p.pddl")
+    assert {_term(a.term) for a in task.actions} == actions
+    assert {a.cost for a in task.actions} == {1}
+    (tmp_path / "q.pddl").write_text(problem.replace("(total-cost)", "(fuel)"))
+    with pytest.raises(Exception, match=r"q.pddl:2:.*unknown function 'fuel' in :init"):
+        load_problem(tmp_path / "q.pddl", parsed)
+
+
 def test_a_type_under_two_other_types_is_of_both():
     domain = parse_domain("(define (domain d) (:types a - b\n a - c)\n"
                           "(:predicates (p ?x - b) (q ?x - c)))")

@@ -569,6 +569,13 @@ class _ProblemReader(_Reader):
                    numeric: dict[Atom, float]) -> None:
         if len(item) != 3 or not isinstance(item.items[1], SList):
             raise self.error(item, "expected '(= (FUNCTION OBJECT ...) NUMBER)' in :init")
+        if (len(item.items[1]) == 1 and item.items[1].head() == "total-cost"
+                and "total-cost" not in self.domain.functions):
+            # the cost counter of a domain that declares no costs (copies of competition
+            # files whose :functions were stripped): Fast Downward's translator reads
+            # it and so do we; no action can increase it, so every action costs 1
+            self.number(item.items[2], item.token_of(2), "a value")
+            return
         term = self.ground_atom(item.items[1], objects, ":init", function=True)
         value = self.number(item.items[2], item.token_of(2), "a value")
         if numeric.get(term, value) != value:
