@@ -21,7 +21,6 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-import racbench
 from racbench.version import __version__
 from racbench.worlds.strips import limits
 
@@ -32,7 +31,7 @@ _SKIPPED_DIRS = frozenset({"__pycache__"})
 def code_digest() -> str:
     """racbench's version and the bytes of every file of its package (code, templates,
     shipped data), walked in sorted order."""
-    root = Path(racbench.__file__).parent
+    root = Path(__file__).resolve().parents[1]  # the racbench package
     digest = hashlib.blake2b(__version__.encode(), digest_size=16)
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
