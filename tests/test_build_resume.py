@@ -4,7 +4,7 @@ A config refused late (its split asks for more distinct rows than its one small 
 gives, which only drawing the rows finds out) stops the build with exit 2 and keeps the
 configs it finished; the rerun, with the recipe fixed, builds only what was missing (and
 what was changed since) and ends byte-identical to a clean build. A refusal the probe can
-find comes before any row is written.
+find comes before any row is written, and the probes made before it are kept.
 """
 
 import os
@@ -151,22 +151,35 @@ configs:
 ])
 def test_probing_refuses_a_last_config_before_any_row_is_written(tmp_path, domain, rows, said):
     """The first config takes seconds to write; the last is refused by its probe (too
-    many rows asked, unreadable PDDL) before the build creates its partial folder."""
+    many rows asked, unreadable PDDL) before any shard is written. The first config's
+    probe is kept: the rerun of the fixed recipe probes the refused config alone."""
     (tmp_path / "switch.pddl").write_text(SWITCH_DOMAIN)
     (tmp_path / "broken.pddl").write_text(SWITCH_DOMAIN[:-3])
     (tmp_path / "two.pddl").write_text(SWITCH_PROBLEM)
-    (tmp_path / "probed.yaml").write_text(SLOW_THEN_REFUSED.format(domain=domain, rows=rows))
+    recipe = tmp_path / "probed.yaml"
+    recipe.write_text(SLOW_THEN_REFUSED.format(domain=domain, rows=rows))
     partial = tmp_path / ".out.partial"
     proc = subprocess.Popen([sys.executable, "-m", "racbench.cli", "build", "probed.yaml",
                              "--out", "out", "--workers", "2", "--quiet"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    appeared = False
+    written = set()
     while proc.poll() is None:
-        appeared = appeared or partial.exists()
+        if partial.is_dir():  # a config's folder, or its folder being written
+            written |= {p.name for p in partial.iterdir() if not p.name.startswith(".")}
         time.sleep(0.01)
     stderr = proc.stderr.read()
     assert proc.returncode == 2, stderr
     assert f"Error: {said}" in stderr, stderr
-    assert not appeared, "rows were written before the refusal"
-    assert sorted(os.listdir(tmp_path)) == ["broken.pddl", "probed.yaml", "switch.pddl",
-                                            "two.pddl"]
+    assert written <= {"build.json"}, f"written before the refusal: {written}"
+    assert "no config was built; the probes of 1 of 2 configs are kept" in stderr
+    assert [p.name.split(".")[0] for p in (partial / ".state").iterdir()] == ["slow"]
+    if domain == "broken.pddl":
+        return
+    recipe.write_text(SLOW_THEN_REFUSED.format(domain=domain, rows=10))
+    fixed = racbench("build", "probed.yaml", "--out", "out", "--quiet", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stderr
+    assert ("0 of 2 configs already finished and kept (1 more already probed); "
+            "building 2: slow, refused") in fixed.stderr
+    racbench("build", "probed.yaml", "--out", "clean", "--quiet", cwd=tmp_path
+             ).check_returncode()
+    assert folder_bytes(tmp_path / "out") == folder_bytes(tmp_path / "clean")

@@ -11,7 +11,8 @@ so the bytes do not depend on the engine either.
 
 Every config still to build is probed first (its worlds loaded, its problems surveyed,
 its splits' sizes checked against what they can give, a first row drawn from each
-split), so a config the build must refuse is refused before any row is written.
+split), so a config the build must refuse is refused before any row is written; the
+probes made are kept in the partial folder (export/resume.py) for the rerun.
 
 Everything is written under `.<out>.partial/` beside the target and renamed into
 place at the end. Each finished config is kept there under its own fingerprint
@@ -43,8 +44,8 @@ from racbench.splits.strata import position_codes
 from racbench.export.card import write_card
 from racbench.export.folder import (MANIFEST, check_out, check_partial, make_parents,
                                     partial_path, remove_empty)
-from racbench.export.resume import (STATE, changed_configs, keep_finished, kept_configs,
-                                    record_fingerprint, state_file)
+from racbench.export.resume import (STATE, ProbeCache, changed_configs, keep_finished,
+                                    kept_configs, record_fingerprint, state_file)
 from racbench.export.parquet import ROWS_PER_SHARD, ShardWriter
 from racbench.export.engines import LocalEngine, engine_session
 from racbench.export.jobs import GC_EVERY, GENERATORS, make_chunk, probe_job
@@ -88,19 +89,27 @@ class ConfigStats:
     dropped_for_budget: int = 0  # questions whose proof ran out of search budget
 
 
-def prepare(recipe: Recipe, seed: int, engine, progress: bool = False
-            ) -> tuple[dict, dict]:
+def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
+            probes: "ProbeCache | None" = None) -> tuple[dict, dict]:
     """Every config's row maker, after probing what its worlds can give (in parallel in
     `engine`), a check that the request can be met and a first row drawn from each
     split, before anything is written; and what makes each row maker elsewhere (see
     MAKERS). Worlds are loaded here first, in this process, so forked workers share
-    them. A config refused raises an InputError whose message names it."""
+    them. A config refused raises an InputError whose message names it. `probes`, if
+    given, holds probe results kept from an earlier run (used instead of probing again)
+    and keeps those made here as soon as they are made."""
     for spec in progress_bar(recipe.configs, enabled=progress, desc="load", unit="configs",
                              leave=False):
         with _naming(spec.name):
             spec.task.warm(tuple(spec.splits))
+    kept = {spec.name: probes.get(spec.name) for spec in recipe.configs
+            if probes is not None and probes.has(spec.name)}
+    cached = {name: result for name, (found, result) in kept.items() if found}
     jobs, shares = [], []
     for spec in recipe.configs:
+        if spec.name in cached:
+            shares.append([])
+            continue
         splits = tuple(spec.splits)
         # a config's worlds are probed as jobs of their own where it can: one config's
         # slow surveys (the lab's, ten variations) then keep every worker busy
@@ -109,7 +118,7 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False
                      if hasattr(spec.task, "probe_parts") else [None])
         jobs += [(spec.name, spec.task, seed, splits, part) for part in parts]
         shares.append(parts)
-    one = isinstance(engine, LocalEngine) and len(jobs) == 1  # no pool for one job here
+    one = isinstance(engine, LocalEngine) and len(jobs) <= 1  # no pool for one job here
     done_jobs: list = []
     try:
         with engine.pool(1 if one else None) as pool:
@@ -119,27 +128,56 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False
                                        leave=False):
                 done_jobs.append(result)
     except InputError as exc:  # the job that failed is the one after those done
-        raise _named(exc, jobs[len(done_jobs)][0]) from None
-    done = iter(done_jobs)
+        failed = jobs[len(done_jobs)][0]
+        _join(recipe, seed, shares, cached, iter(done_jobs), probes, failed)
+        raise _named(exc, failed) from None
+    probed = _join(recipe, seed, shares, cached, iter(done_jobs), probes)
+    gens, makers = {}, {}
+    for spec, result in zip(recipe.configs, probed):
+        try:
+            with _naming(spec.name):
+                gen = _checked(spec, seed, result)
+        except InputError:  # the config must change to pass: its probe is of no more use
+            if probes is not None:
+                probes.drop(spec.name)
+            raise
+        gens[spec.name] = gen
+        makers[spec.name] = (spec.task, seed, tuple(spec.splits), result)
+    return gens, makers
+
+
+def _checked(spec: ConfigSpec, seed: int, probed):
+    """The config's row maker, once it is known to give the rows its splits ask for
+    (as far as its probe can tell) and to draw a first row of each split."""
+    gen = spec.task.rows(spec.name, seed, tuple(spec.splits), probed)
+    for split, wanted in spec.splits.items():
+        if wanted > gen.capacity(split):
+            raise BuildError(_say("capacity", config=spec.name, split=split,
+                                  wanted=wanted, offered=int(gen.capacity(split))))
+    for split, wanted in spec.splits.items():  # a row maker refusing its problems
+        gen.row(split, 0, position_codes(seed, spec.name, split, wanted)[0])
+    return gen
+
+
+def _join(recipe: Recipe, seed: int, shares: list, cached: dict, done: Iterator,
+          probes: "ProbeCache | None", failed: str | None = None) -> list:
+    """Each config's probe result, from the cache or joined from its jobs' results
+    `done` (in job order), kept in `probes` as soon as made; stops before the config
+    `failed` (whose job failed), keeping those before it."""
     probed = []
     for spec, parts in zip(recipe.configs, shares):
+        if spec.name == failed:
+            break
+        if spec.name in cached:
+            probed.append(cached[spec.name])
+            continue
         found = {part: next(done) for part in parts}
         with _naming(spec.name):
             probed.append(found[None] if parts == [None] else
                           spec.task.probe(spec.name, seed, tuple(spec.splits), found))
-    gens, makers = {}, {}
-    for spec, result in zip(recipe.configs, probed):
-        with _naming(spec.name):
-            gen = spec.task.rows(spec.name, seed, tuple(spec.splits), result)
-            for split, wanted in spec.splits.items():
-                if wanted > gen.capacity(split):
-                    raise BuildError(_say("capacity", config=spec.name, split=split,
-                                          wanted=wanted, offered=int(gen.capacity(split))))
-            for split, wanted in spec.splits.items():  # a row maker refusing its problems
-                gen.row(split, 0, position_codes(seed, spec.name, split, wanted)[0])
-        gens[spec.name] = gen
-        makers[spec.name] = (spec.task, seed, tuple(spec.splits), result)
-    return gens, makers
+        if probes is not None:
+            probes.put(spec.name, probed[-1])
+    return probed
 
 
 @contextmanager
@@ -216,26 +254,39 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
     kept = kept_configs(partial, fingerprints) if resume else set()
     changed = changed_configs(partial, fingerprints, kept) if resume else []
     todo = [spec.name for spec in recipe_run.configs if spec.name not in kept]
-    # every config still to build is probed before anything is written: a refusal
-    # comes now, not after hours of rows
-    plans = _probe_all(recipe_run, set(todo), seed, engine, progress)
+    probes = ProbeCache(partial, fingerprints)
+    reused = [name for name in todo if probes.has(name)] if resume else []
 
     created = make_parents(partial)
     manifest = partial / MANIFEST
     try:
         if resume:  # what is not kept (other configs, stale ones, half-written) goes
-            keep_finished(partial, kept)
+            keep_finished(partial, kept, {name: fingerprints[name] for name in todo})
         (partial / STATE).mkdir(parents=True, exist_ok=True)
         manifest.write_text(json.dumps({"recipe": recipe.name}))
     except OSError as exc:
-        if not kept:
+        if not (kept or reused):
             shutil.rmtree(partial, ignore_errors=True)
             remove_empty(created)
         raise BuildError(f"cannot write {partial}: {exc.strerror}") from None
 
-    if kept and say is not None:
+    if (kept or reused) and say is not None:
         say(_say("resuming", out=out, kept=len(kept), total=len(recipe_run.configs),
-                 building=todo, changed=changed))
+                 probed=len(reused), building=todo, changed=changed))
+    # every config still to build is probed before any row is written: a refusal comes
+    # now, not after hours of rows; the probes are kept for the rerun of a fixed recipe
+    try:
+        plans = _probe_all(recipe_run, set(todo), seed, engine, progress, probes)
+    except (InputError, KeyboardInterrupt) as exc:
+        finished = finished_configs(out)
+        if not finished and (isinstance(exc, KeyboardInterrupt) or not probes.saved()):
+            shutil.rmtree(partial, ignore_errors=True)
+            remove_empty(created)
+        elif isinstance(exc, InputError) and say is not None:
+            say(_say("refused_kept", out=out, kept=finished, total=len(recipe_run.configs),
+                     probed=probes.saved()))
+        raise
+
     total = sum(sum(s.splits.values()) for s in recipe_run.configs)
     bar = progress_bar(enabled=progress, total=total, unit="rows", desc=recipe.name)
     stats = []
@@ -267,7 +318,8 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
             shutil.rmtree(partial, ignore_errors=True)
             remove_empty(created)
         elif isinstance(exc, InputError) and say is not None:
-            say(_say("refused_kept", out=out, kept=finished, total=len(recipe_run.configs)))
+            say(_say("refused_kept", out=out, kept=finished, total=len(recipe_run.configs),
+                     probed=0))
         raise
     finally:
         bar.close()
@@ -280,7 +332,8 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
     return out
 
 
-def _probe_all(recipe: Recipe, todo: set[str], seed: int, engine, progress: bool) -> list:
+def _probe_all(recipe: Recipe, todo: set[str], seed: int, engine, progress: bool,
+               probes: "ProbeCache | None" = None) -> list:
     """The recipe's runs of configs over the same worlds (see _world_batches), each with
     what gives its row makers: None if all its configs are kept, else a function
     returning (gens, makers). Every config in `todo` is probed here, run after run,
@@ -297,7 +350,7 @@ def _probe_all(recipe: Recipe, todo: set[str], seed: int, engine, progress: bool
         if run is None:
             plans.append((batch, None))
             continue
-        gens, makers = prepare(run, seed, engine, progress)
+        gens, makers = prepare(run, seed, engine, progress, probes)
         if run is runs[-1]:
             plans.append((batch, lambda gens=gens, makers=makers: (gens, makers)))
             continue
