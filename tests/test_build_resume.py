@@ -126,21 +126,23 @@ def test_a_rerun_of_an_edited_recipe_rebuilds_the_edited_config_too(tmp_path, re
     assert folder_bytes(out) == folder_bytes(clean)
 
 
-SLOW_THEN_REFUSED = """
+# probes run from the last run of configs back: `slow` is probed (and its probe kept)
+# before `refused`, which is refused before any row of `slow` is written
+REFUSED_THEN_SLOW = """
 name: probed
 seed: 3
 configs:
-  - name: slow
-    task: goal_recognition
-    objects: 10
-    length: [1, 2]
-    splits: {{test: 800}}
   - name: refused
     family: executability
     domain_file: {domain}
     problems: {{test: [two.pddl]}}
     length: 1
     splits: {{test: {rows}}}
+  - name: slow
+    task: goal_recognition
+    objects: 10
+    length: [1, 2]
+    splits: {{test: 800}}
 """
 
 
@@ -149,15 +151,15 @@ configs:
                          "problems offer at most 160"),
     ("broken.pddl", 10, "config 'refused': broken.pddl:6:3: missing ')'"),
 ])
-def test_probing_refuses_a_last_config_before_any_row_is_written(tmp_path, domain, rows, said):
-    """The first config takes seconds to write; the last is refused by its probe (too
-    many rows asked, unreadable PDDL) before any shard is written. The first config's
-    probe is kept: the rerun of the fixed recipe probes the refused config alone."""
+def test_probing_refuses_a_config_before_any_row_is_written(tmp_path, domain, rows, said):
+    """`slow` takes seconds to write; `refused` is refused by its probe (too many rows
+    asked, unreadable PDDL) before any shard is written. The probe of `slow` is kept:
+    the rerun of the fixed recipe probes the refused config alone."""
     (tmp_path / "switch.pddl").write_text(SWITCH_DOMAIN)
     (tmp_path / "broken.pddl").write_text(SWITCH_DOMAIN[:-3])
     (tmp_path / "two.pddl").write_text(SWITCH_PROBLEM)
     recipe = tmp_path / "probed.yaml"
-    recipe.write_text(SLOW_THEN_REFUSED.format(domain=domain, rows=rows))
+    recipe.write_text(REFUSED_THEN_SLOW.format(domain=domain, rows=rows))
     partial = tmp_path / ".out.partial"
     proc = subprocess.Popen([sys.executable, "-m", "racbench.cli", "build", "probed.yaml",
                              "--out", "out", "--workers", "2", "--quiet"], cwd=tmp_path,
@@ -175,11 +177,11 @@ def test_probing_refuses_a_last_config_before_any_row_is_written(tmp_path, domai
     assert [p.name.split(".")[0] for p in (partial / ".state").iterdir()] == ["slow"]
     if domain == "broken.pddl":
         return
-    recipe.write_text(SLOW_THEN_REFUSED.format(domain=domain, rows=10))
+    recipe.write_text(REFUSED_THEN_SLOW.format(domain=domain, rows=10))
     fixed = racbench("build", "probed.yaml", "--out", "out", "--quiet", cwd=tmp_path)
     assert fixed.returncode == 0, fixed.stderr
     assert ("0 of 2 configs already finished and kept (1 more already probed); "
-            "building 2: slow, refused") in fixed.stderr
+            "building 2: refused, slow") in fixed.stderr
     racbench("build", "probed.yaml", "--out", "clean", "--quiet", cwd=tmp_path
              ).check_returncode()
     assert folder_bytes(tmp_path / "out") == folder_bytes(tmp_path / "clean")

@@ -303,9 +303,8 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
                           for spec in batch.configs]
             GENERATORS.clear()
             gens = makers = None
-            for spec in batch.configs:  # the next batch's worlds replace these
-                if spec.name not in kept:
-                    spec.task.release()
+            # the next batch's worlds replace these
+            _release([spec for spec in batch.configs if spec.name not in kept])
         leaks = _cross_config_leaks(recipe_run, partial)
         write_card(partial, recipe_run, seed, scale, stats, leaks)
     except (InputError, KeyboardInterrupt) as exc:
@@ -334,30 +333,39 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
 
 def _probe_all(recipe: Recipe, todo: set[str], seed: int, engine, progress: bool,
                probes: "ProbeCache | None" = None) -> list:
-    """The recipe's runs of configs over the same worlds (see _world_batches), each with
-    what gives its row makers: None if all its configs are kept, else a function
-    returning (gens, makers). Every config in `todo` is probed here, run after run,
-    each run's worlds let go before the next's load; the last run probed keeps its row
-    makers, and the others are remade from their probe results (loading their worlds
-    again) when their turn comes. Raises what `prepare` raises."""
+    """The recipe's runs of configs over the same worlds (see _world_batches), in order,
+    each with what gives its row makers: None if all its configs are kept, else a
+    function returning (gens, makers). Every config in `todo` is probed here, run by
+    run from the last (the configs a build would reach last are refused first), each
+    run's worlds let go before the next's load; the first run to build, probed last,
+    keeps its row makers, and the others are remade from their probe results (loading
+    their worlds again, one run at a time) when their turn comes. Raises what
+    `prepare` raises."""
     batches = _world_batches(recipe)
     probed: list[tuple[Recipe, Recipe | None]] = [
         (batch, replace(batch, configs=tuple(s for s in batch.configs if s.name in todo))
          if any(s.name in todo for s in batch.configs) else None) for batch in batches]
     runs = [run for _, run in probed if run is not None]
     plans = []
-    for batch, run in probed:
+    for batch, run in reversed(probed):
         if run is None:
             plans.append((batch, None))
             continue
         gens, makers = prepare(run, seed, engine, progress, probes)
-        if run is runs[-1]:
+        if run is runs[0]:
             plans.append((batch, lambda gens=gens, makers=makers: (gens, makers)))
             continue
-        for spec in run.configs:
-            spec.task.release()
+        del gens  # its worlds go now, not once the next run's are loaded
+        _release(run.configs)
         plans.append((batch, lambda run=run, makers=makers: _remake(run, makers)))
-    return plans
+    return plans[::-1]
+
+
+def _release(configs) -> None:
+    """Let the worlds of `configs` go: once per kind of config (a release lets go of
+    every world of its kind, and collects garbage, which takes a while)."""
+    for task in {type(spec.task): spec.task for spec in configs}.values():
+        task.release()
 
 
 def _remake(run: Recipe, makers: dict) -> tuple[dict, dict]:
