@@ -295,8 +295,10 @@ def test_a_builtin_name_wins_over_a_folder_of_that_name(tmp_path, monkeypatch):
 
 
 def test_a_recipe_includes_others_before_its_own_configs(tmp_path):
-    """`include` puts the named recipes' configs first, in order; the fingerprint
-    (what a resumed build must match) covers the included texts."""
+    """`include` puts the named recipes' configs first, in order; a config's fingerprint
+    (what a resumed build keeps it by) follows its entry in an included recipe, and
+    only its own."""
+    from racbench.suites.fingerprint import config_fingerprint
     from racbench.suites.recipe import load_recipe
 
     (tmp_path / "part.yaml").write_text(INTERRUPTED_RECIPE)
@@ -307,9 +309,16 @@ def test_a_recipe_includes_others_before_its_own_configs(tmp_path):
     gold, part = load_recipe("science-gold"), load_recipe(str(tmp_path / "part.yaml"))
     assert [c.name for c in combined.configs] == (
         [c.name for c in gold.configs] + [c.name for c in part.configs] + ["own"])
-    before = combined.fingerprint(0, 1.0)
+    def fingerprints():
+        return {c.name: config_fingerprint(c, 0)
+                for c in load_recipe(str(tmp_path / "all.yaml")).configs}
+
+    before = fingerprints()
     (tmp_path / "part.yaml").write_text(INTERRUPTED_RECIPE + "# edited\n")
-    assert load_recipe(str(tmp_path / "all.yaml")).fingerprint(0, 1.0) != before
+    assert fingerprints() == before
+    (tmp_path / "part.yaml").write_text(INTERRUPTED_RECIPE.replace("objects: 5", "objects: 6"))
+    after = fingerprints()
+    assert [name for name in before if after[name] != before[name]] == ["second"]
 
 
 def test_every_builtin_recipe_loads_and_trajectories_joins_its_parts():

@@ -9,9 +9,17 @@ Jobs run in an engine (engines.py): this machine's fork pool, or Ray tasks; eith
 way this process plans the jobs, reads their results in order and writes every file,
 so the bytes do not depend on the engine either.
 
+Every config still to build is probed first (its worlds loaded, its problems surveyed,
+its splits' sizes checked against what they can give, a first row drawn from each
+split), so a config the build must refuse is refused before any row is written; the
+probes made are kept in the partial folder (export/resume.py) for the rerun.
+
 Everything is written under `.<out>.partial/` beside the target and renamed into
-place at the end. Each finished config is kept there, so an interrupted build resumes
-where it stopped and ends byte-identical to an uninterrupted one.
+place at the end. Each finished config is kept there under its own fingerprint
+(suites/fingerprint.py), so a build interrupted, or stopped by a config refused late,
+resumes where it stopped: a rerun, even of an edited recipe, keeps every finished
+config whose fingerprint is unchanged, builds only the others, and ends byte-identical
+to a clean build.
 """
 
 from __future__ import annotations
@@ -30,11 +38,14 @@ from typing import Iterator
 
 from racbench.errors import GenerationError, InputError
 from racbench.progress import progress_bar
+from racbench.suites.fingerprint import config_fingerprint
 from racbench.suites.recipe import ConfigSpec, Recipe
 from racbench.splits.strata import position_codes
 from racbench.export.card import write_card
 from racbench.export.folder import (MANIFEST, check_out, check_partial, make_parents,
                                     partial_path, remove_empty)
+from racbench.export.resume import (STATE, ProbeCache, changed_configs, keep_finished,
+                                    kept_configs, record_fingerprint, state_file)
 from racbench.export.parquet import ROWS_PER_SHARD, ShardWriter
 from racbench.export.engines import LocalEngine, engine_session
 from racbench.export.jobs import GC_EVERY, GENERATORS, make_chunk, probe_job
@@ -78,49 +89,110 @@ class ConfigStats:
     dropped_for_budget: int = 0  # questions whose proof ran out of search budget
 
 
-def _phase(pool, job, jobs: list, progress: bool, desc: str, chunksize: int = 1) -> list:
-    """`job` over `jobs`, in the pool if there is one, with a progress bar; in order."""
-    results = pool.imap(job, jobs, chunksize=chunksize) if pool is not None else map(job, jobs)
-    return list(progress_bar(results, enabled=progress and bool(jobs), total=len(jobs),
-                             desc=desc, unit="jobs", leave=False))
-
-
-def prepare(recipe: Recipe, seed: int, engine, progress: bool = False
-            ) -> tuple[dict, dict]:
+def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
+            probes: "ProbeCache | None" = None) -> tuple[dict, dict]:
     """Every config's row maker, after probing what its worlds can give (in parallel in
-    `engine`), and a check that the request can be met, before anything is written; and
-    what makes each row maker elsewhere (see MAKERS). Worlds are loaded here first, in
-    this process, so forked workers share them."""
+    `engine`), a check that the request can be met and a first row drawn from each
+    split, before anything is written; and what makes each row maker elsewhere (see
+    MAKERS). Worlds are loaded here first, in this process, so forked workers share
+    them. A config refused raises an InputError whose message names it. `probes`, if
+    given, holds probe results kept from an earlier run (used instead of probing again)
+    and keeps those made here as soon as they are made."""
     for spec in progress_bar(recipe.configs, enabled=progress, desc="load", unit="configs",
                              leave=False):
-        spec.task.warm(tuple(spec.splits))
+        with _naming(spec.name):
+            spec.task.warm(tuple(spec.splits))
+    kept = {spec.name: probes.get(spec.name) for spec in recipe.configs
+            if probes is not None and probes.has(spec.name)}
+    cached = {name: result for name, (found, result) in kept.items() if found}
     jobs, shares = [], []
     for spec in recipe.configs:
+        if spec.name in cached:
+            shares.append([])
+            continue
         splits = tuple(spec.splits)
         # a config's worlds are probed as jobs of their own where it can: one config's
         # slow surveys (the lab's, ten variations) then keep every worker busy
-        parts = (spec.task.probe_parts(spec.name, seed, splits)
-                 if hasattr(spec.task, "probe_parts") else [None])
+        with _naming(spec.name):
+            parts = (spec.task.probe_parts(spec.name, seed, splits)
+                     if hasattr(spec.task, "probe_parts") else [None])
         jobs += [(spec.name, spec.task, seed, splits, part) for part in parts]
         shares.append(parts)
-    one = isinstance(engine, LocalEngine) and len(jobs) == 1  # no pool for one job here
-    with engine.pool(1 if one else None) as pool:
-        done = iter(_phase(pool, probe_job, jobs, progress, "probe"))
-    probed = []
-    for spec, parts in zip(recipe.configs, shares):
-        found = {part: next(done) for part in parts}
-        probed.append(found[None] if parts == [None] else
-                      spec.task.probe(spec.name, seed, tuple(spec.splits), found))
+    one = isinstance(engine, LocalEngine) and len(jobs) <= 1  # no pool for one job here
+    done_jobs: list = []
+    try:
+        with engine.pool(1 if one else None) as pool:
+            results = pool.imap(probe_job, jobs) if pool is not None else map(probe_job, jobs)
+            for result in progress_bar(results, enabled=progress and bool(jobs),
+                                       total=len(jobs), desc="probe", unit="jobs",
+                                       leave=False):
+                done_jobs.append(result)
+    except InputError as exc:  # the job that failed is the one after those done
+        failed = jobs[len(done_jobs)][0]
+        _join(recipe, seed, shares, cached, iter(done_jobs), probes, failed)
+        raise _named(exc, failed) from None
+    probed = _join(recipe, seed, shares, cached, iter(done_jobs), probes)
     gens, makers = {}, {}
     for spec, result in zip(recipe.configs, probed):
-        gen = spec.task.rows(spec.name, seed, tuple(spec.splits), result)
-        for split, wanted in spec.splits.items():
-            if wanted > gen.capacity(split):
-                raise BuildError(_say("capacity", config=spec.name, split=split,
-                                      wanted=wanted, offered=int(gen.capacity(split))))
+        try:
+            with _naming(spec.name):
+                gen = _checked(spec, seed, result)
+        except InputError:  # the config must change to pass: its probe is of no more use
+            if probes is not None:
+                probes.drop(spec.name)
+            raise
         gens[spec.name] = gen
         makers[spec.name] = (spec.task, seed, tuple(spec.splits), result)
     return gens, makers
+
+
+def _checked(spec: ConfigSpec, seed: int, probed):
+    """The config's row maker, once it is known to give the rows its splits ask for
+    (as far as its probe can tell) and to draw a first row of each split."""
+    gen = spec.task.rows(spec.name, seed, tuple(spec.splits), probed)
+    for split, wanted in spec.splits.items():
+        if wanted > gen.capacity(split):
+            raise BuildError(_say("capacity", config=spec.name, split=split,
+                                  wanted=wanted, offered=int(gen.capacity(split))))
+    for split, wanted in spec.splits.items():  # a row maker refusing its problems
+        gen.row(split, 0, position_codes(seed, spec.name, split, wanted)[0])
+    return gen
+
+
+def _join(recipe: Recipe, seed: int, shares: list, cached: dict, done: Iterator,
+          probes: "ProbeCache | None", failed: str | None = None) -> list:
+    """Each config's probe result, from the cache or joined from its jobs' results
+    `done` (in job order), kept in `probes` as soon as made; stops before the config
+    `failed` (whose job failed), keeping those before it."""
+    probed = []
+    for spec, parts in zip(recipe.configs, shares):
+        if spec.name == failed:
+            break
+        if spec.name in cached:
+            probed.append(cached[spec.name])
+            continue
+        found = {part: next(done) for part in parts}
+        with _naming(spec.name):
+            probed.append(found[None] if parts == [None] else
+                          spec.task.probe(spec.name, seed, tuple(spec.splits), found))
+        if probes is not None:
+            probes.put(spec.name, probed[-1])
+    return probed
+
+
+@contextmanager
+def _naming(config: str):
+    """An InputError raised inside names `config`, if its message does not already."""
+    try:
+        yield
+    except InputError as exc:
+        raise _named(exc, config) from None
+
+
+def _named(exc: InputError, config: str) -> InputError:
+    if f"'{config}'" in str(exc):
+        return exc
+    return BuildError(_say("config_refused", config=config, reason=str(exc)))
 
 
 @contextmanager
@@ -176,63 +248,82 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
 
 def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: float,
            progress: bool, engine, say=None) -> Path:
-    batches = _world_batches(recipe_run)
-    gens, makers = prepare(batches[0], seed, engine, progress)  # bad requests stop here
-
     partial = partial_path(out)
-    fingerprint = recipe.fingerprint(seed, scale)
-    resume = check_partial(partial, fingerprint)
+    fingerprints = {spec.name: config_fingerprint(spec, seed) for spec in recipe_run.configs}
+    resume = check_partial(partial)  # an unfinished racbench build there (else nothing)
+    kept = kept_configs(partial, fingerprints) if resume else set()
+    changed = changed_configs(partial, fingerprints, kept) if resume else []
+    todo = [spec.name for spec in recipe_run.configs if spec.name not in kept]
+    probes = ProbeCache(partial, fingerprints)
+    reused = [name for name in todo if probes.has(name)] if resume else []
+
     created = make_parents(partial)
     manifest = partial / MANIFEST
-    if partial.exists() and not resume:  # an unfinished build of another recipe
-        shutil.rmtree(partial)
     try:
-        (partial / ".state").mkdir(parents=True, exist_ok=True)
-        manifest.write_text(json.dumps({"fingerprint": fingerprint, "recipe": recipe.name}))
+        if resume:  # what is not kept (other configs, stale ones, half-written) goes
+            keep_finished(partial, kept, {name: fingerprints[name] for name in todo})
+        (partial / STATE).mkdir(parents=True, exist_ok=True)
+        manifest.write_text(json.dumps({"recipe": recipe.name}))
     except OSError as exc:
-        shutil.rmtree(partial, ignore_errors=True)
-        remove_empty(created)
+        if not (kept or reused):
+            shutil.rmtree(partial, ignore_errors=True)
+            remove_empty(created)
         raise BuildError(f"cannot write {partial}: {exc.strerror}") from None
 
-    if resume and say is not None:
-        kept = finished_configs(out)
-        say(_say("resuming", out=out, kept=kept, total=len(recipe_run.configs)))
+    if (kept or reused) and say is not None:
+        say(_say("resuming", out=out, kept=len(kept), total=len(recipe_run.configs),
+                 probed=len(reused), building=todo, changed=changed))
+    # every config still to build is probed before any row is written: a refusal comes
+    # now, not after hours of rows; the probes are kept for the rerun of a fixed recipe
+    try:
+        plans = _probe_all(recipe_run, set(todo), seed, engine, progress, probes)
+    except (InputError, KeyboardInterrupt) as exc:
+        finished = finished_configs(out)
+        if not finished and (isinstance(exc, KeyboardInterrupt) or not probes.saved()):
+            shutil.rmtree(partial, ignore_errors=True)
+            remove_empty(created)
+        elif isinstance(exc, InputError) and say is not None:
+            say(_say("refused_kept", out=out, kept=finished, total=len(recipe_run.configs),
+                     probed=probes.saved()))
+        raise
+
     total = sum(sum(s.splits.values()) for s in recipe_run.configs)
     bar = progress_bar(enabled=progress, total=total, unit="rows", desc=recipe.name)
     stats = []
     try:
-        for i, batch in enumerate(batches):
-            if i:  # a resumed build prepares only the configs an earlier run left unbuilt
-                todo = replace(batch, configs=tuple(
-                    spec for spec in batch.configs if not _finished(spec, partial)))
-                gens, makers = prepare(todo, seed, engine, progress)
+        for batch, plan in plans:
+            gens, makers = plan() if plan is not None else ({}, {})
             GENERATORS.clear()
             GENERATORS.update(gens)
             workers = engine.workers
             with engine.pool(makers=makers) as pool:
-                chunks = _submit(pool, batch, partial, seed, workers)
+                chunks = _submit(pool, batch, kept, seed, workers)
                 stats += [_build_config(spec, gens.get(spec.name), partial, seed, chunks,
-                                        workers, bar)
+                                        workers, bar, kept, fingerprints[spec.name])
                           for spec in batch.configs]
             GENERATORS.clear()
             gens = makers = None
-            for spec in batch.configs:  # the next batch's worlds replace these
-                spec.task.release()
+            # the next batch's worlds replace these
+            _release([spec for spec in batch.configs if spec.name not in kept])
         leaks = _cross_config_leaks(recipe_run, partial)
         write_card(partial, recipe_run, seed, scale, stats, leaks)
-    except InputError:  # a request found impossible while writing: leave nothing behind
-        shutil.rmtree(partial, ignore_errors=True)
-        remove_empty(created)
-        raise
-    except KeyboardInterrupt:  # keep finished configs to resume from, else nothing
-        if not finished_configs(out):
+    except (InputError, KeyboardInterrupt) as exc:
+        # a config refused while writing, or Ctrl-C: keep the finished configs for a
+        # rerun to resume from (one of a fixed recipe), else leave nothing behind
+        finished = finished_configs(out)
+        for work in partial.glob("*.tmp"):  # the config being written when it stopped
+            shutil.rmtree(work, ignore_errors=True)
+        if not finished:
             shutil.rmtree(partial, ignore_errors=True)
             remove_empty(created)
+        elif isinstance(exc, InputError) and say is not None:
+            say(_say("refused_kept", out=out, kept=finished, total=len(recipe_run.configs),
+                     probed=0))
         raise
     finally:
         bar.close()
         GENERATORS.clear()
-    shutil.rmtree(partial / ".state")
+    shutil.rmtree(partial / STATE)
     manifest.unlink()
     if out.exists():
         shutil.rmtree(out)
@@ -240,30 +331,71 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
     return out
 
 
+def _probe_all(recipe: Recipe, todo: set[str], seed: int, engine, progress: bool,
+               probes: "ProbeCache | None" = None) -> list:
+    """The recipe's runs of configs over the same worlds (see _world_batches), in order,
+    each with what gives its row makers: None if all its configs are kept, else a
+    function returning (gens, makers). Every config in `todo` is probed here, run by
+    run from the last (the configs a build would reach last are refused first), each
+    run's worlds let go before the next's load; the first run to build, probed last,
+    keeps its row makers, and the others are remade from their probe results (loading
+    their worlds again, one run at a time) when their turn comes. Raises what
+    `prepare` raises."""
+    batches = _world_batches(recipe)
+    probed: list[tuple[Recipe, Recipe | None]] = [
+        (batch, replace(batch, configs=tuple(s for s in batch.configs if s.name in todo))
+         if any(s.name in todo for s in batch.configs) else None) for batch in batches]
+    runs = [run for _, run in probed if run is not None]
+    plans = []
+    for batch, run in reversed(probed):
+        if run is None:
+            plans.append((batch, None))
+            continue
+        gens, makers = prepare(run, seed, engine, progress, probes)
+        if run is runs[0]:
+            plans.append((batch, lambda gens=gens, makers=makers: (gens, makers)))
+            continue
+        del gens  # its worlds go now, not once the next run's are loaded
+        _release(run.configs)
+        plans.append((batch, lambda run=run, makers=makers: _remake(run, makers)))
+    return plans[::-1]
+
+
+def _release(configs) -> None:
+    """Let the worlds of `configs` go: once per kind of config (a release lets go of
+    every world of its kind, and collects garbage, which takes a while)."""
+    for task in {type(spec.task): spec.task for spec in configs}.values():
+        task.release()
+
+
+def _remake(run: Recipe, makers: dict) -> tuple[dict, dict]:
+    """A probed run's row makers again, from its probe results: its worlds are loaded
+    here (so forked workers share them) and not probed twice."""
+    for spec in run.configs:
+        spec.task.warm(tuple(spec.splits))
+    gens = {name: task.rows(name, seed, splits, result)
+            for name, (task, seed, splits, result) in makers.items()}
+    return gens, makers
+
+
 def finished_configs(out: Path) -> int:
     """How many configs an unfinished build of `out` has finished and kept (what a rerun
     resumes from)."""
-    state = partial_path(Path(os.path.abspath(out))) / ".state"
+    state = partial_path(Path(os.path.abspath(out))) / STATE
     try:
         return sum(1 for p in state.iterdir() if p.name.endswith(".stats.json"))
     except OSError:
         return 0
 
 
-def _finished(spec: ConfigSpec, partial: Path) -> bool:
-    """Was this config built by an earlier, interrupted run of the same build?"""
-    return ((partial / ".state" / f"{spec.name}.stats.json").exists()
-            and (partial / spec.name).is_dir())
-
-
-def _submit(pool, batch: Recipe, partial: Path, seed: int, workers: int) -> Iterator | None:
+def _submit(pool, batch: Recipe, kept: set[str], seed: int, workers: int) -> Iterator | None:
     """The row chunks of every config of the batch still to build, handed to the pool at
     once and yielded in order: workers go on with the next split and the next config
     while this process writes and deduplicates, instead of waiting at every split's
     end. None without a pool."""
     if pool is None:
         return None
-    jobs = [job for spec in batch.configs if not _finished(spec, partial)
+    jobs = [job for spec in batch.configs if spec.name not in kept
             for split, n in spec.splits.items()
             for job in _split_jobs(spec.name, split, n, seed, workers)]
     return pool.imap(make_chunk, jobs)
@@ -283,11 +415,11 @@ def _chunk_size(n: int, workers: int) -> int:
 
 
 def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int, chunks: Iterator | None,
-                  workers: int, bar) -> ConfigStats:
+                  workers: int, bar, kept: set[str], fingerprint: str) -> ConfigStats:
     """Write one config's splits, its rows taken from `chunks` (see _submit) or made
-    here."""
-    done = partial / ".state" / f"{spec.name}.stats.json"
-    if _finished(spec, partial):
+    here; or read back the statistics of a config kept from an earlier run."""
+    done = state_file(partial, spec.name, "stats.json")
+    if spec.name in kept:
         data = json.loads(done.read_text())
         # the file's keys are sorted: restore the recipe's split order, which the card keeps
         data["splits"] = {k: SplitStats(**data["splits"][k]) for k in spec.splits}
@@ -322,7 +454,8 @@ def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int, chunks: Itera
         summary["lengths"] = sorted({int(k) for st in splits.values() for k in st.lengths})
     stats = ConfigStats(name=spec.name, description=spec.description, splits=splits,
                         redrawn_duplicates=redrawn, dropped_for_budget=dropped, **summary)
-    (partial / ".state" / f"{spec.name}.keys.json").write_text(json.dumps(keys_by_split))
+    state_file(partial, spec.name, "keys.json").write_text(json.dumps(keys_by_split))
+    record_fingerprint(partial, spec.name, fingerprint)
     final = partial / spec.name
     shutil.rmtree(final, ignore_errors=True)
     os.replace(work, final)
@@ -396,7 +529,7 @@ def _split_stats(n: int, counts: list[Counter], files: list[str]) -> SplitStats:
 
 def _cross_config_leaks(recipe: Recipe, partial: Path) -> int:
     """Problems of any train split that reappear in another config's validation/test."""
-    keys = {spec.name: json.loads((partial / ".state" / f"{spec.name}.keys.json").read_text())
+    keys = {spec.name: json.loads(state_file(partial, spec.name, "keys.json").read_text())
             for spec in recipe.configs}
     train = {k for per in keys.values() for k in per.get("train", [])}
     return sum(1 for name, per in keys.items() for split, ks in per.items()

@@ -22,7 +22,7 @@ from racbench.paths import check_utf8
 from racbench.text import sayer
 
 CARD = "README.md"
-MANIFEST = "build.json"  # in .<out>.partial: which recipe an unfinished build is making
+MANIFEST = "build.json"  # in .<out>.partial: marks an unfinished racbench build
 SHARD = re.compile(r"(train|validation|test)-(\d{5})-of-(\d{5})\.parquet")
 SIDE_FILES = frozenset({CARD, CONFIGS_FILE, *PLOTS})
 TAG = "racbench"
@@ -96,10 +96,10 @@ def _only_shards(config_dir: Path, splits: set[str]) -> bool:
     return True
 
 
-def check_partial(partial: Path, fingerprint: str) -> bool:
+def check_partial(partial: Path) -> bool:
     """May a build write into `partial` (`.<out>.partial` beside --out)? True if it holds
-    a racbench build of the same recipe to resume, False if there is nothing there or an
-    unfinished racbench build of another recipe (replaced); refuses anything else, so a
+    an unfinished racbench build (whose finished configs a rerun may keep, see
+    export/resume.py), False if there is nothing there; refuses anything else, so a
     folder of that name the user made is never deleted."""
     if not partial.exists() and not partial.is_symlink():
         return False
@@ -107,12 +107,12 @@ def check_partial(partial: Path, fingerprint: str) -> bool:
     try:
         if partial.is_symlink() or not partial.is_dir():
             raise OSError
-        recorded = json.loads(manifest.read_text("utf-8"))["fingerprint"]
+        json.loads(manifest.read_text("utf-8"))["recipe"]
     except (OSError, ValueError, KeyError, TypeError):
         raise OutputError(f"{partial} exists but is not an unfinished racbench build (no "
                           f"readable {MANIFEST}); move it away or delete it yourself, then "
                           "rerun") from None
-    return recorded == fingerprint
+    return True
 
 
 def check_out(out: Path, overwrite: bool) -> None:

@@ -29,9 +29,7 @@ from __future__ import annotations
 import difflib
 import dataclasses
 import fnmatch
-import hashlib
 import itertools
-import json
 import math
 import re
 from dataclasses import dataclass
@@ -93,13 +91,6 @@ class Recipe:
     source_text: str
     license: str = DEFAULT_LICENSE  # a Hub licence identifier, for the dataset card
     citation: str = ""  # BibTeX of the work the data follows, for the dataset card
-
-    def fingerprint(self, seed: int, scale: float) -> str:
-        """Identifies what a build will produce, for resuming a partial build."""
-        from racbench.version import __version__
-        text = json.dumps([self.source_text, [c.name for c in self.configs], seed, scale,
-                           __version__])
-        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
     def select(self, patterns: str) -> "Recipe":
         """The configs whose names match any of the comma-separated shell patterns
@@ -205,7 +196,7 @@ def parse_recipe(text: str, source: str, _including: tuple[str, ...] = ()) -> Re
     seed = data.get("seed", 0)
     if not isinstance(seed, int):
         raise RecipeError(f"{source}: 'seed' must be an integer, got {seed!r}")
-    # what the build's fingerprint covers: the included recipes' texts too
+    # the recipe's text, the included recipes' texts after it
     source_text = "\n".join([text] + [r.source_text for r in included])
     return Recipe(str(data.get("name", source)), str(data.get("description", "")), seed,
                   tuple(configs), source_text, _license(data, source), _citation(data, source))

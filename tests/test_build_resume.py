@@ -1,0 +1,187 @@
+"""Resume per config and probing first: real CLI subprocesses, real PDDL, real Parquet.
+
+A config refused late (its split asks for more distinct rows than its one small problem
+gives, which only drawing the rows finds out) stops the build with exit 2 and keeps the
+configs it finished; the rerun, with the recipe fixed, builds only what was missing (and
+what was changed since) and ends byte-identical to a clean build. A refusal the probe can
+find comes before any row is written, and the probes made before it are kept.
+"""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SWITCH_DOMAIN = """(define (domain switch)
+  (:requirements :strips)
+  (:predicates (on ?l) (off ?l))
+  (:action turn-on :parameters (?l) :precondition (off ?l)
+    :effect (and (on ?l) (not (off ?l))))
+  (:action turn-off :parameters (?l) :precondition (on ?l)
+    :effect (and (off ?l) (not (on ?l)))))
+"""
+SWITCH_PROBLEM = """(define (problem two) (:domain switch) (:objects a b)
+  (:init (off a) (off b)) (:goal (and (on a) (on b))))
+"""
+# the last config's one problem gives about 14 distinct executability questions: 40
+# rows pass the probe's bound (at most 160) and are refused while its rows are drawn;
+# the fixed recipe asks for 10
+RECIPE = """
+name: late
+seed: 3
+configs:
+  - name: first
+    task: projection
+    objects: 4
+    splits: {{train: 20, validation: 10, test: 10}}
+  - name: second
+    task: executability
+    objects: {second_objects}
+    splits: {{test: 10}}
+  - name: switch
+    family: executability
+    domain_file: switch.pddl
+    problems: {{test: [two.pddl]}}
+    length: 1
+    splits: {{test: {switch_rows}}}
+"""
+
+
+def racbench(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "racbench.cli", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+def folder_bytes(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file()}
+
+
+def shard_ids(folder: Path) -> dict[str, tuple[int, int]]:
+    """Each shard's (inode, mtime): a shard kept from an earlier run keeps both."""
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in sorted(folder.iterdir())}
+
+
+@pytest.fixture
+def recipe(tmp_path):
+    (tmp_path / "switch.pddl").write_text(SWITCH_DOMAIN)
+    (tmp_path / "two.pddl").write_text(SWITCH_PROBLEM)
+
+    def write(second_objects=5, switch_rows=10) -> Path:
+        path = tmp_path / "late.yaml"
+        path.write_text(RECIPE.format(second_objects=second_objects, switch_rows=switch_rows))
+        return path
+
+    return write
+
+
+def test_a_config_refused_late_keeps_what_was_finished_and_the_rerun_builds_the_rest(
+        tmp_path, recipe):
+    out, partial = tmp_path / "out", tmp_path / ".out.partial"
+    refused = racbench("build", recipe(switch_rows=40), "--out", out, "--workers", 2, "--quiet",
+                       cwd=tmp_path)
+    assert refused.returncode == 2, refused.stderr
+    assert "Error: config 'switch': the test split asks for 40 rows" in refused.stderr
+    assert "2 of 3 configs are finished and kept" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert not out.exists()
+    # the finished configs are kept, nothing of the refused one is
+    assert sorted(p.name for p in partial.iterdir()) == [".state", "build.json", "first",
+                                                         "second"]
+    kept = {name: shard_ids(partial / name) for name in ("first", "second")}
+
+    # the recipe fixed: the rerun builds the refused config alone
+    fixed = racbench("build", recipe(switch_rows=10), "--out", out, "--workers", 2, "--quiet",
+                     cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stderr
+    assert "2 of 3 configs already finished and kept; building 1: switch\n" in fixed.stderr
+    assert {name: shard_ids(out / name) for name in kept} == kept
+    assert not partial.exists()
+    clean = tmp_path / "clean"
+    racbench("build", recipe(switch_rows=10), "--out", clean, "--workers", 1, "--quiet",
+             cwd=tmp_path).check_returncode()
+    assert folder_bytes(out) == folder_bytes(clean)
+
+
+def test_a_rerun_of_an_edited_recipe_rebuilds_the_edited_config_too(tmp_path, recipe):
+    """A finished config whose entry changed since is built again; the others are kept."""
+    out, partial = tmp_path / "out", tmp_path / ".out.partial"
+    racbench("build", recipe(switch_rows=40), "--out", out, "--workers", 2, "--quiet",
+             cwd=tmp_path)
+    first = shard_ids(partial / "first")
+    second = shard_ids(partial / "second")
+    fixed = racbench("build", recipe(second_objects=6, switch_rows=10), "--out", out,
+                     "--workers", 2, "--quiet", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stderr
+    assert ("1 of 3 configs already finished and kept; building 2: second, switch (1 of "
+            "them finished before but changed since: second)") in fixed.stderr
+    assert shard_ids(out / "first") == first
+    assert shard_ids(out / "second") != second
+    clean = tmp_path / "clean"
+    racbench("build", recipe(second_objects=6, switch_rows=10), "--out", clean, "--quiet",
+             cwd=tmp_path).check_returncode()
+    assert folder_bytes(out) == folder_bytes(clean)
+
+
+# probes run from the last run of configs back: `slow` is probed (and its probe kept)
+# before `refused`, which is refused before any row of `slow` is written
+REFUSED_THEN_SLOW = """
+name: probed
+seed: 3
+configs:
+  - name: refused
+    family: executability
+    domain_file: {domain}
+    problems: {{test: [two.pddl]}}
+    length: 1
+    splits: {{test: {rows}}}
+  - name: slow
+    task: goal_recognition
+    objects: 10
+    length: [1, 2]
+    splits: {{test: 800}}
+"""
+
+
+@pytest.mark.parametrize("domain, rows, said", [
+    ("switch.pddl", 200, "config 'refused': the test split asks for 200 rows but its "
+                         "problems offer at most 160"),
+    ("broken.pddl", 10, "config 'refused': broken.pddl:6:3: missing ')'"),
+])
+def test_probing_refuses_a_config_before_any_row_is_written(tmp_path, domain, rows, said):
+    """`slow` takes seconds to write; `refused` is refused by its probe (too many rows
+    asked, unreadable PDDL) before any shard is written. The probe of `slow` is kept:
+    the rerun of the fixed recipe probes the refused config alone."""
+    (tmp_path / "switch.pddl").write_text(SWITCH_DOMAIN)
+    (tmp_path / "broken.pddl").write_text(SWITCH_DOMAIN[:-3])
+    (tmp_path / "two.pddl").write_text(SWITCH_PROBLEM)
+    recipe = tmp_path / "probed.yaml"
+    recipe.write_text(REFUSED_THEN_SLOW.format(domain=domain, rows=rows))
+    partial = tmp_path / ".out.partial"
+    proc = subprocess.Popen([sys.executable, "-m", "racbench.cli", "build", "probed.yaml",
+                             "--out", "out", "--workers", "2", "--quiet"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    written = set()
+    while proc.poll() is None:
+        if partial.is_dir():  # a config's folder, or its folder being written
+            written |= {p.name for p in partial.iterdir() if not p.name.startswith(".")}
+        time.sleep(0.01)
+    stderr = proc.stderr.read()
+    assert proc.returncode == 2, stderr
+    assert f"Error: {said}" in stderr, stderr
+    assert written <= {"build.json"}, f"written before the refusal: {written}"
+    assert "no config was built; the probes of 1 of 2 configs are kept" in stderr
+    assert [p.name.split(".")[0] for p in (partial / ".state").iterdir()] == ["slow"]
+    if domain == "broken.pddl":
+        return
+    recipe.write_text(REFUSED_THEN_SLOW.format(domain=domain, rows=10))
+    fixed = racbench("build", "probed.yaml", "--out", "out", "--quiet", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stderr
+    assert ("0 of 2 configs already finished and kept (1 more already probed); "
+            "building 2: refused, slow") in fixed.stderr
+    racbench("build", "probed.yaml", "--out", "clean", "--quiet", cwd=tmp_path
+             ).check_returncode()
+    assert folder_bytes(tmp_path / "out") == folder_bytes(tmp_path / "clean")
