@@ -135,8 +135,11 @@ def _goal_reached(world) -> bool:
 
 
 def release_worlds() -> None:
-    """Let go of the worlds loaded so far, once no config left to build needs them."""
+    """Let go of the worlds loaded so far, once no config left to build needs them (the
+    science labs too: each keeps its recent states' saved episodes, and a build of
+    thirty tasks' variations kept them all, in every worker forked afterwards)."""
     forget_worlds()
+    lab.cache_clear()
     gc.collect()  # worlds hold reference cycles (caches of bound methods)
 
 
@@ -173,6 +176,8 @@ class ConfigRows:
         self.n_variants = max(1, len(self.family.negative_kinds))
         self._texts: dict = {}  # id(domain) or a domainless world -> its TaskText
         self.worlds, self.excluded = load_worlds(cfg, splits, config_name=name), []
+        # rows asked of each split, if `splits` says (split -> rows): surveys are sized by them
+        self.asked = dict(splits) if isinstance(splits, dict) else {}
 
     # -- what each problem can give ---------------------------------------------------------
     def probe_parts(self) -> list[tuple[str, int]]:
@@ -196,10 +201,18 @@ class ConfigRows:
         if self.cfg.form == "bool":
             return survey_cells(self.family.bool_pool, world, self.cfg,
                                 derive_seed("cells", self.name, world.label), self.n_variants,
-                                self.family.targeted)
+                                self.family.targeted, self._rows_of(world))
         if self.cfg.form == "mc" and self.family.pool_for("mc") is not None:
             return self._survey(world)
         return self._probe(world, self.targets()[0])
+
+    def _rows_of(self, world: StripsWorld) -> float | None:
+        """The rows the config asks of `world`: each split's rows shared evenly by its
+        problems (None if the rows asked are not known)."""
+        if not self.asked:
+            return None
+        return sum(self.asked[split] / len(worlds) for split, worlds in self.worlds.items()
+                   for w in worlds if w is world)
 
     def _survey(self, world: StripsWorld, weighted: bool = False,
                 first: int = SURVEY_DRAWS) -> Survey:
