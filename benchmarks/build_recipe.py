@@ -5,7 +5,7 @@ resident memory of it and its worker processes from the OS; with --audit, also r
 the question-only and options-only probes on the result and prints their summary.
 
     python benchmarks/build_recipe.py [trac|acp|science-gold|FILE] [--scale 1.0]
-                                      [--workers N] [--audit] [--keep DIR]
+                                      [--workers N] [--configs PATTERNS] [--audit] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -30,11 +30,14 @@ def main() -> None:
     parser.add_argument("--audit", action="store_true")
     parser.add_argument("--keep", type=Path, help="move the built dataset here afterwards")
     parser.add_argument("--workers", type=int, default=os.cpu_count())
+    parser.add_argument("--configs", help="only the configs matching these shell patterns")
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="racbench-bench-"))
     out = root / "built"
     cmd = [sys.executable, "-m", "racbench.cli", "build", args.recipe, "--out", str(out),
            "--scale", str(args.scale), "--workers", str(args.workers), "--quiet"]
+    if args.configs:
+        cmd += ["--configs", args.configs]
     start = time.perf_counter()
     subprocess.run(cmd, check=True)
     seconds = time.perf_counter() - start
@@ -42,7 +45,9 @@ def main() -> None:
     rows = sum(pq.read_metadata(f).num_rows for f in out.rglob("*.parquet"))
     print(f"recipe: {args.recipe}  cores: {os.cpu_count()}  workers: {args.workers}  "
           f"scale: {args.scale}")
-    print(f"rows: {rows}  time: {seconds:.1f} s  rate: {rows / seconds:,.0f} rows/s")
+    cpu = usage.ru_utime + usage.ru_stime
+    print(f"rows: {rows}  time: {seconds:.1f} s  rate: {rows / seconds:,.0f} rows/s  "
+          f"CPU: {cpu:.1f} s ({rows / cpu:,.0f} rows per CPU-second)")
     print(f"peak memory (largest process): {usage.ru_maxrss / 1024:.0f} MiB")
     if args.audit:
         audit = subprocess.run([sys.executable, "-m", "racbench.cli", "audit", str(out),

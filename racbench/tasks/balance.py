@@ -213,7 +213,8 @@ def survey_size(world: StripsWorld, rows: float | None = None) -> int:
     """Situations a bool survey draws per length. A world whose draws are dear (the
     science lab) sizes its survey by the `rows` a config asks of it (over its splits;
     None: not known, the full survey): `survey_draws_per_row` situations a row, at
-    least `survey_draws_min`, at most SURVEY_DRAWS."""
+    least `survey_draws_min`, at most SURVEY_DRAWS; a survey so sized confirms with at
+    most `survey_confirms_per_draw` draws for each situation drawn."""
     per_row = getattr(world, "survey_draws_per_row", None)
     if rows is None or per_row is None:
         return SURVEY_DRAWS
@@ -231,8 +232,8 @@ def survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int,
     two uncommon facts) are kept when they exist. That costs draws per kind seen: a
     world whose draws are dear caps them per length (`confirm_budget`, shared by the
     answers of every kind seen), so the survey does not grow with the number of kinds,
-    and sizes it by the rows asked of it (`survey_size`, confirming draws in the same
-    proportion of its budget; a survey that finds no cell is made again twice as large,
+    and sizes it by the rows asked of it (`survey_size`, confirming draws cut the more:
+    rare kinds matter to many rows only; a survey that finds no cell is made again twice as large,
     up to the full one: the first draws of a larger survey are those of a smaller one,
     so rows asked of a world that offers cells only rarely still find them). It also
     stops confirming a kind as soon as its outcome is settled: an answer once the tries
@@ -252,8 +253,8 @@ def _survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int, varia
     """`survey_cells` of `draws` situations per length."""
     offered, one_sided = {}, []
     budget = getattr(world, "confirm_budget", None)
-    if budget is not None:
-        budget = budget * draws // SURVEY_DRAWS
+    if budget is not None and draws < SURVEY_DRAWS:
+        budget = min(budget, world.survey_confirms_per_draw * draws)
     dear = budget is not None
     for length in cfg.lengths:
         view = cfg.at_length(length)
