@@ -8,7 +8,7 @@ depends on the neighbours. With --audit, also runs the question-only and options
 probes on each result and prints their summary.
 
     python benchmarks/build_recipe.py [RECIPE ...] [--scale 1.0] [--workers N] [--audit]
-                                      [--keep DIR]
+                                      [--configs PATTERNS] [--keep DIR]
 
 RECIPE: built-in names (trac, acp, dynamics, trajectories, ...) or YAML files; default
 trac, acp, dynamics and trajectories in one run.
@@ -30,11 +30,14 @@ import pyarrow.parquet as pq
 DEFAULT = ["trac", "acp", "dynamics", "trajectories"]
 
 
-def timed_build(recipe: str, out: Path, scale: float, workers: int) -> dict:
+def timed_build(recipe: str, out: Path, scale: float, workers: int,
+                configs: str | None = None) -> dict:
     """Build `recipe` into `out` in a subprocess; its rows, wall and CPU seconds (its
     own and its reaped workers') and peak memory (largest process, MiB)."""
     cmd = [sys.executable, "-m", "racbench.cli", "build", recipe, "--out", str(out),
            "--scale", str(scale), "--workers", str(workers), "--quiet"]
+    if configs:
+        cmd += ["--configs", configs]
     start = time.perf_counter()
     proc = subprocess.Popen(cmd)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -67,6 +70,7 @@ def main() -> None:
     parser.add_argument("--keep", type=Path,
                         help="move the built datasets here afterwards (one folder each)")
     parser.add_argument("--workers", type=int, default=os.cpu_count())
+    parser.add_argument("--configs", help="only the configs matching these shell patterns")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}  workers: {args.workers}  scale: {args.scale}")
     print("| recipe | rows | wall s | CPU s | rows/s (wall) | rows per CPU-s | peak MiB |")
@@ -75,7 +79,7 @@ def main() -> None:
         root = Path(tempfile.mkdtemp(prefix="racbench-bench-"))
         out = root / "built"
         try:
-            r = timed_build(recipe, out, args.scale, args.workers)
+            r = timed_build(recipe, out, args.scale, args.workers, args.configs)
             print(f"| {r['recipe']} | {r['rows']:,} | {r['wall']:.1f} | {r['cpu']:.1f} | "
                   f"{r['rows'] / r['wall']:,.0f} | {r['rows'] / max(r['cpu'], 1e-9):,.0f} | "
                   f"{r['peak']:.0f} |", flush=True)

@@ -116,7 +116,9 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
         with _naming(spec.name):
             parts = (spec.task.probe_parts(spec.name, seed, splits)
                      if hasattr(spec.task, "probe_parts") else [None])
-        jobs += [(spec.name, spec.task, seed, splits, part) for part in parts]
+        # a world's probe is told the rows asked of each split (surveys are sized by them)
+        jobs += [(spec.name, spec.task, seed, splits if part is None else dict(spec.splits),
+                  part) for part in parts]
         shares.append(parts)
     one = isinstance(engine, LocalEngine) and len(jobs) <= 1  # no pool for one job here
     done_jobs: list = []

@@ -209,8 +209,20 @@ class Cells:
     one_sided: tuple = ()
 
 
+def survey_size(world: StripsWorld, rows: float | None = None) -> int:
+    """Situations a bool survey draws per length. A world whose draws are dear (the
+    science lab) sizes its survey by the `rows` a config asks of it (over its splits;
+    None: not known, the full survey): `survey_draws_per_row` situations a row, at
+    least `survey_draws_min`, at most SURVEY_DRAWS; a survey so sized confirms with at
+    most `survey_confirms_per_draw` draws for each situation drawn."""
+    per_row = getattr(world, "survey_draws_per_row", None)
+    if rows is None or per_row is None:
+        return SURVEY_DRAWS
+    return min(SURVEY_DRAWS, max(world.survey_draws_min, math.ceil(per_row * rows)))
+
+
 def survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int,
-                 variants: int, targeted: bool = False) -> Cells:
+                 variants: int, targeted: bool = False, rows: float | None = None) -> Cells:
     """Sample SURVEY_DRAWS situations per sequence length; keep the (length, kind)
     cells seen with both answers in at least SURVEY_MIN situations each, with the
     negative kinds seen at least SURVEY_MIN times for them (a family with several
@@ -219,14 +231,36 @@ def survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int,
     sample saw at all, so that rare kinds (a long sequence of rare schemas, a goal of
     two uncommon facts) are kept when they exist. That costs draws per kind seen: a
     world whose draws are dear caps them per length (`confirm_budget`, shared by the
-    answers of every kind seen), so the survey does not grow with the number of kinds."""
+    answers of every kind seen), so the survey does not grow with the number of kinds,
+    and sizes it by the rows asked of it (`survey_size`, confirming draws cut the more:
+    rare kinds matter to many rows only; a survey that finds no cell is made again twice as large,
+    up to the full one: the first draws of a larger survey are those of a smaller one,
+    so rows asked of a world that offers cells only rarely still find them). It also
+    stops confirming a kind as soon as its outcome is settled: an answer once the tries
+    left cannot bring it to SURVEY_MIN, the negatives of a kind whose positives did not
+    reach it (the cell is one-sided whatever they show), draws that could not change
+    whether their cell is kept."""
+    draws = survey_size(world, rows)
+    while True:
+        cells = _survey_cells(make_pool, world, cfg, seed, variants, targeted, draws)
+        if cells.offered or draws >= SURVEY_DRAWS:
+            return cells
+        draws = min(SURVEY_DRAWS, 2 * draws)
+
+
+def _survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int, variants: int,
+                  targeted: bool, draws: int) -> Cells:
+    """`survey_cells` of `draws` situations per length."""
     offered, one_sided = {}, []
     budget = getattr(world, "confirm_budget", None)
+    if budget is not None and draws < SURVEY_DRAWS:
+        budget = min(budget, world.survey_confirms_per_draw * draws)
+    dear = budget is not None
     for length in cfg.lengths:
         view = cfg.at_length(length)
         rng = random.Random(derive_seed(seed, "cells", length))
         true_count, variant_count = Counter(), Counter()
-        for _ in range(SURVEY_DRAWS):
+        for _ in range(draws):
             pool = _drawn(make_pool, world, rng, view)
             if pool is not None:
                 true_count.update(pool.kinds(True))
@@ -238,9 +272,11 @@ def survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int,
         for kind in sorted(seen, key=repr):
             for label, v in wanted if targeted else ():
                 counts, key = (true_count, kind) if label else (variant_count, (kind, v))
+                if dear and not label and true_count[kind] < SURVEY_MIN:
+                    break  # one-sided whatever its negatives: none is looked for
                 target = Target("bool", label, variant=v, cell=(length, kind))
-                for _ in range(tries):
-                    if counts[key] >= SURVEY_MIN:
+                for i in range(tries):
+                    if counts[key] >= SURVEY_MIN or dear and counts[key] + tries - i < SURVEY_MIN:
                         break
                     pool = _drawn(make_pool, world, rng, view, target)
                     if pool is not None and pool.pick(rng, label, kind, v) is not None:

@@ -135,13 +135,17 @@ def _goal_reached(world) -> bool:
 
 
 def release_worlds(dropped: bool = False) -> None:
-    """Let go of the worlds loaded so far, once no config left to build needs them.
-    `dropped`: the caller let go of other worlds of its own (its labs)."""
+    """Let go of the worlds loaded so far, once no config left to build needs them (the
+    science labs too: each keeps its recent states' saved episodes, and a build of
+    thirty tasks' variations kept them all, in every worker forked afterwards).
+    `dropped`: the caller let go of other worlds of its own."""
+    labs = lab.cache_info().currsize
+    lab.cache_clear()
     # worlds hold reference cycles (caches of bound methods), so a full collection frees
     # them; none is made when nothing was let go: a build releases after each of its
     # configs, and a collection of a large heap per config (trac's 34 configs share one
     # world, never forgotten) took a tenth of the build's CPU for nothing
-    if forget_worlds() or dropped:
+    if forget_worlds() or dropped or labs:
         gc.collect()
 
 
@@ -178,6 +182,8 @@ class ConfigRows:
         self.n_variants = max(1, len(self.family.negative_kinds))
         self._texts: dict = {}  # id(domain) or a domainless world -> its TaskText
         self.worlds, self.excluded = load_worlds(cfg, splits, config_name=name), []
+        # rows asked of each split, if `splits` says (split -> rows): surveys are sized by them
+        self.asked = dict(splits) if isinstance(splits, dict) else {}
 
     # -- what each problem can give ---------------------------------------------------------
     def probe_parts(self) -> list[tuple[str, int]]:
@@ -201,10 +207,18 @@ class ConfigRows:
         if self.cfg.form == "bool":
             return survey_cells(self.family.bool_pool, world, self.cfg,
                                 derive_seed("cells", self.name, world.label), self.n_variants,
-                                self.family.targeted)
+                                self.family.targeted, self._rows_of(world))
         if self.cfg.form == "mc" and self.family.pool_for("mc") is not None:
             return self._survey(world)
         return self._probe(world, self.targets()[0])
+
+    def _rows_of(self, world: StripsWorld) -> float | None:
+        """The rows the config asks of `world`: each split's rows shared evenly by its
+        problems (None if the rows asked are not known)."""
+        if not self.asked:
+            return None
+        return sum(self.asked[split] / len(worlds) for split, worlds in self.worlds.items()
+                   for w in worlds if w is world)
 
     def _survey(self, world: StripsWorld, weighted: bool = False,
                 first: int = SURVEY_DRAWS) -> Survey:

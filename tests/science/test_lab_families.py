@@ -282,3 +282,81 @@ def test_lab_surveys_of_many_kinds_stay_within_the_budget(monkeypatch):
     budgeted = balance.survey_cells(planning.bool_pool, world, cfg, seed, 2, True)
     monkeypatch.setattr(ScienceLab, "confirm_budget", None)
     assert balance.survey_cells(planning.bool_pool, world, cfg, seed, 2, True) == budgeted
+
+
+def _counting(monkeypatch) -> Counter:
+    """Draws of the surveys made from here on: situations sampled, and confirming ones."""
+    from racbench.tasks import balance
+
+    draws = Counter()
+    drawn = balance._drawn
+
+    def counted(make_pool, *args):
+        draws["confirming" if len(args) > 3 else "sampling"] += 1
+        return drawn(make_pool, *args)
+
+    monkeypatch.setattr(balance, "_drawn", counted)
+    return draws
+
+
+def test_lab_surveys_are_sized_by_the_rows_asked(monkeypatch):
+    """A config asking a variation for a row or two surveys survey_draws_min situations
+    at each length, not SURVEY_DRAWS (a build at scale 0.02 surveyed as much as one at
+    scale 1); many rows, or rows not known, survey them all. The confirming draws are
+    cut the more (at most survey_confirms_per_draw a situation)."""
+    from racbench.tasks import FAMILIES, balance
+    from racbench.tasks.config import TaskConfig
+    from racbench.worlds.science.lab import ScienceLab, lab
+
+    world = lab("boil", 21, "easy")
+    cfg = TaskConfig("executability", science="boil", simplifications="easy", lengths=(1,),
+                     problems={"test": ("21",)}).validate()
+    pool = FAMILIES["executability"].bool_pool
+    for rows, sampled in ((1, ScienceLab.survey_draws_min), (1000, balance.SURVEY_DRAWS),
+                         (None, balance.SURVEY_DRAWS)):
+        draws = _counting(monkeypatch)
+        cells = balance.survey_cells(pool, world, cfg, 7, 1, True, rows)
+        assert cells.offered, rows
+        assert draws["sampling"] == sampled, rows
+        assert draws["confirming"] <= (ScienceLab.confirm_budget if rows != 1 else
+                                       ScienceLab.survey_confirms_per_draw * sampled)
+
+
+def test_a_lab_survey_finding_no_cell_is_made_larger(monkeypatch):
+    """Executability at length 2 on boil's variation 25 (no simplifications): the 30
+    situations four rows would survey show no cell, and the build refused the config;
+    the survey is made again twice as large until it finds some (the build fixture
+    above builds it)."""
+    from racbench.splits.seeding import derive_seed
+    from racbench.tasks import FAMILIES, balance
+    from racbench.tasks.config import TaskConfig
+    from racbench.worlds.science.lab import ScienceLab, lab
+
+    world = lab("boil", 25, "")
+    cfg = TaskConfig("executability", science="boil", lengths=(2,),
+                     problems={"test": ("25",)}).validate()
+    args = (FAMILIES["executability"].bool_pool, world, cfg,
+            derive_seed("cells", "boil_executability_bool", world.label), 1, True)
+    assert not balance._survey_cells(*args, ScienceLab.survey_draws_min).offered
+    draws = _counting(monkeypatch)
+    assert balance.survey_cells(*args, rows=4).offered
+    assert draws["sampling"] > 2 * ScienceLab.survey_draws_min
+
+
+def test_a_build_tells_each_lab_survey_the_rows_asked_and_lets_the_labs_go():
+    """The rows a split asks are shared by its variations (what sizes their surveys);
+    released worlds let the labs go (a build of thirty tasks kept every lab)."""
+    from racbench.tasks.config import TaskConfig
+    from racbench.tasks.rows import ConfigRows, release_worlds
+    from racbench.worlds.science.lab import lab
+
+    cfg = TaskConfig("projection", science="boil", problems={"train": ("0", "1"),
+                                                             "test": ("25",)})
+    rows = ConfigRows.loaded("boil_projection", cfg, 0, {"train": 8, "test": 2})
+    assert [rows._rows_of(w) for w in rows.worlds["train"] + rows.worlds["test"]] == [4, 4, 2]
+    assert ConfigRows.loaded("boil_projection", cfg, 0, ("train",))._rows_of(
+        rows.worlds["train"][0]) is None
+    before = lab("boil", 0, "")
+    assert lab("boil", 0, "") is before
+    release_worlds()
+    assert lab("boil", 0, "") is not before

@@ -84,6 +84,17 @@ class ScienceLab(World):
     # executability survey (15-40 s a variation). Families of one or two kinds a
     # length (planning, goal recognition) still get 60
     confirm_budget = 1600
+    # bool surveys sized by the rows a config asks of a variation (balance.survey_size):
+    # this many situations a row at each length, at least survey_draws_min (200 at most).
+    # A config of trajectories-questions asks 8 rows of a variation (4 of goal
+    # recognition) and surveyed 400 situations and up to 3,200 confirming draws for
+    # them (an executability survey: 10 s a variation); one built at scale 0.02 asked
+    # one row of each and surveyed as much
+    # and confirmed with at most this many draws a situation (the full survey: up to 8;
+    # confirming draws were five sixths of a sized executability survey)
+    survey_draws_per_row = 5
+    survey_draws_min = 30
+    survey_confirms_per_draw = 4
     # mc surveys: a variation not decided by its first 200 draws is left out here, not
     # surveyed on to 2,000 as a planning problem is (up to 1,800 more draws of 10-30 ms
     # each, where a task has tens to thousands of variations to give rows instead)
