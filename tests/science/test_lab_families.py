@@ -323,8 +323,9 @@ def test_lab_surveys_are_sized_by_the_rows_asked(monkeypatch):
 
 
 def test_a_lab_survey_finding_no_cell_is_made_larger(monkeypatch):
-    """Executability at length 2 on boil's variation 25 (no simplifications): the 30
-    situations four rows would survey show no cell, and the build refused the config;
+    """Executability at length 2 on boil's variation 0 (no simplifications): the 30
+    situations four rows would survey show no cell (variation 25's did before the lab's
+    heat followed ScienceWorld's), and the build refused the config;
     the survey is made again twice as large until it finds some (the build fixture
     above builds it)."""
     from racbench.splits.seeding import derive_seed
@@ -332,9 +333,9 @@ def test_a_lab_survey_finding_no_cell_is_made_larger(monkeypatch):
     from racbench.tasks.config import TaskConfig
     from racbench.worlds.science.lab import ScienceLab, lab
 
-    world = lab("boil", 25, "")
+    world = lab("boil", 0, "")
     cfg = TaskConfig("executability", science="boil", lengths=(2,),
-                     problems={"test": ("25",)}).validate()
+                     problems={"train": ("0",)}).validate()
     args = (FAMILIES["executability"].bool_pool, world, cfg,
             derive_seed("cells", "boil_executability_bool", world.label), 1, True)
     assert not balance._survey_cells(*args, ScienceLab.survey_draws_min).offered
