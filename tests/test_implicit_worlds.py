@@ -12,7 +12,6 @@ depend on which path made the row).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -26,7 +25,6 @@ from racbench.worlds.strips.task import iter_bits
 from racbench.worlds.strips.world import ImplicitWorld, WorldTooLarge, forget_worlds, world_for
 
 PROBLEMS = {"test": ("p04", "p05")}
-COMPETITION = Path(__file__).parent / "data" / "competition"
 STRIPS_FAMILIES = sorted(f for f in FAMILIES if "strips" in FAMILIES[f].worlds
                          and f not in OWN_CONFIG)
 # bool and mc reachability ask about facts (actions) that some states lose: floortile's
@@ -317,51 +315,6 @@ def test_the_pool_proves_by_astar_what_breadth_first_search_cannot_reach():
             rng = random.Random(sid)
             assert set(landmarks.split_atoms(implicit, rng, state)[0]) == \
                 set(landmarks.split_atoms(explicit, rng, sid)[0])
-
-
-def test_the_pool_takes_greedy_paths_whose_rest_lmcut_proves_shortest():
-    """Where both searches run out (a budget of 40 states on satellite p08), a greedy
-    path's last states are still proven when LM-cut, a lower bound, equals the actions
-    left on the path: the pool then holds 15 states 7 or more actions from the goal,
-    where before it held 4. Every distance is the enumerated world's, and so are the
-    first actions of every state's shortest plans."""
-    from racbench.worlds.strips.shipped import shipped_files
-    from racbench.worlds.strips.world import BUDGET_RAN_OUT
-
-    domain_file, (problem,) = shipped_files("satellite", ["p08"])
-    explicit = world_for(domain_file, problem)
-    with limits.overridden(search_budget=40):
-        implicit = ImplicitWorld(explicit.domain, explicit.domain_text, explicit.problem,
-                                 "p08")
-        goal = implicit.goal_condition
-        pool = implicit._near_goal_pool(goal, 12)
-        assert sum(len(states) for d, states in pool.items() if d >= 7) >= 12
-        first = implicit._pool_first_actions((goal.pos, goal.neg, 12), goal)
-    far = 0
-    for d, states in pool.items():
-        for state in states:
-            sid = explicit.index[state]
-            assert explicit.distance(sid) == d
-            steps = first[(state, goal.pos, goal.neg)]
-            if steps is not BUDGET_RAN_OUT:
-                assert sorted(steps) == sorted(k for k, _ in explicit.optimal_steps(sid))
-                far += d >= 7
-    assert far >= 10
-
-
-def test_next_action_builds_20_rows_on_satellite_p09():
-    """Satellite p09 (IPC 2002, a quarter of the way up its list; 1,473 ground actions):
-    the pool near the goal held 67 states 1 to 4 actions away, all searches could prove
-    (A*'s share of the proof budget is 1,700 states on so many actions). Greedy paths
-    whose rest LM-cut proves shortest widen it to states 8 actions away: 20 distinct
-    next_action rows build, some more than 4 actions from the goal."""
-    import racbench
-
-    folder = COMPETITION / "satellite"
-    rows = racbench.generate("next_action", domain_file=folder / "domain.pddl",
-                             problem=[folder / "p09.pddl"], n=20, form="bool", seed=0)
-    assert len(rows) == 20 and len({r["symbolic"] for r in rows}) == 20
-    assert max(r["optimal_plan_length"] for r in rows) > 4
 
 
 SATELLITE_LANDMARKS_RECIPE = """\

@@ -1055,7 +1055,6 @@ class ImplicitWorld(StripsWorld):
                 state = self.task.actions[k].apply(state)
             if state not in goals:  # the goal state the plan ends in: walks start there too
                 goals.append(state)
-        self._proven_by_bound(paths, cond, hi, found, by_astar)
         pool = {}
         for state, d in found.items():
             pool.setdefault(d, []).append(state)
@@ -1065,35 +1064,6 @@ class ImplicitWorld(StripsWorld):
                 self._pool_by_astar.add((state, cond.pos, cond.neg))
         self._pools[key] = pool
         return pool
-
-    def _proven_by_bound(self, paths: list, cond: Condition, hi: int, found: dict,
-                         by_astar: set) -> None:
-        """States of the greedy paths whose distance needs no search: where LM-cut (a
-        lower bound on the actions left, `_lm_cut`) equals the actions left on the
-        path, the rest of the path is a shortest plan, and so is every suffix of it
-        (each state the rest of it away). Per path, going back from its goal state
-        while each state is so proven (or was proven by a search at the distance left
-        on the path), up to `hi` actions back, those states join the pool (as states
-        A* proved do, after the candidates, in the paths' fixed order). Searches prove
-        distances only as far as their budgets reach: satellite p09's pool held
-        distances 1 to 4 (67 states), its 1,473 ground actions leaving A* 1,700 states
-        for all proofs. Unit costs only, as for A* (LM-cut bounds costs; and the first
-        actions of far states of scanalyzer p05, whose actions cost 1 or 3, took over
-        40 s of CPU to find)."""
-        if not self._unit_costs:
-            return
-        h = self._lm_cut(cond)
-        for path in paths:
-            n = len(path) - 1  # actions on the path
-            tight = 0  # the path's last `tight` actions are a shortest plan
-            while tight < min(hi, n) and (found.get(path[n - tight - 1]) == tight + 1
-                                          or h(path[n - tight - 1]) == tight + 1):
-                tight += 1
-            for rest in range(tight, 0, -1):
-                state = path[n - rest]
-                if state not in found:
-                    found[state] = rest
-                    by_astar.add(state)
 
     def _pool_proof(self, state: int, cond: Condition, proofs: list[int]):
         """A pool candidate's shortest plan by A* with LM-cut, for when breadth-first
