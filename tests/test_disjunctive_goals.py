@@ -24,6 +24,8 @@ from racbench.worlds.strips.pddl_reader import _ProblemReader, load_domain, load
 from racbench.worlds.strips.sexpr import SList, Source, read
 from racbench.worlds.strips.world import ExplicitWorld
 
+from verify_rows import write_config
+
 ROOT = Path(__file__).resolve().parents[1]
 COURIER = Path(__file__).parent / "data" / "adl" / "courier"
 DOMAIN = COURIER / "domain.pddl"
@@ -72,15 +74,6 @@ def test_every_state_meets_the_goal_exactly_where_the_written_formula_holds(prob
     assert not world.at_goal(0) and world.goal_distance[0] > 0
 
 
-def _write(out: Path, config: str, rows: list[dict]) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    folder = out / config
-    folder.mkdir(parents=True)
-    pq.write_table(pa.Table.from_pylist(rows), folder / "train-00000-of-00001.parquet")
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("disjunctive")
@@ -93,7 +86,7 @@ def built(tmp_path_factory) -> Path:
         except GenerationError as exc:  # a question these small problems cannot pose
             assert "gives" in str(exc), exc
             continue
-        _write(out, f"courier_{family}_{form}", rows)
+        write_config(out, f"courier_{family}_{form}", rows)
         made[(family, form)] = rows
     assert set(made) >= {(f, "bool") for f in BOOL_FAMILIES} | {("plan_generation", "open")}
     return out

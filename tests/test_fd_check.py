@@ -23,6 +23,8 @@ from racbench.checks.verify.fd_stepper import FdStepper
 from racbench.errors import GenerationError
 from racbench.worlds.strips.world import stepping_world
 
+from verify_rows import write_config
+
 DATA = Path(__file__).parent / "data"
 COMPETITION = DATA / "competition"
 ADL = DATA / "adl"
@@ -53,15 +55,6 @@ def _files(folder: Path) -> tuple[Path, list[Path]]:
     return folder / "domain.pddl", problems[:1]
 
 
-def _write(out: Path, config: str, rows: list[dict]) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    folder = out / config
-    folder.mkdir(parents=True)
-    pq.write_table(pa.Table.from_pylist(rows), folder / "train-00000-of-00001.parquet")
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("fd-check")
@@ -74,7 +67,7 @@ def built(tmp_path_factory) -> Path:
             except GenerationError as exc:  # a question this problem cannot pose
                 assert "gives" in str(exc) or "options" in str(exc), exc
                 continue
-            _write(out, f"{folder.name}_{family}_bool", rows)
+            write_config(out, f"{folder.name}_{family}_bool", rows)
     return out
 
 

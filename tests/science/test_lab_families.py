@@ -260,14 +260,7 @@ def test_lab_surveys_of_many_kinds_stay_within_the_budget(monkeypatch):
     from racbench.worlds.science.lab import ScienceLab, lab
 
     world = lab("boil", 21, "easy")
-    draws = Counter()
-    drawn = balance._drawn
-
-    def counted(make_pool, *args):
-        draws["confirming" if len(args) > 3 else "sampling"] += 1
-        return drawn(make_pool, *args)
-
-    monkeypatch.setattr(balance, "_drawn", counted)
+    draws = _counting(monkeypatch)
     cfg = TaskConfig("executability", science="boil", simplifications="easy", lengths=(1, 2),
                      problems={"test": ("21",)}).validate()
     cells = balance.survey_cells(FAMILIES["executability"].bool_pool, world, cfg, 7, 1, True)
