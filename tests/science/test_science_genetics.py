@@ -27,6 +27,50 @@ def test_variations_follow_scienceworlds_traits_plants_and_boxes():
     assert "red flower color" in described("mendelian-genetics-unknown-plant", 479)
 
 
+# The parents ScienceWorld 1.2.3 grows in these variations, as the looks of its own recorded gold
+# paths show them (the pots of known-plant 70: 'a pea plant in the adult stage with a tall height'
+# and '... with a short height'): per parent's value of the trait studied, the traits it shows.
+SCIENCEWORLDS_PARENTS = {
+    ("mendelian-genetics-known-plant", 0): {"short": "short height", "tall": "tall height"},
+    ("mendelian-genetics-known-plant", 70): {"green": "tall height", "orange": "short height"},
+    ("mendelian-genetics-known-plant", 80): {"orange": "tall height", "green": "short height"},
+    ("mendelian-genetics-known-plant", 100): {"round": "tall height", "wrinkly": "tall height"},
+    ("mendelian-genetics-unknown-plant", 0): {"blue": "with linear leaves", "brown": "with elliptical leaves"},
+    ("mendelian-genetics-unknown-plant", 180): {"large": "short height", "small": "tall height"},
+    ("mendelian-genetics-unknown-plant", 280): {"pointed": "short height and pointed leaves",
+                                                "round": "short height and round leaves"},
+}
+
+
+def test_the_parents_grow_to_show_the_traits_scienceworlds_parents_show():
+    """ScienceWorld draws the traits its parents show once grown (their height, their leaves)
+    per variation, the same on every run: ours show the same, each on the parent of the same
+    value of the trait studied (genetics_parents.json)."""
+    for (task, v), want in SCIENCEWORLDS_PARENTS.items():
+        env = ScienceEnv(task, v)
+        env.reset()
+        got = {p.genes[0][0]: p.traits for p in env.episode.hints["parents"]}
+        assert got == want, (task, v)
+
+
+def test_every_variations_parents_are_read_from_scienceworld():
+    """genetics_parents.json holds both parents of every variation of both tasks, with every
+    plant trait of the plant but the one studied."""
+    from racbench.worlds.science.data import load
+    from racbench.worlds.science.tasks.base import scienceworld_facts
+    table, genetics = load("genetics_parents"), load("genetics")
+    for task in ("mendelian-genetics-known-plant", "mendelian-genetics-unknown-plant"):
+        assert sorted(table[task], key=int) == [str(v) for v in range(TASKS[task].n_variations)], task
+        for v in range(TASKS[task].n_variations):
+            plant, trait, *_ = scienceworld_facts(task, v)
+            category = trait.split(" ", 1)[1]
+            shown = [t for t in genetics["plant_traits"] if t in genetics["pairs"][plant] and t != category]
+            parents = table[task][str(v)]
+            assert sorted(parents) == sorted(genetics["pairs"][plant][category]), (task, v)
+            assert all(sorted(p) == sorted(shown) and all(p[t] in genetics["pairs"][plant][t] for t in p)
+                       for p in parents.values()), (task, v)
+
+
 def _world():
     env = ScienceEnv("mendelian-genetics-known-plant", 0)
     env.reset()

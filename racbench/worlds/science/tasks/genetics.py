@@ -23,7 +23,7 @@ USED_POTS = 4   # the oracle's: two parents, two of their seeds
 
 
 def _parents(world, plant: str, values: list[str], dominant: str, category: str, shown: list[list[str]],
-             temp: float, draw) -> list:
+             temp: float, grown: dict) -> list:
     """The two parent seeds, pure-bred for the trait studied (`values`), named as ScienceWorld's
     variation names its two seeds: by every seed trait value it drew for each ('round green pea
     seed'), the seed whose values hold a parent's value of the trait asked about going to that
@@ -31,8 +31,9 @@ def _parents(world, plant: str, values: list[str], dominant: str, category: str,
     own, dominant in its pair's first value: a parent showing that value carries the other one too
     (ScienceWorld's round parent has wrinkly offspring), one showing the second value is pure-bred.
     The plant traits a grown plant shows besides the one studied (its height, its leaves) are
-    each parent's own pure-bred draw from `draw` (ScienceWorld's show only once its plants grow,
-    not in its rooms at the start, so they are not read from it)."""
+    pure-bred, with the values ScienceWorld's parent of the same studied value shows once grown
+    (`grown`: genetics_parents.json, read by tools/harvest_genetics_traits.py; ScienceWorld draws
+    them per variation, and shows them only once its plants grow)."""
     pairs = load("genetics")["pairs"][plant]
     if category in load("genetics")["seed_traits"]:
         shown = sorted(shown, key=lambda drawn: [v in drawn for v in values].index(True))
@@ -47,7 +48,7 @@ def _parents(world, plant: str, values: list[str], dominant: str, category: str,
         for trait in load("genetics")["plant_traits"]:
             pair = pairs.get(trait)
             if trait != category and pair:
-                value = draw.choice(pair)
+                value = grown[v][trait]
                 loci.append((value, value, pair[0], trait))
         parents.append(plant_with(world, plant, tuple(loci), temp))
     return parents
@@ -69,7 +70,7 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, unknown
     world.place(jar, house)
     parents = _parents(world, plant, rng.sample(pair, 2), dominant, category,
                        scienceworld_draw("genetics_seeds", spec.name, variation), house.temp,
-                       rng_for(spec.name, variation, "plant traits"))
+                       load("genetics_parents")[spec.name][str(variation)])
     for seed in parents:
         world.place(seed, jar)
     world.growers = list(parents)
