@@ -71,6 +71,25 @@ def test_every_variations_parents_are_read_from_scienceworld():
                        for p in parents.values()), (task, v)
 
 
+def test_seeds_alike_on_both_parents_have_names_of_their_own():
+    """Known-plant 43's parents both bear round green seeds: the numbers of their canonical
+    names run on from one plant to the other ('round green pea seed 1' to '4', then '5'), so
+    every thing in view has a name of its own and the oracle plants two without being asked
+    which one it means (before, both plants' seeds were numbered from 1 and the oracle, asked,
+    waited out its limit: 235 steps)."""
+    env = ScienceEnv("mendelian-genetics-known-plant", 43)
+    env.reset()
+    parents = env.episode.hints["parents"]
+    asked = []
+    for action in env.task_spec.oracle(env):
+        env.step(action)
+        asked.append(env.pending is not None)
+        if all(p.contents for p in parents) and not any(asked[-1:]):
+            names = [env.canon(t) for t in env.scope.things]
+            assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+    assert not any(asked) and env.episode.scienceworld_score == 100 and len(asked) < 60
+
+
 def _world():
     env = ScienceEnv("mendelian-genetics-known-plant", 0)
     env.reset()

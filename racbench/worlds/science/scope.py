@@ -140,11 +140,13 @@ class Scope:
                 canon[t.uid] = name
         # twins in one container are told apart by what they hold when that differs ('wood cup
         # containing red paint', qualified by the container when twins elsewhere hold the same),
-        # else numbered in visible order
+        # else numbered in visible order, the numbers of one name running on across holders
+        # (seeds alike on two plants: 'round green pea seed 1' to '4' on one, '5' on the other)
         seen_names: dict[str, list] = {}
         for t in things:
             seen_names.setdefault(canon[t.uid], []).append(t)
         by_content: list[tuple] = []
+        numbered: dict[str, int] = {}
         for name, group in seen_names.items():
             if len(group) > 1:
                 base = group[0].name
@@ -153,8 +155,9 @@ class Scope:
                 if None not in names and len(set(names)) == len(group):
                     by_content.extend(zip(group, names))
                     continue
-                for k, t in enumerate(group, 1):
+                for k, t in enumerate(group, numbered.get(base, 0) + 1):
                     canon[t.uid] = naming.twin(base, k)
+                numbered[base] = numbered.get(base, 0) + len(group)
         uses: dict[str, int] = {}
         for _, name in by_content:
             uses[name] = uses.get(name, 0) + 1
