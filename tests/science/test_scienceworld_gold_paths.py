@@ -73,11 +73,11 @@ KNOWN_APART = {
     "power-component-renewable-vs-nonrenewable-energy": ("as power-component", 0, 0.55),
     "grow-fruit": ("ScienceWorld's bees pollinate at random, unseeded (first fruit 10-16 ticks "
                    "after the hive opens, plants one after another); ours all in 12", 1, 0.16),
-    "mendelian-genetics-known-plant": ("the parents' other traits (height, leaves) and the seed "
-                                       "traits of their offspring are ScienceWorld's random draws (the "
-                                       "offspring's change from run to run there); ours are our own; its "
-                                       "bees pollinate later", 5, 0.78),
-    "mendelian-genetics-unknown-plant": ("as mendelian-genetics-known-plant", 22, 0.93),
+    "mendelian-genetics-known-plant": ("the seed traits of the parents' offspring are ScienceWorld's "
+                                       "unseeded random draws (they change from run to run there), ours "
+                                       "our own; its bees pollinate later (the parents' grown traits are "
+                                       "its per-variation draw, read into genetics_parents.json)", 4, 0.68),
+    "mendelian-genetics-unknown-plant": ("as mendelian-genetics-known-plant", 11, 0.60),
 }
 
 
