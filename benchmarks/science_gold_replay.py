@@ -6,7 +6,12 @@ it loads ScienceWorld 1.2.3 (the `scienceworld` extra, Java 17) with its gold pa
 path there recording the score after every step, then plays the same commands in racbench's
 `ScienceEnv` (same task, variation and simplifications). Prints per task: sequences replayed,
 completed at full score here, accepted command by command, the per-step mean and max score
-difference, and racbench's replay speed (steps per CPU-second of this process).
+difference, and racbench's replay speed (steps per CPU-second of this process). With
+`--self-replay` it also plays each recording again in a fresh ScienceWorld run (a JVM of its own,
+the variation loaded anew) and prints how many of them ScienceWorld itself accepts command by
+command there and its own per-step score difference from the recording: how repeatable the
+reference is on its own paths (its bees and the genetics offspring draw from an unseeded
+generator).
 
 ScienceWorld stays the source: its recordings (commands, scores per step, whether it asked
 which thing was meant and whether it refused the words) may be cached
@@ -15,6 +20,7 @@ a re-run does not start Java at all.
 
     python benchmarks/science_gold_replay.py [--tasks boil,melt] [--per-task 10]
         [--simplifications ''] [--cache /work/sw_gold_cache.json] [--json] [--details]
+        [--self-replay]
 """
 
 from __future__ import annotations
@@ -168,6 +174,18 @@ def replay(task: str, v: int, simplifications: str, recording: dict) -> dict:
             "cpu": cpu}
 
 
+def self_replay(live: Recordings, task: str, v: int, simplifications: str, recording: dict) -> dict:
+    """The recorded commands played again in ScienceWorld (`live`, a run apart from the one that
+    recorded them): whether it accepts each as it did when recording (runs it, asks, or refuses
+    it alike) and its per-step score difference from the recording."""
+    again = live.play(task, v, simplifications, recording["commands"])
+    refused = [again["refused"][i] and not recording.get("refused", [False] * len(again["refused"]))[i]
+               or again["asked"][i] != recording["asked"][i] for i in range(len(again["scores"]))]
+    diffs = [abs(a - b) for a, b in zip(again["scores"], recording["scores"])]
+    return {"accepted": not any(refused), "refused": sum(refused), "diff": sum(diffs),
+            "steps": len(diffs)}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tasks", default="", help="comma-separated tasks (default: all thirty)")
@@ -183,6 +201,10 @@ def main(argv=None) -> int:
                          "tests/data/science/scienceworld_gold_paths.json is written so")
     ap.add_argument("--details", action="store_true",
                     help="list each refused command with racbench's reply and each step whose scores differ")
+    ap.add_argument("--self-replay", action="store_true",
+                    help="also replay each recording in a fresh ScienceWorld run (a JVM of its own) "
+                         "and print how many it accepts command by command there and its own "
+                         "per-step score difference (columns self and self|d|)")
     args = ap.parse_args(argv)
     tasks = [t for t in args.tasks.split(",") if t] or sorted(TASKS)
     unknown = [t for t in tasks if t not in TASKS]
@@ -201,6 +223,7 @@ def main(argv=None) -> int:
                   file=sys.stderr)
             return 2
     rec = Recordings(args.cache)
+    live = Recordings(None) if args.self_replay else None
     if args.write_sample:
         try:
             sample = rec.sample(args.per_task, args.simplifications)
@@ -210,15 +233,20 @@ def main(argv=None) -> int:
                                            encoding="utf-8")
         print(f"wrote {len(sample)} recordings to {args.write_sample}")
         return 0
-    total = {"n": 0, "complete": 0, "accepted": 0, "steps": 0, "diff": 0.0, "max": 0, "cpu": 0.0}
+    total = {"n": 0, "complete": 0, "accepted": 0, "steps": 0, "diff": 0.0, "max": 0, "cpu": 0.0,
+             "self": 0, "self_diff": 0.0}
     if not args.json:
         print(f"simplifications: {args.simplifications!r}; {args.per_task} variations a task; scores 0-100")
-        print(f"{'task':48} {'seqs':>4} {'full':>4} {'accepted':>8} {'mean|d|':>7} {'max|d|':>6} {'steps/s':>8}")
+        print(f"{'task':48} {'seqs':>4} {'full':>4} {'accepted':>8} {'mean|d|':>7} {'max|d|':>6} {'steps/s':>8}"
+              + (f" {'self':>4} {'self|d|':>7}" if live else ""))
     try:
         for task in tasks:
             rows = []
             for v in sample_variations(task, args.per_task):
-                r = replay(task, v, args.simplifications, rec.get(task, v, args.simplifications))
+                recording = rec.get(task, v, args.simplifications)
+                r = replay(task, v, args.simplifications, recording)
+                if live:
+                    r["self_replay"] = self_replay(live, task, v, args.simplifications, recording)
                 rows.append(r)
                 if args.json:
                     print(json.dumps(r, sort_keys=True), flush=True)
@@ -240,21 +268,35 @@ def main(argv=None) -> int:
                          ("diff", diff), ("cpu", cpu)):
                 total[k] += x
             total["max"] = max(total["max"], top)
+            selfs = ""
+            if live:
+                own = sum(r["self_replay"]["accepted"] for r in rows)
+                own_diff = sum(r["self_replay"]["diff"] for r in rows)
+                total["self"] += own
+                total["self_diff"] += own_diff
+                selfs = f" {own:4d} {own_diff / max(1, n_steps):7.2f}"
             if not args.json:
                 print(f"{task:48} {len(rows):4d} {full:4d} {acc:8d} {diff / max(1, n_steps):7.2f} {top:6d} "
-                      f"{n_steps / max(cpu, 1e-9):8.0f}", flush=True)
+                      f"{n_steps / max(cpu, 1e-9):8.0f}{selfs}", flush=True)
     finally:
         rec.close()
+        if live:
+            live.close()
     summary = {"sequences": total["n"], "complete": total["complete"], "accepted": total["accepted"],
                "steps": total["steps"], "mean_diff": total["diff"] / max(1, total["steps"]),
                "max_diff": total["max"], "steps_per_cpu_second": total["steps"] / max(total["cpu"], 1e-9)}
+    if live:
+        summary["self_accepted"] = total["self"]
+        summary["self_mean_diff"] = total["self_diff"] / max(1, total["steps"])
     if args.json:
         print(json.dumps({"summary": summary}, sort_keys=True))
     else:
         print(f"all: {summary['sequences']} sequences, {summary['complete']} at full score, "
               f"{summary['accepted']} accepted command by command; per-step score difference mean "
               f"{summary['mean_diff']:.2f}, max {summary['max_diff']}; "
-              f"{summary['steps_per_cpu_second']:.0f} steps/s (racbench, CPU)")
+              f"{summary['steps_per_cpu_second']:.0f} steps/s (racbench, CPU)"
+              + (f"; ScienceWorld on a fresh run of its own recordings: {summary['self_accepted']} "
+                 f"accepted, per-step difference mean {summary['self_mean_diff']:.2f}" if live else ""))
     return 0
 
 
