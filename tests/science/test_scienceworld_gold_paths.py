@@ -125,6 +125,25 @@ def test_the_recordings_are_scienceworlds_own(recordings):
         live.close()
 
 
+def test_self_replay_counts_what_scienceworld_repeats_on_a_fresh_run(recordings):
+    """The benchmark's --self-replay column: a recording ScienceWorld repeats on a fresh run is
+    accepted with no score difference; one it would not (a question it did not ask, another
+    score) counts the step refused and the difference."""
+    task = LIVE[0]
+    v = replay_module.sample_variations(task, PER_TASK)[0]
+    kept = recordings[f"{task}|{v}|"]
+    live = replay_module.Recordings(None)
+    try:
+        same = replay_module.self_replay(live, task, v, "", kept)
+        assert same == {"accepted": True, "refused": 0, "diff": 0, "steps": len(kept["commands"])}
+        altered = {**kept, "asked": [not kept["asked"][0]] + kept["asked"][1:],
+                   "scores": kept["scores"][:-1] + [kept["scores"][-1] - 7]}
+        other = replay_module.self_replay(live, task, v, "", altered)
+        assert (other["accepted"], other["refused"], other["diff"]) == (False, 1, 7)
+    finally:
+        live.close()
+
+
 def test_the_recordings_cover_the_sample(recordings):
     """Every sampled variation of every task is recorded, and nothing else is."""
     wanted = {f"{task}|{v}|" for task in TASKS
