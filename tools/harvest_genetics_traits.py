@@ -83,7 +83,7 @@ def _grown(held: str, category: str) -> bool:
 def read_variation(env, task: str, variation: int) -> dict:
     """Play `variation` and return {studied value: {other plant trait: value}} for its parents."""
     plant, trait, _, _, _ = _facts(task, variation)
-    value, category = trait.split(" ", 1)
+    category = trait.split(" ", 1)[1]
     pair = load("genetics")["pairs"][plant][category]
     wanted = [t for t in load("genetics")["plant_traits"] if t in load("genetics")["pairs"][plant] and t != category]
     if not wanted:   # the plant shows no trait but the one studied: nothing to read
@@ -132,7 +132,6 @@ def _worker(jobs, results):
     env = ScienceWorldEnv("", envStepLimit=100000)
     try:
         for task, v in iter(jobs.get, None):
-            t0 = time.process_time()
             try:
                 results.put((task, v, read_variation(env, task, v), None))
             except Exception as e:  # reported, the variation left for a later run
@@ -183,7 +182,7 @@ def main(argv=None) -> int:
     jobs, results = multiprocessing.Queue(), multiprocessing.Queue()
     for job in todo:
         jobs.put(job)
-    n = max(1, min(a.jobs, len(todo)))
+    n = min(max(1, a.jobs), len(todo))   # no JVM at all when every variation is read
     for _ in range(n):
         jobs.put(None)
     procs = [multiprocessing.Process(target=_worker, args=(jobs, results)) for _ in range(n)]
