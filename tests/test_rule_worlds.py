@@ -117,6 +117,44 @@ def test_no_held_out_assignment_is_in_train():
             _check(worlds["train"][0].episodes, {"test": worlds["train"][0].episodes[:1]})
 
 
+def test_a_split_check_passed_once_still_catches_a_leak_in_other_worlds():
+    opts = SETTINGS[0]
+    worlds = {split: [split_world(opts, split, 0, 12)] for split in SPLITS}
+    assert check_splits(worlds) == check_splits(dict(worlds)) > 0  # the second remembered
+    leaky = dict(worlds, test=[split_world(opts, "train", 0, 3)])
+    for _ in range(2):  # a refused check is never remembered as passed
+        with pytest.raises(racbench.errors.GenerationError, match="also in train"):
+            check_splits(leaky)
+
+
+@pytest.mark.parametrize("opts", SETTINGS[:3], ids=lambda o: f"{o.game}-{o.entities}")
+def test_remembered_moves_and_facts_are_the_episodes_own(opts, monkeypatch):
+    """What a world remembers of a state (its moves, the states after them, its facts,
+    the states along the plan) is what the episode's dynamics say afresh, also once
+    the memory has started afresh (a small REMEMBERED forces it)."""
+    import racbench.worlds.rules.world as rule_world
+    monkeypatch.setattr(rule_world, "REMEMBERED", 7)
+    world = split_world(opts, "validation", 0, 6)
+    fresh = [Episode(ep.rules, ep.episode.layout) for ep in world.episodes]
+    for ep, dynamics in zip(world.episodes, fresh):
+        states = [dynamics.start]
+        for move in ep.plan:
+            states.append(dynamics.step(states[-1], move))
+        assert ep.plan_states == states and states[-1][6] == WON
+    rng = random.Random(3)
+    state = world.initial
+    for _ in range(2000):
+        raw, dynamics = state[1], fresh[state[0]]
+        moves, nexts = world.succ(state)
+        assert list(moves) == dynamics.applicable(raw) == world.applicable(state)
+        assert [n[1] for n in nexts] == [dynamics.step(raw, a) for a in moves]
+        for a in ("up", "down", "left", "right", "stay", "jump"):
+            got = world.step(state, a)
+            assert (got and got[1]) == dynamics.step(raw, a)
+        assert world.facts(state) == dynamics.facts(raw)
+        state = rng.choice(nexts) if nexts and rng.random() < 0.9 else world.sample_state(rng)
+
+
 @pytest.mark.parametrize("opts", SETTINGS, ids=lambda o: f"{o.game}-{o.entities}-{o.depth}")
 def test_the_oracle_wins_every_episode_and_the_baseline_seldom(opts):
     plays = baseline = 0

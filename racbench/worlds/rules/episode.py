@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 
 from racbench.worlds.protocol import World
 from racbench.worlds.rules.grammar import RuleSet
@@ -77,6 +78,19 @@ def cell_name(cell: int, size: int) -> str:
     return f"r{cell // size + 1}c{cell % size + 1}"
 
 
+@lru_cache(maxsize=None)
+def _tables(n: int) -> tuple[list, list, list, list]:
+    """A grid's tables, shared by its episodes: where each move leads from each cell
+    (None: the wall), an entity's steps from each cell, the distances between cells and
+    the cells' names."""
+    cells = range(n * n)
+    to = [{a: _inside(c, a, n) for a in ACTIONS} for c in cells]
+    entity_moves = [[t for t in (to[c][m] for m in ENTITY_STEPS) if t is not None]
+                    for c in cells]
+    dist = [[distance(a, b, n) for b in cells] for a in cells]
+    return to, entity_moves, dist, [cell_name(c, n) for c in cells]
+
+
 class Episode:
     """The dynamics of one (rule set, layout)."""
 
@@ -94,14 +108,10 @@ class Episode:
         self._roles = [e.role for e in rules.entities]
         self._moving = [e.behaviour != "stays" for e in rules.entities]
         self._chase = [e.behaviour == "chases" for e in rules.entities]
-        n = self.size
-        cells = range(n * n)
-        # where each move leads from each cell (None: the wall), and distances: tables,
-        # since the oracle's search steps millions of times
-        self._to = [{a: _inside(c, a, n) for a in ACTIONS} for c in cells]
-        self._entity_moves = [[t for t in (self._to[c][m] for m in ENTITY_STEPS) if t is not None]
-                              for c in cells]
-        self._dist = [[distance(a, b, n) for b in cells] for a in cells]
+        # where each move leads from each cell (None: the wall), and distances: tables
+        # of the grid's size (shared by its episodes), since the oracle's search steps
+        # millions of times
+        self._to, self._entity_moves, self._dist, self._names = _tables(self.size)
 
     def applicable(self, state: tuple) -> list[str]:
         if state[6] != RUNNING:
@@ -112,30 +122,34 @@ class Episode:
     def step(self, state: tuple, action: str) -> tuple | None:
         """The state after `action`, or None if it cannot be done there."""
         agent, ents, items, held, message, turn, outcome = state
-        if outcome != RUNNING or action not in MOVES:
+        if outcome != RUNNING:
             return None
-        agent = self._to[agent][action]
+        agent = self._to[agent].get(action)  # None: the wall, or not a move
         if agent is None:
             return None
-        ents, items = list(ents), list(items)
-        hit = ents.index(agent) if agent in ents else None  # the first there
-        if hit is not None:
-            outcome, held, message = self._meet(hit, ents, held, message)
+        if agent in ents:  # the first there
+            ents = list(ents)
+            outcome, held, message = self._meet(ents.index(agent), ents, held, message)
         if outcome == RUNNING and action != "stay" and agent in items:
+            items = list(items)
             got = items.index(agent)
             if held >= 0:
                 items[held] = agent
             items[got], held = -1, got
+            items = tuple(items)
         if outcome == RUNNING and turn % 2 == 1:
+            ents = list(ents)
+            moving = self._moving
             for i, cell in enumerate(ents):
-                if cell < 0 or not self._moving[i]:
+                if cell < 0 or not moving[i]:
                     continue
                 ents[i] = self._entity_step(i, cell, agent, ents)
                 if ents[i] == agent:
                     outcome, held, message = self._meet(i, ents, held, message)
                     if outcome != RUNNING:
                         break
-        return (agent, tuple(ents), tuple(items), held, message, turn + 1, outcome)
+        return (agent, ents if type(ents) is tuple else tuple(ents), items, held, message,
+                turn + 1, outcome)
 
     def _entity_step(self, i: int, cell: int, agent: int, ents: list[int]) -> int:
         chase = self._chase[i]
@@ -171,16 +185,16 @@ class Episode:
         """Where you, the entities and the items lying about are, what you hold, who is
         defeated (rtfm) or whether you carry the message (messenger), and the outcome."""
         agent, ents, items, held, message, _, outcome = state
-        size, rules = self.size, self.rules
-        facts = {("at", "you", cell_name(agent, size))}
+        names, rules = self._names, self.rules
+        facts = {("at", "you", names[agent])}
         for e, cell in zip(rules.entities, ents):
             if cell >= 0:
-                facts.add(("at", e.label, cell_name(cell, size)))
+                facts.add(("at", e.label, names[cell]))
             elif rules.game == "rtfm":
                 facts.add(("defeated", e.label))
         for it, cell in zip(rules.items, items):
             if cell >= 0:
-                facts.add(("at", it.name, cell_name(cell, size)))
+                facts.add(("at", it.name, names[cell]))
         if held >= 0:
             facts.add(("holds", rules.items[held].name))
         if message:

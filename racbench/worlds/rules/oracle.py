@@ -35,23 +35,23 @@ def solve(episode: Episode, state: tuple | None = None) -> list[str] | None:
     limit = horizon(episode.size) - start[5]
     key = _key(start)
     parent: dict = {key: None}
-    frontier = deque([(start, 0)])
+    frontier = deque([(start, key, 0)])
+    step = episode.step
     while frontier:
-        state, depth = frontier.popleft()
+        state, here, depth = frontier.popleft()
         if depth >= limit:
             continue
-        here = _key(state)
         for action in ACTIONS:
-            nxt = episode.step(state, action)
+            nxt = step(state, action)
             if nxt is None or nxt[6] == LOST:
                 continue
-            k = _key(nxt)
+            k = nxt[:5] + (nxt[5] % 2, nxt[6])  # _key(nxt)
             if k in parent:
                 continue
             parent[k] = (here, action)
             if nxt[6] == WON:
                 return _path(parent, k)
-            frontier.append((nxt, depth + 1))
+            frontier.append((nxt, k, depth + 1))
     return None
 
 

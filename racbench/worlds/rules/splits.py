@@ -23,11 +23,21 @@ def checked_worlds(opts, episodes: int, splits) -> dict:
     return worlds
 
 
+_CHECKED: dict = {}  # the ids of each split's worlds -> held-out assignments checked
+
+
 def check_splits(worlds: dict) -> int:
-    """`worlds`: split -> its RuleWorlds."""
-    return _check([ep for w in worlds.get("train", ()) for ep in w.episodes],
-                  {split: [ep for w in ws for ep in w.episodes]
-                   for split, ws in worlds.items() if split != "train"})
+    """`worlds`: split -> its RuleWorlds. A set of splits' episodes passes once: a config
+    loads its worlds for every probe job (a projection mc config has an episode world
+    each, 600), and checking them all each time took some 9 CPU-s of `dynamics`."""
+    key = tuple(sorted((split, tuple(map(id, ws))) for split, ws in worlds.items()))
+    if key not in _CHECKED:
+        episodes = {split: [ep for w in ws for ep in w.episodes] for split, ws in worlds.items()}
+        checked = _check(episodes.get("train", ()),
+                         {split: eps for split, eps in episodes.items() if split != "train"})
+        # the worlds kept alive with their count: their ids stay theirs
+        _CHECKED[key] = (checked, {split: tuple(ws) for split, ws in worlds.items()})
+    return _CHECKED[key][0]
 
 
 def _check(train_episodes, held_out: dict) -> int:

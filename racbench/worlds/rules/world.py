@@ -27,11 +27,18 @@ from racbench.worlds.rules.text import RulesText, manual_sentences
 
 MAX_DETOUR = 3  # random moves after the oracle's prefix when drawing a state
 MAX_REDRAWS = 200  # rule sets and layouts drawn for one episode before giving up
+# states whose moves and facts an episode remembers: rows ask about states near the
+# oracle's play, met again and again (a survey draws hundreds of situations in one
+# episode); past this many the memory starts afresh (the answers are the same)
+REMEMBERED = 4096
 CELL = re.compile(r"r\d+c\d+")
 
 
 class RuleEpisode:
-    """One episode: its dynamics, the oracle's winning plan and the manual."""
+    """One episode: its dynamics, the oracle's winning plan and the manual. It remembers
+    the states along the plan, and the moves and facts of the states asked about
+    (`successors`, `facts`): pure functions of the state, so remembering them changes
+    no answer."""
 
     def __init__(self, episode: Episode, plan: list[str], label: str, redraws: int = 0):
         self.episode = episode
@@ -49,16 +56,51 @@ class RuleEpisode:
                              | {("holds", i.name) for i in rules.items}
                              | ({("has_message",)} if rules.game == "messenger" else set())
                              | {("won",), ("lost",)})
+        self._plan_states: list | None = None
+        self._succ: dict = {}
+        self._facts: dict = {}
 
     @property
     def start(self) -> tuple:
         return self.episode.start
 
+    @property
+    def plan_states(self) -> list[tuple]:
+        """The states along the plan: the start, then after each move."""
+        if self._plan_states is None:
+            states = [self.episode.start]
+            for move in self.plan:
+                states.append(self.episode.step(states[-1], move))
+            self._plan_states = states
+        return self._plan_states
+
+    def successors(self, state: tuple) -> tuple[tuple[str, ...], tuple[tuple, ...]]:
+        """(the moves that can be made in `state`, the state after each)."""
+        got = self._succ.get(state)
+        if got is None:
+            if len(self._succ) >= REMEMBERED:
+                self._succ.clear()
+            moves = tuple(self.episode.applicable(state))
+            got = self._succ[state] = (moves, tuple(self.episode.step(state, a) for a in moves))
+        return got
+
     def step(self, state: tuple, action: str) -> tuple | None:
-        return self.episode.step(state, action)
+        moves, nexts = self.successors(state)
+        for move, nxt in zip(moves, nexts):
+            if move == action:
+                return nxt
+        return None  # the game is over, a wall is in the way, or it is not a move
 
     def applicable(self, state: tuple) -> list[str]:
-        return self.episode.applicable(state)
+        return list(self.successors(state)[0])
+
+    def facts(self, state: tuple) -> frozenset[tuple]:
+        got = self._facts.get(state)
+        if got is None:
+            if len(self._facts) >= REMEMBERED:
+                self._facts.clear()
+            got = self._facts[state] = self.episode.facts(state)
+        return got
 
     def text(self) -> RulesText:
         return RulesText()
@@ -88,10 +130,9 @@ class RuleWorld(World):
     def sample_state(self, rng: random.Random) -> tuple:
         i = rng.randrange(len(self.episodes))
         ep = self.episodes[i]
-        state, _ = ep.episode.execute(ep.start, ep.plan[:rng.randrange(len(ep.plan))])
+        state = ep.plan_states[rng.randrange(len(ep.plan))]
         for _ in range(rng.randint(0, MAX_DETOUR)):
-            going = [s for s in (ep.step(state, a) for a in ep.applicable(state))
-                     if s[6] == RUNNING]
+            going = [s for s in ep.successors(state)[1] if s[6] == RUNNING]
             if not going:
                 break
             state = rng.choice(going)
@@ -100,9 +141,10 @@ class RuleWorld(World):
     def applicable(self, state: tuple) -> list[str]:
         return self.episodes[state[0]].applicable(state[1])
 
-    def succ(self, state: tuple) -> tuple[list[str], list[tuple]]:
-        actions = self.applicable(state)
-        return actions, [self.step(state, a) for a in actions]
+    def succ(self, state: tuple) -> tuple[tuple[str, ...], list[tuple]]:
+        i = state[0]
+        moves, nexts = self.episodes[i].successors(state[1])
+        return moves, [(i, n) for n in nexts]
 
     def step(self, state: tuple, action: str) -> tuple | None:
         nxt = self.episodes[state[0]].step(state[1], action)
@@ -130,7 +172,7 @@ class RuleWorld(World):
 
     # -- facts and terms ------------------------------------------------------------------
     def facts(self, state: tuple) -> frozenset[tuple]:
-        return self.episodes[state[0]].episode.facts(state[1])
+        return self.episodes[state[0]].facts(state[1])
 
     def fact_kind(self, fact: tuple) -> tuple:
         """The predicate and each argument's kind (you, entity, item, cell)."""
