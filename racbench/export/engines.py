@@ -26,6 +26,7 @@ class LocalEngine:
     """A fork pool of `workers` processes on this machine (none for one worker)."""
 
     name = "local"
+    forks = True  # workers inherit this process's worlds and row makers
 
     def __init__(self, workers: int | None = None):
         self.workers = workers or os.cpu_count() or 1

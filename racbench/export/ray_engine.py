@@ -18,12 +18,14 @@ from __future__ import annotations
 import dataclasses
 import gc
 import socket
+import uuid
 from collections import deque
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
 from racbench.export import jobs
 from racbench.export.engine_errors import EngineError, say
+from racbench.tasks.rows import release_worlds
 from racbench.worlds.strips import limits
 
 def _ray():
@@ -45,13 +47,13 @@ def _install(makers_box: list) -> None:
     if not _WORKER_STATE["gc"]:
         gc.set_threshold(jobs.GC_EVERY, *gc.get_threshold()[1:])
         _WORKER_STATE["gc"] = True
-    ref = makers_box[0] if makers_box else None
-    key = None if ref is None else ref.hex()
+    key, ref = makers_box  # the pool's token, its makers' reference (or None)
     if _WORKER_STATE["makers"] == key:
         return
-    if _WORKER_STATE["makers"] is not None:
+    if _WORKER_STATE["makers"] is not None:  # another pool's worlds (a run's, a probe's)
         for task, *_ in jobs.MAKERS.values():
             task.release()
+        release_worlds()
     jobs.GENERATORS.clear()
     jobs.MAKERS.clear()
     if ref is not None:
@@ -59,25 +61,31 @@ def _install(makers_box: list) -> None:
     _WORKER_STATE["makers"] = key
 
 
-def _run(job: Callable, makers_box: list, args, in_force: limits.Limits):
+def _run(job: Callable, makers_box: list, args, in_force: limits.Limits, *inputs):
     """A build job in a Ray worker. The makers' reference travels in a list so that Ray
     hands it over unresolved: it is fetched once per worker and run, not once per task.
     The driver's PDDL limits travel with every task: a Ray worker is not a fork, and
-    without them it would enumerate (or refuse) problems by the defaults instead."""
+    without them it would enumerate (or refuse) problems by the defaults instead.
+    `inputs` (other tasks' results, which Ray resolves before the task starts) follow
+    `args` (jobs.write_shard's chunks and earlier shards)."""
     limits.set_limits(**dataclasses.asdict(in_force))
     _install(makers_box)
-    return job(args)
+    return job(args, *inputs)
 
 
 class RayPool:
     """`imap(job, jobs)` over Ray tasks, results in job order, at most a few tasks per
-    worker queued ahead of the one the driver waits for."""
+    worker queued ahead of the one the driver waits for; and `write_shards(jobs)`, whose
+    tasks write the shards themselves (writes_shards)."""
+
+    writes_shards = True
 
     def __init__(self, remote, workers: int, makers_ref):
         self.remote, self.workers = remote, workers
-        self.box = [] if makers_ref is None else [makers_ref]
+        self.box = [uuid.uuid4().hex, makers_ref]  # see _install
         self.limits = limits.current()  # those of the build that opened this pool
         self.pending: deque = deque()
+        self.inputs: deque = deque()  # the chunk tasks of the shards pending
 
     def imap(self, job: Callable, jobs: Iterable, chunksize: int = 1) -> Iterator:
         window = max(2, IN_FLIGHT_PER_WORKER * self.workers)
@@ -89,11 +97,42 @@ class RayPool:
         while pending:
             yield _result(pending.popleft())
 
+    def write_shards(self, shards: Iterable) -> Iterator:
+        """Each of `shards` (jobs.ShardJob, a config's in order) written by a Ray task
+        (jobs.write_shard) from the results of its chunk tasks, which go from worker to
+        worker through Ray's object store, never through this process; a shard's task
+        waits for the shards of its config before it (their problems are deduplicated
+        against) without holding a worker: Ray starts it once they are written. Yields
+        their jobs.ShardDone in order, with a few chunks a worker in flight."""
+        window = max(2, IN_FLIGHT_PER_WORKER * self.workers)
+        pending, counts, in_flight = self.pending, deque(), 0
+        config, earlier = None, []
+        for job in shards:
+            if job.name != config:
+                config, earlier = job.name, []
+            chunks = [self.remote.remote(jobs.make_chunk, self.box, args, self.limits)
+                      for args in job.chunks()]
+            ref = self.remote.remote(jobs.write_shard, self.box, job, self.limits, *chunks,
+                                     *earlier)
+            earlier.append(ref)
+            pending.append(ref)
+            counts.append(len(chunks))
+            self.inputs.append(chunks)  # for cancel()
+            in_flight += len(chunks)
+            while in_flight > window and len(pending) > 1:  # the last shard's go on
+                in_flight -= counts.popleft()
+                self.inputs.popleft()
+                yield _result(pending.popleft())
+        while pending:
+            self.inputs.popleft()
+            yield _result(pending.popleft())
+
     def cancel(self) -> None:
         ray = _ray()
-        for ref in self.pending:
+        for ref in [*self.pending, *(r for refs in self.inputs for r in refs)]:
             ray.cancel(ref, force=True)
         self.pending.clear()
+        self.inputs.clear()
 
 
 def _result(ref):
@@ -130,6 +169,7 @@ class RayEngine:
     initialised in this process (a user's notebook) is used as it is and left running."""
 
     name = "ray"
+    forks = False  # workers load their own worlds: this process prepares nothing itself
 
     def __init__(self, workers: int | None = None, address: str | None = None):
         ray = _ray()
