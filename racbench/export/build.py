@@ -5,9 +5,10 @@ config, split, index), so the bytes do not depend on the number of workers. With
 config, a row whose problem repeats an earlier one (in train, validation, test order)
 is redrawn with the next attempt number, which is again worker-independent.
 
-Jobs run in an engine (engines.py): this machine's fork pool, or Ray tasks; either
-way this process plans the jobs, reads their results in order and writes every file,
-so the bytes do not depend on the engine either.
+Jobs run in an engine (engines.py): this machine's fork pool, whose rows this process
+deduplicates and writes, or Ray tasks, which probe, check and write each shard
+themselves (remote_prepare.py, jobs.write_shard) while this process plans and commits;
+either way a row and its redraws are the same, so the bytes do not depend on the engine.
 
 Every config still to build is probed first (its worlds loaded, its problems surveyed,
 its splits' sizes checked against what they can give, a first row drawn from each
@@ -53,7 +54,7 @@ from racbench.export.config_checks import BuildError, checked as _checked  # noq
 from racbench.export.config_checks import named as _named, naming as _naming
 from racbench.export.engine_errors import EngineError, say
 from racbench.export.jobs import GC_EVERY, GENERATORS, make_chunk, probe_job, shard_jobs
-from racbench.export.split_rows import CHUNK, MAX_REDRAWS, MIN_CHUNK, SplitRows, chunk_size  # noqa: F401
+from racbench.export.split_rows import SplitRows, chunk_size  # SplitRows: api.py imports it here
 from racbench.text import sayer
 
 _say = sayer("cli", ("generation.j2", "build.j2"))

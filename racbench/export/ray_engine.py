@@ -1,16 +1,20 @@
 """The Ray engine: a build's jobs as Ray tasks, on this machine or on a cluster.
 
-Imported only for `--engine ray` (Ray is the optional extra `racbench[ray]`). The driver
-stays the build engine of build.py: it plans the shards, redraws repeated problems,
-writes every Parquet file and the card; Ray tasks run the jobs a local build hands its
-fork pool (probing a config, making a chunk of rows) and their results are read back in
-job order, so a Ray build writes the bytes a local one does on any number of nodes.
+Imported only for `--engine ray` (Ray is the optional extra `racbench[ray]`). The
+workers do the work: they probe and check the configs (build.prepare's rounds, see
+remote_prepare.py), make chunks of rows, and write each shard (jobs.write_shard) into
+the build's unfinished folder, which every node must reach at the same path; the
+driver plans the shards, commits each config once its shards are written, and writes
+the card. A shard's task gets its chunks' rows through the object store and the
+problem keys of its config's shards before it, and redraws a repeat as a local build's
+driver does, so a Ray build writes the bytes a local one does on any number of nodes.
 
 Each node needs racbench (the same version) installed: a task names the build's
 functions by module. A worker process is not a fork of the driver, so the row makers'
 ingredients (`makers`: each config's task, seed, splits and probe result) go to the
 object store once per run of configs, and a worker makes a config's row maker the first
-time one of its chunks lands there (jobs.generator).
+time one of its jobs lands there (jobs.generator), keeping it (and the worlds it
+loaded) for every later task of that pool; a new pool lets them go.
 """
 
 from __future__ import annotations
