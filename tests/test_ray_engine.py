@@ -124,7 +124,7 @@ def test_an_interrupted_ray_build_resumes_to_the_local_bytes(ray_address, tmp_pa
     subprocess.run(command, check=True, capture_output=True)
     assert not partial.exists()
     reference = tmp_path / "reference"
-    cli("build", recipe_file, "--out", reference, "--workers", 2, "--quiet")
+    racbench.build(load_recipe(str(recipe_file)), reference, workers=1, progress=False)
     assert folder_bytes(out) == folder_bytes(reference)
 
 

@@ -275,7 +275,7 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
             if engine.forks:  # this process's row makers, for the workers it forks
                 GENERATORS.update(gens)
             workers = engine.workers
-            with engine.pool(makers=makers) as pool:
+            with engine.pool(makers=makers, worlds=batch.configs[0].task.worlds_key) as pool:
                 if getattr(pool, "writes_shards", False):  # Ray: workers write the shards
                     stats += _build_in_workers(pool, batch, gens, partial, seed, workers,
                                                bar, kept, fingerprints)
@@ -289,8 +289,12 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
             gens = makers = None
             # the next batch's worlds replace these
             _release([spec for spec in batch.configs if spec.name not in kept])
-        leaks = _cross_config_leaks(recipe_run, partial)
-        write_card(partial, recipe_run, seed, scale, stats, leaks)
+        card = (str(partial), recipe_run, seed, scale, stats)
+        if engine.forks:
+            card_job(card)
+        else:  # written by a worker, like the shards: this process draws no figure
+            with engine.pool() as pool:
+                list(pool.imap(card_job, [card]))
     except (InputError, KeyboardInterrupt) as exc:
         # a config refused while writing, or Ctrl-C: keep the finished configs for a
         # rerun to resume from (one of a fixed recipe), else leave nothing behind
@@ -505,6 +509,14 @@ def _build_in_workers(pool, batch: Recipe, gens: dict, partial: Path, seed: int,
 def _split_stats(n: int, counts: list[Counter], files: list[str]) -> SplitStats:
     labels, kinds, lengths = (dict(sorted((str(k), v) for k, v in c.items())) for c in counts)
     return SplitStats(rows=n, files=files, labels=labels, kinds=kinds, lengths=lengths)
+
+
+def card_job(args: tuple) -> None:
+    """Write the card, its side files and figures into the unfinished folder `partial`,
+    with the count of problems leaking across configs (from their kept keys)."""
+    partial, recipe, seed, scale, stats = args
+    partial = Path(partial)
+    write_card(partial, recipe, seed, scale, stats, _cross_config_leaks(recipe, partial))
 
 
 def _cross_config_leaks(recipe: Recipe, partial: Path) -> int:

@@ -34,9 +34,11 @@ class LocalEngine:
         self.workers = workers or os.cpu_count() or 1
 
     @contextmanager
-    def pool(self, workers: int | None = None, makers: dict | None = None):
+    def pool(self, workers: int | None = None, makers: dict | None = None,
+             worlds: str | None = None):
         """A pool with `imap(job, jobs, chunksize)`, or None: work in this process.
-        `makers` is not needed: forked workers inherit the row makers."""
+        `makers` and `worlds` are not needed: forked workers inherit the row makers and
+        the worlds."""
         with worker_pool(workers or self.workers) as pool:
             yield pool
 

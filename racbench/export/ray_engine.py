@@ -41,23 +41,27 @@ def _ray():
 
 
 IN_FLIGHT_PER_WORKER = 3  # tasks queued per worker: enough to keep them busy, few results held
-_WORKER_STATE: dict = {"makers": None, "gc": False}
+_WORKER_STATE: dict = {"worlds": None, "makers": None, "gc": False}
 
 
 def _install(makers_box: list) -> None:
-    """In a Ray worker: make the run's row makers available to jobs.generator, letting
-    the previous run's worlds go first."""
+    """In a Ray worker: make the pool's row makers available to jobs.generator. The
+    worlds loaded for one run of configs (its probes, then its rows: one token) are kept
+    from pool to pool of that run, and let go when a pool of another run comes."""
     ray = _ray()
     if not _WORKER_STATE["gc"]:
         gc.set_threshold(jobs.GC_EVERY, *gc.get_threshold()[1:])
         _WORKER_STATE["gc"] = True
-    key, ref = makers_box  # the pool's token, its makers' reference (or None)
+    worlds, ref = makers_box  # the pool's worlds token, its makers' reference (or None)
+    key = None if ref is None else ref.hex()
+    if _WORKER_STATE["worlds"] != worlds:
+        if _WORKER_STATE["worlds"] is not None:  # another run's worlds
+            for task, *_ in jobs.MAKERS.values():
+                task.release()
+            release_worlds()
+        _WORKER_STATE["worlds"], _WORKER_STATE["makers"] = worlds, False
     if _WORKER_STATE["makers"] == key:
         return
-    if _WORKER_STATE["makers"] is not None:  # another pool's worlds (a run's, a probe's)
-        for task, *_ in jobs.MAKERS.values():
-            task.release()
-        release_worlds()
     jobs.GENERATORS.clear()
     jobs.MAKERS.clear()
     if ref is not None:
@@ -84,9 +88,9 @@ class RayPool:
 
     writes_shards = True
 
-    def __init__(self, remote, workers: int, makers_ref):
+    def __init__(self, remote, workers: int, makers_ref, worlds: str):
         self.remote, self.workers = remote, workers
-        self.box = [uuid.uuid4().hex, makers_ref]  # see _install
+        self.box = [worlds, makers_ref]  # see _install
         self.limits = limits.current()  # those of the build that opened this pool
         self.pending: deque = deque()
         self.inputs: deque = deque()  # the chunk tasks of the shards pending
@@ -196,11 +200,16 @@ class RayEngine:
         cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
         self.workers = workers or cpus
         self.remote = ray.remote(num_cpus=1, max_retries=0)(_run)
+        self.session = uuid.uuid4().hex  # this build's, for the pools' worlds tokens
 
     @contextmanager
-    def pool(self, workers: int | None = None, makers: dict | None = None):
+    def pool(self, workers: int | None = None, makers: dict | None = None,
+             worlds: str | None = None):
+        """A RayPool; `worlds` names the run of configs whose worlds its jobs load (pools
+        of the same run in this build share them in each worker), None for its own."""
         ref = None if makers is None else _ray().put(makers)
-        pool = RayPool(self.remote, workers or self.workers, ref)
+        token = f"{self.session}:{uuid.uuid4().hex if worlds is None else worlds}"
+        pool = RayPool(self.remote, workers or self.workers, ref, token)
         try:
             yield pool
         finally:

@@ -64,7 +64,7 @@ def prepare_in_workers(recipe, seed: int, engine, probes=None) -> tuple[dict, di
             if probes is not None and probes.has(spec.name)}
     cached = {name: result for name, (found, result) in kept.items() if found}
     todo = [spec for spec in recipe.configs if spec.name not in cached]
-    with engine.pool() as pool:
+    with engine.pool(worlds=recipe.configs[0].task.worlds_key) as pool:
         shares = _in_order(pool, parts_job, [(s.name, s.task, seed, tuple(s.splits))
                                              for s in todo], [s.name for s in todo])
         jobs = [(spec.name, spec.task, seed, tuple(spec.splits) if part is None else
