@@ -1,11 +1,16 @@
 """The Ray engine writes the bytes of the local engine: a real local Ray instance, real
 builds of `trac` and `acp` subsets compared file by file (acp's under a low enumeration
-limit, which must reach the workers), an interrupted Ray build resumed, and the
-refusals (`--address` without Ray, a cluster that is not there).
+limit, which must reach the workers), the driver loading no world (its workers probe,
+make and write the shards), an interrupted Ray build resumed, and the refusals
+(`--address` without Ray, a cluster that is not there).
 
 The Ray instance is started once for the module, listening on loopback only
-(RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 makes Ray use 127.0.0.1 as the node's address);
-builds run by the CLI join it with `--address`, as a build on an existing cluster does.
+(RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 makes Ray use 127.0.0.1 as the node's address).
+Builds through the API run in this process, so they share one Ray job and its worker
+processes; the CLI's build joins the instance with `--address`, as a build on an
+existing cluster does. The local builds compared with run in this process too, without
+a pool (a fork after Ray's threads start is not safe), so their rows are cut in other
+chunks than the Ray builds' (which vary their workers too).
 """
 
 import os
@@ -21,18 +26,22 @@ os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # before ray is imported
 import ray  # noqa: E402
 
 import racbench  # noqa: E402
+from racbench.export import jobs  # noqa: E402
 from racbench.suites.recipe import load_recipe  # noqa: E402
+from racbench.worlds.strips import limits  # noqa: E402
+from racbench.worlds.strips.world import load_domain_text  # noqa: E402
 
 SUBSETS = {  # bool, mc and open configs; TRAC's ten blocks; two acp domains (worlds load per worker)
     "trac": "planning_L2,ge1_goal_recognition",
     "acp": "gripper_applicability_mc,gripper_progression_bool,gripper_validation_open,"
            "ferry_next_action_bool",
 }
-# A Ray worker is not a fork: the enumeration limit set on the command line must reach
+# A Ray worker is not a fork: the enumeration limit in force in the driver must reach
 # it, or it would answer by the defaults (enumerate where the local build searches) and
 # write other bytes (ferry_next_action_bool's do). The acp subset is built under a low
 # limit, so the same builds check that too.
-LIMITS = {"trac": (), "acp": ("--max-enumerated-states", 20)}
+LIMITS = {"trac": {}, "acp": {"max_enumerated_states": 20}}
+RAY_WORKERS = {"trac": 5, "acp": 3}  # tasks in flight: more than the instance's 2 CPUs
 SCALE = 0.02
 
 
@@ -44,6 +53,13 @@ def cli(*args, check=True, **kw):
 def folder_bytes(root):
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
             if p.is_file()}
+
+
+def build_subset(recipe, out, **options):
+    with limits.overridden(**LIMITS[recipe]):
+        racbench.build(load_recipe(recipe).select(SUBSETS[recipe]), out, scale=SCALE,
+                       progress=False, **options)
+    return folder_bytes(out)
 
 
 @pytest.fixture(scope="module")
@@ -58,23 +74,21 @@ def ray_address():
 
 @pytest.mark.parametrize("recipe", sorted(SUBSETS))
 def test_ray_build_writes_the_bytes_of_the_local_build(recipe, ray_address, tmp_path):
-    local = tmp_path / "local"
-    cli("build", recipe, "--configs", SUBSETS[recipe], "--scale", SCALE, "--out", local,
-        "--workers", 2, "--quiet", *LIMITS[recipe])
-    # the CLI on the running cluster, with as many workers as its CPUs, and (for trac) this
-    # process's Ray through the API with more: chunking and tasks in flight differ, bytes must not
-    on_cluster = tmp_path / "cluster"
-    cli("build", recipe, "--configs", SUBSETS[recipe], "--scale", SCALE, "--out", on_cluster,
-        "--engine", "ray", "--address", ray_address, "--quiet", *LIMITS[recipe])
-    expected = folder_bytes(local)
-    assert len(expected) > 5 and folder_bytes(on_cluster) == expected
-    if recipe != "trac":  # the API path below is the same for every recipe: run it once
-        return
-    selected = load_recipe(recipe).select(SUBSETS[recipe])
-    out = tmp_path / "api"
-    racbench.build(selected, out, scale=SCALE, workers=5, engine="ray")
-    assert folder_bytes(out) == expected
+    expected = build_subset(recipe, tmp_path / "local", workers=1)
+    jobs.GENERATORS.clear()
+    loads = _domain_loads()
+    on_ray = build_subset(recipe, tmp_path / "ray", workers=RAY_WORKERS[recipe], engine="ray")
+    assert len(expected) > 5 and on_ray == expected
+    # the workers probed, made and wrote every row: this process loaded no world (a
+    # STRIPS world reads its domain through load_domain_text, whose cache a build's
+    # release of its worlds leaves alone, unlike the worlds' own)
+    assert _domain_loads() == loads and not jobs.GENERATORS
     assert ray.is_initialized(), "a Ray the caller initialised is left running"
+
+
+def _domain_loads() -> int:
+    info = load_domain_text.cache_info()
+    return info.hits + info.misses
 
 
 INTERRUPTED_RECIPE = """
@@ -112,8 +126,68 @@ def test_an_interrupted_ray_build_resumes_to_the_local_bytes(ray_address, tmp_pa
     subprocess.run(command, check=True, capture_output=True)
     assert not partial.exists()
     reference = tmp_path / "reference"
-    cli("build", recipe_file, "--out", reference, "--workers", 2, "--quiet")
+    racbench.build(load_recipe(str(recipe_file)), reference, workers=1, progress=False)
     assert folder_bytes(out) == folder_bytes(reference)
+
+
+SWITCH_DOMAIN = """(define (domain switch) (:requirements :strips)
+  (:predicates (on ?l) (off ?l))
+  (:action turn-on :parameters (?l) :precondition (off ?l)
+    :effect (and (on ?l) (not (off ?l))))
+  (:action turn-off :parameters (?l) :precondition (on ?l)
+    :effect (and (off ?l) (not (on ?l)))))
+"""
+SWITCH_PROBLEM = """(define (problem two) (:domain switch) (:objects a b)
+  (:init (off a) (off b)) (:goal (and (on a) (on b))))
+"""
+# `switch`'s one problem gives about 14 distinct questions: 40 rows pass its probe and are
+# refused by a worker while it writes the shard (repeats past redrawing), 200 are refused
+# by the check of its probe (at most 160), 10 are built
+LATE = """
+name: late
+seed: 3
+configs:
+  - name: first
+    task: projection
+    objects: 4
+    splits: {{train: 20, validation: 10, test: 10}}
+  - name: switch
+    family: executability
+    domain_file: {domain}
+    problems: {{test: [{problem}]}}
+    length: 1
+    splits: {{test: {rows}}}
+"""
+
+
+def test_ray_refusals_name_the_config_and_a_rerun_builds_the_rest(ray_address, tmp_path):
+    """Refusals come from the workers (a probe's check, a shard's redraws) with the local
+    build's messages; the finished config is kept and the fixed recipe's Ray build
+    writes only the rest, byte-identical to a clean local build."""
+    from racbench.errors import InputError
+    from racbench.suites.recipe import parse_recipe
+
+    (tmp_path / "switch.pddl").write_text(SWITCH_DOMAIN)
+    (tmp_path / "two.pddl").write_text(SWITCH_PROBLEM)
+
+    def late(rows):
+        return parse_recipe(LATE.format(domain=tmp_path / "switch.pddl",
+                                        problem=tmp_path / "two.pddl", rows=rows), "late.yaml")
+
+    out, partial = tmp_path / "out", tmp_path / ".out.partial"
+    with pytest.raises(InputError, match="config 'switch': the test split asks for 200 rows "
+                                         "but its problems offer at most 160"):
+        racbench.build(late(200), out, engine="ray", workers=2, progress=False)
+    assert not list(partial.glob("*/*.parquet")), "nothing is written before a refusal"
+    with pytest.raises(InputError, match="config 'switch': the test split asks for 40 rows"):
+        racbench.build(late(40), out, engine="ray", workers=2, progress=False)
+    assert sorted(p.name for p in partial.iterdir() if not p.name.startswith(".")) == [
+        "build.json", "first"]
+    kept = {p.name: p.stat().st_ino for p in (partial / "first").iterdir()}
+    racbench.build(late(10), out, engine="ray", workers=2, progress=False)
+    assert {p.name: p.stat().st_ino for p in (out / "first").iterdir()} == kept
+    racbench.build(late(10), tmp_path / "clean", workers=1, progress=False)
+    assert folder_bytes(out) == folder_bytes(tmp_path / "clean")
 
 
 def test_address_goes_with_the_ray_engine_only(tmp_path):

@@ -5,9 +5,10 @@ config, split, index), so the bytes do not depend on the number of workers. With
 config, a row whose problem repeats an earlier one (in train, validation, test order)
 is redrawn with the next attempt number, which is again worker-independent.
 
-Jobs run in an engine (engines.py): this machine's fork pool, or Ray tasks; either
-way this process plans the jobs, reads their results in order and writes every file,
-so the bytes do not depend on the engine either.
+Jobs run in an engine (engines.py): this machine's fork pool, whose rows this process
+deduplicates and writes, or Ray tasks, which probe, check and write each shard
+themselves (remote_prepare.py, jobs.write_shard) while this process plans and commits;
+either way a row and its redraws are the same, so the bytes do not depend on the engine.
 
 Every config still to build is probed first (its worlds loaded, its problems surveyed,
 its splits' sizes checked against what they can give, a first row drawn from each
@@ -36,7 +37,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
 
-from racbench.errors import GenerationError, InputError
+from racbench.errors import InputError
 from racbench.progress import progress_bar
 from racbench.suites.fingerprint import config_fingerprint
 from racbench.suites.recipe import ConfigSpec, Recipe
@@ -46,19 +47,17 @@ from racbench.export.folder import (MANIFEST, check_out, check_partial, make_par
                                     partial_path, remove_empty)
 from racbench.export.resume import (STATE, ProbeCache, changed_configs, keep_finished,
                                     kept_configs, record_fingerprint, state_file)
+from racbench.export.remote_prepare import prepare_in_workers
 from racbench.export.parquet import ROWS_PER_SHARD, ShardWriter
 from racbench.export.engines import LocalEngine, engine_session
-from racbench.export.jobs import GC_EVERY, GENERATORS, make_chunk, probe_job
+from racbench.export.config_checks import BuildError, checked as _checked  # noqa: F401
+from racbench.export.config_checks import named as _named, naming as _naming
+from racbench.export.engine_errors import EngineError, say
+from racbench.export.jobs import GC_EVERY, GENERATORS, make_chunk, probe_job, shard_jobs
+from racbench.export.split_rows import SplitRows, chunk_size  # SplitRows: api.py imports it here
 from racbench.text import sayer
 
-CHUNK = 500
-MIN_CHUNK = 8
-MAX_REDRAWS = 64
 _say = sayer("cli", ("generation.j2", "build.j2"))
-
-
-class BuildError(InputError):
-    """A build request we refuse before writing anything."""
 
 
 @dataclass
@@ -97,7 +96,12 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
     MAKERS). Worlds are loaded here first, in this process, so forked workers share
     them. A config refused raises an InputError whose message names it. `probes`, if
     given, holds probe results kept from an earlier run (used instead of probing again)
-    and keeps those made here as soon as they are made."""
+    and keeps those made here as soon as they are made. An engine whose workers are
+    not forks of this process (Ray) does all this in its workers instead
+    (remote_prepare.py): this process then loads no world, and the row makers it
+    returns are what it needs of them (remote_prepare.Checked)."""
+    if not engine.forks:
+        return prepare_in_workers(recipe, seed, engine, probes)
     for spec in progress_bar(recipe.configs, enabled=progress, desc="load", unit="configs",
                              leave=False):
         with _naming(spec.name):
@@ -148,19 +152,6 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
     return gens, makers
 
 
-def _checked(spec: ConfigSpec, seed: int, probed):
-    """The config's row maker, once it is known to give the rows its splits ask for
-    (as far as its probe can tell) and to draw a first row of each split."""
-    gen = spec.task.rows(spec.name, seed, tuple(spec.splits), probed)
-    for split, wanted in spec.splits.items():
-        if wanted > gen.capacity(split):
-            raise BuildError(_say("capacity", config=spec.name, split=split,
-                                  wanted=wanted, offered=int(gen.capacity(split))))
-    for split, wanted in spec.splits.items():  # a row maker refusing its problems
-        gen.row(split, 0, position_codes(seed, spec.name, split, wanted)[0])
-    return gen
-
-
 def _join(recipe: Recipe, seed: int, shares: list, cached: dict, done: Iterator,
           probes: "ProbeCache | None", failed: str | None = None) -> list:
     """Each config's probe result, from the cache or joined from its jobs' results
@@ -180,21 +171,6 @@ def _join(recipe: Recipe, seed: int, shares: list, cached: dict, done: Iterator,
         if probes is not None:
             probes.put(spec.name, probed[-1])
     return probed
-
-
-@contextmanager
-def _naming(config: str):
-    """An InputError raised inside names `config`, if its message does not already."""
-    try:
-        yield
-    except InputError as exc:
-        raise _named(exc, config) from None
-
-
-def _named(exc: InputError, config: str) -> InputError:
-    if f"'{config}'" in str(exc):
-        return exc
-    return BuildError(_say("config_refused", config=config, reason=str(exc)))
 
 
 @contextmanager
@@ -296,19 +272,29 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         for batch, plan in plans:
             gens, makers = plan() if plan is not None else ({}, {})
             GENERATORS.clear()
-            GENERATORS.update(gens)
+            if engine.forks:  # this process's row makers, for the workers it forks
+                GENERATORS.update(gens)
             workers = engine.workers
-            with engine.pool(makers=makers) as pool:
-                chunks = _submit(pool, batch, kept, seed, workers)
-                stats += [_build_config(spec, gens.get(spec.name), partial, seed, chunks,
-                                        workers, bar, kept, fingerprints[spec.name])
-                          for spec in batch.configs]
+            with engine.pool(makers=makers, worlds=batch.configs[0].task.worlds_key) as pool:
+                if getattr(pool, "writes_shards", False):  # Ray: workers write the shards
+                    stats += _build_in_workers(pool, batch, gens, partial, seed, workers,
+                                               bar, kept, fingerprints)
+                else:
+                    chunks = _submit(pool, batch, kept, seed, workers)
+                    stats += [_build_config(spec, gens.get(spec.name), partial, seed,
+                                            chunks, workers, bar, kept,
+                                            fingerprints[spec.name])
+                              for spec in batch.configs]
             GENERATORS.clear()
             gens = makers = None
             # the next batch's worlds replace these
             _release([spec for spec in batch.configs if spec.name not in kept])
-        leaks = _cross_config_leaks(recipe_run, partial)
-        write_card(partial, recipe_run, seed, scale, stats, leaks)
+        card = (str(partial), recipe_run, seed, scale, stats)
+        if engine.forks:
+            card_job(card)
+        else:  # written by a worker, like the shards: this process draws no figure
+            with engine.pool() as pool:
+                list(pool.imap(card_job, [card]))
     except (InputError, KeyboardInterrupt) as exc:
         # a config refused while writing, or Ctrl-C: keep the finished configs for a
         # rerun to resume from (one of a fixed recipe), else leave nothing behind
@@ -354,7 +340,7 @@ def _probe_all(recipe: Recipe, todo: set[str], seed: int, engine, progress: bool
             plans.append((batch, None))
             continue
         gens, makers = prepare(run, seed, engine, progress, probes)
-        if run is runs[0]:
+        if run is runs[0] or not engine.forks:  # nothing of a run is held here on Ray
             plans.append((batch, lambda gens=gens, makers=makers: (gens, makers)))
             continue
         del gens  # its worlds go now, not once the next run's are loaded
@@ -407,13 +393,8 @@ def _split_jobs(name: str, split: str, n: int, seed: int, workers: int) -> list[
     """A split's rows as chunk jobs (name, split, first index, position codes) for
     make_chunk."""
     codes = position_codes(seed, name, split, n)
-    size = _chunk_size(n, workers)
+    size = chunk_size(n, workers)
     return [(name, split, s, codes[s:s + size]) for s in range(0, n, size)]
-
-
-def _chunk_size(n: int, workers: int) -> int:
-    # small splits of slow rows (science trajectories) still spread over all workers
-    return max(MIN_CHUNK, min(CHUNK, -(-n // (4 * workers))))
 
 
 def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int, chunks: Iterator | None,
@@ -435,7 +416,7 @@ def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int, chunks: Itera
     splits: dict[str, SplitStats] = {}
     keys_by_split: dict[str, list[str]] = {}
     for split, n in spec.splits.items():
-        count = -(-n // _chunk_size(n, workers))  # the split's jobs in _submit
+        count = -(-n // chunk_size(n, workers))  # the split's jobs in _submit
         made = SplitRows(spec.name, gen, split, n, seed, seen,
                          None if chunks is None else itertools.islice(chunks, count), bar.update)
         per_shard = getattr(gen, "rows_per_shard", None) or ROWS_PER_SHARD  # big rows: fewer
@@ -449,6 +430,18 @@ def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int, chunks: Itera
         dropped += made.dropped
         splits[split] = _split_stats(n, counts, shards.files)
         keys_by_split[split] = made.keys
+    return _finish_config(spec, gen, partial, splits, keys_by_split, redrawn, dropped,
+                          fingerprint)
+
+
+def _finish_config(spec: ConfigSpec, gen, partial: Path, splits: dict[str, SplitStats],
+                   keys_by_split: dict[str, list[str]], redrawn: int, dropped: int,
+                   fingerprint: str) -> ConfigStats:
+    """Commit a config whose shards are all in `.<out>.partial/NAME.tmp`: its problem
+    keys and fingerprint kept, the folder renamed into place, its statistics written
+    last (they mark it finished)."""
+    done = state_file(partial, spec.name, "stats.json")
+    work = partial / f"{spec.name}.tmp"
     summary = gen.summary()
     if summary["row_kind"] in ("bool", "mc", "open"):  # question rows: the lengths they have
         # (applicability asks about a state, with no sequence: 0, whatever the config's
@@ -465,68 +458,65 @@ def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int, chunks: Itera
     return stats
 
 
-class SplitRows:
-    """The `n` rows of one split, made in order, and their problem keys. A row whose
-    problem repeats one in `seen` (earlier splits and rows of the config, which it
-    extends) is redrawn here with the next attempt number, so the rows do not depend on
-    the number of workers; `redrawn` counts those draws, `dropped` the questions
-    dropped for budget while drawing the rows kept and redrawn. Rows come from `chunks`, the
-    split's chunk results in order (made by a pool's workers, which find `gen` in
-    GENERATORS), or are made here."""
-
-    def __init__(self, name: str, gen, split: str, n: int, seed: int, seen: dict,
-                 chunks: Iterator | None = None, on_chunk=None):
-        self.name, self.gen, self.split, self.n, self.seed = name, gen, split, n, seed
-        self.seen, self.chunks, self.on_chunk = seen, chunks, on_chunk
-        self.keys: list[str] = []
-        self.redrawn = self.dropped = 0
-
-    def batches(self, size: int) -> Iterator[list[dict]]:
-        """The rows in lists of `size` (the last may be shorter): a split is never held
-        whole in memory."""
-        batch = []
-        for columns in self:
-            batch.append(columns)
-            if len(batch) == size:
-                yield batch
-                batch = []
-        if batch:
-            yield batch
-
-    def __iter__(self) -> Iterator[dict]:
-        name, gen, split = self.name, self.gen, self.split
-        codes = position_codes(self.seed, name, split, self.n)
-        chunks = self.chunks
-        if chunks is None:
-            size = _chunk_size(self.n, 1)
-            chunks = ([(r.columns, r.key, r.dropped) for r in (gen.row(split, s + o, c)
-                                                     for o, c in enumerate(codes[s:s + size]))]
-                      for s in range(0, self.n, size))
-        for chunk in chunks:
-            for columns, key, dropped in chunk:
-                index = len(self.keys)
-                self.dropped += dropped
-                attempt = 0
-                while key in self.seen:
-                    attempt += 1
-                    self.redrawn += 1
-                    if attempt > MAX_REDRAWS:
-                        raise GenerationError(_say("too_few_problems", config=name,
-                                                   split=split, wanted=self.n, made=index,
-                                                   redraws=MAX_REDRAWS))
-                    row = gen.row(split, index, codes[index], attempt)
-                    columns, key = row.columns, row.key
-                    self.dropped += row.dropped
-                self.seen[key] = (split, index)
-                self.keys.append(key)
-                yield columns
-            if self.on_chunk is not None:
-                self.on_chunk(len(chunk))
+def _build_in_workers(pool, batch: Recipe, gens: dict, partial: Path, seed: int,
+                      workers: int, bar, kept: set[str], fingerprints: dict) -> list:
+    """The batch's configs built by a pool whose workers write the shards themselves
+    (`pool.write_shards`, see jobs.write_shard) into each config's `NAME.tmp` folder;
+    this process plans the shards and commits each config once its shards are written.
+    Same bytes as _build_config: the same rows, redrawn alike, in the same shards."""
+    todo = [spec for spec in batch.configs if spec.name not in kept]
+    planned = {}
+    for spec in todo:
+        work = partial / f"{spec.name}.tmp"
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        planned[spec.name] = shard_jobs(spec.name, gens[spec.name], spec.splits, seed,
+                                        workers, str(work))
+    results = pool.write_shards([job for spec in todo for job in planned[spec.name]])
+    stats = []
+    for spec in batch.configs:
+        if spec.name in kept:
+            stats.append(_build_config(spec, None, partial, seed, None, workers, bar, kept,
+                                       fingerprints[spec.name]))
+            continue
+        splits: dict[str, SplitStats] = {}
+        keys_by_split: dict[str, list[str]] = {}
+        redrawn = dropped = 0
+        for split, n in spec.splits.items():
+            counts, files = [Counter(), Counter(), Counter()], []
+            keys_by_split[split] = []
+            for job in planned[spec.name]:
+                if job.split != split:
+                    continue
+                done = next(results)
+                for total, part in zip(counts, done.counts):
+                    total.update(part)
+                keys_by_split[split] += done.keys
+                redrawn += done.redrawn
+                dropped += done.dropped
+                files.append(done.file)
+                bar.update(len(done.keys))
+            splits[split] = _split_stats(n, counts, files)
+        work = partial / f"{spec.name}.tmp"
+        missing = [f for st in splits.values() for f in st.files if not (work / f).is_file()]
+        if missing:  # written by a worker on another machine, not in a shared folder
+            raise EngineError(say("shards_elsewhere", folder=work, files=missing))
+        stats.append(_finish_config(spec, gens[spec.name], partial, splits, keys_by_split,
+                                    redrawn, dropped, fingerprints[spec.name]))
+    return stats
 
 
 def _split_stats(n: int, counts: list[Counter], files: list[str]) -> SplitStats:
     labels, kinds, lengths = (dict(sorted((str(k), v) for k, v in c.items())) for c in counts)
     return SplitStats(rows=n, files=files, labels=labels, kinds=kinds, lengths=lengths)
+
+
+def card_job(args: tuple) -> None:
+    """Write the card, its side files and figures into the unfinished folder `partial`,
+    with the count of problems leaking across configs (from their kept keys)."""
+    partial, recipe, seed, scale, stats = args
+    partial = Path(partial)
+    write_card(partial, recipe, seed, scale, stats, _cross_config_leaks(recipe, partial))
 
 
 def _cross_config_leaks(recipe: Recipe, partial: Path) -> int:

@@ -1,10 +1,12 @@
 """Where a build's work runs: this machine's fork pool (`local`) or a Ray cluster (`ray`).
 
-The build engine (build.py) plans shards, deduplicates, writes Parquet and the card in
-the driver, whatever the engine; an engine only runs the pure jobs it is handed
-(probing a config, making a chunk of rows) and yields their results in the order of
-the jobs. So the bytes of a build depend on the recipe and seed only, not on the
-engine, the number of nodes or the number of workers.
+The build engine (build.py) plans the shards and writes the card whatever the engine.
+In a local build the driver also loads the worlds (forked workers share them),
+deduplicates the rows its workers make and writes the Parquet; on Ray the workers load
+their own worlds, probe, make and write each shard, deduplicated the same way
+(engines differ in `forks` and in their pool's `writes_shards`). So the bytes of a
+build depend on the recipe and seed only, not on the engine, the number of nodes or
+the number of workers.
 
 A job finds the row maker of its config (`GENERATORS` in jobs.py) by inheritance in a
 forked local worker; on Ray, a worker is not a fork of the driver, so the engine ships
@@ -26,14 +28,17 @@ class LocalEngine:
     """A fork pool of `workers` processes on this machine (none for one worker)."""
 
     name = "local"
+    forks = True  # workers inherit this process's worlds and row makers
 
     def __init__(self, workers: int | None = None):
         self.workers = workers or os.cpu_count() or 1
 
     @contextmanager
-    def pool(self, workers: int | None = None, makers: dict | None = None):
+    def pool(self, workers: int | None = None, makers: dict | None = None,
+             worlds: str | None = None):
         """A pool with `imap(job, jobs, chunksize)`, or None: work in this process.
-        `makers` is not needed: forked workers inherit the row makers."""
+        `makers` and `worlds` are not needed: forked workers inherit the row makers and
+        the worlds."""
         with worker_pool(workers or self.workers) as pool:
             yield pool
 

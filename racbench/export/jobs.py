@@ -1,9 +1,20 @@
-"""The two pure jobs an engine runs for a build: probe a config, and make a chunk of
-rows. build.py plans, deduplicates and writes; engines (engines.py: a fork pool here,
-ray_engine.py: Ray tasks) only run these, so the bytes never depend on where they ran.
+"""The pure jobs an engine runs for a build: probe a config, make a chunk of rows, and
+(on Ray) write a shard. build.py plans; a local build's driver deduplicates and writes,
+a Ray build's workers write each shard from its chunks (write_shard), deduplicating it
+against the shards before it as the driver would. Engines (engines.py: a fork pool
+here, ray_engine.py: Ray tasks) only run these, so the bytes never depend on where
+they ran.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from racbench.export.engine_errors import EngineError, say
+from racbench.export.parquet import ROWS_PER_SHARD, n_shards, shard_name, write_table
+from racbench.export.split_rows import SplitRows, chunk_size
+from racbench.splits.strata import position_codes
 
 GC_EVERY = 100_000  # container allocations between young collections while building
 
@@ -45,3 +56,69 @@ def probe_job(args: tuple):
     name, cfg, seed, splits, part = args
     return cfg.probe(name, seed, splits) if part is None else \
         cfg.probe_part(name, seed, splits, part)
+
+
+@dataclass(frozen=True)
+class ShardJob:
+    """One shard of a split to write: rows `start`.. (`codes` are theirs) of the `n` of
+    `split`, shard `shard` of `total`, into the folder `folder`; made as chunk jobs
+    (`chunks()`) of `size` rows."""
+    name: str
+    split: str
+    n: int
+    shard: int
+    total: int
+    start: int
+    codes: list
+    size: int
+    folder: str
+
+    def chunks(self) -> list[tuple]:
+        """The shard's rows as make_chunk jobs."""
+        return [(self.name, self.split, self.start + s, self.codes[s:s + self.size])
+                for s in range(0, len(self.codes), self.size)]
+
+
+@dataclass(frozen=True)
+class ShardDone:
+    """What a written shard tells the driver: its problem keys in row order, the card's
+    counts of its rows (gen.split_counts), redraws, questions dropped, its file name."""
+    keys: list
+    counts: tuple
+    redrawn: int
+    dropped: int
+    file: str
+
+
+def shard_jobs(name: str, gen, splits: dict, seed: int, workers: int,
+               folder: str) -> list[ShardJob]:
+    """A config's shards, split by split in order, as a local build cuts them."""
+    per_shard = getattr(gen, "rows_per_shard", None) or ROWS_PER_SHARD  # big rows: fewer
+    jobs = []
+    for split, n in splits.items():
+        codes = position_codes(seed, name, split, n)
+        total, size = n_shards(n, per_shard), chunk_size(n, workers)
+        jobs += [ShardJob(name, split, n, k, total, k * per_shard,
+                          codes[k * per_shard:(k + 1) * per_shard], size, folder)
+                 for k in range(total)]
+    return jobs
+
+
+def write_shard(job: ShardJob, *inputs) -> ShardDone:
+    """Write one shard from `inputs`: the results of its chunk jobs in order, then the
+    ShardDone of every shard of its config before it (whose problems its rows must not
+    repeat: a row that does is redrawn, as SplitRows does in a local build's driver)."""
+    count = -(-len(job.codes) // job.size)
+    chunks, earlier = inputs[:count], inputs[count:]
+    gen = generator(job.name)
+    seen = {key: None for done in earlier for key in done.keys}
+    made = SplitRows(job.name, gen, job.split, job.n, 0, seen, iter(chunks),
+                     start=job.start, codes=job.codes)
+    rows = list(made)
+    name = shard_name(job.split, job.shard, job.total)
+    try:
+        write_table(Path(job.folder) / name, rows, gen.features)
+    except OSError as exc:
+        raise EngineError(say("shard_unwritable", folder=job.folder,
+                              reason=exc.strerror or str(exc))) from None
+    return ShardDone(made.keys, gen.split_counts(rows), made.redrawn, made.dropped, name)

@@ -1,16 +1,20 @@
 """The Ray engine: a build's jobs as Ray tasks, on this machine or on a cluster.
 
-Imported only for `--engine ray` (Ray is the optional extra `racbench[ray]`). The driver
-stays the build engine of build.py: it plans the shards, redraws repeated problems,
-writes every Parquet file and the card; Ray tasks run the jobs a local build hands its
-fork pool (probing a config, making a chunk of rows) and their results are read back in
-job order, so a Ray build writes the bytes a local one does on any number of nodes.
+Imported only for `--engine ray` (Ray is the optional extra `racbench[ray]`). The
+workers do the work: they probe and check the configs (build.prepare's rounds, see
+remote_prepare.py), make chunks of rows, and write each shard (jobs.write_shard) into
+the build's unfinished folder, which every node must reach at the same path; the
+driver plans the shards, commits each config once its shards are written, and writes
+the card. A shard's task gets its chunks' rows through the object store and the
+problem keys of its config's shards before it, and redraws a repeat as a local build's
+driver does, so a Ray build writes the bytes a local one does on any number of nodes.
 
 Each node needs racbench (the same version) installed: a task names the build's
 functions by module. A worker process is not a fork of the driver, so the row makers'
 ingredients (`makers`: each config's task, seed, splits and probe result) go to the
 object store once per run of configs, and a worker makes a config's row maker the first
-time one of its chunks lands there (jobs.generator).
+time one of its jobs lands there (jobs.generator), keeping it (and the worlds it
+loaded) for every later task of that pool; a new pool lets them go.
 """
 
 from __future__ import annotations
@@ -18,12 +22,14 @@ from __future__ import annotations
 import dataclasses
 import gc
 import socket
+import uuid
 from collections import deque
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
 from racbench.export import jobs
 from racbench.export.engine_errors import EngineError, say
+from racbench.tasks.rows import release_worlds
 from racbench.worlds.strips import limits
 
 def _ray():
@@ -35,23 +41,27 @@ def _ray():
 
 
 IN_FLIGHT_PER_WORKER = 3  # tasks queued per worker: enough to keep them busy, few results held
-_WORKER_STATE: dict = {"makers": None, "gc": False}
+_WORKER_STATE: dict = {"worlds": None, "makers": None, "gc": False}
 
 
 def _install(makers_box: list) -> None:
-    """In a Ray worker: make the run's row makers available to jobs.generator, letting
-    the previous run's worlds go first."""
+    """In a Ray worker: make the pool's row makers available to jobs.generator. The
+    worlds loaded for one run of configs (its probes, then its rows: one token) are kept
+    from pool to pool of that run, and let go when a pool of another run comes."""
     ray = _ray()
     if not _WORKER_STATE["gc"]:
         gc.set_threshold(jobs.GC_EVERY, *gc.get_threshold()[1:])
         _WORKER_STATE["gc"] = True
-    ref = makers_box[0] if makers_box else None
+    worlds, ref = makers_box  # the pool's worlds token, its makers' reference (or None)
     key = None if ref is None else ref.hex()
+    if _WORKER_STATE["worlds"] != worlds:
+        if _WORKER_STATE["worlds"] is not None:  # another run's worlds
+            for task, *_ in jobs.MAKERS.values():
+                task.release()
+            release_worlds()
+        _WORKER_STATE["worlds"], _WORKER_STATE["makers"] = worlds, False
     if _WORKER_STATE["makers"] == key:
         return
-    if _WORKER_STATE["makers"] is not None:
-        for task, *_ in jobs.MAKERS.values():
-            task.release()
     jobs.GENERATORS.clear()
     jobs.MAKERS.clear()
     if ref is not None:
@@ -59,25 +69,31 @@ def _install(makers_box: list) -> None:
     _WORKER_STATE["makers"] = key
 
 
-def _run(job: Callable, makers_box: list, args, in_force: limits.Limits):
+def _run(job: Callable, makers_box: list, args, in_force: limits.Limits, *inputs):
     """A build job in a Ray worker. The makers' reference travels in a list so that Ray
     hands it over unresolved: it is fetched once per worker and run, not once per task.
     The driver's PDDL limits travel with every task: a Ray worker is not a fork, and
-    without them it would enumerate (or refuse) problems by the defaults instead."""
+    without them it would enumerate (or refuse) problems by the defaults instead.
+    `inputs` (other tasks' results, which Ray resolves before the task starts) follow
+    `args` (jobs.write_shard's chunks and earlier shards)."""
     limits.set_limits(**dataclasses.asdict(in_force))
     _install(makers_box)
-    return job(args)
+    return job(args, *inputs)
 
 
 class RayPool:
     """`imap(job, jobs)` over Ray tasks, results in job order, at most a few tasks per
-    worker queued ahead of the one the driver waits for."""
+    worker queued ahead of the one the driver waits for; and `write_shards(jobs)`, whose
+    tasks write the shards themselves (writes_shards)."""
 
-    def __init__(self, remote, workers: int, makers_ref):
+    writes_shards = True
+
+    def __init__(self, remote, workers: int, makers_ref, worlds: str):
         self.remote, self.workers = remote, workers
-        self.box = [] if makers_ref is None else [makers_ref]
+        self.box = [worlds, makers_ref]  # see _install
         self.limits = limits.current()  # those of the build that opened this pool
         self.pending: deque = deque()
+        self.inputs: deque = deque()  # the chunk tasks of the shards pending
 
     def imap(self, job: Callable, jobs: Iterable, chunksize: int = 1) -> Iterator:
         window = max(2, IN_FLIGHT_PER_WORKER * self.workers)
@@ -89,11 +105,42 @@ class RayPool:
         while pending:
             yield _result(pending.popleft())
 
+    def write_shards(self, shards: Iterable) -> Iterator:
+        """Each of `shards` (jobs.ShardJob, a config's in order) written by a Ray task
+        (jobs.write_shard) from the results of its chunk tasks, which go from worker to
+        worker through Ray's object store, never through this process; a shard's task
+        waits for the shards of its config before it (their problems are deduplicated
+        against) without holding a worker: Ray starts it once they are written. Yields
+        their jobs.ShardDone in order, with a few chunks a worker in flight."""
+        window = max(2, IN_FLIGHT_PER_WORKER * self.workers)
+        pending, counts, in_flight = self.pending, deque(), 0
+        config, earlier = None, []
+        for job in shards:
+            if job.name != config:
+                config, earlier = job.name, []
+            chunks = [self.remote.remote(jobs.make_chunk, self.box, args, self.limits)
+                      for args in job.chunks()]
+            ref = self.remote.remote(jobs.write_shard, self.box, job, self.limits, *chunks,
+                                     *earlier)
+            earlier.append(ref)
+            pending.append(ref)
+            counts.append(len(chunks))
+            self.inputs.append(chunks)  # for cancel()
+            in_flight += len(chunks)
+            while in_flight > window and len(pending) > 1:  # the last shard's go on
+                in_flight -= counts.popleft()
+                self.inputs.popleft()
+                yield _result(pending.popleft())
+        while pending:
+            self.inputs.popleft()
+            yield _result(pending.popleft())
+
     def cancel(self) -> None:
         ray = _ray()
-        for ref in self.pending:
+        for ref in [*self.pending, *(r for refs in self.inputs for r in refs)]:
             ray.cancel(ref, force=True)
         self.pending.clear()
+        self.inputs.clear()
 
 
 def _result(ref):
@@ -130,6 +177,7 @@ class RayEngine:
     initialised in this process (a user's notebook) is used as it is and left running."""
 
     name = "ray"
+    forks = False  # workers load their own worlds: this process prepares nothing itself
 
     def __init__(self, workers: int | None = None, address: str | None = None):
         ray = _ray()
@@ -152,11 +200,16 @@ class RayEngine:
         cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
         self.workers = workers or cpus
         self.remote = ray.remote(num_cpus=1, max_retries=0)(_run)
+        self.session = uuid.uuid4().hex  # this build's, for the pools' worlds tokens
 
     @contextmanager
-    def pool(self, workers: int | None = None, makers: dict | None = None):
+    def pool(self, workers: int | None = None, makers: dict | None = None,
+             worlds: str | None = None):
+        """A RayPool; `worlds` names the run of configs whose worlds its jobs load (pools
+        of the same run in this build share them in each worker), None for its own."""
         ref = None if makers is None else _ray().put(makers)
-        pool = RayPool(self.remote, workers or self.workers, ref)
+        token = f"{self.session}:{uuid.uuid4().hex if worlds is None else worlds}"
+        pool = RayPool(self.remote, workers or self.workers, ref, token)
         try:
             yield pool
         finally:
