@@ -2,6 +2,7 @@
 
     python benchmarks/collection_sweep.py /work/fd_collection [--rows 20] [--timeout 30]
                                           [--domains satellite,scanalyzer] [--families ...]
+                                          [--forms bool,mc,open]
 
 The folder holds one sub-folder per domain: ``domain.pddl`` and its problems (``*.pddl``,
 or ``problems/*.pddl``). The first problem (sorted by name) is the domain's first one;
@@ -12,8 +13,8 @@ the ones its few stored files come from).
 
 Per domain: the read time (domain + first problem) and the ground time, ground actions
 and fluent atoms, or the reader's refusal. Then per family and problem, each build of
-`--rows` bool rows (racbench.generate, seed 0) in a process of its own, stopped after
-`--timeout` seconds:
+`--rows` rows of each form of `--forms` the family has (bool by default;
+racbench.generate, seed 0) in a process of its own, stopped after `--timeout` seconds:
 
 - ``built`` (with its seconds, and the CPU seconds of its process: the machine may be
   shared),
@@ -75,11 +76,11 @@ def reason(message: str) -> tuple[str, bool]:
     return " ".join(message.split())[:70], True
 
 
-def _build(family, domain_file, problem, rows, out):
+def _build(family, form, domain_file, problem, rows, out):
     start = time.perf_counter()
     try:
-        made = racbench.generate(family, domain_file=domain_file, problem=[problem], n=rows,
-                                 form="bool", seed=0)
+        racbench.generate(family, domain_file=domain_file, problem=[problem], n=rows,
+                          form=form, seed=0)
         out.put(("built", f"{time.process_time():.1f} s CPU", time.perf_counter() - start))
     except GenerationError as exc:
         out.put(("generation", str(exc), time.perf_counter() - start))
@@ -88,11 +89,12 @@ def _build(family, domain_file, problem, rows, out):
                  time.perf_counter() - start))
 
 
-def build(family: str, domain_file: Path, problem: Path, rows: int, timeout: float):
+def build(family: str, form: str, domain_file: Path, problem: Path, rows: int,
+          timeout: float):
     """(outcome, text, seconds) of one build in a process of its own."""
     ctx = mp.get_context("fork")
     out = ctx.Queue()
-    proc = ctx.Process(target=_build, args=(family, domain_file, problem, rows, out))
+    proc = ctx.Process(target=_build, args=(family, form, domain_file, problem, rows, out))
     proc.start()
     try:
         kind, text, seconds = out.get(timeout=timeout)
@@ -130,11 +132,14 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per build")
     ap.add_argument("--domains", default="", help="comma-separated sub-folders (default: all)")
     ap.add_argument("--families", default=",".join(BOOL_FAMILIES))
+    ap.add_argument("--forms", default="bool",
+                    help="comma-separated forms (bool, mc, open), each where the family has it")
     args = ap.parse_args()
     wanted = [d for d in args.domains.split(",") if d]
     folders = [f for f in sorted(args.folder.iterdir())
                if (f / "domain.pddl").is_file() and (not wanted or f.name in wanted)]
     families = [f for f in args.families.split(",") if f]
+    forms = [f for f in args.forms.split(",") if f]
     totals: Counter = Counter()
     findings = []
     start = time.perf_counter()
@@ -145,15 +150,17 @@ def main() -> None:
             continue
         print(f"{folder.name}: {read(folder, problems[0])}", flush=True)
         for problem in problems:
-            for family in families:
-                kind, text, seconds = build(family, folder / "domain.pddl", problem,
+            for family, form in ((f, m) for f in families for m in forms
+                                 if m in FAMILIES[f].forms):
+                kind, text, seconds = build(family, form, folder / "domain.pddl", problem,
                                             args.rows, args.timeout)
                 totals[kind] += 1
                 shown = f"built ({seconds:.1f} s, {text})" if kind == "built" else \
                     f"{'OURS' if kind == 'ours' else kind}: {text}"
-                print(f"  {problem.stem:>8} {family:<20} {shown}", flush=True)
+                print(f"  {problem.stem:>8} {family:<20} {form:<4} {shown}", flush=True)
                 if kind in ("ours", "failed", "timeout"):
-                    findings.append(f"{folder.name}/{problem.stem} {family}: {kind}: {text}")
+                    findings.append(f"{folder.name}/{problem.stem} {family} {form}: {kind}: "
+                                    f"{text}")
     print(f"\n{sum(totals.values())} builds in {time.perf_counter() - start:.0f} s: "
           + ", ".join(f"{totals[k]} {k}" for k in ("built", "refused", "ours", "failed",
                                                     "timeout")))
