@@ -2,7 +2,7 @@
 
     python benchmarks/collection_sweep.py /work/fd_collection [--rows 20] [--timeout 30]
                                           [--domains satellite,scanalyzer] [--families ...]
-                                          [--forms bool,mc,open]
+                                          [--forms bool,mc,open] [--cpu-timeout 60]
 
 The folder holds one sub-folder per domain: ``domain.pddl`` and its problems (``*.pddl``,
 or ``problems/*.pddl``). The first problem (sorted by name) is the domain's first one;
@@ -14,7 +14,8 @@ the ones its few stored files come from).
 Per domain: the read time (domain + first problem) and the ground time, ground actions
 and fluent atoms, or the reader's refusal. Then per family and problem, each build of
 `--rows` rows of each form of `--forms` the family has (bool by default;
-racbench.generate, seed 0) in a process of its own, stopped after `--timeout` seconds:
+racbench.generate, seed 0) in a process of its own, stopped after `--timeout` seconds
+(or `--cpu-timeout` seconds of its CPU):
 
 - ``built`` (with its seconds, and the CPU seconds of its process: the machine may be
   shared),
@@ -34,6 +35,7 @@ import argparse
 import multiprocessing as mp
 import queue
 import re
+import resource
 import time
 from collections import Counter
 from pathlib import Path
@@ -76,7 +78,9 @@ def reason(message: str) -> tuple[str, bool]:
     return " ".join(message.split())[:70], True
 
 
-def _build(family, form, domain_file, problem, rows, out):
+def _build(family, form, domain_file, problem, rows, out, cpu_limit):
+    if cpu_limit:  # the kernel stops the build past this much CPU (SIGXCPU)
+        resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_limit), int(cpu_limit) + 1))
     start = time.perf_counter()
     try:
         racbench.generate(family, domain_file=domain_file, problem=[problem], n=rows,
@@ -90,16 +94,26 @@ def _build(family, form, domain_file, problem, rows, out):
 
 
 def build(family: str, form: str, domain_file: Path, problem: Path, rows: int,
-          timeout: float):
+          timeout: float, cpu_limit: float | None = None):
     """(outcome, text, seconds) of one build in a process of its own."""
     ctx = mp.get_context("fork")
     out = ctx.Queue()
-    proc = ctx.Process(target=_build, args=(family, form, domain_file, problem, rows, out))
+    proc = ctx.Process(target=_build,
+                       args=(family, form, domain_file, problem, rows, out, cpu_limit))
+    start = time.perf_counter()
     proc.start()
-    try:
-        kind, text, seconds = out.get(timeout=timeout)
-    except queue.Empty:
-        kind, text, seconds = "timeout", f"over {timeout:.0f} s", timeout
+    while True:
+        try:
+            kind, text, seconds = out.get(timeout=1)
+            break
+        except queue.Empty:
+            if time.perf_counter() - start > timeout:
+                kind, text, seconds = "timeout", f"over {timeout:.0f} s", timeout
+                break
+            if not proc.is_alive() and out.empty():  # stopped at its CPU limit
+                kind, text = "timeout", f"over {cpu_limit:.0f} s CPU"
+                seconds = time.perf_counter() - start
+                break
     proc.join(1)
     if proc.is_alive():
         proc.kill()
@@ -130,6 +144,9 @@ def main() -> None:
     ap.add_argument("folder", type=Path)
     ap.add_argument("--rows", type=int, default=20)
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per build")
+    ap.add_argument("--cpu-timeout", type=float, default=None,
+                    help="CPU seconds per build (on a shared machine, where wall time says "
+                         "little); --timeout still bounds its wall time")
     ap.add_argument("--domains", default="", help="comma-separated sub-folders (default: all)")
     ap.add_argument("--families", default=",".join(BOOL_FAMILIES))
     ap.add_argument("--forms", default="bool",
@@ -153,7 +170,7 @@ def main() -> None:
             for family, form in ((f, m) for f in families for m in forms
                                  if m in FAMILIES[f].forms):
                 kind, text, seconds = build(family, form, folder / "domain.pddl", problem,
-                                            args.rows, args.timeout)
+                                            args.rows, args.timeout, args.cpu_timeout)
                 totals[kind] += 1
                 shown = f"built ({seconds:.1f} s, {text})" if kind == "built" else \
                     f"{'OURS' if kind == 'ours' else kind}: {text}"
