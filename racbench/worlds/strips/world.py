@@ -831,9 +831,17 @@ class ImplicitWorld(StripsWorld):
         cond = cond or self.goal_condition
         if blocks_must_move(self.task, cond) is not None:
             return super().optimal_steps(state, cond, max_depth)
-        pool = self._pool_of.get((state, cond.pos, cond.neg))
+        key = (state, cond.pos, cond.neg)
+        pool = self._pool_of.get(key)
         if pool is not None:
-            first = self._pool_first_actions(pool, cond)[(state, cond.pos, cond.neg)]
+            if pool[-1] == "wider":  # few of its states are drawn (by rows that found the
+                # narrow pool short), and its far ones cost most: state by state
+                if key not in self._first_of:
+                    self._first_of[key] = self._first_actions(state, cond,
+                                                              limits.current().search_budget)
+                first = self._first_of[key]
+            else:
+                first = self._pool_first_actions(pool, cond)[key]
             if first is BUDGET_RAN_OUT:
                 raise SearchBudgetExceeded(f"more than {limits.current().search_budget} states")
         else:
