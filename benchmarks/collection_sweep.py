@@ -2,6 +2,7 @@
 
     python benchmarks/collection_sweep.py /work/fd_collection [--rows 20] [--timeout 30]
                                           [--domains satellite,scanalyzer] [--families ...]
+                                          [--forms bool,mc,open] [--cpu-timeout 60]
 
 The folder holds one sub-folder per domain: ``domain.pddl`` and its problems (``*.pddl``,
 or ``problems/*.pddl``). The first problem (sorted by name) is the domain's first one;
@@ -12,8 +13,9 @@ the ones its few stored files come from).
 
 Per domain: the read time (domain + first problem) and the ground time, ground actions
 and fluent atoms, or the reader's refusal. Then per family and problem, each build of
-`--rows` bool rows (racbench.generate, seed 0) in a process of its own, stopped after
-`--timeout` seconds:
+`--rows` rows of each form of `--forms` the family has (bool by default;
+racbench.generate, seed 0) in a process of its own, stopped after `--timeout` seconds
+(or `--cpu-timeout` seconds of its CPU):
 
 - ``built`` (with its seconds, and the CPU seconds of its process: the machine may be
   shared),
@@ -33,6 +35,7 @@ import argparse
 import multiprocessing as mp
 import queue
 import re
+import resource
 import time
 from collections import Counter
 from pathlib import Path
@@ -75,11 +78,13 @@ def reason(message: str) -> tuple[str, bool]:
     return " ".join(message.split())[:70], True
 
 
-def _build(family, domain_file, problem, rows, out):
+def _build(family, form, domain_file, problem, rows, out, cpu_limit):
+    if cpu_limit:  # the kernel stops the build past this much CPU (SIGXCPU)
+        resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_limit), int(cpu_limit) + 1))
     start = time.perf_counter()
     try:
-        made = racbench.generate(family, domain_file=domain_file, problem=[problem], n=rows,
-                                 form="bool", seed=0)
+        racbench.generate(family, domain_file=domain_file, problem=[problem], n=rows,
+                          form=form, seed=0)
         out.put(("built", f"{time.process_time():.1f} s CPU", time.perf_counter() - start))
     except GenerationError as exc:
         out.put(("generation", str(exc), time.perf_counter() - start))
@@ -88,16 +93,27 @@ def _build(family, domain_file, problem, rows, out):
                  time.perf_counter() - start))
 
 
-def build(family: str, domain_file: Path, problem: Path, rows: int, timeout: float):
+def build(family: str, form: str, domain_file: Path, problem: Path, rows: int,
+          timeout: float, cpu_limit: float | None = None):
     """(outcome, text, seconds) of one build in a process of its own."""
     ctx = mp.get_context("fork")
     out = ctx.Queue()
-    proc = ctx.Process(target=_build, args=(family, domain_file, problem, rows, out))
+    proc = ctx.Process(target=_build,
+                       args=(family, form, domain_file, problem, rows, out, cpu_limit))
+    start = time.perf_counter()
     proc.start()
-    try:
-        kind, text, seconds = out.get(timeout=timeout)
-    except queue.Empty:
-        kind, text, seconds = "timeout", f"over {timeout:.0f} s", timeout
+    while True:
+        try:
+            kind, text, seconds = out.get(timeout=1)
+            break
+        except queue.Empty:
+            if time.perf_counter() - start > timeout:
+                kind, text, seconds = "timeout", f"over {timeout:.0f} s", timeout
+                break
+            if not proc.is_alive() and out.empty():  # stopped at its CPU limit
+                kind, text = "timeout", f"over {cpu_limit:.0f} s CPU"
+                seconds = time.perf_counter() - start
+                break
     proc.join(1)
     if proc.is_alive():
         proc.kill()
@@ -128,13 +144,19 @@ def main() -> None:
     ap.add_argument("folder", type=Path)
     ap.add_argument("--rows", type=int, default=20)
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per build")
+    ap.add_argument("--cpu-timeout", type=float, default=None,
+                    help="CPU seconds per build (on a shared machine, where wall time says "
+                         "little); --timeout still bounds its wall time")
     ap.add_argument("--domains", default="", help="comma-separated sub-folders (default: all)")
     ap.add_argument("--families", default=",".join(BOOL_FAMILIES))
+    ap.add_argument("--forms", default="bool",
+                    help="comma-separated forms (bool, mc, open), each where the family has it")
     args = ap.parse_args()
     wanted = [d for d in args.domains.split(",") if d]
     folders = [f for f in sorted(args.folder.iterdir())
                if (f / "domain.pddl").is_file() and (not wanted or f.name in wanted)]
     families = [f for f in args.families.split(",") if f]
+    forms = [f for f in args.forms.split(",") if f]
     totals: Counter = Counter()
     findings = []
     start = time.perf_counter()
@@ -145,15 +167,17 @@ def main() -> None:
             continue
         print(f"{folder.name}: {read(folder, problems[0])}", flush=True)
         for problem in problems:
-            for family in families:
-                kind, text, seconds = build(family, folder / "domain.pddl", problem,
-                                            args.rows, args.timeout)
+            for family, form in ((f, m) for f in families for m in forms
+                                 if m in FAMILIES[f].forms):
+                kind, text, seconds = build(family, form, folder / "domain.pddl", problem,
+                                            args.rows, args.timeout, args.cpu_timeout)
                 totals[kind] += 1
                 shown = f"built ({seconds:.1f} s, {text})" if kind == "built" else \
                     f"{'OURS' if kind == 'ours' else kind}: {text}"
-                print(f"  {problem.stem:>8} {family:<20} {shown}", flush=True)
+                print(f"  {problem.stem:>8} {family:<20} {form:<4} {shown}", flush=True)
                 if kind in ("ours", "failed", "timeout"):
-                    findings.append(f"{folder.name}/{problem.stem} {family}: {kind}: {text}")
+                    findings.append(f"{folder.name}/{problem.stem} {family} {form}: {kind}: "
+                                    f"{text}")
     print(f"\n{sum(totals.values())} builds in {time.perf_counter() - start:.0f} s: "
           + ", ".join(f"{totals[k]} {k}" for k in ("built", "refused", "ours", "failed",
                                                     "timeout")))

@@ -437,3 +437,110 @@ def test_a_depth_limit_finds_the_same_plan_and_stores_fewer_states():
             assert found == (plan if len(plan) <= depth else None)
         fewer += limited[0] < 3 * full[0]
     assert fewer >= 10
+
+
+def test_a_pool_that_runs_short_is_widened_and_its_rows_stay_exact():
+    """Satellite p08 answered by search under a budget of 40 states: its pool of states
+    near the goal (158 states) gave about 105 distinct next_action open rows, and a
+    split of 160 stopped with "64 draws in a row repeated problems already drawn ...
+    ask for at most 105". Rows whose draws keep repeating (WIDEN_AFTER in a row) now
+    draw from the wider pool: 160 distinct rows, each answer the enumerated world's
+    first actions of its shortest plans. Rows drawn before the pool ran short are those
+    of a build that never widens, byte for byte, wherever its repeats stayed short."""
+    import ast
+
+    from racbench.errors import GenerationError
+    from racbench.export.build import SplitRows
+    from racbench.tasks import rows as row_maker
+    from racbench.worlds.strips.shipped import shipped_files
+
+    cfg = TaskConfig(family="next_action", domain="satellite", form="open",
+                     problems={"test": ("p08",)})
+    domain_file, (problem,) = shipped_files("satellite", ["p08"])
+    explicit = world_for(domain_file, problem)
+
+    def build(widen_after: int, attempts: dict) -> list[dict]:
+        forget_worlds()
+        made = []
+        before = row_maker.WIDEN_AFTER
+        row_maker.WIDEN_AFTER = widen_after
+        try:
+            with limits.overridden(max_enumerated_states=20, search_budget=40):
+                gen = ConfigRows("next_action_open", cfg, 0, ("test",))
+                assert all(isinstance(w, ImplicitWorld) for w in gen.worlds["test"])
+                row = gen.row
+
+                def counted(split, index, code, attempt=0):
+                    attempts[index] = attempt
+                    return row(split, index, code, attempt)
+
+                gen.row = counted
+                try:
+                    for columns in SplitRows("next_action_open", gen, "test", 160, 0, {}):
+                        made.append(columns)
+                except GenerationError as exc:
+                    assert "ask for at most" in str(exc)
+        finally:
+            row_maker.WIDEN_AFTER = before
+            forget_worlds()
+        return made
+
+    narrow_attempts, wide_attempts = {}, {}
+    narrow = build(10 ** 9, narrow_attempts)  # never widened: as before
+    assert 60 < len(narrow) < 160
+    rows = build(row_maker.WIDEN_AFTER, wide_attempts)
+    assert len(rows) == 160 and len({r["id"] for r in rows}) == 160
+    widened = [i for i, a in wide_attempts.items() if a >= row_maker.WIDEN_AFTER]
+    assert widened
+    for i in range(min(widened)):
+        assert rows[i] == narrow[i]
+    same = [i for i in range(len(narrow)) if wide_attempts[i] < row_maker.WIDEN_AFTER
+            and narrow_attempts[i] == wide_attempts[i]]
+    assert all(rows[i] == narrow[i] for i in same)
+    atom_index = explicit.task.atom_index
+    for row in rows:
+        sym = json.loads(row["symbolic"])
+        state = sym["state"] if isinstance(sym["state"], list) else ast.literal_eval(sym["state"])
+        sid = explicit.index[explicit.task.state_of(a for a in state if tuple(a) in atom_index)]
+        first = {explicit.task.actions[k].term for k, _ in explicit.optimal_steps(sid)}
+        assert {tuple(a) for a in sym["answer"]} == first, row["id"]
+        assert score(row, row["answer"]).value == 1.0, row["id"]
+
+
+WIDENED_RECIPE = """\
+name: wide
+seed: 0
+configs:
+  - name: next_action_open
+    family: next_action
+    form: open
+    domain: satellite
+    problems: {test: [p08]}
+    splits: {test: 160}
+"""
+
+
+def test_a_build_whose_pool_is_widened_has_the_same_bytes_whatever_the_workers(tmp_path):
+    """The build above through the CLI (it stopped with exit code 2 before the pool was
+    widened): the wider pool is built only where rows are redrawn, in the process that
+    redraws, and kept apart from the narrow one, so one worker and two (under another
+    PYTHONHASHSEED) write the same Parquet bytes."""
+    import os
+    import subprocess
+    import sys
+
+    recipe = tmp_path / "wide.yaml"
+    recipe.write_text(WIDENED_RECIPE)
+    digests = []
+    for workers, hashseed in ((1, "0"), (2, "1")):
+        out = tmp_path / f"out{workers}"
+        proc = subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe),
+                               "--out", str(out), "--workers", str(workers), "--search-budget",
+                               "40", "--max-enumerated-states", "1000", "--quiet"],
+                              capture_output=True, text=True,
+                              env={**os.environ, "PYTHONHASHSEED": hashseed})
+        assert proc.returncode == 0, proc.stderr
+        files = sorted(out.rglob("*.parquet"))
+        assert files
+        digests.append([f.read_bytes() for f in files])
+    assert digests[0] == digests[1]

@@ -44,8 +44,8 @@ from racbench.text.phrasing import Names, TaskText
 from racbench.worlds.rules.splits import check_splits, rule_world_summary
 from racbench.worlds.rules.world import episode_worlds, split_world
 from racbench.worlds.science.lab import lab
-from racbench.worlds.strips.world import (ImplicitWorld, StripsWorld,
-                                          forget_worlds, trac_world, world_for)
+from racbench.worlds.strips.world import (ImplicitWorld, StripsWorld, forget_worlds,
+                                          trac_world, wider_pools, world_for)
 
 if TYPE_CHECKING:
     from racbench.tasks.config import TaskConfig
@@ -59,6 +59,7 @@ WEIGHTED_TRIES = 20 * SAMPLE_TRIES
 KIND_TRIES = 400  # situations tried in one problem for a bool cell before another problem
 PROBE_TRIES = 40
 CROWDED_AFTER = 8  # repeats in a row before a bool row is asked in another cell
+WIDEN_AFTER = 32  # ... and before a row draws states near the goal from the wider pool
 RARE_CELL_SWITCHES = 8  # other cells tried for a bool row whose cell draws cannot reach
 _say = sayer("cli", ("generation.j2",))
 TRAC_TEMPLATES = "blocksworld"  # TRAC's phrasing of its blocksworld (templates/blocksworld/)
@@ -388,6 +389,14 @@ class ConfigRows:
 
     # -- rows ---------------------------------------------------------------------------
     def row(self, split: str, index: int, code: int, attempt: int = 0) -> Row:
+        """The row at `index` of `split`; `attempt` counts the draws in a row that
+        repeated earlier rows (export/build.py). From WIDEN_AFTER on, the pool of states
+        near the goal has run short: implicit worlds draw from their wider pool
+        (`wider_pools`), which only such rows build."""
+        with wider_pools(attempt >= WIDEN_AFTER):
+            return self._row(split, index, code, attempt)
+
+    def _row(self, split: str, index: int, code: int, attempt: int) -> Row:
         seed = derive_seed(self.seed, self.name, split, index, attempt)
         rng = random.Random(seed)
         take_dropped()  # what earlier work in this process dropped is not this row's
