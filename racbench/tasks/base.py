@@ -99,12 +99,17 @@ def walk_through(world: StripsWorld, rng: random.Random, sid: int, length: int,
     """`walk`, and the states it passes through, `sid` first and its end last (no
     need to execute it again)."""
     plan, states = [], [sid]
+    succ, getrandbits = world.succ, rng.getrandbits
     for step in range(length):
-        acts, dsts = world.succ(sid)
+        acts, dsts = succ(sid)
         if kinds is None:
-            if not len(acts):
+            n = len(acts)
+            if not n:
                 return None
-            j = rng.randrange(len(acts))
+            k = n.bit_length()  # rng.randrange(n), inlined (racbench/splits/draws.py)
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
         else:
             schema, kind_of = kinds[step], world.action_kind
             options = [i for i, k in enumerate(acts) if kind_of(k)[0] == schema]

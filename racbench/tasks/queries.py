@@ -15,6 +15,7 @@ from typing import Sequence
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import Question
 from racbench.tasks.options import QUERY_KINDS
+from racbench.splits.draws import pick
 from racbench.worlds.strips.task import iter_bits
 
 Literal = tuple[int, bool]  # (atom index, polarity): goals, in STRIPS worlds
@@ -114,13 +115,13 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
         return None
     differs = [start_bits ^ end_bits] + [s ^ end_bits for s in avoid]
     for _ in range(GOAL_TRIES):
-        first = rng.choice(choices[0])
+        first = pick(rng, choices[0])
         goal, atoms = [first], 1 << first[0]
         if size == 2:
             rest = _without(choices[1], first)
             if not rest:
                 return None
-            second = rng.choice(rest)
+            second = pick(rng, rest)
             goal.append(second)
             atoms |= 1 << second[0]
             if kind is None:

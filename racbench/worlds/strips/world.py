@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from racbench.errors import GenerationError, InputError
+from racbench.splits.draws import below, shuffle
 from racbench.worlds.protocol import World
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.grounding import ground
@@ -196,7 +197,7 @@ class StripsWorld(World):
                 order = self.moves(s)
                 if rng is not None:
                     order = list(order)
-                    rng.shuffle(order)
+                    shuffle(rng, order)
                 for k, t, reached in order:
                     if t in parent:
                         continue
@@ -474,7 +475,7 @@ class ExplicitWorld(StripsWorld):
 
     def sample_state(self, rng: random.Random) -> int:
         """Uniform over the reachable states."""
-        return rng.randrange(self.n_states)
+        return below(rng, len(self.states))
 
     def bits(self, sid: int) -> int:
         return self.states[sid]
