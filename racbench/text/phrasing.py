@@ -61,8 +61,33 @@ class TaskText:
             self._sentences = {}
             return self.sentence(clause)
 
+    def fact_sentence(self, atom: tuple, positive: bool = True) -> str:
+        """`sentence(fact(atom, positive))`, kept per literal: a row's state says a
+        dozen facts, each said again in thousands of rows (the renamed copies of this
+        phrasing keep theirs here too, by the renamed atom)."""
+        try:
+            return self._said_facts[(atom, positive)]
+        except KeyError:
+            said = self._said_facts[(atom, positive)] = self.sentence(self.fact(atom, positive))
+            return said
+        except AttributeError:  # the first fact said in this phrasing
+            self._said_facts = {}
+            return self.fact_sentence(atom, positive)
+
+    def action_sentence(self, term: tuple) -> str:
+        """`sentence(action(term))`, kept per action as `fact_sentence` keeps facts."""
+        try:
+            return self._said_actions[term]
+        except KeyError:
+            said = self._said_actions[term] = self.sentence(self.action(term))
+            return said
+        except AttributeError:
+            self._said_actions = {}
+            return self.action_sentence(term)
+
     def state(self, atoms: Sequence[tuple], rng: random.Random) -> str:
-        facts = [self.sentence(self.fact(tuple(a))) for a in atoms]
+        said = self.fact_sentence
+        facts = [said(tuple(a)) for a in atoms]
         rng.shuffle(facts)
         return " ".join(facts)
 
@@ -151,6 +176,12 @@ class _RenamedText(TaskText):
     def action(self, term: tuple) -> str:
         return self._base.action(self._names.term(term))
 
+    def fact_sentence(self, atom: tuple, positive: bool = True) -> str:
+        return self._base.fact_sentence(self._names.term(atom), positive)
+
+    def action_sentence(self, term: tuple) -> str:
+        return self._base.action_sentence(self._names.term(term))
+
 
 class Names:
     """One row's object names: the world's objects mapped to names drawn from a pool."""
@@ -169,7 +200,8 @@ class Names:
         self._symbols = known[1]
 
     def term(self, term) -> tuple:
-        return (term[0],) + tuple(self.mapping.get(a, a) for a in term[1:])
+        get = self.mapping.get
+        return (term[0], *[get(a, a) for a in term[1:]])
 
     def symbolic(self, value):
         """A row's symbolic JSON with every object renamed: the keys of `objects`, and the
