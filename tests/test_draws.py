@@ -31,3 +31,13 @@ def test_pick_refuses_an_empty_sequence_as_choice_does():
         except IndexError:
             continue
         raise AssertionError(f"{draw} drew from an empty sequence")
+
+
+def test_below_refuses_an_empty_range_as_randrange_does():
+    """Not a draw for ever: getrandbits(0) is always 0, never below 0."""
+    for n in (0, -3):
+        try:
+            below(random.Random(0), n)
+        except ValueError:
+            continue
+        raise AssertionError(f"below drew from range({n})")

@@ -17,6 +17,8 @@ import random
 
 def below(rng: random.Random, n: int) -> int:
     """`rng.randrange(n)` for n > 0."""
+    if n <= 0:
+        raise ValueError("empty range for randrange()")
     getrandbits = rng.getrandbits
     k = n.bit_length()
     r = getrandbits(k)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Callable, Sequence
 
+from racbench.splits import draws
 from racbench.tasks.balance import pick_bool, pick_mc
 from racbench.worlds.strips.budget import note_dropped
 from racbench.tasks.question import N_OPTIONS, Question, Target, json_key
@@ -115,7 +116,7 @@ def walk_through(world: StripsWorld, rng: random.Random, sid: int, length: int,
             options = [i for i, k in enumerate(acts) if kind_of(k)[0] == schema]
             if not options:
                 return None
-            j = rng.choice(options)
+            j = draws.pick(rng, options)
         plan.append(acts[j])
         sid = dsts[j]
         states.append(sid)
@@ -272,7 +273,8 @@ def family_template(name: str, style: str = "acp"):
 
 
 def state_clauses(world: StripsWorld, sid: int) -> list[tuple]:
-    return [tuple(a) for a in world.state_atoms(sid)]
+    terms = getattr(world, "state_terms", None)  # STRIPS worlds: kept per state
+    return list(terms(sid)) if terms is not None else [tuple(a) for a in world.state_atoms(sid)]
 
 
 def base_context(world: StripsWorld, text, q: Question, rng: random.Random) -> str:

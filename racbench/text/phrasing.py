@@ -17,6 +17,7 @@ import random
 from functools import lru_cache
 from typing import Sequence
 
+from racbench.splits.draws import shuffle
 from racbench.text import Clause, environment
 from racbench.text.domain import DomainText, macro_name
 from racbench.worlds.strips.model import AnyOf, Domain
@@ -88,7 +89,7 @@ class TaskText:
     def state(self, atoms: Sequence[tuple], rng: random.Random) -> str:
         said = self.fact_sentence
         facts = [said(tuple(a)) for a in atoms]
-        rng.shuffle(facts)
+        shuffle(rng, facts)
         return " ".join(facts)
 
     def conjunction(self, literals: Sequence[tuple[tuple, bool]]) -> str:
@@ -207,6 +208,8 @@ class Names:
         """A row's symbolic JSON with every object renamed: the keys of `objects`, and the
         arguments of every atom and action term (lists headed by a predicate or an
         action of the domain), wherever they sit."""
+        if type(value) is str:  # most values: a leaf, as it is
+            return value
         if isinstance(value, dict):
             if "atom" in value:
                 return dict(value, atom=self.symbolic(value["atom"]))
@@ -214,7 +217,8 @@ class Names:
                     for k, v in value.items()}
         if isinstance(value, list):
             if value and isinstance(value[0], str) and value[0] in self._symbols:
-                return [value[0]] + [self.mapping.get(a, a) for a in value[1:]]
+                get = self.mapping.get
+                return [value[0], *[get(a, a) for a in value[1:]]]
             return [self.symbolic(v) for v in value]
         return value
 
