@@ -347,3 +347,29 @@ def test_planning_competition_domains_render_by_default(competition_pddl):
                 if text.obfuscation is None:
                     check_clause(atom, pos, neg)
             assert text.describe_domain()
+
+
+def test_sentences_kept_per_fact_follow_each_rows_names():
+    """TaskText.fact_sentence / action_sentence (kept per literal and action, shared by
+    a phrasing's renamed copies) say what sentence(fact(...)) says, under each row's
+    own names: a copy renamed otherwise never gets another copy's sentence."""
+    from racbench.text.phrasing import Names
+    from racbench.worlds.strips.world import trac_world
+
+    world = trac_world(3)
+    text = world.text(style="trac", templates="blocksworld")
+    blocks = list(world.objects)
+    fact, action = ("on", blocks[0], blocks[1]), world.action_term(0)
+    assert text.fact_sentence(fact) == text.sentence(text.fact(fact))
+    for colours in (["red", "blue", "green"], ["blue", "green", "red"], ["red", "blue", "green"]):
+        renamed = text.renamed(Names(dict(zip(blocks, colours)), world.domain))
+        for positive in (True, False):
+            said = renamed.sentence(renamed.fact(fact, positive))
+            assert renamed.fact_sentence(fact, positive) == said
+            assert colours[0] in said and colours[1] in said
+        assert renamed.action_sentence(action) == renamed.sentence(renamed.action(action))
+        rng, again = random.Random(1), random.Random(1)
+        atoms = [tuple(a) for a in world.state_atoms(0)]
+        expected = [renamed.sentence(renamed.fact(a)) for a in atoms]
+        again.shuffle(expected)
+        assert renamed.state(atoms, rng) == " ".join(expected)

@@ -544,3 +544,23 @@ def test_a_build_whose_pool_is_widened_has_the_same_bytes_whatever_the_workers(t
         assert files
         digests.append([f.read_bytes() for f in files])
     assert digests[0] == digests[1]
+
+
+def test_states_kept_per_state_read_as_computed_afresh():
+    """An enumerated world keeps each state's sorted atoms (state_terms) once read;
+    what rows get of it (state_atoms, fresh lists) is what the world computes anew,
+    the same as an implicit world over the same problem says, and a row changing its
+    copy changes nobody else's."""
+    from racbench.worlds.strips.world import ImplicitWorld, StripsWorld, trac_world
+
+    world = trac_world(4)
+    assert world.explicit and world._terms is not None
+    implicit = ImplicitWorld(world.domain, world.domain_text, world.problem, world.label)
+    for sid in range(world.n_states):
+        fresh = sorted(list(a) for a in world.task.atoms_of(world.bits(sid)) + world.static_atoms)
+        assert StripsWorld.state_terms(world, sid) == world.state_terms(sid)
+        first = world.state_atoms(sid)
+        assert first == fresh == implicit.state_atoms(world.bits(sid))
+        first[0].append("changed")
+        first.append(["changed"])
+        assert world.state_atoms(sid) == fresh

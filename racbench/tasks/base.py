@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Callable, Sequence
 
+from racbench.splits import draws
 from racbench.tasks.balance import pick_bool, pick_mc
 from racbench.worlds.strips.budget import note_dropped
 from racbench.tasks.question import N_OPTIONS, Question, Target, json_key
@@ -99,18 +100,23 @@ def walk_through(world: StripsWorld, rng: random.Random, sid: int, length: int,
     """`walk`, and the states it passes through, `sid` first and its end last (no
     need to execute it again)."""
     plan, states = [], [sid]
+    succ, getrandbits = world.succ, rng.getrandbits
     for step in range(length):
-        acts, dsts = world.succ(sid)
+        acts, dsts = succ(sid)
         if kinds is None:
-            if not len(acts):
+            n = len(acts)
+            if not n:
                 return None
-            j = rng.randrange(len(acts))
+            k = n.bit_length()  # rng.randrange(n), inlined (racbench/splits/draws.py)
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
         else:
             schema, kind_of = kinds[step], world.action_kind
             options = [i for i, k in enumerate(acts) if kind_of(k)[0] == schema]
             if not options:
                 return None
-            j = rng.choice(options)
+            j = draws.pick(rng, options)
         plan.append(acts[j])
         sid = dsts[j]
         states.append(sid)
@@ -267,7 +273,8 @@ def family_template(name: str, style: str = "acp"):
 
 
 def state_clauses(world: StripsWorld, sid: int) -> list[tuple]:
-    return [tuple(a) for a in world.state_atoms(sid)]
+    terms = getattr(world, "state_terms", None)  # STRIPS worlds: kept per state
+    return list(terms(sid)) if terms is not None else [tuple(a) for a in world.state_atoms(sid)]
 
 
 def base_context(world: StripsWorld, text, q: Question, rng: random.Random) -> str:

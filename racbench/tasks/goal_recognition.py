@@ -23,6 +23,7 @@ they begin a shortest solution, and configs of other lengths are refused.
 
 from __future__ import annotations
 
+from racbench.splits.draws import below
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Question, Target, any_state, assemble,
@@ -118,7 +119,7 @@ def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None)
     one state before the caller draws another."""
     start = world.bits(sid)
     for _ in range(GOAL_TRIES):
-        walked = walk_through(world, rng, sid, length + rng.randrange(GOAL_SLACK + 1))
+        walked = walk_through(world, rng, sid, length + below(rng, GOAL_SLACK + 1))
         if walked is None:
             return None
         end = world.bits(walked[1][-1])
@@ -248,7 +249,7 @@ def render(q, world, text, rng, form):
         t = family_template("goal_recognition", "trac")
         actions = [tuple(term(world, k)) for k in q.actions]
         return (str(t.context(text.state(state_clauses(world, q.sid), rng),
-                              " ".join(text.sentence(text.action(a)) for a in actions))),
+                              " ".join(text.action_sentence(a) for a in actions))),
                 str(t.question(text.sentence(text.conjunction(q.goal)))), [])
     t = family_template("goal_recognition")
     steps = text.steps([tuple(term(world, k)) for k in q.actions])

@@ -77,8 +77,8 @@ def render(q, world, text, rng, form):
     if text.style == "trac":
         t = family_template("projection", "trac")
         context = t.context(text.state(state_clauses(world, q.sid), rng),
-                            " ".join(text.sentence(text.action(s)) for s in steps))
-        return str(context), str(t.question([text.sentence(text.fact(a, p))
+                            " ".join(text.action_sentence(s) for s in steps))
+        return str(context), str(t.question([text.fact_sentence(a, p)
                                               for a, p in literals])), []
     t = family_template("projection")
     context = str(text.common.sequence_context(base_context(world, text, q, rng),

@@ -15,6 +15,7 @@ from typing import Sequence
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import Question
 from racbench.tasks.options import QUERY_KINDS
+from racbench.splits.draws import pick, shuffle
 from racbench.worlds.strips.task import iter_bits
 
 Literal = tuple[int, bool]  # (atom index, polarity): goals, in STRIPS worlds
@@ -77,15 +78,15 @@ class QueryPool(Pool):
     def pick(self, rng: random.Random, label: bool, kind, variant: int | None = None):
         if len(kind) == 1:
             found = self._by_kind[label].get(kind[0])
-            return (rng.choice(found),) if found else None
+            return (pick(rng, found),) if found else None
         patterns = [(True, True)] if label else list(FALSE_PATTERNS)
-        rng.shuffle(patterns)
+        shuffle(rng, patterns)
         for first, second in patterns:
             xs = self._by_kind[first].get(kind[0])
             ys = self._by_kind[second].get(kind[1])
             if xs and ys and _distinct_pair(xs, ys):
-                a = rng.choice([x for x in xs if any(y[0] != x[0] for y in ys)])
-                return a, rng.choice([y for y in ys if y[0] != a[0]])
+                a = pick(rng, [x for x in xs if any(y[0] != x[0] for y in ys)])
+                return a, pick(rng, [y for y in ys if y[0] != a[0]])
         return None
 
 
@@ -114,13 +115,13 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
         return None
     differs = [start_bits ^ end_bits] + [s ^ end_bits for s in avoid]
     for _ in range(GOAL_TRIES):
-        first = rng.choice(choices[0])
+        first = pick(rng, choices[0])
         goal, atoms = [first], 1 << first[0]
         if size == 2:
             rest = _without(choices[1], first)
             if not rest:
                 return None
-            second = rng.choice(rest)
+            second = pick(rng, rest)
             goal.append(second)
             atoms |= 1 << second[0]
             if kind is None:

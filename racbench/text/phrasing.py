@@ -17,6 +17,7 @@ import random
 from functools import lru_cache
 from typing import Sequence
 
+from racbench.splits.draws import shuffle
 from racbench.text import Clause, environment
 from racbench.text.domain import DomainText, macro_name
 from racbench.worlds.strips.model import AnyOf, Domain
@@ -61,9 +62,34 @@ class TaskText:
             self._sentences = {}
             return self.sentence(clause)
 
+    def fact_sentence(self, atom: tuple, positive: bool = True) -> str:
+        """`sentence(fact(atom, positive))`, kept per literal: a row's state says a
+        dozen facts, each said again in thousands of rows (the renamed copies of this
+        phrasing keep theirs here too, by the renamed atom)."""
+        try:
+            return self._said_facts[(atom, positive)]
+        except KeyError:
+            said = self._said_facts[(atom, positive)] = self.sentence(self.fact(atom, positive))
+            return said
+        except AttributeError:  # the first fact said in this phrasing
+            self._said_facts = {}
+            return self.fact_sentence(atom, positive)
+
+    def action_sentence(self, term: tuple) -> str:
+        """`sentence(action(term))`, kept per action as `fact_sentence` keeps facts."""
+        try:
+            return self._said_actions[term]
+        except KeyError:
+            said = self._said_actions[term] = self.sentence(self.action(term))
+            return said
+        except AttributeError:
+            self._said_actions = {}
+            return self.action_sentence(term)
+
     def state(self, atoms: Sequence[tuple], rng: random.Random) -> str:
-        facts = [self.sentence(self.fact(tuple(a))) for a in atoms]
-        rng.shuffle(facts)
+        said = self.fact_sentence
+        facts = [said(tuple(a)) for a in atoms]
+        shuffle(rng, facts)
         return " ".join(facts)
 
     def conjunction(self, literals: Sequence[tuple[tuple, bool]]) -> str:
@@ -151,6 +177,12 @@ class _RenamedText(TaskText):
     def action(self, term: tuple) -> str:
         return self._base.action(self._names.term(term))
 
+    def fact_sentence(self, atom: tuple, positive: bool = True) -> str:
+        return self._base.fact_sentence(self._names.term(atom), positive)
+
+    def action_sentence(self, term: tuple) -> str:
+        return self._base.action_sentence(self._names.term(term))
+
 
 class Names:
     """One row's object names: the world's objects mapped to names drawn from a pool."""
@@ -169,12 +201,15 @@ class Names:
         self._symbols = known[1]
 
     def term(self, term) -> tuple:
-        return (term[0],) + tuple(self.mapping.get(a, a) for a in term[1:])
+        get = self.mapping.get
+        return (term[0], *[get(a, a) for a in term[1:]])
 
     def symbolic(self, value):
         """A row's symbolic JSON with every object renamed: the keys of `objects`, and the
         arguments of every atom and action term (lists headed by a predicate or an
         action of the domain), wherever they sit."""
+        if type(value) is str:  # most values: a leaf, as it is
+            return value
         if isinstance(value, dict):
             if "atom" in value:
                 return dict(value, atom=self.symbolic(value["atom"]))
@@ -182,7 +217,8 @@ class Names:
                     for k, v in value.items()}
         if isinstance(value, list):
             if value and isinstance(value[0], str) and value[0] in self._symbols:
-                return [value[0]] + [self.mapping.get(a, a) for a in value[1:]]
+                get = self.mapping.get
+                return [value[0], *[get(a, a) for a in value[1:]]]
             return [self.symbolic(v) for v in value]
         return value
 

@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from racbench.errors import GenerationError, InputError
+from racbench.splits.draws import below, shuffle
 from racbench.worlds.protocol import World
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.grounding import ground
@@ -226,7 +227,7 @@ class StripsWorld(World):
                 order = self.moves(s)
                 if rng is not None:
                     order = list(order)
-                    rng.shuffle(order)
+                    shuffle(rng, order)
                 for k, t, reached in order:
                     if t in parent:
                         continue
@@ -269,8 +270,12 @@ class StripsWorld(World):
     # -- facts and terms (the protocol's view: terms, not indices) ------------------------
     def state_atoms(self, state: int) -> list[list[str]]:
         """Every true atom, static ones included, sorted."""
+        return [list(a) for a in self.state_terms(state)]
+
+    def state_terms(self, state: int) -> tuple[tuple, ...]:
+        """`state_atoms` as tuples (read them, never change them)."""
         atoms = self.task.atoms_of(self.bits(state)) + self.static_atoms
-        return sorted(list(a) for a in atoms)
+        return tuple(sorted(tuple(a) for a in atoms))
 
     def facts(self, state: int) -> frozenset[tuple]:
         """The fluent atoms true in `state`."""
@@ -306,7 +311,7 @@ class StripsWorld(World):
 
     def render_state(self, state: int, text, rng) -> str:
         """Every true atom (static ones included) as a sentence, in a random order."""
-        return text.state([tuple(a) for a in self.state_atoms(state)], rng)
+        return text.state(list(self.state_terms(state)), rng)
 
     def symbolic(self, state: int) -> dict:
         """What a row stores to rebuild the world and the state with any STRIPS engine."""
@@ -455,6 +460,7 @@ class ExplicitWorld(StripsWorld):
         small = len(self.states) <= SMALL_SPACE
         self._literal_lists = {} if small else None
         self._moves = [None] * len(self.states) if small else None
+        self._terms = [None] * len(self.states) if small else None
 
     @property
     def n_states(self) -> int:
@@ -492,6 +498,16 @@ class ExplicitWorld(StripsWorld):
             found = self._moves[sid] = super().moves(sid)
         return found
 
+    def state_terms(self, state: int) -> tuple[tuple, ...]:
+        """StripsWorld.state_terms, kept per state in small spaces: every row states
+        its state twice (its context and its symbolic form), from a few hundred."""
+        if self._terms is None:
+            return super().state_terms(state)
+        found = self._terms[state]
+        if found is None:
+            found = self._terms[state] = super().state_terms(state)
+        return found
+
     def true_literals(self, bits: int, kind: tuple) -> list[tuple[int, bool]]:
         """StripsWorld.true_literals, kept per state and kind in small spaces: goal
         draws ask about the same few hundred states again and again."""
@@ -504,7 +520,7 @@ class ExplicitWorld(StripsWorld):
 
     def sample_state(self, rng: random.Random) -> int:
         """Uniform over the reachable states."""
-        return rng.randrange(self.n_states)
+        return below(rng, len(self.states))
 
     def bits(self, sid: int) -> int:
         return self.states[sid]

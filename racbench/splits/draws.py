@@ -1,0 +1,52 @@
+"""`random.Random`'s draws for the hot loops of walks and searches, inlined.
+
+A row of TRAC makes hundreds of draws (steps of walks, shuffles of a search's moves,
+literals of goals), and `rng.randrange(n)` is three Python calls deep (`randrange`,
+`_randbelow`, `getrandbits`). These functions make the same draws from the same
+stream as `randrange(n)`, `choice(seq)` and `shuffle(x)` do, one call deep: Python's
+own algorithm (rejection sampling on `n.bit_length()` bits, the same since Python 3.2
+and in every version racbench supports), so rows keep their bytes. They are only for
+`random.Random` itself: a subclass that overrides `random` or `getrandbits` draws
+differently and must use its own methods (tests/test_draws.py checks the equality).
+"""
+
+from __future__ import annotations
+
+import random
+
+
+def below(rng: random.Random, n: int) -> int:
+    """`rng.randrange(n)` for n > 0."""
+    if n <= 0:
+        raise ValueError("empty range for randrange()")
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def pick(rng: random.Random, seq):
+    """`rng.choice(seq)`."""
+    n = len(seq)
+    if not n:
+        raise IndexError("Cannot choose from an empty sequence")
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return seq[r]
+
+
+def shuffle(rng: random.Random, x: list) -> None:
+    """`rng.shuffle(x)`, in place."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
