@@ -31,7 +31,7 @@ state reaches every fact, say) is printed with the row maker's reason, and so is
 level that cannot ask it ("-" in its column).
 
 By default every shipped domain and TRAC's blocksworld are measured, 32 rows a level:
-about 4 minutes of CPU.
+about 3 minutes of CPU.
 
     python benchmarks/difficulty_levels.py [--rows 32] [--families projection,...]
         [--worlds blocksworld_trac,blocksworld,...] [--budget 200] [--memory 0] [--seed 0]
