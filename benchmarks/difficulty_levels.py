@@ -26,10 +26,15 @@ whose accuracy is printed per level:
 levels (easy > medium > hard), "expert<=hard" whether the fourth is no easier than the
 third. The "exact" column counts the rows whose label the family's exact `truth`
 re-derives (all of them, or the row maker is wrong). A (family, world) the levels
-cannot ask (no train problem of a level gives such questions) is printed with why.
+cannot ask (no train problem of a level gives such questions: reachability where every
+state reaches every fact, say) is printed with the row maker's reason, and so is a
+level that cannot ask it ("-" in its column).
 
-    python benchmarks/difficulty_levels.py [--rows 64] [--families projection,...]
-        [--worlds blocksworld_trac,blocksworld,gripper] [--budget 200] [--memory 0] [--seed 0]
+By default every shipped domain and TRAC's blocksworld are measured, 32 rows a level:
+about 3 minutes of CPU.
+
+    python benchmarks/difficulty_levels.py [--rows 32] [--families projection,...]
+        [--worlds blocksworld_trac,blocksworld,...] [--budget 200] [--memory 0] [--seed 0]
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ import contextlib
 import hashlib
 import inspect
 import json
+import re
 import time
 from dataclasses import dataclass, fields
 from functools import wraps
@@ -54,6 +60,7 @@ from racbench.worlds.rules.grammar import RuleSet
 from racbench.worlds.rules.world import state_from_json
 from racbench.worlds.strips import oracles
 from racbench.worlds.strips.search import SearchBudgetExceeded
+from racbench.worlds.strips.shipped import shipped_domains
 from racbench.worlds.strips.task import GroundAction, GroundTask
 
 RULE_FAMILIES = ("projection", "executability", "applicability", "progression")
@@ -110,9 +117,22 @@ def forgetful(task: GroundTask, memory: int) -> GroundTask:
                       task.goal)
 
 
+def row_states(row: dict) -> list[int]:
+    """The row's state and those its actions (if any) lead to while they apply."""
+    st = SymbolicTask(json.loads(row["symbolic"]))
+    states = [st.state]
+    for term in json.loads(row["symbolic"]).get("actions") or []:
+        a = st.action(term)
+        if a is None or not st.task.actions[a].applicable(states[-1]):
+            break
+        states.append(st.task.actions[a].apply(states[-1]))
+    return states
+
+
 def easy_memory(rows: list[dict]) -> int:
-    """The most true atoms of any row's state: a memory that holds them all."""
-    return max(SymbolicTask(json.loads(r["symbolic"])).state.bit_count() for r in rows)
+    """The most true atoms of any row's state (or one its actions lead to): a memory
+    that holds them all."""
+    return max(s.bit_count() for r in rows for s in row_states(r))
 
 
 @contextlib.contextmanager
@@ -211,31 +231,57 @@ def manual_length(rows: list[dict]) -> int:
 
 def measure(family: str, world: str, rows: int, budget: int, memory: int, seed: int):
     """Per level: (level, the bounded reasoner's accuracy, exact answers agreeing with
-    labels), and the memory used (`memory`, or 0: the easy level's largest state)."""
-    made = {lv: Stream(task_key(family, world), seed=seed, level=lv).rows(0, rows)
-            for lv in LEVELS}
+    labels, None) or (level, None, 0, why) for a level that cannot ask the family here;
+    and the memory used (`memory`, or 0: the easy level's largest state). A family the
+    easy level cannot ask raises InputError."""
+    made, why = {}, {}
+    for lv in LEVELS:
+        try:
+            made[lv] = Stream(task_key(family, world), seed=seed, level=lv).rows(0, rows)
+        except InputError as exc:
+            if lv == LEVELS[0]:
+                raise
+            why[lv] = str(exc)
     rules = world.startswith("rules/")
     memory = memory or (manual_length if rules else easy_memory)(made[LEVELS[0]])
     out = []
     for level in LEVELS:
+        if level in why:
+            out.append((level, None, 0, why[level]))
+            continue
         got = [rule_answers(r, memory) if rules else answers(r, budget, memory)
                for r in made[level]]
         labels = [bool(r["label"]) for r in made[level]]
         exact = sum(e == lab for (e, _), lab in zip(got, labels))
         right = sum(b == lab for (_, b), lab in zip(got, labels))
-        out.append((level, right / rows, exact))
+        out.append((level, right / rows, exact, None))
     return out, memory
 
 
-def falls(accuracies: list[float]) -> bool:
+def why_not(message: str) -> str:
+    """The reason in a refusal to ask a family, short: the row maker's own words on
+    why its problems give no such question, where it says."""
+    found = re.search(r"\((in each, [^)]*)\)", message)
+    return found.group(1) if found else message[:110]
+
+
+def falls(accuracies: list[float | None]) -> bool:
     a = accuracies
-    return a[0] > a[1] > a[2]
+    return None not in a[:3] and a[0] > a[1] > a[2]
+
+
+def expert_no_easier(accuracies: list[float | None]) -> str:
+    if None in accuracies[2:]:
+        return "-"
+    return "yes" if accuracies[3] <= accuracies[2] else "no"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=64)
-    parser.add_argument("--worlds", default=f"{TRAC_DOMAIN},blocksworld,gripper")
+    parser.add_argument("--rows", type=int, default=32)
+    parser.add_argument("--worlds", default=",".join([TRAC_DOMAIN, *sorted(shipped_domains())]),
+                        help="comma-separated (default: TRAC's blocksworld and every shipped "
+                             "domain)")
     parser.add_argument("--families", default="")
     parser.add_argument("--budget", type=int, default=200)
     parser.add_argument("--memory", type=int, default=0,
@@ -249,7 +295,7 @@ def main() -> None:
           f"{args.rows} true/false rows per level, seed {args.seed}")
     print(f"{'family':20} {'world':17} " + " ".join(f"{lv:>7}" for lv in LEVELS)
           + f" {'exact':>7} {'falls':>5} {'expert<=hard':>12} {'memory':>6} {'rows/s':>7}")
-    covered = 0
+    covered = pairs = 0
     for world in args.worlds.split(","):
         families = (TRAC_FAMILIES if world == TRAC_DOMAIN else RULE_FAMILIES
                     if world.startswith("rules/") else strips_families())
@@ -260,22 +306,29 @@ def main() -> None:
             try:
                 result, memory = measure(family, world, args.rows, args.budget,
                                          args.memory, args.seed)
-            except InputError as exc:  # a level this family cannot ask here: say so
-                print(f"{family:20} {world:17} not measured: {str(exc)[:90]}")
+            except InputError as exc:  # a family this world cannot ask: say why
+                print(f"{family:20} {world:17} not asked: {why_not(str(exc))}")
                 continue
             seconds = time.perf_counter() - start
-            accuracies = [acc for _, acc, _ in result]
-            exact = sum(e for _, _, e in result)
+            accuracies = [acc for _, acc, _, _ in result]
+            exact = sum(e for _, _, e, _ in result)
+            asked = sum(acc is not None for acc in accuracies)
             ok = falls(accuracies)
             covered += ok
-            print(f"{family:20} {world:17} " + " ".join(f"{a:7.3f}" for a in accuracies)
-                  + f" {f'{exact}/{args.rows * len(LEVELS)}':>7}"
+            pairs += 1
+            print(f"{family:20} {world:17} "
+                  + " ".join("      -" if a is None else f"{a:7.3f}" for a in accuracies)
+                  + f" {f'{exact}/{args.rows * asked}':>7}"
                   + f" {'yes' if ok else 'no':>5}"
-                  + f" {'yes' if accuracies[3] <= accuracies[2] else 'no':>12}"
+                  + f" {expert_no_easier(accuracies):>12}"
                   + f" {memory:6d}"
-                  + f" {args.rows * len(LEVELS) / seconds:7.1f}",
+                  + f" {args.rows * asked / seconds:7.1f}",
                   flush=True)
-    print(f"{covered} (family, world) pairs fall over the first three levels")
+            for level, _, _, reason in result:
+                if reason:
+                    print(f"{'':38} {level} not asked: {why_not(reason)}")
+    print(f"{covered} of {pairs} (family, world) pairs measured fall over the first three "
+          f"levels; {time.process_time():.0f} s of CPU")
 
 
 if __name__ == "__main__":
