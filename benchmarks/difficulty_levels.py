@@ -17,10 +17,13 @@ whose accuracy is printed per level:
   budget, not because of what a level is.
 * rule worlds (`rules/rtfm`, `rules/messenger`): the episode stepped as verify steps
   it, by a reasoner that reads only the manual's first `--memory` sentences (by default
-  as many as the longest manual of the easy rows) and follows the code names those
-  define: an entity whose behaviour it did not read stays where it is, a weapon whose
-  win it did not read does not win (projection, executability, applicability and
-  progression rows). "memory" is then sentences read.
+  as many as the longest manual of the easy rows) and knows only what those say,
+  following the code names they define: an entity whose behaviour it did not read stays
+  where it is, one whose team it did not read is not the team to defeat, one whose role
+  it did not read is an enemy, a weapon whose win it did not read does not win
+  (projection, executability, applicability and progression rows). "memory" is then
+  sentences read. Applicability asks whether a move runs into the wall, which no rule
+  decides: it cannot fall for this reasoner (nor for any that reads the grid).
 
 "falls" says whether accuracy falls from each level to the next over the first three
 levels (easy > medium > hard), "expert<=hard" whether the fourth is no easier than the
@@ -178,20 +181,27 @@ def rule_truth(sym: dict, rules: dict) -> bool:
 
 
 def read_rules(rules: dict, read: int) -> dict:
-    """The rules as a reasoner knows them from the manual's first `read` sentences: an
-    entity's behaviour from a behaviour sentence about its reference or a code name
-    that read alias sentences lead to (one it did not read: it stays where it is), and
-    the beats sentences it read (a pair it did not read: the weapon does not win)."""
+    """The rules as a reasoner knows them from the manual's first `read` sentences, and
+    nothing else: what an entity does, its team (rtfm) or role (messenger) from a
+    sentence about its reference or a code name that read alias sentences lead to, and
+    the beats sentences it read. What it did not read takes a default: an entity stays
+    where it is, is of no team to defeat (defeating it does not win), is an enemy
+    (messenger: meeting it loses), and a weapon whose win it did not read does not win."""
     seen = rules["statements"][:read]
     aliases = {a[0]: a[1] for kind, a, _, _ in seen if kind == "alias"}
-    behaviour = {a[0]: a[1] for kind, a, _, _ in seen if kind == "behaviour"}
+    said = {(kind, a[0]): a[1] for kind, a, _, _ in seen
+            if kind in ("behaviour", "member", "role")}
     refs = dict(map(tuple, rules["references"]))
-    entities = []
-    for e in rules["entities"]:
-        ref, hops = refs.get(e[0]), 0
-        while ref not in behaviour and ref in aliases and hops < len(aliases):
+
+    def known(name: str, kind: str, default: str) -> str:
+        ref, hops = refs.get(name), 0
+        while (kind, ref) not in said and ref in aliases and hops < len(aliases):
             ref, hops = aliases[ref], hops + 1
-        entities.append([e[0], behaviour.get(ref, "stays"), *e[2:]])
+        return said.get((kind, ref), default)
+    entities = [[name, known(name, "behaviour", "stays"), element,
+                 known(name, "member", "") if team else team,
+                 known(name, "role", "enemy") if role else role]
+                for name, _, element, team, role in rules["entities"]]
     beats = [list(a) for kind, a, _, _ in seen if kind == "beats"]
     return {**rules, "entities": entities,
             "beats": [b for b in rules["beats"] if list(b) in beats]}
