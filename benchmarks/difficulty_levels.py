@@ -17,10 +17,23 @@ whose accuracy is printed per level:
   budget, not because of what a level is.
 * rule worlds (`rules/rtfm`, `rules/messenger`): the episode stepped as verify steps
   it, by a reasoner that reads only the manual's first `--memory` sentences (by default
-  as many as the longest manual of the easy rows) and follows the code names those
-  define: an entity whose behaviour it did not read stays where it is, a weapon whose
-  win it did not read does not win (projection, executability, applicability and
-  progression rows). "memory" is then sentences read.
+  as many as the longest manual of the easy rows) and knows only what those say,
+  following the code names they define: an entity whose behaviour it did not read stays
+  where it is, one whose team it did not read is not the team to defeat, one whose role
+  it did not read is an enemy, a weapon whose win it did not read does not win
+  (projection, executability, applicability and progression rows). "memory" is then
+  sentences read. Applicability asks whether a move runs into the wall, which no rule
+  decides: it cannot fall for this reasoner (nor for any that reads the grid).
+
+* the science lab (`science/TASK`, or `science`: `--rows` rows a level from each of the
+  `--tasks` sample): the row's history replayed in a fresh simulator (the state its
+  context shows, as racbench verify rebuilds it), then the row's commands imagined by a
+  reasoner who ignores what time does: commands act and the task's goals are checked,
+  but no engine ticks (no heat flows, nothing grows, no water runs, no bee flies, no
+  circuit is worked out again). It is right wherever a row's few commands leave time's
+  effects out of the question, not because of what a level is; applicability imagines
+  no command (is this command valid in the state shown?), so it cannot fall for it.
+  "memory" is then the tasks measured.
 
 "falls" says whether accuracy falls from each level to the next over the first three
 levels (easy > medium > hard), "expert<=hard" whether the fourth is no easier than the
@@ -31,10 +44,11 @@ state reaches every fact, say) is printed with the row maker's reason, and so is
 level that cannot ask it ("-" in its column).
 
 By default every shipped domain and TRAC's blocksworld are measured, 32 rows a level:
-about 3 minutes of CPU.
+about 3 minutes of CPU. The science lab is measured with `--worlds science` over `--tasks`.
 
     python benchmarks/difficulty_levels.py [--rows 32] [--families projection,...]
         [--worlds blocksworld_trac,blocksworld,...] [--budget 200] [--memory 0] [--seed 0]
+        [--tasks boil,grow-plant,power-component]  (with --worlds science)
 """
 
 from __future__ import annotations
@@ -49,24 +63,34 @@ import time
 from dataclasses import dataclass, fields
 from functools import wraps
 
+from racbench.checks.verify.replay import Replay
 from racbench.errors import InputError
 from racbench.tasks import FAMILIES, OWN_CONFIG
-from racbench.tasks.options import TRAC_DOMAIN, TRAC_FAMILIES
+from racbench.tasks.options import LAB_MAX_DISTANCE, TRAC_DOMAIN, TRAC_FAMILIES
 from racbench.tasks.symbolic import SymbolicTask
 from racbench.training.levels import LEVELS
 from racbench.training.stream import Stream, task_key
 from racbench.worlds.rules.episode import Episode, Layout
 from racbench.worlds.rules.grammar import RuleSet
 from racbench.worlds.rules.world import state_from_json
+from racbench.worlds.science.lab import LEFT_OUT_VERBS
+from racbench.worlds.science.trajectory import gold_trajectory
 from racbench.worlds.strips import oracles
 from racbench.worlds.strips.search import SearchBudgetExceeded
 from racbench.worlds.strips.shipped import shipped_domains
 from racbench.worlds.strips.task import GroundAction, GroundTask
 
 RULE_FAMILIES = ("projection", "executability", "applicability", "progression")
+# the science lab's tasks the world "science" samples: heat, life and circuits tick
+LAB_SAMPLE = ("boil", "grow-plant", "power-component")
 SEARCHES = ("optimal_cost", "optimal_first_actions", "on_some_optimal_plan",
             "is_fact_landmark", "fact_reachable", "action_reachable", "split_landmarks",
             "is_justified_step", "unnecessary_steps")
+
+
+def lab_families() -> list[str]:
+    return [f for f, fam in FAMILIES.items() if "science" in fam.worlds and "bool" in fam.forms
+            and f not in OWN_CONFIG]
 
 
 def strips_families() -> list[str]:
@@ -198,20 +222,27 @@ def rule_truth(sym: dict, rules: dict) -> bool:
 
 
 def read_rules(rules: dict, read: int) -> dict:
-    """The rules as a reasoner knows them from the manual's first `read` sentences: an
-    entity's behaviour from a behaviour sentence about its reference or a code name
-    that read alias sentences lead to (one it did not read: it stays where it is), and
-    the beats sentences it read (a pair it did not read: the weapon does not win)."""
+    """The rules as a reasoner knows them from the manual's first `read` sentences, and
+    nothing else: what an entity does, its team (rtfm) or role (messenger) from a
+    sentence about its reference or a code name that read alias sentences lead to, and
+    the beats sentences it read. What it did not read takes a default: an entity stays
+    where it is, is of no team to defeat (defeating it does not win), is an enemy
+    (messenger: meeting it loses), and a weapon whose win it did not read does not win."""
     seen = rules["statements"][:read]
     aliases = {a[0]: a[1] for kind, a, _, _ in seen if kind == "alias"}
-    behaviour = {a[0]: a[1] for kind, a, _, _ in seen if kind == "behaviour"}
+    said = {(kind, a[0]): a[1] for kind, a, _, _ in seen
+            if kind in ("behaviour", "member", "role")}
     refs = dict(map(tuple, rules["references"]))
-    entities = []
-    for e in rules["entities"]:
-        ref, hops = refs.get(e[0]), 0
-        while ref not in behaviour and ref in aliases and hops < len(aliases):
+
+    def known(name: str, kind: str, default: str) -> str:
+        ref, hops = refs.get(name), 0
+        while (kind, ref) not in said and ref in aliases and hops < len(aliases):
             ref, hops = aliases[ref], hops + 1
-        entities.append([e[0], behaviour.get(ref, "stays"), *e[2:]])
+        return said.get((kind, ref), default)
+    entities = [[name, known(name, "behaviour", "stays"), element,
+                 known(name, "member", "") if team else team,
+                 known(name, "role", "enemy") if role else role]
+                for name, _, element, team, role in rules["entities"]]
     beats = [list(a) for kind, a, _, _ in seen if kind == "beats"]
     return {**rules, "entities": entities,
             "beats": [b for b in rules["beats"] if list(b) in beats]}
@@ -229,11 +260,88 @@ def manual_length(rows: list[dict]) -> int:
     return max(len(json.loads(r["symbolic"])["rules"]["statements"]) for r in rows)
 
 
-def measure(family: str, world: str, rows: int, budget: int, memory: int, seed: int):
+def clockless(env) -> None:
+    """Make `env` step as a reasoner who ignores what time does: commands act, the clock
+    counts, the task's goals are checked, but no engine runs (no heat flows, nothing
+    grows, no water runs, no bee flies, no current is worked out again)."""
+    def advance(ticks: int) -> None:
+        for _ in range(ticks):
+            env.world.ticks += 1
+            if env.episode.update() and env.episode.complete:
+                break
+    env._advance = advance
+
+
+def lab_truth(sym: dict, bounded: bool) -> bool:
+    """A lab true/false row's answer, from its history replayed in a fresh simulator (the
+    state its context shows), as racbench verify re-derives it; `bounded`: as a reasoner
+    who knows that state but imagines the row's commands ignoring what time does
+    (`clockless`)."""
+    replay = Replay(sym)
+    if bounded:
+        clockless(replay.env)
+    family, commands = sym["family"], [a[0] for a in sym.get("actions") or []]
+    subject = sym.get("subject")
+    if family == "applicability":
+        return subject[0] in replay.valid() and not subject[0].startswith(LEFT_OUT_VERBS)
+    if family == "planning":
+        return replay.run_all(commands) and replay.complete
+    if family == "goal_recognition":
+        gold = [s["action"] for s in gold_trajectory(sym["task"], int(sym["variation"]),
+                                                     sym["simplifications"])]
+        total = replay.distance(gold[-LAB_MAX_DISTANCE:])
+        if total is None or not replay.run_all(commands):
+            return False
+        rest = replay.distance()
+        return rest is not None and rest + len(commands) == total
+    ran = replay.run_all(commands, any_verb=False)
+    if family == "executability":
+        return ran
+    if family == "progression":
+        subject = [{"atom": subject, "positive": True}]
+    return ran and all(replay.holds(lit["atom"]) == lit["positive"] for lit in subject)
+
+
+def lab_answers(row: dict) -> tuple[bool, bool]:
+    """(the exact answer, the clockless reasoner's) to a science-lab row."""
+    sym = json.loads(row["symbolic"])
+    return lab_truth(sym, False), lab_truth(sym, True)
+
+
+def measure_lab(family: str, tasks: list[str], rows: int, seed: int):
+    """`measure` on the science lab: `rows` rows a level from each of `tasks` (those that
+    ask `family` at every level), answered exactly and by the clockless reasoner."""
+    made: dict[str, list[dict]] = {lv: [] for lv in LEVELS}
+    asked = []
+    for task in tasks:
+        try:
+            per_task = {lv: Stream(task_key(family, f"science/{task}"), seed=seed,
+                                   level=lv).rows(0, rows) for lv in LEVELS}
+        except InputError:  # not asked on this task (planning on a task decided by reading)
+            continue
+        asked.append(task)
+        for lv in LEVELS:
+            made[lv] += per_task[lv]
+    if not asked:
+        raise InputError(f"{family} is asked on none of {', '.join(tasks)}")
+    out = []
+    for level in LEVELS:
+        got = [lab_answers(r) for r in made[level]]
+        labels = [bool(r["label"]) for r in made[level]]
+        exact = sum(e == lab for (e, _), lab in zip(got, labels))
+        right = sum(b == lab for (_, b), lab in zip(got, labels))
+        out.append((level, right / len(got), exact, None))
+    return out, len(asked)
+
+
+def measure(family: str, world: str, rows: int, budget: int, memory: int, seed: int,
+            tasks: list[str] | None = None):
     """Per level: (level, the bounded reasoner's accuracy, exact answers agreeing with
     labels, None) or (level, None, 0, why) for a level that cannot ask the family here;
     and the memory used (`memory`, or 0: the easy level's largest state). A family the
     easy level cannot ask raises InputError."""
+    if world == "science" or world.startswith("science/"):
+        return measure_lab(family, tasks or [world.split("/", 1)[1]], rows, seed)
     made, why = {}, {}
     for lv in LEVELS:
         try:
@@ -288,6 +396,8 @@ def main() -> None:
                         help="true facts the reasoner holds, or manual sentences it reads "
                              "(default: as many as the easy rows' largest state/manual)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--tasks", default=",".join(LAB_SAMPLE),
+                        help="the science-lab tasks the world 'science' samples (rows each)")
     args = parser.parse_args()
     wanted = [f for f in args.families.split(",") if f]
     print(f"bounded reasoner: {args.memory or 'as many true facts as easy states hold'}"
@@ -297,15 +407,18 @@ def main() -> None:
           + f" {'exact':>7} {'falls':>5} {'expert<=hard':>12} {'memory':>6} {'rows/s':>7}")
     covered = pairs = 0
     for world in args.worlds.split(","):
+        lab = world == "science" or world.startswith("science/")
         families = (TRAC_FAMILIES if world == TRAC_DOMAIN else RULE_FAMILIES
-                    if world.startswith("rules/") else strips_families())
+                    if world.startswith("rules/") else lab_families() if lab
+                    else strips_families())
         for family in families:
             if wanted and family not in wanted:
                 continue
             start = time.perf_counter()
             try:
                 result, memory = measure(family, world, args.rows, args.budget,
-                                         args.memory, args.seed)
+                                         args.memory, args.seed,
+                                         args.tasks.split(",") if world == "science" else None)
             except InputError as exc:  # a family this world cannot ask: say why
                 print(f"{family:20} {world:17} not asked: {why_not(str(exc))}")
                 continue
@@ -318,11 +431,11 @@ def main() -> None:
             pairs += 1
             print(f"{family:20} {world:17} "
                   + " ".join("      -" if a is None else f"{a:7.3f}" for a in accuracies)
-                  + f" {f'{exact}/{args.rows * asked}':>7}"
+                  + f" {f'{exact}/{args.rows * asked * (memory if lab else 1)}':>7}"
                   + f" {'yes' if ok else 'no':>5}"
                   + f" {expert_no_easier(accuracies):>12}"
                   + f" {memory:6d}"
-                  + f" {args.rows * asked / seconds:7.1f}",
+                  + f" {args.rows * asked * (memory if lab else 1) / seconds:7.1f}",
                   flush=True)
             for level, _, _, reason in result:
                 if reason:

@@ -9,8 +9,10 @@ numeric knob. Each maps to the knobs that make questions harder in a world:
   true facts of a reachable state and the reachable states, `problem_size`; only train
   problems p01-p09, so a stream never draws validation or test problems) and the
   sequence length;
-* a rule world (`rules="rtfm"`, "messenger"): manual sentences chained (depth),
-  irrelevant rules and the sequence length;
+* a rule world (`rules="rtfm"`, "messenger"): irrelevant rules first, then manual
+  sentences chained (depth), entities on the grid and the sequence length, on a grid of
+  4 cells a side (entities meet you more often than on Messenger's own 5) and with
+  `RULE_STREAM_EPISODES` episodes (a stream draws its states from them);
 * the science lab (`science=TASK`): its simplifications (all of "easy" first, none
   last) and the sequence length (1, then the lab's longest, 2).
 
@@ -66,8 +68,15 @@ DOMAIN_PROBLEMS = {
     "visitall": (("p01", "p02", "p03"), ("p01", "p02", "p03", "p04", "p05", "p06"),
                  ("p07", "p08", "p09"), ("p07", "p08", "p09")),
 }
-# a rule world: (depth above the game's base, irrelevant rules, sequence length) per level
-RULE_LEVELS = ((0, 0, 1), (1, 2, 2), (2, 4, 3), (3, 6, 5))
+# a rule world, per game: (depth above the game's base, irrelevant rules, entities, grid,
+# sequence length) per level. A manual grows by the irrelevant rules first (medium), then
+# by chains and entities (hard, expert), so a reader of as many sentences as the easy
+# manual holds knows less at each level; more entities and longer sequences make what
+# it does not know matter more often (benchmarks/difficulty_levels.py)
+RULE_LEVELS = {"rtfm": ((0, 0, 2, 4, 1), (0, 2, 2, 4, 2), (1, 4, 2, 4, 3), (2, 6, 3, 4, 8)),
+               "messenger": ((0, 0, 3, 4, 1), (0, 2, 3, 4, 2), (1, 4, 4, 4, 4),
+                             (2, 6, 5, 4, 8))}
+RULE_STREAM_EPISODES = 200  # episodes per split a stream's states are drawn from
 # the science lab: (simplifications, sequence length) per level
 LAB_LEVELS = (("easy", 1), ("teleport,openDoors", 1), ("", 1), ("", LAB_MAX_DISTANCE))
 
@@ -140,10 +149,11 @@ def level_config(family: str, level: str | int, world: str, form: str = "bool"
         game = world.split("/", 1)[1]
         if game not in GAMES:
             raise ConfigError(f"unknown rule world '{game}'; accepted: {', '.join(GAMES)}")
-        hops, irrelevant, length = RULE_LEVELS[k]
+        hops, irrelevant, entities, grid, length = RULE_LEVELS[game][k]
         cfg = TaskConfig(family=family, form=form, lengths=(length,), rules=game,
                          rule_options=(("depth", BASE_DEPTH[game] + hops),
-                                       ("irrelevant", irrelevant)))
+                                       ("irrelevant", irrelevant), ("entities", entities),
+                                       ("grid", grid), ("episodes", RULE_STREAM_EPISODES)))
     elif world.startswith("science/"):
         simplifications, length = LAB_LEVELS[k]
         cfg = TaskConfig(family=family, form=form, lengths=(length,),
