@@ -1,4 +1,5 @@
-"""Rows per second of every ACP family on every shipped domain (one process).
+"""Rows per CPU-second of every ACP family on every shipped domain (one process; CPU
+time, not wall time, so that figures taken on a shared machine compare).
 
     python benchmarks/acp_families.py                 # bool where it exists, else open
     python benchmarks/acp_families.py --form all      # the slowest form of each family
@@ -45,31 +46,32 @@ def main() -> None:
                 spec = specs.get(f"{domain}_{family}_{form}")
                 if spec is None:  # left out of the recipe (see its `exclude`)
                     continue
-                t0 = time.perf_counter()
+                t0 = time.process_time()
                 try:
                     gen = ConfigRows(spec.name, spec.task, 0, (args.split,))
                 except GenerationError as exc:
                     print(f"  {spec.name}: {exc}", flush=True)
                     continue
-                t1 = time.perf_counter()
+                t1 = time.process_time()
                 for i in range(args.rows):
                     gen.row(args.split, i, i)
-                t2 = time.perf_counter()
+                t2 = time.process_time()
                 setup += t1 - t0
                 rates.append(args.rows / (t2 - t1))
             if rates:
                 table[(family, domain)] = min(rates)
         print(f"{domain} done", flush=True)
     width = max(len(d) for d in domains)
-    print(f"\nrows/s ({args.split} problems, form {args.form}; slowest form when several); "
-          f"generator setup {setup:.1f} s in total")
+    print(f"\nrows per CPU-second ({args.split} problems, form {args.form}; slowest form "
+          f"when several); generator setup {setup:.1f} CPU s in total")
     print(f"{'family':<20}" + "".join(f"{d[:width]:>{width + 1}}" for d in domains))
     for family in families:
         cells = [table.get((family, d)) for d in domains]
         print(f"{family:<20}" + "".join(f"{c:>{width + 1}.0f}" if c else f"{'-':>{width + 1}}"
                                         for c in cells))
     slow = [(k, v) for k, v in table.items() if v < 20]
-    print("slower than 20 rows/s:", ", ".join(f"{f}/{d} {v:.0f}" for (f, d), v in slow) or "none")
+    print("slower than 20 rows per CPU-s:",
+          ", ".join(f"{f}/{d} {v:.0f}" for (f, d), v in slow) or "none")
 
 
 if __name__ == "__main__":

@@ -136,7 +136,7 @@ class Survey:
     `draw_rng(seed, d)`; `right[d]` lists the subjects (indices into `keys`) right
     there, `wrong[s]` is the bitset of draws where subject `s` is wrong, `subjects[s]`
     its JSON form, `kind[s]` its predicate or schema; `found` counts how many of
-    OPTION_TRIALS trials found an option set."""
+    OPTION_TRIALS trials found an option set, up to OPTION_MIN (`has_sets`)."""
 
     seed: int | None = None
     keys: tuple = ()
@@ -150,6 +150,8 @@ class Survey:
     _seen: dict | None = field(default=None, repr=False, compare=False)
     _times: list | None = field(default=None, repr=False, compare=False)
     _balance: tuple | None = field(default=None, repr=False, compare=False)
+    _starts: list | None = field(default=None, repr=False, compare=False)
+    _likeness: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def has_sets(self) -> bool:
@@ -187,6 +189,33 @@ class Survey:
         if self._balance is None:
             self._balance = _balance(self)
         return self._balance
+
+    def starts(self) -> list[int]:
+        """The draws with a right subject (where an option set may start)."""
+        if self._starts is None:
+            self._starts = [d for d, here in enumerate(self.right) if here]
+        return self._starts
+
+    def likeness(self, kind) -> tuple[list[int], list[int]]:
+        """How unlike a subject of `kind` each subject is (0: same predicate or schema
+        and argument types; 1: same predicate or schema; 2: other), and each draw's
+        likest right subject (2 for none), for `option_set`; kept per kind, as every
+        row of a problem searches the same survey."""
+        if self._likeness is None:
+            self._likeness = {}
+        found = self._likeness.get(kind)
+        if found is None:
+            head = _head(kind)
+            unlike = [0 if other == kind else 1 if _head(other) == head else 2
+                      for other in self.kind]
+            rank = [min((unlike[s] for s in here), default=2) for here in self.right]
+            found = self._likeness[kind] = (unlike, rank)
+        return found
+
+    def __getstate__(self) -> dict:
+        """Pickled (to the build's driver, a probe cache) without what `option_set`
+        keeps: it is remade where rows are."""
+        return dict(self.__dict__, _starts=None, _likeness=None)
 
     def acceptance(self) -> tuple[dict, float]:
         """Log factors per subject and the cap of `pick_weighted` (`_balance`)."""
@@ -333,17 +362,17 @@ def survey_options(make_pool: Callable, world: StripsWorld, cfg, seed: int,
     dear caps them (`survey_draws_max`: the science lab, whose draws play the
     simulator, surveys SURVEY_DRAWS)."""
     limit = survey_limit(world)
-    pools: list = []
+    tally = Tally(world, seed, trials=not weighted)
     size = first
     while True:
-        pools += [_drawn(make_pool, world, draw_rng(seed, d), cfg)
-                  for d in range(len(pools), min(size, limit))]
-        survey = _tally(pools, world, seed, trials=not weighted)
+        tally.add(_drawn(make_pool, world, draw_rng(seed, d), cfg)
+                  for d in range(tally.draws, min(size, limit)))
+        survey = tally.survey()
         enough = (survey.weighted_ok if weighted else
                   survey.has_sets or survey.usable >= SURVEY_MIN)
-        if enough or not survey.seen_both() or len(pools) >= limit:
+        if enough or not survey.seen_both() or tally.draws >= limit:
             return survey
-        size = 2 * len(pools) if weighted else len(pools) + SURVEY_DRAWS
+        size = 2 * tally.draws if weighted else tally.draws + SURVEY_DRAWS
 
 
 def survey_limit(world: StripsWorld) -> int:
@@ -351,48 +380,91 @@ def survey_limit(world: StripsWorld) -> int:
     return getattr(world, "survey_draws_max", SURVEY_DRAWS_MAX)
 
 
-def _tally(pools: list, world: StripsWorld, seed: int, trials: bool = True) -> Survey:
-    """The survey of these draws' pools (None: a dropped draw); `trials`: count the
-    option sets OPTION_TRIALS tries find (else `found` is 0)."""
-    index: dict = {}
-    keys, subjects, kinds, right = [], [], [], []
-    for pool in pools:
-        here = set()
-        for x in (pool.positives if pool is not None else ()):
-            key = pool.key_of(x)
-            s = index.get(key)
-            if s is None:
-                s = index[key] = len(keys)
-                keys.append(key)
-                subjects.append(pool.subject(x))
-                shown = pool.text(x) if pool.text is not None else pool.subject(x)
-                kinds.append(_subject_kind(world, shown))
-            here.add(s)
-        right.append(tuple(sorted(here)))
-    wrong = [0] * len(keys)
-    for d, pool in enumerate(pools):
-        if pool is None:
-            continue
-        negatives = [pool.key_of(x) for x in pool.negatives]
-        for key in negatives:
-            s = index.get(key)
-            if s is not None:
-                wrong[s] |= 1 << d
-        if pool.judge is not None:  # the subjects this pool does not list
-            listed = set(negatives).union(pool.key_of(x) for x in pool.positives)
-            for s, key in enumerate(keys):
-                if key not in listed and pool.judge(key) is False:
-                    wrong[s] |= 1 << d
-    survey = Survey(seed=seed, keys=tuple(keys), subjects=tuple(subjects),
-                    kind=tuple(kinds), right=tuple(right), wrong=tuple(wrong))
-    if trials:
-        rng = random.Random(derive_seed(seed, "trials"))
-        survey.found = sum(option_set(survey, rng) is not None for _ in range(OPTION_TRIALS))
-    both = set(survey.seen_both().values())
-    wrong_here = Counter(d for s in both for d in _bits(wrong[s]))
-    survey.usable = sum(1 for d, here in enumerate(right)
-                        if any(s in both for s in here) and wrong_here[d] >= N_OPTIONS - 1)
-    return survey
+class Tally:
+    """A survey's running tallies: draws are added as they come, and `survey()` is the
+    survey of every draw added so far, the same as tallying them all again (a
+    survey that draws on tallied its first draws once per look, up to ten times).
+
+    Subjects are numbered in order of first appearance as a right subject. A draw's
+    wrong subjects are its negatives and, with a `judge`, the subjects it does not list
+    that its judge calls wrong: a subject first seen right in a later draw is looked
+    up in the negatives kept for it (`_wrong_before`) and judged by the earlier draws
+    that have a judge (kept for that, with what they list)."""
+
+    def __init__(self, world: StripsWorld, seed: int, trials: bool = True):
+        self.world, self.seed, self.trials = world, seed, trials
+        self.index: dict = {}
+        self.keys, self.subjects, self.kinds, self.right, self.wrong = [], [], [], [], []
+        self._wrong_before: dict = {}  # key not yet a subject -> draws listing it wrong
+        self._judges: list = []  # (draw, pool, keys it lists) of draws with a judge
+        self._survey: Survey | None = None
+
+    @property
+    def draws(self) -> int:
+        return len(self.right)
+
+    def add(self, pools) -> None:
+        """Tally these draws' pools (None: a dropped draw), the next draws in order."""
+        pools = list(pools)
+        first_new_key, first_draw = len(self.keys), len(self.right)
+        for pool in pools:  # subjects first, in draw order: their numbering
+            here = set()
+            for x in (pool.positives if pool is not None else ()):
+                key = pool.key_of(x)
+                s = self.index.get(key)
+                if s is None:
+                    s = self.index[key] = len(self.keys)
+                    self.keys.append(key)
+                    self.subjects.append(pool.subject(x))
+                    shown = pool.text(x) if pool.text is not None else pool.subject(x)
+                    self.kinds.append(_subject_kind(self.world, shown))
+                    self.wrong.append(self._wrong_before.pop(key, 0))
+                here.add(s)
+            self.right.append(tuple(sorted(here)))
+        new_keys = range(first_new_key, len(self.keys))
+        for judged_draw, pool, listed in self._judges:  # earlier draws judge new subjects
+            for s in new_keys:
+                if self.keys[s] not in listed and pool.judge(self.keys[s]) is False:
+                    self.wrong[s] |= 1 << judged_draw
+        for d, pool in enumerate(pools, first_draw):
+            if pool is None:
+                continue
+            negatives = [pool.key_of(x) for x in pool.negatives]
+            for key in negatives:
+                s = self.index.get(key)
+                if s is not None:
+                    self.wrong[s] |= 1 << d
+                else:
+                    self._wrong_before[key] = self._wrong_before.get(key, 0) | 1 << d
+            if pool.judge is not None:  # the subjects this pool does not list
+                listed = set(negatives).union(pool.key_of(x) for x in pool.positives)
+                for s, key in enumerate(self.keys):
+                    if key not in listed and pool.judge(key) is False:
+                        self.wrong[s] |= 1 << d
+                self._judges.append((d, pool, listed))
+        self._survey = None
+
+    def survey(self) -> Survey:
+        """The survey of the draws added so far; `trials`: with `found`, whether
+        OPTION_TRIALS tries find at least OPTION_MIN option sets (counted up to
+        OPTION_MIN: that is all `has_sets` asks; else `found` is 0)."""
+        if self._survey is not None:
+            return self._survey
+        survey = Survey(seed=self.seed, keys=tuple(self.keys), subjects=tuple(self.subjects),
+                        kind=tuple(self.kinds), right=tuple(self.right),
+                        wrong=tuple(self.wrong))
+        if self.trials:
+            rng = random.Random(derive_seed(self.seed, "trials"))
+            for _ in range(OPTION_TRIALS):
+                survey.found += option_set(survey, rng) is not None
+                if survey.found >= OPTION_MIN:
+                    break
+        both = set(survey.seen_both().values())
+        wrong_here = Counter(d for s in both for d in _bits(survey.wrong[s]))
+        survey.usable = sum(1 for d, here in enumerate(survey.right)
+                            if any(s in both for s in here) and wrong_here[d] >= N_OPTIONS - 1)
+        self._survey = survey
+        return survey
 
 
 def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | None:
@@ -400,18 +472,13 @@ def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | No
     other three, distinct; subjects of the first one's predicate or schema first.
     Any way of choosing them would do: which of the four is the row's is drawn
     afterwards."""
-    starts = [d for d, here in enumerate(survey.right) if here]
+    starts = survey.starts()
     if not starts:
         return None
     first = rng.choice(starts)
     subject = rng.choice(survey.right[first])
-    wrong, kind = survey.wrong, survey.kind[subject]
-
-    def unlike(s: int) -> int:
-        """0: same predicate or schema and argument types as the first subject; 1:
-        same predicate or schema; 2: other."""
-        other = survey.kind[s]
-        return 0 if other == kind else 1 if _head(other) == _head(kind) else 2
+    wrong = survey.wrong
+    unlike, rank = survey.likeness(survey.kind[subject])
 
     def extend(chosen: list, open_draws: int, used: int, most: int) -> list | None:
         """Depth first: `open_draws` is the bitset of draws where every chosen
@@ -422,29 +489,21 @@ def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | No
         draws = _bits(open_draws)
         rng.shuffle(draws)
         # draws offering a subject like the first one first
-        draws.sort(key=rank)
+        draws.sort(key=rank.__getitem__)
         for d in draws:
             budget[0] -= 1
             if budget[0] < 0:
                 return None
             fits = [s for s in survey.right[d] if wrong[s] & used == used
-                    and unlike(s) <= most and all(s != c for _, c in chosen)]
+                    and unlike[s] <= most and all(s != c for _, c in chosen)]
             rng.shuffle(fits)
-            fits.sort(key=unlike)
+            fits.sort(key=unlike.__getitem__)
             for s in fits[:2]:
                 found = extend(chosen + [(d, s)], open_draws & wrong[s] & ~(1 << d),
                                used | 1 << d, most)
                 if found is not None:
                     return found
         return None
-
-    ranks: dict[int, int] = {}
-
-    def rank(d: int) -> int:
-        """How unlike the first subject a draw's likest subject is."""
-        if d not in ranks:
-            ranks[d] = min((unlike(s) for s in survey.right[d]), default=2)
-        return ranks[d]
 
     # options of the first one's predicate or schema if such a set is found in half
     # the budget, else any

@@ -106,7 +106,7 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
     atom is the same there: a goal holds in none of those states if, for each, one of
     its atoms differs between that state and the end (a test on bit masks)."""
     if kind is None:
-        true = [(i, bool(end_bits >> i & 1)) for i in range(len(world.task.atoms))]
+        true = _Holding(end_bits, len(world.task.atoms))
         changed = [true[i] for i in iter_bits((start_bits ^ end_bits) & world.task.atom_mask)]
         choices = [changed] + [true] * (size - 1)
     else:  # literals of each wanted kind (polarity, then the atom's kind) true at the end
@@ -131,10 +131,45 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
     return None
 
 
+class _Holding:
+    """The literals of every atom as it is in one state, (atom, truth) by atom index,
+    read from its bits when asked (with `skip`, that atom's left out): a goal draw
+    picks one or two of them, and listing them all cost more than the rest of the draw.
+    A sequence as `random.choice` reads one (its length, then an item), so a draw
+    consumes the same random numbers as from the list."""
+
+    __slots__ = ("bits", "n", "skip")
+
+    def __init__(self, bits: int, n: int, skip: int | None = None):
+        self.bits, self.n, self.skip = bits, n, skip
+
+    def __len__(self) -> int:
+        return self.n if self.skip is None else self.n - 1
+
+    def __getitem__(self, j: int) -> Literal:
+        if not 0 <= j < len(self):
+            raise IndexError(j)
+        if self.skip is not None and j >= self.skip:
+            j += 1
+        return j, bool(self.bits >> j & 1)
+
+    def without(self, literal: Literal) -> "_Holding":
+        """These literals but `literal`, if it is one of them (see `_without`)."""
+        atom, positive = literal
+        if atom == self.skip or not (0 <= atom < self.n) or \
+                positive != bool(self.bits >> atom & 1):
+            return self
+        if self.skip is None:
+            return _Holding(self.bits, self.n, atom)
+        return [x for x in self if x != literal]
+
+
 def _without(literals: list[Literal], literal: Literal) -> list[Literal]:
     """The literals about other atoms than `literal`'s. All are true in one state, so
     the only one about its atom is `literal` itself; the list is copied only if it
     holds it."""
+    if isinstance(literals, _Holding):
+        return literals.without(literal)
     if literal not in literals:
         return literals
     i = literals.index(literal)

@@ -1,0 +1,237 @@
+"""The shortcuts that make surveys cheaper keep what they replace: a survey tallied as
+its draws come is the survey of all its draws tallied at once, and goals drawn without
+listing every literal are the goals drawn from the list.
+
+(Speed itself is measured by benchmarks/acp_probes.py and build_recipe.py, not here.)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from racbench.splits.seeding import derive_seed
+from racbench.tasks import FAMILIES
+from racbench.tasks.balance import (N_OPTIONS, OPTION_MIN, OPTION_TRIALS, Tally, _bits,
+                                    _drawn, _subject_kind, draw_rng, option_set,
+                                    survey_options)
+from racbench.tasks.config import TaskConfig
+from racbench.tasks.queries import _Holding, _without, goals_between
+from racbench.worlds.strips.shipped import shipped_files
+from racbench.worlds.strips.task import iter_bits
+from racbench.worlds.strips.world import world_for
+
+
+def _tallied_at_once(pools: list, world, seed: int) -> dict:
+    """The survey of these pools as balance tallied it before tallies ran on: every
+    draw again at each look."""
+    index: dict = {}
+    keys, subjects, kinds, right = [], [], [], []
+    for pool in pools:
+        here = set()
+        for x in (pool.positives if pool is not None else ()):
+            key = pool.key_of(x)
+            s = index.get(key)
+            if s is None:
+                s = index[key] = len(keys)
+                keys.append(key)
+                subjects.append(pool.subject(x))
+                shown = pool.text(x) if pool.text is not None else pool.subject(x)
+                kinds.append(_subject_kind(world, shown))
+            here.add(s)
+        right.append(tuple(sorted(here)))
+    wrong = [0] * len(keys)
+    for d, pool in enumerate(pools):
+        if pool is None:
+            continue
+        negatives = [pool.key_of(x) for x in pool.negatives]
+        for key in negatives:
+            s = index.get(key)
+            if s is not None:
+                wrong[s] |= 1 << d
+        if pool.judge is not None:
+            listed = set(negatives).union(pool.key_of(x) for x in pool.positives)
+            for s, key in enumerate(keys):
+                if key not in listed and pool.judge(key) is False:
+                    wrong[s] |= 1 << d
+    return {"keys": tuple(keys), "subjects": tuple(subjects), "kind": tuple(kinds),
+            "right": tuple(right), "wrong": tuple(wrong)}
+
+
+def _usable(t: dict) -> int:
+    both = {s for s, w in enumerate(t["wrong"])
+            if w and any(s in here for here in t["right"])}
+    wrong_here = Counter(d for s in both for d in _bits(t["wrong"][s]))
+    return sum(1 for d, here in enumerate(t["right"])
+               if any(s in both for s in here) and wrong_here[d] >= N_OPTIONS - 1)
+
+
+# families with a judge (sequences judged by other situations: planning, validation,
+# executability) and without (landmarks, justification)
+@pytest.mark.parametrize("domain,problem,family", [
+    ("logistics", "p04", "planning"), ("blocksworld", "p05", "validation"),
+    ("grid", "p03", "executability"), ("logistics", "p06", "landmarks"),
+    ("logistics", "p07", "justification")])
+def test_tallies_as_draws_come_are_the_survey_of_all(domain, problem, family):
+    domain_file, problems = shipped_files(domain, [problem])
+    world = world_for(domain_file, problems[0])
+    cfg = TaskConfig(family=family, form="mc", domain=domain, lengths=(2,)).validate()
+    make_pool = FAMILIES[family].pool_for("mc")
+    seed = derive_seed("test-tally", domain, problem, family)
+    pools = [_drawn(make_pool, world, draw_rng(seed, d), cfg) for d in range(240)]
+    tally = Tally(world, seed)
+    looks = (0, 1, 7, 60, 61, 150, 240)  # batches of every size, one empty
+    for a, b in zip(looks, looks[1:]):
+        tally.add(pools[a:b])
+        survey = tally.survey()
+        expected = _tallied_at_once(pools[:b], world, seed)
+        assert {k: getattr(survey, k) for k in expected} == expected, (a, b)
+        assert survey.usable == _usable(expected)
+        rng = random.Random(derive_seed(seed, "trials"))
+        found = sum(option_set(survey, rng) is not None for _ in range(OPTION_TRIALS))
+        assert survey.has_sets == (found >= OPTION_MIN)
+    assert any(survey.wrong) and any(survey.right)  # the survey is not trivial
+    if FAMILIES[family].pool_for("mc") is not None and family in ("planning", "validation",
+                                                                     "executability"):
+        assert any(p is not None and p.judge is not None for p in pools)
+
+
+def test_a_survey_looks_again_without_tallying_again():
+    """survey_options on a problem that needs several looks (justification on
+    logistics p07 adds draws until it decides) gives the survey of all its draws."""
+    domain_file, problems = shipped_files("logistics", ["p07"])
+    world = world_for(domain_file, problems[0])
+    cfg = TaskConfig(family="justification", form="mc", domain="logistics",
+                     lengths=(2,)).validate()
+    make_pool = FAMILIES["justification"].pool_for("mc")
+    for seed in (3, 4):
+        survey = survey_options(make_pool, world, cfg, seed, weighted=True, first=25)
+        pools = [_drawn(make_pool, world, draw_rng(seed, d), cfg)
+                 for d in range(len(survey.right))]
+        expected = _tallied_at_once(pools, world, seed)
+        assert {k: getattr(survey, k) for k in expected} == expected
+
+
+def test_holding_literals_read_as_the_list():
+    for trial in range(500):
+        rng = random.Random(trial)
+        n = rng.randrange(1, 70)
+        bits = rng.getrandbits(n)
+        listed = [(i, bool(bits >> i & 1)) for i in range(n)]
+        holding = _Holding(bits, n)
+        assert list(holding) == listed and len(holding) == n
+        literal = (rng.randrange(n + 2), rng.random() < 0.5)
+        a, b = _without(listed, literal), _without(holding, literal)
+        assert list(a) == list(b)
+        assert list(_without(a, (0, True))) == list(_without(b, (0, True)))
+        r1, r2 = random.Random(trial), random.Random(trial)
+        assert [r1.choice(a) for _ in range(8)] == [r2.choice(b) for _ in range(8)]
+
+
+def _goals_between_listed(world, rng, start_bits: int, end_bits: int, size: int):
+    """goals_between without a kind, as it was: every literal listed first."""
+    true = [(i, bool(end_bits >> i & 1)) for i in range(len(world.task.atoms))]
+    changed = [true[i] for i in iter_bits((start_bits ^ end_bits) & world.task.atom_mask)]
+    choices = [changed] + [true] * (size - 1)
+    if not all(choices):
+        return None
+    for _ in range(8):
+        first = rng.choice(choices[0])
+        goal, atoms = [first], 1 << first[0]
+        if size == 2:
+            rest = _without(choices[1], first)
+            second = rng.choice(rest)
+            goal.append(second)
+            atoms |= 1 << second[0]
+            rng.shuffle(goal)
+        if atoms & (start_bits ^ end_bits):
+            return tuple(goal)
+    return None
+
+
+def test_goals_drawn_as_from_the_list():
+    domain_file, problems = shipped_files("blocksworld", ["p06"])
+    world = world_for(domain_file, problems[0])
+    found = 0
+    for trial in range(400):
+        pick = random.Random(trial)
+        start, end = (world.bits(pick.randrange(world.n_states)) for _ in range(2))
+        size = 1 + trial % 2
+        r1, r2 = random.Random(trial), random.Random(trial)
+        got = goals_between(world, r1, start, end, size)
+        assert got == _goals_between_listed(world, r2, start, end, size)
+        assert r1.random() == r2.random()  # the same random numbers consumed
+        found += got is not None
+    assert found > 100
+
+
+def _option_set_as_before(survey, rng):
+    """option_set as it was, working out likeness afresh at each call."""
+    from racbench.tasks.balance import SEARCH_BUDGET, _head
+    starts = [d for d, here in enumerate(survey.right) if here]
+    if not starts:
+        return None
+    first = rng.choice(starts)
+    subject = rng.choice(survey.right[first])
+    wrong, kind = survey.wrong, survey.kind[subject]
+
+    def unlike(s):
+        other = survey.kind[s]
+        return 0 if other == kind else 1 if _head(other) == _head(kind) else 2
+
+    def extend(chosen, open_draws, used, most):
+        if len(chosen) == N_OPTIONS:
+            return chosen
+        draws = _bits(open_draws)
+        rng.shuffle(draws)
+        draws.sort(key=rank)
+        for d in draws:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+            fits = [s for s in survey.right[d] if wrong[s] & used == used
+                    and unlike(s) <= most and all(s != c for _, c in chosen)]
+            rng.shuffle(fits)
+            fits.sort(key=unlike)
+            for s in fits[:2]:
+                found = extend(chosen + [(d, s)], open_draws & wrong[s] & ~(1 << d),
+                               used | 1 << d, most)
+                if found is not None:
+                    return found
+        return None
+
+    def rank(d):
+        return min((unlike(s) for s in survey.right[d]), default=2)
+
+    for most, share in ((1, SEARCH_BUDGET // 2), (2, SEARCH_BUDGET)):
+        budget = [share]
+        found = extend([(first, subject)], wrong[subject] & ~(1 << first), 1 << first, most)
+        if found is not None:
+            return found
+    return None
+
+
+@pytest.mark.parametrize("domain,problem,family", [
+    ("ferry", "p09", "executability"), ("satellite", "p05", "applicability"),
+    ("logistics", "p04", "planning")])
+def test_option_sets_as_before(domain, problem, family):
+    """option_set keeps each survey's likeness per kind (every row of a problem
+    searches the same survey): the sets found, and the random numbers drawn, are
+    those of working it out afresh; a pickled survey (a probe result) leaves it out."""
+    import pickle
+
+    domain_file, problems = shipped_files(domain, [problem])
+    world = world_for(domain_file, problems[0])
+    cfg = TaskConfig(family=family, form="mc", domain=domain, lengths=(2,)).validate()
+    survey = survey_options(FAMILIES[family].pool_for("mc"), world, cfg, seed=7)
+    found = 0
+    for trial in range(60):
+        r1, r2 = random.Random(trial), random.Random(trial)
+        got = option_set(survey, r1)
+        assert got == _option_set_as_before(survey, r2)
+        assert r1.random() == r2.random()
+        found += got is not None
+    assert found >= 10
+    assert survey._likeness and pickle.loads(pickle.dumps(survey))._likeness is None
