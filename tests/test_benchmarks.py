@@ -25,7 +25,8 @@ configs:
 # script -> (arguments for the smallest run, a word its figures print)
 TINY = {
     "acp_families.py": (["--rows", "2", "--domains", "gripper", "--families", "applicability"],
-                        "rows/s"),
+                        "rows per CPU-second"),
+    "acp_probes.py": (["--configs", "gripper_applicability_bool"], "probe CPU s"),
     "large_problems.py": (["--rows", "2", "--problems", "gripper:p01", "--families",
                            "projection", "--forms", "bool", "--max-enumerated-states", "10"],
                           "rows/s"),

@@ -15,17 +15,9 @@ from pathlib import Path
 
 import pytest
 
-SWITCH_DOMAIN = """(define (domain switch)
-  (:requirements :strips)
-  (:predicates (on ?l) (off ?l))
-  (:action turn-on :parameters (?l) :precondition (off ?l)
-    :effect (and (on ?l) (not (off ?l))))
-  (:action turn-off :parameters (?l) :precondition (on ?l)
-    :effect (and (off ?l) (not (on ?l)))))
-"""
-SWITCH_PROBLEM = """(define (problem two) (:domain switch) (:objects a b)
-  (:init (off a) (off b)) (:goal (and (on a) (on b))))
-"""
+SWITCH = Path(__file__).parent / "data" / "switch"
+SWITCH_DOMAIN = (SWITCH / "switch.pddl").read_text()
+SWITCH_PROBLEM = (SWITCH / "two.pddl").read_text()
 # the last config's one problem gives about 14 distinct executability questions: 40
 # rows pass the probe's bound (at most 160) and are refused while its rows are drawn;
 # the fixed recipe asks for 10

@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -130,16 +131,9 @@ def test_an_interrupted_ray_build_resumes_to_the_local_bytes(ray_address, tmp_pa
     assert folder_bytes(out) == folder_bytes(reference)
 
 
-SWITCH_DOMAIN = """(define (domain switch) (:requirements :strips)
-  (:predicates (on ?l) (off ?l))
-  (:action turn-on :parameters (?l) :precondition (off ?l)
-    :effect (and (on ?l) (not (off ?l))))
-  (:action turn-off :parameters (?l) :precondition (on ?l)
-    :effect (and (off ?l) (not (on ?l)))))
-"""
-SWITCH_PROBLEM = """(define (problem two) (:domain switch) (:objects a b)
-  (:init (off a) (off b)) (:goal (and (on a) (on b))))
-"""
+SWITCH = Path(__file__).parent / "data" / "switch"
+SWITCH_DOMAIN = (SWITCH / "switch.pddl").read_text()
+SWITCH_PROBLEM = (SWITCH / "two.pddl").read_text()
 # `switch`'s one problem gives about 14 distinct questions: 40 rows pass its probe and are
 # refused by a worker while it writes the shard (repeats past redrawing), 200 are refused
 # by the check of its probe (at most 160), 10 are built

@@ -1,0 +1,7 @@
+(define (domain switch)
+  (:requirements :strips)
+  (:predicates (on ?l) (off ?l))
+  (:action turn-on :parameters (?l) :precondition (off ?l)
+    :effect (and (on ?l) (not (off ?l))))
+  (:action turn-off :parameters (?l) :precondition (on ?l)
+    :effect (and (off ?l) (not (on ?l)))))
