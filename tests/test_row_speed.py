@@ -103,3 +103,23 @@ def test_sentences_kept_per_text_and_case():
     renamed = text.renamed(Names({o: o for o in world.objects}, world.domain))
     assert renamed.sentence(named) == "red is clear."
     assert renamed._sentences is text._sentences
+
+
+def test_build_freezes_what_outlives_a_release_and_still_frees_worlds():
+    """While a build runs, a release freezes what survives it (later collections skip
+    it), yet worlds loaded afterwards are still freed by the next release, and the
+    build unfreezes everything when it ends."""
+    import weakref
+
+    from racbench.export.build import _rare_collections
+
+    release_worlds()
+    domain, problems = shipped_files("gripper", ["p01"])
+    with _rare_collections():
+        world_for(domain, problems[0])
+        release_worlds()
+        assert gc.get_freeze_count() > 0
+        gone = weakref.ref(world_for(domain, problems[0]))
+        release_worlds()
+        assert gone() is None  # loaded after the freeze: not frozen, freed
+    assert gc.get_freeze_count() == 0

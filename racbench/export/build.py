@@ -49,6 +49,7 @@ from racbench.export.resume import (STATE, ProbeCache, changed_configs, keep_fin
                                     kept_configs, record_fingerprint, state_file)
 from racbench.export.remote_prepare import prepare_in_workers
 from racbench.export.parquet import ROWS_PER_SHARD, ShardWriter
+from racbench.tasks.rows import FREEZE_SURVIVORS
 from racbench.export.engines import LocalEngine, engine_session
 from racbench.export.config_checks import BuildError, checked as _checked  # noqa: F401
 from racbench.export.config_checks import named as _named, naming as _naming
@@ -181,9 +182,12 @@ def _rare_collections():
     processes forked meanwhile too."""
     before = gc.get_threshold()
     gc.set_threshold(GC_EVERY, *before[1:])
+    FREEZE_SURVIVORS[0] = True  # and what outlives a release of worlds is not gone over again
     try:
         yield
     finally:
+        FREEZE_SURVIVORS[0] = False
+        gc.unfreeze()
         gc.set_threshold(*before)
 
 

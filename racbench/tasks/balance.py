@@ -477,7 +477,7 @@ def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | No
         return None
     first = rng.choice(starts)
     subject = rng.choice(survey.right[first])
-    wrong = survey.wrong
+    wrong, right = survey.wrong, survey.right
     unlike, rank = survey.likeness(survey.kind[subject])
 
     def extend(chosen: list, open_draws: int, used: int, most: int) -> list | None:
@@ -490,14 +490,16 @@ def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | No
         rng.shuffle(draws)
         # draws offering a subject like the first one first
         draws.sort(key=rank.__getitem__)
+        taken = {c for _, c in chosen}
         for d in draws:
             budget[0] -= 1
             if budget[0] < 0:
                 return None
-            fits = [s for s in survey.right[d] if wrong[s] & used == used
-                    and unlike[s] <= most and all(s != c for _, c in chosen)]
-            rng.shuffle(fits)
-            fits.sort(key=unlike.__getitem__)
+            fits = [s for s in right[d] if wrong[s] & used == used
+                    and unlike[s] <= most and s not in taken]
+            if len(fits) > 1:  # (a shuffle of fewer draws nothing from rng)
+                rng.shuffle(fits)
+                fits.sort(key=unlike.__getitem__)
             for s in fits[:2]:
                 found = extend(chosen + [(d, s)], open_draws & wrong[s] & ~(1 << d),
                                used | 1 << d, most)
