@@ -27,7 +27,7 @@ os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # before ray is imported
 import ray  # noqa: E402
 
 import racbench  # noqa: E402
-from racbench.export import jobs  # noqa: E402
+from racbench.export import jobs, ray_engine  # noqa: E402
 from racbench.suites.recipe import load_recipe  # noqa: E402
 from racbench.worlds.strips import limits  # noqa: E402
 from racbench.worlds.strips.world import load_domain_text  # noqa: E402
@@ -78,8 +78,17 @@ def test_ray_build_writes_the_bytes_of_the_local_build(recipe, ray_address, tmp_
     expected = build_subset(recipe, tmp_path / "local", workers=1)
     jobs.GENERATORS.clear()
     loads = _domain_loads()
+    before = ray_engine.TASKS.copy()
     on_ray = build_subset(recipe, tmp_path / "ray", workers=RAY_WORKERS[recipe], engine="ray")
     assert len(expected) > 5 and on_ray == expected
+    # few tasks (Ray costs the driver about a millisecond each): a small shard's write
+    # task makes its rows, a config's probe shares go in a batch a worker at most, its
+    # join and checks in one task
+    tasks, configs = ray_engine.TASKS - before, len(SUBSETS[recipe].split(","))
+    shards = sum(name.endswith(".parquet") for name in on_ray)
+    assert tasks["write_shard"] == shards and not tasks["make_chunk"], tasks
+    assert tasks["parts_job"] == tasks["settle_job"] == configs, tasks
+    assert configs <= tasks["probe_batch"] <= configs * RAY_WORKERS[recipe], tasks
     # the workers probed, made and wrote every row: this process loaded no world (a
     # STRIPS world reads its domain through load_domain_text, whose cache a build's
     # release of its worlds leaves alone, unlike the worlds' own)

@@ -105,15 +105,16 @@ def shard_jobs(name: str, gen, splits: dict, seed: int, workers: int,
 
 
 def write_shard(job: ShardJob, *inputs) -> ShardDone:
-    """Write one shard from `inputs`: the results of its chunk jobs in order, then the
-    ShardDone of every shard of its config before it (whose problems its rows must not
-    repeat: a row that does is redrawn, as SplitRows does in a local build's driver)."""
-    count = -(-len(job.codes) // job.size)
-    chunks, earlier = inputs[:count], inputs[count:]
+    """Write one shard from `inputs`: the results of its chunk jobs in order (none: its
+    rows are made here, as make_chunk makes them), and the ShardDone of every shard of
+    its config before it (whose problems its rows must not repeat: a row that does is
+    redrawn, as SplitRows does in a local build's driver)."""
+    chunks = [part for part in inputs if not isinstance(part, ShardDone)]
+    earlier = [part for part in inputs if isinstance(part, ShardDone)]
     gen = generator(job.name)
     seen = {key: None for done in earlier for key in done.keys}
-    made = SplitRows(job.name, gen, job.split, job.n, 0, seen, iter(chunks),
-                     start=job.start, codes=job.codes)
+    made = SplitRows(job.name, gen, job.split, job.n, 0, seen,
+                     iter(chunks) if chunks else None, start=job.start, codes=job.codes)
     rows = list(made)
     name = shard_name(job.split, job.shard, job.total)
     try:

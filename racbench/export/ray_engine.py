@@ -23,7 +23,7 @@ import dataclasses
 import gc
 import socket
 import uuid
-from collections import deque
+from collections import Counter, deque
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
@@ -41,7 +41,13 @@ def _ray():
 
 
 IN_FLIGHT_PER_WORKER = 3  # tasks queued per worker: enough to keep them busy, few results held
+# Rows a task makes at least: Ray costs the driver about 1.3 ms a task, so a shard of
+# up to this many rows is made by its own write task, and a larger one's chunks are no
+# smaller than this whatever the number of workers (configs run side by side keep them
+# busy). Where the rows are cut never changes the bytes.
+ROWS_PER_TASK = 256
 _WORKER_STATE: dict = {"worlds": None, "makers": None, "gc": False}
+TASKS: Counter = Counter()  # tasks submitted by this process, by job (what the driver pays for)
 
 
 def _install(makers_box: list) -> None:
@@ -99,7 +105,7 @@ class RayPool:
         window = max(2, IN_FLIGHT_PER_WORKER * self.workers)
         pending = self.pending
         for args in jobs:
-            pending.append(self.remote.remote(job, self.box, args, self.limits))
+            pending.append(self._submit(job, args))
             if len(pending) >= window:
                 yield _result(pending.popleft())
         while pending:
@@ -118,10 +124,8 @@ class RayPool:
         for job in shards:
             if job.name != config:
                 config, earlier = job.name, []
-            chunks = [self.remote.remote(jobs.make_chunk, self.box, args, self.limits)
-                      for args in job.chunks()]
-            ref = self.remote.remote(jobs.write_shard, self.box, job, self.limits, *chunks,
-                                     *earlier)
+            chunks = [self._submit(jobs.make_chunk, args) for args in _task_chunks(job)]
+            ref = self._submit(jobs.write_shard, job, *chunks, *earlier)
             earlier.append(ref)
             pending.append(ref)
             counts.append(len(chunks))
@@ -135,12 +139,24 @@ class RayPool:
             self.inputs.popleft()
             yield _result(pending.popleft())
 
+    def _submit(self, job: Callable, args, *inputs):
+        TASKS[job.__name__] += 1
+        return self.remote.remote(job, self.box, args, self.limits, *inputs)
+
     def cancel(self) -> None:
         ray = _ray()
         for ref in [*self.pending, *(r for refs in self.inputs for r in refs)]:
             ray.cancel(ref, force=True)
         self.pending.clear()
         self.inputs.clear()
+
+
+def _task_chunks(job: jobs.ShardJob) -> list[tuple]:
+    """The make_chunk jobs of a shard's rows on Ray: none for a small shard (its write
+    task makes them), else chunks of at least ROWS_PER_TASK rows."""
+    if len(job.codes) <= ROWS_PER_TASK:
+        return []
+    return dataclasses.replace(job, size=max(job.size, ROWS_PER_TASK)).chunks()
 
 
 def _result(ref):
