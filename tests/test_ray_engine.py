@@ -28,6 +28,7 @@ import ray  # noqa: E402
 
 import racbench  # noqa: E402
 from racbench.export import jobs, ray_engine  # noqa: E402
+from racbench.export.remote_prepare import BATCHES_PER_WORKER  # noqa: E402
 from racbench.suites.recipe import load_recipe  # noqa: E402
 from racbench.worlds.strips import limits  # noqa: E402
 from racbench.worlds.strips.world import load_domain_text  # noqa: E402
@@ -82,13 +83,13 @@ def test_ray_build_writes_the_bytes_of_the_local_build(recipe, ray_address, tmp_
     on_ray = build_subset(recipe, tmp_path / "ray", workers=RAY_WORKERS[recipe], engine="ray")
     assert len(expected) > 5 and on_ray == expected
     # few tasks (Ray costs the driver about a millisecond each): a small shard's write
-    # task makes its rows, a config's probe shares go in a batch a worker at most, its
-    # join and checks in one task
-    tasks, configs = ray_engine.TASKS - before, len(SUBSETS[recipe].split(","))
+    # task makes its rows, the configs' preparing rounds (shares, probes, joins with
+    # checks) go in a few batches a worker each
+    tasks = ray_engine.TASKS - before
     shards = sum(name.endswith(".parquet") for name in on_ray)
     assert tasks["write_shard"] == shards and not tasks["make_chunk"], tasks
-    assert tasks["parts_job"] == tasks["settle_job"] == configs, tasks
-    assert configs <= tasks["probe_batch"] <= configs * RAY_WORKERS[recipe], tasks
+    assert tasks["run_batch"] <= 3 * BATCHES_PER_WORKER * RAY_WORKERS[recipe], tasks
+    assert set(tasks) <= {"write_shard", "run_batch", "card_job"}, tasks
     # the workers probed, made and wrote every row: this process loaded no world (a
     # STRIPS world reads its domain through load_domain_text, whose cache a build's
     # release of its worlds leaves alone, unlike the worlds' own)

@@ -6,20 +6,24 @@ probes, checks and keeps each config's row maker there. A Ray worker shares noth
 with the driver, so there the driver would load every world for nothing but its own
 checks (a fifth of a build's CPU on `acp`): instead the same steps run as jobs, in
 rounds over the run's configs, each job naming the config it refuses: the probe's
-shares (`parts_job`), the shares in batches (`probe_batch`, jobs.probe_job each), then
-the joined probe (kept in the partial folder for a rerun as soon as it is back) with
-the checks of config_checks.checked (`settle_job`), which send back what the driver
-needs of a row maker (its card summary, its rows per shard). Same probes, same checks,
-same order of refusals as a local build, so the same bytes and messages.
+shares (`parts_job`), each share (jobs.probe_job), then the joined probe (kept in the
+partial folder for a rerun as soon as it is back) with the checks of
+config_checks.checked (`settle_job`), which send back what the driver needs of a row
+maker (its card summary, its rows per shard); each round's jobs go in a few tasks a
+worker (`run_batch`). Same probes, same checks, same order of refusals as a local
+build, so the same bytes and messages.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator
 
 from racbench.errors import InputError
 from racbench.export.config_checks import checked, named, naming
 from racbench.export.jobs import probe_job
+
+BATCHES_PER_WORKER = 4  # a round's jobs go in this many tasks a worker (Ray's cost is per task)
 
 
 @dataclass(frozen=True)
@@ -41,9 +45,17 @@ def parts_job(args: tuple) -> list:
                 else [None])
 
 
-def probe_batch(args: list) -> list:
-    """Some of one config's probe shares (jobs.probe_job each), in one task."""
-    return [probe_job(one) for one in args]
+def run_batch(args: tuple) -> tuple[list, InputError | None]:
+    """`job` over a run of its arguments in one task: the results up to the first
+    InputError, and that error (None: there was none)."""
+    job, batch = args
+    out: list = []
+    for one in batch:
+        try:
+            out.append(job(one))
+        except InputError as exc:
+            return out, exc
+    return out, None
 
 
 def settle_job(args: tuple) -> tuple:
@@ -68,40 +80,30 @@ def settle_job(args: tuple) -> tuple:
     return result, Checked(gen.summary(), getattr(gen, "rows_per_shard", None))
 
 
-def _batches(parts: list, workers: int) -> list[list]:
-    """A config's probe shares in at most `workers` runs of consecutive shares."""
-    size = -(-len(parts) // max(1, workers))
-    return [parts[k:k + size] for k in range(0, len(parts), size)]
-
-
 def prepare_in_workers(recipe, seed: int, engine, probes=None) -> tuple[dict, dict]:
     """build.prepare for an engine whose workers are not forks: (name -> Checked,
     name -> what makes its row maker in a worker). Raises what prepare raises, having
     kept in `probes` every probe joined before the refusal. Ray costs its driver about
-    a millisecond a task, so the tasks are few: a config's probe shares go in batches,
-    one for each worker at most, and its join and checks in one task."""
+    a millisecond a task, so the tasks are few: each round's jobs go in a few batches
+    a worker, and a config's join and checks are one job."""
     kept = {spec.name: probes.get(spec.name) for spec in recipe.configs
             if probes is not None and probes.has(spec.name)}
     cached = {name: result for name, (found, result) in kept.items() if found}
     todo = [spec for spec in recipe.configs if spec.name not in cached]
     with engine.pool(worlds=recipe.configs[0].task.worlds_key) as pool:
-        shares = _in_order(pool, parts_job, [(s.name, s.task, seed, tuple(s.splits))
-                                             for s in todo], [s.name for s in todo])
-        batches, owners = [], []
-        for spec, parts in zip(todo, shares):
-            for batch in _batches(parts, pool.workers):
-                batches.append([(spec.name, spec.task, seed, tuple(spec.splits) if part is None
-                                 else dict(spec.splits), part) for part in batch])
-                owners.append(spec.name)
+        shares = list(_batched(pool, parts_job, [(s.name, s.task, seed, tuple(s.splits))
+                                                 for s in todo], [s.name for s in todo]))
+        jobs = [(spec.name, spec.task, seed, tuple(spec.splits) if part is None else
+                 dict(spec.splits), part) for spec, parts in zip(todo, shares)
+                for part in parts]
         done: list = []
         error = failed = None
         try:
-            for results in pool.imap(probe_batch, batches):
-                done.append(results)
-        except InputError as exc:  # the batch that failed is the one after those done
-            failed = owners[len(done)]
-            error = named(exc, failed)
-        results = iter(result for batch in done for result in batch)
+            for result in _batched(pool, probe_job, jobs, [job[0] for job in jobs]):
+                done.append(result)
+        except InputError as exc:  # the job that failed is the one after those done
+            failed, error = jobs[len(done)][0], exc
+        results = iter(done)
         settles = []
         for spec in recipe.configs:
             if spec.name == failed:
@@ -109,23 +111,21 @@ def prepare_in_workers(recipe, seed: int, engine, probes=None) -> tuple[dict, di
             if spec.name in cached:
                 if error is not None:  # nothing to keep: its probe is kept already
                     continue
-                settles.append((spec, seed, None, cached[spec.name], error is None))
+                settles.append((spec, seed, None, cached[spec.name], True))
             else:
                 parts = shares[todo.index(spec)]
                 settles.append((spec, seed, {part: next(results) for part in parts}, None,
                                 error is None))
         probed, gens, refused = {}, {}, None
-        try:
-            for result, outcome in pool.imap(settle_job, settles):
-                spec = settles[len(probed)][0]
-                probed[spec.name] = result
-                if probes is not None and spec.name not in cached:
-                    probes.put(spec.name, result)  # kept as soon as it is back
-                if isinstance(outcome, InputError):
-                    refused = refused or (spec.name, outcome)
-                gens[spec.name] = outcome
-        except InputError as exc:
-            raise named(exc, settles[len(probed)][0].name) from None
+        for result, outcome in _batched(pool, settle_job, settles,
+                                        [one[0].name for one in settles]):
+            spec = settles[len(probed)][0]
+            probed[spec.name] = result
+            if probes is not None and spec.name not in cached:
+                probes.put(spec.name, result)  # kept as soon as it is back
+            if isinstance(outcome, InputError):
+                refused = refused or (spec.name, outcome)
+            gens[spec.name] = outcome
         if error is not None:
             raise error
         if refused is not None:  # the config must change to pass: its probe is of no use
@@ -138,13 +138,17 @@ def prepare_in_workers(recipe, seed: int, engine, probes=None) -> tuple[dict, di
     return gens, makers
 
 
-def _in_order(pool, job, args: list, names: list[str]) -> list:
-    """The results of `job` over `args` in order; an InputError names the config of the
-    job that raised it."""
-    out: list = []
-    try:
-        for result in pool.imap(job, args):
-            out.append(result)
-    except InputError as exc:
-        raise named(exc, names[len(out)]) from None
-    return out
+def _batched(pool, job, args: list, names: list[str]) -> Iterator:
+    """The results of `job` over `args` in order, run in a few batches a worker
+    (run_batch); an InputError is raised in its turn, naming the config of its job."""
+    if not args:
+        return
+    runs = min(len(args), BATCHES_PER_WORKER * pool.workers)
+    size = -(-len(args) // runs)
+    batches = [(job, args[k:k + size]) for k in range(0, len(args), size)]
+    done = 0
+    for results, error in pool.imap(run_batch, batches):
+        yield from results
+        done += len(results)
+        if error is not None:
+            raise named(error, names[done])
