@@ -41,9 +41,9 @@ def _ray():
 
 
 IN_FLIGHT_PER_WORKER = 3  # tasks queued per worker: enough to keep them busy, few results held
-# Rows a task makes at least: Ray costs the driver about 1.3 ms a task, so a shard of
-# up to this many rows is made by its own write task, and a larger one's chunks are no
-# smaller than this whatever the number of workers (configs run side by side keep them
+# Rows a task makes at least: Ray costs the driver about 1.3 ms a task, so a config's
+# shards of up to this many rows are made by their write task, together up to this
+# many, and a larger one's chunks are no smaller than this whatever the number of workers (configs run side by side keep them
 # busy). Where the rows are cut never changes the bytes.
 ROWS_PER_TASK = 256
 _WORKER_STATE: dict = {"worlds": None, "makers": None, "gc": False}
@@ -112,32 +112,37 @@ class RayPool:
             yield _result(pending.popleft())
 
     def write_shards(self, shards: Iterable) -> Iterator:
-        """Each of `shards` (jobs.ShardJob, a config's in order) written by a Ray task
-        (jobs.write_shard) from the results of its chunk tasks, which go from worker to
-        worker through Ray's object store, never through this process; a shard's task
-        waits for the shards of its config before it (their problems are deduplicated
-        against) without holding a worker: Ray starts it once they are written. Yields
-        their jobs.ShardDone in order, with a few chunks a worker in flight."""
+        """Each of `shards` (jobs.ShardJob, a config's in order) written by a Ray task:
+        a large shard by jobs.write_shard from the results of its chunk tasks, which go
+        from worker to worker through Ray's object store, never through this process;
+        a run of a config's small shards by one task (jobs.write_shard_run) that makes
+        their rows itself. A task waits for the shards of its config before it (their
+        problems are deduplicated against) without holding a worker: Ray starts it once
+        they are written. Yields their jobs.ShardDone in order, with a few tasks a
+        worker in flight."""
         window = max(2, IN_FLIGHT_PER_WORKER * self.workers)
         pending, counts, in_flight = self.pending, deque(), 0
         config, earlier = None, []
-        for job in shards:
-            if job.name != config:
-                config, earlier = job.name, []
-            chunks = [self._submit(jobs.make_chunk, args) for args in _task_chunks(job)]
-            ref = self._submit(jobs.write_shard, job, *chunks, *earlier)
+        for unit in _units(shards):
+            if unit[0].name != config:
+                config, earlier = unit[0].name, []
+            chunks = [self._submit(jobs.make_chunk, args) for args in _task_chunks(unit)]
+            if len(unit) == 1:
+                ref = self._submit(jobs.write_shard, unit[0], *chunks, *earlier)
+            else:
+                ref = self._submit(jobs.write_shard_run, unit, *earlier)
             earlier.append(ref)
             pending.append(ref)
-            counts.append(len(chunks))
+            counts.append(len(chunks) + 1)
             self.inputs.append(chunks)  # for cancel()
-            in_flight += len(chunks)
-            while in_flight > window and len(pending) > 1:  # the last shard's go on
+            in_flight += len(chunks) + 1
+            while in_flight > window and len(pending) > 1:  # the last unit's go on
                 in_flight -= counts.popleft()
                 self.inputs.popleft()
-                yield _result(pending.popleft())
+                yield from _done(_result(pending.popleft()))
         while pending:
             self.inputs.popleft()
-            yield _result(pending.popleft())
+            yield from _done(_result(pending.popleft()))
 
     def _submit(self, job: Callable, args, *inputs):
         TASKS[job.__name__] += 1
@@ -151,12 +156,33 @@ class RayPool:
         self.inputs.clear()
 
 
-def _task_chunks(job: jobs.ShardJob) -> list[tuple]:
-    """The make_chunk jobs of a shard's rows on Ray: none for a small shard (its write
+def _units(shards: Iterable) -> Iterator[list]:
+    """`shards` in the runs one task writes: a large shard (over ROWS_PER_TASK rows)
+    alone, consecutive small shards of a config together until they reach
+    ROWS_PER_TASK rows."""
+    run: list = []
+    for job in shards:
+        if run and (job.name != run[0].name or len(job.codes) > ROWS_PER_TASK or
+                    sum(len(one.codes) for one in run) >= ROWS_PER_TASK):
+            yield run
+            run = []
+        run.append(job)
+    if run:
+        yield run
+
+
+def _task_chunks(unit: list) -> list[tuple]:
+    """The make_chunk jobs of a unit's rows on Ray: none for small shards (their write
     task makes them), else chunks of at least ROWS_PER_TASK rows."""
-    if len(job.codes) <= ROWS_PER_TASK:
+    job = unit[0]
+    if len(unit) > 1 or len(job.codes) <= ROWS_PER_TASK:
         return []
     return dataclasses.replace(job, size=max(job.size, ROWS_PER_TASK)).chunks()
+
+
+def _done(result) -> tuple:
+    """A write task's ShardDone, or a run's."""
+    return (result,) if isinstance(result, jobs.ShardDone) else result
 
 
 def _result(ref):
