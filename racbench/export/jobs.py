@@ -1,7 +1,8 @@
 """The pure jobs an engine runs for a build: probe a config, make a chunk of rows, and
 (on Ray) write a shard. build.py plans; a local build's driver deduplicates and writes,
-a Ray build's workers write each shard from its chunks (write_shard), deduplicating it
-against the shards before it as the driver would. Engines (engines.py: a fork pool
+a Ray build's workers write each shard from its chunks (write_shard), or a run of a
+config's small shards making their rows themselves (write_shard_run), deduplicating
+each against the shards before it as the driver would. Engines (engines.py: a fork pool
 here, ray_engine.py: Ray tasks) only run these, so the bytes never depend on where
 they ran.
 """

@@ -2,12 +2,15 @@
 
 Imported only for `--engine ray` (Ray is the optional extra `racbench[ray]`). The
 workers do the work: they probe and check the configs (build.prepare's rounds, see
-remote_prepare.py), make chunks of rows, and write each shard (jobs.write_shard) into
-the build's unfinished folder, which every node must reach at the same path; the
-driver plans the shards, commits each config once its shards are written, and writes
-the card. A shard's task gets its chunks' rows through the object store and the
-problem keys of its config's shards before it, and redraws a repeat as a local build's
-driver does, so a Ray build writes the bytes a local one does on any number of nodes.
+remote_prepare.py), make the rows, and write each shard (jobs.write_shard) into the
+build's unfinished folder, which every node must reach at the same path; the driver
+plans the shards, commits each config once its shards are written, and has a worker
+write the card. A large shard's task gets its chunks' rows through the object store, a
+run of small ones makes its own (jobs.write_shard_run), each told the problem keys of
+its config's shards before it; it redraws a repeat as a local build's driver does, so
+a Ray build writes the bytes a local one does on any number of nodes. Ray costs the
+driver about a millisecond a task, its share of the CPU: the tasks are few and large
+(ROWS_PER_TASK, remote_prepare.BATCHES_PER_WORKER), and TASKS counts them.
 
 Each node needs racbench (the same version) installed: a task names the build's
 functions by module. A worker process is not a fork of the driver, so the row makers'
