@@ -195,6 +195,42 @@ def test_ray_refusals_name_the_config_and_a_rerun_builds_the_rest(ray_address, t
     assert folder_bytes(out) == folder_bytes(tmp_path / "clean")
 
 
+BROKEN_FIRST = """
+name: broken
+seed: 3
+configs:
+  - name: refused
+    family: executability
+    domain_file: {domain}
+    problems: {{test: [{problem}]}}
+    length: 1
+    splits: {{test: 10}}
+  - name: first
+    task: projection
+    objects: 4
+    splits: {{train: 20, validation: 10, test: 10}}
+"""
+
+
+def test_a_probe_refused_on_ray_names_its_config_and_keeps_the_other_probes(
+        ray_address, tmp_path):
+    """A probe refused in a worker's batch (unreadable PDDL) is raised with the local
+    build's message, before any row is written; the probe of the config that passed
+    is kept for the rerun."""
+    from racbench.errors import InputError
+    from racbench.suites.recipe import parse_recipe
+
+    (tmp_path / "broken.pddl").write_text(SWITCH_DOMAIN[:-3])
+    (tmp_path / "two.pddl").write_text(SWITCH_PROBLEM)
+    recipe = parse_recipe(BROKEN_FIRST.format(domain=tmp_path / "broken.pddl",
+                                              problem=tmp_path / "two.pddl"), "broken.yaml")
+    out, partial = tmp_path / "out", tmp_path / ".out.partial"
+    with pytest.raises(InputError, match="config 'refused': .*broken.pddl:6:3: missing '\\)'"):
+        racbench.build(recipe, out, engine="ray", workers=2, progress=False)
+    assert not list(partial.glob("*/*.parquet")), "nothing is written before a refusal"
+    assert [p.name.split(".")[0] for p in (partial / ".state").iterdir()] == ["first"]
+
+
 def test_address_goes_with_the_ray_engine_only(tmp_path):
     proc = cli("build", "trac", "--out", tmp_path / "x", "--address", "127.0.0.1:1",
                check=False)
