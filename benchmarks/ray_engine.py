@@ -103,10 +103,14 @@ def measure(recipe, root: Path, args) -> None:
              configure_logging=False)
     startup = time.perf_counter() - start
     try:
+        from racbench.export.ray_engine import TASKS
+
+        tasks0 = TASKS.copy()
         before, (me0, _) = descendants_cpu(), own_cpu()
         start = time.perf_counter()
         racbench.build(recipe, root / "ray", scale=args.scale, workers=args.workers,
                        engine="ray", progress=False)
+        tasks = TASKS - tasks0
         ray_wall = time.perf_counter() - start
         after, (me1, _) = descendants_cpu(), own_cpu()
     finally:
@@ -132,6 +136,9 @@ def measure(recipe, root: Path, args) -> None:
     print(f"ray overhead vs local: CPU {100 * (ray_cpu / local_cpu - 1):+.0f}%  "
           f"wall {100 * (ray_wall / local_wall - 1):+.0f}%  (Ray's start, apart: "
           f"{startup:.1f} s wall)")
+    print(f"ray tasks: {sum(tasks.values()):,} ("
+          + ", ".join(f"{k} {v:,}" for k, v in sorted(tasks.items())) + "), "
+          f"{1000 * ray_driver / max(1, sum(tasks.values())):.1f} ms of driver CPU a task")
     share = ray_driver / ray_cpu if ray_cpu else 1.0
     local_share = local_driver / local_cpu if local_cpu else 1.0
     print(f"driver CPU share: ray {100 * share:.1f}% of the CPU  (local engine: "

@@ -27,7 +27,8 @@ os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # before ray is imported
 import ray  # noqa: E402
 
 import racbench  # noqa: E402
-from racbench.export import jobs  # noqa: E402
+from racbench.export import jobs, ray_engine  # noqa: E402
+from racbench.export.remote_prepare import BATCHES_PER_WORKER  # noqa: E402
 from racbench.suites.recipe import load_recipe  # noqa: E402
 from racbench.worlds.strips import limits  # noqa: E402
 from racbench.worlds.strips.world import load_domain_text  # noqa: E402
@@ -78,8 +79,18 @@ def test_ray_build_writes_the_bytes_of_the_local_build(recipe, ray_address, tmp_
     expected = build_subset(recipe, tmp_path / "local", workers=1)
     jobs.GENERATORS.clear()
     loads = _domain_loads()
+    before = ray_engine.TASKS.copy()
     on_ray = build_subset(recipe, tmp_path / "ray", workers=RAY_WORKERS[recipe], engine="ray")
     assert len(expected) > 5 and on_ray == expected
+    # few tasks (Ray costs the driver about a millisecond each): a config's small
+    # shards are made and written by one task, the configs' preparing rounds (shares,
+    # probes, joins with checks) go in a few batches a worker each
+    tasks, configs = ray_engine.TASKS - before, len(SUBSETS[recipe].split(","))
+    shards = sum(name.endswith(".parquet") for name in on_ray)
+    assert shards > configs and not tasks["make_chunk"], tasks
+    assert tasks["write_shard"] + tasks["write_shard_run"] == configs, tasks
+    assert tasks["run_batch"] <= 3 * BATCHES_PER_WORKER * RAY_WORKERS[recipe], tasks
+    assert set(tasks) <= {"write_shard", "write_shard_run", "run_batch", "card_job"}, tasks
     # the workers probed, made and wrote every row: this process loaded no world (a
     # STRIPS world reads its domain through load_domain_text, whose cache a build's
     # release of its worlds leaves alone, unlike the worlds' own)
@@ -182,6 +193,42 @@ def test_ray_refusals_name_the_config_and_a_rerun_builds_the_rest(ray_address, t
     assert {p.name: p.stat().st_ino for p in (out / "first").iterdir()} == kept
     racbench.build(late(10), tmp_path / "clean", workers=1, progress=False)
     assert folder_bytes(out) == folder_bytes(tmp_path / "clean")
+
+
+BROKEN_FIRST = """
+name: broken
+seed: 3
+configs:
+  - name: refused
+    family: executability
+    domain_file: {domain}
+    problems: {{test: [{problem}]}}
+    length: 1
+    splits: {{test: 10}}
+  - name: first
+    task: projection
+    objects: 4
+    splits: {{train: 20, validation: 10, test: 10}}
+"""
+
+
+def test_a_probe_refused_on_ray_names_its_config_and_keeps_the_other_probes(
+        ray_address, tmp_path):
+    """A probe refused in a worker's batch (unreadable PDDL) is raised with the local
+    build's message, before any row is written; the probe of the config that passed
+    is kept for the rerun."""
+    from racbench.errors import InputError
+    from racbench.suites.recipe import parse_recipe
+
+    (tmp_path / "broken.pddl").write_text(SWITCH_DOMAIN[:-3])
+    (tmp_path / "two.pddl").write_text(SWITCH_PROBLEM)
+    recipe = parse_recipe(BROKEN_FIRST.format(domain=tmp_path / "broken.pddl",
+                                              problem=tmp_path / "two.pddl"), "broken.yaml")
+    out, partial = tmp_path / "out", tmp_path / ".out.partial"
+    with pytest.raises(InputError, match="config 'refused': .*broken.pddl:6:3: missing '\\)'"):
+        racbench.build(recipe, out, engine="ray", workers=2, progress=False)
+    assert not list(partial.glob("*/*.parquet")), "nothing is written before a refusal"
+    assert [p.name.split(".")[0] for p in (partial / ".state").iterdir()] == ["first"]
 
 
 def test_address_goes_with_the_ray_engine_only(tmp_path):

@@ -1,7 +1,8 @@
 """The pure jobs an engine runs for a build: probe a config, make a chunk of rows, and
 (on Ray) write a shard. build.py plans; a local build's driver deduplicates and writes,
-a Ray build's workers write each shard from its chunks (write_shard), deduplicating it
-against the shards before it as the driver would. Engines (engines.py: a fork pool
+a Ray build's workers write each shard from its chunks (write_shard), or a run of a
+config's small shards making their rows themselves (write_shard_run), deduplicating
+each against the shards before it as the driver would. Engines (engines.py: a fork pool
 here, ray_engine.py: Ray tasks) only run these, so the bytes never depend on where
 they ran.
 """
@@ -105,15 +106,18 @@ def shard_jobs(name: str, gen, splits: dict, seed: int, workers: int,
 
 
 def write_shard(job: ShardJob, *inputs) -> ShardDone:
-    """Write one shard from `inputs`: the results of its chunk jobs in order, then the
-    ShardDone of every shard of its config before it (whose problems its rows must not
-    repeat: a row that does is redrawn, as SplitRows does in a local build's driver)."""
-    count = -(-len(job.codes) // job.size)
-    chunks, earlier = inputs[:count], inputs[count:]
+    """Write one shard from `inputs`: the results of its chunk jobs in order (none: its
+    rows are made here, as make_chunk makes them), and the ShardDone of every shard of
+    its config before it, alone or in runs (write_shard_run's), whose problems its rows
+    must not repeat: a row that does is redrawn, as SplitRows does in a local build's
+    driver."""
+    chunks = [part for part in inputs if isinstance(part, list)]
+    earlier = [done for part in inputs if not isinstance(part, list)
+               for done in ((part,) if isinstance(part, ShardDone) else part)]
     gen = generator(job.name)
     seen = {key: None for done in earlier for key in done.keys}
-    made = SplitRows(job.name, gen, job.split, job.n, 0, seen, iter(chunks),
-                     start=job.start, codes=job.codes)
+    made = SplitRows(job.name, gen, job.split, job.n, 0, seen,
+                     iter(chunks) if chunks else None, start=job.start, codes=job.codes)
     rows = list(made)
     name = shard_name(job.split, job.shard, job.total)
     try:
@@ -122,3 +126,12 @@ def write_shard(job: ShardJob, *inputs) -> ShardDone:
         raise EngineError(say("shard_unwritable", folder=job.folder,
                               reason=exc.strerror or str(exc))) from None
     return ShardDone(made.keys, gen.split_counts(rows), made.redrawn, made.dropped, name)
+
+
+def write_shard_run(run: list[ShardJob], *earlier) -> tuple[ShardDone, ...]:
+    """Write a run of one config's shards in order, their rows made here (write_shard
+    each), after `earlier`: the shards of the config before the run."""
+    done: list[ShardDone] = []
+    for job in run:
+        done.append(write_shard(job, *earlier, *done))
+    return tuple(done)

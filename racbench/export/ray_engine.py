@@ -2,12 +2,15 @@
 
 Imported only for `--engine ray` (Ray is the optional extra `racbench[ray]`). The
 workers do the work: they probe and check the configs (build.prepare's rounds, see
-remote_prepare.py), make chunks of rows, and write each shard (jobs.write_shard) into
-the build's unfinished folder, which every node must reach at the same path; the
-driver plans the shards, commits each config once its shards are written, and writes
-the card. A shard's task gets its chunks' rows through the object store and the
-problem keys of its config's shards before it, and redraws a repeat as a local build's
-driver does, so a Ray build writes the bytes a local one does on any number of nodes.
+remote_prepare.py), make the rows, and write each shard (jobs.write_shard) into the
+build's unfinished folder, which every node must reach at the same path; the driver
+plans the shards, commits each config once its shards are written, and has a worker
+write the card. A large shard's task gets its chunks' rows through the object store, a
+run of small ones makes its own (jobs.write_shard_run), each told the problem keys of
+its config's shards before it; it redraws a repeat as a local build's driver does, so
+a Ray build writes the bytes a local one does on any number of nodes. Ray costs the
+driver about a millisecond a task, its share of the CPU: the tasks are few and large
+(ROWS_PER_TASK, remote_prepare.BATCHES_PER_WORKER), and TASKS counts them.
 
 Each node needs racbench (the same version) installed: a task names the build's
 functions by module. A worker process is not a fork of the driver, so the row makers'
@@ -23,7 +26,7 @@ import dataclasses
 import gc
 import socket
 import uuid
-from collections import deque
+from collections import Counter, deque
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
@@ -41,7 +44,13 @@ def _ray():
 
 
 IN_FLIGHT_PER_WORKER = 3  # tasks queued per worker: enough to keep them busy, few results held
+# Rows a task makes at least: Ray costs the driver about 1.3 ms a task, so a config's
+# shards of up to this many rows are made by their write task, together up to this
+# many, and a larger one's chunks are no smaller than this whatever the number of workers (configs run side by side keep them
+# busy). Where the rows are cut never changes the bytes.
+ROWS_PER_TASK = 256
 _WORKER_STATE: dict = {"worlds": None, "makers": None, "gc": False}
+TASKS: Counter = Counter()  # tasks submitted by this process, by job (what the driver pays for)
 
 
 def _install(makers_box: list) -> None:
@@ -99,41 +108,48 @@ class RayPool:
         window = max(2, IN_FLIGHT_PER_WORKER * self.workers)
         pending = self.pending
         for args in jobs:
-            pending.append(self.remote.remote(job, self.box, args, self.limits))
+            pending.append(self._submit(job, args))
             if len(pending) >= window:
                 yield _result(pending.popleft())
         while pending:
             yield _result(pending.popleft())
 
     def write_shards(self, shards: Iterable) -> Iterator:
-        """Each of `shards` (jobs.ShardJob, a config's in order) written by a Ray task
-        (jobs.write_shard) from the results of its chunk tasks, which go from worker to
-        worker through Ray's object store, never through this process; a shard's task
-        waits for the shards of its config before it (their problems are deduplicated
-        against) without holding a worker: Ray starts it once they are written. Yields
-        their jobs.ShardDone in order, with a few chunks a worker in flight."""
+        """Each of `shards` (jobs.ShardJob, a config's in order) written by a Ray task:
+        a large shard by jobs.write_shard from the results of its chunk tasks, which go
+        from worker to worker through Ray's object store, never through this process;
+        a run of a config's small shards by one task (jobs.write_shard_run) that makes
+        their rows itself. A task waits for the shards of its config before it (their
+        problems are deduplicated against) without holding a worker: Ray starts it once
+        they are written. Yields their jobs.ShardDone in order, with a few tasks a
+        worker in flight."""
         window = max(2, IN_FLIGHT_PER_WORKER * self.workers)
         pending, counts, in_flight = self.pending, deque(), 0
         config, earlier = None, []
-        for job in shards:
-            if job.name != config:
-                config, earlier = job.name, []
-            chunks = [self.remote.remote(jobs.make_chunk, self.box, args, self.limits)
-                      for args in job.chunks()]
-            ref = self.remote.remote(jobs.write_shard, self.box, job, self.limits, *chunks,
-                                     *earlier)
+        for unit in _units(shards):
+            if unit[0].name != config:
+                config, earlier = unit[0].name, []
+            chunks = [self._submit(jobs.make_chunk, args) for args in _task_chunks(unit)]
+            if len(unit) == 1:
+                ref = self._submit(jobs.write_shard, unit[0], *chunks, *earlier)
+            else:
+                ref = self._submit(jobs.write_shard_run, unit, *earlier)
             earlier.append(ref)
             pending.append(ref)
-            counts.append(len(chunks))
+            counts.append(len(chunks) + 1)
             self.inputs.append(chunks)  # for cancel()
-            in_flight += len(chunks)
-            while in_flight > window and len(pending) > 1:  # the last shard's go on
+            in_flight += len(chunks) + 1
+            while in_flight > window and len(pending) > 1:  # the last unit's go on
                 in_flight -= counts.popleft()
                 self.inputs.popleft()
-                yield _result(pending.popleft())
+                yield from _done(_result(pending.popleft()))
         while pending:
             self.inputs.popleft()
-            yield _result(pending.popleft())
+            yield from _done(_result(pending.popleft()))
+
+    def _submit(self, job: Callable, args, *inputs):
+        TASKS[job.__name__] += 1
+        return self.remote.remote(job, self.box, args, self.limits, *inputs)
 
     def cancel(self) -> None:
         ray = _ray()
@@ -141,6 +157,35 @@ class RayPool:
             ray.cancel(ref, force=True)
         self.pending.clear()
         self.inputs.clear()
+
+
+def _units(shards: Iterable) -> Iterator[list]:
+    """`shards` in the runs one task writes: a large shard (over ROWS_PER_TASK rows)
+    alone, consecutive small shards of a config together until they reach
+    ROWS_PER_TASK rows."""
+    run: list = []
+    for job in shards:
+        if run and (job.name != run[0].name or len(job.codes) > ROWS_PER_TASK or
+                    sum(len(one.codes) for one in run) >= ROWS_PER_TASK):
+            yield run
+            run = []
+        run.append(job)
+    if run:
+        yield run
+
+
+def _task_chunks(unit: list) -> list[tuple]:
+    """The make_chunk jobs of a unit's rows on Ray: none for small shards (their write
+    task makes them), else chunks of at least ROWS_PER_TASK rows."""
+    job = unit[0]
+    if len(unit) > 1 or len(job.codes) <= ROWS_PER_TASK:
+        return []
+    return dataclasses.replace(job, size=max(job.size, ROWS_PER_TASK)).chunks()
+
+
+def _done(result) -> tuple:
+    """A write task's ShardDone, or a run's."""
+    return (result,) if isinstance(result, jobs.ShardDone) else result
 
 
 def _result(ref):

@@ -6,20 +6,24 @@ probes, checks and keeps each config's row maker there. A Ray worker shares noth
 with the driver, so there the driver would load every world for nothing but its own
 checks (a fifth of a build's CPU on `acp`): instead the same steps run as jobs, in
 rounds over the run's configs, each job naming the config it refuses: the probe's
-shares (`parts_job`), each share (jobs.probe_job), the joined probe (`join_job`, kept
-in the partial folder for a rerun as soon as it is back), and the checks of
-config_checks.checked (`check_job`), which send back what the driver needs of a row
-maker (its card summary, its rows per shard). Same probes, same checks, same order of
-refusals as a local build, so the same bytes and messages.
+shares (`parts_job`), each share (jobs.probe_job), then the joined probe (kept in the
+partial folder for a rerun as soon as it is back) with the checks of
+config_checks.checked (`settle_job`), which send back what the driver needs of a row
+maker (its card summary, its rows per shard); each round's jobs go in a few tasks a
+worker (`run_batch`). Same probes, same checks, same order of refusals as a local
+build, so the same bytes and messages.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator
 
 from racbench.errors import InputError
 from racbench.export.config_checks import checked, named, naming
 from racbench.export.jobs import probe_job
+
+BATCHES_PER_WORKER = 4  # a round's jobs go in this many tasks a worker (Ray's cost is per task)
 
 
 @dataclass(frozen=True)
@@ -41,84 +45,110 @@ def parts_job(args: tuple) -> list:
                 else [None])
 
 
-def join_job(args: tuple):
-    """A config's probe result, from its shares' results (`found`: part -> result)."""
-    name, task, seed, splits, found = args
-    with naming(name):
-        return found[None] if list(found) == [None] else task.probe(name, seed, splits, found)
+def run_batch(args: tuple) -> tuple[list, InputError | None]:
+    """`job` over a run of its arguments in one task: the results up to the first
+    InputError, and that error (None: there was none)."""
+    job, batch = args
+    out: list = []
+    for one in batch:
+        try:
+            out.append(job(one))
+        except InputError as exc:
+            return out, exc
+    return out, None
 
 
-def check_job(args: tuple) -> Checked:
-    """config_checks.checked in a worker; what the driver keeps of the row maker."""
-    spec, seed, result = args
-    with naming(spec.name):
-        gen = checked(spec, seed, result)
-    return Checked(gen.summary(), getattr(gen, "rows_per_shard", None))
+def settle_job(args: tuple) -> tuple:
+    """A config's probe result joined from its shares' results (`found`: part -> result;
+    None: `result` is the probe kept from an earlier run), then, if `check`, its checks
+    (config_checks.checked): (probe result, Checked, or the InputError naming the config
+    that the checks raised, which the driver raises in its turn). A join's error is
+    raised here."""
+    spec, seed, found, result, check = args
+    name, task, splits = spec.name, spec.task, tuple(spec.splits)
+    if found is not None:
+        with naming(name):
+            result = found[None] if list(found) == [None] else \
+                task.probe(name, seed, splits, found)
+    if not check:
+        return result, None
+    try:
+        with naming(name):
+            gen = checked(spec, seed, result)
+    except InputError as exc:
+        return result, exc
+    return result, Checked(gen.summary(), getattr(gen, "rows_per_shard", None))
 
 
 def prepare_in_workers(recipe, seed: int, engine, probes=None) -> tuple[dict, dict]:
     """build.prepare for an engine whose workers are not forks: (name -> Checked,
     name -> what makes its row maker in a worker). Raises what prepare raises, having
-    kept in `probes` every probe joined before the refusal."""
+    kept in `probes` every probe joined before the refusal. Ray costs its driver about
+    a millisecond a task, so the tasks are few: each round's jobs go in a few batches
+    a worker, and a config's join and checks are one job."""
     kept = {spec.name: probes.get(spec.name) for spec in recipe.configs
             if probes is not None and probes.has(spec.name)}
     cached = {name: result for name, (found, result) in kept.items() if found}
     todo = [spec for spec in recipe.configs if spec.name not in cached]
     with engine.pool(worlds=recipe.configs[0].task.worlds_key) as pool:
-        shares = _in_order(pool, parts_job, [(s.name, s.task, seed, tuple(s.splits))
-                                             for s in todo], [s.name for s in todo])
+        shares = list(_batched(pool, parts_job, [(s.name, s.task, seed, tuple(s.splits))
+                                                 for s in todo], [s.name for s in todo]))
         jobs = [(spec.name, spec.task, seed, tuple(spec.splits) if part is None else
                  dict(spec.splits), part) for spec, parts in zip(todo, shares)
                 for part in parts]
         done: list = []
         error = failed = None
         try:
-            for result in pool.imap(probe_job, jobs):
+            for result in _batched(pool, probe_job, jobs, [job[0] for job in jobs]):
                 done.append(result)
         except InputError as exc:  # the job that failed is the one after those done
-            failed = jobs[len(done)][0]
-            error = named(exc, failed)
+            failed, error = jobs[len(done)][0], exc
         results = iter(done)
-        joins = []
-        for spec, parts in zip(todo, shares):
+        settles = []
+        for spec in recipe.configs:
             if spec.name == failed:
                 break
-            joins.append((spec.name, spec.task, seed, tuple(spec.splits),
-                          {part: next(results) for part in parts}))
-        joined: dict = {}
-        try:
-            for result in pool.imap(join_job, joins):  # each kept as soon as it is back
-                name = joins[len(joined)][0]
-                joined[name] = result
-                if probes is not None:
-                    probes.put(name, result)
-        except InputError as exc:
-            raise named(exc, joins[len(joined)][0]) from None
+            if spec.name in cached:
+                if error is not None:  # nothing to keep: its probe is kept already
+                    continue
+                settles.append((spec, seed, None, cached[spec.name], True))
+            else:
+                parts = shares[todo.index(spec)]
+                settles.append((spec, seed, {part: next(results) for part in parts}, None,
+                                error is None))
+        probed, gens, refused = {}, {}, None
+        for result, outcome in _batched(pool, settle_job, settles,
+                                        [one[0].name for one in settles]):
+            spec = settles[len(probed)][0]
+            probed[spec.name] = result
+            if probes is not None and spec.name not in cached:
+                probes.put(spec.name, result)  # kept as soon as it is back
+            if isinstance(outcome, InputError):
+                refused = refused or (spec.name, outcome)
+            gens[spec.name] = outcome
         if error is not None:
             raise error
-        probed = {**cached, **joined}
-        specs = list(recipe.configs)
-        checks = [(spec, seed, probed[spec.name]) for spec in specs]
-        gens = {}
-        try:
-            for spec, found in zip(specs, pool.imap(check_job, checks)):
-                gens[spec.name] = found
-        except InputError:
-            if probes is not None:  # the config must change to pass: its probe is of no use
-                probes.drop(specs[len(gens)].name)
-            raise
+        if refused is not None:  # the config must change to pass: its probe is of no use
+            if probes is not None:
+                probes.drop(refused[0])
+            raise refused[1]
+    specs = list(recipe.configs)
     makers = {spec.name: (spec.task, seed, tuple(spec.splits), probed[spec.name])
               for spec in specs}
     return gens, makers
 
 
-def _in_order(pool, job, args: list, names: list[str]) -> list:
-    """The results of `job` over `args` in order; an InputError names the config of the
-    job that raised it."""
-    out: list = []
-    try:
-        for result in pool.imap(job, args):
-            out.append(result)
-    except InputError as exc:
-        raise named(exc, names[len(out)]) from None
-    return out
+def _batched(pool, job, args: list, names: list[str]) -> Iterator:
+    """The results of `job` over `args` in order, run in a few batches a worker
+    (run_batch); an InputError is raised in its turn, naming the config of its job."""
+    if not args:
+        return
+    runs = min(len(args), BATCHES_PER_WORKER * pool.workers)
+    size = -(-len(args) // runs)
+    batches = [(job, args[k:k + size]) for k in range(0, len(args), size)]
+    done = 0
+    for results, error in pool.imap(run_batch, batches):
+        yield from results
+        done += len(results)
+        if error is not None:
+            raise named(error, names[done])
