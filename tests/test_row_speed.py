@@ -106,20 +106,32 @@ def test_sentences_kept_per_text_and_case():
 
 
 def test_build_freezes_what_outlives_a_release_and_still_frees_worlds():
-    """While a build runs, a release freezes what survives it (later collections skip
-    it), yet worlds loaded afterwards are still freed by the next release, and the
-    build unfreezes everything when it ends."""
+    """While a build runs, a release of every kind of world freezes what survives it
+    (later collections skip it), yet worlds loaded afterwards are still freed by the
+    next release; the build unfreezes everything when it ends, and a caller's own
+    freeze is left alone."""
     import weakref
+    from types import SimpleNamespace
 
-    from racbench.export.build import _rare_collections
+    from racbench.export.build import _rare_collections, _release
+    from racbench.tasks.config import TaskConfig
 
+    configs = [SimpleNamespace(task=TaskConfig(family="projection", domain="gripper"))]
     release_worlds()
     domain, problems = shipped_files("gripper", ["p01"])
     with _rare_collections():
         world_for(domain, problems[0])
-        release_worlds()
+        _release(configs)
         assert gc.get_freeze_count() > 0
         gone = weakref.ref(world_for(domain, problems[0]))
-        release_worlds()
+        _release(configs)
         assert gone() is None  # loaded after the freeze: not frozen, freed
     assert gc.get_freeze_count() == 0
+    gc.freeze()  # a caller's own
+    try:
+        frozen = gc.get_freeze_count()
+        with _rare_collections():
+            _release(configs)
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -49,7 +49,6 @@ from racbench.export.resume import (STATE, ProbeCache, changed_configs, keep_fin
                                     kept_configs, record_fingerprint, state_file)
 from racbench.export.remote_prepare import prepare_in_workers
 from racbench.export.parquet import ROWS_PER_SHARD, ShardWriter
-from racbench.tasks.rows import FREEZE_SURVIVORS
 from racbench.export.engines import LocalEngine, engine_session
 from racbench.export.config_checks import BuildError, checked as _checked  # noqa: F401
 from racbench.export.config_checks import named as _named, naming as _naming
@@ -182,13 +181,19 @@ def _rare_collections():
     processes forked meanwhile too."""
     before = gc.get_threshold()
     gc.set_threshold(GC_EVERY, *before[1:])
-    FREEZE_SURVIVORS[0] = True  # and what outlives a release of worlds is not gone over again
+    frozen_before = gc.get_freeze_count()
+    _FREEZE[0] = not frozen_before  # what outlives a release of worlds is not gone over again
     try:
         yield
     finally:
-        FREEZE_SURVIVORS[0] = False
-        gc.unfreeze()
+        if _FREEZE[0]:  # a caller's own freeze is left alone
+            gc.unfreeze()
+        _FREEZE[0] = False
         gc.set_threshold(*before)
+
+
+# set while a build runs (`_rare_collections`): `_release` then freezes what survives
+_FREEZE = [False]
 
 
 def _world_batches(recipe: Recipe) -> list[Recipe]:
@@ -358,6 +363,11 @@ def _release(configs) -> None:
     every world of its kind, and collects garbage, which takes a while)."""
     for task in {type(spec.task): spec.task for spec in configs}.values():
         task.release()
+    if _FREEZE[0]:
+        # every kind's worlds are gone (each release collected): what survives is
+        # long-lived (probe results, modules), and the next releases' collections skip
+        # it; they took a seventh of an acp build's main process going over it again
+        gc.freeze()
 
 
 def _remake(run: Recipe, makers: dict) -> tuple[dict, dict]:

@@ -148,17 +148,6 @@ def release_worlds(dropped: bool = False) -> None:
     # world, never forgotten) took a tenth of the build's CPU for nothing
     if forget_worlds() or dropped or labs:
         gc.collect()
-        if FREEZE_SURVIVORS[0]:
-            # no world is left: what survived is long-lived (a build's probe results,
-            # modules), and the next collections (this one's at the next release too)
-            # skip it: they took a seventh of an acp build's main process, going over
-            # the same long-lived objects at every release
-            gc.freeze()
-
-
-# set while a build runs (export/build.py): a release then freezes what survives it;
-# the build unfreezes all at its end
-FREEZE_SURVIVORS = [False]
 
 
 class ConfigRows:
