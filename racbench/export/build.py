@@ -50,7 +50,7 @@ from racbench.export.resume import (STATE, ProbeCache, changed_configs, keep_fin
 from racbench.export.remote_prepare import prepare_in_workers
 from racbench.export.parquet import ROWS_PER_SHARD, ShardWriter
 from racbench.export.engines import LocalEngine, engine_session
-from racbench.export.config_checks import BuildError, checked as _checked  # noqa: F401
+from racbench.export.config_checks import BuildError, checked as _checked
 from racbench.export.config_checks import named as _named, naming as _naming
 from racbench.export.engine_errors import EngineError, say
 from racbench.export.jobs import GC_EVERY, GENERATORS, make_chunk, probe_job, shard_jobs

@@ -65,8 +65,8 @@ def _install(makers_box: list) -> None:
     key = None if ref is None else ref.hex()
     if _WORKER_STATE["worlds"] != worlds:
         if _WORKER_STATE["worlds"] is not None:  # another run's worlds
-            for task, *_ in jobs.MAKERS.values():
-                task.release()
+            for task in {type(t): t for t, *_ in jobs.MAKERS.values()}.values():
+                task.release()  # once per kind: a release lets go of all its kind's worlds
             release_worlds()
         _WORKER_STATE["worlds"], _WORKER_STATE["makers"] = worlds, False
     if _WORKER_STATE["makers"] == key:
@@ -124,7 +124,7 @@ class RayPool:
         they are written. Yields their jobs.ShardDone in order, with a few tasks a
         worker in flight."""
         window = max(2, IN_FLIGHT_PER_WORKER * self.workers)
-        pending, counts, in_flight = self.pending, deque(), 0
+        pending, in_flight = self.pending, 0
         config, earlier = None, []
         for unit in _units(shards):
             if unit[0].name != config:
@@ -136,12 +136,10 @@ class RayPool:
                 ref = self._submit(jobs.write_shard_run, unit, *earlier)
             earlier.append(ref)
             pending.append(ref)
-            counts.append(len(chunks) + 1)
             self.inputs.append(chunks)  # for cancel()
             in_flight += len(chunks) + 1
             while in_flight > window and len(pending) > 1:  # the last unit's go on
-                in_flight -= counts.popleft()
-                self.inputs.popleft()
+                in_flight -= len(self.inputs.popleft()) + 1
                 yield from _done(_result(pending.popleft()))
         while pending:
             self.inputs.popleft()
