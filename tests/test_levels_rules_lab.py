@@ -5,6 +5,7 @@ measures that they get harder)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -34,3 +35,34 @@ def test_rule_world_rows_have_their_levels_knobs(game):
     longest = {k: max(n for j, n in manuals if j == k) for k in range(len(LEVELS))}
     shortest = {k: min(n for j, n in manuals if j == k) for k in range(len(LEVELS))}
     assert all(shortest[k + 1] > longest[k] for k in range(len(LEVELS) - 1))
+
+
+MOVE_DELTAS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+
+
+def answer_from_text(row: dict) -> bool:
+    """An applicability row's answer read off its text alone: the grid's size that the
+    context states, where you are, and the move the question names."""
+    size = re.search(r"The grid has (\d+) rows and (\d+) columns, walled all around",
+                     row["context"])
+    assert size, "the context does not state the grid's size"
+    rows, columns = int(size[1]), int(size[2])
+    here = re.search(r"You are at row (\d+), column (\d+)\.", row["context"])
+    move = re.search(r"move (up|down|left|right)\?|stay in place\?", row["question"])
+    if move[1] is None:  # staying is a move while the game runs
+        return True
+    dr, dc = MOVE_DELTAS[move[1]]
+    r, c = int(here[1]) + dr, int(here[2]) + dc
+    return 1 <= r <= rows and 1 <= c <= columns
+
+
+@pytest.mark.parametrize("game", sorted(RULE_LEVELS))
+def test_rule_world_rows_state_what_a_move_needs(game):
+    """Whether a move runs into the wall is derivable from the row's text: the context
+    states the grid's size and walls beside where you are, at every level (whatever
+    its grid)."""
+    for level in LEVELS:
+        rows = racbench.stream(f"applicability@rules/{game}", seed=5, level=level).rows(0, 24)
+        assert {row["label"] for row in rows} == {0, 1}
+        for row in rows:
+            assert answer_from_text(row) == bool(row["label"]), row["context"]

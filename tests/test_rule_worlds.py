@@ -404,6 +404,10 @@ def test_imitation_rows_are_the_oracles_play_and_verify_catches_a_change(built):
             assert [r["action"] for r in steps] == plan
             assert all(r["task_description"] == row["task_description"] for r in steps)
             assert row["task_description"].startswith("Manual: ")
+            # the size and walls, which decide which moves the oracle's play can make
+            size = episode.size
+            assert (f"The grid has {size} rows and {size} columns, walled all around"
+                    in row["task_description"])
             assert steps[1]["history"] == [{"observation": steps[0]["observation"],
                                             "action": plan[0]}]
         # the reward still to come: 1 before the winning move, which is always the last

@@ -36,15 +36,18 @@ class RulesText(TaskText):
     def original_names(self, objects) -> dict[str, str]:
         return {}
 
-    def observation(self, manual: str, grid: str, held: str, goal: str) -> str:
-        return str(self._facts.state(manual, grid, self.inventory(held), goal))
+    def observation(self, manual: str, size: int, grid: str, held: str, goal: str) -> str:
+        """The manual, the grid's size and walls then where everything is, what you hold
+        and the goal."""
+        return str(self._facts.state(manual, size, grid, self.inventory(held), goal))
 
     def inventory(self, held: str) -> str:
         return str(self._facts.inventory(held))
 
-    def task(self, manual: str, goal: str) -> str:
-        """The manual and the goal, as an imitation row's task description."""
-        return str(self._facts.task(manual, goal))
+    def task(self, manual: str, size: int, goal: str) -> str:
+        """The manual, the grid's size and walls, and the goal, as an imitation row's task
+        description."""
+        return str(self._facts.task(manual, size, goal))
 
     def changes(self, made, unmade) -> str:
         """What a move changed: facts made true, then facts made false (as negations)."""

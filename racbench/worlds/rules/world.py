@@ -9,7 +9,8 @@ with the episode's dynamics re-derives the label. States are drawn near the orac
 (a prefix of its winning plan, then a few random moves that do not end the game), where
 items are held and entities met, so questions about consequences ("after these moves,
 is the goblin defeated?") have both answers. A question's context shows the whole state
-of its episode: the manual, where everything is, what you hold and the goal.
+of its episode: the manual, the grid's size and walls (which decide whether a move can
+be made), where everything is, what you hold and the goal.
 """
 
 from __future__ import annotations
@@ -201,13 +202,14 @@ class RuleWorld(World):
 
     # -- text and records -------------------------------------------------------------------
     def render_state(self, state: tuple, text, rng) -> str:
-        """The manual, where everything is, what you hold and the goal."""
+        """The manual, the grid's size and walls (what decides whether a move can be
+        made), where everything is, what you hold and the goal."""
         ep = self.episodes[state[0]]
         facts = self.facts(state)
         held = next((f[1] for f in facts if f[0] == "holds"), "")
         grid = text.state(sorted(f for f in facts if f[0] != "holds"), rng)
-        return text.observation(ep.manual, grid, held, text.goal(ep.rules.game,
-                                                                 ep.rules.target))
+        return text.observation(ep.manual, ep.episode.size, grid, held,
+                                text.goal(ep.rules.game, ep.rules.target))
 
     def look(self, state: tuple, text) -> str:
         """Where everything is (the facts but what you hold), in a fixed order: what
@@ -220,10 +222,10 @@ class RuleWorld(World):
         return text.inventory(self.rules_of(state).items[held].name if held >= 0 else "")
 
     def task_description(self, state: tuple, text) -> str:
-        """The manual and the goal of the state's episode: what imitation rows show as
-        the task."""
+        """The manual, the grid's size and walls, and the goal of the state's episode:
+        what imitation rows show as the task."""
         ep = self.episodes[state[0]]
-        return text.task(ep.manual, text.goal(ep.rules.game, ep.rules.target))
+        return text.task(ep.manual, ep.episode.size, text.goal(ep.rules.game, ep.rules.target))
 
     def symbolic(self, state: tuple) -> dict:
         """What a row stores to rebuild the episode and the state."""
