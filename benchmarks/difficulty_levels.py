@@ -21,9 +21,15 @@ whose accuracy is printed per level:
   following the code names they define: an entity whose behaviour it did not read stays
   where it is, one whose team it did not read is not the team to defeat, one whose role
   it did not read is an enemy, a weapon whose win it did not read does not win
-  (projection, executability, applicability and progression rows). "memory" is then
-  sentences read. Applicability asks whether a move runs into the wall, which no rule
-  decides: it cannot fall for this reasoner (nor for any that reads the grid).
+  (projection, executability, applicability and progression rows). It also holds only
+  as many of the things the grid lists (you, the entities, the items lying about) as
+  the easy rows' grids list at most, the first in an order fixed by a hash of their
+  names and the row's episode and state: a thing it forgot is gone to it, and if it
+  forgot where you are it sees no wall in your way (applicability: "true") and cannot
+  step the episode (the other families: "false"). "memory" is then sentences read +
+  things held. Whether a move runs into the wall is decided by where you are and the
+  grid's size (which the row states), by no rule of the manual: applicability falls
+  as the levels list more things on the grid than the reasoner holds.
 
 * the science lab (`science/TASK`, or `science`: `--rows` rows a level from each of the
   `--tasks` sample): the row's history replayed in a fresh simulator (the state its
@@ -201,11 +207,11 @@ def answers(row: dict, budget: int, memory: int) -> tuple[bool, bool]:
     return exact, bounded
 
 
-def rule_truth(sym: dict, rules: dict) -> bool:
-    """A rule-world true/false row's answer in the episode of `rules` (the row's layout
-    and state), as racbench verify re-derives it."""
+def rule_truth(sym: dict, rules: dict, state: tuple | None = None) -> bool:
+    """A rule-world true/false row's answer in the episode of `rules` (the row's layout)
+    from `state` (the row's by default), as racbench verify re-derives it."""
     episode = Episode(RuleSet.from_json(rules), Layout.from_json(sym["layout"]))
-    state = state_from_json(sym["state"])
+    state = state_from_json(sym["state"]) if state is None else state
     moves = [a[0] for a in sym.get("actions") or []]
     subject = sym.get("subject")
     if sym["family"] == "applicability":
@@ -248,16 +254,57 @@ def read_rules(rules: dict, read: int) -> dict:
             "beats": [b for b in rules["beats"] if list(b) in beats]}
 
 
-def rule_answers(row: dict, read: int) -> tuple[bool, bool]:
-    """(the exact answer, that of a reasoner reading the manual's first `read` sentences)
-    to a rule-world row."""
+def grid_things(sym: dict) -> list[tuple[str, str, int]]:
+    """The things the row's grid lists (kind, name, index): you, then the entities and
+    items lying about."""
+    rules, state = sym["rules"], sym["state"]
+    things = [("you", "you", 0)]
+    things += [("entity", " ".join(filter(None, (e[2], e[0]))), i)
+               for i, (e, cell) in enumerate(zip(rules["entities"], state[1])) if cell >= 0]
+    things += [("item", f"{it[0]} {it[1]}", i)
+               for i, (it, cell) in enumerate(zip(rules["items"], state[2])) if cell >= 0]
+    return things
+
+
+def held_state(sym: dict, things: int) -> tuple | None:
+    """The row's state as a reasoner holds it that keeps only `things` of the things the
+    grid lists, the first in an arbitrary order fixed by a hash of their names and the
+    row's episode and state (as a row's text lists them in an order of its own): a thing
+    it forgot is gone to it (an entity or an item not on the grid); None if it forgot
+    where you are."""
+    salt = f"{sym['episode']}/{sym['state']}/"
+    listed = sorted(grid_things(sym), key=lambda t: hashlib.blake2b(
+        (salt + t[1]).encode(), digest_size=8).digest())
+    kept = {(kind, i) for kind, _, i in listed[:things]}
+    if ("you", 0) not in kept:
+        return None
+    agent, ents, items, *rest = state_from_json(sym["state"])
+    return (agent, tuple(c if ("entity", i) in kept else -1 for i, c in enumerate(ents)),
+            tuple(c if ("item", i) in kept else -1 for i, c in enumerate(items)), *rest)
+
+
+def rule_answers(row: dict, read: int, things: int) -> tuple[bool, bool]:
+    """(the exact answer, that of a reasoner reading the manual's first `read` sentences
+    and holding `things` of the things on the grid) to a rule-world row. One that forgot
+    where you are sees no wall in your way (applicability: every move can be made) and
+    cannot step the episode (the other families: "false", as a STRIPS reasoner's
+    forgotten premise)."""
     sym = json.loads(row["symbolic"])
-    return rule_truth(sym, sym["rules"]), rule_truth(sym, read_rules(sym["rules"], read))
+    exact = rule_truth(sym, sym["rules"])
+    state = held_state(sym, things)
+    if state is None:
+        return exact, sym["family"] == "applicability"
+    return exact, rule_truth(sym, read_rules(sym["rules"], read), state)
 
 
 def manual_length(rows: list[dict]) -> int:
     """The most sentences of any row's manual: a reader of that many reads them all."""
     return max(len(json.loads(r["symbolic"])["rules"]["statements"]) for r in rows)
+
+
+def grid_length(rows: list[dict]) -> int:
+    """The most things any row's grid lists: a reasoner holding that many holds them all."""
+    return max(len(grid_things(json.loads(r["symbolic"]))) for r in rows)
 
 
 def clockless(env) -> None:
@@ -352,18 +399,19 @@ def measure(family: str, world: str, rows: int, budget: int, memory: int, seed: 
             why[lv] = str(exc)
     rules = world.startswith("rules/")
     memory = memory or (manual_length if rules else easy_memory)(made[LEVELS[0]])
+    things = grid_length(made[LEVELS[0]]) if rules else 0
     out = []
     for level in LEVELS:
         if level in why:
             out.append((level, None, 0, why[level]))
             continue
-        got = [rule_answers(r, memory) if rules else answers(r, budget, memory)
+        got = [rule_answers(r, memory, things) if rules else answers(r, budget, memory)
                for r in made[level]]
         labels = [bool(r["label"]) for r in made[level]]
         exact = sum(e == lab for (e, _), lab in zip(got, labels))
         right = sum(b == lab for (_, b), lab in zip(got, labels))
         out.append((level, right / rows, exact, None))
-    return out, memory
+    return out, f"{memory}+{things}" if rules else memory
 
 
 def why_not(message: str) -> str:
@@ -434,7 +482,7 @@ def main() -> None:
                   + f" {f'{exact}/{args.rows * asked * (memory if lab else 1)}':>7}"
                   + f" {'yes' if ok else 'no':>5}"
                   + f" {expert_no_easier(accuracies):>12}"
-                  + f" {memory:6d}"
+                  + f" {memory!s:>6}"
                   + f" {args.rows * asked * (memory if lab else 1) / seconds:7.1f}",
                   flush=True)
             for level, _, _, reason in result:

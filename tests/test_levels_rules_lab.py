@@ -37,6 +37,26 @@ def test_rule_world_rows_have_their_levels_knobs(game):
     assert all(shortest[k + 1] > longest[k] for k in range(len(LEVELS) - 1))
 
 
+@pytest.mark.parametrize("game", sorted(RULE_LEVELS))
+def test_rule_world_grids_list_more_things_at_each_level(game):
+    """Entities (and rtfm's items) grow at every level, so an applicability row's grid
+    lists more things at each: a reasoner holding as many as the easy grids list loses
+    track of more, yourself included (what makes applicability fall)."""
+    entities = [RULE_LEVELS[game][k][2] for k in range(len(LEVELS))]
+    assert all(a < b for a, b in zip(entities, entities[1:]))
+    listed = []
+    for level in LEVELS:
+        rows = racbench.stream(f"applicability@rules/{game}", seed=3, level=level).rows(0, 16)
+        counts = []
+        for row in rows:
+            state = json.loads(row["symbolic"])["state"]
+            counts.append(1 + sum(c >= 0 for c in state[1]) + sum(c >= 0 for c in state[2]))
+            assert row["context"].count(" is at row ") + row["context"].count("You are at row ") \
+                == counts[-1]
+        listed.append((max(counts), sum(counts) / len(counts)))
+    assert all(a[0] < b[0] and a[1] < b[1] for a, b in zip(listed, listed[1:])), listed
+
+
 MOVE_DELTAS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 

@@ -10,8 +10,9 @@ numeric knob. Each maps to the knobs that make questions harder in a world:
   problems p01-p09, so a stream never draws validation or test problems) and the
   sequence length;
 * a rule world (`rules="rtfm"`, "messenger"): irrelevant rules first, then manual
-  sentences chained (depth), entities on the grid and the sequence length, on a grid of
-  4 cells a side (entities meet you more often than on Messenger's own 5) and with
+  sentences chained (depth), entities on the grid (one more at each level) and the
+  sequence length, on a grid of 4 cells a side (entities meet you more often than on
+  Messenger's own 5; RTFM's hard and expert 5, for their monsters and items) and with
   `RULE_STREAM_EPISODES` episodes (a stream draws its states from them);
 * the science lab (`science=TASK`): its simplifications (all of "easy" first, none
   last) and the sequence length (1, then the lab's longest, 2).
@@ -72,10 +73,14 @@ DOMAIN_PROBLEMS = {
 # sequence length) per level. A manual grows by the irrelevant rules first (medium), then
 # by chains and entities (hard, expert), so a reader of as many sentences as the easy
 # manual holds knows less at each level; more entities and longer sequences make what
-# it does not know matter more often (benchmarks/difficulty_levels.py)
-RULE_LEVELS = {"rtfm": ((0, 0, 2, 4, 1), (0, 2, 2, 4, 2), (1, 4, 2, 4, 3), (2, 6, 3, 4, 8)),
-               "messenger": ((0, 0, 3, 4, 1), (0, 2, 3, 4, 2), (1, 4, 4, 4, 4),
-                             (2, 6, 5, 4, 8))}
+# it does not know matter more often. Entities (and in rtfm their items) grow at every
+# level, so the grid lists more things at each: a reasoner that holds as many things as
+# the easy grid lists loses track of more of them, yourself included, and with you
+# which moves run into the wall (benchmarks/difficulty_levels.py). RTFM's four and five
+# monsters with their items need a grid of 5 (room for twice the things on it).
+RULE_LEVELS = {"rtfm": ((0, 0, 2, 4, 1), (0, 2, 3, 4, 2), (1, 4, 4, 5, 3), (2, 6, 5, 5, 8)),
+               "messenger": ((0, 0, 3, 4, 1), (0, 2, 4, 4, 2), (1, 4, 5, 4, 4),
+                             (2, 6, 6, 4, 8))}
 RULE_STREAM_EPISODES = 200  # episodes per split a stream's states are drawn from
 # the science lab: (simplifications, sequence length) per level
 LAB_LEVELS = (("easy", 1), ("teleport,openDoors", 1), ("", 1), ("", LAB_MAX_DISTANCE))
