@@ -34,6 +34,7 @@ from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
                                  base_context, family_template, pddl_term, state_clauses,
                                  term, walk, walk_through)
 from racbench.tasks.executability import foreign_walk, schemas
+from racbench.tasks.options import TRAC_DOMAIN
 from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import score_plan
 from racbench.worlds.strips.task import Condition
@@ -95,6 +96,7 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     if walked is None:
         return None
     plan, visited = walked
+    exact = cfg.domain == TRAC_DOMAIN  # goal draws (queries.goals_between)
     start, end = world.bits(sid), world.bits(visited[-1])
     foreign = foreign_walk(world, rng, sid, len(plan), schemas(world, plan))
     if foreign is not None:
@@ -105,7 +107,7 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     positives, negatives = [], []
     wanted = want.cell[1] if want is not None else None
     for size in ([len(wanted)] if wanted is not None else sizes(cfg)):
-        goal = goals_between(world, rng, start, end, size, wanted)
+        goal = goals_between(world, rng, start, end, size, wanted, exact=exact)
         if goal is None:
             continue
         kind, missed = goal_kind(world, goal), None
@@ -114,7 +116,8 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
             other = walk_through(world, rng, visited[split], len(plan) - split)
             if other is not None:
                 other_end = world.bits(other[1][-1])
-                missed = goals_between(world, rng, start, other_end, size, kind, (end,))
+                missed = goals_between(world, rng, start, other_end, size, kind, (end,),
+                                       exact)
                 if missed is not None:
                     break
         if missed is None:
