@@ -104,3 +104,42 @@ def _want(world, rng, label: bool, variant: int, size: int) -> Target:
     kinds = tuple((rng.random() < 0.5,) + world.atom_kinds[rng.randrange(len(world.task.atoms))]
                   for _ in range(size))
     return Target("bool", label, variant=variant, cell=(0, kinds))
+
+
+@pytest.mark.parametrize("config", ["planning_L1", "ge2_planning_L4",
+                                    "ge4_planning_conjunctions"])
+def test_trac_planning_pools_keep_their_meaning(config):
+    """Positives execute and achieve a goal not true at the state; misses_goal negatives
+    execute and miss a goal of the same kind that a walk sharing a prefix achieves;
+    not_executable ones cannot be executed; each kind of item is found."""
+    from racbench.tasks import planning
+
+    spec = load_recipe("trac").select(config).configs[0]
+    world = trac_world(spec.task.objects)
+    length = spec.task.lengths[0] if len(spec.task.lengths) == 1 else 2
+    cfg = spec.task.at_length(length)
+    rng = random.Random(5)
+    seen = {True: 0, 0: 0, 1: 0}
+    for i in range(300):
+        size = 2 if config.endswith("conjunctions") else 1 + i % 2
+        want = None if i % 4 == 0 else _want(world, rng, i % 3 == 0, i % 2, size)
+        pool = planning.bool_pool(world, rng, cfg, want)
+        if pool is None:
+            continue
+        sid = pool.question.sid
+        for plan, goal in pool.positives:
+            cond = Condition.of(goal)
+            assert not cond.holds(world.bits(sid)) and len(plan) == length
+            assert planning.achieves(world, sid, plan, cond)
+            if want is not None:
+                assert goal_kind(world, goal) == want.cell[1]
+            seen[True] += 1
+        for plan, missed, variant in pool.negatives:
+            cond = Condition.of(missed)
+            assert not cond.holds(world.bits(sid))
+            failed = world.execute(sid, plan)[1]
+            assert (failed is not None) == (planning.KINDS[variant] == "not_executable")
+            assert not planning.achieves(world, sid, plan, cond)
+            assert goal_kind(world, missed) in [goal_kind(world, g) for _, g in pool.positives]
+            seen[variant] += 1
+    assert all(n > 10 for n in seen.values()), seen
