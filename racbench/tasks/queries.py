@@ -17,6 +17,7 @@ from racbench.tasks.base import Question
 from racbench.tasks.options import QUERY_KINDS
 from racbench.splits.draws import pick, shuffle
 from racbench.worlds.strips.task import iter_bits
+from racbench.worlds.strips.world import StripsWorld
 
 Literal = tuple[int, bool]  # (atom index, polarity): goals, in STRIPS worlds
 Query = tuple[tuple, bool]  # (fact term, polarity): queries, in any world
@@ -50,10 +51,16 @@ class QueryPool(Pool):
         super().__init__(question, true, false, subject=literals_json)
         self.allowed = allowed
         self._by_kind = ({}, {})  # truth -> kind -> literals
+        # a literal's kind, kept per STRIPS world (whose kinds never change): every draw
+        # groups the same few dozen facts
+        kinds = (world.__dict__.setdefault("_literal_kinds", {})
+                 if isinstance(world, StripsWorld) else {})
         for truth, literals in ((True, true), (False, false)):
             groups = self._by_kind[truth]
             for lit in literals:
-                kind = literal_kind(world, lit)
+                kind = kinds.get(lit)
+                if kind is None:
+                    kind = kinds[lit] = literal_kind(world, lit)
                 if kind in groups:
                     groups[kind].append(lit)
                 else:
