@@ -96,18 +96,21 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
         # (nearer ones are cheaper to search), so a wanted kind of negative is looked
         # for in more walks before another state
         small = world.explicit and world.n_states <= SMALL_SPACE and total >= SWEEP_FROM
-        dist = world.distances(cond, total) if small else None
+        dist = world.distances(cond, total - 1) if small else None
         more = SMALL_WALKS if exact and small and want is not None else 1
         for _ in range(OBSERVATION_WALKS * more):
             walked = walk_through(world, rng, sid, length)
             if walked is None:
                 break
             obs, end = walked[0], walked[1][-1]
+            # a walk's end is at least total - length from the goal; only whether it is
+            # exactly that, nearer than `total` or not is asked, so searching as deep as
+            # total - 1 tells the same as as deep as `total` (its deepest layer, the dearest)
             if small:
                 rest = int(dist[end])
                 rest = None if rest < 0 else rest
             else:
-                rest, _ = world.nearby_plan(end, cond, total)
+                rest, _ = world.nearby_plan(end, cond, total - 1)
             if rest is not None and rest + length == total:
                 continue  # the start of a shortest plan after all
             variant = 0 if rest is not None and rest < total else 1
