@@ -2,8 +2,10 @@
 
 Goals are one or two literals that hold at the end of a random walk of `length` to
 `length + 2` actions and not at its start (reachable, not yet true), at least `length`
-actions away, so the length of the observations never rules a goal out by itself. The
-observations are `length` actions. bool: are they the start of some shortest plan for
+actions away, so the length of the observations never rules a goal out by itself.
+TRAC's configs draw such goals at once (`_far_goal`'s `exact`): among the literals that
+hold in no state nearer than `length`, at a state `length` to `length + 2` actions
+away (five blocks) or a random walk's end (ten). The observations are `length` actions. bool: are they the start of some shortest plan for
 the goal? The goal's literals are the row's cell. Negatives, in equal shares, move
 towards the goal but not optimally ('suboptimal') or make no progress ('no_progress').
 mc: for which of four goals are the observations the start of a shortest plan (exactly
