@@ -135,3 +135,34 @@ def test_build_freezes_what_outlives_a_release_and_still_frees_worlds():
         assert gc.get_freeze_count() == frozen
     finally:
         gc.unfreeze()
+
+
+def test_configs_phrasing_one_domain_alike_share_its_sentences_and_rows_stay():
+    """TRAC's configs share one phrasing of their blocksworld (rows.shared_text); a
+    config's rows are the same whether another config said its sentences first."""
+    from racbench.splits.strata import position_codes
+    from racbench.suites.recipe import load_recipe
+    from racbench.tasks import rows
+
+    recipe = load_recipe("trac").select("projection_L1,executability_L2,ge3_planning")
+    specs = {spec.name: spec for spec in recipe.configs}
+
+    def made(name):
+        spec = specs[name]
+        return spec.task.rows(spec.name, recipe.seed, spec.splits)
+
+    def some_rows(config_rows, name):
+        codes = position_codes(recipe.seed, name, "test", 40)
+        return [config_rows.row("test", i, codes[i]).columns for i in range(40)]
+
+    rows._SHARED_TEXTS.clear()
+    cold = some_rows(made("executability_L2"), "executability_L2")
+    rows._SHARED_TEXTS.clear()
+    first, second = made("projection_L1"), made("executability_L2")
+    some_rows(first, "projection_L1")
+    world = second.worlds["test"][0]
+    assert second._text(world) is first._text(world)  # one phrasing, said once
+    assert some_rows(second, "executability_L2") == cold
+    # other rendering options (TRAC's unseen names do not change the phrasing; another
+    # seed does) get a phrasing of their own
+    assert rows.shared_text(world, None, 0, 1, "trac", "blocksworld") is not first._text(world)

@@ -2,8 +2,10 @@
 
 Goals are one or two literals that hold at the end of a random walk of `length` to
 `length + 2` actions and not at its start (reachable, not yet true), at least `length`
-actions away, so the length of the observations never rules a goal out by itself. The
-observations are `length` actions. bool: are they the start of some shortest plan for
+actions away, so the length of the observations never rules a goal out by itself.
+TRAC's configs draw such goals at once (`_far_goal`'s `exact`): among the literals that
+hold in no state nearer than `length`, at a state `length` to `length + 2` actions
+away (five blocks) or a random walk's end (ten). The observations are `length` actions. bool: are they the start of some shortest plan for
 the goal? The goal's literals are the row's cell. Negatives, in equal shares, move
 towards the goal but not optimally ('suboptimal') or make no progress ('no_progress').
 mc: for which of four goals are the observations the start of a shortest plan (exactly
@@ -23,26 +25,28 @@ they begin a shortest solution, and configs of other lengths are refused.
 
 from __future__ import annotations
 
-from racbench.splits.draws import below
+from racbench.splits.draws import below, pick
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Question, Target, any_state, assemble,
                                  base_context, choose_options, family_template,
                                  state_clauses, term, walk, walk_through)
-from racbench.tasks.queries import goal_kind, goals_between, sizes
+from racbench.tasks.queries import Avoided, goal_kind, goals_between, sizes
 from racbench.tasks.scoring import SEARCH_BUDGET
 from racbench.tasks.symbolic import goal_from_json
 from racbench.worlds.strips.task import Condition
-from racbench.worlds.strips.world import literal_condition
+from racbench.worlds.strips.world import SMALL_SPACE, literal_condition
 from racbench.tasks.planning import (SequenceGoalFamily, changed_goal, lab_context,
                                      lab_rendered, swapped)
 from racbench.tasks.executability import schemas
-from racbench.tasks.options import LAB_MAX_DISTANCE
+from racbench.tasks.options import LAB_MAX_DISTANCE, TRAC_DOMAIN
 
 WALK_TRIES = 8
 KINDS = ("suboptimal", "no_progress")
 GOAL_SLACK = 2  # goals lie up to `length + GOAL_SLACK` actions away
 OBSERVATION_WALKS = 12  # bool: walks classified per goal as negative observations
+SMALL_WALKS = 4  # ... times this many for one kind of negative, in TRAC's small worlds
+SWEEP_FROM = 4  # ... for goals at least this far
 GOAL_TRIES = 6  # walks tried for a goal far enough before another state
 
 
@@ -79,10 +83,10 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     are not, classified as suboptimal (they bring the goal closer, just not by one
     action per step) or no_progress."""
     sid = any_state(world, rng)
-    length = cfg.length
+    length, exact = cfg.length, cfg.domain == TRAC_DOMAIN
     positives, negatives = [], []
     for size in ([len(want.cell[1])] if want is not None else sizes(cfg)):
-        found = _far_goal(world, rng, sid, length, size, want)
+        found = _far_goal(world, rng, sid, length, size, want, exact)
         if found is None:
             continue
         literals, cond, total, plan = found
@@ -90,12 +94,25 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
             positives.append((plan[:length], literals, total, 0))
         if want is not None and want.label:
             continue
-        for _ in range(OBSERVATION_WALKS):
+        # in a small world every state's distance to a far goal is read off one sweep
+        # (nearer ones are cheaper to search), so a wanted kind of negative is looked
+        # for in more walks before another state
+        small = world.explicit and world.n_states <= SMALL_SPACE and total >= SWEEP_FROM
+        dist = world.distances(cond, total - 1) if small else None
+        more = SMALL_WALKS if exact and small and want is not None else 1
+        for _ in range(OBSERVATION_WALKS * more):
             walked = walk_through(world, rng, sid, length)
             if walked is None:
                 break
             obs, end = walked[0], walked[1][-1]
-            rest, _ = world.nearby_plan(end, cond, total)
+            # a walk's end is at least total - length from the goal; only whether it is
+            # exactly that, nearer than `total` or not is asked, so searching as deep as
+            # total - 1 tells the same as as deep as `total` (its deepest layer, the dearest)
+            if small:
+                rest = int(dist[end])
+                rest = None if rest < 0 else rest
+            else:
+                rest, _ = world.nearby_plan(end, cond, total - 1)
             if rest is not None and rest + length == total:
                 continue  # the start of a shortest plan after all
             variant = 0 if rest is not None and rest < total else 1
@@ -112,19 +129,36 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
                                                    goal=item[1], optimal_plan_length=item[2]))
 
 
-def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None):
+def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None,
+              exact: bool = False):
     """A goal of `size` literals (of the wanted kind) that holds at the end of a walk of
     `length` to `length + GOAL_SLACK` actions, is not true now and is at least `length`
-    actions away: (literals, condition, distance, a shortest plan); a few walks share
-    one state before the caller draws another."""
+    actions away: (literals, condition, distance, a shortest plan); a few ends share
+    one state before the caller draws another.
+
+    `exact` (TRAC's configs): the goal is drawn among the literals of the end state that
+    hold in no state fewer than `length` actions away (`near_layers`), so it is far
+    enough by construction; in a small world the end is a state drawn at `length` to
+    `length + GOAL_SLACK` actions (the end of a walk that does not come back on itself),
+    elsewhere the end of a random walk of that length. Otherwise (other suites, whose
+    rows keep their bytes) goals at random walks' ends are drawn and refused."""
     start = world.bits(sid)
+    small = exact and world.explicit and world.n_states <= SMALL_SPACE
+    layers, near = near_layers(world, sid, length + GOAL_SLACK if small else length - 1,
+                               length) if exact else (None, ())
     for _ in range(GOAL_TRIES):
-        walked = walk_through(world, rng, sid, length + below(rng, GOAL_SLACK + 1))
-        if walked is None:
-            return None
-        end = world.bits(walked[1][-1])
+        steps = length + below(rng, GOAL_SLACK + 1)
+        if small:
+            if not layers[steps]:
+                continue
+            end = pick(rng, layers[steps])
+        else:
+            walked = walk_through(world, rng, sid, steps)
+            if walked is None:
+                return None
+            end = world.bits(walked[1][-1])
         goal = goals_between(world, rng, start, end, size,
-                             want.cell[1] if want is not None else None)
+                             want.cell[1] if want is not None else None, near, exact)
         if goal is None:
             continue
         cond = Condition.of(goal)
@@ -132,6 +166,35 @@ def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None)
         if total and total >= length:
             return [(world.task.atoms[i], p) for i, p in goal], cond, total, plan
     return None
+
+
+NEAR_KEPT = 4096  # `near_layers` kept per small world
+
+
+def near_layers(world, sid: int, radius: int, length: int) -> tuple[list[list[int]], Avoided]:
+    """The bits of the states at 0, 1, ... `radius` actions from `sid` (a breadth-first
+    search; layer 0 is `sid`'s) and those fewer than `length` away but `sid`, as the
+    states a goal far enough must avoid; kept per state in small worlds, whose rows ask
+    about the same few hundred states again and again."""
+    small = world.explicit and world.n_states <= SMALL_SPACE
+    kept = world.__dict__.setdefault("_near_layers", {}) if small else {}
+    found = kept.get((sid, radius, length))
+    if found is None:
+        seen, frontier, layers = {sid}, [sid], [[world.bits(sid)]]
+        for _ in range(radius):
+            nxt = []
+            for s in frontier:
+                for t in world.succ(s)[1]:
+                    if t not in seen:
+                        seen.add(t)
+                        nxt.append(t)
+            layers.append([world.bits(t) for t in nxt])
+            frontier = nxt
+        if len(kept) >= NEAR_KEPT:
+            kept.clear()
+        found = kept[(sid, radius, length)] = (
+            layers, Avoided([bits for layer in layers[1:length] for bits in layer]))
+    return found
 
 
 def _indices(world, literals) -> list[tuple[int, bool]]:

@@ -34,6 +34,7 @@ from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
                                  base_context, family_template, pddl_term, state_clauses,
                                  term, walk, walk_through)
 from racbench.tasks.executability import foreign_walk, schemas
+from racbench.tasks.options import TRAC_DOMAIN
 from racbench.tasks.queries import goal_kind, goals_between, sizes
 from racbench.tasks.scoring import score_plan
 from racbench.worlds.strips.task import Condition
@@ -89,41 +90,103 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     """A walk, goals of each allowed size it achieves and goals a walk sharing a prefix
     achieves and it misses; negatives pursue a missed goal with the walk (misses_goal)
     or with a walk of the same schemas from another state that fails here
-    (not_executable). The kind is the goal's (given `want`, goals of its kind only)."""
+    (not_executable). The kind is the goal's (given `want`, goals of its kind only).
+    TRAC's configs construct theirs (`_trac_pool`)."""
+    if cfg.domain == TRAC_DOMAIN:
+        return _trac_pool(world, rng, cfg, want)
     sid = any_state(world, rng)
     walked = walk_through(world, rng, sid, cfg.length)
     if walked is None:
         return None
     plan, visited = walked
     start, end = world.bits(sid), world.bits(visited[-1])
-    foreign = foreign_walk(world, rng, sid, len(plan), schemas(world, plan))
-    if foreign is not None:
-        other, other_start = foreign
-        # self-undoing sequences are never positives (those achieve something)
-        changes = world.bits(world.execute(other_start, other)[0]) != world.bits(other_start)
-        foreign = other if changes else None
-    positives, negatives = [], []
+    foreign = _foreign(world, rng, sid, plan)
+    found = []
     wanted = want.cell[1] if want is not None else None
     for size in ([len(wanted)] if wanted is not None else sizes(cfg)):
         goal = goals_between(world, rng, start, end, size, wanted)
-        if goal is None:
-            continue
-        kind, missed = goal_kind(world, goal), None
-        for _ in range(OTHER_WALKS):
-            split = rng.randrange(len(plan))
-            other = walk_through(world, rng, visited[split], len(plan) - split)
-            if other is not None:
-                other_end = world.bits(other[1][-1])
-                missed = goals_between(world, rng, start, other_end, size, kind, (end,))
+        if goal is not None:
+            missed = _missed_goal(world, rng, plan, visited, size, goal, False)
+            if missed is not None:  # every row needs both, whatever its label
+                found.append((goal, missed))
+    return _goal_pool(world, cfg, sid, plan, found, foreign)
+
+
+WALK_TRIES = 4  # TRAC: walks from one state tried for goals of the wanted kind
+FOREIGN_TRIES = 4  # TRAC: foreign walks tried for a not_executable negative
+
+
+def _trac_pool(world, rng, cfg, want: Target | None) -> Pool | None:
+    """`bool_pool` for TRAC's configs, built to be used: a few walks from one state are
+    tried until one achieves a goal of the wanted kind (and a branching walk one it
+    misses), goals drawn among the literals that can make one (`goals_between`'s
+    `exact`); a foreign walk is drawn only where a not_executable negative is wanted
+    (or surveyed), and tried a few times for one."""
+    sid = any_state(world, rng)
+    wanted = want.cell[1] if want is not None else None
+    for _ in range(WALK_TRIES):
+        walked = walk_through(world, rng, sid, cfg.length)
+        if walked is None:
+            return None
+        plan, visited = walked
+        start, end = world.bits(sid), world.bits(visited[-1])
+        found = []
+        for size in ([len(wanted)] if wanted is not None else sizes(cfg)):
+            goal = goals_between(world, rng, start, end, size, wanted, exact=True)
+            if goal is not None:
+                missed = _missed_goal(world, rng, plan, visited, size, goal, True)
                 if missed is not None:
-                    break
-        if missed is None:
-            continue  # every row needs both, whatever its label
+                    found.append((goal, missed))
+        if found:
+            break
+    else:
+        return None
+    foreign = None
+    if want is None or not want.label and KINDS[want.variant] == "not_executable":
+        for _ in range(1 if want is None else FOREIGN_TRIES):
+            foreign = _foreign(world, rng, sid, plan)
+            if foreign is not None:
+                break
+    return _goal_pool(world, cfg, sid, plan, found, foreign)
+
+
+def _foreign(world, rng, sid: int, plan: list[int]) -> list[int] | None:
+    """A walk of `plan`'s schemas from another state that fails from `sid` and changes
+    something where it runs (self-undoing sequences are never positives: those achieve
+    something), or None."""
+    foreign = foreign_walk(world, rng, sid, len(plan), schemas(world, plan))
+    if foreign is None:
+        return None
+    other, other_start = foreign
+    changes = world.bits(world.execute(other_start, other)[0]) != world.bits(other_start)
+    return other if changes else None
+
+
+def _missed_goal(world, rng, plan: list[int], visited: list[int], size: int, goal,
+                 exact: bool):
+    """A goal of `goal`'s kind that a walk sharing a prefix with `plan` achieves and
+    `plan` misses (from `visited[0]`), or None after OTHER_WALKS walks."""
+    start, end, kind = world.bits(visited[0]), world.bits(visited[-1]), goal_kind(world, goal)
+    for _ in range(OTHER_WALKS):
+        split = rng.randrange(len(plan))
+        other = walk_through(world, rng, visited[split], len(plan) - split)
+        if other is not None:
+            other_end = world.bits(other[1][-1])
+            missed = goals_between(world, rng, start, other_end, size, kind, (end,), exact)
+            if missed is not None:
+                return missed
+    return None
+
+
+def _goal_pool(world, cfg, sid: int, plan: list[int], found: list, foreign) -> Pool | None:
+    """The pool of (goal, missed goal) pairs found for `plan` from `sid`."""
+    positives, negatives = [], []
+    for goal, missed in found:
         positives.append((plan, goal))
         negatives.append((plan, missed, 1))
         if foreign is not None:
             negatives.append((foreign, missed, 0))
-    if not positives and not negatives:
+    if not positives:
         return None  # nothing to ask here (most draws)
     return Pool(Question(sid), positives, negatives, subject=lambda item: None,
                 kind=lambda item: goal_kind(world, item[1]),

@@ -17,6 +17,7 @@ from racbench.tasks.base import Question
 from racbench.tasks.options import QUERY_KINDS
 from racbench.splits.draws import pick, shuffle
 from racbench.worlds.strips.task import iter_bits
+from racbench.worlds.strips.world import StripsWorld
 
 Literal = tuple[int, bool]  # (atom index, polarity): goals, in STRIPS worlds
 Query = tuple[tuple, bool]  # (fact term, polarity): queries, in any world
@@ -50,10 +51,16 @@ class QueryPool(Pool):
         super().__init__(question, true, false, subject=literals_json)
         self.allowed = allowed
         self._by_kind = ({}, {})  # truth -> kind -> literals
+        # a literal's kind, kept per STRIPS world (whose kinds never change): every draw
+        # groups the same few dozen facts
+        kinds = (world.__dict__.setdefault("_literal_kinds", {})
+                 if isinstance(world, StripsWorld) else {})
         for truth, literals in ((True, true), (False, false)):
             groups = self._by_kind[truth]
             for lit in literals:
-                kind = literal_kind(world, lit)
+                kind = kinds.get(lit)
+                if kind is None:
+                    kind = kinds[lit] = literal_kind(world, lit)
                 if kind in groups:
                     groups[kind].append(lit)
                 else:
@@ -97,14 +104,19 @@ def _distinct_pair(xs: list[Query], ys: list[Query]) -> bool:
 
 
 def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, size: int,
-                  kind=None, avoid: Sequence[int] = ()) -> tuple[Literal, ...] | None:
+                  kind=None, avoid: "Avoided | Sequence[int]" = (), exact: bool = False
+                  ) -> tuple[Literal, ...] | None:
     """A goal of `size` literals (of the given kind, if any) that holds in `end_bits`
     but not in `start_bits` (no goal is achieved already) nor in any state of `avoid`.
     Without a kind, one literal is one that changed, the other any that holds at the end.
 
     Every literal drawn holds at the end, so it holds in another state exactly when its
     atom is the same there: a goal holds in none of those states if, for each, one of
-    its atoms differs between that state and the end (a test on bit masks)."""
+    its atoms differs between that state and the end. With `exact` (TRAC's configs),
+    literals are drawn among those that can still make such a goal (bit masks of the
+    avoided states, `Avoided`), so a goal is drawn at once where one exists (one far
+    from its start avoids every state near it, hundreds); without it, a few goals are
+    drawn and refused (other suites' rows keep their bytes)."""
     if kind is None:
         true = _Holding(end_bits, len(world.task.atoms))
         changed = [true[i] for i in iter_bits((start_bits ^ end_bits) & world.task.atom_mask)]
@@ -113,6 +125,38 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
         choices = [world.true_literals(end_bits, k) for k in kind]
     if not all(choices):
         return None
+    if not exact:
+        return _goal_drawn_and_refused(rng, start_bits, end_bits, size, kind, avoid, choices)
+    if not isinstance(avoid, Avoided):
+        avoid = Avoided(avoid)
+    changed_bits = start_bits ^ end_bits
+    if size == 1:
+        far = changed_bits & avoid.differing(end_bits)
+        found = [x for x in choices[0] if far >> x[0] & 1]
+        return (pick(rng, found),) if found else None
+    for _ in range(GOAL_TRIES):
+        first = pick(rng, choices[0])
+        atom, truth = first
+        # a second literal must differ wherever `first` does not: at the start, and in
+        # the avoided states where `first`'s atom has its truth
+        need = avoid.differing(end_bits, first)
+        if not changed_bits >> atom & 1:
+            need &= changed_bits
+        rest = [y for y in _without(choices[1], first) if need >> y[0] & 1]
+        if rest:
+            goal = [first, pick(rng, rest)]
+            if kind is None:
+                shuffle(rng, goal)
+            return tuple(goal)
+    return None
+
+
+def _goal_drawn_and_refused(rng, start_bits: int, end_bits: int, size: int, kind, avoid,
+                            choices) -> tuple[Literal, ...] | None:
+    """`goals_between` without `exact`: up to GOAL_TRIES goals drawn from `choices` and
+    refused while one holds in a state of `avoid`."""
+    if isinstance(avoid, Avoided):
+        avoid = avoid.states
     differs = [start_bits ^ end_bits] + [s ^ end_bits for s in avoid]
     for _ in range(GOAL_TRIES):
         first = pick(rng, choices[0])
@@ -129,6 +173,36 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
         if all(map(atoms.__and__, differs)):  # each of those states differs in a goal atom
             return tuple(goal)
     return None
+
+
+class Avoided:
+    """States a goal must not hold in (their bits), with the masks goal draws read:
+    the bitwise and and or of all of them, or of those where an atom has a given
+    truth (worked out once per atom and truth, as draws ask again and again)."""
+
+    __slots__ = ("states", "_masks")
+
+    def __init__(self, states: Sequence[int]):
+        self.states = tuple(states)
+        self._masks: dict = {}
+
+    def masks(self, literal: Literal | None = None) -> tuple[int, int]:
+        found = self._masks.get(literal)
+        if found is None:
+            every, some = -1, 0
+            for s in self.states:
+                if literal is None or bool(s >> literal[0] & 1) == literal[1]:
+                    every &= s
+                    some |= s
+            found = self._masks[literal] = (every, some)
+        return found
+
+    def differing(self, end_bits: int, literal: Literal | None = None) -> int:
+        """The atoms whose truth at `end_bits` differs in every avoided state (where
+        `literal` holds, if given): a literal over one of them, true at the end, holds
+        in none of those states."""
+        every, some = self.masks(literal)
+        return (end_bits & ~some) | (~end_bits & every)
 
 
 class _Holding:

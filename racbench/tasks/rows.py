@@ -493,7 +493,11 @@ class ConfigRows:
         if text is None:
             cfg = self.cfg
             phrasing = cfg.user_phrasing() if domain is not None else None
-            if phrasing is None:
+            if phrasing is None and domain is not None:
+                text = shared_text(world, cfg.obfuscation, cfg.paraphrase, self.seed,
+                                   cfg.style, TRAC_TEMPLATES if cfg.domain == TRAC_DOMAIN
+                                   else None)
+            elif phrasing is None:
                 text = world.text(cfg.obfuscation, cfg.paraphrase, self.seed, cfg.style,
                                   TRAC_TEMPLATES if cfg.domain == TRAC_DOMAIN else None)
             else:
@@ -580,6 +584,25 @@ class ConfigRows:
         return (Counter(r["answer"] if r["form"] != "open" else "open" for r in rows),
                 Counter(r["form"] for r in rows),
                 Counter(r["sequence_length"] for r in rows))
+
+
+_SHARED_TEXTS: dict = {}  # (id(domain), rendering options) -> (domain, its TaskText)
+SHARED_TEXTS = 64
+
+
+def shared_text(world: StripsWorld, *options) -> TaskText:
+    """`world.text(*options)`, one per STRIPS domain and rendering options in a process,
+    shared by the configs that phrase it alike (TRAC's 34 configs, one blocksworld): a
+    phrasing keeps every sentence it has said, and each config said its few thousand
+    facts and actions again (a template call each). Its sentences depend on the domain
+    and the options only, so the rows are the same."""
+    key = (id(world.domain), *options)
+    found = _SHARED_TEXTS.get(key)
+    if found is None or found[0] is not world.domain:
+        if len(_SHARED_TEXTS) >= SHARED_TEXTS:
+            _SHARED_TEXTS.clear()
+        found = _SHARED_TEXTS[key] = (world.domain, world.text(*options))
+    return found[1]
 
 
 def _cell_text(cell: tuple) -> str:

@@ -1,0 +1,145 @@
+"""TRAC's goal draws construct what they used to draw and refuse (issue 31): a goal far
+enough is drawn among the goals that are, and every row keeps its meaning and proof."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from racbench.suites.recipe import load_recipe
+from racbench.tasks import goal_recognition as gr
+from racbench.tasks.base import Target
+from racbench.tasks.queries import Avoided, goal_kind, goals_between
+from racbench.worlds.strips.task import Condition
+from racbench.worlds.strips.world import trac_world
+
+
+def _holds(goal, bits: int) -> bool:
+    return all(bool(bits >> atom & 1) == truth for atom, truth in goal)
+
+
+def _far_literals(world, start: int, end: int, avoid: list[int], kind) -> list:
+    """Every literal of `kind` true at `end` and in none of `start` and `avoid`."""
+    return [lit for lit in world.true_literals(end, kind)
+            if not any(_holds([lit], s) for s in [start, *avoid])]
+
+
+def test_exact_goal_draws_find_a_goal_whenever_one_exists():
+    world = trac_world(5)
+    rng = random.Random(7)
+    kinds = sorted({(truth,) + world.atom_kinds[a] for a in range(len(world.task.atoms))
+                    for truth in (True, False)}, key=repr)
+    checked = found = 0
+    for sid in range(0, world.n_states, 7):
+        for length in (2, 3, 4):
+            layers, near = gr.near_layers(world, sid, length + 2, length)
+            start = world.bits(sid)
+            for end in layers[length][:6] + layers[-1][:6]:
+                for kind in kinds:
+                    exists = _far_literals(world, start, end, list(near.states), kind)
+                    goal = goals_between(world, rng, start, end, 1, (kind,), near, True)
+                    assert (goal is not None) == bool(exists)
+                    if goal is not None:
+                        assert goal[0] in exists
+                        found += 1
+                    pair = goals_between(world, rng, start, end, 2, (kind, kind), near, True)
+                    if pair is not None:  # a pair holds at the end and in none of them
+                        assert _holds(pair, end) and pair[0][0] != pair[1][0]
+                        assert not any(_holds(pair, s) for s in [start, *near.states])
+                        assert goal_kind(world, pair) == (kind, kind)
+                    checked += 1
+    assert found > 100 and checked > 1000
+
+
+def test_avoided_masks_name_the_atoms_that_differ_everywhere():
+    states = [0b1011, 0b0011, 0b1110]
+    avoided = Avoided(states)
+    end = 0b0101
+    every_differs = [i for i in range(4) if all((s ^ end) >> i & 1 for s in states)]
+    assert [i for i in range(4) if avoided.differing(end) >> i & 1] == every_differs
+    # where atom 3 is true (the first and third state), atoms that differ in both
+    assert [i for i in range(4) if avoided.differing(end, (3, True)) >> i & 1] == [
+        i for i in range(4) if all((s ^ end) >> i & 1 for s in (states[0], states[2]))]
+
+
+@pytest.mark.parametrize("config", ["goal_recognition_L3", "ge2_goal_recognition_L5",
+                                    "ge4_goal_recognition_conjunctions"])
+def test_trac_goal_recognition_pools_keep_their_meaning(config):
+    """Every goal of a TRAC pool is `length` to `length + 2` actions away and not true
+    at the state; positives start a shortest plan for it, negatives do not and are the
+    kind they say (suboptimal: the goal closer, just not by one action per step)."""
+    spec = load_recipe("trac").select(config).configs[0]
+    world = trac_world(spec.task.objects)
+    length = spec.task.lengths[0] if len(spec.task.lengths) == 1 else 3
+    cfg = spec.task.at_length(length)
+    rng = random.Random(3)
+    seen = {True: 0, 0: 0, 1: 0}
+    for i in range(400):
+        label = i % 3 == 0
+        size = 2 if config.endswith("conjunctions") else 1 + i % 2 if i % 5 else 1
+        pool = gr.bool_pool(world, rng, cfg, None if i % 4 == 0 else
+                            _want(world, rng, label, i % 2, size))
+        if pool is None:
+            continue
+        for item, is_positive in [(x, True) for x in pool.positives] + \
+                                 [(x, False) for x in pool.negatives]:
+            obs, literals, total, variant = item
+            sid = pool.question.sid
+            cond = Condition.of([(world.task.atom_index[tuple(a)], p) for a, p in literals])
+            assert not cond.holds(world.bits(sid))
+            assert world.distance(sid, cond) == total and length <= total <= length + 2
+            end, failed = world.execute(sid, obs)
+            assert failed is None and len(obs) == length
+            rest = world.distance(end, cond)
+            assert (rest is not None and rest + length == total) == is_positive
+            if not is_positive:
+                assert variant == (0 if rest is not None and rest < total else 1)
+            seen[True if is_positive else variant] += 1
+    assert all(n > 10 for n in seen.values()), seen
+
+
+def _want(world, rng, label: bool, variant: int, size: int) -> Target:
+    """A bool target of a kind of goal the world has (drawn from its atoms)."""
+    kinds = tuple((rng.random() < 0.5,) + world.atom_kinds[rng.randrange(len(world.task.atoms))]
+                  for _ in range(size))
+    return Target("bool", label, variant=variant, cell=(0, kinds))
+
+
+@pytest.mark.parametrize("config", ["planning_L1", "ge2_planning_L4",
+                                    "ge4_planning_conjunctions"])
+def test_trac_planning_pools_keep_their_meaning(config):
+    """Positives execute and achieve a goal not true at the state; misses_goal negatives
+    execute and miss a goal of the same kind that a walk sharing a prefix achieves;
+    not_executable ones cannot be executed; each kind of item is found."""
+    from racbench.tasks import planning
+
+    spec = load_recipe("trac").select(config).configs[0]
+    world = trac_world(spec.task.objects)
+    length = spec.task.lengths[0] if len(spec.task.lengths) == 1 else 2
+    cfg = spec.task.at_length(length)
+    rng = random.Random(5)
+    seen = {True: 0, 0: 0, 1: 0}
+    for i in range(300):
+        size = 2 if config.endswith("conjunctions") else 1 + i % 2
+        want = None if i % 4 == 0 else _want(world, rng, i % 3 == 0, i % 2, size)
+        pool = planning.bool_pool(world, rng, cfg, want)
+        if pool is None:
+            continue
+        sid = pool.question.sid
+        for plan, goal in pool.positives:
+            cond = Condition.of(goal)
+            assert not cond.holds(world.bits(sid)) and len(plan) == length
+            assert planning.achieves(world, sid, plan, cond)
+            if want is not None:
+                assert goal_kind(world, goal) == want.cell[1]
+            seen[True] += 1
+        for plan, missed, variant in pool.negatives:
+            cond = Condition.of(missed)
+            assert not cond.holds(world.bits(sid))
+            failed = world.execute(sid, plan)[1]
+            assert (failed is not None) == (planning.KINDS[variant] == "not_executable")
+            assert not planning.achieves(world, sid, plan, cond)
+            assert goal_kind(world, missed) in [goal_kind(world, g) for _, g in pool.positives]
+            seen[variant] += 1
+    assert all(n > 10 for n in seen.values()), seen
