@@ -5,13 +5,17 @@
     python benchmarks/lab_families.py --form mc --families projection
     python benchmarks/lab_families.py --families planning,goal_recognition \\
         --simplifications easy --lengths 1 --tasks lifespan-longest-lived,find-animal
+    python benchmarks/lab_families.py --simplifications easy --lengths 1,2 --variations 6 \\
+        --families projection,executability,planning --asked 8   # surveys as a build's
 
 Each (task, family) is a config of one form over the task's variations of one split
 (`--variations N`: its first N only; planning and goal recognition ask about states
 near the end of the gold trajectory, so few variations hold few distinct rows);
 rows are timed after the generator is built (its problems surveyed), which is reported
 separately, as benchmarks/acp_families.py does for the STRIPS domains; both in CPU time
-(the machine may be shared). The process's peak memory is printed at the end.
+(the machine may be shared). `--asked N`: the config asks N rows of each variation, and
+its surveys are sized by them as a build's are (trajectories-questions asks 8 at scale 1,
+a third of one to one at scale 0.02); without it, surveys are the full ones. The process's peak memory is printed at the end.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ def main() -> None:
     ap.add_argument("--simplifications", default="")
     ap.add_argument("--lengths", default="2", help="comma-separated; several mix (bool)")
     ap.add_argument("--variations", type=int, default=0, help="the split's first N (0: all)")
+    ap.add_argument("--asked", type=float, default=0,
+                    help="rows asked of each variation, sizing the surveys (0: not known)")
     args = ap.parse_args()
     families = (args.families.split(",") if args.families else
                 [f for f, fam in FAMILIES.items() if "science" in fam.worlds and f not in OWN_CONFIG])
@@ -54,7 +60,9 @@ def main() -> None:
                              simplifications=args.simplifications, lengths=asked)
             t0 = time.process_time()
             try:
-                gen = ConfigRows(f"{task}_{family}", cfg, 0, (args.split,))
+                n = len(problems.get(args.split, chosen))
+                gen = ConfigRows(f"{task}_{family}", cfg, 0, {args.split: args.asked * n}
+                                 if args.asked else (args.split,))
             except GenerationError as exc:
                 print(f"  {task} {family}: {exc}", flush=True)
                 continue

@@ -198,3 +198,22 @@ def test_generate_makes_the_rows_a_build_makes():
     assert rows == expected[:12]
     with pytest.raises(racbench.errors.InputError, match="history is for"):
         racbench.generate("trajectory", science=TASK, history=2)
+
+
+def test_behaviour_cloning_steps_are_written_in_small_shards(tmp_path, monkeypatch):
+    """Steps with their valid actions (15 KB each in memory while their shard is
+    written) go in shards of VALID_STEPS_PER_SHARD, return-conditioned steps in larger
+    ones: the same rows, in order, over more files (20,000 such steps a shard made the
+    trajectories build's peak memory)."""
+    from racbench.export.layout import read_columns, split_files
+    from racbench.tasks import gold_trajectories
+
+    monkeypatch.setattr(gold_trajectories, "VALID_STEPS_PER_SHARD", 16)
+    recipe = tmp_path / "imitation.yaml"
+    recipe.write_text(RECIPE)
+    racbench.build(str(recipe), tmp_path / "out", workers=1, progress=False)
+    bc, rc = (split_files(tmp_path / "out" / name)["train"] for name in ("bc", "rc"))
+    rows = [r for path in bc for r in read_columns(path).to_pylist()]
+    assert len(bc) == -(-len(rows) // 16) > 1 and len(rc) == 1
+    assert [(r["variation"], r["step"]) for r in rows] == sorted(
+        (r["variation"], r["step"]) for r in rows)

@@ -270,34 +270,50 @@ def survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int,
     reach it (the cell is one-sided whatever they show), draws that could not change
     whether their cell is kept."""
     draws = survey_size(world, rows)
+    # a dear world's sampling of each length, grown in place (its draws are not made again)
+    samples: dict | None = {} if getattr(world, "survey_settled", None) else None
     while True:
-        cells = _survey_cells(make_pool, world, cfg, seed, variants, targeted, draws)
+        cells = _survey_cells(make_pool, world, cfg, seed, variants, targeted, draws, samples)
         if cells.offered or draws >= SURVEY_DRAWS:
             return cells
         draws = min(SURVEY_DRAWS, 2 * draws)
 
 
 def _survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int, variants: int,
-                  targeted: bool, draws: int) -> Cells:
-    """`survey_cells` of `draws` situations per length."""
+                  targeted: bool, draws: int, samples: dict | None = None) -> Cells:
+    """`survey_cells` of `draws` situations per length. With `samples` (a dear world's,
+    see _Sample), each length's sampling is grown from what it drew before, may stop
+    short of `draws` once settled, and confirms from a stream of its own."""
     offered, one_sided = {}, []
     budget = getattr(world, "confirm_budget", None)
-    if budget is not None and draws < SURVEY_DRAWS:
-        budget = min(budget, world.survey_confirms_per_draw * draws)
     dear = budget is not None
+    wanted = [(True, 0)] + [(False, v) for v in range(variants)]
     for length in cfg.lengths:
         view = cfg.at_length(length)
-        rng = random.Random(derive_seed(seed, "cells", length))
-        true_count, variant_count = Counter(), Counter()
-        for _ in range(draws):
-            pool = _drawn(make_pool, world, rng, view)
-            if pool is not None:
-                true_count.update(pool.kinds(True))
-                variant_count.update(pool.variants())
+        if samples is None:
+            rng = random.Random(derive_seed(seed, "cells", length))
+            true_count, variant_count = Counter(), Counter()
+            for _ in range(draws):
+                pool = _drawn(make_pool, world, rng, view)
+                if pool is not None:
+                    true_count.update(pool.kinds(True))
+                    variant_count.update(pool.variants())
+            drawn = draws
+        else:
+            sample = samples.get(length)
+            if sample is None:
+                sample = samples[length] = _Sample(world, seed, length, variants)
+            sample.grow(make_pool, view, draws, targeted and len(wanted))
+            drawn = sample.drawn
+            true_count, variant_count = Counter(sample.true_count), Counter(sample.variant_count)
+            rng = random.Random(derive_seed(seed, "confirm", length, drawn))
+        # sized by the survey asked for, though settled sampling drew fewer: confirming
+        # draws complete the rare kinds the sample saw (a state two commands from done)
+        length_budget = budget if not dear or draws >= SURVEY_DRAWS else \
+            min(budget, world.survey_confirms_per_draw * draws)
         seen = set(true_count) | {kind for kind, _ in variant_count}
-        wanted = [(True, 0)] + [(False, v) for v in range(variants)]
-        tries = CONFIRM_TRIES if budget is None else \
-            min(CONFIRM_TRIES, budget // max(1, len(seen) * len(wanted)))
+        tries = CONFIRM_TRIES if length_budget is None else \
+            min(CONFIRM_TRIES, length_budget // max(1, len(seen) * len(wanted)))
         for kind in sorted(seen, key=repr):
             for label, v in wanted if targeted else ():
                 counts, key = (true_count, kind) if label else (variant_count, (kind, v))
@@ -317,6 +333,58 @@ def _survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int, varia
             else:
                 one_sided.append((length, kind))
     return Cells(offered, tuple(one_sided))
+
+
+class _Sample:
+    """The situations a survey of a dear world (the science lab) has sampled at one
+    length, tallied: kinds seen true, (kind, negative variant) seen false. A larger
+    survey grows it (`grow`) rather than drawing its first situations again, and
+    sampling stops once its estimate of the cells is settled: `world.survey_settled`
+    draws in a row have offered no new cell (both answers seen SURVEY_MIN times), and
+    either one is offered or the draws confirming rare kinds could not make one (the
+    kinds seen already outnumber the confirming draws the survey may make: at length 2
+    an executability survey meets a hundred verb pairs, and its last draws were spent
+    on none), unless it is the full survey (SURVEY_DRAWS), which a world offering no
+    cell at any length comes to and samples whole, as before. The rule reads nothing but the draws made, so it stops at the same draw
+    whoever runs it; confirming draws take a stream of their own, fixed by the draws
+    sampled."""
+
+    def __init__(self, world: StripsWorld, seed: int, length: int, variants: int):
+        self.world, self.variants = world, variants
+        self.rng = random.Random(derive_seed(seed, "cells", length))
+        self.true_count, self.variant_count = Counter(), Counter()
+        self.drawn = self.quiet = 0
+        self.offered: set = set()
+
+    def grow(self, make_pool: Callable, view, draws: int, confirming: int) -> None:
+        """Sample on up to `draws` situations, or until settled; `confirming`: the
+        answers a confirming draw is made for (0: the family confirms none)."""
+        settle, world = self.world.survey_settled, self.world
+        self.quiet = 0  # a larger survey is asked for: its new draws may offer cells
+        budget = world.confirm_budget  # None: confirming draws are not capped
+        if budget is not None and draws < SURVEY_DRAWS:
+            budget = min(budget, world.survey_confirms_per_draw * draws)
+        while self.drawn < draws:
+            pool = _drawn(make_pool, world, self.rng, view)
+            self.drawn += 1
+            grew = False
+            if pool is not None:
+                kinds, variants = pool.kinds(True), pool.variants()
+                self.true_count.update(kinds)
+                self.variant_count.update(variants)
+                for kind in kinds | {kind for kind, _ in variants}:
+                    if kind not in self.offered and self._offers(kind):
+                        self.offered.add(kind)
+                        grew = True
+            self.quiet = 0 if grew else self.quiet + 1
+            if self.quiet >= settle and (self.offered or draws < SURVEY_DRAWS and (
+                    not confirming or budget is not None and budget < confirming * len(
+                        set(self.true_count) | {k for k, _ in self.variant_count}))):
+                return
+
+    def _offers(self, kind) -> bool:
+        return self.true_count[kind] >= SURVEY_MIN and any(
+            self.variant_count[(kind, v)] >= SURVEY_MIN for v in range(self.variants))
 
 
 def _drawn(make_pool: Callable, *args) -> Pool | None:

@@ -64,8 +64,11 @@ MAX_HISTORY = 1000  # an episode's moves at most (worlds/science/env.py MAX_MOVE
 TABLE_SETTINGS = ("", "easy")  # the simplification settings gold_lengths.json holds
 SPLIT_ORDER = ("train", "validation", "test")
 # rows a shard holds (all in memory while it is written): a step with its valid actions
-# weighs some 15 KB there (Python and Arrow), a whole trajectory with them up to 2 MB
+# weighs some 15 KB there (Python and Arrow), a whole trajectory with them up to 2 MB;
+# 20,000 steps with valid actions a shard made the build's peak (661 MiB building
+# bc-inclined-plane-friction-named-surfaces at scale 0.1, 505 MiB with 5,000)
 STEPS_PER_SHARD = 20_000
+VALID_STEPS_PER_SHARD = 5_000
 TRAJECTORIES_PER_SHARD = 200
 
 _STEP = {
@@ -516,7 +519,9 @@ class ScienceStepRows(ScienceGoldRows):
     worker's rows come in runs of consecutive indices, so the last play is kept for the
     next row."""
 
-    rows_per_shard = STEPS_PER_SHARD
+    @property
+    def rows_per_shard(self) -> int:
+        return VALID_STEPS_PER_SHARD if self.with_valid_actions else STEPS_PER_SHARD
 
     def __init__(self, name: str, cfg: ScienceGoldConfig | RuleGoldConfig):
         super().__init__(name, cfg)

@@ -206,12 +206,21 @@ class ConfigRows:
         split, i = part
         world = self.worlds[split][i]
         if self.cfg.form == "bool":
-            return survey_cells(self.family.bool_pool, world, self.cfg,
-                                derive_seed("cells", self.name, world.label), self.n_variants,
-                                self.family.targeted, self._rows_of(world))
+            return survey_cells(self.family.bool_pool, world, self.cfg, self._cells_seed(world),
+                                self.n_variants, self.family.targeted, self._rows_of(world))
         if self.cfg.form == "mc" and self.family.pool_for("mc") is not None:
             return self._survey(world)
         return self._probe(world, self.targets()[0])
+
+    def _cells_seed(self, world: StripsWorld) -> int:
+        """A bool survey's seed. A world that says what its surveys are about
+        (`survey_about`: the science lab's task, variation and simplifications) is
+        surveyed alike by every config asking the same family the same kinds of
+        question of it, whatever the config is called: the same draws, the same cells."""
+        about = getattr(world, "survey_about", None)
+        if about is None:
+            return derive_seed("cells", self.name, world.label)
+        return derive_seed("cells", self.cfg.family, *about, *self.cfg.query_kinds)
 
     def _rows_of(self, world: StripsWorld) -> float | None:
         """The rows the config asks of `world`: each split's rows shared evenly by its

@@ -264,7 +264,7 @@ def test_lab_surveys_of_many_kinds_stay_within_the_budget(monkeypatch):
     cfg = TaskConfig("executability", science="boil", simplifications="easy", lengths=(1, 2),
                      problems={"test": ("21",)}).validate()
     cells = balance.survey_cells(FAMILIES["executability"].bool_pool, world, cfg, 7, 1, True)
-    assert draws["sampling"] == 2 * balance.SURVEY_DRAWS
+    assert 0 < draws["sampling"] <= 2 * balance.SURVEY_DRAWS  # settled sampling stops sooner
     assert 0 < draws["confirming"] <= 2 * ScienceLab.confirm_budget
     assert any(length == 2 for length, _ in cells.offered)
 
@@ -305,22 +305,65 @@ def test_lab_surveys_are_sized_by_the_rows_asked(monkeypatch):
     cfg = TaskConfig("executability", science="boil", simplifications="easy", lengths=(1,),
                      problems={"test": ("21",)}).validate()
     pool = FAMILIES["executability"].bool_pool
-    for rows, sampled in ((1, ScienceLab.survey_draws_min), (1000, balance.SURVEY_DRAWS),
-                         (None, balance.SURVEY_DRAWS)):
+    sampled = {}
+    for rows in (1, 1000, None):
         draws = _counting(monkeypatch)
         cells = balance.survey_cells(pool, world, cfg, 7, 1, True, rows)
         assert cells.offered, rows
-        assert draws["sampling"] == sampled, rows
+        sampled[rows] = draws["sampling"]
+        # a survey finding no cell grows (its draws kept), one settled stops sooner
+        assert draws["sampling"] <= (2 * ScienceLab.survey_draws_min if rows == 1
+                                     else balance.SURVEY_DRAWS), rows
         assert draws["confirming"] <= (ScienceLab.confirm_budget if rows != 1 else
-                                       ScienceLab.survey_confirms_per_draw * sampled)
+                                       ScienceLab.survey_confirms_per_draw * 2
+                                       * ScienceLab.survey_draws_min)
+    assert sampled[1] < sampled[1000] == sampled[None]
+
+
+def test_a_lab_survey_stops_once_settled(monkeypatch):
+    """Projection on boil finds cells in its first situations: sampling a length stops
+    once ScienceLab.survey_settled draws in a row offer no new cell, far short of the
+    full SURVEY_DRAWS it made whatever it had found; and it stops at the same draw when
+    made again (the rule reads the draws only)."""
+    from racbench.tasks import FAMILIES, balance
+    from racbench.tasks.config import TaskConfig
+    from racbench.worlds.science.lab import lab
+
+    world = lab("boil", 21, "easy")
+    cfg = TaskConfig("projection", science="boil", simplifications="easy", lengths=(1, 2),
+                     problems={"test": ("21",)}).validate()
+    made = []
+    for _ in range(2):
+        draws = _counting(monkeypatch)
+        cells = balance.survey_cells(FAMILIES["projection"].bool_pool, world, cfg, 7, 1)
+        made.append((cells, draws["sampling"]))
+    assert made[0][0].offered and made[0] == made[1]
+    assert made[0][1] < balance.SURVEY_DRAWS  # both lengths together: under one's full survey
+
+
+def test_lab_surveys_are_seeded_by_what_they_are_about():
+    """Two configs asking the same family of the same variation survey it alike,
+    whatever they are called (one survey's draws serve both); another family's differs."""
+    from racbench.tasks.config import TaskConfig
+    from racbench.tasks.rows import ConfigRows
+
+    def probed(name, family):
+        cfg = TaskConfig(family, science="boil", simplifications="easy", lengths=(1,),
+                         problems={"test": ("21",)})
+        return ConfigRows.loaded(name, cfg, 0, {"test": 2}).probe_part(("test", 0))
+
+    first = probed("boil_projection", "projection")
+    assert first.offered
+    assert probed("my_boil_questions", "projection") == first
+    assert probed("boil_projection", "executability") != first
 
 
 def test_a_lab_survey_finding_no_cell_is_made_larger(monkeypatch):
-    """Executability at length 2 on boil's variation 0 (no simplifications): the 30
+    """Executability at length 2 on boil's variation 0 (no simplifications): the 20
     situations four rows would survey show no cell (variation 25's did before the lab's
     heat followed ScienceWorld's), and the build refused the config;
-    the survey is made again twice as large until it finds some (the build fixture
-    above builds it)."""
+    the survey is made twice as large until it finds some (the build fixture
+    above builds it), keeping the situations it has drawn."""
     from racbench.splits.seeding import derive_seed
     from racbench.tasks import FAMILIES, balance
     from racbench.tasks.config import TaskConfig
@@ -335,6 +378,8 @@ def test_a_lab_survey_finding_no_cell_is_made_larger(monkeypatch):
     draws = _counting(monkeypatch)
     assert balance.survey_cells(*args, rows=4).offered
     assert draws["sampling"] > 2 * ScienceLab.survey_draws_min
+    # grown from 20 to 40 to 80 situations, its draws kept: drawn again, 20 + 40 + 80
+    assert draws["sampling"] <= 4 * 4 * ScienceLab.survey_draws_per_row
 
 
 def test_a_build_tells_each_lab_survey_the_rows_asked_and_lets_the_labs_go():

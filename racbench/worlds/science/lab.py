@@ -92,9 +92,14 @@ class ScienceLab(World):
     # one row of each and surveyed as much
     # and confirmed with at most this many draws a situation (the full survey: up to 8;
     # confirming draws were five sixths of a sized executability survey)
+    # (at least 30 made a config built at scale 0.02, a row or two a variation, survey
+    # nearly as much as at scale 1: a survey finding no cell grows, its draws kept)
     survey_draws_per_row = 5
-    survey_draws_min = 30
+    survey_draws_min = 10
     survey_confirms_per_draw = 4
+    # and sampling a length stops once settled (balance._Sample): this many draws in a
+    # row offering no new cell, with one offered or none to come from confirming draws
+    survey_settled = 10
     # mc surveys: a variation not decided by its first 200 draws is left out here, not
     # surveyed on to 2,000 as a planning problem is (up to 1,800 more draws of 10-30 ms
     # each, where a task has tens to thousands of variations to give rows instead)
@@ -105,6 +110,8 @@ class ScienceLab(World):
         self.variation = variation
         self.simplifications = simplifications
         self.label = f"{task}-{variation}"
+        # what a survey of it is about, whatever config asks (rows.ConfigRows._cells_seed)
+        self.survey_about = (task, variation, simplifications)
         self._env = ScienceEnv(task, variation, simplifications)
         self._env.reset()
         things = self._env.world.things
