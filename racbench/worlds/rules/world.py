@@ -32,6 +32,7 @@ MAX_REDRAWS = 200  # rule sets and layouts drawn for one episode before giving u
 # episode); past this many the memory starts afresh (the answers are the same)
 REMEMBERED = 4096
 CELL = re.compile(r"r\d+c\d+")
+MISSING = object()
 
 
 class RuleEpisode:
@@ -59,6 +60,7 @@ class RuleEpisode:
         self._plan_states: list | None = None
         self._succ: dict = {}
         self._facts: dict = {}
+        self._lengths: dict = {}  # state -> plan_length
 
     @property
     def start(self) -> tuple:
@@ -73,6 +75,28 @@ class RuleEpisode:
                 states.append(self.episode.step(states[-1], move))
             self._plan_states = states
         return self._plan_states
+
+    def plan_length(self, state: tuple) -> int | None:
+        """The length of a shortest winning plan from `state` (None: the game cannot be
+        won from there), as `solve` finds it. Remembered for the states along each plan
+        found (a shortest plan's suffix is shortest from where it starts: a shorter one
+        would shorten the whole), the oracle's own plan first: rows ask states near it."""
+        lengths = self._lengths
+        if not lengths:
+            lengths.update((s, len(self.plan) - k) for k, s in enumerate(self.plan_states))
+        got = lengths.get(state, MISSING)
+        if got is MISSING:
+            if len(lengths) >= REMEMBERED:
+                lengths.clear()
+            plan = solve(self.episode, state)
+            if plan is None:
+                got = lengths[state] = None
+            else:
+                got = len(plan)
+                for k, move in enumerate(plan):
+                    lengths[state] = got - k
+                    state = self.episode.step(state, move)
+        return got
 
     def successors(self, state: tuple) -> tuple[tuple[str, ...], tuple[tuple, ...]]:
         """(the moves that can be made in `state`, the state after each)."""
@@ -103,7 +127,7 @@ class RuleEpisode:
         return got
 
     def text(self) -> RulesText:
-        return RulesText()
+        return shared_text()
 
 
 class RuleWorld(World):
@@ -237,7 +261,16 @@ class RuleWorld(World):
         return len(self.objects), len(ACTIONS)
 
     def text(self, *options, **named) -> RulesText:
-        return RulesText()
+        return shared_text()
+
+
+@lru_cache(maxsize=None)
+def shared_text() -> RulesText:
+    """The rule worlds' one phrasing (it takes no options), shared by every world and
+    play of the process so the facts and sentences it has said are said once: a fresh
+    one per play or world rendered each again through the templates (a third of the
+    imitation rows' CPU)."""
+    return RulesText()
 
 
 @lru_cache(maxsize=None)
