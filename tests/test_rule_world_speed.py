@@ -15,7 +15,7 @@ import pytest
 from racbench.worlds.rules.episode import (ACTIONS, ENTITY_STEPS, LOST, RUNNING, WON, Episode,
                                            _inside)
 from racbench.worlds.rules.grammar import RuleOptions
-from racbench.worlds.rules.oracle import guessed_rules, horizon, solve
+from racbench.worlds.rules.oracle import guessed_rules, horizon, shortest_plan, solve
 from racbench.worlds.rules.text import RulesText
 from racbench.worlds.rules.world import make_episode, split_world
 
@@ -182,3 +182,32 @@ def test_remembered_plan_lengths_are_the_searchs(opts, monkeypatch):
         asked += 1
         remembered += had
     assert asked == 600 and 100 < remembered < 600
+
+
+@pytest.mark.parametrize("opts", SETTINGS, ids=lambda o: f"{o.game}-{o.entities}-{o.depth}")
+def test_a_star_finds_plans_as_short_as_the_plain_search(opts):
+    """shortest_plan (A* under a lower bound on the moves left) wins in as many moves as
+    the plain breadth-first search's plan, from the start and from states along and off
+    the plan, or finds none where it finds none (states late in the horizon)."""
+    rng = random.Random(3 + opts.entities)
+    asked = unwinnable = 0
+    for ep in _episodes(opts, 4, 0):
+        states = [ep.start]
+        for _ in range(6):
+            going = [s for _, s in ep.expand(states[-1]) if s[6] == RUNNING]
+            if not going:
+                break
+            states.append(rng.choice(going))
+        late = horizon(ep.size) - 3
+        states += [s[:5] + (late + (s[5] % 2), s[6]) for s in states]
+        for state in states:
+            plain, fast = plain_solve(ep, state), shortest_plan(ep, state)
+            assert (fast is None) == (plain is None)
+            if plain is not None:
+                assert len(fast) == len(plain)
+                for move in fast:
+                    state = ep.step(state, move)
+                assert state[6] == WON
+            asked += 1
+            unwinnable += plain is None
+    assert asked > 100 and unwinnable > 0

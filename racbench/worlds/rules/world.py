@@ -22,7 +22,7 @@ from racbench.splits.seeding import derive_seed
 from racbench.worlds.protocol import World
 from racbench.worlds.rules.episode import ACTIONS, RUNNING, Episode, Layout, draw_layout
 from racbench.worlds.rules.grammar import RuleOptions, RuleSet, draw_rules, vocab
-from racbench.worlds.rules.oracle import solve
+from racbench.worlds.rules.oracle import shortest_plan, solve
 from racbench.worlds.rules.text import RulesText, manual_sentences
 
 MAX_DETOUR = 3  # random moves after the oracle's prefix when drawing a state
@@ -88,7 +88,7 @@ class RuleEpisode:
         if got is MISSING:
             if len(lengths) >= REMEMBERED:
                 lengths.clear()
-            plan = solve(self.episode, state)
+            plan = shortest_plan(self.episode, state)
             if plan is None:
                 got = lengths[state] = None
             else:
