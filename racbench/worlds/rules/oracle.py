@@ -39,6 +39,17 @@ def solve(episode: Episode, state: tuple | None = None) -> list[str] | None:
     # state met again at the other parity is met deeper, where it reaches nothing
     # sooner; dropping it from the key finds the same first shortest plan
     still = not any(episode._moving)
+    # entities moving: the plan's length first (A*, `shortest_plan`), then breadth
+    # first over the states that may lie on a plan that short (moves made +
+    # `_bounder`'s bound <= length): those on a shortest plan and the first ways to
+    # them are kept, in the same order, so the same first shortest plan is found among
+    # far fewer states (where nothing moves, the plain search is the cheaper)
+    length, bound = limit, None
+    if not still:
+        shortest = shortest_plan(episode, start)
+        if shortest is None:
+            return None
+        length, bound = len(shortest), _bounder(episode)
     key = start[:5] + (start[6],) if still else _key(start)
     parent: dict = {key: None}
     frontier = deque([(start, key, 0)])
@@ -55,6 +66,10 @@ def solve(episode: Episode, state: tuple | None = None) -> list[str] | None:
             k = nxt[:5] + ((outcome,) if still else (nxt[5] % 2, outcome))  # _key(nxt)
             if k in parent:
                 continue
+            if outcome != WON and bound is not None:
+                h = bound(nxt)
+                if h is None or depth + h > length:
+                    continue
             parent[k] = (here, action)
             if outcome == WON:
                 return _path(parent, k)
