@@ -44,6 +44,7 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable, Sequence
 
 import numpy as np
@@ -208,7 +209,8 @@ class Survey:
             head = _head(kind)
             unlike = [0 if other == kind else 1 if _head(other) == head else 2
                       for other in self.kind]
-            rank = [min((unlike[s] for s in here), default=2) for here in self.right]
+            of = unlike.__getitem__
+            rank = [min(map(of, here), default=2) for here in self.right]
             found = self._likeness[kind] = (unlike, rank)
         return found
 
@@ -555,18 +557,19 @@ def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | No
         if len(chosen) == N_OPTIONS:
             return chosen
         draws = _bits(open_draws)
-        rng.shuffle(draws)
+        _shuffle(draws, rng)
         # draws offering a subject like the first one first
         draws.sort(key=rank.__getitem__)
         taken = {c for _, c in chosen}
+        nonlocal budget
         for d in draws:
-            budget[0] -= 1
-            if budget[0] < 0:
+            budget -= 1
+            if budget < 0:
                 return None
             fits = [s for s in right[d] if wrong[s] & used == used
                     and unlike[s] <= most and s not in taken]
             if len(fits) > 1:  # (a shuffle of fewer draws nothing from rng)
-                rng.shuffle(fits)
+                _shuffle(fits, rng)
                 fits.sort(key=unlike.__getitem__)
             for s in fits[:2]:
                 found = extend(chosen + [(d, s)], open_draws & wrong[s] & ~(1 << d),
@@ -578,7 +581,7 @@ def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | No
     # options of the first one's predicate or schema if such a set is found in half
     # the budget, else any
     for most, share in ((1, SEARCH_BUDGET // 2), (2, SEARCH_BUDGET)):
-        budget = [share]
+        budget = share
         found = extend([(first, subject)], wrong[subject] & ~(1 << first), 1 << first, most)
         if found is not None:
             return found
@@ -593,13 +596,32 @@ def _head(kind):
 
 
 def _bits(x: int) -> list[int]:
-    """The set bits of `x`, lowest first (one step per set bit, not per bit)."""
-    out = []
-    while x:
-        low = x & -x
-        out.append(low.bit_length() - 1)
-        x ^= low
+    """The set bits of `x`, lowest first (a byte at a time, from a table per byte)."""
+    out: list[int] = []
+    for at, byte in enumerate(x.to_bytes((x.bit_length() + 7) // 8, "little")):
+        if byte:
+            out += _byte_bits(at)[byte]
     return out
+
+
+@lru_cache(maxsize=None)
+def _byte_bits(at: int) -> tuple[tuple[int, ...], ...]:
+    """The bits set in each value of byte `at` of an int, as bit positions."""
+    return tuple(tuple(8 * at + i for i in range(8) if b >> i & 1) for b in range(256))
+
+
+def _shuffle(x: list, rng: random.Random) -> None:
+    """`rng.shuffle(x)`: the same order and the same draws from rng (Random.shuffle
+    with its _randbelow written out), as option_set shuffles hundreds of draws per
+    step of its search."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def pick_mc(make_pool: Callable, world: StripsWorld, rng: random.Random, cfg,

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from racbench.tasks.base import Family, Question, Target, assemble, base_context, family_template
 from racbench.tasks.question import N_OPTIONS
-from racbench.worlds.rules.oracle import solve
 
 STATE_TRIES = 8
 
@@ -58,10 +57,10 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
             return None
         options = rng.sample(wrong, N_OPTIONS - 1)
         options.insert(target.index, right)
-    plan = solve(world.episode_of(sid).episode, sid[1])
-    if plan is None:  # a detour the game cannot be won from
+    length = world.episode_of(sid).plan_length(sid[1])
+    if length is None:  # a detour the game cannot be won from
         return None
-    q = Question(sid, optimal_plan_length=len(plan))
+    q = Question(sid, optimal_plan_length=length)
     if target.form == "mc":
         q.options, q.answer = options, target.index
     else:

@@ -81,14 +81,27 @@ def cell_name(cell: int, size: int) -> str:
 @lru_cache(maxsize=None)
 def _tables(n: int) -> tuple[list, list, list, list]:
     """A grid's tables, shared by its episodes: where each move leads from each cell
-    (None: the wall), an entity's steps from each cell, the distances between cells and
-    the cells' names."""
+    (None: the wall), an entity's steps from each cell ranked for one that flees and one
+    that chases you (see `_ranked`), the distances between cells and the cells' names."""
     cells = range(n * n)
     to = [{a: _inside(c, a, n) for a in ACTIONS} for c in cells]
     entity_moves = [[t for t in (to[c][m] for m in ENTITY_STEPS) if t is not None]
                     for c in cells]
     dist = [[distance(a, b, n) for b in cells] for a in cells]
-    return to, entity_moves, dist, [cell_name(c, n) for c in cells]
+    ranked = tuple([[_ranked(entity_moves[c], c, dist[agent], chase) for agent in cells]
+                    for c in cells] for chase in (False, True))
+    return to, ranked, dist, [cell_name(c, n) for c in cells]
+
+
+def _ranked(steps: list[int], cell: int, dist: list[int], chase: bool) -> tuple[int, ...]:
+    """An entity's steps from `cell`, best first: nearest you (chasing) or farthest
+    (fleeing), ties in the order of ENTITY_STEPS; cut after staying, which nothing
+    blocks. The entity takes the first not taken by another: the step a scan of the
+    steps in order, keeping each strictly better one not blocked, would pick."""
+    order = sorted(range(len(steps)), key=lambda k: (dist[steps[k]] if chase
+                                                     else -dist[steps[k]], k))
+    ranked = [steps[k] for k in order]
+    return tuple(ranked[:ranked.index(cell) + 1])
 
 
 class Episode:
@@ -108,10 +121,12 @@ class Episode:
         self._roles = [e.role for e in rules.entities]
         self._moving = [e.behaviour != "stays" for e in rules.entities]
         self._chase = [e.behaviour == "chases" for e in rules.entities]
-        # where each move leads from each cell (None: the wall), and distances: tables
-        # of the grid's size (shared by its episodes), since the oracle's search steps
-        # millions of times
-        self._to, self._entity_moves, self._dist, self._names = _tables(self.size)
+        # where each move leads from each cell (None: the wall), each entity's steps
+        # ranked from each cell toward each cell of yours: tables of the grid's size
+        # (shared by its episodes), since the oracle's search steps millions of times
+        self._to, ranked, self._dist, self._names = _tables(self.size)
+        self._ranked = [ranked[c] if m else None for m, c in zip(self._moving, self._chase)]
+        self._any_moving = any(self._moving)
 
     def applicable(self, state: tuple) -> list[str]:
         if state[6] != RUNNING:
@@ -121,12 +136,23 @@ class Episode:
 
     def step(self, state: tuple, action: str) -> tuple | None:
         """The state after `action`, or None if it cannot be done there."""
-        agent, ents, items, held, message, turn, outcome = state
-        if outcome != RUNNING:
+        if state[6] != RUNNING:
             return None
-        agent = self._to[agent].get(action)  # None: the wall, or not a move
-        if agent is None:
-            return None
+        to = self._to[state[0]].get(action)  # None: the wall, or not a move
+        return None if to is None else self._after(state, action, to)
+
+    def expand(self, state: tuple) -> list[tuple[str, tuple]]:
+        """(move, the state after it) for each move that can be made in `state`, in the
+        order of ACTIONS: `step` of each, as the oracle's search asks them."""
+        if state[6] != RUNNING:
+            return []
+        after = self._after
+        return [(a, after(state, a, to)) for a, to in self._to[state[0]].items()
+                if to is not None]
+
+    def _after(self, state: tuple, action: str, agent: int) -> tuple:
+        """The state after `action` (which takes you to cell `agent`) in a running game."""
+        _, ents, items, held, message, turn, outcome = state
         if agent in ents:  # the first there
             ents = list(ents)
             outcome, held, message = self._meet(ents.index(agent), ents, held, message)
@@ -137,31 +163,22 @@ class Episode:
                 items[held] = agent
             items[got], held = -1, got
             items = tuple(items)
-        if outcome == RUNNING and turn % 2 == 1:
+        if outcome == RUNNING and turn % 2 == 1 and self._any_moving:
             ents = list(ents)
-            moving = self._moving
-            for i, cell in enumerate(ents):
-                if cell < 0 or not moving[i]:
+            for i, ranked in enumerate(self._ranked):
+                cell = ents[i]
+                if cell < 0 or ranked is None:
                     continue
-                ents[i] = self._entity_step(i, cell, agent, ents)
-                if ents[i] == agent:
+                for to in ranked[cell][agent]:  # the best step not taken by another
+                    if to == cell or to not in ents:
+                        break
+                ents[i] = to
+                if to == agent:
                     outcome, held, message = self._meet(i, ents, held, message)
                     if outcome != RUNNING:
                         break
         return (agent, ents if type(ents) is tuple else tuple(ents), items, held, message,
                 turn + 1, outcome)
-
-    def _entity_step(self, i: int, cell: int, agent: int, ents: list[int]) -> int:
-        chase = self._chase[i]
-        dist = self._dist[agent]
-        best, best_d = cell, None
-        for to in self._entity_moves[cell]:
-            if to != cell and to in ents:
-                continue
-            d = dist[to]
-            if best_d is None or (d < best_d if chase else d > best_d):
-                best, best_d = to, d
-        return best
 
     def _meet(self, i: int, ents: list[int], held: int, message: bool):
         """(outcome, held, message) after meeting entity i (removed if it is gone)."""

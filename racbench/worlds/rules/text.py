@@ -9,6 +9,9 @@ from racbench.text import environment
 from racbench.text.phrasing import TaskText, template
 
 
+CHANGES_KEPT = 1 << 16  # changes said, kept (past this many they are said afresh)
+
+
 def _module(name: str):
     return environment().get_template(f"rules/{name}.j2").module
 
@@ -23,6 +26,8 @@ class RulesText(TaskText):
         self._facts = _module("facts")
         self.fact = lru_cache(maxsize=None)(self._fact)
         self.action = lru_cache(maxsize=None)(self._action)
+        self._sentences: dict = {}
+        self._changes: dict = {}  # (made, unmade) -> what a move changed, said
 
     def _fact(self, atom: tuple, positive: bool = True) -> str:
         return str(getattr(self._facts, atom[0])(*atom[1:], positive=positive))
@@ -50,10 +55,17 @@ class RulesText(TaskText):
         return str(self._facts.task(manual, size, goal))
 
     def changes(self, made, unmade) -> str:
-        """What a move changed: facts made true, then facts made false (as negations)."""
-        return str(self._facts.changes([self.sentence(self.fact(tuple(f))) for f in made],
-                                       [self.sentence(self.fact(tuple(f), False))
-                                        for f in unmade]))
+        """What a move changed: facts made true, then facts made false (as negations);
+        kept per change (moves change the same few facts again and again)."""
+        key = (tuple(map(tuple, made)), tuple(map(tuple, unmade)))
+        said = self._changes.get(key)
+        if said is None:
+            if len(self._changes) >= CHANGES_KEPT:
+                self._changes.clear()
+            said = self._changes[key] = str(self._facts.changes(
+                [self.sentence(self.fact(f)) for f in key[0]],
+                [self.sentence(self.fact(f, False)) for f in key[1]]))
+        return said
 
     def blocked(self, why: str = "blocked") -> str:
         """Why a move changed nothing: `blocked` (a wall), `over`, `not_a_move`."""

@@ -23,7 +23,7 @@ from racbench.splits.seeding import derive_seed
 from racbench.worlds.protocol import World
 from racbench.worlds.rules.episode import ACTIONS, RUNNING, Episode, Layout, draw_layout
 from racbench.worlds.rules.grammar import RuleOptions, RuleSet, draw_rules, vocab
-from racbench.worlds.rules.oracle import solve
+from racbench.worlds.rules.oracle import shortest_plan, solve
 from racbench.worlds.rules.text import RulesText, manual_sentences
 
 MAX_DETOUR = 3  # random moves after the oracle's prefix when drawing a state
@@ -33,6 +33,7 @@ MAX_REDRAWS = 200  # rule sets and layouts drawn for one episode before giving u
 # episode); past this many the memory starts afresh (the answers are the same)
 REMEMBERED = 4096
 CELL = re.compile(r"r\d+c\d+")
+MISSING = object()
 
 
 class RuleEpisode:
@@ -60,6 +61,7 @@ class RuleEpisode:
         self._plan_states: list | None = None
         self._succ: dict = {}
         self._facts: dict = {}
+        self._lengths: dict = {}  # state -> plan_length
 
     @property
     def start(self) -> tuple:
@@ -74,6 +76,28 @@ class RuleEpisode:
                 states.append(self.episode.step(states[-1], move))
             self._plan_states = states
         return self._plan_states
+
+    def plan_length(self, state: tuple) -> int | None:
+        """The length of a shortest winning plan from `state` (None: the game cannot be
+        won from there), as `solve` finds it. Remembered for the states along each plan
+        found (a shortest plan's suffix is shortest from where it starts: a shorter one
+        would shorten the whole), the oracle's own plan first: rows ask states near it."""
+        lengths = self._lengths
+        if not lengths:
+            lengths.update((s, len(self.plan) - k) for k, s in enumerate(self.plan_states))
+        got = lengths.get(state, MISSING)
+        if got is MISSING:
+            if len(lengths) >= REMEMBERED:
+                lengths.clear()
+            plan = shortest_plan(self.episode, state)
+            if plan is None:
+                got = lengths[state] = None
+            else:
+                got = len(plan)
+                for k, move in enumerate(plan):
+                    lengths[state] = got - k
+                    state = self.episode.step(state, move)
+        return got
 
     def successors(self, state: tuple) -> tuple[tuple[str, ...], tuple[tuple, ...]]:
         """(the moves that can be made in `state`, the state after each)."""
@@ -104,7 +128,7 @@ class RuleEpisode:
         return got
 
     def text(self) -> RulesText:
-        return RulesText()
+        return shared_text()
 
 
 class RuleWorld(World):
@@ -239,7 +263,16 @@ class RuleWorld(World):
         return len(self.objects), len(ACTIONS)
 
     def text(self, *options, **named) -> RulesText:
-        return RulesText()
+        return shared_text()
+
+
+@lru_cache(maxsize=None)
+def shared_text() -> RulesText:
+    """The rule worlds' one phrasing (it takes no options), shared by every world and
+    play of the process so the facts and sentences it has said are said once: a fresh
+    one per play or world rendered each again through the templates (a third of the
+    imitation rows' CPU)."""
+    return RulesText()
 
 
 @lru_cache(maxsize=None)
