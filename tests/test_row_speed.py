@@ -59,17 +59,25 @@ def test_a_world_loaded_again_reads_its_kept_space():
     with kept_spaces():
         folder = strips_world._spaces[0]
         first = world_for(domain, p01)
-        (kept,) = folder.iterdir()
+        (kept,) = folder.glob("*.pickle")
         release_worlds()
         again = world_for(domain, p01)
         assert again is not first and again.space is not first.space
         assert again.states == first.states and again.index == first.index
         for name in ("edge_src", "edge_dst", "edge_act", "indptr", "_truth"):
             assert np.array_equal(getattr(again.space, name), getattr(first.space, name))
+        # and the caches a build warms: made once, read back
+        first.warm()
+        assert "_components" not in again.__dict__
+        again.warm()
+        assert np.array_equal(again.__dict__["goal_distance"], first.goal_distance)
+        assert again.__dict__["_components"][1:] == first._components[1:]
+        assert np.array_equal(again._components[0], first._components[0])
+        assert np.array_equal(again.distances(again.goal_condition), first.goal_distance)
         # it is the kept file that is read: one holding p02's space gives p02's states
         other = world_for(domain, p02)
-        assert len(list(folder.iterdir())) == 2 and other.states != first.states
-        kept.write_bytes(next(p for p in folder.iterdir() if p != kept).read_bytes())
+        assert len(list(folder.glob("*.pickle"))) == 2 and other.states != first.states
+        kept.write_bytes(next(p for p in folder.glob("*.pickle") if p != kept).read_bytes())
         release_worlds()
         assert world_for(domain, p01).states == other.states
     assert strips_world._spaces[0] is None and not folder.exists()

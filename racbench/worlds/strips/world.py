@@ -484,7 +484,7 @@ class ExplicitWorld(StripsWorld):
 
     # -- exploration --------------------------------------------------------------------
     def _explore(self, max_states: int) -> None:
-        kept = _kept_space_file(self, max_states)
+        kept = self._kept_file = _kept_space_file(self, max_states)
         if kept is not None and kept.exists():
             self.space = pickle.loads(kept.read_bytes())
         else:
@@ -495,7 +495,7 @@ class ExplicitWorld(StripsWorld):
                                     "reachable states; this family enumerates the state "
                                     "space, use a smaller problem") from None
             if kept is not None:  # as found, before any cache of its own fills
-                written = kept.with_suffix(f".{os.getpid()}.tmp")
+                written = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
                 written.write_bytes(pickle.dumps(self.space, protocol=pickle.HIGHEST_PROTOCOL))
                 os.replace(written, kept)
         self.states = self.space.states
@@ -511,6 +511,24 @@ class ExplicitWorld(StripsWorld):
     @property
     def n_states(self) -> int:
         return len(self.states)
+
+    def warm(self) -> None:
+        """Make the caches every row maker reads (distances to the goal, what each state
+        can still reach) before worker processes fork and share them; inside
+        `kept_spaces`, kept beside the space and read back when loaded again."""
+        kept = self._kept_file.with_suffix(".warm") if self._kept_file is not None else None
+        if kept is not None and kept.exists() and "_components" not in self.__dict__:
+            self.__dict__["goal_distance"], self.__dict__["_components"] = \
+                pickle.loads(kept.read_bytes())
+            cond = self.goal_condition
+            if cond is not None:  # as `distances` keeps it
+                self._dist_cache[("goal", cond.pos, cond.neg, None)] = self.goal_distance
+        self.goal_distance, self.reachable_atoms(0)
+        if kept is not None and not kept.exists():
+            written = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
+            written.write_bytes(pickle.dumps((self.goal_distance, self._components),
+                                             protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(written, kept)
 
     def succ(self, sid: int) -> tuple[list[int], list[int]]:
         """(actions, successor ids) of a state id, by action index, as Python lists
