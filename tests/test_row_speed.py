@@ -81,6 +81,10 @@ def test_a_world_loaded_again_reads_its_kept_space():
         release_worlds()
         assert world_for(domain, p01).states == other.states
     assert strips_world._spaces[0] is None and not folder.exists()
+    again.warm()  # its folder gone: warmed, nothing kept
+    with kept_spaces():  # nor in another build's (where the world was not loaded)
+        again.warm()
+        assert not list(strips_world._spaces[0].iterdir())
     release_worlds()
     assert world_for(domain, p01).states == first.states  # enumerated: none kept
     release_worlds()

@@ -516,7 +516,11 @@ class ExplicitWorld(StripsWorld):
         """Make the caches every row maker reads (distances to the goal, what each state
         can still reach) before worker processes fork and share them; inside
         `kept_spaces`, kept beside the space and read back when loaded again."""
-        kept = self._kept_file.with_suffix(".warm") if self._kept_file is not None else None
+        kept = self._kept_file
+        # kept only in the block that kept the space (a world outlives a build in a
+        # process that runs several: its folder is gone)
+        kept = kept.with_suffix(".warm") if kept is not None and kept.parent == _spaces[0] \
+            else None
         if kept is not None and kept.exists() and "_components" not in self.__dict__:
             self.__dict__["goal_distance"], self.__dict__["_components"] = \
                 pickle.loads(kept.read_bytes())
