@@ -149,9 +149,6 @@ class Survey:
     found: int = 0
     usable: int = 0  # mc: draws with a subject right and three wrong, all seen both ways
     exact: bool = True  # mc: rows use option sets (else pick_weighted); set per config
-    # mc: this problem surveyed further for weighted rows, made with the survey in case its
-    # config has no option sets (ConfigRows.probe_part); let go once the config is joined
-    further: "Survey | None" = field(default=None, repr=False, compare=False)
     _seen: dict | None = field(default=None, repr=False, compare=False)
     _times: list | None = field(default=None, repr=False, compare=False)
     _balance: tuple | None = field(default=None, repr=False, compare=False)

@@ -210,22 +210,8 @@ class ConfigRows:
                                 derive_seed("cells", self.name, world.label), self.n_variants,
                                 self.family.targeted, self._rows_of(world))
         if self.cfg.form == "mc" and self.family.pool_for("mc") is not None:
-            survey = self._survey(world)
-            if not survey.has_sets and not self.cfg.rules and self._short(survey, world):
-                # its config may have no option sets (known only once every problem is
-                # surveyed): the further survey weighted rows would need is made here, in
-                # the probe's job, rather than in the join after every job (serial, in a
-                # build's driver); a rule world's hundreds of episodes are left to the join
-                survey.further = self._survey(world, weighted=True,
-                                              first=2 * len(survey.right))
-            return survey
+            return self._survey(world)
         return self._probe(world, self.targets()[0])
-
-    @staticmethod
-    def _short(survey: Survey, world: StripsWorld) -> bool:
-        """Would weighted rows survey this problem further (`_weighted_surveys`)?"""
-        return (not survey.weighted_ok and bool(survey.seen_both())
-                and len(survey.right) < survey_limit(world))
 
     def _rows_of(self, world: StripsWorld) -> float | None:
         """The rows the config asks of `world`: each split's rows shared evenly by its
@@ -260,8 +246,6 @@ class ConfigRows:
                         for split, worlds in self.worlds.items())
             if not exact:
                 surveys = self._weighted_surveys(surveys)
-            for survey in list(surveys.values()) + list(found.values()):
-                survey.further = None  # used or not, kept no longer (rows never need it)
             for survey in surveys.values():
                 survey.exact = exact
         for split, worlds in self.worlds.items():
@@ -292,12 +276,11 @@ class ConfigRows:
         further: dict = {}
         for key, survey in surveys.items():
             world = self.worlds[key[0]][key[1]]
-            if id(world) not in further and self._short(survey, world):
-                # its first draws are known short; surveyed further in its probe job
-                # already (probe_part) where that could be foreseen
-                further[id(world)] = (survey.further if survey.further is not None else
-                                      self._survey(world, weighted=True,
-                                                   first=2 * len(survey.right)))
+            if (not survey.weighted_ok and survey.seen_both()
+                    and len(survey.right) < survey_limit(world)):
+                if id(world) not in further:  # its first draws are known short
+                    further[id(world)] = self._survey(world, weighted=True,
+                                                      first=2 * len(survey.right))
         return {key: further.get(id(self.worlds[key[0]][key[1]]), survey)
                 for key, survey in surveys.items()}
 

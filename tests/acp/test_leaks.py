@@ -4,7 +4,7 @@ the right answer of one of four situations, the row showing one of them chosen a
 the options."""
 
 import json
-import pickle
+
 import random
 from pathlib import Path
 
@@ -220,29 +220,3 @@ def test_weighted_mc_rows_are_made_where_balanced_draws_are_rare():
     assert survey.weighted_ok
     rows = [gen.row("test", i, i) for i in range(40)]
     assert len({r.columns["id"] for r in rows}) == 40
-
-
-def test_a_problem_without_option_sets_is_surveyed_further_in_its_probe_job():
-    """The further survey weighted rows need (blocksworld p10's landmarks, as above) is
-    made in the problem's probe job, which a build runs in a worker, and comes back with
-    its survey: the join, which a local build runs in its driver one config after
-    another, keeps it as it is, the very survey it would have made itself, and lets go
-    of what it did not use."""
-    cfg = TaskConfig(family="landmarks", domain="blocksworld", form="mc",
-                     problems={"test": ["p10"]}).validate()
-    name = "blocksworld_landmarks_mc"
-    (part,) = ConfigRows.loaded(name, cfg, 0, ("test",)).probe_parts()
-    survey = pickle.loads(pickle.dumps(ConfigRows.loaded(name, cfg, 0, ("test",))
-                                       .probe_part(part)))
-    further = survey.further
-    assert not survey.has_sets and further is not None
-    assert len(further.right) > len(survey.right) == balance.SURVEY_DRAWS
-    _, _, joined = ConfigRows.loaded(name, cfg, 0, ("test",)).probe_result({part: survey})
-    assert joined[part] is further and survey.further is None and not further.exact
-    plain = ConfigRows.loaded(name, cfg, 0, ("test",)).probe_part(part)
-    plain.further = None  # as if made before: the join surveys further itself
-    _, _, alone = ConfigRows.loaded(name, cfg, 0, ("test",)).probe_result({part: plain})
-    assert alone[part] is not further
-    assert (alone[part].keys, alone[part].right, alone[part].wrong, alone[part].usable,
-            alone[part].balance()) == (further.keys, further.right, further.wrong,
-                                       further.usable, further.balance())
