@@ -3,9 +3,10 @@
 A build probes every config before writing a row (balance.survey_cells for bool rows,
 balance.survey_options for mc rows, a few draws for open rows); on `acp` that is most
 of the build's CPU. This runs the probes in one process, as a build's probe jobs do
-(one job per distinct world, then the config's join), timing each config's CPU, and
-prints a digest of every probe result: two versions of the code that give the same
-digest give the same surveys, so the same rows.
+(one job per distinct world, then the config's join), timing each config's CPU and,
+apart, that of its join (a local build joins in its driver, one config after another,
+while the workers wait), and prints a digest of every probe result: two versions of
+the code that give the same digest give the same surveys, so the same rows.
 
     python benchmarks/acp_probes.py                        # every acp config
     python benchmarks/acp_probes.py --configs 'ferry_*,grid_landmarks_mc'
@@ -53,7 +54,7 @@ def main() -> None:
     seed = recipe.seed if args.seed is None else args.seed
     by_group: dict[tuple[str, str], float] = defaultdict(float)
     overall = hashlib.blake2b(digest_size=8)
-    total, worlds_key = 0.0, None
+    total, joins, worlds_key = 0.0, 0.0, None
     for spec in recipe.configs:
         cfg = spec.task
         if cfg.worlds_key != worlds_key:  # as a build does: one domain's worlds at a time
@@ -63,16 +64,19 @@ def main() -> None:
         start = time.process_time()
         loaded = ConfigRows.loaded(spec.name, cfg, seed, dict(spec.splits))
         parts = {part: loaded.probe_part(part) for part in loaded.probe_parts()}
+        joined = time.process_time()
         result = ConfigRows.loaded(spec.name, cfg, seed, tuple(spec.splits)).probe_result(parts)
         cpu = time.process_time() - start
+        join = time.process_time() - joined
         total += cpu
+        joins += join
         by_group[(cfg.family, cfg.form)] += cpu
         digest = digest_of(result)
         overall.update(f"{spec.name} {digest}\n".encode())
         if args.per_config:
-            print(f"{spec.name:<42} {cpu:7.2f} s  {digest}", flush=True)
-    print(f"\n{len(recipe.configs)} configs of {recipe.name}: probes {total:.1f} CPU s, "
-          f"digest {overall.hexdigest()}")
+            print(f"{spec.name:<42} {cpu:7.2f} s (join {join:5.2f} s)  {digest}", flush=True)
+    print(f"\n{len(recipe.configs)} configs of {recipe.name}: probes {total:.1f} CPU s, of "
+          f"which joins {joins:.1f} s, digest {overall.hexdigest()}")
     print("| family | form | probe CPU s |\n|---|---|---:|")
     for (family, form), cpu in sorted(by_group.items(), key=lambda kv: -kv[1]):
         print(f"| {family} | {form} | {cpu:.1f} |")

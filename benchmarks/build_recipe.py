@@ -2,9 +2,11 @@
 
 Runs the real console script in a subprocess (as a user would), one build per recipe
 named, and reads from the OS what each build used: its CPU time (the build's process and
-its worker processes, user and system) and the peak resident memory of its largest
-process. Rows per CPU-second is what to compare on a shared machine, where wall time
-depends on the neighbours. With --audit, also runs the question-only and options-only
+its worker processes, user and system), that of its main process alone (the driver: it
+loads worlds, joins probes, writes and deduplicates, while the workers may wait) and
+the peak resident memory of its largest process. Rows per CPU-second is what to compare
+on a shared machine, where wall time depends on the neighbours; on 2 idle cores a build
+takes about (CPU - driver) / 2 + driver seconds at most, CPU / 2 at best. With --audit, also runs the question-only and options-only
 probes on each result and prints their summary.
 
     python benchmarks/build_recipe.py [RECIPE ...] [--scale 1.0] [--workers N] [--audit]
@@ -34,7 +36,8 @@ def timed_build(recipe: str, out: Path, scale: float, workers: int,
                 configs: str | None = None) -> dict:
     """Build `recipe` into `out` in a subprocess; its rows, wall and CPU seconds (its
     own and its reaped workers') and peak memory (largest process, MiB)."""
-    cmd = [sys.executable, "-m", "racbench.cli", "build", recipe, "--out", str(out),
+    driver = out.parent / "driver-cpu"
+    cmd = [sys.executable, "-c", DRIVER, str(driver), "build", recipe, "--out", str(out),
            "--scale", str(scale), "--workers", str(workers), "--quiet"]
     if configs:
         cmd += ["--configs", configs]
@@ -47,7 +50,20 @@ def timed_build(recipe: str, out: Path, scale: float, workers: int,
         raise SystemExit(f"{recipe}: racbench build exited with {proc.returncode}")
     rows = sum(pq.read_metadata(f).num_rows for f in out.rglob("*.parquet"))
     return {"recipe": recipe, "rows": rows, "wall": wall,
-            "cpu": usage.ru_utime + usage.ru_stime, "peak": usage.ru_maxrss / 1024}
+            "cpu": usage.ru_utime + usage.ru_stime, "driver": float(driver.read_text()),
+            "peak": usage.ru_maxrss / 1024}
+
+
+# the console script's main, then the CPU of this process alone (not its workers) to a file
+DRIVER = """import resource, sys
+from racbench.cli import run
+path = sys.argv.pop(1)
+try:
+    run()
+finally:
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    open(path, "w").write(str(used.ru_utime + used.ru_stime))
+"""
 
 
 def audit(out: Path) -> str:
@@ -73,15 +89,16 @@ def main() -> None:
     parser.add_argument("--configs", help="only the configs matching these shell patterns")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}  workers: {args.workers}  scale: {args.scale}")
-    print("| recipe | rows | wall s | CPU s | rows/s (wall) | rows per CPU-s | peak MiB |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| recipe | rows | wall s | CPU s | driver CPU s | rows/s (wall) | rows per CPU-s "
+          "| peak MiB |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for recipe in args.recipes:
         root = Path(tempfile.mkdtemp(prefix="racbench-bench-"))
         out = root / "built"
         try:
             r = timed_build(recipe, out, args.scale, args.workers, args.configs)
             print(f"| {r['recipe']} | {r['rows']:,} | {r['wall']:.1f} | {r['cpu']:.1f} | "
-                  f"{r['rows'] / r['wall']:,.0f} | {r['rows'] / max(r['cpu'], 1e-9):,.0f} | "
+                  f"{r['driver']:.1f} | {r['rows'] / r['wall']:,.0f} | {r['rows'] / max(r['cpu'], 1e-9):,.0f} | "
                   f"{r['peak']:.0f} |", flush=True)
             if args.audit:
                 print(f"  {recipe}: {audit(out)}", flush=True)

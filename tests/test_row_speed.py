@@ -17,7 +17,10 @@ from racbench.tasks.rows import release_worlds
 from racbench.text import Clause
 from racbench.text.phrasing import Names
 from racbench.worlds.strips.shipped import shipped_files
-from racbench.worlds.strips.world import trac_world, world_for
+import numpy as np
+
+from racbench.worlds.strips import world as strips_world
+from racbench.worlds.strips.world import kept_spaces, trac_world, world_for
 
 
 def _full_collections(action) -> int:
@@ -44,6 +47,47 @@ def test_release_collects_only_when_worlds_go():
     world_for(domain, problems[0])
     assert _full_collections(release_worlds) == 1  # a world went: its cycles are freed
     assert _full_collections(lambda: release_worlds(dropped=True)) == 1  # a caller's labs
+
+
+def test_a_world_loaded_again_reads_its_kept_space():
+    """Inside kept_spaces (a build), a world let go and loaded again reads the state
+    space enumerated the first time from the kept folder, identical, instead of
+    enumerating it again; outside, nothing is kept, and the folder goes with the
+    block."""
+    release_worlds()
+    domain, (p01, p02) = shipped_files("gripper", ["p01", "p02"])
+    with kept_spaces():
+        folder = strips_world._spaces[0]
+        first = world_for(domain, p01)
+        (kept,) = folder.glob("*.pickle")
+        release_worlds()
+        again = world_for(domain, p01)
+        assert again is not first and again.space is not first.space
+        assert again.states == first.states and again.index == first.index
+        for name in ("edge_src", "edge_dst", "edge_act", "indptr", "_truth"):
+            assert np.array_equal(getattr(again.space, name), getattr(first.space, name))
+        # and the caches a build warms: made once, read back
+        first.warm()
+        assert "_components" not in again.__dict__
+        again.warm()
+        assert np.array_equal(again.__dict__["goal_distance"], first.goal_distance)
+        assert again.__dict__["_components"][1:] == first._components[1:]
+        assert np.array_equal(again._components[0], first._components[0])
+        assert np.array_equal(again.distances(again.goal_condition), first.goal_distance)
+        # it is the kept file that is read: one holding p02's space gives p02's states
+        other = world_for(domain, p02)
+        assert len(list(folder.glob("*.pickle"))) == 2 and other.states != first.states
+        kept.write_bytes(next(p for p in folder.glob("*.pickle") if p != kept).read_bytes())
+        release_worlds()
+        assert world_for(domain, p01).states == other.states
+    assert strips_world._spaces[0] is None and not folder.exists()
+    again.warm()  # its folder gone: warmed, nothing kept
+    with kept_spaces():  # nor in another build's (where the world was not loaded)
+        again.warm()
+        assert not list(strips_world._spaces[0].iterdir())
+    release_worlds()
+    assert world_for(domain, p01).states == first.states  # enumerated: none kept
+    release_worlds()
 
 
 def _symbolic_values(rng: random.Random, depth: int = 0):

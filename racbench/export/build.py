@@ -56,6 +56,7 @@ from racbench.export.engine_errors import EngineError, say
 from racbench.export.jobs import GC_EVERY, GENERATORS, make_chunk, probe_job, shard_jobs
 from racbench.export.split_rows import SplitRows, chunk_size  # SplitRows: api.py imports it here
 from racbench.text import sayer
+from racbench.worlds.strips.world import kept_spaces
 
 _say = sayer("cli", ("generation.j2", "build.j2"))
 
@@ -229,7 +230,8 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
         raise BuildError(f"--out {out} is not a folder a build can create")
     check_out(out, overwrite)
     recipe_run = recipe.scaled(scale) if scale != 1.0 else recipe
-    with engine_session(engine, workers, address) as runner:
+    # worlds let go once probed are loaded again for their rows: their spaces read back
+    with engine_session(engine, workers, address) as runner, kept_spaces():
         return _build(recipe, recipe_run, out, seed, scale, progress, runner, say)
 
 

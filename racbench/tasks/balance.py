@@ -42,7 +42,9 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect
 from collections import Counter
+from itertools import accumulate
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Sequence
@@ -153,6 +155,7 @@ class Survey:
     _balance: tuple | None = field(default=None, repr=False, compare=False)
     _starts: list | None = field(default=None, repr=False, compare=False)
     _likeness: dict | None = field(default=None, repr=False, compare=False)
+    _inverse: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def has_sets(self) -> bool:
@@ -217,7 +220,17 @@ class Survey:
     def __getstate__(self) -> dict:
         """Pickled (to the build's driver, a probe cache) without what `option_set`
         keeps: it is remade where rows are."""
-        return dict(self.__dict__, _starts=None, _likeness=None)
+        return dict(self.__dict__, _starts=None, _likeness=None, _inverse=None)
+
+    def inverse_times(self) -> tuple[list[float], list[float]]:
+        """1 / (times seen right) and 1 / (times seen wrong) per subject seen so (0.0
+        otherwise): `weighted_options`' weights, kept, as every simulated row of a fit
+        draws with them."""
+        if self._inverse is None:
+            times = self.times()
+            self._inverse = tuple([1.0 / t[side] if t[side] else 0.0 for t in times]
+                                  for side in (0, 1))
+        return self._inverse
 
     def acceptance(self) -> tuple[dict, float]:
         """Log factors per subject and the cap of `pick_weighted` (`_balance`)."""
@@ -694,14 +707,16 @@ def weighted_options(survey: Survey, rng: random.Random, right: list[int],
                      wrong: list[int]) -> tuple[int, list[int]]:
     """The right subject, drawn with weight 1 / (times the survey saw it right), and
     three wrong ones, of its kind first, each with weight 1 / (times seen wrong)."""
-    times = survey.times()
+    inverse = survey.inverse_times()
+    uniform = rng.random
 
     def draw(found: list[int], side: int, n: int) -> list[int]:
-        found, out = list(found), []
+        # rng.choices(found, weights)[0] n times without replacement, as random.Random
+        # draws it (the same numbers, the same picks), without its per-call checks
+        found, out, weight = list(found), [], inverse[side]
         for _ in range(min(n, len(found))):
-            s = rng.choices(found, [1.0 / times[s][side] for s in found])[0]
-            found.remove(s)
-            out.append(s)
+            cum = list(accumulate([weight[s] for s in found]))
+            out.append(found.pop(bisect(cum, uniform() * (cum[-1] + 0.0), 0, len(found) - 1)))
         return out
 
     correct = draw(right, 0, 1)[0]

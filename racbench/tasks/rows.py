@@ -107,7 +107,7 @@ def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = Fal
     if warm:
         for world in {id(w): w for ws in worlds.values() for w in ws}.values():
             if world.explicit:
-                world.goal_distance, world.reachable_atoms(0)
+                world.warm()
     return worlds
 
 

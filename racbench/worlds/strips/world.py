@@ -27,7 +27,10 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
+import os
+import pickle
 import random
+import tempfile
 from contextlib import contextmanager
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -92,6 +95,41 @@ def wider_pools(on: bool = True):
         yield
     finally:
         _wider[0] = before
+
+
+_spaces: list = [None]  # inside `kept_spaces`: the folder enumerated state spaces are kept in
+
+
+@contextmanager
+def kept_spaces():
+    """Inside this block, every state space enumerated is kept in a temporary folder
+    (pickled, as it was found) and a world loaded again reads its space from there
+    instead of enumerating it again. A build lets each domain's worlds go once probed
+    (to bound its memory) and loads them again to make their rows: enumerating acp's
+    problems took 17 s of CPU of its main process each time, reading them back 0.6 s.
+    The folder goes when the block ends."""
+    if _spaces[0] is not None:  # nested: the outer block's folder serves
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="racbench-spaces-") as folder:
+        _spaces[0] = Path(folder)
+        try:
+            yield
+        finally:
+            _spaces[0] = None
+
+
+def _kept_space_file(world: "StripsWorld", max_states: int) -> Path | None:
+    """Where `kept_spaces` keeps a problem's space (None outside it), named by what
+    the space follows from: the domain, the problem's objects, initial state and goal
+    (grounding may read it), and the limit."""
+    folder = _spaces[0]
+    if folder is None:
+        return None
+    problem = world.problem
+    what = (world.domain_text, problem.source, sorted(problem.objects.items()),
+            sorted(problem.init), repr(problem.goal), max_states)
+    return folder / f"{hashlib.blake2b(repr(what).encode(), digest_size=16).hexdigest()}.pickle"
 
 
 def _per_width(name: str) -> property:
@@ -446,12 +484,20 @@ class ExplicitWorld(StripsWorld):
 
     # -- exploration --------------------------------------------------------------------
     def _explore(self, max_states: int) -> None:
-        try:
-            self.space = StateSpace(self.task, self.task.init, max_states)
-        except SearchBudgetExceeded:
-            raise WorldTooLarge(f"{self.problem.source}: more than {max_states} reachable "
-                                "states; this family enumerates the state space, use a "
-                                "smaller problem") from None
+        kept = self._kept_file = _kept_space_file(self, max_states)
+        if kept is not None and kept.exists():
+            self.space = pickle.loads(kept.read_bytes())
+        else:
+            try:
+                self.space = StateSpace(self.task, self.task.init, max_states)
+            except SearchBudgetExceeded:
+                raise WorldTooLarge(f"{self.problem.source}: more than {max_states} "
+                                    "reachable states; this family enumerates the state "
+                                    "space, use a smaller problem") from None
+            if kept is not None:  # as found, before any cache of its own fills
+                written = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
+                written.write_bytes(pickle.dumps(self.space, protocol=pickle.HIGHEST_PROTOCOL))
+                os.replace(written, kept)
         self.states = self.space.states
         self.index = self.space.index
         # walks and local searches step a few states many times: their successors as
@@ -465,6 +511,28 @@ class ExplicitWorld(StripsWorld):
     @property
     def n_states(self) -> int:
         return len(self.states)
+
+    def warm(self) -> None:
+        """Make the caches every row maker reads (distances to the goal, what each state
+        can still reach) before worker processes fork and share them; inside
+        `kept_spaces`, kept beside the space and read back when loaded again."""
+        kept = self._kept_file
+        # kept only in the block that kept the space (a world outlives a build in a
+        # process that runs several: its folder is gone)
+        kept = kept.with_suffix(".warm") if kept is not None and kept.parent == _spaces[0] \
+            else None
+        if kept is not None and kept.exists() and "_components" not in self.__dict__:
+            self.__dict__["goal_distance"], self.__dict__["_components"] = \
+                pickle.loads(kept.read_bytes())
+            cond = self.goal_condition
+            if cond is not None:  # as `distances` keeps it
+                self._dist_cache[("goal", cond.pos, cond.neg, None)] = self.goal_distance
+        self.goal_distance, self.reachable_atoms(0)
+        if kept is not None and not kept.exists():
+            written = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
+            written.write_bytes(pickle.dumps((self.goal_distance, self._components),
+                                             protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(written, kept)
 
     def succ(self, sid: int) -> tuple[list[int], list[int]]:
         """(actions, successor ids) of a state id, by action index, as Python lists
