@@ -105,3 +105,28 @@ def test_a_config_names_level_problems_and_refuses_unknown_ones():
     assert Path(cfg.files("train")[1][0]).parent.name == "levels"
     with pytest.raises(ConfigError, match="unknown problem 'g99' of domain rovers"):
         TaskConfig(family="projection", domain="rovers", problems={"train": ("g99",)}).validate()
+
+
+def _named(cell: str) -> tuple[str, ...]:
+    """The problems a cell of docs/training.md's level table names: "p01-p03, g01 (7, 22)"."""
+    names = []
+    for part in cell.split("(")[0].split(","):
+        first, _, last = part.strip().partition("-")
+        names += [f"{first[0]}{i:02d}" for i in range(int(first[1:]), int((last or first)[1:]) + 1)]
+    return tuple(names)
+
+
+def test_the_docs_level_table_names_each_levels_problems_and_sizes():
+    """docs/training.md's per-domain table is the data: each level's problems, and in
+    brackets the measured size of its largest."""
+    text = (Path(__file__).parents[1] / "docs" / "training.md").read_text()
+    table = text.split("| domain | easy | medium | hard | expert |\n|---|---|---|---|---|\n")[1]
+    rows = {cells[0]: cells[1:] for cells in (
+        [c.strip() for c in line.strip("|").split("|")] for line in table.split("\n\n")[0].splitlines())}
+    assert sorted(rows) == sorted(DOMAIN_PROBLEMS)
+    for domain, levels in DOMAIN_PROBLEMS.items():
+        assert tuple(_named(c) for c in rows[domain]) == levels, domain
+        for cell, problems in zip(rows[domain], levels):
+            sizes = [problem_size(domain, p) for p in problems]
+            assert cell.endswith(f"({max(s for s, _ in sizes)}, {max(n for _, n in sizes)})"), \
+                (domain, cell)
