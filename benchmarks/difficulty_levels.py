@@ -44,8 +44,8 @@ cannot ask (no train problem of a level gives such questions: reachability where
 state reaches every fact, say) is printed with the row maker's reason, and so is a
 level that cannot ask it ("-" in its column).
 
-By default every shipped domain and TRAC's blocksworld are measured, 32 rows a level:
-about 3 minutes of CPU. The science lab is measured with `--worlds science` over `--tasks`.
+By default every shipped domain and TRAC's blocksworld are measured, 64 rows a level
+and one seed (`--seed 0,1` for two: TRAC's blocksworld to gripper took 408 s of CPU). The science lab is measured with `--worlds science` over `--tasks`.
 
     python benchmarks/difficulty_levels.py [--rows 64] [--families projection,...]
         [--worlds blocksworld_trac,blocksworld,...] [--budget 200] [--memory 0] [--seed 0[,1]]
