@@ -7,8 +7,8 @@ numeric knob. Each maps to the knobs that make questions harder in a world:
   (true/false rows in TRAC's style, mc and open ones in ACP's);
 * a shipped STRIPS domain: its problems, chosen per domain by measured size (the most
   true facts of a reachable state and the reachable states, `problem_size`; only train
-  problems p01-p09, so a stream never draws validation or test problems) and the
-  sequence length;
+  problems, p01-p09 and the generated g01..., so a stream never draws validation or
+  test problems) and the sequence length;
 * a rule world (`rules="rtfm"`, "messenger"): irrelevant rules first, then manual
   sentences chained (depth), entities on the grid (one more at each level) and the
   sequence length, on a grid of 4 cells a side (entities meet you more often than on
@@ -39,35 +39,37 @@ DOMAIN_LENGTHS = (1, 2, 3, 4)
 # the reachable states), not by number: each level's largest state and largest space are
 # at least the last level's, and up to hard its states larger on average over its
 # problems (tests/test_levels_strips.py measures them); expert is hard's length and more.
-# Expert keeps rovers p01 and p04, where alone goal recognition has length-4 questions.
+# Where the shipped train problems do not grow, a level draws generated train problems
+# g01... (racbench/worlds/strips/generators.py LEVEL_PROBLEMS, files in the domain's
+# levels/ folder; no default split holds them).
 # Where the shipped sizes jump (a fact more than the easy states hold already defeats a
 # bounded reasoner), medium mixes easy's problems with larger ones: a share of its rows
 # is out of easy's reach, not all.
 DOMAIN_PROBLEMS = {
     "blocksworld": (("p01", "p02", "p03"), ("p04", "p05", "p06"), ("p07", "p08", "p09"),
                     ("p07", "p08", "p09")),
-    "depots": (("p01", "p02", "p03"), ("p01", "p02", "p03", "p05", "p06"),
+    "depots": (("p01", "p02", "p03"), ("p04", "p05", "p06"),
                ("p07", "p08", "p09"), ("p07", "p08", "p09")),
-    "ferry": (("p01", "p03"), ("p01", "p02", "p03"), ("p04", "p05", "p06"),
-              ("p07", "p08", "p09")),
+    "ferry": (("p01", "p03"), ("p01", "p02", "p03"), ("p07", "p08", "p09"),
+              ("g01", "g02", "g03")),
     "floortile": (("p01", "p03"), ("p01", "p02", "p03"), ("p02", "p06"), ("p05", "p08", "p09")),
     "goldminer": (("p01", "p03"), ("p01", "p02", "p03"), ("p04", "p05"), ("p04", "p05")),
     "grid": (("p01", "p02", "p03"), ("p01", "p02", "p03", "p04"), ("p07", "p08", "p09"),
              ("p07", "p08", "p09")),
     "gripper": (("p01", "p02", "p03"), ("p04", "p05", "p06"), ("p07", "p08", "p09"),
                 ("p07", "p08", "p09")),
-    "household": (("p03", "p05"), ("p03", "p04", "p05", "p06", "p09"), ("p07", "p08"),
-                  ("p07", "p08")),
+    "household": (("p03", "p05"), ("p03", "p04", "p05", "p06", "p09"),
+                  ("p07", "p08", "g01", "g02"), ("g03", "g04", "g05")),
     "logistics": (("p01", "p02", "p03"), ("p01", "p02", "p03", "p04"), ("p04", "p05", "p06"),
                   ("p07", "p08", "p09")),
-    "rovers": (("p02", "p03", "p06"), ("p01", "p04", "p05", "p09"), ("p07", "p08"),
-               ("p01", "p04", "p07", "p08")),
-    "satellite": (("p01", "p02", "p03"), ("p04", "p06", "p07"), ("p07", "p08", "p09"),
-                  ("p07", "p08", "p09")),
-    "swap": (("p01", "p02", "p05"), ("p01", "p02", "p03", "p04", "p05"), ("p03", "p04", "p06"),
-             ("p07", "p08", "p09")),
-    "visitall": (("p01", "p02", "p03"), ("p01", "p02", "p03", "p04", "p05", "p06"),
-                 ("p07", "p08", "p09"), ("p07", "p08", "p09")),
+    "rovers": (("p02", "p03", "p06"), ("p01", "p04", "p07", "p08"), ("g01", "g02", "g03"),
+               ("g02", "g03", "g04")),
+    "satellite": (("p01", "p02", "p03"), ("p07", "p08", "p09", "g01"),
+                  ("p09", "g02", "g03", "g04", "g05"), ("g04", "g05", "g06")),
+    "swap": (("p01", "p02", "p05"), ("p01", "p02", "p03", "p04", "p05"),
+             ("p03", "p04", "p06", "g01"), ("p07", "p08", "p09", "g01")),
+    "visitall": (("p01", "p02", "p03"), ("p04", "p05", "p06", "p07", "p08", "p09"),
+                 ("g01", "g02", "g03"), ("g04", "g05", "g06")),
 }
 # a rule world, per game: (depth above the game's base, irrelevant rules, entities, grid,
 # sequence length) per level. A manual grows by the irrelevant rules first (medium), then

@@ -1,6 +1,7 @@
 """The domains racbench ships (racbench/data/domains/) and TRAC's generated blocksworlds.
 
-`domains.yaml` lists each shipped domain with its problem files p01, p02...; TRAC's
+`domains.yaml` lists each shipped domain with its problem files p01, p02... (and how
+many generated level problems g01, g02... its levels/ folder holds); TRAC's
 blocksworld (blocksworld_trac/domain.pddl) has no problem files: its worlds are the
 domain over n blocks, with every arrangement of them reachable.
 """
@@ -29,15 +30,21 @@ def shipped_domains() -> dict[str, dict]:
 
 
 def shipped_files(domain: str, problems: list[str]) -> tuple[str, list[str]]:
-    """Paths of a shipped domain's domain file and named problem files (p01, ...)."""
+    """Paths of a shipped domain's domain file and named problem files (p01, ...; the
+    generated level problems g01, ... are in its levels/ folder)."""
     entry = shipped_domains()[domain]
     root = Path(str(domains_root()))
     return (str(root / entry["domain_file"]),
-            [str(root / domain / "problems" / f"{p}.pddl") for p in problems])
+            [str(root / domain / ("levels" if p.startswith("g") else "problems") / f"{p}.pddl")
+             for p in problems])
 
 
 def shipped_problem_names(domain: str) -> list[str]:
-    return [f"p{i:02d}" for i in range(1, shipped_domains()[domain]["problems"] + 1)]
+    """A shipped domain's problems: p01, ... and its generated level problems g01, ...
+    (train problems the difficulty levels draw; no default split holds them)."""
+    entry = shipped_domains()[domain]
+    return ([f"p{i:02d}" for i in range(1, entry["problems"] + 1)]
+            + [f"g{i:02d}" for i in range(1, entry.get("level_problems", 0) + 1)])
 
 
 def trac_domain_file() -> str:
