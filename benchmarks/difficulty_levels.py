@@ -87,7 +87,7 @@ RULE_FAMILIES = ("projection", "executability", "applicability", "progression")
 # the science lab's tasks the world "science" samples: heat and circuits, one task without
 # electrical actions at easy and one with (a lab row costs seconds: grow-plant's twice boil's)
 LAB_SAMPLE = ("boil", "power-component")
-LAB_ROWS = 6  # rows a level from each sampled task unless --rows says (about 10 min of CPU)
+LAB_ROWS = 4  # rows a level from each sampled task unless --rows says (about 10 min of CPU)
 # why a lab family may not fall for the reasoner the easy rows teach, printed where it does not
 LAB_WHY_FLAT = {
     "applicability": "it imagines no command: only the rules a level changes (electrical "
