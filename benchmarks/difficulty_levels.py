@@ -438,6 +438,9 @@ def main() -> None:
     worlds = args.worlds.split(",")
     args.rows = args.rows or (LAB_ROWS if all(w == "science" or w.startswith("science/")
                                               for w in worlds) else 32)
+    if any(w == "science" or w.startswith("science/") for w in worlds):
+        print("science lab: a reasoner that learned the lab on each task's easy rows (their "
+              "rules, their longest sequence)")
     print(f"bounded reasoner: {args.memory or 'as many true facts as easy states hold'}"
           f" in memory, searches of at most {args.budget} states; "
           f"{args.rows} true/false rows per level, seed {args.seed}")
