@@ -14,8 +14,10 @@ numeric knob. Each maps to the knobs that make questions harder in a world:
   sequence length, on a grid of 4 cells a side (entities meet you more often than on
   Messenger's own 5; RTFM's hard and expert 5, for their monsters and items) and with
   `RULE_STREAM_EPISODES` episodes (a stream draws its states from them);
-* the science lab (`science=TASK`): its simplifications (all of "easy" first, none
-  last) and the sequence length (1, then the lab's longest, 2).
+* the science lab (`science=TASK`): its simplifications (all of "easy" first, then
+  electrical actions and dry flower pots, then closed doors and no teleport) and the
+  sequence length (1, 1 and 2, 3, 4; goal recognition's 1, 1 and 2, 2, 2: the most the
+  lab's oracle proves).
 
 `benchmarks/difficulty_levels.py` measures the scale: a bounded reasoner's accuracy
 per level. The mapping is data (the tables below); `level_config` turns a family,
@@ -84,8 +86,14 @@ RULE_LEVELS = {"rtfm": ((0, 0, 2, 4, 1), (0, 2, 3, 4, 2), (1, 4, 4, 5, 3), (2, 6
                "messenger": ((0, 0, 3, 4, 1), (0, 2, 4, 4, 2), (1, 4, 5, 4, 4),
                              (2, 6, 6, 4, 8))}
 RULE_STREAM_EPISODES = 200  # episodes per split a stream's states are drawn from
-# the science lab: (simplifications, sequence length) per level
-LAB_LEVELS = (("easy", 1), ("teleport,openDoors", 1), ("", 1), ("", LAB_MAX_DISTANCE))
+# the science lab: (simplifications, sequence lengths) per level. Each level takes away
+# rules the last one's reasoner could lean on (teleport, no electrical actions, self-watering
+# pots, open doors) or asks sequences longer than easy's (benchmarks/difficulty_levels.py):
+# medium mixes easy's length with a longer one, so that a share of its rows, not all, asks
+# more commands than easy's. Goal recognition asks at most LAB_MAX_DISTANCE commands from
+# the task's end, so its lengths stop there (LAB_GOAL_LENGTHS)
+LAB_LEVELS = (("easy", (1,)), ("teleport,openDoors", (1, 2)), ("", (3,)), ("", (4,)))
+LAB_GOAL_LENGTHS = ((1,), (1, LAB_MAX_DISTANCE), (LAB_MAX_DISTANCE,), (LAB_MAX_DISTANCE,))
 
 
 def level_index(level: str | int) -> int:
@@ -162,8 +170,10 @@ def level_config(family: str, level: str | int, world: str, form: str = "bool"
                                        ("irrelevant", irrelevant), ("entities", entities),
                                        ("grid", grid), ("episodes", RULE_STREAM_EPISODES)))
     elif world.startswith("science/"):
-        simplifications, length = LAB_LEVELS[k]
-        cfg = TaskConfig(family=family, form=form, lengths=(length,),
+        simplifications, lengths = LAB_LEVELS[k]
+        if family == "goal_recognition":
+            lengths = LAB_GOAL_LENGTHS[k]
+        cfg = TaskConfig(family=family, form=form, lengths=lengths,
                          science=world.split("/", 1)[1], simplifications=simplifications)
     else:
         problems = domain_problems(world)[k]

@@ -1,0 +1,51 @@
+"""The science lab's difficulty levels are what their table says (LAB_LEVELS,
+LAB_GOAL_LENGTHS): a stream's rows at each level carry the table's simplifications and
+sequence length (benchmarks/difficulty_levels.py measures that they get harder)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import racbench
+from racbench.tasks import FAMILIES, OWN_CONFIG
+from racbench.training.levels import LAB_GOAL_LENGTHS, LAB_LEVELS, LEVELS, level_config
+
+LAB_FAMILIES = [f for f, fam in FAMILIES.items() if "science" in fam.worlds
+                and "bool" in fam.forms and f not in OWN_CONFIG]
+
+
+def test_the_table_takes_rules_away_and_adds_commands_level_by_level():
+    # each level takes away rules the one before had (or is the last's) and asks longer
+    # sequences (medium: easy's and a longer one); goal recognition's lengths stop at the
+    # lab oracle's reach
+    assert [s for s, _ in LAB_LEVELS] == ["easy", "teleport,openDoors", "", ""]
+    assert [n for _, n in LAB_LEVELS] == [(1,), (1, 2), (3,), (4,)]
+    assert LAB_GOAL_LENGTHS == ((1,), (1, 2), (2,), (2,))
+
+
+@pytest.mark.parametrize("family", LAB_FAMILIES)
+def test_every_lab_family_has_the_tables_knobs_at_every_level(family):
+    task = "boil" if family not in ("planning", "goal_recognition") else "grow-plant"
+    for k, level in enumerate(LEVELS):
+        cfg = level_config(family, level, f"science/{task}")
+        simplifications, lengths = LAB_LEVELS[k]
+        if family == "goal_recognition":
+            lengths = LAB_GOAL_LENGTHS[k]
+        assert (cfg.science, cfg.simplifications, tuple(cfg.lengths)) == (
+            task, simplifications, lengths)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_streams_lab_rows_carry_their_levels_knobs(level):
+    simplifications, lengths = LAB_LEVELS[LEVELS.index(level)]
+    rows = racbench.stream("projection@science/boil", seed=1, level=level).rows(
+        0, 2 * len(lengths))
+    seen = set()
+    for row in rows:
+        sym = json.loads(row["symbolic"])
+        assert sym["simplifications"] == simplifications
+        assert row["sequence_length"] == len(sym["actions"]) in lengths
+        seen.add(row["sequence_length"])
+    assert seen == set(lengths)  # medium's rows ask both its lengths
