@@ -1,14 +1,14 @@
 """option_set's helpers (racbench/tasks/balance.py) written for speed give what the
-plain forms give: `_bits` the set bits lowest first, as strips/task.py's iter_bits;
-`_shuffle` Random.shuffle's order and the same draws from the generator, so option sets
-(and every row drawn after one) keep their bytes. tests/acp/test_survey_speed.py
-compares option_set itself with its earlier form."""
+plain forms give: `_bits` the set bits lowest first, as strips/task.py's iter_bits.
+option_set shuffles with racbench.splits.draws.shuffle (tests/test_draws.py: Random.shuffle's
+order and draws); tests/acp/test_survey_speed.py compares option_set itself with its
+earlier form."""
 
 from __future__ import annotations
 
 import random
 
-from racbench.tasks.balance import _bits, _shuffle
+from racbench.tasks.balance import _bits
 from racbench.worlds.strips.task import iter_bits
 
 
@@ -21,13 +21,3 @@ def test_bits_are_the_set_bits_lowest_first():
     for x in values:
         assert _bits(x) == list(iter_bits(x))
 
-
-def test_shuffle_is_randoms_shuffle_with_the_same_draws():
-    for n in [0, 1, 2, 3, 7, 8, 9, 16, 17, 100, 129, 1000]:
-        for seed in range(20):
-            plain, fast = random.Random(seed), random.Random(seed)
-            a, b = list(range(n)), list(range(n))
-            plain.shuffle(a)
-            _shuffle(b, fast)
-            assert a == b
-            assert plain.getstate() == fast.getstate()

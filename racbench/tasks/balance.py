@@ -51,6 +51,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from racbench.splits.draws import shuffle
 from racbench.splits.seeding import derive_seed
 from racbench.worlds.strips.budget import note_dropped
 from racbench.worlds.strips.search import SearchBudgetExceeded
@@ -570,7 +571,7 @@ def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | No
         if len(chosen) == N_OPTIONS:
             return chosen
         draws = _bits(open_draws)
-        _shuffle(draws, rng)
+        shuffle(rng, draws)
         # draws offering a subject like the first one first
         draws.sort(key=rank.__getitem__)
         taken = {c for _, c in chosen}
@@ -582,7 +583,7 @@ def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | No
             fits = [s for s in right[d] if wrong[s] & used == used
                     and unlike[s] <= most and s not in taken]
             if len(fits) > 1:  # (a shuffle of fewer draws nothing from rng)
-                _shuffle(fits, rng)
+                shuffle(rng, fits)
                 fits.sort(key=unlike.__getitem__)
             for s in fits[:2]:
                 found = extend(chosen + [(d, s)], open_draws & wrong[s] & ~(1 << d),
@@ -621,20 +622,6 @@ def _bits(x: int) -> list[int]:
 def _byte_bits(at: int) -> tuple[tuple[int, ...], ...]:
     """The bits set in each value of byte `at` of an int, as bit positions."""
     return tuple(tuple(8 * at + i for i in range(8) if b >> i & 1) for b in range(256))
-
-
-def _shuffle(x: list, rng: random.Random) -> None:
-    """`rng.shuffle(x)`: the same order and the same draws from rng (Random.shuffle
-    with its _randbelow written out), as option_set shuffles hundreds of draws per
-    step of its search."""
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
 
 
 def pick_mc(make_pool: Callable, world: StripsWorld, rng: random.Random, cfg,
