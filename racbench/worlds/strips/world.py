@@ -121,14 +121,15 @@ def kept_spaces():
 
 def _kept_space_file(world: "StripsWorld", max_states: int) -> Path | None:
     """Where `kept_spaces` keeps a problem's space (None outside it), named by what
-    the space follows from: the domain, the problem's objects, initial state and goal
-    (grounding may read it), and the limit."""
+    the space follows from: the domain, the problem's objects, initial state (its
+    numbers too: action costs read them), goal (grounding may read it), and the limit."""
     folder = _spaces[0]
     if folder is None:
         return None
     problem = world.problem
     what = (world.domain_text, problem.source, sorted(problem.objects.items()),
-            sorted(problem.init), repr(problem.goal), max_states)
+            sorted(problem.init),
+            sorted(problem.numeric_init.items()), repr(problem.goal), max_states)
     return folder / f"{hashlib.blake2b(repr(what).encode(), digest_size=16).hexdigest()}.pickle"
 
 
