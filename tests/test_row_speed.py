@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import json
 import random
+import shutil
 
 from racbench.splits.dedup import canonical_json, problem_key, symbolic_and_key
 from racbench.tasks.balance import _bits
@@ -88,6 +89,24 @@ def test_a_world_loaded_again_reads_its_kept_space():
         assert not list(strips_world._spaces[0].iterdir())
     release_worlds()
     assert world_for(domain, p01).states == first.states  # enumerated: none kept
+    release_worlds()
+
+
+def test_a_kept_spaces_folder_gone_keeps_nothing_and_the_build_goes_on():
+    """A folder that cannot take a space (here removed mid-build, as a temporary-file
+    cleaner may; a full disk alike) keeps nothing: worlds are enumerated and warmed as
+    outside kept_spaces, and the block ends without an error."""
+    release_worlds()
+    domain, (p01,) = shipped_files("gripper", ["p01"])
+    with kept_spaces():
+        folder = strips_world._spaces[0]
+        shutil.rmtree(folder)
+        world = world_for(domain, p01)
+        world.warm()
+        release_worlds()
+        again = world_for(domain, p01)
+        assert again.states == world.states
+    assert not folder.exists() and strips_world._spaces[0] is None
     release_worlds()
 
 
