@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import json
 import random
+import shutil
 
 from racbench.splits.dedup import canonical_json, problem_key, symbolic_and_key
 from racbench.tasks.balance import _bits
@@ -20,7 +21,8 @@ from racbench.worlds.strips.shipped import shipped_files
 import numpy as np
 
 from racbench.worlds.strips import world as strips_world
-from racbench.worlds.strips.world import kept_spaces, trac_world, world_for
+from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem
+from racbench.worlds.strips.world import ExplicitWorld, kept_spaces, trac_world, world_for
 
 
 def _full_collections(action) -> int:
@@ -88,6 +90,49 @@ def test_a_world_loaded_again_reads_its_kept_space():
     release_worlds()
     assert world_for(domain, p01).states == first.states  # enumerated: none kept
     release_worlds()
+
+
+def test_a_kept_spaces_folder_gone_keeps_nothing_and_the_build_goes_on():
+    """A folder that cannot take a space (here removed mid-build, as a temporary-file
+    cleaner may; a full disk alike) keeps nothing: worlds are enumerated and warmed as
+    outside kept_spaces, and the block ends without an error."""
+    release_worlds()
+    domain, (p01,) = shipped_files("gripper", ["p01"])
+    with kept_spaces():
+        folder = strips_world._spaces[0]
+        shutil.rmtree(folder)
+        world = world_for(domain, p01)
+        world.warm()
+        release_worlds()
+        again = world_for(domain, p01)
+        assert again.states == world.states
+    assert not folder.exists() and strips_world._spaces[0] is None
+    release_worlds()
+
+
+_ROADS = """(define (domain roads) (:requirements :strips :typing :action-costs)
+ (:types place)
+ (:predicates (at ?p - place) (road ?a ?b - place))
+ (:functions (len ?a ?b - place) (total-cost))
+ (:action go :parameters (?a ?b - place) :precondition (and (at ?a) (road ?a ?b))
+   :effect (and (not (at ?a)) (at ?b) (increase (total-cost) (len ?a ?b)))))"""
+
+
+def _trip(length: int) -> str:
+    return f"""(define (problem trip) (:domain roads) (:objects a b - place)
+ (:init (at a) (road a b) (= (len a b) {length}) (= (total-cost) 0)) (:goal (at b))
+ (:metric minimize (total-cost)))"""
+
+
+def test_a_kept_space_is_not_read_back_for_other_action_costs():
+    """Two problems alike but for the numbers of their :init (the action costs a space
+    keeps) are two spaces in kept_spaces, not one read back for the other."""
+    domain = parse_domain(_ROADS)
+    with kept_spaces():
+        five = ExplicitWorld(domain, _ROADS, parse_problem(_trip(5), domain), "trip", 100)
+        seven = ExplicitWorld(domain, _ROADS, parse_problem(_trip(7), domain), "trip", 100)
+        assert len(list(strips_world._spaces[0].glob("*.pickle"))) == 2
+    assert five.space.costs.tolist() == [5] and seven.space.costs.tolist() == [7]
 
 
 def _symbolic_values(rng: random.Random, depth: int = 0):

@@ -31,7 +31,7 @@ import os
 import pickle
 import random
 import tempfile
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -107,11 +107,13 @@ def kept_spaces():
     instead of enumerating it again. A build lets each domain's worlds go once probed
     (to bound its memory) and loads them again to make their rows: enumerating acp's
     problems took 17 s of CPU of its main process each time, reading them back 0.6 s.
-    The folder goes when the block ends."""
+    The folder goes when the block ends; one that cannot take a space (full, or
+    removed meanwhile) keeps nothing more, and the build enumerates again."""
     if _spaces[0] is not None:  # nested: the outer block's folder serves
         yield
         return
-    with tempfile.TemporaryDirectory(prefix="racbench-spaces-") as folder:
+    with tempfile.TemporaryDirectory(prefix="racbench-spaces-",
+                                     ignore_cleanup_errors=True) as folder:
         _spaces[0] = Path(folder)
         try:
             yield
@@ -121,15 +123,36 @@ def kept_spaces():
 
 def _kept_space_file(world: "StripsWorld", max_states: int) -> Path | None:
     """Where `kept_spaces` keeps a problem's space (None outside it), named by what
-    the space follows from: the domain, the problem's objects, initial state and goal
-    (grounding may read it), and the limit."""
+    the space follows from: the domain, the problem's objects, initial state (its
+    numbers too: action costs read them), goal (grounding may read it), and the limit."""
     folder = _spaces[0]
     if folder is None:
         return None
     problem = world.problem
     what = (world.domain_text, problem.source, sorted(problem.objects.items()),
-            sorted(problem.init), repr(problem.goal), max_states)
+            sorted(problem.init),
+            sorted(problem.numeric_init.items()), repr(problem.goal), max_states)
     return folder / f"{hashlib.blake2b(repr(what).encode(), digest_size=16).hexdigest()}.pickle"
+
+
+def _read_kept(path: Path):
+    """What `_keep` kept at `path`, or None if nothing can be read there."""
+    try:
+        return pickle.loads(path.read_bytes())
+    except OSError:
+        return None
+
+
+def _keep(path: Path, value) -> None:
+    """Pickle `value` to `path` whole (through a file of this process, then renamed);
+    a folder that cannot take it keeps nothing: keeping only saves time."""
+    written = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        written.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(written, path)
+    except OSError:
+        with suppress(OSError):
+            written.unlink(missing_ok=True)
 
 
 def _per_width(name: str) -> property:
@@ -485,9 +508,8 @@ class ExplicitWorld(StripsWorld):
     # -- exploration --------------------------------------------------------------------
     def _explore(self, max_states: int) -> None:
         kept = self._kept_file = _kept_space_file(self, max_states)
-        if kept is not None and kept.exists():
-            self.space = pickle.loads(kept.read_bytes())
-        else:
+        self.space = _read_kept(kept) if kept is not None else None
+        if self.space is None:
             try:
                 self.space = StateSpace(self.task, self.task.init, max_states)
             except SearchBudgetExceeded:
@@ -495,9 +517,7 @@ class ExplicitWorld(StripsWorld):
                                     "reachable states; this family enumerates the state "
                                     "space, use a smaller problem") from None
             if kept is not None:  # as found, before any cache of its own fills
-                written = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
-                written.write_bytes(pickle.dumps(self.space, protocol=pickle.HIGHEST_PROTOCOL))
-                os.replace(written, kept)
+                _keep(kept, self.space)
         self.states = self.space.states
         self.index = self.space.index
         # walks and local searches step a few states many times: their successors as
@@ -521,18 +541,16 @@ class ExplicitWorld(StripsWorld):
         # process that runs several: its folder is gone)
         kept = kept.with_suffix(".warm") if kept is not None and kept.parent == _spaces[0] \
             else None
-        if kept is not None and kept.exists() and "_components" not in self.__dict__:
-            self.__dict__["goal_distance"], self.__dict__["_components"] = \
-                pickle.loads(kept.read_bytes())
+        warmed = _read_kept(kept) if kept is not None and "_components" not in self.__dict__ \
+            else None
+        if warmed is not None:
+            self.__dict__["goal_distance"], self.__dict__["_components"] = warmed
             cond = self.goal_condition
             if cond is not None:  # as `distances` keeps it
                 self._dist_cache[("goal", cond.pos, cond.neg, None)] = self.goal_distance
         self.goal_distance, self.reachable_atoms(0)
         if kept is not None and not kept.exists():
-            written = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
-            written.write_bytes(pickle.dumps((self.goal_distance, self._components),
-                                             protocol=pickle.HIGHEST_PROTOCOL))
-            os.replace(written, kept)
+            _keep(kept, (self.goal_distance, self._components))
 
     def succ(self, sid: int) -> tuple[list[int], list[int]]:
         """(actions, successor ids) of a state id, by action index, as Python lists
