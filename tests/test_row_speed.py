@@ -255,3 +255,8 @@ def test_configs_phrasing_one_domain_alike_share_its_sentences_and_rows_stay():
     # other rendering options (TRAC's unseen names do not change the phrasing; another
     # seed does) get a phrasing of their own
     assert rows.shared_text(world, None, 0, 1, "trac", "blocksworld") is not first._text(world)
+    # an obfuscated phrasing gives names' parts words in the order it meets them: never
+    # shared, so no config's names hang on what another config met first in the process
+    for mode in ("random", "misleading"):
+        mine = rows.shared_text(world, mode, 0, 0, "trac", "blocksworld")
+        assert mine is not rows.shared_text(world, mode, 0, 0, "trac", "blocksworld")

@@ -604,7 +604,12 @@ def shared_text(world: StripsWorld, *options) -> TaskText:
     shared by the configs that phrase it alike (TRAC's 34 configs, one blocksworld): a
     phrasing keeps every sentence it has said, and each config said its few thousand
     facts and actions again (a template call each). Its sentences depend on the domain
-    and the options only, so the rows are the same."""
+    and the options only, so the rows are the same. An obfuscated phrasing is not shared:
+    it gives an object name's parts their words in the order it meets them, so a shared
+    one would name a config's objects by what configs before it in the process met (the
+    worker count would change bytes where two parts seek one word)."""
+    if options[0]:
+        return world.text(*options)
     key = (id(world.domain), *options)
     found = _SHARED_TEXTS.get(key)
     if found is None or found[0] is not world.domain:
