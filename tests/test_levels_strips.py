@@ -16,6 +16,7 @@ from racbench.training.levels import (DOMAIN_LENGTHS, DOMAIN_PROBLEMS, LEVELS,
 from racbench.training.stream import Stream
 from racbench.worlds.strips import generators
 from racbench.worlds.strips.grounding import ground
+from racbench.worlds.strips.model import Literal
 from racbench.worlds.strips.pddl_reader import load_domain, load_problem
 from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipped_problem_names
 from racbench.worlds.strips.world import world_for
@@ -81,11 +82,84 @@ def test_the_generated_level_problems_are_the_generators_and_are_listed():
             assert (root / f"{name}.pddl").read_text() == text, (domain, name)
 
 
+def _facts(problem, constants) -> tuple[dict[str, tuple], set[tuple]]:
+    """A parsed problem as (each object's first colour: its type, or its name for a
+    domain constant, which no renaming moves), {(part, predicate, args...)}: its init
+    atoms and its goal's literals."""
+    colour = {o: (t, o if o in constants else "") for o, t in problem.objects.items()}
+    facts = {("init", *atom) for atom in problem.init}
+    for lit in problem.goal:
+        assert isinstance(lit, Literal), problem.name  # level problems: conjunctions
+        facts.add(("goal" if lit.positive else "goal-not", *lit.atom))
+    return colour, facts
+
+
+def _refined(colours: list[dict], facts: list[set]) -> list[dict]:
+    """Colour refinement run on several problems at once (one palette, so colours are
+    comparable): an object's colour becomes its colour and, for each fact it is in, the
+    fact's part, predicate, its place and its arguments' colours; until no class splits."""
+    while True:
+        palette: dict = {}
+        new = []
+        for colour, fs in zip(colours, facts):
+            seen = {o: [] for o in colour}
+            for f in fs:
+                for k, o in enumerate(f[2:]):
+                    seen[o].append((f[0], f[1], k, tuple(colour[x] for x in f[2:])))
+            new.append({o: palette.setdefault((colour[o], tuple(sorted(seen[o]))),
+                                              len(palette)) for o in colour})
+        if all(len(set(n.values())) == len(set(c.values())) for n, c in zip(new, colours)):
+            return new
+        colours = new
+
+
+def same_problem(a, b, constants=()) -> bool:
+    """Whether parsed problems `a` and `b` are one problem up to renaming their objects
+    (and the order or layout of their text): a bijection of objects, type for type,
+    mapping `a`'s init atoms and goal literals exactly onto `b`'s."""
+    (ca, fa), (cb, fb) = _facts(a, constants), _facts(b, constants)
+    if len(ca) != len(cb) or len(fa) != len(fb) or \
+            sorted(f[:2] for f in fa) != sorted(f[:2] for f in fb):
+        return False
+    ca, cb = _refined([ca, cb], [fa, fb])
+    if sorted(ca.values()) != sorted(cb.values()):
+        return False
+    by_object = {o: [f for f in fa if o in f[2:]] for o in ca}
+    order = sorted(ca, key=lambda o: (sum(c == ca[o] for c in ca.values()), o))
+    mapping: dict[str, str] = {}
+
+    def extend(k: int) -> bool:
+        if k == len(order):
+            return True
+        o = order[k]
+        for image in sorted(x for x in cb if cb[x] == ca[o] and x not in mapping.values()):
+            mapping[o] = image
+            if all(not all(x in mapping for x in f[2:]) or
+                   (*f[:2], *(mapping[x] for x in f[2:])) in fb for f in by_object[o]) \
+                    and extend(k + 1):
+                return True
+            del mapping[o]
+        return False
+    return extend(0)
+
+
+def held_out_copies(domain: str, problem_file: str) -> list[str]:
+    """The validation and test problems of `domain` that the problem in `problem_file`
+    is, up to renaming and layout (parsed, not compared as text)."""
+    domain_file = shipped_files(domain, ["p01"])[0]
+    dom = load_domain(domain_file)
+    mine = load_problem(problem_file, dom)
+    held_out = DEFAULT_SPLIT_PROBLEMS["validation"] + DEFAULT_SPLIT_PROBLEMS["test"]
+    return [p for p in held_out if same_problem(
+        mine, load_problem(shipped_files(domain, [p])[1][0], dom), dom.constants)]
+
+
 @pytest.mark.parametrize("domain,problem", LEVEL_PROBLEMS)
 def test_a_generated_level_problem_parses_grounds_and_is_solvable(domain, problem):
     """Read by our reader, grounded, its goal false at the start and reachable from it
-    (a shortest plan in its enumerated state space), unlike every validation and test
-    problem of the domain (other instances, not copies)."""
+    (a shortest plan in its enumerated state space), and no validation or test problem
+    of the domain (compared parsed, up to renaming objects: other instances, not
+    copies)."""
     domain_file, (problem_file,) = shipped_files(domain, [problem])
     dom = load_domain(domain_file)
     task = ground(dom, load_problem(problem_file, dom))
@@ -93,10 +167,34 @@ def test_a_generated_level_problem_parses_grounds_and_is_solvable(domain, proble
     world = world_for(domain_file, problem_file)
     distance = world.distance(world.initial)
     assert distance is not None and distance > 0, (domain, problem)
-    text = Path(problem_file).read_text().split("(:objects", 1)[1]
-    for held_out in DEFAULT_SPLIT_PROBLEMS["validation"] + DEFAULT_SPLIT_PROBLEMS["test"]:
-        other = Path(shipped_files(domain, [held_out])[1][0]).read_text()
-        assert other.split("(:objects", 1)[1] != text, (domain, problem, held_out)
+    assert held_out_copies(domain, problem_file) == [], (domain, problem)
+
+
+def _renamed_copy(domain: str, problem: str, path: Path) -> Path:
+    """A held-out problem as a copy would hide it: every object renamed, init and goal
+    in another order, laid out otherwise."""
+    domain_file, (problem_file,) = shipped_files(domain, [problem])
+    dom = load_domain(domain_file)
+    parsed = load_problem(problem_file, dom)
+    new = {o: f"thing{k}" for k, o in enumerate(sorted(parsed.objects, reverse=True))
+           if o not in dom.constants}
+    term = lambda atom: "(" + " ".join([atom[0], *(new.get(x, x) for x in atom[1:])]) + ")"
+    objects = " ".join(f"{n} - {parsed.objects[o]}" for o, n in sorted(new.items(), key=lambda x: x[1]))
+    init = " ".join(sorted((term(a) for a in parsed.init), reverse=True))
+    goal = " ".join(sorted((term(l.atom) for l in parsed.goal), reverse=True))
+    path.write_text(f"(define (problem copy) (:domain {dom.name})\n(:objects {objects})"
+                    f"\n(:init {init})\n(:goal (and {goal})))\n")
+    return path
+
+
+@pytest.mark.parametrize("domain", sorted(generators.LEVEL_PROBLEMS))
+def test_a_planted_copy_of_a_held_out_problem_is_caught(domain, tmp_path):
+    """The check above finds a validation or test problem renamed and reordered (a text
+    comparison would not), and tells one problem from another."""
+    for problem in ("p10", "p13"):
+        copy = _renamed_copy(domain, problem, tmp_path / f"{problem}.pddl")
+        assert held_out_copies(domain, str(copy)) == [problem], (domain, problem)
+        assert copy.read_text() != Path(shipped_files(domain, [problem])[1][0]).read_text()
 
 
 def test_a_config_names_level_problems_and_refuses_unknown_ones():
