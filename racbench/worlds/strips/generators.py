@@ -442,6 +442,7 @@ def _rovers(p: ProblemSpec, rng: random.Random) -> None:
             5: [(2, 4, 2, 2, 3), (2, 5, 1, 2, 4), (2, 4, 2, 2, 4)],
             6: [(1, 4, 1, 2, 4), (1, 4, 2, 1, 4)],
             7: [(1, 4, 1, 2, 5), (1, 4, 2, 1, 5)],
+            8: [(1, 3, 1, 1, 1), (1, 3, 1, 1, 2)],  # level problems: easy's, smaller states
         },
         p.size,
     )
@@ -484,7 +485,8 @@ def _rovers(p: ProblemSpec, rng: random.Random) -> None:
         (i, j) for i in range(n_wps) for j in range(i + 1, n_wps) if (i, j) not in edges and rng.random() < 0.3
     ]
     visible = sorted(set(edges) | set(extra_visible))
-    samples = {6: (2, 3), 7: (3, 3)}.get(p.size, (1, 2))  # level problems: fuller states
+    # level problems: fuller states (6, 7), or one sample of each kind (8)
+    samples = {6: (2, 3), 7: (3, 3), 8: (1, 1)}.get(p.size, (1, 2))
     soil = sorted(rng.sample(range(n_wps), rng.randint(*samples)))
     rock = sorted(rng.sample(range(n_wps), rng.randint(*samples)))
 
@@ -673,6 +675,7 @@ def _satellite(p: ProblemSpec, rng: random.Random) -> None:
             5: [(2, 3, 3, 6, 4), (2, 4, 2, 5, 4), (3, 3, 2, 5, 3)],
             6: [(3, 3, 1, 3, 2)],
             7: [(4, 4, 1, 2, 1)],
+            8: [(3, 3, 3, 2, 3), (3, 3, 2, 3, 3)],
         },
         p.size,
     )
@@ -686,7 +689,10 @@ def _satellite(p: ProblemSpec, rng: random.Random) -> None:
     p.add_objects("mode", modes)
     p.add_objects("direction", dirs)
     owner = {inst: sats[i] if i < n_sats else rng.choice(sats) for i, inst in enumerate(insts)}
-    supports = {inst: sorted(rng.sample(modes, rng.randint(1, n_modes)), key=modes.index) for inst in insts}
+    if p.size == 8:  # level problems: one instrument for each mode, so that calibrating
+        supports = {inst: [modes[i]] for i, inst in enumerate(insts)}  # it is a landmark
+    else:
+        supports = {inst: sorted(rng.sample(modes, rng.randint(1, n_modes)), key=modes.index) for inst in insts}
     for m in modes:
         if not any(m in s for s in supports.values()):
             inst = rng.choice(insts)
@@ -717,15 +723,22 @@ _THINGS = ["book", "kite", "ball", "lamp", "vase", "flute", "scarf", "clock"]
 
 def _swap(p: ProblemSpec, rng: random.Random) -> None:
     n_agents, n_locs = _pick_size(
-        rng, {1: [(2, 2), (3, 1)], 2: [(3, 2), (2, 3)], 3: [(3, 3), (4, 2)], 4: [(4, 3), (5, 2)], 5: [(5, 4), (5, 3), (6, 3)]}, p.size
+        rng, {1: [(2, 2), (3, 1)], 2: [(3, 2), (2, 3)], 3: [(3, 3), (4, 2)], 4: [(4, 3), (5, 2)], 5: [(5, 4), (5, 3), (6, 3)],
+              6: [(3, 3)], 7: [(4, 3)]}, p.size
     )
+    # level problems (sizes 6, 7): rooms in a row and an agent sent along it, so that
+    # the rooms between are landmarks from some states and not from others
+    in_a_row = p.size >= 6
     agents = _PEOPLE[:n_agents]
     items = _THINGS[:n_agents]
     locs = [f"room{i}" for i in range(1, n_locs + 1)]
     p.add_objects("agent", agents)
     p.add_objects("item", items)
     p.add_objects("location", locs)
-    edges = _random_connected_graph(rng, n_locs, extra=rng.randint(0, max(0, n_locs - 2)))
+    if in_a_row:
+        edges = [(i, i + 1) for i in range(n_locs - 1)]
+    else:
+        edges = _random_connected_graph(rng, n_locs, extra=rng.randint(0, max(0, n_locs - 2)))
     for i, j in edges:
         p.fact("connected", locs[i], locs[j])
         p.fact("connected", locs[j], locs[i])
@@ -749,7 +762,11 @@ def _swap(p: ProblemSpec, rng: random.Random) -> None:
     for a, item, now in zip(agents, wanted, held):
         if item != now or rng.random() < 0.3:
             p.want("holds", a, item)
-    if n_locs > 1 and rng.random() < 0.4:
+    if in_a_row:  # an agent sent to an end of the row: the other end if it stands at one
+        ends = [a for a in agents if position[a] in (locs[0], locs[-1])]
+        a = rng.choice(ends or agents)
+        p.want("agent-at", a, locs[-1] if position[a] == locs[0] else locs[0])
+    elif n_locs > 1 and rng.random() < 0.4:
         a = rng.choice(agents)
         p.want("agent-at", a, rng.choice([l for l in locs if l != position[a]]))
 
@@ -887,13 +904,15 @@ def domain_info(domain: str) -> Dict[str, object]:
 #: (racbench/training/levels.py), per domain the ``(index, size)`` of its files
 #: ``levels/g01.pddl``, ``g02``, ... Their indices (from 101) seed other instances
 #: than p01-p15, so none is a validation or test problem; sizes 6 and 7 are layouts
-#: with fuller states (more facts true at once) than the shipped problems reach.
+#: with fuller states (more facts true at once) than the shipped problems reach (swap's:
+#: rooms in a row that an agent must cross, so that landmarks are asked), rovers' size 8
+#: smaller ones (one sample of each kind: easy's states hold fewer facts than p01-p09's).
 LEVEL_PROBLEMS: Dict[str, Tuple[Tuple[int, int], ...]] = {
-    "rovers": ((103, 6), (104, 7), (105, 7), (106, 7)),
-    "satellite": ((101, 6), (102, 6), (103, 6), (104, 7), (105, 7), (106, 7)),
+    "rovers": ((103, 6), (104, 7), (105, 7), (106, 7), (141, 8), (142, 8), (143, 8), (144, 8)),
+    "satellite": ((101, 6), (102, 6), (103, 6), (104, 7), (105, 7), (106, 7), (107, 8), (108, 8), (109, 8)),
     "visitall": ((101, 6), (102, 6), (103, 6), (104, 7), (105, 7), (106, 7)),
     "household": ((102, 6), (103, 6), (104, 6), (105, 7), (106, 7)),
-    "swap": ((105, 4),),
+    "swap": ((105, 4), (111, 2), (112, 2), (131, 6), (132, 6), (133, 6), (134, 7), (135, 7), (136, 7)),
     "ferry": ((101, 5), (102, 5), (103, 5)),
 }
 
