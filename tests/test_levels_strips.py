@@ -228,3 +228,31 @@ def test_the_docs_level_table_names_each_levels_problems_and_sizes():
             sizes = [problem_size(domain, p) for p in problems]
             assert cell.endswith(f"({max(s for s, _ in sizes)}, {max(n for _, n in sizes)})"), \
                 (domain, cell)
+
+
+def _level_problems_of(domain: str, size: int) -> list:
+    return [generators.build_level_problem(domain, k)
+            for k, (_, s) in enumerate(generators.LEVEL_PROBLEMS[domain], start=1) if s == size]
+
+
+def test_the_generated_layouts_ask_what_their_levels_need():
+    """swap's sizes 6 and 7: rooms in a row and an agent sent to an end (rooms between are
+    landmarks from some states); satellite's size 8: one instrument for each mode
+    (calibrating it is a landmark); rovers' size 8 (easy): one sample of each kind, so
+    its states hold fewer facts than p01-p09's."""
+    for size in (6, 7):
+        for spec in _level_problems_of("swap", size):
+            rooms = spec.objects[-1][1]
+            assert sorted(f[1:] for f in spec.init if f[0] == "connected") == sorted(
+                [(a, b) for a, b in zip(rooms, rooms[1:])] + [(b, a) for a, b in zip(rooms, rooms[1:])])
+            assert any(g[0] == "agent-at" and g[2] in (rooms[0], rooms[-1]) for g in spec.goal)
+    for spec in _level_problems_of("satellite", 8):
+        supports = [f[1:] for f in spec.init if f[0] == "supports"]
+        assert len({m for _, m in supports}) == len(supports), spec.name  # one each
+    smaller = [problem_size("rovers", p) for p in ("g05", "g06", "g07", "g08")]
+    assert max(s for s, _ in smaller) < min(problem_size("rovers", p)[0]
+                                            for p in DEFAULT_SPLIT_PROBLEMS["train"])
+    for spec in _level_problems_of("rovers", 8):
+        assert sum(f[0] in ("soil-sample-at", "rock-sample-at") for f in spec.init) == 2
+    assert len(_level_problems_of("swap", 6)) == len(_level_problems_of("swap", 7)) == 3
+    assert len(_level_problems_of("satellite", 8)) == 3 and len(_level_problems_of("rovers", 8)) == 4
