@@ -260,3 +260,61 @@ def test_configs_phrasing_one_domain_alike_share_its_sentences_and_rows_stay():
     for mode in ("random", "misleading"):
         mine = rows.shared_text(world, mode, 0, 0, "trac", "blocksworld")
         assert mine is not rows.shared_text(world, mode, 0, 0, "trac", "blocksworld")
+
+
+def _renamable_values(rng: random.Random, objects: list[str], depth: int = 0):
+    """Symbolic values with terms of blocksworld (lists headed by its predicates and
+    actions), literals and `objects` members, among plain values."""
+    kind = rng.randrange(9 if depth < 3 else 5)
+    if kind < 2:
+        head = rng.choice(["on", "clear", "move", "movetotable", "unknown", "b01"])
+        return [head, *rng.choices(objects + ["b99", "{0}", 3], k=rng.randrange(4))]
+    if kind == 2:
+        return rng.choice(objects + ["{}", "é"])
+    if kind < 5:
+        return _symbolic_values(rng, 3)
+    if kind == 5:
+        return {"atom": _renamable_values(rng, objects, depth + 1), "positive": rng.random() < .5,
+                "other": _renamable_values(rng, objects, depth + 1)}
+    if kind == 6:
+        return {"objects": {o: rng.choice(["block", "{x}"]) for o in rng.sample(objects, 3)},
+                "any": _renamable_values(rng, objects, depth + 1)}
+    if kind == 7:
+        # (not headed by a symbol: a term's arguments are names, each looked up)
+        return [7, *[_renamable_values(rng, objects, depth + 1) for _ in range(rng.randrange(4))]]
+    return _symbolic_values(rng, 3)
+
+
+def test_symbolic_renamed_as_encoded_is_the_renamed_copy_encoded():
+    """symbolic_and_key(sym, names=names), which renames as it encodes, and the state and
+    actions templates of tasks/symbolic_text.py give the text and key of the renamed
+    copy (Names.symbolic) encoded, whatever the names (braces, quotes, non-ASCII) and
+    values; so a row's bytes do not depend on which path made them."""
+    from racbench.tasks.symbolic_text import strips_symbolic
+
+    rng = random.Random(2)
+    for world in (trac_world(5), trac_world(10)):  # enumerated and implicit
+        objects = list(world.objects)
+        pool = ["red", "{0}", "{1", "}", "a\"b", "é", "b02", "b01", "zz", "x" * 300,
+                "blue", "green", "{{", "\\"]
+        for _ in range(300):
+            names = Names(dict(zip(objects, rng.sample(pool, len(objects)))), world.domain)
+            sym = {k: _renamable_values(rng, objects) for k in rng.sample(
+                ["family", "answer", "goal", "objects", "subject", "zeta", "atom"],
+                rng.randrange(1, 7))}
+            if "objects" in sym:  # a form's objects: name -> type
+                sym["objects"] = {o: rng.choice(["block", "{t}"]) for o in objects}
+            plain = names.symbolic(sym)
+            want = canonical_json(plain), problem_key(
+                {k: v for k, v in plain.items() if k != "answer"})
+            assert symbolic_and_key(sym, names=names) == want
+            sym.pop("atom", None)  # a row's form has none (Names.symbolic would rename
+            # only that member of a dict holding one)
+            sid = world.sample_state(rng)
+            actions = [rng.randrange(len(world.task.actions)) for _ in range(rng.randrange(4))]
+            copy = {**world.symbolic(sid), "actions": [list(world.action_term(k))
+                                                       for k in actions], **sym}
+            made = {**strips_symbolic(world, sid, actions, names), **sym}
+            plain = names.symbolic(copy)
+            assert symbolic_and_key(made, names=names) == (canonical_json(plain), problem_key(
+                {k: v for k, v in plain.items() if k != "answer"}))

@@ -8,20 +8,37 @@ import json
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 
 
+class Encoded(str):
+    """A member of a symbolic form given as its canonical JSON text already (see
+    symbolic_and_key)."""
+
+
 def canonical_json(value) -> str:
     """The one JSON form of a row's symbolic and metadata columns and of problem keys:
     keys sorted, no spaces (one encoder, not one made per call as json.dumps does)."""
     return _CANONICAL.encode(value)
 
 
-def symbolic_and_key(symbolic: dict, answer: str = "answer") -> tuple[str, str]:
+def symbolic_and_key(symbolic: dict, answer: str = "answer", names=None) -> tuple[str, str]:
     """(canonical_json(symbolic), problem_key of it without its `answer`), each value
     encoded once: the two texts share every top-level member but the answer, so the
-    key's text is the full text's members less one (same bytes as encoding each)."""
-    if not all(type(k) is str for k in symbolic):
+    key's text is the full text's members less one (same bytes as encoding each).
+    `names` (a row's text.phrasing.Names), if given, renames the objects as it encodes:
+    the texts of `names.symbolic(symbolic)`, without building that copy first."""
+    if not all(type(k) is str for k in symbolic) or names is not None and "atom" in symbolic:
+        encoded = {k: json.loads(v) for k, v in symbolic.items() if type(v) is Encoded}
+        if names is not None:  # what is encoded is renamed already
+            symbolic = names.symbolic({k: v for k, v in symbolic.items() if k not in encoded})
+        symbolic = {**symbolic, **encoded}
         return canonical_json(symbolic), problem_key(
             {k: v for k, v in symbolic.items() if k != answer})
-    members = [(k, f"{_CANONICAL.encode(k)}:{_encoded(v)}") for k, v in sorted(symbolic.items())]
+    if names is None:
+        members = [(k, f"{json_str(k)}:{v if type(v) is Encoded else _encoded(v)}")
+                   for k, v in sorted(symbolic.items())]
+    else:
+        member = names.encoded
+        members = [(k, f"{json_str(k)}:{v if type(v) is Encoded else member(v, k)}")
+                   for k, v in sorted(symbolic.items())]
     full = "{" + ",".join(m for _, m in members) + "}"
     key = "{" + ",".join(m for k, m in members if k != answer) + "}"
     return full, _hash(key)
@@ -29,6 +46,21 @@ def symbolic_and_key(symbolic: dict, answer: str = "answer") -> tuple[str, str]:
 
 _LONG_TEXTS: dict[str, str] = {}  # long strings every row repeats (a domain's PDDL), encoded
 LONG = 256
+_TEXTS: dict[str, str] = {}  # short strings (names, predicates, keys), encoded
+TEXTS = 100_000
+
+
+def json_str(text: str) -> str:
+    """canonical_json(text) of a string, kept: rows repeat the same few hundred names,
+    predicates and keys, each encoded once a process (a long one once in a while)."""
+    found = _TEXTS.get(text)
+    if found is None:
+        if len(text) >= LONG:
+            return _encoded(text)
+        if len(_TEXTS) >= TEXTS:
+            _TEXTS.clear()
+        found = _TEXTS[text] = _CANONICAL.encode(text)
+    return found
 
 
 def _encoded(value) -> str:

@@ -40,6 +40,7 @@ from racbench.worlds.strips.search import SearchBudgetExceeded
 from racbench.tasks.question import LETTERS, N_OPTIONS, Question, Target
 from racbench.tasks.options import QUERY_KINDS, SPLITS, TRAC_DOMAIN
 from racbench.tasks.schema import task_features
+from racbench.tasks.symbolic_text import strips_symbolic
 from racbench.text.phrasing import Names, TaskText
 from racbench.worlds.rules.splits import check_splits, rule_world_summary
 from racbench.worlds.rules.world import episode_worlds, split_world
@@ -430,10 +431,7 @@ class ConfigRows:
         names = self._names(world, rng)
         text = self._text(world).renamed(names)
         context, question, choices = self.family.render(q, world, text, rng, target.form)
-        symbolic = self._symbolic(world, q, target)
-        if names is not None:
-            symbolic = names.symbolic(symbolic)
-        symbolic, key = symbolic_and_key(symbolic)
+        symbolic, key = symbolic_and_key(self._symbolic(world, q, target, names), names=names)
         columns = self._columns(split, index, seed, world, q, target, context, question,
                                 choices, symbolic)
         return Row(columns, key, take_dropped())
@@ -515,11 +513,19 @@ class ConfigRows:
             self._texts[key] = text
         return text
 
-    def _symbolic(self, world: StripsWorld, q: Question, target: Target) -> dict:
-        sym = {"family": self.cfg.family, "form": target.form, **world.symbolic(q.sid)}
+    def _symbolic(self, world: StripsWorld, q: Question, target: Target,
+                  names: Names | None = None) -> dict:
+        """The row's symbolic form; with `names`, its state and actions already renamed
+        and encoded where the world allows (tasks/symbolic_text.py), the rest renamed
+        when encoded (symbolic_and_key)."""
+        uses_actions = bool(q.actions) or self.family.uses_actions
+        known = None if names is None else strips_symbolic(
+            world, q.sid, q.actions if uses_actions else None, names)
+        sym = {"family": self.cfg.family, "form": target.form,
+               **(world.symbolic(q.sid) if known is None else known)}
         if q.goal is not None:
             sym["goal"] = goal_json(q.goal)
-        if q.actions or self.family.uses_actions:
+        if uses_actions and known is None:
             sym["actions"] = [list(world.action_term(k)) for k in q.actions]
         sym["subject"] = q.subject
         if target.form == "mc":

@@ -17,6 +17,7 @@ import random
 from functools import lru_cache
 from typing import Sequence
 
+from racbench.splits.dedup import canonical_json, json_str
 from racbench.splits.draws import shuffle
 from racbench.text import Clause, environment
 from racbench.text.domain import DomainText, macro_name
@@ -200,6 +201,12 @@ class Names:
                 set(domain.predicates) | {a.name for a in domain.actions}))
         self._symbols = known[1]
 
+    @property
+    def symbols(self) -> frozenset:
+        """The domain's predicates and action names: a list headed by one is a term,
+        whose arguments are renamed."""
+        return self._symbols
+
     def term(self, term) -> tuple:
         get = self.mapping.get
         return (term[0], *[get(a, a) for a in term[1:]])
@@ -224,3 +231,31 @@ class Names:
 
     def _objects(self, objects: dict) -> dict:
         return dict(sorted((self.mapping.get(o, o), t) for o, t in objects.items()))
+
+    def encoded(self, value, key: str | None = None) -> str:
+        """canonical_json of `symbolic(value)`, a member `key` of a symbolic form
+        (`objects`: its keys renamed), encoded as it is renamed: no renamed copy is
+        built, and each string's JSON is kept (splits.dedup.json_str). Same text."""
+        if key == "objects":
+            return canonical_json(self._objects(value))
+        return self._encode(value)
+
+    def _encode(self, value) -> str:
+        kind = type(value)
+        if kind is str:
+            return json_str(value)
+        if kind is list:
+            if value and isinstance(value[0], str) and value[0] in self._symbols:
+                get = self.mapping.get
+                return "[" + ",".join([json_str(value[0]), *[
+                    json_str(b) if type(b := get(a, a)) is str else canonical_json(b)
+                    for a in value[1:]]]) + "]"
+            return "[" + ",".join([self._encode(v) for v in value]) + "]"
+        if kind is dict and all(type(k) is str for k in value):
+            if "atom" in value:
+                return "{" + ",".join([f"{json_str(k)}:" + (self._encode(v) if k == "atom"
+                                                            else canonical_json(v))
+                                       for k, v in sorted(value.items())]) + "}"
+            return "{" + ",".join([f"{json_str(k)}:{self.encoded(v, k)}"
+                                   for k, v in sorted(value.items())]) + "}"
+        return canonical_json(self.symbolic(value))
