@@ -125,20 +125,25 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
         jobs += [(spec.name, spec.task, seed, splits if part is None else dict(spec.splits),
                   part) for part in parts]
         shares.append(parts)
-    one = isinstance(engine, LocalEngine) and len(jobs) <= 1  # no pool for one job here
-    done_jobs: list = []
-    try:
-        with engine.pool(1 if one else None) as pool:
-            results = pool.imap(probe_job, jobs) if pool is not None else map(probe_job, jobs)
-            for result in progress_bar(results, enabled=progress and bool(jobs),
-                                       total=len(jobs), desc="probe", unit="jobs",
-                                       leave=False):
-                done_jobs.append(result)
-    except InputError as exc:  # the job that failed is the one after those done
-        failed = jobs[len(done_jobs)][0]
-        _join(recipe, seed, shares, cached, iter(done_jobs), probes, failed)
-        raise _named(exc, failed) from None
-    probed = _join(recipe, seed, shares, cached, iter(done_jobs), probes)
+    done, failed, error = _probe_jobs(engine, jobs, progress)
+    founds = _founds(recipe, shares, cached, done)
+    if error is None:  # the second round: shares a config's join asks for (see probe_further)
+        jobs, more = [], []
+        for spec, found in zip(recipe.configs, founds):
+            with _naming(spec.name):
+                parts = (spec.task.probe_further(spec.name, seed, tuple(spec.splits), found)
+                         if found is not None and list(found) != [None]
+                         and hasattr(spec.task, "probe_further") else [])
+            jobs += [(spec.name, spec.task, seed, dict(spec.splits), part) for part in parts]
+            more.append(parts)
+        done, failed, error = _probe_jobs(engine, jobs, progress)
+        for found, part, result in zip((f for f, parts in zip(founds, more) for _ in parts),
+                                       (part for parts in more for part in parts), done):
+            found[part] = result
+    if error is not None:  # the configs before the one whose job failed are kept
+        _join(recipe, seed, founds, cached, probes, failed)
+        raise _named(error, failed) from None
+    probed = _join(recipe, seed, founds, cached, probes)
     gens, makers = {}, {}
     for spec, result in zip(recipe.configs, probed):
         try:
@@ -153,21 +158,55 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
     return gens, makers
 
 
-def _join(recipe: Recipe, seed: int, shares: list, cached: dict, done: Iterator,
+def _probe_jobs(engine, jobs: list, progress: bool) -> tuple[list, str | None,
+                                                              InputError | None]:
+    """Run probe jobs in `engine`: (their results in order, up to the first that
+    failed; the config of the job that failed and its error, or None, None)."""
+    one = isinstance(engine, LocalEngine) and len(jobs) <= 1  # no pool for one job here
+    done: list = []
+    if not jobs:
+        return done, None, None
+    try:
+        with engine.pool(1 if one else None) as pool:
+            results = pool.imap(probe_job, jobs) if pool is not None else map(probe_job, jobs)
+            for result in progress_bar(results, enabled=progress, total=len(jobs),
+                                       desc="probe", unit="jobs", leave=False):
+                done.append(result)
+    except InputError as exc:  # the job that failed is the one after those done
+        return done, jobs[len(done)][0], exc
+    return done, None, None
+
+
+def _founds(recipe: Recipe, shares: list, cached: dict, done: list) -> list:
+    """Each config's jobs' results (part -> result), in recipe order, from `done` (the
+    jobs' results in order, perhaps cut short by a failure); None for a config whose
+    probe is cached, or whose jobs did not all finish."""
+    results, founds = iter(done), []
+    left = len(done)
+    for spec, parts in zip(recipe.configs, shares):
+        if spec.name in cached or len(parts) > left:
+            founds.append(None)
+            left = 0 if spec.name not in cached else left
+            continue
+        founds.append({part: next(results) for part in parts})
+        left -= len(parts)
+    return founds
+
+
+def _join(recipe: Recipe, seed: int, founds: list, cached: dict,
           probes: "ProbeCache | None", failed: str | None = None) -> list:
     """Each config's probe result, from the cache or joined from its jobs' results
-    `done` (in job order), kept in `probes` as soon as made; stops before the config
-    `failed` (whose job failed), keeping those before it."""
+    (`founds`, see _founds), kept in `probes` as soon as made; stops before the
+    config `failed` (whose job failed), keeping those before it."""
     probed = []
-    for spec, parts in zip(recipe.configs, shares):
+    for spec, found in zip(recipe.configs, founds):
         if spec.name == failed:
             break
         if spec.name in cached:
             probed.append(cached[spec.name])
             continue
-        found = {part: next(done) for part in parts}
         with _naming(spec.name):
-            probed.append(found[None] if parts == [None] else
+            probed.append(found[None] if list(found) == [None] else
                           spec.task.probe(spec.name, seed, tuple(spec.splits), found))
         if probes is not None:
             probes.put(spec.name, probed[-1])

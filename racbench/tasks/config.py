@@ -354,6 +354,12 @@ class TaskConfig:
     def probe_part(self, name: str, seed: int, splits, part):
         return ConfigRows.loaded(name, self, seed, splits).probe_part(part)
 
+    def probe_further(self, name: str, seed: int, splits, found: dict) -> list:
+        """The probe's second round of shares, given the first's results `found`
+        (part -> result): run as `probe_part` jobs too, their results joined with the
+        first's (see ConfigRows.further_parts)."""
+        return ConfigRows.loaded(name, self, seed, splits).further_parts(found)
+
     def rows(self, name: str, seed: int, splits, probed=None):
         return ConfigRows(name, self, seed, splits, probed)
 
