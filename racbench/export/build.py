@@ -103,6 +103,7 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
     returns are what it needs of them (remote_prepare.Checked)."""
     if not engine.forks:
         return prepare_in_workers(recipe, seed, engine, probes)
+    _load_ahead(recipe, engine)
     for spec in progress_bar(recipe.configs, enabled=progress, desc="load", unit="configs",
                              leave=False):
         with _naming(spec.name):
@@ -156,6 +157,30 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
         gens[spec.name] = gen
         makers[spec.name] = (spec.task, seed, tuple(spec.splits), result)
     return gens, makers
+
+
+def _load_ahead(recipe: Recipe, engine) -> None:
+    """The recipe's worlds made by the workers, each world a job (`warm_part`), for this
+    process to read back when it loads them (kept_spaces): enumerating and warming a
+    domain's problems one after another here, while the workers waited, was a third of
+    an acp build's serial share."""
+    parts = {}
+    for spec in recipe.configs:
+        if hasattr(spec.task, "warm_parts"):
+            parts.update({part: spec.task for part in spec.task.warm_parts(tuple(spec.splits))})
+    if len(parts) > 1 and engine.workers > 1:
+        with engine.pool() as pool:
+            list(pool.imap_unordered(_warm_job, sorted(parts.items())))
+
+
+def _warm_job(args: tuple) -> None:
+    """One world made ahead; a world that cannot be is left to this process's load,
+    which refuses it naming its config, as it would without the workers' help."""
+    part, task = args
+    try:
+        task.warm_part(part)
+    except Exception:  # noqa: BLE001 (refused, with its config named, by the load here)
+        pass
 
 
 def _probe_jobs(engine, jobs: list, progress: bool) -> tuple[list, str | None,

@@ -235,3 +235,28 @@ def test_a_recipes_pddl_paths_are_read_from_its_folder(tmp_path, monkeypatch):
                 progress=False)
     rows = datasets.load_dataset(str(out), "grip", split="test")
     assert len(rows) == 4 and set(rows["problem"]) == {problems[1].stem}
+
+
+def test_a_local_build_has_its_workers_make_the_worlds_its_driver_reads_back(tmp_path):
+    """Before the driver loads a run's worlds (forked workers share them), its workers
+    enumerate and warm each problem's, kept (kept_spaces) for the driver to read back:
+    every problem of the run is kept, space and caches, before the driver loads one,
+    and the build is byte for byte the one-process build."""
+    from racbench.export.build import _load_ahead
+    from racbench.export.engines import LocalEngine
+    from racbench.tasks.rows import release_worlds
+    from racbench.worlds.strips import world as strips_world
+
+    recipe = parse_recipe(RECIPE, "acp-small.yaml")
+    release_worlds()
+    with strips_world.kept_spaces():
+        folder = strips_world._spaces[0]
+        _load_ahead(recipe, LocalEngine(2))
+        kept = sorted(p.suffix for p in folder.iterdir())
+        assert kept == [".pickle"] * 5 + [".warm"] * 5  # ferry p04-p08
+        assert strips_world._world.cache_info().currsize == 0  # none loaded here
+    one, two = tmp_path / "one", tmp_path / "two"
+    build(recipe, one, workers=1, progress=False)
+    build(recipe, two, workers=2, progress=False)
+    assert ({str(p.relative_to(one)): p.read_bytes() for p in one.rglob("*") if p.is_file()}
+            == {str(p.relative_to(two)): p.read_bytes() for p in two.rglob("*") if p.is_file()})
