@@ -11,14 +11,14 @@ import pytest
 
 import racbench
 from racbench.errors import InputError
+from racbench.export.local_shards import SHARDS_PER_WORKER
 from racbench.suites.recipe import parse_recipe
 
 SWITCH = Path(__file__).parent / "data" / "switch"
-RECIPE = """
-name: twins
-seed: 3
-configs:
-  - name: switch
+# four configs of two splits: eight shards, enough for two workers to be given whole ones
+# (local_shards.SHARDS_PER_WORKER); the first config's test split asks for `test` rows
+CONFIG = """
+  - name: switch{k}
     family: executability
     domain_file: {folder}/switch.pddl
     problems: {{train: [{folder}/two.pddl], test: [{folder}/twin.pddl]}}
@@ -37,7 +37,10 @@ def twins(tmp_path):
     shutil.copy(SWITCH / "switch.pddl", tmp_path / "switch.pddl")
     shutil.copy(SWITCH / "two.pddl", tmp_path / "two.pddl")
     shutil.copy(SWITCH / "two.pddl", tmp_path / "twin.pddl")
-    return lambda test: parse_recipe(RECIPE.format(folder=tmp_path, test=test), "twins.yaml")
+    assert SHARDS_PER_WORKER * 2 <= 8
+    return lambda test: parse_recipe("name: twins\nseed: 3\nconfigs:" + "".join(
+        CONFIG.format(k=k, folder=tmp_path, test=test if k == 0 else 6) for k in range(4)),
+        "twins.yaml")
 
 
 def test_a_shard_repeating_an_earlier_shards_problem_is_made_again(twins, tmp_path):
@@ -62,4 +65,4 @@ def test_a_remade_shard_refuses_as_the_one_process_build_does(twins, tmp_path):
         messages.append(str(refused.value))
         assert not out.exists() and not (tmp_path / f".out{workers}.partial").exists()
     assert messages[0] == messages[1]
-    assert "config 'switch': the test split asks for 12 rows" in messages[0]
+    assert "config 'switch0': the test split asks for 12 rows" in messages[0]

@@ -10,9 +10,10 @@ sent back: a shard none of whose problems an earlier shard of its config has is 
 one the build writes in order (a row the worker redrew repeated a problem of its own
 shard, which the build redraws too); one that has such a problem (rare: the splits of
 a config ask about different problems) is made again by the driver, told the earlier
-shards, and written over. A larger shard's rows are made in chunks by the workers and
-the shard is written by the driver (jobs.write_shard too), so a config of one big
-split still keeps every worker busy. Either way, the same rows in the same shards as
+shards, and written over. A larger shard's rows, and every shard's of a run of too few
+shards to keep each worker busy with whole ones (a science task's few slow
+trajectories), are made in chunks by the workers and the shard is written by the
+driver (jobs.write_shard too), as before. Either way, the same rows in the same shards as
 a build in one process, for any number of workers.
 """
 
@@ -24,6 +25,7 @@ from racbench.export.jobs import ShardDone, ShardJob, make_chunk, write_shard
 
 # a shard of up to this many rows is one worker's job; a larger one is made in chunks
 LOCAL_SHARD_ROWS = 2_000
+SHARDS_PER_WORKER = 4  # whole shards only where a run has this many a worker
 
 
 def shard_task(args: tuple):
@@ -33,8 +35,6 @@ def shard_task(args: tuple):
     return write_shard(job) if kind == "shard" else make_chunk(job)
 
 
-def _whole(job: ShardJob) -> bool:
-    return len(job.codes) <= LOCAL_SHARD_ROWS
 
 
 class LocalShards:
@@ -50,8 +50,13 @@ class LocalShards:
 
     def write_shards(self, shards: Iterable[ShardJob]) -> Iterator[ShardDone]:
         shards = list(shards)
+        many = len(shards) >= SHARDS_PER_WORKER * self.workers
+
+        def whole(job: ShardJob) -> bool:
+            return many and len(job.codes) <= LOCAL_SHARD_ROWS
+
         tasks = [task for job in shards for task in
-                 ([("shard", job)] if _whole(job) else [("chunk", c) for c in job.chunks()])]
+                 ([("shard", job)] if whole(job) else [("chunk", c) for c in job.chunks()])]
         results = iter(()) if self.pool is None else self.pool.imap(shard_task, tasks)
         config, earlier, seen = None, [], set()
         for job in shards:
@@ -59,7 +64,7 @@ class LocalShards:
                 config, earlier, seen = job.name, [], set()
             if self.pool is None:
                 done = write_shard(job, *earlier)
-            elif _whole(job):
+            elif whole(job):
                 done = self._checked(job, results, earlier, seen)
             else:
                 chunks = [next(results) for _ in range(len(job.chunks()))]
