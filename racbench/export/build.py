@@ -5,10 +5,12 @@ config, split, index), so the bytes do not depend on the number of workers. With
 config, a row whose problem repeats an earlier one (in train, validation, test order)
 is redrawn with the next attempt number, which is again worker-independent.
 
-Jobs run in an engine (engines.py): this machine's fork pool, whose rows this process
-deduplicates and writes, or Ray tasks, which probe, check and write each shard
-themselves (remote_prepare.py, jobs.write_shard) while this process plans and commits;
-either way a row and its redraws are the same, so the bytes do not depend on the engine.
+Jobs run in an engine (engines.py): this machine's fork pool, whose workers write each
+shard (local_shards.py: a shard repeating a problem of an earlier one is made again
+here), or Ray tasks, which probe, check and write each shard themselves
+(remote_prepare.py, jobs.write_shard); either way this process plans the shards and
+commits each config, and a row and its redraws are the same, so the bytes do not
+depend on the engine.
 
 Every config still to build is probed first (its worlds loaded, its problems surveyed,
 its splits' sizes checked against what they can give, a first row drawn from each
@@ -26,7 +28,6 @@ to a clean build.
 from __future__ import annotations
 
 import gc
-import itertools
 import json
 import math
 import os
@@ -41,20 +42,19 @@ from racbench.errors import InputError
 from racbench.progress import progress_bar
 from racbench.suites.fingerprint import config_fingerprint
 from racbench.suites.recipe import ConfigSpec, Recipe
-from racbench.splits.strata import position_codes
 from racbench.export.card import write_card
 from racbench.export.folder import (MANIFEST, check_out, check_partial, make_parents,
                                     partial_path, remove_empty)
 from racbench.export.resume import (STATE, ProbeCache, changed_configs, keep_finished,
                                     kept_configs, record_fingerprint, state_file)
 from racbench.export.remote_prepare import prepare_in_workers
-from racbench.export.parquet import ROWS_PER_SHARD, ShardWriter
+from racbench.export.local_shards import LocalShards
 from racbench.export.engines import LocalEngine, engine_session
 from racbench.export.config_checks import BuildError, checked as _checked
 from racbench.export.config_checks import named as _named, naming as _naming
 from racbench.export.engine_errors import EngineError, say
-from racbench.export.jobs import GC_EVERY, GENERATORS, make_chunk, probe_job, shard_jobs
-from racbench.export.split_rows import SplitRows, chunk_size  # SplitRows: api.py imports it here
+from racbench.export.jobs import GC_EVERY, GENERATORS, probe_job, shard_jobs
+from racbench.export.split_rows import SplitRows  # noqa: F401 (api.py imports it here)
 from racbench.text import sayer
 from racbench.worlds.strips.world import kept_spaces
 
@@ -103,6 +103,7 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
     returns are what it needs of them (remote_prepare.Checked)."""
     if not engine.forks:
         return prepare_in_workers(recipe, seed, engine, probes)
+    _load_ahead(recipe, engine)
     for spec in progress_bar(recipe.configs, enabled=progress, desc="load", unit="configs",
                              leave=False):
         with _naming(spec.name):
@@ -125,20 +126,25 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
         jobs += [(spec.name, spec.task, seed, splits if part is None else dict(spec.splits),
                   part) for part in parts]
         shares.append(parts)
-    one = isinstance(engine, LocalEngine) and len(jobs) <= 1  # no pool for one job here
-    done_jobs: list = []
-    try:
-        with engine.pool(1 if one else None) as pool:
-            results = pool.imap(probe_job, jobs) if pool is not None else map(probe_job, jobs)
-            for result in progress_bar(results, enabled=progress and bool(jobs),
-                                       total=len(jobs), desc="probe", unit="jobs",
-                                       leave=False):
-                done_jobs.append(result)
-    except InputError as exc:  # the job that failed is the one after those done
-        failed = jobs[len(done_jobs)][0]
-        _join(recipe, seed, shares, cached, iter(done_jobs), probes, failed)
-        raise _named(exc, failed) from None
-    probed = _join(recipe, seed, shares, cached, iter(done_jobs), probes)
+    done, failed, error = _probe_jobs(engine, jobs, progress)
+    founds = _founds(recipe, shares, cached, done)
+    if error is None:  # the second round: shares a config's join asks for (see probe_further)
+        jobs, more = [], []
+        for spec, found in zip(recipe.configs, founds):
+            with _naming(spec.name):
+                parts = (spec.task.probe_further(spec.name, seed, tuple(spec.splits), found)
+                         if found is not None and list(found) != [None]
+                         and hasattr(spec.task, "probe_further") else [])
+            jobs += [(spec.name, spec.task, seed, dict(spec.splits), part) for part in parts]
+            more.append(parts)
+        done, failed, error = _probe_jobs(engine, jobs, progress)
+        for found, part, result in zip((f for f, parts in zip(founds, more) for _ in parts),
+                                       (part for parts in more for part in parts), done):
+            found[part] = result
+    if error is not None:  # the configs before the one whose job failed are kept
+        _join(recipe, seed, founds, cached, probes, failed)
+        raise _named(error, failed) from None
+    probed = _join(recipe, seed, founds, cached, probes)
     gens, makers = {}, {}
     for spec, result in zip(recipe.configs, probed):
         try:
@@ -153,21 +159,79 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
     return gens, makers
 
 
-def _join(recipe: Recipe, seed: int, shares: list, cached: dict, done: Iterator,
+def _load_ahead(recipe: Recipe, engine) -> None:
+    """The recipe's worlds made by the workers, each world a job (`warm_part`), for this
+    process to read back when it loads them (kept_spaces): enumerating and warming a
+    domain's problems one after another here, while the workers waited, was a third of
+    an acp build's serial share."""
+    parts = {}
+    for spec in recipe.configs:
+        if hasattr(spec.task, "warm_parts"):
+            parts.update({part: spec.task for part in spec.task.warm_parts(tuple(spec.splits))})
+    if len(parts) > 1 and engine.workers > 1:
+        with engine.pool() as pool:
+            list(pool.imap_unordered(_warm_job, sorted(parts.items())))
+
+
+def _warm_job(args: tuple) -> None:
+    """One world made ahead; a world that cannot be is left to this process's load,
+    which refuses it naming its config, as it would without the workers' help."""
+    part, task = args
+    try:
+        task.warm_part(part)
+    except Exception:  # noqa: BLE001 (refused, with its config named, by the load here)
+        pass
+
+
+def _probe_jobs(engine, jobs: list, progress: bool) -> tuple[list, str | None,
+                                                              InputError | None]:
+    """Run probe jobs in `engine`: (their results in order, up to the first that
+    failed; the config of the job that failed and its error, or None, None)."""
+    one = isinstance(engine, LocalEngine) and len(jobs) <= 1  # no pool for one job here
+    done: list = []
+    if not jobs:
+        return done, None, None
+    try:
+        with engine.pool(1 if one else None) as pool:
+            results = pool.imap(probe_job, jobs) if pool is not None else map(probe_job, jobs)
+            for result in progress_bar(results, enabled=progress, total=len(jobs),
+                                       desc="probe", unit="jobs", leave=False):
+                done.append(result)
+    except InputError as exc:  # the job that failed is the one after those done
+        return done, jobs[len(done)][0], exc
+    return done, None, None
+
+
+def _founds(recipe: Recipe, shares: list, cached: dict, done: list) -> list:
+    """Each config's jobs' results (part -> result), in recipe order, from `done` (the
+    jobs' results in order, perhaps cut short by a failure); None for a config whose
+    probe is cached, or whose jobs did not all finish."""
+    results, founds = iter(done), []
+    left = len(done)
+    for spec, parts in zip(recipe.configs, shares):
+        if spec.name in cached or len(parts) > left:
+            founds.append(None)
+            left = 0 if spec.name not in cached else left
+            continue
+        founds.append({part: next(results) for part in parts})
+        left -= len(parts)
+    return founds
+
+
+def _join(recipe: Recipe, seed: int, founds: list, cached: dict,
           probes: "ProbeCache | None", failed: str | None = None) -> list:
     """Each config's probe result, from the cache or joined from its jobs' results
-    `done` (in job order), kept in `probes` as soon as made; stops before the config
-    `failed` (whose job failed), keeping those before it."""
+    (`founds`, see _founds), kept in `probes` as soon as made; stops before the
+    config `failed` (whose job failed), keeping those before it."""
     probed = []
-    for spec, parts in zip(recipe.configs, shares):
+    for spec, found in zip(recipe.configs, founds):
         if spec.name == failed:
             break
         if spec.name in cached:
             probed.append(cached[spec.name])
             continue
-        found = {part: next(done) for part in parts}
         with _naming(spec.name):
-            probed.append(found[None] if parts == [None] else
+            probed.append(found[None] if list(found) == [None] else
                           spec.task.probe(spec.name, seed, tuple(spec.splits), found))
         if probes is not None:
             probes.put(spec.name, probed[-1])
@@ -287,15 +351,10 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
                 GENERATORS.update(gens)
             workers = engine.workers
             with engine.pool(makers=makers, worlds=batch.configs[0].task.worlds_key) as pool:
-                if getattr(pool, "writes_shards", False):  # Ray: workers write the shards
-                    stats += _build_in_workers(pool, batch, gens, partial, seed, workers,
-                                               bar, kept, fingerprints)
-                else:
-                    chunks = _submit(pool, batch, kept, seed, workers)
-                    stats += [_build_config(spec, gens.get(spec.name), partial, seed,
-                                            chunks, workers, bar, kept,
-                                            fingerprints[spec.name])
-                              for spec in batch.configs]
+                if not getattr(pool, "writes_shards", False):  # a fork pool, or none
+                    pool = LocalShards(pool, workers)
+                stats += _build_in_workers(pool, batch, gens, partial, seed, workers, bar,
+                                           kept, fingerprints)
             GENERATORS.clear()
             gens = makers = None
             # the next batch's worlds replace these
@@ -392,62 +451,13 @@ def finished_configs(out: Path) -> int:
         return 0
 
 
-def _submit(pool, batch: Recipe, kept: set[str], seed: int, workers: int) -> Iterator | None:
-    """The row chunks of every config of the batch still to build, handed to the pool at
-    once and yielded in order: workers go on with the next split and the next config
-    while this process writes and deduplicates, instead of waiting at every split's
-    end. None without a pool."""
-    if pool is None:
-        return None
-    jobs = [job for spec in batch.configs if spec.name not in kept
-            for split, n in spec.splits.items()
-            for job in _split_jobs(spec.name, split, n, seed, workers)]
-    return pool.imap(make_chunk, jobs)
-
-
-def _split_jobs(name: str, split: str, n: int, seed: int, workers: int) -> list[tuple]:
-    """A split's rows as chunk jobs (name, split, first index, position codes) for
-    make_chunk."""
-    codes = position_codes(seed, name, split, n)
-    size = chunk_size(n, workers)
-    return [(name, split, s, codes[s:s + size]) for s in range(0, n, size)]
-
-
-def _build_config(spec: ConfigSpec, gen, partial: Path, seed: int, chunks: Iterator | None,
-                  workers: int, bar, kept: set[str], fingerprint: str) -> ConfigStats:
-    """Write one config's splits, its rows taken from `chunks` (see _submit) or made
-    here; or read back the statistics of a config kept from an earlier run."""
-    done = state_file(partial, spec.name, "stats.json")
-    if spec.name in kept:
-        data = json.loads(done.read_text())
-        # the file's keys are sorted: restore the recipe's split order, which the card keeps
-        data["splits"] = {k: SplitStats(**data["splits"][k]) for k in spec.splits}
-        bar.update(sum(s.rows for s in data["splits"].values()))
-        return ConfigStats(**data)
-    work = partial / f"{spec.name}.tmp"
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
-    seen: dict[str, tuple[str, int]] = {}
-    redrawn = dropped = 0
-    splits: dict[str, SplitStats] = {}
-    keys_by_split: dict[str, list[str]] = {}
-    for split, n in spec.splits.items():
-        count = -(-n // chunk_size(n, workers))  # the split's jobs in _submit
-        made = SplitRows(spec.name, gen, split, n, seed, seen,
-                         None if chunks is None else itertools.islice(chunks, count), bar.update)
-        per_shard = getattr(gen, "rows_per_shard", None) or ROWS_PER_SHARD  # big rows: fewer
-        shards = ShardWriter(work, split, n, gen.features, per_shard)
-        counts = [Counter(), Counter(), Counter()]
-        for rows in made.batches(per_shard):
-            shards.write(rows)
-            for total, part in zip(counts, gen.split_counts(rows)):
-                total.update(part)
-        redrawn += made.redrawn
-        dropped += made.dropped
-        splits[split] = _split_stats(n, counts, shards.files)
-        keys_by_split[split] = made.keys
-    return _finish_config(spec, gen, partial, splits, keys_by_split, redrawn, dropped,
-                          fingerprint)
+def _kept_config(spec: ConfigSpec, partial: Path, bar) -> ConfigStats:
+    """The statistics of a config kept from an earlier run, read back."""
+    data = json.loads(state_file(partial, spec.name, "stats.json").read_text())
+    # the file's keys are sorted: restore the recipe's split order, which the card keeps
+    data["splits"] = {k: SplitStats(**data["splits"][k]) for k in spec.splits}
+    bar.update(sum(s.rows for s in data["splits"].values()))
+    return ConfigStats(**data)
 
 
 def _finish_config(spec: ConfigSpec, gen, partial: Path, splits: dict[str, SplitStats],
@@ -477,9 +487,10 @@ def _finish_config(spec: ConfigSpec, gen, partial: Path, splits: dict[str, Split
 def _build_in_workers(pool, batch: Recipe, gens: dict, partial: Path, seed: int,
                       workers: int, bar, kept: set[str], fingerprints: dict) -> list:
     """The batch's configs built by a pool whose workers write the shards themselves
-    (`pool.write_shards`, see jobs.write_shard) into each config's `NAME.tmp` folder;
-    this process plans the shards and commits each config once its shards are written.
-    Same bytes as _build_config: the same rows, redrawn alike, in the same shards."""
+    (`pool.write_shards`, see jobs.write_shard: Ray's, or local_shards.LocalShards)
+    into each config's `NAME.tmp` folder; this process plans the shards and commits
+    each config once its shards are written. The same rows, redrawn alike, in the same
+    shards, whatever the engine and the number of workers."""
     todo = [spec for spec in batch.configs if spec.name not in kept]
     planned = {}
     for spec in todo:
@@ -492,8 +503,7 @@ def _build_in_workers(pool, batch: Recipe, gens: dict, partial: Path, seed: int,
     stats = []
     for spec in batch.configs:
         if spec.name in kept:
-            stats.append(_build_config(spec, None, partial, seed, None, workers, bar, kept,
-                                       fingerprints[spec.name]))
+            stats.append(_kept_config(spec, partial, bar))
             continue
         splits: dict[str, SplitStats] = {}
         keys_by_split: dict[str, list[str]] = {}

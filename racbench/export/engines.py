@@ -1,9 +1,11 @@
 """Where a build's work runs: this machine's fork pool (`local`) or a Ray cluster (`ray`).
 
-The build engine (build.py) plans the shards and writes the card whatever the engine.
-In a local build the driver also loads the worlds (forked workers share them),
-deduplicates the rows its workers make and writes the Parquet; on Ray the workers load
-their own worlds, probe, make and write each shard, deduplicated the same way
+The build engine (build.py) plans the shards, commits each config and writes the card
+whatever the engine; the workers make and write each shard (jobs.write_shard). In a
+local build the driver also loads the worlds (forked workers share them) and checks
+that no shard repeats a problem of an earlier one (local_shards.py); on Ray the
+workers load their own worlds, probe, and write each shard once those before it are
+written, deduplicated the same way
 (engines differ in `forks` and in their pool's `writes_shards`). So the bytes of a
 build depend on the recipe and seed only, not on the engine, the number of nodes or
 the number of workers.

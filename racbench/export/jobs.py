@@ -1,10 +1,10 @@
 """The pure jobs an engine runs for a build: probe a config, make a chunk of rows, and
-(on Ray) write a shard. build.py plans; a local build's driver deduplicates and writes,
-a Ray build's workers write each shard from its chunks (write_shard), or a run of a
-config's small shards making their rows themselves (write_shard_run), deduplicating
-each against the shards before it as the driver would. Engines (engines.py: a fork pool
-here, ray_engine.py: Ray tasks) only run these, so the bytes never depend on where
-they ran.
+write a shard. build.py plans and commits; the workers write each shard from its
+chunks (write_shard) or making its rows themselves, or a run of a config's small
+shards (write_shard_run, on Ray), deduplicating each against the shards before it
+(a local build's worker is not told them: its driver checks, local_shards.py).
+Engines (engines.py: a fork pool here, ray_engine.py: Ray tasks) only run these, so
+the bytes never depend on where they ran.
 """
 
 from __future__ import annotations
@@ -109,8 +109,7 @@ def write_shard(job: ShardJob, *inputs) -> ShardDone:
     """Write one shard from `inputs`: the results of its chunk jobs in order (none: its
     rows are made here, as make_chunk makes them), and the ShardDone of every shard of
     its config before it, alone or in runs (write_shard_run's), whose problems its rows
-    must not repeat: a row that does is redrawn, as SplitRows does in a local build's
-    driver."""
+    must not repeat: a row that does is redrawn (SplitRows)."""
     chunks = [part for part in inputs if isinstance(part, list)]
     earlier = [done for part in inputs if not isinstance(part, list)
                for done in ((part,) if isinstance(part, ShardDone) else part)]

@@ -3,9 +3,9 @@
 A row depends only on (seed, config, split, index, attempt), and a row whose problem
 repeats one seen before it (earlier splits of the config, in train, validation, test
 order, then earlier rows of its split) is drawn again with the next attempt number; so
-the rows do not depend on who made them. The driver of a local build runs this over
-a whole split; a Ray worker runs it over one shard, told the problems of the shards
-before it (jobs.write_shard).
+the rows do not depend on who made them. A build's worker runs it over one shard,
+told the problems of the shards before it (jobs.write_shard; a local build's worker
+is not, and its driver checks: local_shards.py); racbench.api over a whole split.
 """
 
 from __future__ import annotations

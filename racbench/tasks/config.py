@@ -17,6 +17,7 @@ from racbench.errors import InputError
 from racbench.paths import check_utf8
 from racbench.splits.names import POOLS, name_pool
 from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipped_problem_names
+from racbench.worlds.strips.world import enumerate_ahead, spaces_kept
 
 from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.tasks.options import (DEFAULT_SPLIT_PROBLEMS, LAB_MAX_DISTANCE,  # noqa: F401
@@ -336,6 +337,19 @@ class TaskConfig:
         """Let go of the worlds loaded so far (the next run of configs loads its own)."""
         release_worlds()
 
+    def warm_parts(self, splits) -> list[tuple[str, str]]:
+        """What `warm` can have made ahead in worker processes (`warm_part`, a job
+        each), inside `kept_spaces` only, for this process to read back: the
+        (domain file, problem file) of each PDDL problem of its splits."""
+        if self.generated or self.rules or self.science or not spaces_kept():
+            return []
+        return [(domain, problem) for split in splits
+                for domain, problems in [self.files(split)] for problem in problems]
+
+    @staticmethod
+    def warm_part(part: tuple[str, str]) -> None:
+        enumerate_ahead(*part)
+
     def warm(self, splits) -> None:
         """Load this config's worlds and their shared caches, so that worker processes
         forked afterwards share them."""
@@ -353,6 +367,12 @@ class TaskConfig:
 
     def probe_part(self, name: str, seed: int, splits, part):
         return ConfigRows.loaded(name, self, seed, splits).probe_part(part)
+
+    def probe_further(self, name: str, seed: int, splits, found: dict) -> list:
+        """The probe's second round of shares, given the first's results `found`
+        (part -> result): run as `probe_part` jobs too, their results joined with the
+        first's (see ConfigRows.further_parts)."""
+        return ConfigRows.loaded(name, self, seed, splits).further_parts(found)
 
     def rows(self, name: str, seed: int, splits, probed=None):
         return ConfigRows(name, self, seed, splits, probed)

@@ -151,6 +151,9 @@ def release_worlds(dropped: bool = False) -> None:
         gc.collect()
 
 
+WEIGHTED = "weighted"  # a probe part of the second round: a weighted survey (ConfigRows.further_parts)
+
+
 class ConfigRows:
     features = task_features()
 
@@ -201,9 +204,13 @@ class ConfigRows:
                     parts.append((split, i))
         return parts
 
-    def probe_part(self, part: tuple[str, int]):
+    def probe_part(self, part: tuple):
         """What one world can give: bool: its cells; mc with pools: its option survey;
-        otherwise whether it gives a question of the first target at all."""
+        otherwise whether it gives a question of the first target at all. A part of
+        `further_parts` ("weighted", split, index, first draws): its weighted survey."""
+        if part[0] == WEIGHTED:
+            _, split, i, first = part
+            return self._survey(self.worlds[split][i], weighted=True, first=first)
         split, i = part
         world = self.worlds[split][i]
         if self.cfg.form == "bool":
@@ -244,18 +251,15 @@ class ConfigRows:
         `probe_part`, if made elsewhere; else they are made here."""
         if parts is None:
             parts = {part: self.probe_part(part) for part in self.probe_parts()}
-        by_world = {id(self.worlds[s][i]): found for (s, i), found in parts.items()}
-        found = {(split, i): by_world[id(w)] for split, worlds in self.worlds.items()
-                 for i, w in enumerate(worlds)}
+        found = self._by_problem(parts)
         feasible, excluded = {}, []
-        surveys = found if self.cfg.form == "bool" or (
-            self.cfg.form == "mc" and self.family.pool_for("mc") is not None) else {}
+        surveys = found if self.cfg.form == "bool" or self._option_surveys() else {}
         if self.cfg.form == "mc" and surveys:
-            # option sets (exact balance) if every split has a problem with them
-            exact = all(any(surveys[(split, i)].has_sets for i in range(len(worlds)))
-                        for split, worlds in self.worlds.items())
+            exact = self._exact(surveys)
             if not exact:
-                surveys = self._weighted_surveys(surveys)
+                surveys = self._weighted_surveys(surveys, {
+                    id(self.worlds[part[1]][part[2]]): survey for part, survey in parts.items()
+                    if part[0] == WEIGHTED})
             for survey in surveys.values():
                 survey.exact = exact
         for split, worlds in self.worlds.items():
@@ -277,20 +281,63 @@ class ConfigRows:
             feasible[split] = ok
         return feasible, excluded, surveys
 
-    def _weighted_surveys(self, surveys: dict) -> dict:
-        """A weighted config's surveys, those short of usable draws among subjects the
-        fit can balance surveyed further (`survey_options`' `weighted`). Done only
-        once the config is known to lack option sets: fitting while surveying every
-        problem of every mc config took the rule worlds' projection configs, whose
-        hundreds of episodes are each a problem, from 45 s to over 15 minutes."""
-        further: dict = {}
+    def further_parts(self, parts: dict) -> list[tuple]:
+        """The probe's second round, given the first's results (`parts`, as for
+        `probe_result`): for a config of option surveys without option sets, each world
+        its join would survey further (`_weighted_surveys`), as a part
+        ("weighted", split, index, first draws) an engine runs as a job like the first
+        round's; none for any other config. Their results, given to `probe_result` with
+        the first round's, spare its join (a build's driver, one config after another)
+        those surveys."""
+        if self.cfg.form != "mc" or not self._option_surveys():
+            return []
+        surveys = self._by_problem(parts)
+        if self._exact(surveys):
+            return []
+        return [(WEIGHTED, split, i, first) for (split, i), first in self._short(surveys)]
+
+    def _option_surveys(self) -> bool:
+        """Are this config's probes option surveys (mc rows from pools)?"""
+        return self.cfg.form == "mc" and self.family.pool_for("mc") is not None
+
+    def _by_problem(self, parts: dict) -> dict:
+        """The first round's results (`probe_parts` world -> result) by (split, index)
+        of every problem."""
+        by_world = {id(self.worlds[part[0]][part[1]]): found for part, found in parts.items()
+                    if part[0] != WEIGHTED}
+        return {(split, i): by_world[id(w)] for split, worlds in self.worlds.items()
+                for i, w in enumerate(worlds)}
+
+    def _exact(self, surveys: dict) -> bool:
+        """Option sets (exact balance) if every split has a problem with them."""
+        return all(any(surveys[(split, i)].has_sets for i in range(len(worlds)))
+                   for split, worlds in self.worlds.items())
+
+    def _short(self, surveys: dict) -> list[tuple[tuple[str, int], int]]:
+        """The worlds of a weighted config short of usable draws among subjects the fit
+        can balance, once each (its first problem's (split, index)), with the draws
+        their further survey starts from."""
+        short, seen = [], set()
         for key, survey in surveys.items():
             world = self.worlds[key[0]][key[1]]
             if (not survey.weighted_ok and survey.seen_both()
-                    and len(survey.right) < survey_limit(world)):
-                if id(world) not in further:  # its first draws are known short
-                    further[id(world)] = self._survey(world, weighted=True,
-                                                      first=2 * len(survey.right))
+                    and len(survey.right) < survey_limit(world) and id(world) not in seen):
+                seen.add(id(world))  # its first draws are known short
+                short.append((key, 2 * len(survey.right)))
+        return short
+
+    def _weighted_surveys(self, surveys: dict, further: dict) -> dict:
+        """A weighted config's surveys, those short of usable draws among subjects the
+        fit can balance surveyed further (`survey_options`' `weighted`; `further`:
+        id(world) -> those made already, in the probe's second round). Done only
+        once the config is known to lack option sets: fitting while surveying every
+        problem of every mc config took the rule worlds' projection configs, whose
+        hundreds of episodes are each a problem, from 45 s to over 15 minutes."""
+        further = dict(further)
+        for (split, i), first in self._short(surveys):
+            world = self.worlds[split][i]
+            if id(world) not in further:
+                further[id(world)] = self._survey(world, weighted=True, first=first)
         return {key: further.get(id(self.worlds[key[0]][key[1]]), survey)
                 for key, survey in surveys.items()}
 

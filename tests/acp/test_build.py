@@ -191,6 +191,28 @@ def test_a_probe_made_world_by_world_is_the_whole_probe(cfg):
     assert repr(joined) == repr(cfg.probe("c", 0, splits))
 
 
+@pytest.mark.parametrize("family, domain", [("landmarks", "household"),
+                                            ("justification", "rovers")])
+def test_a_weighted_configs_further_surveys_are_a_second_round_of_jobs(family, domain):
+    """A config without option sets surveys some worlds further once the first round
+    shows it (a build runs those as a second round of jobs, not in its driver's join,
+    one config after another): joined, both rounds give the probe made in one piece,
+    and the join makes no survey of its own."""
+    from racbench.tasks.config import TaskConfig
+
+    cfg = TaskConfig(family=family, domain=domain, form="mc",
+                     problems={"train": ("p01", "p02"), "test": ("p10",)}).validate()
+    splits = {"train": 40, "test": 10}
+    found = {p: cfg.probe_part("c", 0, splits, p) for p in cfg.probe_parts("c", 0, splits)}
+    further = cfg.probe_further("c", 0, splits, found)
+    assert further and all(part[0] == "weighted" for part in further)
+    found.update({p: cfg.probe_part("c", 0, splits, p) for p in further})
+    joined = cfg.probe("c", 0, splits, found)
+    for part in further:  # the join kept the second round's surveys, made none itself
+        assert joined[2][part[1:3]] is found[part]
+    assert repr(joined) == repr(cfg.probe("c", 0, splits))
+
+
 def test_a_recipes_pddl_paths_are_read_from_its_folder(tmp_path, monkeypatch):
     """`domain_file` and problem files relative to the recipe's folder (as `include`
     paths are), whatever folder the build runs from: a recipe and its PDDL move together."""
@@ -213,3 +235,28 @@ def test_a_recipes_pddl_paths_are_read_from_its_folder(tmp_path, monkeypatch):
                 progress=False)
     rows = datasets.load_dataset(str(out), "grip", split="test")
     assert len(rows) == 4 and set(rows["problem"]) == {problems[1].stem}
+
+
+def test_a_local_build_has_its_workers_make_the_worlds_its_driver_reads_back(tmp_path):
+    """Before the driver loads a run's worlds (forked workers share them), its workers
+    enumerate and warm each problem's, kept (kept_spaces) for the driver to read back:
+    every problem of the run is kept, space and caches, before the driver loads one,
+    and the build is byte for byte the one-process build."""
+    from racbench.export.build import _load_ahead
+    from racbench.export.engines import LocalEngine
+    from racbench.tasks.rows import release_worlds
+    from racbench.worlds.strips import world as strips_world
+
+    recipe = parse_recipe(RECIPE, "acp-small.yaml")
+    release_worlds()
+    with strips_world.kept_spaces():
+        folder = strips_world._spaces[0]
+        _load_ahead(recipe, LocalEngine(2))
+        kept = sorted(p.suffix for p in folder.iterdir())
+        assert kept == [".pickle"] * 5 + [".warm"] * 5  # ferry p04-p08
+        assert strips_world._world.cache_info().currsize == 0  # none loaded here
+    one, two = tmp_path / "one", tmp_path / "two"
+    build(recipe, one, workers=1, progress=False)
+    build(recipe, two, workers=2, progress=False)
+    assert ({str(p.relative_to(one)): p.read_bytes() for p in one.rglob("*") if p.is_file()}
+            == {str(p.relative_to(two)): p.read_bytes() for p in two.rglob("*") if p.is_file()})

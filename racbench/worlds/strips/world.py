@@ -121,6 +121,23 @@ def kept_spaces():
             _spaces[0] = None
 
 
+def spaces_kept() -> bool:
+    """Inside `kept_spaces`: a space enumerated (and a world warmed) now, in this
+    process or in a worker forked from it, is read back by a world loaded later."""
+    return _spaces[0] is not None
+
+
+def enumerate_ahead(domain_file: str, problem_file: str) -> None:
+    """Load a problem's world and warm it (`ExplicitWorld.warm`), inside `kept_spaces`
+    in a worker forked by a build: its space and caches are kept, and the build's
+    driver, loading the world afterwards, reads them back instead of making them
+    while its workers wait (see export/build.py). A problem too large to enumerate is
+    left to the driver to find so."""
+    world = world_for(domain_file, problem_file, implicit=True)
+    if world.explicit:
+        world.warm()
+
+
 def _kept_space_file(world: "StripsWorld", max_states: int) -> Path | None:
     """Where `kept_spaces` keeps a problem's space (None outside it), named by what
     the space follows from: the domain, the problem's objects, initial state (its

@@ -1,0 +1,68 @@
+"""A local build's workers write its shards (export/local_shards.py), each not told the
+problems of the shards before it: the driver checks, and a shard repeating one is
+made again. Real builds of a real PDDL domain whose two problems (same text, two
+files: one per split) ask the same few questions, so test rows repeat train ones
+unless redrawn: the bytes and the refusals of two workers are those of one."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import racbench
+from racbench.errors import InputError
+from racbench.export.local_shards import SHARDS_PER_WORKER
+from racbench.suites.recipe import parse_recipe
+
+SWITCH = Path(__file__).parent / "data" / "switch"
+# four configs of two splits: eight shards, enough for two workers to be given whole ones
+# (local_shards.SHARDS_PER_WORKER); the first config's test split asks for `test` rows
+CONFIG = """
+  - name: switch{k}
+    family: executability
+    domain_file: {folder}/switch.pddl
+    problems: {{train: [{folder}/two.pddl], test: [{folder}/twin.pddl]}}
+    length: 1
+    splits: {{train: 8, test: {test}}}
+"""
+
+
+def folder_bytes(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file()}
+
+
+@pytest.fixture()
+def twins(tmp_path):
+    shutil.copy(SWITCH / "switch.pddl", tmp_path / "switch.pddl")
+    shutil.copy(SWITCH / "two.pddl", tmp_path / "two.pddl")
+    shutil.copy(SWITCH / "two.pddl", tmp_path / "twin.pddl")
+    assert SHARDS_PER_WORKER * 2 <= 8
+    return lambda test: parse_recipe("name: twins\nseed: 3\nconfigs:" + "".join(
+        CONFIG.format(k=k, folder=tmp_path, test=test if k == 0 else 6) for k in range(4)),
+        "twins.yaml")
+
+
+def test_a_shard_repeating_an_earlier_shards_problem_is_made_again(twins, tmp_path):
+    """The test shard, written by a worker as if train had not been, would repeat train's
+    problems (it does if the driver's check is left out); remade, it is the one-process
+    build's, byte for byte."""
+    one, two = tmp_path / "one", tmp_path / "two"
+    racbench.build(twins(6), one, workers=1, progress=False)
+    racbench.build(twins(6), two, workers=2, progress=False)
+    assert folder_bytes(two) == folder_bytes(one)
+
+
+def test_a_remade_shard_refuses_as_the_one_process_build_does(twins, tmp_path):
+    """Rows running out past redrawing, seen only with train's problems (the worker alone
+    may find enough): the driver's remake refuses with the one-process build's words,
+    and nothing is left behind."""
+    messages = []
+    for workers in (1, 2):
+        out = tmp_path / f"out{workers}"
+        with pytest.raises(InputError) as refused:
+            racbench.build(twins(12), out, workers=workers, progress=False)
+        messages.append(str(refused.value))
+        assert not out.exists() and not (tmp_path / f".out{workers}.partial").exists()
+    assert messages[0] == messages[1]
+    assert "config 'switch0': the test split asks for 12 rows" in messages[0]
