@@ -1,6 +1,8 @@
 """The simulator's fast paths give what the plain ones give, over many seeded steps.
 
-Saving and loading look only at the things written since the last save or load
+An episode keeps one scope and one list of valid actions per view of the world
+(scope.view_key), whatever state shows it; the tests compare them at every step of seeded
+walks with the ones worked out afresh. Saving and loading look only at the things written since the last save or load
 (world.Tracked); these tests walk every task at random, saving and going back to saved
 states, and compare each restored world slot by slot with a plain copy of every thing
 taken when the state was saved, so a write the tracking missed shows up.
@@ -14,9 +16,22 @@ import pytest
 
 from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.registry import TASKS
+from racbench.worlds.science.scope import Scope
+from racbench.worlds.science.trajectory import gold_trajectory
+from racbench.worlds.science.valid import valid_actions
 from racbench.worlds.science.world import Thing
 
 SLOTS = tuple(s for s in Thing.__slots__ if s not in ("_marks", "contents"))   # contents apart, as a tuple
+
+
+def pick(rng: random.Random, env) -> str:
+    """A valid command that changes something (not a look or a read), its verb drawn first:
+    moves and pours, hundreds a state, would leave opening, switching, wiring rare."""
+    by_verb: dict[str, list] = {}
+    for c in env.valid_actions():
+        if not c.startswith(("look", "read")):
+            by_verb.setdefault(c.split()[0], []).append(c)
+    return rng.choice(by_verb[rng.choice(sorted(by_verb))])
 
 
 def plain_copy(world) -> tuple:
@@ -39,8 +54,7 @@ def walk(task: str, seed: int, steps: int):
             env.restore(state)
             assert plain_copy(env.world) == copy
             continue
-        commands = [c for c in env.valid_actions() if not c.startswith(("look", "read"))]
-        env.act(rng.choice(commands))
+        env.act(pick(rng, env))
         if rng.random() < 1 / 2:
             saved.append((env.save(), plain_copy(env.world)))
     return env, saved
@@ -52,3 +66,42 @@ def test_loading_a_saved_state_writes_back_every_slot_the_walk_changed(task):
     for state, copy in reversed(saved):   # every saved state, from wherever the walk ended
         env.restore(state)
         assert plain_copy(env.world) == copy
+
+
+def scope_fields(scope) -> tuple:
+    return (scope.things, scope.canon, scope.refs, scope.contents, scope.holder_words, scope.room,
+            scope._terminals, scope.terms)
+
+
+@pytest.mark.parametrize("task", sorted(TASKS))
+def test_a_scope_and_valid_actions_kept_for_a_view_are_those_worked_out_afresh(task):
+    """The scope and valid actions an episode keeps for what is in view (scope.view_key)
+    are, at every step of a seeded walk through saves and loads, the ones Scope and
+    valid_actions work out from the world as it is."""
+    env = ScienceEnv(task, 1)
+    env.reset()
+    rng = random.Random(f"{task}-view")
+    saved = [env.save()]
+    for _ in range(80):
+        if rng.random() < 1 / 4 or env.finished:
+            env.restore(rng.choice(saved))
+        else:
+            env.act(pick(rng, env))
+            saved.append(env.save())
+        fresh = Scope(env.world)
+        assert scope_fields(env.scope) == scope_fields(fresh)
+        assert env.valid_actions() == valid_actions(env.world, fresh, env.teleport_ok, env.electric_ok)
+    assert len(env._views) < 80   # views were shared between states
+
+
+@pytest.mark.parametrize("task", sorted(TASKS))
+def test_the_view_kept_along_a_gold_path_is_worked_out_afresh(task):
+    """Along a gold path (water boils, seeds grow, bulbs light: what random walks seldom
+    reach) every step's kept scope and valid actions are the fresh ones."""
+    env = ScienceEnv(task, 0)
+    env.reset()
+    for action in [s["action"] for s in gold_trajectory(task, 0)]:
+        env.act(action)
+        fresh = Scope(env.world)
+        assert scope_fields(env.scope) == scope_fields(fresh), action
+        assert env.valid_actions() == valid_actions(env.world, fresh, env.teleport_ok, env.electric_ok), action

@@ -1,12 +1,14 @@
 """What the agent can see and how each visible thing may be named.
 
-A Scope is computed once per world version and reused by the parser, the valid-action lister and
-the describers, so a run of `wait` steps costs no lookups at all.
+A Scope is computed once per view of the world (`view_key`: what is in view and how) and reused by
+the parser, the valid-action lister and the describers, so a run of `wait` steps costs no
+lookups at all, and a state showing what an earlier one showed costs one key.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 
 from racbench.worlds.science import naming
 from racbench.worlds.science.naming import normalize
@@ -105,11 +107,10 @@ def has_terminals(thing) -> bool:
 
 
 class Scope:
-    __slots__ = ("things", "canon", "refs", "_terminals", "_terms", "rooms", "room", "version",
+    __slots__ = ("things", "canon", "refs", "_terminals", "_terms", "rooms", "room",
                  "contents", "holder_words")
 
     def __init__(self, world: World):
-        self.version = world.version
         room = world.agent_room()
         self.room = room
         things: list = []
@@ -256,10 +257,32 @@ def _terminal_keys(name: str, word: str, own: bool = True) -> tuple[str, ...]:
     return tuple(normalize(k) for k in (*heads, *naming.terminal_aliases(name, word)))
 
 
-def scope_of(world: World, cache: dict) -> Scope:
-    """The current scope, rebuilt only when the world version moved on."""
-    s = cache.get("scope")
-    if s is None or s.version != world.version:
-        s = Scope(world)
-        cache["scope"] = s
-    return s
+# what a scope and the valid actions read of a thing in view (with its material's name and
+# what it holds): two states alike in these for every thing in view, the agent's room, the
+# doors' being open and the electrical links have one scope and one list of valid actions
+_SEEN = attrgetter("kind", "container", "is_open", "openable", "living", "label", "stages", "stage",
+                   "is_substance", "state", "base", "referents", "color", "traits", "elec", "portable",
+                   "polarized", "device", "is_on", "readable", "edible", "tool", "movable", "parent")
+
+
+def view_key(world: World) -> tuple:
+    """What the scope (and the valid actions listed from it) of the world as it is now
+    depends on, as a key: every thing in view (found as Scope finds them) with the slots
+    they read of it, what it holds, the agent's room, its doors and the electrical links.
+    Temperatures, clocks and the like are not in it: most steps change only those."""
+    room = world.agent.parent
+    key = [room, frozenset(world.links)]
+    add = key.append
+    stack = list(reversed(room.contents))
+    while stack:
+        t = stack.pop()
+        add(t)
+        add(_SEEN(t))
+        add(t.mat.name)
+        contents = tuple(t.contents)
+        add(contents)
+        if t.kind == AGENT or (t.container and t.is_open) or (t.living == "plant" and contents):
+            stack.extend(reversed(contents))
+    for door, _ in world.doors_of(room):
+        add(door.is_open)
+    return tuple(key)
