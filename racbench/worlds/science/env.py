@@ -25,7 +25,7 @@ MAX_MOVES = 1000
 # an answer to a numbered clarification: ASCII digits only ('²' is a digit to str.isdigit)
 _CHOICE = re.compile("[0-9]{1,5}")
 # views (scope and valid actions) an episode keeps; more and they are all dropped
-VIEWS_KEPT = 4096
+VIEWS_KEPT = 256
 # commands after which no time passes (look around, inventory, task), as in ScienceWorld
 TIMELESS = frozenset(verb for verb, entry in commands().items() if entry.get("ticks") is False)
 

@@ -172,50 +172,26 @@ class Scope:
             canon[door.uid] = naming.door(other.name)
         self.canon = canon
         refs: dict[str, list] = {}
+        for t in things:   # each thing's names, deduplicated (_names_of): it joins each list once
+            if t.kind == AGENT:
+                keys = _agent_names(canon[t.uid], t.name)
+            else:
+                h = held.get(t.uid)
+                keys = _names_of(canon[t.uid], t.name, holder_word(t.parent), t.referents, t.color,
+                                 None if h is None else tuple(h), t.is_substance, t.state, t.label,
+                                 t.mat.name, t.living, t.stages, t.stage, t.traits)
+            for key in keys:
+                lst = refs.get(key)
+                if lst is None:
+                    refs[key] = [t]
+                else:
+                    lst.append(t)
 
         def add(key, t):
             lst = refs.setdefault(normalize(key), [])
             if t not in lst:
                 lst.append(t)
 
-        for t in things:
-            c = canon[t.uid]
-            add(c, t)
-            add(t.name, t)
-            if t.kind == AGENT:
-                for word in naming.self_words():
-                    add(word, t)
-                continue
-            p = t.parent
-            where = holder_word(p)
-            for r in t.referents:
-                add(r, t)
-                add(naming.qualified(r, where), t)   # 'cup in table'
-                if t.color:
-                    add(naming.colored(t.color, r), t)
-                if t.uid in held:   # 'cup containing red paint'
-                    add(naming.containing(r, held[t.uid]), t)
-            if t.uid in held:
-                add(naming.containing(t.name, held[t.uid]), t)
-            # ScienceWorld's qualified references: 'thermometer in inventory', 'apple in table'
-            add(naming.qualified(t.name, where), t)
-            if c != t.name:
-                add(naming.qualified(c, where), t)
-            for alias in scienceworld_names(t):
-                add(alias, t)
-            if t.is_substance:
-                add(naming.state_material(t.state, t.label or t.mat.name), t)
-                add(SUBSTANCE_WORD, t)
-                add(naming.qualified(SUBSTANCE_WORD, where), t)   # 'substance in metal pot'
-            elif t.living == "animal" and t.stages:   # 'egg dove egg', 'egg dove', as ScienceWorld says them
-                word = t.referents[1 + t.stage]          # organism(): (name, *stage words)
-                for alias in (naming.staged(word, t.name), naming.staged(word, t.referents[0])):
-                    add(alias, t)
-                    add(naming.qualified(alias, where), t)   # 'egg dove egg in inventory'
-            elif t.living == "plant" and t.stages and t.stage == 0:   # 'apple seed in the seed stage', while it is one
-                alias = naming.in_stage(t.referents[1], t.name)
-                add(alias, t)
-                add(naming.qualified(alias, where), t)
         for door, other in world.doors_of(room):
             add(canon[door.uid], door)
             for alias in naming.door_aliases(other.name):
@@ -237,15 +213,72 @@ class Scope:
         ScienceWorld's parser, which refuses 'block terminal 1' for a wood block), and its
         aliases by any of its names ('anode in light')."""
         if self._terms is None:
-            self._terms = {}
+            terms: dict[str, list] = {}
             for t, names, words in self._terminals:
                 for i, word in enumerate(words):
-                    for j, n in enumerate(names):
-                        for key in _terminal_keys(n, word, j < 2):
-                            lst = self._terms.setdefault(key, [])
-                            if (t, i) not in lst:
-                                lst.append((t, i))
+                    for key in _terminal_names_of(names, word):   # deduplicated: joins each list once
+                        lst = terms.get(key)
+                        if lst is None:
+                            terms[key] = [(t, i)]
+                        else:
+                            lst.append((t, i))
+            self._terms = terms
         return self._terms
+
+
+@lru_cache(maxsize=1 << 14)
+def _terminal_names_of(names: tuple, word: str) -> tuple[str, ...]:
+    """Every normalised name of terminal `word` of a thing called by `names` (its canonical
+    name, its name, its referents), first occurrences in order."""
+    return tuple(dict.fromkeys(k for j, n in enumerate(names) for k in _terminal_keys(n, word, j < 2)))
+
+
+@lru_cache(maxsize=1 << 14)
+def _agent_names(canon: str, name: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(normalize(k) for k in (canon, name, *naming.self_words())))
+
+
+@lru_cache(maxsize=1 << 16)
+def _names_of(c: str, name: str, where: str, referents: tuple, color, held: tuple | None,
+              is_substance: bool, state: str, label, mat_name: str, living, stages: tuple, stage: int,
+              traits) -> tuple[str, ...]:
+    """Every normalised name a thing (not the agent) answers to in a scope, first occurrences
+    in order, from what they depend on (strings only: kept across scopes and worlds): its
+    canonical name `c`, its own name, its holder's word `where`, its referents, colour, the
+    names of what it holds when twins are told apart by them (`held`), and what
+    ScienceWorld's other names for it depend on."""
+    out = [c, name]
+    for r in referents:
+        out.append(r)
+        out.append(naming.qualified(r, where))   # 'cup in table'
+        if color:
+            out.append(naming.colored(color, r))
+        if held is not None:   # 'cup containing red paint'
+            out.append(naming.containing(r, list(held)))
+    if held is not None:
+        out.append(naming.containing(name, list(held)))
+    # ScienceWorld's qualified references: 'thermometer in inventory', 'apple in table'
+    out.append(naming.qualified(name, where))
+    if c != name:
+        out.append(naming.qualified(c, where))
+    if is_substance:
+        out.extend(_substance_names(mat_name, label))
+    elif living is not None:
+        out.extend(_living_names(living, name, stage, referents, stages, traits))
+    if is_substance:
+        out.append(naming.state_material(state, label or mat_name))
+        out.append(SUBSTANCE_WORD)
+        out.append(naming.qualified(SUBSTANCE_WORD, where))   # 'substance in metal pot'
+    elif living == "animal" and stages:   # 'egg dove egg', 'egg dove', as ScienceWorld says them
+        word = referents[1 + stage]          # organism(): (name, *stage words)
+        for alias in (naming.staged(word, name), naming.staged(word, referents[0])):
+            out.append(alias)
+            out.append(naming.qualified(alias, where))   # 'egg dove egg in inventory'
+    elif living == "plant" and stages and stage == 0:   # 'apple seed in the seed stage', while it is one
+        alias = naming.in_stage(referents[1], name)
+        out.append(alias)
+        out.append(naming.qualified(alias, where))
+    return tuple(dict.fromkeys(normalize(k) for k in out))
 
 
 @lru_cache(maxsize=1 << 14)
