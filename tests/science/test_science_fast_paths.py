@@ -90,7 +90,7 @@ def rendered_afresh(world) -> tuple:
 
 def scope_fields(scope) -> tuple:
     return (scope.things, scope.canon, scope.refs, scope.contents, scope.holder_words, scope.room,
-            scope._terminals, scope.terms)
+            scope._terminals)
 
 
 @pytest.mark.parametrize("task", sorted(TASKS))

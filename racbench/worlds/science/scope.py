@@ -107,7 +107,7 @@ def has_terminals(thing) -> bool:
 
 
 class Scope:
-    __slots__ = ("things", "canon", "refs", "_terminals", "_terms", "rooms", "room",
+    __slots__ = ("things", "canon", "refs", "_terminals", "rooms", "room",
                  "contents", "holder_words")
 
     def __init__(self, world: World):
@@ -199,38 +199,27 @@ class Scope:
         self.refs = refs
         # what the agent and the room are called in 'NAME in PLACE' (things name their holders)
         self.holder_words = {p.uid: tuple(normalize(w) for w in holder_names(p)) for p in (room, world.agent)}
-        # what terminal names are made of, as things are now; the names themselves (many)
-        # are made when a command first names a terminal, and stay right however long
-        # the scope is kept
+        # what terminal names are made of, as things are now (terminals_named): right
+        # however long the scope is kept
         self._terminals = [(t, (canon[t.uid], t.name, *t.referents), terminal_names(t))
                            for t in things if has_terminals(t)]
-        self._terms = None
         self.rooms = world.rooms
 
-    @property
-    def terms(self) -> dict[str, list]:
-        """Every name of every terminal in view: 'name terminal' by the thing's own name (as
-        ScienceWorld's parser, which refuses 'block terminal 1' for a wood block), and its
-        aliases by any of its names ('anode in light')."""
-        if self._terms is None:
-            terms: dict[str, list] = {}
-            for t, names, words in self._terminals:
-                for i, word in enumerate(words):
-                    for key in _terminal_names_of(names, word):   # deduplicated: joins each list once
-                        lst = terms.get(key)
-                        if lst is None:
-                            terms[key] = [(t, i)]
-                        else:
-                            lst.append((t, i))
-            self._terms = terms
-        return self._terms
+    def terminals_named(self, words: str) -> list:
+        """The (thing, terminal index) pairs in view that `words` (normalised) names: 'name
+        terminal' by the thing's own name (as ScienceWorld's parser, which refuses 'block
+        terminal 1' for a wood block), and its aliases by any of its names ('anode in
+        light'); in the order of the things in view. Each terminal's names are worked out
+        once per what they depend on, not every terminal's for every scope."""
+        return [(t, i) for t, names, pair in self._terminals
+                for i, word in enumerate(pair) if words in _terminal_name_set(names, word)]
 
 
 @lru_cache(maxsize=1 << 14)
-def _terminal_names_of(names: tuple, word: str) -> tuple[str, ...]:
+def _terminal_name_set(names: tuple, word: str) -> frozenset[str]:
     """Every normalised name of terminal `word` of a thing called by `names` (its canonical
-    name, its name, its referents), first occurrences in order."""
-    return tuple(dict.fromkeys(k for j, n in enumerate(names) for k in _terminal_keys(n, word, j < 2)))
+    name, its name, its referents)."""
+    return frozenset(k for j, n in enumerate(names) for k in _terminal_keys(n, word, j < 2))
 
 
 @lru_cache(maxsize=1 << 14)
