@@ -1,4 +1,8 @@
-"""Turns world state into the plain view dicts the look templates render."""
+"""Turns world state into the plain view dicts the look templates render.
+
+A view's `key` holds everything the templates read of it, so a text rendered once is
+kept (`_said`) and given again for any look that shows the same: a room whose
+thermometer moved a degree, or another variation's room alike, renders nothing anew."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ class View:
     """What the look templates may know about a thing (attribute access keeps jinja fast)."""
 
     __slots__ = ("name", "agent", "substance", "burning", "broken", "device", "load", "on", "container",
-                 "open", "surface", "contents", "timer", "reading", "style")
+                 "open", "surface", "contents", "timer", "reading", "style", "key")
 
     def __init__(self, t):
         is_container = (t.container and t.kind != AGENT) or (t.living == "plant" and bool(t.contents))   # seeds on a plant
@@ -31,6 +35,24 @@ class View:
         self.timer = t.clock if t.tool == "stopwatch" else None
         self.reading = round(t.temp) if t.tool == "thermometer" else None   # what its scale shows
         self.style = t.style
+        self.key = (self.name, self.agent, self.substance, self.burning, self.broken, self.device,
+                    self.load, self.on, is_container, self.open, self.surface,
+                    tuple([c.key for c in self.contents]), self.timer, self.reading, self.style)
+
+
+# texts rendered, by macro and the key of what they were rendered from (views' keys, names):
+# the templates read nothing else, so a text is the same whenever its key is
+_SAID: dict = {}
+SAID_KEPT = 1 << 14   # more and they are all dropped
+
+
+def _said(macro: str, key: tuple, **kw) -> str:
+    text = _SAID.get((macro, key))
+    if text is None:
+        if len(_SAID) >= SAID_KEPT:
+            _SAID.clear()
+        text = _SAID[(macro, key)] = say(macro, **kw)
+    return text
 
 
 def _in_order(things) -> list:
@@ -47,11 +69,13 @@ def look_around(world: World) -> str:
     items = [view(c) for c in _in_order(room.contents)]
     doors = sorted((other.name, door.is_open) for door, other in world.doors_of(room))
     outdoor = load("house")["rooms"].get(room.name, {}).get("outdoor", False)
-    return say("room", name=room.name, items=items, doors=doors, outdoor=outdoor)
+    key = (room.name, tuple([v.key for v in items]), tuple(doors), outdoor)
+    return _said("room", key, name=room.name, items=items, doors=doors, outdoor=outdoor)
 
 
 def inventory(world: World) -> str:
-    return say("inventory", items=[view(c) for c in _in_order(world.agent.contents)])
+    items = [view(c) for c in _in_order(world.agent.contents)]
+    return _said("inventory", tuple([v.key for v in items]), items=items)
 
 
 def look_at(world: World, t) -> str:
@@ -63,10 +87,12 @@ def look_at(world: World, t) -> str:
         here = world.agent_room()
         other = t.rooms[1] if t.rooms[0] is here else t.rooms[0]
         return say("look_door", other=other.name, open=t.is_open)
-    return say("look_at", v=view(t))
+    v = view(t)
+    return _said("look_at", v.key, v=v)
 
 
 def look_in(world: World, t) -> str:
     if not t.container or t.kind == AGENT:
         return say("not_container", name=t.name)
-    return say("look_in", v=view(t))
+    v = view(t)
+    return _said("look_in", v.key, v=v)

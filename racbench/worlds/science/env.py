@@ -16,7 +16,7 @@ from racbench.worlds.science.house import Layout
 from racbench.worlds.science.naming import command, commands, terminal
 from racbench.worlds.science.parser import parse
 from racbench.worlds.science.registry import check_variation, get_task, parse_simplifications
-from racbench.worlds.science.scope import scope_of, terminal_names
+from racbench.worlds.science.scope import Scope, terminal_names, view_key
 from racbench.worlds.science.tasks.base import LAST_ACTION, SW_STEPS
 from racbench.worlds.science.text import say
 from racbench.worlds.science.valid import valid_actions
@@ -24,6 +24,8 @@ from racbench.worlds.science.valid import valid_actions
 MAX_MOVES = 1000
 # an answer to a numbered clarification: ASCII digits only ('²' is a digit to str.isdigit)
 _CHOICE = re.compile("[0-9]{1,5}")
+# views (scope and valid actions) an episode keeps; more and they are all dropped
+VIEWS_KEPT = 256
 # commands after which no time passes (look around, inventory, task), as in ScienceWorld
 TIMELESS = frozenset(verb for verb, entry in commands().items() if entry.get("ticks") is False)
 
@@ -49,6 +51,7 @@ class ScienceEnv:
         self.world = self.episode.world
         electrical.update(self.world)
         self._cache: dict = {}
+        self._views: dict = {}   # view_key -> [Scope, valid actions or None], of this episode
         self.moves = 0
         self.pending = None
         self.finished = False
@@ -163,7 +166,22 @@ class ScienceEnv:
 
     @property
     def scope(self):
-        return scope_of(self.world, self._cache)
+        """What the agent sees and how it may name it (scope.Scope), worked out once per
+        world version, and once per view: a state that shows what an earlier one of the
+        episode showed (view_key) has its scope."""
+        return self._view()[0]
+
+    def _view(self) -> list:
+        return self._cached("view", self._find_view)
+
+    def _find_view(self) -> list:
+        key = view_key(self.world)
+        view = self._views.get(key)
+        if view is None:
+            if len(self._views) >= VIEWS_KEPT:
+                self._views.clear()
+            view = self._views[key] = [Scope(self.world), None]
+        return view
 
     def canon(self, thing) -> str:
         return self.scope.canon[thing.uid]
@@ -203,9 +221,11 @@ class ScienceEnv:
         return self._cached("inventory", lambda: describe.inventory(self.world))
 
     def valid_actions(self) -> list[str]:
-        """The valid actions in canonical wording, listed once per world version."""
-        return list(self._cached("valid", lambda: valid_actions(
-            self.world, self.scope, self.teleport_ok, self.electric_ok)))
+        """The valid actions in canonical wording, listed once per view (see `scope`)."""
+        view = self._view()
+        if view[1] is None:
+            view[1] = valid_actions(self.world, view[0], self.teleport_ok, self.electric_ok)
+        return list(view[1])
 
     def _info(self) -> dict:
         return {

@@ -93,7 +93,7 @@ def _resolve(slot: str, words: str, scope: Scope) -> list:
         room = scope.rooms.get(words)
         return [room] if room is not None else []
     if slot == TERM:
-        found = list(scope.terms.get(words, ()))
+        found = scope.terminals_named(words)
         if found:
             return found
         # a thing named without its terminal: either end of an unpolarized thing will do, but

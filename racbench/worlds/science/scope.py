@@ -1,12 +1,14 @@
 """What the agent can see and how each visible thing may be named.
 
-A Scope is computed once per world version and reused by the parser, the valid-action lister and
-the describers, so a run of `wait` steps costs no lookups at all.
+A Scope is computed once per view of the world (`view_key`: what is in view and how) and reused by
+the parser, the valid-action lister and the describers, so a run of `wait` steps costs no
+lookups at all, and a state showing what an earlier one showed costs one key.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 
 from racbench.worlds.science import naming
 from racbench.worlds.science.naming import normalize
@@ -105,11 +107,10 @@ def has_terminals(thing) -> bool:
 
 
 class Scope:
-    __slots__ = ("things", "canon", "refs", "_terminals", "_terms", "rooms", "room", "version",
+    __slots__ = ("things", "canon", "refs", "_terminals", "rooms", "room",
                  "contents", "holder_words")
 
     def __init__(self, world: World):
-        self.version = world.version
         room = world.agent_room()
         self.room = room
         things: list = []
@@ -171,50 +172,26 @@ class Scope:
             canon[door.uid] = naming.door(other.name)
         self.canon = canon
         refs: dict[str, list] = {}
+        for t in things:   # each thing's names, deduplicated (_names_of): it joins each list once
+            if t.kind == AGENT:
+                keys = _agent_names(canon[t.uid], t.name)
+            else:
+                h = held.get(t.uid)
+                keys = _names_of(canon[t.uid], t.name, holder_word(t.parent), t.referents, t.color,
+                                 None if h is None else tuple(h), t.is_substance, t.state, t.label,
+                                 t.mat.name, t.living, t.stages, t.stage, t.traits)
+            for key in keys:
+                lst = refs.get(key)
+                if lst is None:
+                    refs[key] = [t]
+                else:
+                    lst.append(t)
 
         def add(key, t):
             lst = refs.setdefault(normalize(key), [])
             if t not in lst:
                 lst.append(t)
 
-        for t in things:
-            c = canon[t.uid]
-            add(c, t)
-            add(t.name, t)
-            if t.kind == AGENT:
-                for word in naming.self_words():
-                    add(word, t)
-                continue
-            p = t.parent
-            where = holder_word(p)
-            for r in t.referents:
-                add(r, t)
-                add(naming.qualified(r, where), t)   # 'cup in table'
-                if t.color:
-                    add(naming.colored(t.color, r), t)
-                if t.uid in held:   # 'cup containing red paint'
-                    add(naming.containing(r, held[t.uid]), t)
-            if t.uid in held:
-                add(naming.containing(t.name, held[t.uid]), t)
-            # ScienceWorld's qualified references: 'thermometer in inventory', 'apple in table'
-            add(naming.qualified(t.name, where), t)
-            if c != t.name:
-                add(naming.qualified(c, where), t)
-            for alias in scienceworld_names(t):
-                add(alias, t)
-            if t.is_substance:
-                add(naming.state_material(t.state, t.label or t.mat.name), t)
-                add(SUBSTANCE_WORD, t)
-                add(naming.qualified(SUBSTANCE_WORD, where), t)   # 'substance in metal pot'
-            elif t.living == "animal" and t.stages:   # 'egg dove egg', 'egg dove', as ScienceWorld says them
-                word = t.referents[1 + t.stage]          # organism(): (name, *stage words)
-                for alias in (naming.staged(word, t.name), naming.staged(word, t.referents[0])):
-                    add(alias, t)
-                    add(naming.qualified(alias, where), t)   # 'egg dove egg in inventory'
-            elif t.living == "plant" and t.stages and t.stage == 0:   # 'apple seed in the seed stage', while it is one
-                alias = naming.in_stage(t.referents[1], t.name)
-                add(alias, t)
-                add(naming.qualified(alias, where), t)
         for door, other in world.doors_of(room):
             add(canon[door.uid], door)
             for alias in naming.door_aliases(other.name):
@@ -222,29 +199,75 @@ class Scope:
         self.refs = refs
         # what the agent and the room are called in 'NAME in PLACE' (things name their holders)
         self.holder_words = {p.uid: tuple(normalize(w) for w in holder_names(p)) for p in (room, world.agent)}
-        # what terminal names are made of, as things are now; the names themselves (many)
-        # are made when a command first names a terminal, and stay right however long
-        # the scope is kept
+        # what terminal names are made of, as things are now (terminals_named): right
+        # however long the scope is kept
         self._terminals = [(t, (canon[t.uid], t.name, *t.referents), terminal_names(t))
                            for t in things if has_terminals(t)]
-        self._terms = None
         self.rooms = world.rooms
 
-    @property
-    def terms(self) -> dict[str, list]:
-        """Every name of every terminal in view: 'name terminal' by the thing's own name (as
-        ScienceWorld's parser, which refuses 'block terminal 1' for a wood block), and its
-        aliases by any of its names ('anode in light')."""
-        if self._terms is None:
-            self._terms = {}
-            for t, names, words in self._terminals:
-                for i, word in enumerate(words):
-                    for j, n in enumerate(names):
-                        for key in _terminal_keys(n, word, j < 2):
-                            lst = self._terms.setdefault(key, [])
-                            if (t, i) not in lst:
-                                lst.append((t, i))
-        return self._terms
+    def terminals_named(self, words: str) -> list:
+        """The (thing, terminal index) pairs in view that `words` (normalised) names: 'name
+        terminal' by the thing's own name (as ScienceWorld's parser, which refuses 'block
+        terminal 1' for a wood block), and its aliases by any of its names ('anode in
+        light'); in the order of the things in view. Each terminal's names are worked out
+        once per what they depend on, not every terminal's for every scope."""
+        return [(t, i) for t, names, pair in self._terminals
+                for i, word in enumerate(pair) if words in _terminal_name_set(names, word)]
+
+
+@lru_cache(maxsize=1 << 14)
+def _terminal_name_set(names: tuple, word: str) -> frozenset[str]:
+    """Every normalised name of terminal `word` of a thing called by `names` (its canonical
+    name, its name, its referents)."""
+    return frozenset(k for j, n in enumerate(names) for k in _terminal_keys(n, word, j < 2))
+
+
+@lru_cache(maxsize=1 << 14)
+def _agent_names(canon: str, name: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(normalize(k) for k in (canon, name, *naming.self_words())))
+
+
+@lru_cache(maxsize=1 << 16)
+def _names_of(c: str, name: str, where: str, referents: tuple, color, held: tuple | None,
+              is_substance: bool, state: str, label, mat_name: str, living, stages: tuple, stage: int,
+              traits) -> tuple[str, ...]:
+    """Every normalised name a thing (not the agent) answers to in a scope, first occurrences
+    in order, from what they depend on (strings only: kept across scopes and worlds): its
+    canonical name `c`, its own name, its holder's word `where`, its referents, colour, the
+    names of what it holds when twins are told apart by them (`held`), and what
+    ScienceWorld's other names for it depend on."""
+    out = [c, name]
+    for r in referents:
+        out.append(r)
+        out.append(naming.qualified(r, where))   # 'cup in table'
+        if color:
+            out.append(naming.colored(color, r))
+        if held is not None:   # 'cup containing red paint'
+            out.append(naming.containing(r, list(held)))
+    if held is not None:
+        out.append(naming.containing(name, list(held)))
+    # ScienceWorld's qualified references: 'thermometer in inventory', 'apple in table'
+    out.append(naming.qualified(name, where))
+    if c != name:
+        out.append(naming.qualified(c, where))
+    if is_substance:
+        out.extend(_substance_names(mat_name, label))
+    elif living is not None:
+        out.extend(_living_names(living, name, stage, referents, stages, traits))
+    if is_substance:
+        out.append(naming.state_material(state, label or mat_name))
+        out.append(SUBSTANCE_WORD)
+        out.append(naming.qualified(SUBSTANCE_WORD, where))   # 'substance in metal pot'
+    elif living == "animal" and stages:   # 'egg dove egg', 'egg dove', as ScienceWorld says them
+        word = referents[1 + stage]          # organism(): (name, *stage words)
+        for alias in (naming.staged(word, name), naming.staged(word, referents[0])):
+            out.append(alias)
+            out.append(naming.qualified(alias, where))   # 'egg dove egg in inventory'
+    elif living == "plant" and stages and stage == 0:   # 'apple seed in the seed stage', while it is one
+        alias = naming.in_stage(referents[1], name)
+        out.append(alias)
+        out.append(naming.qualified(alias, where))
+    return tuple(dict.fromkeys(normalize(k) for k in out))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -256,10 +279,32 @@ def _terminal_keys(name: str, word: str, own: bool = True) -> tuple[str, ...]:
     return tuple(normalize(k) for k in (*heads, *naming.terminal_aliases(name, word)))
 
 
-def scope_of(world: World, cache: dict) -> Scope:
-    """The current scope, rebuilt only when the world version moved on."""
-    s = cache.get("scope")
-    if s is None or s.version != world.version:
-        s = Scope(world)
-        cache["scope"] = s
-    return s
+# what a scope and the valid actions read of a thing in view (with its material's name and
+# what it holds): two states alike in these for every thing in view, the agent's room, the
+# doors' being open and the electrical links have one scope and one list of valid actions
+_SEEN = attrgetter("kind", "container", "is_open", "openable", "living", "label", "stages", "stage",
+                   "is_substance", "state", "base", "referents", "color", "traits", "elec", "portable",
+                   "polarized", "device", "is_on", "readable", "edible", "tool", "movable", "parent")
+
+
+def view_key(world: World) -> tuple:
+    """What the scope (and the valid actions listed from it) of the world as it is now
+    depends on, as a key: every thing in view (found as Scope finds them) with the slots
+    they read of it, what it holds, the agent's room, its doors and the electrical links.
+    Temperatures, clocks and the like are not in it: most steps change only those."""
+    room = world.agent.parent
+    key = [room, frozenset(world.links)]
+    add = key.append
+    stack = list(reversed(room.contents))
+    while stack:
+        t = stack.pop()
+        add(t)
+        add(_SEEN(t))
+        add(t.mat.name)
+        contents = tuple(t.contents)
+        add(contents)
+        if t.kind == AGENT or (t.container and t.is_open) or (t.living == "plant" and contents):
+            stack.extend(reversed(contents))
+    for door, _ in world.doors_of(room):
+        add(door.is_open)
+    return tuple(key)

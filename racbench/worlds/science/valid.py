@@ -13,48 +13,56 @@ from racbench.worlds.science.world import AGENT, DOOR, SWITCHED, moves_with_its_
 ALWAYS = ("look", "inventory", "task", "wait", "wait1")
 
 
+_SAY = {verb: command_of(verb) for verb in (
+    "look_at", "focus", "open", "close", "look_in", "mix", "activate", "deactivate", "flush", "read",
+    "eat", "use_on", "put_down", "pick_up")}
+
+
 def valid_actions(world, scope: Scope, teleport_ok: bool, electric_ok: bool) -> list[str]:
     canon = scope.canon
     out = [cmd(v) for v in ALWAYS]
+    add = out.append
+    say = _SAY
+    look_at, focus, look_in, use_on = say["look_at"], say["focus"], say["look_in"], say["use_on"]
     here = scope.room
     holders = []     # open containers things can be moved into
     movable = []
     terminals = []
     for t in scope.things:
         c = canon[t.uid]
-        out.append(cmd("look_at", c))
+        add(look_at(c))
         if t.kind == AGENT:
             continue
-        out.append(cmd("focus", c))
+        add(focus(c))
         if t.openable:
-            out.append(cmd("close" if t.is_open else "open", c))
+            add(say["close" if t.is_open else "open"](c))
         if t.kind == DOOR:
             continue
         if t.container:
             if t.is_open:
                 holders.append(t)
-            out.append(cmd("look_in", c))
+            add(look_in(c))
             if len(t.contents) > 1:
-                out.append(cmd("mix", c))
+                add(say["mix"](c))
         if t.device in SWITCHED:
-            out.append(cmd("deactivate" if t.is_on else "activate", c))
+            add(say["deactivate" if t.is_on else "activate"](c))
         if t.device == "toilet":
-            out.append(cmd("flush", c))
+            add(say["flush"](c))
         if t.readable:
-            out.append(cmd("read", c))
+            add(say["read"](c))
         if t.edible:
-            out.append(cmd("eat", c))
+            add(say["eat"](c))
         if t.tool == "shovel":
-            out.extend(cmd("use_on", c, canon[o.uid]) for o in scope.things if o.base == "ground")
+            out.extend(use_on(c, canon[o.uid]) for o in scope.things if o.base == "ground")
         if t.tool == "thermometer":
-            out.extend(cmd("use_on", c, canon[o.uid]) for o in scope.things
+            out.extend(use_on(c, canon[o.uid]) for o in scope.things
                        if o.kind not in (AGENT, DOOR) and o is not t)
         if (t.portable or t.movable) and not moves_with_its_vessel(t):
             movable.append(t)
             if t.parent.kind == AGENT:
-                out.append(cmd("put_down", c))
+                add(say["put_down"](c))
             else:
-                out.append(cmd("pick_up", c))
+                add(say["pick_up"](c))
         if electric_ok and has_terminals(t):
             terminals.append(t)
     move = command_of("move")

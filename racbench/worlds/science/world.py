@@ -34,6 +34,7 @@ class Thing:
         "broken", "living", "alive", "elec", "polarized", "source", "renewable", "powered", "edible",
         "readable", "tool", "referents", "burning", "color", "rooms", "stages", "stage", "age",
         "clock", "angle", "friction", "genes", "style", "see_through", "movable", "traits",
+        "_marks",
     )
 
     def __init__(self, uid: int, kind: str, base: str, mat: Material, temp: float):
@@ -82,6 +83,7 @@ class Thing:
         self.traits = None          # plants of the genetics tasks: the traits a grown one shows ('tall height')
         self.style = None           # how a look names it (things.json 'style')
         self.see_through = False    # a closed one still shows its contents in a look (glass jars)
+        self._marks = None          # once its world saves states: the set its uid joins when written (Tracked)
 
     @property
     def name(self) -> str:
@@ -97,8 +99,35 @@ class Thing:
         return f"<{self.uid}:{self.name}>"
 
 
-# what a step may change in a thing: every slot but its uid and its contents (saved apart)
-_STATE_SLOTS = tuple(s for s in Thing.__slots__ if s not in ("uid", "contents"))
+_write = object.__setattr__
+
+
+class Tracked(Thing):
+    """A thing of a world that saves states (World.save): every write notes its uid in the
+    world's set of marks, so that saving and loading look only at the things written since
+    (a few a step) instead of every slot of every thing (hundreds). Things become Tracked
+    at the first save (construction writes untracked) and the world's things made after it
+    are made Tracked; the class is swapped in place, the slots are the same."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name, value):
+        _write(self, name, value)
+        self._marks.add(self.uid)
+
+    def __setstate__(self, state):   # unpickled or copied: slots written as they were, unmarked
+        for name, value in state[1].items():
+            _write(self, name, value)
+
+
+def _track(thing: Thing, marks: set) -> None:
+    _write(thing, "_marks", marks)
+    thing.__class__ = Tracked
+    marks.add(thing.uid)
+
+
+# what a step may change in a thing: every slot but its uid, its contents (saved apart) and its marks
+_STATE_SLOTS = tuple(s for s in Thing.__slots__ if s not in ("uid", "contents", "_marks"))
 _thing_state = attrgetter(*_STATE_SLOTS)
 
 
@@ -129,11 +158,18 @@ class World:
         self.timers: list[Thing] = []    # stopwatches, which count ticks while on
         self.bees: list[Thing] = []      # bees, which fly out of what holds them (bees.py)
         self._first_saved: tuple | None = None   # every thing at the first `save`
+        # from the first save on: uids of the things written (slots or contents) since the
+        # last save or load, and the things that differed from the first save then
+        # (index -> (state, contents)); any other thing is as it was at the first save
+        self._marks: set[int] = set()
+        self._differ: dict[int, tuple] = {}
 
     # ---- construction -------------------------------------------------------------------
     def new(self, kind: str, base: str, mat_name: str, temp: float) -> Thing:
         t = Thing(len(self.things), kind, base, material(mat_name), temp)
         self.things.append(t)
+        if self._first_saved is not None:   # made during play: saved with every state from now on
+            _track(t, self._marks)
         return t
 
     def add_room(self, name: str, ambient: float) -> Thing:
@@ -154,6 +190,7 @@ class World:
         """Put a new thing into `parent` during construction (no tick bookkeeping needed yet)."""
         thing.parent = parent
         parent.contents.append(thing)
+        self._marks.add(parent.uid)
 
     # ---- queries ------------------------------------------------------------------------
     def room_of(self, thing: Thing) -> Thing:
@@ -199,10 +236,13 @@ class World:
     def move(self, thing: Thing, dest: Thing) -> None:
         """Move `thing` into `dest`; loosens its electrical links and wakes its temperature."""
         old = thing.parent
+        marks = self._marks
         if old is not None:
             old.contents.remove(thing)
+            marks.add(old.uid)
         thing.parent = dest
         dest.contents.append(thing)
+        marks.add(dest.uid)
         self.disconnect_all(thing)
         self.touch(thing)
         if thing.kind == THING:
@@ -217,6 +257,7 @@ class World:
     def remove(self, thing: Thing) -> None:
         if thing.parent is not None:
             thing.parent.contents.remove(thing)
+            self._marks.add(thing.parent.uid)
         thing.parent = None
         self.disconnect_all(thing)
         self.thermal_active.pop(thing.uid, None)
@@ -238,31 +279,56 @@ class World:
         """Every thing's state and the engines' bookkeeping, for `load`. Things are kept only
         where they differ from the first save: a few per state, so that thousands of saved
         states stay small and cheap for the garbage collector. Things made since the first
-        save (a reaction's product, water from a tap) are always kept."""
-        now = [(_thing_state(t), tuple(t.contents)) for t in self.things]
-        if self._first_saved is None:
-            self._first_saved = tuple(now)
+        save (a reaction's product, water from a tap) are always kept. Only the things
+        written since the last save or load are looked at (Tracked)."""
+        things, marks, differ = self.things, self._marks, self._differ
         first = self._first_saved
-        changed = {i: thing for i, thing in enumerate(now) if i >= len(first) or thing != first[i]}
-        return (changed, tuple(self.things[len(first):]), tuple(self.growers), self.version, self.ticks, dict(self.thermal_active),
-                dict(self.links), self.elec_dirty, tuple(self.phase_log), tuple(self.measurements),
-                self.electric_actions, dict(self.power_source))
+        if first is None:
+            first = self._first_saved = tuple((_thing_state(t), tuple(t.contents)) for t in things)
+            for t in things:
+                _track(t, marks)
+        else:
+            n_first, n = len(first), len(things)
+            for i in marks:
+                if i >= n:        # made in a state since left by a load
+                    continue
+                t = things[i]
+                now = (_thing_state(t), tuple(t.contents))
+                if i >= n_first or now != first[i]:
+                    differ[i] = now
+                else:
+                    differ.pop(i, None)
+        marks.clear()
+        return (dict(differ), tuple(things[len(first):]), tuple(self.growers), self.version, self.ticks,
+                dict(self.thermal_active), dict(self.links), self.elec_dirty, tuple(self.phase_log),
+                tuple(self.measurements), self.electric_actions, dict(self.power_source))
 
     def load(self, saved: tuple) -> None:
         """Back to a state `save` took of this world; only things that differ are written, and
         the things made during play are the ones that state had. `version` goes back too, so
-        whoever caches by it drops the cache (ScienceEnv.restore)."""
+        whoever caches by it drops the cache (ScienceEnv.restore). Only the things that
+        differ from the first save, now or in that state, or were written since the last
+        save or load, are looked at."""
         changed, made, growers, self.version, self.ticks, active, links, self.elec_dirty, phases, \
             measured, self.electric_actions, power = saved
         self.growers = list(growers)
-        self.things[len(self._first_saved):] = made   # the very things the saved contents hold
-        for i, t in enumerate(self.things):
-            state, contents = changed.get(i) or self._first_saved[i]
+        first = self._first_saved
+        things = self.things
+        things[len(first):] = made   # the very things the saved contents hold
+        n = len(things)
+        marks = self._marks
+        for i in sorted({*self._differ, *marks, *changed}):
+            if i >= n:
+                continue
+            t = things[i]
+            state, contents = changed.get(i) or first[i]
             if _thing_state(t) != state:
                 for slot, value in zip(_STATE_SLOTS, state):
-                    setattr(t, slot, value)
+                    _write(t, slot, value)   # unmarked: as it is now is as that state had it
             if tuple(t.contents) != contents:  # things compare by identity
-                t.contents = list(contents)
+                _write(t, "contents", list(contents))
+        marks.clear()
+        self._differ = dict(changed)
         self.thermal_active, self.links, self.power_source = dict(active), dict(links), dict(power)
         self.phase_log, self.measurements = list(phases), list(measured)
 
