@@ -42,7 +42,7 @@ TINY = {
     "oracles.py": (["--seconds", "0.01", "--situations", "3", "--cases", "gripper:p01"],
                             "/s"),
     "build_recipe.py": (["{tiny_recipe}", "--workers", "1"], "rows/s"),
-    "config_rows.py": (["{tiny_recipe}", "--rows", "2"], "rows per CPU-s"),
+    "config_rows.py": (["{tiny_recipe}", "--rows", "2", "--scale", "0.5"], "rows per CPU-s"),
     "ray_engine.py": (["{tiny_recipe}", "--workers", "1"], "overhead"),
     "cli_startup.py": (["--repeat", "1"], "median"),
     "next_observation.py": (["--rows", "16", "--configs", "logistics_h1,pddl_gripper30_h1"],
