@@ -288,31 +288,18 @@ def survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int,
     draws = survey_size(world, rows)
     # a dear world's sampling of each length, grown in place (its draws are not made again)
     samples: dict | None = {} if getattr(world, "survey_settled", None) else None
-    enough = cells_enough(world, rows)
     while True:
-        cells = _survey_cells(make_pool, world, cfg, seed, variants, targeted, draws, samples,
-                              enough)
+        cells = _survey_cells(make_pool, world, cfg, seed, variants, targeted, draws, samples)
         if cells.offered or draws >= SURVEY_DRAWS:
             return cells
         draws = min(SURVEY_DRAWS, 2 * draws)
 
 
-def cells_enough(world: StripsWorld, rows: float | None) -> int | None:
-    """The cells a length of a dear world's survey need offer to be settled for the
-    `rows` asked of it (None: no such bound): as many as its rows, which cannot use
-    more of them, were they all asked at that length."""
-    if rows is None or getattr(world, "survey_settled", None) is None:
-        return None
-    return max(1, math.ceil(rows))
-
-
 def _survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int, variants: int,
-                  targeted: bool, draws: int, samples: dict | None = None,
-                  enough: int | None = None) -> Cells:
+                  targeted: bool, draws: int, samples: dict | None = None) -> Cells:
     """`survey_cells` of `draws` situations per length. With `samples` (a dear world's,
     see _Sample), each length's sampling is grown from what it drew before, may stop
-    short of `draws` once settled, and confirms from a stream of its own; a length
-    whose sampling already offers `enough` cells (`cells_enough`) confirms none."""
+    short of `draws` once settled, and confirms from a stream of its own."""
     offered, one_sided = {}, []
     budget = getattr(world, "confirm_budget", None)
     dear = budget is not None
@@ -332,7 +319,7 @@ def _survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int, varia
             sample = samples.get(length)
             if sample is None:
                 sample = samples[length] = _Sample(world, seed, length, variants)
-            sample.grow(make_pool, view, draws, targeted and len(wanted), enough)
+            sample.grow(make_pool, view, draws, targeted and len(wanted))
             drawn = sample.drawn
             true_count, variant_count = Counter(sample.true_count), Counter(sample.variant_count)
             rng = random.Random(derive_seed(seed, "confirm", length, drawn))
@@ -343,8 +330,6 @@ def _survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int, varia
         seen = set(true_count) | {kind for kind, _ in variant_count}
         tries = CONFIRM_TRIES if length_budget is None else \
             min(CONFIRM_TRIES, length_budget // max(1, len(seen) * len(wanted)))
-        if samples is not None and enough is not None and len(sample.offered) >= enough:
-            tries = 0  # the rows asked have cells enough: rare kinds would add none they use
         for kind in sorted(seen, key=repr):
             for label, v in wanted if targeted else ():
                 counts, key = (true_count, kind) if label else (variant_count, (kind, v))
@@ -376,12 +361,7 @@ class _Sample:
     kinds seen already outnumber the confirming draws the survey may make: at length 2
     an executability survey meets a hundred verb pairs, and its last draws were spent
     on none), unless it is the full survey (SURVEY_DRAWS), which a world offering no
-    cell at any length comes to and samples whole, as before. It is settled at once,
-    with no confirming draw either, once it offers as many cells as the rows asked of
-    the world (`cells_enough`): those rows could use no more, and a variation asked
-    for eight rows sampled 40 situations and made up to 160 confirming draws at each
-    length (a build at scale 0.02, asked for one, still ten and forty). The rule reads
-    nothing but the draws made and the rows asked, so it stops at the same draw
+    cell at any length comes to and samples whole, as before. The rule reads nothing but the draws made, so it stops at the same draw
     whoever runs it; confirming draws take a stream of their own, fixed by the draws
     sampled."""
 
@@ -392,19 +372,15 @@ class _Sample:
         self.drawn = self.quiet = 0
         self.offered: set = set()
 
-    def grow(self, make_pool: Callable, view, draws: int, confirming: int,
-             enough: int | None = None) -> None:
+    def grow(self, make_pool: Callable, view, draws: int, confirming: int) -> None:
         """Sample on up to `draws` situations, or until settled; `confirming`: the
-        answers a confirming draw is made for (0: the family confirms none); `enough`:
-        the cells that settle it at once (the rows asked of the world can use no more)."""
+        answers a confirming draw is made for (0: the family confirms none)."""
         settle, world = self.world.survey_settled, self.world
         self.quiet = 0  # a larger survey is asked for: its new draws may offer cells
         budget = world.confirm_budget  # None: confirming draws are not capped
         if budget is not None and draws < SURVEY_DRAWS:
             budget = min(budget, world.survey_confirms_per_draw * draws)
         while self.drawn < draws:
-            if enough is not None and len(self.offered) >= enough:
-                return
             pool = _drawn(make_pool, world, self.rng, view)
             self.drawn += 1
             grew = False

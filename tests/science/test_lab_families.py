@@ -341,33 +341,6 @@ def test_a_lab_survey_stops_once_settled(monkeypatch):
     assert made[0][1] < balance.SURVEY_DRAWS  # both lengths together: under one's full survey
 
 
-def test_a_lab_survey_with_cells_enough_for_its_rows_stops(monkeypatch):
-    """A length whose sampling offers as many cells as the rows asked of the variation
-    is settled at once: its sampling stops there and it makes no confirming draw (a
-    variation asked for one row sampled its ten situations a length and confirmed with
-    up to forty more; one asked for eight, 40 and 160). Asked for more rows, the same
-    survey samples on and confirms; the rule reads the draws only (same cells again)."""
-    from racbench.tasks import FAMILIES, balance
-    from racbench.tasks.config import TaskConfig
-    from racbench.worlds.science.lab import lab
-
-    world = lab("boil", 21, "easy")
-    cfg = TaskConfig("executability", science="boil", simplifications="easy", lengths=(1,),
-                     problems={"test": ("21",)}).validate()
-    pool = FAMILIES["executability"].bool_pool
-    made = {}
-    for rows in (1, 1, 8):
-        draws = _counting(monkeypatch)
-        cells = balance.survey_cells(pool, world, cfg, 3, 1, True, rows)
-        made.setdefault(rows, []).append((cells, dict(draws)))
-    one, again = made[1]
-    assert one == again
-    cells, draws = one
-    assert len(cells.offered) == 1 and draws.get("confirming", 0) == 0
-    assert draws["sampling"] < made[8][0][1]["sampling"]
-    assert made[8][0][1].get("confirming", 0) > 0
-
-
 def test_lab_surveys_are_seeded_by_what_they_are_about():
     """Two configs asking the same family of the same variation survey it alike,
     whatever they are called (one survey's draws serve both); another family's differs."""
