@@ -2,9 +2,13 @@
 `--rows` rows of its first split made in this process (no Parquet, no workers), as
 rows per CPU-second and the CPU its full splits would take at that rate.
 
-    python benchmarks/config_rows.py [RECIPE] [--rows 300] [--configs PATTERNS] [--stages]
+    python benchmarks/config_rows.py [RECIPE] [--rows 300] [--configs PATTERNS] [--scale S]
+                                     [--stages]
 
-RECIPE: a built-in name or a YAML file (default trac). CPU time of this process only,
+RECIPE: a built-in name or a YAML file (default trac); `--scale` asks each split for S
+times its rows, as `racbench build --scale` does (the science lab's surveys are sized by
+the rows asked: `config_rows.py trajectories-questions --scale 0.1` shows which lab
+configs cost most, and what a small build still pays). CPU time of this process only,
 with the build's rarer young collections (export/jobs.GC_EVERY), so the figures hold
 on a loaded machine; the estimate leaves out writing, workers and start-up, which
 benchmarks/build_recipe.py measures whole. With --stages, also where a task row's CPU
@@ -32,12 +36,15 @@ def main() -> None:
     parser.add_argument("recipe", nargs="?", default="trac")
     parser.add_argument("--rows", type=int, default=300)
     parser.add_argument("--configs", help="only the configs matching these shell patterns")
+    parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--stages", action="store_true",
                         help="also the CPU of each stage of a task row, in us a row")
     args = parser.parse_args()
     recipe = load_recipe(args.recipe)
     if args.configs:
         recipe = recipe.select(args.configs)
+    if args.scale != 1.0:
+        recipe = recipe.scaled(args.scale)
     gc.set_threshold(GC_EVERY, *gc.get_threshold()[1:])
     stages = {} if args.stages else None
     if stages is not None:

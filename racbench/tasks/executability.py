@@ -52,6 +52,16 @@ def foreign_walk(world, rng, sid: int, length: int,
     return plan, start
 
 
+def earlier_walk(world, rng, sid, length: int, first: str,
+                 kinds: tuple[str, ...] | None = None) -> list | None:
+    """The science lab's foreign walk: `first`, a command valid on the way to `sid`
+    but not there (`inapplicable`), then a walk from the last state before `sid` that
+    ran it; None if that walk meets a dead end."""
+    back = max(n for n in range(len(sid)) if first in world.applicable(sid[:n]))
+    rest = walk(world, rng, sid[:back] + (first,), length - 1, kinds and kinds[1:])
+    return None if rest is None else [first] + rest
+
+
 def schemas(world, plan) -> tuple[str, ...]:
     """The kind of each step (its schema; a command's verb in the science lab)."""
     return tuple(world.action_kind(k)[0] for k in plan)
@@ -66,10 +76,18 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     runs = foreign = []
     if want is None or want.label:
         runs = [walk(world, rng, sid, cfg.length, kinds) for _ in range(WALKS)]
-    if want is None or not want.label:
+    if (want is None or not want.label) and hasattr(world, "gold"):
+        # the science lab: a walk from another state seldom names only what the context
+        # shows and fails here (one in twenty-five, at 2-3 ms of simulator each); commands
+        # valid on the way here and not here do, as applicability's negatives
+        earlier = [c for c in world.inapplicable(sid)
+                   if kinds is None or world.action_kind(c)[0] == kinds[0]]
+        foreign = [(earlier_walk(world, rng, sid, cfg.length, c, kinds), None)
+                   for c in (rng.sample(earlier, min(WALKS, len(earlier))) if earlier else ())]
+    elif want is None or not want.label:
         foreign = [foreign_walk(world, rng, sid, cfg.length, kinds) for _ in range(WALKS)]
     runs = [p for p in runs if p and world.askable(sid, p)]
-    foreign = [f[0] for f in foreign if f and world.askable(sid, f[0])]
+    foreign = [f[0] for f in foreign if f and f[0] and world.askable(sid, f[0])]
     return Pool(Question(sid), runs, foreign,
                 subject=lambda plan: None, kind=lambda plan: schemas(world, plan),
                 question_for=lambda plan: Question(sid, actions=list(plan)))

@@ -278,10 +278,13 @@ def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     observed = [suffix] + [swapped(world, rng, state, suffix) for _ in range(LAB_SWAPS)]
     positives, negatives = [], []
     for obs in dict.fromkeys(tuple(o[:length]) for o in observed if o is not None):
-        failed, _ = world.carry_out(state, obs)
+        failed, done = world.carry_out(state, obs)
         if failed is not None or not world.askable(state, obs):
             continue
-        rest = lab_distance(world, state + obs, ())  # 0, 1 or None: at least 2
+        # 0, 1 or None (at least 2); from a state one command from done, 1 and None say
+        # the same (not done by the observations, and no nearer than before), so the
+        # command that would complete it is not looked for (a try of every command)
+        rest = 0 if done else None if total <= 1 else lab_distance(world, state + obs, ())
         if rest is not None and rest + length == total:
             positives.append((obs, 0))
         else:
