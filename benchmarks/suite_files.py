@@ -36,29 +36,34 @@ def test_files(paths: list[str]) -> list[Path]:
     return files
 
 
-def run_file(path: Path) -> dict:
+def pytest_cpu(*args: str) -> tuple[float, float, subprocess.CompletedProcess]:
+    """CPU and wall seconds of a pytest run in a process of its own (and its children)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", str(path), "-n", "0", "--durations=0",
-         "-p", "no:cacheprovider"],
-        cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "pytest", *args, "-n", "0",
+                           "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall, proc
+
+
+def run_file(path: Path) -> dict:
+    cpu, wall, proc = pytest_cpu(str(path), "--durations=0")
     phases = [(float(s), phase, name) for s, phase, name in
               (m.groups() for m in map(PHASE.match, proc.stdout.splitlines()) if m)]
     summary = next((line for line in reversed(proc.stdout.splitlines())
                     if re.search(r"\d+ (passed|failed|error)", line)), "(no summary)")
+    tests = sum(int(n) for n in re.findall(r"(\d+) (?:passed|failed|skipped|xfailed|xpassed|"
+                                           r"errors?)", summary))
     return {"file": path.relative_to(ROOT).as_posix(), "cpu": cpu, "wall": wall,
-            "phases": sorted(phases, reverse=True), "summary": summary,
+            "tests": tests, "phases": sorted(phases, reverse=True), "summary": summary,
             "ok": proc.returncode == 0}
 
 
-def loadfile_wall(cpus: list[float], workers: int) -> float:
-    """Longest-first assignment of whole files to the least loaded worker."""
+def scheduled_wall(costs: list[float], workers: int) -> float:
+    """Whole files handed out in this order, each to the worker free first."""
     loads = [0.0] * workers
-    for c in sorted(cpus, reverse=True):
+    for c in costs:
         loads[loads.index(min(loads))] += c
     return max(loads)
 
@@ -70,6 +75,11 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2, help="workers for the wall estimate")
     args = ap.parse_args()
 
+    # what every file's process pays before its tests: pytest, racbench, pyarrow (a
+    # worker of the real run pays it once)
+    start, _, _ = pytest_cpu(str(ROOT / "tests" / "test_layout.py"), "-k", "no_test_has_this")
+    print(f"pytest's start in a process: {start:.1f} CPU s (taken off each file below "
+          f"for the estimate, counted once per worker)")
     results = []
     for path in test_files(args.paths):
         r = run_file(path)
@@ -79,14 +89,23 @@ def main() -> None:
         for seconds, phase, name in r["phases"][:args.top]:
             print(f"{'':30}{seconds:7.2f}s {phase:8} {name.split('::', 1)[-1]}", flush=True)
 
-    print("\nslowest files (CPU s, wall s):")
+    print("\nslowest files (CPU s, wall s, tests):")
     for r in sorted(results, key=lambda r: -r["cpu"])[:20]:
-        print(f"{r['cpu']:8.1f} {r['wall']:8.1f}  {r['file']}")
-    cpus = [r["cpu"] for r in results]
-    total = sum(cpus)
-    print(f"\n{len(results)} files, {total:.0f} CPU s in all; "
-          f"estimated wall on {args.workers} workers (--dist loadfile): "
-          f"{loadfile_wall(cpus, args.workers):.0f} s (the longest file: {max(cpus):.0f} s)")
+        print(f"{r['cpu']:8.1f} {r['wall']:8.1f} {r['tests']:6d}  {r['file']}")
+    own = {r["file"]: max(r["cpu"] - start, 0.0) for r in results}
+    # xdist's own order for --dist loadfile: files with the most tests first
+    by_tests = [own[r["file"]] for r in sorted(results, key=lambda r: -r["tests"])]
+    longest = sorted(own.values(), reverse=True)
+    print(f"\n{len(results)} files, {sum(r['cpu'] for r in results):.0f} CPU s run one by one, "
+          f"{sum(own.values()) + start * args.workers:.0f} CPU s on {args.workers} workers; "
+          f"estimated wall on {args.workers} idle cores (--dist loadfile), files handed out "
+          f"most tests first (xdist's default): "
+          f"{start + scheduled_wall(by_tests, args.workers):.0f} s; longest first: "
+          f"{start + scheduled_wall(longest, args.workers):.0f} s (the longest file: "
+          f"{max(own.values()):.0f} s)")
+    print("longest first, for tests/conftest.py's SLOW_FIRST:")
+    for r in sorted(results, key=lambda r: -r["cpu"])[:20]:
+        print(f'    "{r["file"]}",')
     if not all(r["ok"] for r in results):
         print("failed: " + ", ".join(r["file"] for r in results if not r["ok"]))
         sys.exit(1)
