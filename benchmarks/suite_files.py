@@ -103,7 +103,7 @@ def main() -> None:
           f"{start + scheduled_wall(by_tests, args.workers):.0f} s; longest first: "
           f"{start + scheduled_wall(longest, args.workers):.0f} s (the longest file: "
           f"{max(own.values()):.0f} s)")
-    print("longest first, for tests/conftest.py's SLOW_FIRST:")
+    print("longest first, for tests/slow_files.py's SLOW_FIRST:")
     for r in sorted(results, key=lambda r: -r["cpu"])[:20]:
         print(f'    "{r["file"]}",')
     if not all(r["ok"] for r in results):

@@ -67,27 +67,9 @@ def shown_kind():
     return _shown_kind
 
 
-# -- the order files are handed to xdist's workers ----------------------------------------
-# `--dist loadfile` gives a worker a whole file at a time, in collection order (pyproject
-# turns off xdist's own reordering, which puts files with the most tests first and so
-# left a one-test file of a minute, test_golden, for the end while the other worker sat
-# idle). The files below cost the most CPU (benchmarks/suite_files.py prints each file's);
-# they go first, longest first, so the short files fill in at the end. A file missing from
-# the list only runs later; a listed file that no longer exists is refused below.
-SLOW_FIRST = [
-    "tests/test_golden.py",
-    "tests/test_docs.py",
-    "tests/test_verification.py",
-    "tests/acp/test_leaks.py",
-    "tests/test_implicit_worlds.py",
-    "tests/acp/test_cli.py",
-    "tests/acp/test_labels.py",
-    "tests/test_text_guesses.py",
-]
-
+# -- the order files are handed to xdist's workers: the costliest first (slow_files.py)
 
 def pytest_collection_modifyitems(config, items):
-    rank = {name: i for i, name in enumerate(SLOW_FIRST)}
-    missing = [name for name in SLOW_FIRST if not (ROOT / name).is_file()]
-    assert not missing, f"tests/conftest.py SLOW_FIRST names files that do not exist: {missing}"
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+    from slow_files import costliest_first
+
+    costliest_first(items)

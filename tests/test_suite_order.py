@@ -1,4 +1,4 @@
-"""The suite hands its costliest files to xdist's workers first (tests/conftest.py's
+"""The suite hands its costliest files to xdist's workers first (tests/slow_files.py's
 SLOW_FIRST): with `--dist loadfile` a worker takes whole files in collection order, so a
 one-minute file collected last keeps the run going while the other worker sits idle."""
 
@@ -9,7 +9,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from conftest import SLOW_FIRST
+from slow_files import SLOW_FIRST
 
 ROOT = Path(__file__).resolve().parents[1]
 
