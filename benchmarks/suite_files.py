@@ -73,11 +73,15 @@ def main() -> None:
     ap.add_argument("paths", nargs="*", help="test files or folders (default: tests)")
     ap.add_argument("--top", type=int, default=3, help="slowest phases shown per file")
     ap.add_argument("--workers", type=int, default=2, help="workers for the wall estimate")
+    ap.add_argument("--start-cpu", type=float, default=None,
+                    help="pytest's start in CPU s, instead of measuring it")
     args = ap.parse_args()
 
     # what every file's process pays before its tests: pytest, racbench, pyarrow (a
     # worker of the real run pays it once)
-    start, _, _ = pytest_cpu(str(ROOT / "tests" / "test_layout.py"), "-k", "no_test_has_this")
+    start = args.start_cpu
+    if start is None:
+        start = pytest_cpu(str(ROOT / "tests" / "test_layout.py"), "-k", "no_test_has_this")[0]
     print(f"pytest's start in a process: {start:.1f} CPU s (taken off each file below "
           f"for the estimate, counted once per worker)")
     results = []

@@ -64,7 +64,8 @@ TINY = {
     "difficulty_levels.py": (["--rows", "2", "--worlds", "blocksworld_trac", "--families",
                               "projection"], "falls"),
     "stream_rows.py": (["--rows", "2"], "rows/s"),
-    "suite_files.py": (["{root}/tests/test_layout.py", "--top", "1"], "estimated wall"),
+    "suite_files.py": (["{root}/tests/test_layout.py", "--top", "1", "--start-cpu", "2"],
+                       "estimated wall"),
     "imitation.py": (["--tasks", "identify-life-stages-2", "--every", "5", "--workers", "1",
                       "--configs", "bc-identify-life-stages-2"], "rows/s"),
 }
