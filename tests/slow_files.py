@@ -17,26 +17,31 @@ ROOT = Path(__file__).resolve().parents[1]
 # CPU s of a file run alone (benchmarks/suite_files.py, on a loaded 2-core machine); files
 # without a figure are placed by their tests' durations in a whole run
 SLOW_FIRST = [
+    "tests/science/test_reference_scienceworld.py",  # 90.1 (ScienceWorld's JVM included)
     "tests/test_benchmarks.py",  # 72.6
     "tests/test_golden.py",  # 52.5
     "tests/test_docs.py",  # 49.3
     "tests/test_verification.py",  # 47.6
+    "tests/test_adl_families.py",  # 45.9
     "tests/acp/test_leaks.py",  # 42.7
-    "tests/science/test_reference_scienceworld.py",
     "tests/test_ray_engine.py",
+    "tests/test_next_observation.py",  # 38.1
     "tests/test_implicit_worlds.py",  # 37.9
+    "tests/science/test_reference_thermo.py",  # 32.9
+    "tests/science/test_scienceworld_gold_paths.py",  # 31.6
     "tests/test_build.py",
     "tests/acp/test_cli.py",  # 29.4
     "tests/science/test_lab_families.py",
+    "tests/test_bad_input.py",  # 27.4
     "tests/test_build_resume.py",  # 27.0
     "tests/test_fd_check.py",  # 27.0
-    "tests/science/test_scienceworld_gold_paths.py",
-    "tests/test_next_observation.py",
+    "tests/test_competition.py",  # 19.1
     "tests/test_inspect_export.py",  # 17.2
     "tests/acp/test_labels.py",  # 17.1
     "tests/test_text_guesses.py",  # 14.9
-    "tests/science/test_science_gold_build.py",
-    "tests/test_disjunctive_goals.py",
+    "tests/test_disjunctive_goals.py",  # 14.4
+    "tests/science/test_science_gold_build.py",  # 13.1
+    "tests/test_cli_errors.py",  # 11.7
     "tests/acp/test_build.py",  # 11.5
 ]
 
