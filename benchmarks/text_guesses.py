@@ -2,6 +2,7 @@
 
     python benchmarks/text_guesses.py                  # a table per domain
     python benchmarks/text_guesses.py --rows 20 --json # figures as JSON (tests/test_text_guesses.py)
+    python benchmarks/text_guesses.py --folders gripper,satellite   # those domains only
 
 For each domain under tests/data/{pddl,adl,competition}/ with no phrasing file: the
 state sentences of a first `racbench generate` of a few families (projection first; the
@@ -36,11 +37,14 @@ COLLECTIONS = ("pddl", "adl", "competition")
 FALLBACK = re.compile(r"\bthe relation \S+ (does not )?holds? for\b")
 
 
-def domains() -> list[tuple[Path, list[Path]]]:
-    """(domain file, its problem files) for every collected domain."""
+def domains(folders: set[str] | None = None) -> list[tuple[Path, list[Path]]]:
+    """(domain file, its problem files) for every collected domain (or those whose
+    folder is named in `folders`)."""
     found = []
     for collection in COLLECTIONS:
         for path in sorted((ROOT / "tests" / "data" / collection).glob("*/domain.pddl")):
+            if folders is not None and path.parent.name not in folders:
+                continue
             problems = sorted(p for p in path.parent.rglob("*.pddl") if p != path)
             found.append((path, problems))
     return found
@@ -91,11 +95,19 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=20, help="rows per family (even)")
     ap.add_argument("--families", default=",".join(FAMILIES))
+    ap.add_argument("--folders", default="",
+                    help="comma-separated domain folders (e.g. gripper); default all")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     start = time.perf_counter()
     families = tuple(f for f in args.families.split(",") if f)
-    results = [measure(path, problems, args.rows, families) for path, problems in domains()]
+    folders = {f for f in args.folders.split(",") if f} or None
+    found = domains(folders)
+    if folders and len(found) != len(folders):
+        unknown = sorted(folders - {path.parent.name for path, _ in found})
+        ap.error(f"--folders: no domain folder named {unknown} under "
+                 f"tests/data/{{{','.join(COLLECTIONS)}}}")
+    results = [measure(path, problems, args.rows, families) for path, problems in found]
     if args.json:
         print(json.dumps(results, indent=1))
         return

@@ -65,3 +65,11 @@ def _shown_kind(family: str, sym: dict):
 def shown_kind():
     """shown_kind(family, symbolic): the kind of subject a bool row asks about."""
     return _shown_kind
+
+
+# -- the order files are handed to xdist's workers: the costliest first (slow_files.py)
+
+def pytest_collection_modifyitems(config, items):
+    from slow_files import costliest_first
+
+    costliest_first(items)

@@ -35,7 +35,8 @@ TINY = {
     "competition_read.py": (["--repeat", "1"], "read time"),
     "collection_sweep.py": (["{root}/tests/data/competition", "--domains", "psr-large",
                              "--families", "progression", "--rows", "2"], "builds in"),
-    "text_guesses.py": (["--rows", "2", "--families", "projection"], "relation"),
+    "text_guesses.py": (["--rows", "2", "--families", "projection", "--folders", "gripper"],
+                        "relation"),
     "verify_coverage.py": (["--rows", "2", "--families", "progression",
                             "--domain-dir", "{root}/tests/data/competition/psr-large"], "fd-stepper"),
     "audit_probe.py": (["--train", "200", "--test", "60", "--repeat", "1"], "rows/s"),
@@ -64,6 +65,8 @@ TINY = {
     "difficulty_levels.py": (["--rows", "2", "--worlds", "blocksworld_trac", "--families",
                               "projection"], "falls"),
     "stream_rows.py": (["--rows", "2"], "rows/s"),
+    "suite_files.py": (["{root}/tests/test_layout.py", "--top", "1", "--start-cpu", "2"],
+                       "estimated wall"),
     "imitation.py": (["--tasks", "identify-life-stages-2", "--every", "5", "--workers", "1",
                       "--configs", "bc-identify-life-stages-2"], "rows/s"),
 }

@@ -10,6 +10,7 @@ requirements are read from the installed metadata and checked against the import
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import sys
 from importlib.metadata import packages_distributions, requires
@@ -50,6 +51,7 @@ def declared() -> dict[str, set[str]]:
     return out
 
 
+@functools.cache  # the tests read the same folders: parse each once (read-only results)
 def imports(folder: str) -> dict[str, dict[str, str]]:
     """Third-party top-level module -> {file: 'module' or 'function'} of its imports."""
     std = set(sys.stdlib_module_names)
@@ -73,8 +75,15 @@ def imports(folder: str) -> dict[str, dict[str, str]]:
     return found
 
 
+@functools.cache
+def _installed() -> dict[str, list[str]]:
+    """Top-level module -> the distributions providing it (reads every installed
+    package's metadata: once, not once per module asked about)."""
+    return packages_distributions()
+
+
 def distribution(module: str) -> str:
-    dists = packages_distributions().get(module)
+    dists = _installed().get(module)
     assert dists, f"no installed distribution provides '{module}'"
     return _normal(dists[0])
 

@@ -1,0 +1,119 @@
+"""Where the test suite's time goes: each test file run on its own (``-n 0``), one after
+another, with its CPU time (the pytest process and every child it waited for: CLI
+subprocesses, Fast Downward, ScienceWorld's JVM) and wall time, and its slowest phases
+(setup / call / teardown, from ``--durations``).
+
+    python benchmarks/suite_files.py                   # every file under tests/
+    python benchmarks/suite_files.py tests/test_docs.py tests/acp --top 5
+
+Then, from the per-file CPU times, the suite's wall time on N workers under
+``--dist loadfile`` (a file to a worker, longest first): the longest file bounds it.
+Each file's figure includes pytest's own start and imports (about 2 CPU s), which a
+worker of the real run pays once. Run it on an idle machine for wall times that mean
+something; on a shared one, CPU time is the figure to compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PHASE = re.compile(r"^\s*([0-9.]+)s (setup|call|teardown)\s+(\S+)")
+
+
+def test_files(paths: list[str]) -> list[Path]:
+    files: list[Path] = []
+    for p in paths or ["tests"]:
+        path = (ROOT / p) if not Path(p).is_absolute() else Path(p)
+        files += sorted(path.rglob("test_*.py")) if path.is_dir() else [path]
+    return files
+
+
+def pytest_cpu(*args: str) -> tuple[float, float, subprocess.CompletedProcess]:
+    """CPU and wall seconds of a pytest run in a process of its own (and its children)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "pytest", *args, "-n", "0",
+                           "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall, proc
+
+
+def run_file(path: Path) -> dict:
+    cpu, wall, proc = pytest_cpu(str(path), "--durations=0")
+    phases = [(float(s), phase, name) for s, phase, name in
+              (m.groups() for m in map(PHASE.match, proc.stdout.splitlines()) if m)]
+    summary = next((line for line in reversed(proc.stdout.splitlines())
+                    if re.search(r"\d+ (passed|failed|error)", line)), "(no summary)")
+    tests = sum(int(n) for n in re.findall(r"(\d+) (?:passed|failed|skipped|xfailed|xpassed|"
+                                           r"errors?)", summary))
+    return {"file": path.relative_to(ROOT).as_posix(), "cpu": cpu, "wall": wall,
+            "tests": tests, "phases": sorted(phases, reverse=True), "summary": summary,
+            "ok": proc.returncode == 0}
+
+
+def scheduled_wall(costs: list[float], workers: int) -> float:
+    """Whole files handed out in this order, each to the worker free first."""
+    loads = [0.0] * workers
+    for c in costs:
+        loads[loads.index(min(loads))] += c
+    return max(loads)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("paths", nargs="*", help="test files or folders (default: tests)")
+    ap.add_argument("--top", type=int, default=3, help="slowest phases shown per file")
+    ap.add_argument("--workers", type=int, default=2, help="workers for the wall estimate")
+    ap.add_argument("--start-cpu", type=float, default=None,
+                    help="pytest's start in CPU s, instead of measuring it")
+    args = ap.parse_args()
+
+    # what every file's process pays before its tests: pytest, racbench, pyarrow (a
+    # worker of the real run pays it once)
+    start = args.start_cpu
+    if start is None:
+        start = pytest_cpu(str(ROOT / "tests" / "test_layout.py"), "-k", "no_test_has_this")[0]
+    print(f"pytest's start in a process: {start:.1f} CPU s (taken off each file below "
+          f"for the estimate, counted once per worker)")
+    results = []
+    for path in test_files(args.paths):
+        r = run_file(path)
+        results.append(r)
+        print(f"{r['cpu']:8.1f} CPU s {r['wall']:8.1f} wall s  {r['file']}  [{r['summary']}]",
+              flush=True)
+        for seconds, phase, name in r["phases"][:args.top]:
+            print(f"{'':30}{seconds:7.2f}s {phase:8} {name.split('::', 1)[-1]}", flush=True)
+
+    print("\nslowest files (CPU s, wall s, tests):")
+    for r in sorted(results, key=lambda r: -r["cpu"])[:20]:
+        print(f"{r['cpu']:8.1f} {r['wall']:8.1f} {r['tests']:6d}  {r['file']}")
+    own = {r["file"]: max(r["cpu"] - start, 0.0) for r in results}
+    # xdist's own order for --dist loadfile: files with the most tests first
+    by_tests = [own[r["file"]] for r in sorted(results, key=lambda r: -r["tests"])]
+    longest = sorted(own.values(), reverse=True)
+    print(f"\n{len(results)} files, {sum(r['cpu'] for r in results):.0f} CPU s run one by one, "
+          f"{sum(own.values()) + start * args.workers:.0f} CPU s on {args.workers} workers; "
+          f"estimated wall on {args.workers} idle cores (--dist loadfile), files handed out "
+          f"most tests first (xdist's default): "
+          f"{start + scheduled_wall(by_tests, args.workers):.0f} s; longest first: "
+          f"{start + scheduled_wall(longest, args.workers):.0f} s (the longest file: "
+          f"{max(own.values()):.0f} s)")
+    print("longest first, for tests/slow_files.py's SLOW_FIRST:")
+    for r in sorted(results, key=lambda r: -r["cpu"])[:20]:
+        print(f'    "{r["file"]}",')
+    if not all(r["ok"] for r in results):
+        print("failed: " + ", ".join(r["file"] for r in results if not r["ok"]))
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""The order test files are handed to xdist's workers (tests/conftest.py applies it).
+
+`--dist loadfile` gives a worker a whole file at a time, in collection order (pyproject
+turns off xdist's own reordering, which puts the files with the most tests first and so
+left one-test files of a minute, test_golden, for the end while the other worker sat
+idle). The files below cost the most CPU (benchmarks/suite_files.py prints each file's
+and this list); they go first, costliest first, so the short files fill in at the end.
+A file missing from the list only runs later; a listed file that no longer exists stops
+the collection with its name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# CPU s of each file run alone (benchmarks/suite_files.py, 2 cores shared with other jobs;
+# Ray's own processes are not counted in test_ray_engine's)
+SLOW_FIRST = [
+    "tests/science/test_reference_scienceworld.py",  # 90.1 (ScienceWorld's JVM included)
+    "tests/test_benchmarks.py",  # 70.1 (79.4 before this branch)
+    "tests/test_build.py",  # 56.2
+    "tests/science/test_lab_families.py",  # 56.1
+    "tests/test_golden.py",  # 52.5
+    "tests/test_docs.py",  # 49.3
+    "tests/test_verification.py",  # 47.6
+    "tests/test_adl_families.py",  # 45.9
+    "tests/acp/test_leaks.py",  # 42.7
+    "tests/test_next_observation.py",  # 38.1
+    "tests/test_implicit_worlds.py",  # 37.9
+    "tests/test_phrasing_file.py",  # 37.2
+    "tests/science/test_reference_thermo.py",  # 32.9
+    "tests/science/test_scienceworld_gold_paths.py",  # 31.6
+    "tests/test_levels_lab.py",  # 29.8
+    "tests/acp/test_cli.py",  # 29.4
+    "tests/test_ray_engine.py",  # 28.4
+    "tests/test_bad_input.py",  # 27.4
+    "tests/test_fd_check.py",  # 27.0
+    "tests/test_build_resume.py",  # 27.0
+    "tests/test_user_messages.py",  # 25.3
+    "tests/test_lm_eval_export.py",  # 24.0
+    "tests/test_domains.py",  # 23.4
+    "tests/test_levels_strips.py",  # 19.4
+    "tests/test_competition.py",  # 19.1
+    "tests/test_inspect_export.py",  # 17.2
+    "tests/acp/test_labels.py",  # 17.1
+    "tests/test_text_guesses.py",  # 14.9
+]
+
+
+def costliest_first(items: list) -> None:
+    """Sort pytest's items in place: SLOW_FIRST's files in its order, then the rest in
+    collection order (a file's tests keep theirs)."""
+    missing = [name for name in SLOW_FIRST if not (ROOT / name).is_file()]
+    if missing:
+        raise SystemExit(f"tests/slow_files.py: SLOW_FIRST names files that do not exist: "
+                         f"{missing}")
+    rank = {name: i for i, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
