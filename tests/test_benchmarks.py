@@ -59,6 +59,7 @@ TINY = {
     "science_gold.py": (["--tasks", "boil", "--every", "15", "--workers", "1"], "steps/s"),
     "science_scores.py": (["--tasks", "lifespan-longest-lived", "--per-task", "1"], "largest difference"),
     "science_gold_replay.py": (["--tasks", "find-plant", "--per-task", "1"], "steps/s"),
+    "science_step.py": (["--tasks", "boil", "--every", "30", "--settings", "easy"], "steps/s"),
     "science_timing.py": (["--probes", "boil-on-stove,bulb-lights-after-wiring"], "probes differ"),
     "rule_worlds.py": (["--episodes", "3", "--scale", "0.002", "--configs",
                         "rtfm_next_observation_h1"], "eps/s"),
