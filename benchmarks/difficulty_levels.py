@@ -43,7 +43,10 @@ whose accuracy is printed per level:
   rows because their rules and lengths are what it learned, not because of what a level
   is; a level that sets other rules or asks longer sequences asks what it never learned.
   "memory" is then the tasks measured (1), and a task that does not ask a family at
-  every level is printed with the row maker's reason.
+  every level is printed with the row maker's reason. A level's row maker surveys every
+  train variation of the task before its first row (minutes of CPU at some levels):
+  `--variations N` draws each level's rows from the task's first N train variations only
+  (the same knobs), to measure in minutes.
 
 "falls" says whether accuracy falls from each level to the next over the first three
 levels (easy > medium > hard; with several `--seed`s, on each seed, the accuracies
@@ -62,7 +65,7 @@ The science lab is measured with `--worlds science` over `--tasks`.
 
     python benchmarks/difficulty_levels.py [--rows 64] [--families projection,...]
         [--worlds blocksworld_trac,blocksworld,...] [--budget 200] [--memory 0] [--seed 0[,1]]
-        [--tasks boil,grow-plant,power-component]  (with --worlds science)
+        [--tasks boil,grow-plant,power-component] [--variations 3]  (with --worlds science)
 """
 
 from __future__ import annotations
@@ -74,7 +77,7 @@ import inspect
 import json
 import re
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import wraps
 
 from racbench.checks.verify.replay import Replay
@@ -83,12 +86,12 @@ from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.tasks.options import LAB_MAX_DISTANCE, TRAC_DOMAIN, TRAC_FAMILIES
 from racbench.tasks.symbolic import SymbolicTask
 from racbench.training.levels import LEVELS
-from racbench.training.stream import Stream, task_key
+from racbench.training.stream import SPLIT, Stream, task_key
 from racbench.worlds.rules.episode import Episode, Layout
 from racbench.worlds.rules.grammar import RuleSet
 from racbench.worlds.rules.world import state_from_json
 from racbench.worlds.science.lab import LEFT_OUT_VERBS
-from racbench.worlds.science.registry import parse_simplifications
+from racbench.worlds.science.registry import get_task, parse_simplifications
 from racbench.worlds.science.trajectory import gold_trajectory
 from racbench.worlds.strips import oracles
 from racbench.worlds.strips.search import SearchBudgetExceeded
@@ -393,16 +396,34 @@ def lab_truth(sym: dict, reasoner: LabReasoner | None = None) -> bool:
     return ran and all(replay.holds(lit["atom"]) == lit["positive"] for lit in subject)
 
 
-def measure_lab(family: str, tasks: list[str], rows: int, seed: int):
+class FewVariations(Stream):
+    """A stream whose lab configs ask only the first `variations` train variations of
+    their task (same knobs): a level's row maker surveys each variation it may draw
+    before its first row, minutes of CPU over a whole task."""
+
+    def __init__(self, tasks: str, *, variations: int, **kwargs):
+        self.variations = variations  # (the stream validates its configs as it starts)
+        super().__init__(tasks, **kwargs)
+
+    def _config(self, key: str, level: str):
+        cfg = super()._config(key, level)
+        spec = get_task(cfg.science)
+        chosen = [str(v) for v in range(spec.n_variations) if spec.split_of(v) == SPLIT]
+        return replace(cfg, problems={SPLIT: chosen[:self.variations]}).validate()
+
+
+def measure_lab(family: str, tasks: list[str], rows: int, seed: int, variations: int = 0):
     """`measure` on the science lab: `rows` rows a level from each of `tasks` (those that
-    ask `family` at every level), answered exactly and by the reasoner the easy rows
-    teach (`lab_reasoner`)."""
+    ask `family` at every level; `variations`: of its first N train variations only),
+    answered exactly and by the reasoner the easy rows teach (`lab_reasoner`)."""
     made: dict[str, list[dict]] = {lv: [] for lv in LEVELS}
     asked = []
     for task in tasks:
         try:
-            per_task = {lv: Stream(task_key(family, f"science/{task}"), seed=seed,
-                                   level=lv).rows(0, rows) for lv in LEVELS}
+            key = task_key(family, f"science/{task}")
+            per_task = {lv: (FewVariations(key, seed=seed, level=lv, variations=variations)
+                             if variations else Stream(key, seed=seed, level=lv)).rows(0, rows)
+                        for lv in LEVELS}
         except InputError as exc:  # not asked on this task at some level (planning on a
             LAB_SKIPPED.setdefault(family, []).append((task, str(exc)))  # task decided by
             continue  # reading; goal recognition two commands from boil's end: a wait ends it
@@ -429,13 +450,13 @@ def measure_lab(family: str, tasks: list[str], rows: int, seed: int):
 
 
 def measure(family: str, world: str, rows: int, budget: int, memory: int, seed: int,
-            tasks: list[str] | None = None):
+            tasks: list[str] | None = None, variations: int = 0):
     """Per level: (level, the bounded reasoner's accuracy, exact answers agreeing with
     labels, None) or (level, None, 0, why) for a level that cannot ask the family here;
     and the memory used (`memory`, or 0: the easy level's largest state). A family the
     easy level cannot ask raises InputError."""
     if world == "science" or world.startswith("science/"):
-        return measure_lab(family, tasks or [world.split("/", 1)[1]], rows, seed)
+        return measure_lab(family, tasks or [world.split("/", 1)[1]], rows, seed, variations)
     made, why = {}, {}
     for lv in LEVELS:
         try:
@@ -508,6 +529,9 @@ def main() -> None:
                              "are then pooled and a pair falls only if it falls on each")
     parser.add_argument("--tasks", default=",".join(LAB_SAMPLE),
                         help="the science-lab tasks the world 'science' samples (rows each)")
+    parser.add_argument("--variations", type=int, default=0,
+                        help="the science lab: each level's rows from its task's first N train "
+                             "variations only (0: all, as a stream draws them)")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seed.split(",")]
     wanted = [f for f in args.families.split(",") if f]
@@ -518,7 +542,9 @@ def main() -> None:
                                               for w in worlds) else 64)
     if any(w == "science" or w.startswith("science/") for w in worlds):
         print("science lab: a reasoner that learned the lab on each task's easy rows (their "
-              "rules, their longest sequence)")
+              "rules, their longest sequence); "
+              + (f"the first {args.variations} train variations of each task"
+                 if args.variations else "all train variations"))
     print(f"bounded reasoner: {args.memory or 'as many true facts as easy states hold'}"
           f" in memory, searches of at most {args.budget} states; "
           f"{args.rows} true/false rows per level and seed, seed {args.seed}")
@@ -535,7 +561,8 @@ def main() -> None:
                 continue
             start = time.process_time()
             try:
-                runs = [measure(family, world, args.rows, args.budget, args.memory, seed)
+                runs = [measure(family, world, args.rows, args.budget, args.memory, seed,
+                                variations=args.variations)
                         for seed in seeds]
             except InputError as exc:  # a family this world cannot ask: say why
                 print(f"{family:20} {world:17} not asked: {why_not(str(exc))}")

@@ -49,3 +49,18 @@ def test_a_streams_lab_rows_carry_their_levels_knobs(level):
         assert row["sequence_length"] == len(sym["actions"]) in lengths
         seen.add(row["sequence_length"])
     assert seen == set(lengths)  # medium's rows ask both its lengths
+
+
+def test_goal_recognitions_two_commands_are_provable_on_power_component_not_on_boil():
+    """Why hard and expert (two commands) ask goal recognition on power-component and
+    not on boil (docs/training.md): boil ends in waits, so two commands before its end a
+    single wait completes it (distance 1, below the length); power-component's last
+    connection and wait are both needed there (distance 2)."""
+    from racbench.tasks.goal_recognition import lab_distance
+    from racbench.worlds.science.lab import ScienceLab
+
+    for task, simplifications, distance in (("boil", "", 1), ("power-component", "", 2)):
+        world = ScienceLab(task, 0, simplifications)
+        gold = world.gold()
+        assert lab_distance(world, gold[:-2], gold[-2:]) == distance, task
+    assert ScienceLab("boil", 0, "").gold()[-2:] == ("wait1", "wait1")
