@@ -111,8 +111,9 @@ LAB_WHY_FLAT = {
     "progression": "it asks one command (progression's own), which the reasoner imagines: "
                    "no level asks past its horizon, so only the rules a level changes "
                    "move it, and only where that command's effects use them",
-    "goal_recognition": "its sequences stop at 2 commands (the oracle's reach): hard and "
-                        "expert differ from medium only by the rules",
+    "goal_recognition": "its sequences stop at 2 commands (the oracle's reach): medium mixes "
+                        "1 and 2, hard and expert ask 2 alike, so hard falls below medium by "
+                        "the share of two-command rows alone",
 }
 # tasks a lab family skipped (not asked at some level), with the row maker's reason
 LAB_SKIPPED: dict[str, list[tuple[str, str]]] = {}
