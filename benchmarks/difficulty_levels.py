@@ -31,17 +31,22 @@ whose accuracy is printed per level:
   grid's size (which the row states), by no rule of the manual: applicability falls
   as the levels list more things on the grid than the reasoner holds.
 
-* the science lab (`science/TASK`, or `science`: `--rows` rows a level from each of the
-  `--tasks` sample): the row's history replayed in a fresh simulator (the state its
-  context shows, as racbench verify rebuilds it), then the row answered by a reasoner
-  that learned the lab on the task's easy rows (`lab_reasoner`): it takes commands under
-  their rules (the easy simplifications: teleport at hand, no electrical actions on a
-  task without circuits, flower pots that water themselves) and imagines at most as many
-  commands of a sequence as their longest (1), taking the rest to run and change nothing.
+* the science lab (`science/TASK`, or `science`: each of the `--tasks` sample, one line
+  per (family, task), `--rows` rows a level): the row's history replayed in a fresh
+  simulator (the state its context shows, as racbench verify rebuilds it), then the row
+  answered by a reasoner that learned the lab on the task's easy rows (`lab_reasoner`):
+  it takes commands under their rules (the easy simplifications: teleport at hand, no
+  electrical actions on a task without circuits, flower pots that water themselves) and
+  imagines at most as many commands of a sequence as their longest (1), taking the rest
+  to run and change nothing.
   It sees the state as shown (doors closed where they are). It is right on the easy
   rows because their rules and lengths are what it learned, not because of what a level
   is; a level that sets other rules or asks longer sequences asks what it never learned.
-  "memory" is then the tasks measured.
+  "memory" is then the tasks measured (1), and a task that does not ask a family at
+  every level is printed with the row maker's reason. A level's row maker surveys every
+  train variation of the task before its first row (minutes of CPU at some levels):
+  `--variations N` draws each level's rows from the task's first N train variations only
+  (the same knobs), to measure in minutes.
 
 "falls" says whether accuracy falls from each level to the next over the first three
 levels (easy > medium > hard; with several `--seed`s, on each seed, the accuracies
@@ -50,14 +55,17 @@ third. The "exact" column counts the rows whose label the family's exact `truth`
 re-derives (all of them, or the row maker is wrong). A (family, world) the levels
 cannot ask (no train problem of a level gives such questions: reachability where every
 state reaches every fact, say) is printed with the row maker's reason, and so is a
-level that cannot ask it ("-" in its column).
+level that cannot ask it ("-" in its column). "cpu/row" is the seconds of CPU a row
+cost, made and answered twice (measure the lab by it on a shared machine: a lab row
+costs seconds).
 
 By default every shipped domain and TRAC's blocksworld are measured, 64 rows a level
-and one seed (`--seed 0,1` for two: TRAC's blocksworld to gripper took 408 s of CPU). The science lab is measured with `--worlds science` over `--tasks`.
+and one seed (`--seed 0,1` for two: TRAC's blocksworld to gripper took 408 s of CPU).
+The science lab is measured with `--worlds science` over `--tasks`.
 
     python benchmarks/difficulty_levels.py [--rows 64] [--families projection,...]
         [--worlds blocksworld_trac,blocksworld,...] [--budget 200] [--memory 0] [--seed 0[,1]]
-        [--tasks boil,grow-plant,power-component]  (with --worlds science)
+        [--tasks boil,grow-plant,power-component] [--variations 3]  (with --worlds science)
 """
 
 from __future__ import annotations
@@ -69,7 +77,7 @@ import inspect
 import json
 import re
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import wraps
 
 from racbench.checks.verify.replay import Replay
@@ -78,12 +86,12 @@ from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.tasks.options import LAB_MAX_DISTANCE, TRAC_DOMAIN, TRAC_FAMILIES
 from racbench.tasks.symbolic import SymbolicTask
 from racbench.training.levels import LEVELS
-from racbench.training.stream import Stream, task_key
+from racbench.training.stream import SPLIT, Stream, task_key
 from racbench.worlds.rules.episode import Episode, Layout
 from racbench.worlds.rules.grammar import RuleSet
 from racbench.worlds.rules.world import state_from_json
 from racbench.worlds.science.lab import LEFT_OUT_VERBS
-from racbench.worlds.science.registry import parse_simplifications
+from racbench.worlds.science.registry import get_task, parse_simplifications
 from racbench.worlds.science.trajectory import gold_trajectory
 from racbench.worlds.strips import oracles
 from racbench.worlds.strips.search import SearchBudgetExceeded
@@ -97,11 +105,18 @@ LAB_SAMPLE = ("boil", "power-component")
 LAB_ROWS = 4  # rows a level from each sampled task unless --rows says (about 10 min of CPU)
 # why a lab family may not fall for the reasoner the easy rows teach, printed where it does not
 LAB_WHY_FLAT = {
-    "applicability": "it imagines no command: only the rules a level changes (electrical "
-                     "actions, teleport) move it, and only where the asked command uses them",
-    "goal_recognition": "its sequences stop at 2 commands (the oracle's reach): hard and "
-                        "expert differ from medium only by the rules",
+    "applicability": "it asks one command against the state shown, and the reasoner imagines "
+                     "no command: only the rules a level changes (electrical actions, "
+                     "teleport) move it, and only where the asked command uses them",
+    "progression": "it asks one command (progression's own), which the reasoner imagines: "
+                   "no level asks past its horizon, so only the rules a level changes "
+                   "move it, and only where that command's effects use them",
+    "goal_recognition": "its sequences stop at 2 commands (the oracle's reach): medium mixes "
+                        "1 and 2, hard and expert ask 2 alike, so hard falls below medium by "
+                        "the share of two-command rows alone",
 }
+# tasks a lab family skipped (not asked at some level), with the row maker's reason
+LAB_SKIPPED: dict[str, list[tuple[str, str]]] = {}
 SEARCHES = ("optimal_cost", "optimal_first_actions", "on_some_optimal_plan",
             "is_fact_landmark", "fact_reachable", "action_reachable", "split_landmarks",
             "is_justified_step", "unnecessary_steps")
@@ -382,18 +397,37 @@ def lab_truth(sym: dict, reasoner: LabReasoner | None = None) -> bool:
     return ran and all(replay.holds(lit["atom"]) == lit["positive"] for lit in subject)
 
 
-def measure_lab(family: str, tasks: list[str], rows: int, seed: int):
+class FewVariations(Stream):
+    """A stream whose lab configs ask only the first `variations` train variations of
+    their task (same knobs): a level's row maker surveys each variation it may draw
+    before its first row, minutes of CPU over a whole task."""
+
+    def __init__(self, tasks: str, *, variations: int, **kwargs):
+        self.variations = variations  # (the stream validates its configs as it starts)
+        super().__init__(tasks, **kwargs)
+
+    def _config(self, key: str, level: str):
+        cfg = super()._config(key, level)
+        spec = get_task(cfg.science)
+        chosen = [str(v) for v in range(spec.n_variations) if spec.split_of(v) == SPLIT]
+        return replace(cfg, problems={SPLIT: chosen[:self.variations]}).validate()
+
+
+def measure_lab(family: str, tasks: list[str], rows: int, seed: int, variations: int = 0):
     """`measure` on the science lab: `rows` rows a level from each of `tasks` (those that
-    ask `family` at every level), answered exactly and by the reasoner the easy rows
-    teach (`lab_reasoner`)."""
+    ask `family` at every level; `variations`: of its first N train variations only),
+    answered exactly and by the reasoner the easy rows teach (`lab_reasoner`)."""
     made: dict[str, list[dict]] = {lv: [] for lv in LEVELS}
     asked = []
     for task in tasks:
         try:
-            per_task = {lv: Stream(task_key(family, f"science/{task}"), seed=seed,
-                                   level=lv).rows(0, rows) for lv in LEVELS}
-        except InputError:  # not asked on this task (planning on a task decided by reading)
-            continue
+            key = task_key(family, f"science/{task}")
+            per_task = {lv: (FewVariations(key, seed=seed, level=lv, variations=variations)
+                             if variations else Stream(key, seed=seed, level=lv)).rows(0, rows)
+                        for lv in LEVELS}
+        except InputError as exc:  # not asked on this task at some level (planning on a
+            LAB_SKIPPED.setdefault(family, []).append((task, str(exc)))  # task decided by
+            continue  # reading; goal recognition two commands from boil's end: a wait ends it
         asked.append(task)
         for lv in LEVELS:
             made[lv] += per_task[lv]
@@ -417,13 +451,13 @@ def measure_lab(family: str, tasks: list[str], rows: int, seed: int):
 
 
 def measure(family: str, world: str, rows: int, budget: int, memory: int, seed: int,
-            tasks: list[str] | None = None):
+            tasks: list[str] | None = None, variations: int = 0):
     """Per level: (level, the bounded reasoner's accuracy, exact answers agreeing with
     labels, None) or (level, None, 0, why) for a level that cannot ask the family here;
     and the memory used (`memory`, or 0: the easy level's largest state). A family the
     easy level cannot ask raises InputError."""
     if world == "science" or world.startswith("science/"):
-        return measure_lab(family, tasks or [world.split("/", 1)[1]], rows, seed)
+        return measure_lab(family, tasks or [world.split("/", 1)[1]], rows, seed, variations)
     made, why = {}, {}
     for lv in LEVELS:
         try:
@@ -496,20 +530,27 @@ def main() -> None:
                              "are then pooled and a pair falls only if it falls on each")
     parser.add_argument("--tasks", default=",".join(LAB_SAMPLE),
                         help="the science-lab tasks the world 'science' samples (rows each)")
+    parser.add_argument("--variations", type=int, default=0,
+                        help="the science lab: each level's rows from its task's first N train "
+                             "variations only (0: all, as a stream draws them)")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seed.split(",")]
     wanted = [f for f in args.families.split(",") if f]
-    worlds = args.worlds.split(",")
+    worlds = [w for world in args.worlds.split(",")  # the lab: one line per (family, task)
+              for w in ([f"science/{t}" for t in args.tasks.split(",")] if world == "science"
+                        else [world])]
     args.rows = args.rows or (LAB_ROWS if all(w == "science" or w.startswith("science/")
                                               for w in worlds) else 64)
     if any(w == "science" or w.startswith("science/") for w in worlds):
         print("science lab: a reasoner that learned the lab on each task's easy rows (their "
-              "rules, their longest sequence)")
+              "rules, their longest sequence); "
+              + (f"the first {args.variations} train variations of each task"
+                 if args.variations else "all train variations"))
     print(f"bounded reasoner: {args.memory or 'as many true facts as easy states hold'}"
           f" in memory, searches of at most {args.budget} states; "
           f"{args.rows} true/false rows per level and seed, seed {args.seed}")
     print(f"{'family':20} {'world':17} " + " ".join(f"{lv:>7}" for lv in LEVELS)
-          + f" {'exact':>7} {'falls':>5} {'expert<=hard':>12} {'memory':>6} {'rows/s':>7}")
+          + f" {'exact':>7} {'falls':>5} {'expert<=hard':>12} {'memory':>6} {'cpu/row':>7}")
     covered = pairs = 0
     for world in worlds:
         lab = world == "science" or world.startswith("science/")
@@ -519,15 +560,17 @@ def main() -> None:
         for family in families:
             if wanted and family not in wanted:
                 continue
-            start = time.perf_counter()
+            start = time.process_time()
             try:
                 runs = [measure(family, world, args.rows, args.budget, args.memory, seed,
-                                args.tasks.split(",") if world == "science" else None)
+                                variations=args.variations)
                         for seed in seeds]
             except InputError as exc:  # a family this world cannot ask: say why
                 print(f"{family:20} {world:17} not asked: {why_not(str(exc))}")
+                for task, reason in dict.fromkeys(LAB_SKIPPED.pop(family, [])):
+                    print(f"{'':38} {task}: {why_not(reason)}")
                 continue
-            seconds = time.perf_counter() - start
+            seconds = time.process_time() - start
             result, memory = pooled(runs)
             accuracies = [acc for _, acc, _, _ in result]
             exact = sum(e for _, _, e, _ in result)
@@ -541,11 +584,13 @@ def main() -> None:
                   + f" {'yes' if ok else 'no':>5}"
                   + f" {expert_no_easier(accuracies):>12}"
                   + f" {memory!s:>6}"
-                  + f" {args.rows * asked * (memory if lab else 1) / seconds:7.1f}",
+                  + f" {seconds / (args.rows * asked * (memory if lab else 1)):7.3f}",
                   flush=True)
             for level, _, _, reason in result:
                 if reason:
                     print(f"{'':38} {level} not asked: {why_not(reason)}")
+            for task, reason in dict.fromkeys(LAB_SKIPPED.pop(family, [])):
+                print(f"{'':38} {task} not asked at every level: {why_not(reason)}")
             if lab and not ok and family in LAB_WHY_FLAT:
                 print(f"{'':38} does not fall: {LAB_WHY_FLAT[family]}")
     print(f"{covered} of {pairs} (family, world) pairs measured fall over the first three "

@@ -5,6 +5,7 @@ sequence length (benchmarks/difficulty_levels.py measures that they get harder).
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -49,3 +50,37 @@ def test_a_streams_lab_rows_carry_their_levels_knobs(level):
         assert row["sequence_length"] == len(sym["actions"]) in lengths
         seen.add(row["sequence_length"])
     assert seen == set(lengths)  # medium's rows ask both its lengths
+
+
+def test_goal_recognitions_two_commands_are_provable_on_power_component_not_on_boil():
+    """Why hard and expert (two commands) ask goal recognition on power-component and
+    not on boil (docs/training.md): boil ends in waits, so two commands before its end a
+    single wait completes it (distance 1, below the length); power-component's last
+    connection and wait are both needed there (distance 2)."""
+    from racbench.tasks.goal_recognition import lab_distance
+    from racbench.worlds.science.lab import ScienceLab
+
+    for task, simplifications, distance in (("boil", "", 1), ("power-component", "", 2)):
+        world = ScienceLab(task, 0, simplifications)
+        gold = world.gold()
+        assert lab_distance(world, gold[:-2], gold[-2:]) == distance, task
+    assert ScienceLab("boil", 0, "").gold()[-2:] == ("wait1", "wait1")
+
+
+def test_the_docs_level_table_states_the_labs_knobs():
+    """docs/training.md's level table, the science lab's row, is LAB_LEVELS and
+    LAB_GOAL_LENGTHS: "simplifications, lengths (goal recognition's lengths)" a level."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "training.md").read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| the science lab ("))
+    cells = [c.strip() for c in row.strip("|").split("|")][1:]
+
+    def lengths(said: str) -> tuple[int, ...]:
+        return tuple(int(n) for n in said.split(" or "))
+    assert len(cells) == len(LEVELS)
+    for cell, (simplifications, n), goal in zip(cells, LAB_LEVELS, LAB_GOAL_LENGTHS):
+        said = re.fullmatch(r"(.+), ([\d or]+) \(([\d or]+)\)", cell)
+        assert said, cell
+        assert said[1] == (simplifications or "none"), cell
+        assert (lengths(said[2]), lengths(said[3])) == (n, goal), cell
