@@ -33,18 +33,3 @@ def write_table(path: Path, rows: list[dict], features: Features) -> None:
                    write_statistics=True, row_group_size=10_000)
     os.replace(tmp, path)
 
-
-class ShardWriter:
-    """Writes one split of `n` rows as its shards, a shard per `write` of up to
-    `rows_per_shard` rows, so the split need not be held whole in memory."""
-
-    def __init__(self, directory: Path, split: str, n: int, features: Features,
-                 rows_per_shard: int = ROWS_PER_SHARD):
-        self.directory, self.split, self.features = directory, split, features
-        self.total = n_shards(n, rows_per_shard)
-        self.files: list[str] = []
-
-    def write(self, rows: list[dict]) -> None:
-        name = shard_name(self.split, len(self.files), self.total)
-        write_table(self.directory / name, rows, self.features)
-        self.files.append(name)
