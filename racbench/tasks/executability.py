@@ -2,7 +2,9 @@
 
 bool: is the sequence executable? Negatives are walks that another state can execute
 (one or two moves away, or anywhere) and this one cannot, so each reads as a
-consistent sequence and only the state tells it apart; the row's cell fixes the
+consistent sequence and only the state tells it apart (in the science lab, walks from
+the state that fail at a step drawn uniformly, by a command valid on the way there:
+`failing_walk`); the row's cell fixes the
 sequence's schemas before the label (balance.py), so they say nothing of it.
 mc: which of four sequences is executable; the options are walks from four sampled
 states, each executable from its own state only, and the row shows one of those
@@ -54,12 +56,36 @@ def foreign_walk(world, rng, sid: int, length: int,
 
 def earlier_walk(world, rng, sid, length: int, first: str,
                  kinds: tuple[str, ...] | None = None) -> list | None:
-    """The science lab's foreign walk: `first`, a command valid on the way to `sid`
-    but not there (`inapplicable`), then a walk from the last state before `sid` that
-    ran it; None if that walk meets a dead end."""
+    """`first`, a command valid on the way to `sid` but not there (`inapplicable`), then
+    a walk from the last state before `sid` that ran it; None if that walk meets a dead
+    end."""
     back = max(n for n in range(len(sid)) if first in world.applicable(sid[:n]))
     rest = walk(world, rng, sid[:back] + (first,), length - 1, kinds and kinds[1:])
     return None if rest is None else [first] + rest
+
+
+def failing_walk(world, rng, sid, length: int, kinds: tuple[str, ...] | None,
+                 refused_here: list[str]) -> list | None:
+    """The science lab's foreign walk: a walk from `sid` that fails at a step drawn
+    uniformly, by a command valid earlier on the way there and not there (an
+    `earlier_walk` from the state the steps before it reach), so a negative cannot be
+    told from a positive by its first command alone. `refused_here`: `sid`'s such
+    commands (of `kinds[0]`), computed once per pool. None at a dead end."""
+    at = rng.randrange(length)
+    if at == 0:
+        here, prefix, refused = sid, [], refused_here
+    else:
+        walked = walk_through(world, rng, sid, at, kinds and kinds[:at])
+        if walked is None:
+            return None
+        prefix, here = walked[0], walked[1][-1]
+        refused = [c for c in world.inapplicable(here)
+                   if kinds is None or world.action_kind(c)[0] == kinds[at]]
+    if not refused:
+        return None
+    rest = earlier_walk(world, rng, here, length - at, rng.choice(refused),
+                        kinds and kinds[at:])
+    return None if rest is None else prefix + rest
 
 
 def schemas(world, plan) -> tuple[str, ...]:
@@ -79,11 +105,11 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     if (want is None or not want.label) and hasattr(world, "gold"):
         # the science lab: a walk from another state seldom names only what the context
         # shows and fails here (one in twenty-five, at 2-3 ms of simulator each); commands
-        # valid on the way here and not here do, as applicability's negatives
-        earlier = [c for c in world.inapplicable(sid)
+        # valid on the way to a step and not there do, as applicability's negatives
+        refused = [c for c in world.inapplicable(sid)
                    if kinds is None or world.action_kind(c)[0] == kinds[0]]
-        foreign = [(earlier_walk(world, rng, sid, cfg.length, c, kinds), None)
-                   for c in (rng.sample(earlier, min(WALKS, len(earlier))) if earlier else ())]
+        foreign = [(failing_walk(world, rng, sid, cfg.length, kinds, refused), None)
+                   for _ in range(WALKS)]
     elif want is None or not want.label:
         foreign = [foreign_walk(world, rng, sid, cfg.length, kinds) for _ in range(WALKS)]
     runs = [p for p in runs if p and world.askable(sid, p)]

@@ -122,13 +122,14 @@ def test_every_label_holds_in_a_fresh_simulator(lab_rows):
                     assert truths == [bool(row["label"])], (row["id"], row["question"])
 
 
-def test_lab_executability_negatives_ran_on_the_way_to_the_state(lab_rows):
-    """An executability negative's first command ran at an earlier state of the row's
-    history and does not run at its state: the lab draws them among the commands valid
-    on the way there, which the context may name (walks from other states named only
-    shown things and failed here one time in twenty-five, two thirds of a survey's
-    CPU)."""
-    checked = 0
+def test_lab_executability_negatives_fail_by_a_command_that_ran_on_the_way(lab_rows):
+    """An executability negative fails at some step by a command that ran at an earlier
+    state of the way there and does not run there: the lab draws them among the commands
+    valid on the way (walks from other states named only shown things and failed one
+    time in twenty-five, two thirds of a survey's CPU). The failing step is drawn
+    uniformly, so the first command alone does not give the answer away: positives'
+    first commands always run, and some negatives' do too."""
+    failing_at = []
     for rows in lab_rows[("executability", "bool")].values():
         for row in rows:
             if row["label"]:
@@ -139,10 +140,38 @@ def test_lab_executability_negatives_ran_on_the_way_to_the_state(lab_rows):
             for command in sym["history"]:
                 earlier.update(info["valid_actions"])
                 info = env.step(command)[4]
-            first = sym["actions"][0][0]
-            assert first in earlier and first not in info["valid_actions"], row["id"]
-            checked += 1
-    assert checked
+            for at, (command,) in enumerate(sym["actions"]):
+                if command not in info["valid_actions"]:
+                    break
+                earlier.update(info["valid_actions"])
+                info = env.step(command)[4]
+            else:
+                raise AssertionError(f"{row['id']}: a negative runs through")
+            assert command in earlier, row["id"]
+            failing_at.append(at)
+    assert 0 in failing_at and any(at > 0 for at in failing_at), failing_at
+
+
+def test_lab_executability_negatives_fail_at_every_step_alike():
+    """Over many draws of boil's two-command negatives, as many fail at the second
+    command as at the first (a negative that always failed at its first command, while
+    no positive does, was answered by reading one command)."""
+    import random
+
+    from racbench.tasks.executability import failing_walk
+    from racbench.worlds.science.lab import lab
+
+    world = lab("boil", 0, "easy")
+    rng = random.Random(7)
+    sid = world.gold()[:6]
+    refused = world.inapplicable(sid)
+    counts = [0, 0]
+    for _ in range(60):
+        plan = failing_walk(world, rng, sid, 2, None, refused)
+        if plan is None:
+            continue
+        counts[world.execute(sid, plan)[1]] += 1
+    assert min(counts) >= 0.3 * sum(counts) > 0, counts
 
 
 def _things(env: ScienceEnv, sym: dict) -> list:
@@ -382,19 +411,18 @@ def test_lab_surveys_are_seeded_by_what_they_are_about():
 
 
 def test_a_lab_survey_finding_no_cell_is_made_larger(monkeypatch):
-    """Executability at length 2 on boil's variation 0 (no simplifications): the 20
-    situations four rows would survey show no cell (variation 25's did before the lab's
-    heat followed ScienceWorld's), and the build refused the config;
-    the survey is made twice as large until it finds some (the build fixture
-    above builds it), keeping the situations it has drawn."""
+    """Executability at length 3 on boil's variation 3 ("easy" simplifications): the
+    situations four rows would survey show no cell, and the build refused such a config;
+    the survey is made twice as large until it finds some, keeping the situations it has
+    drawn."""
     from racbench.splits.seeding import derive_seed
     from racbench.tasks import FAMILIES, balance
     from racbench.tasks.config import TaskConfig
     from racbench.worlds.science.lab import ScienceLab, lab
 
-    world = lab("boil", 0, "")
-    cfg = TaskConfig("executability", science="boil", lengths=(2,),
-                     problems={"train": ("0",)}).validate()
+    world = lab("boil", 3, "easy")
+    cfg = TaskConfig("executability", science="boil", lengths=(3,), simplifications="easy",
+                     problems={"train": ("3",)}).validate()
     args = (FAMILIES["executability"].bool_pool, world, cfg,
             derive_seed("cells", "boil_executability_bool", world.label), 1, True)
     assert not balance._survey_cells(*args, ScienceLab.survey_draws_min).offered
