@@ -376,8 +376,9 @@ def lab_truth(sym: dict, reasoner: LabReasoner | None = None) -> bool:
         replay.start = replay.env.save()
         commands = commands[:reasoner.horizon]
     subject = sym.get("subject")
-    if family == "applicability":
-        return subject[0] in replay.valid() and not subject[0].startswith(LEFT_OUT_VERBS)
+    if family == "applicability":  # after the commands typed since the state shown, if any
+        return (replay.run_all(commands, any_verb=False) and subject[0] in replay.valid()
+                and not subject[0].startswith(LEFT_OUT_VERBS))
     if family == "planning":
         return replay.run_all(commands) and replay.complete
     if family == "goal_recognition":

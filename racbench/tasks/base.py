@@ -123,6 +123,19 @@ def walk_through(world: StripsWorld, rng: random.Random, sid: int, length: int,
     return plan, states
 
 
+def since_shown(world: StripsWorld, rng: random.Random, cfg, sid
+                ) -> tuple[list, object] | None:
+    """The commands typed since the state a question's context shows (`sid`), before
+    the one it asks about, and the state they lead to: `length - 1` random ones with
+    the config's `earlier_state` (the science lab's progression and applicability),
+    else none (no draw made). None at a dead end."""
+    n = cfg.length - 1 if cfg is not None and getattr(cfg, "earlier_state", False) else 0
+    if n <= 0:
+        return [], sid
+    walked = walk_through(world, rng, sid, n)
+    return None if walked is None else (walked[0], walked[1][-1])
+
+
 def plan_of_length(world: StripsWorld, rng: random.Random, sid: int, length: int,
                    dist=None) -> list[int] | None:
     """A random plan of exactly `length` actions from `sid` to the goal (whose distance
@@ -277,9 +290,16 @@ def state_clauses(world: StripsWorld, sid: int) -> list[tuple]:
     return list(terms(sid)) if terms is not None else [tuple(a) for a in world.state_atoms(sid)]
 
 
-def base_context(world: StripsWorld, text, q: Question, rng: random.Random) -> str:
+def base_context(world: StripsWorld, text, q: Question, rng: random.Random,
+                 since: Sequence = ()) -> str:
+    """The context: the state `q.sid` (and the goal, if any); with `since`, the actions
+    executed since that state, which the context then shows as an earlier one."""
     goal = text.conjunction(q.goal) if q.goal else ""
-    return str(text.common.context(text.describe(), world.render_state(q.sid, text, rng), goal))
+    state = world.render_state(q.sid, text, rng)
+    if since:
+        return str(text.common.earlier_context(
+            text.describe(), state, text.steps([tuple(term(world, k)) for k in since])))
+    return str(text.common.context(text.describe(), state, goal))
 
 
 def assemble(text, form: str, question: str, choices: list[str] = (), instruction: str = "") -> str:

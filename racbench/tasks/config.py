@@ -20,7 +20,8 @@ from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipp
 from racbench.worlds.strips.world import enumerate_ahead, spaces_kept
 
 from racbench.tasks import FAMILIES, OWN_CONFIG
-from racbench.tasks.options import (DEFAULT_SPLIT_PROBLEMS, LAB_MAX_DISTANCE,  # noqa: F401
+from racbench.tasks.options import (DEFAULT_SPLIT_PROBLEMS, EARLIER_STATE_FAMILIES,  # noqa: F401
+                                    LAB_MAX_DISTANCE,
                                     LAB_MC_FAMILIES, MAX_LENGTH, MAX_RULE_EPISODES,
                                     NAMES, OBFUSCATIONS, QUERY_KINDS, RULE_EPISODES,
                                     RULE_OPTIONS, RULES_MC_FAMILIES, RULES_OPEN_FAMILIES,
@@ -82,6 +83,10 @@ class TaskConfig:
     rules: str = ""  # a rule world's game (rtfm, messenger): its episodes are the problems
     rule_options: tuple[tuple[str, object], ...] = ()  # its knobs (RULE_OPTIONS), as pairs
     phrasing: str = ""  # a user's phrasing file (racbench/text/user_phrasing.py)
+    # the science lab's progression and applicability: the context shows the state
+    # `length - 1` commands before the one asked about, and the commands typed since
+    # (EARLIER_STATE_FAMILIES; without it, the state the command is asked in)
+    earlier_state: bool = False
 
     @property
     def length(self) -> int:
@@ -111,6 +116,11 @@ class TaskConfig:
             raise ConfigError(f"family '{self.family}' has no form '{self.form}'; accepted: "
                               f"{', '.join(forms)}")
         self._validate_world()
+        if self.earlier_state and (not self.science
+                                   or self.family not in EARLIER_STATE_FAMILIES):
+            raise ConfigError(f"'earlier_state' (commands typed since the state shown) is "
+                              f"asked of {' and '.join(EARLIER_STATE_FAMILIES)} on the "
+                              f"science lab; got {self.family} on {self.domain_label}")
         self.user_phrasing()  # a bad phrasing file is refused before anything is built
         if not self.lengths or any(not isinstance(n, int) or isinstance(n, bool)
                                    or not 1 <= n <= MAX_LENGTH for n in self.lengths):

@@ -24,6 +24,9 @@ LAB_MC_FAMILIES = ("projection",)
 # observations of at most this many commands (planning's sequences and goal recognition's
 # observations are in the simulator's full command set: focus, look and read count)
 LAB_MAX_DISTANCE = 2
+# families a lab config may ask with `earlier_state`: the context shows a state, the
+# commands typed since, and asks about the command after them
+EARLIER_STATE_FAMILIES = ("progression", "applicability")
 # Shipped problems per split when a config names none: unseen problems in test.
 DEFAULT_SPLIT_PROBLEMS = {"train": [f"p{i:02d}" for i in range(1, 10)],
                           "validation": ["p10", "p11", "p12"],

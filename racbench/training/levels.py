@@ -17,7 +17,8 @@ numeric knob. Each maps to the knobs that make questions harder in a world:
 * the science lab (`science=TASK`): its simplifications (all of "easy" first, then
   electrical actions and dry flower pots, then closed doors and no teleport) and the
   sequence length (1, 1 and 2, 3, 4; goal recognition's 1, 1 and 2, 2, 2: the most the
-  lab's oracle proves).
+  lab's oracle proves; progression and applicability show the state that many commands
+  before the one they ask about, less one, and the commands typed since).
 
 `benchmarks/difficulty_levels.py` measures the scale: a bounded reasoner's accuracy
 per level. The mapping is data (the tables below); `level_config` turns a family,
@@ -28,7 +29,8 @@ also run.
 from __future__ import annotations
 
 from racbench.tasks.config import ConfigError, TaskConfig
-from racbench.tasks.options import LAB_MAX_DISTANCE, TRAC_DOMAIN, TRAC_FAMILIES
+from racbench.tasks.options import (EARLIER_STATE_FAMILIES, LAB_MAX_DISTANCE, TRAC_DOMAIN,
+                                    TRAC_FAMILIES)
 from racbench.worlds.rules.grammar import BASE_DEPTH, GAMES
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -95,6 +97,11 @@ RULE_STREAM_EPISODES = 200  # episodes per split a stream's states are drawn fro
 # the task's end, so its lengths stop there (LAB_GOAL_LENGTHS)
 LAB_LEVELS = (("easy", (1,)), ("teleport,openDoors", (1, 2)), ("", (3,)), ("", (4,)))
 LAB_GOAL_LENGTHS = ((1,), (1, LAB_MAX_DISTANCE), (LAB_MAX_DISTANCE,), (LAB_MAX_DISTANCE,))
+# progression and applicability ask one command: in the lab their context shows a state
+# `length - 1` commands before it and the commands typed since (`earlier_state`), so
+# the commands from the state shown to the one asked about grow like projection's
+# sequences: commands typed since the state shown, per level
+LAB_HISTORIES = tuple(tuple(n - 1 for n in lengths) for _, lengths in LAB_LEVELS)
 
 
 def level_index(level: str | int) -> int:
@@ -175,7 +182,8 @@ def level_config(family: str, level: str | int, world: str, form: str = "bool"
         if family == "goal_recognition":
             lengths = LAB_GOAL_LENGTHS[k]
         cfg = TaskConfig(family=family, form=form, lengths=lengths,
-                         science=world.split("/", 1)[1], simplifications=simplifications)
+                         science=world.split("/", 1)[1], simplifications=simplifications,
+                         earlier_state=family in EARLIER_STATE_FAMILIES)
     else:
         problems = domain_problems(world)[k]
         cfg = TaskConfig(family=family, domain=world, form=form,

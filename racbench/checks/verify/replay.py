@@ -119,7 +119,12 @@ def check_executability(row: dict, sym: dict, claims: Claims) -> None:
 
 
 def check_applicability(row: dict, sym: dict, claims: Claims) -> None:
+    """The command asked about, after the row's actions if any (the commands typed since
+    the state its context shows)."""
     replay = Replay(sym)
+    if not replay.run_all(_commands(sym), any_verb=False):
+        claims.fail("label", "the row's actions do not run in a fresh simulator")
+        return
     bool_or_options(row, sym, claims, lambda subject: subject[0] in replay.valid()
                      and not subject[0].startswith(LEFT_OUT_VERBS))
 

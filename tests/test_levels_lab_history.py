@@ -1,0 +1,146 @@
+"""The science lab's progression and applicability at each level (issue 32): the context
+shows a state `length - 1` commands before the one asked about (LAB_HISTORIES: none at
+easy, so easy's rows are what they were) and the commands typed since; the label is the
+command's after them, which `racbench verify` re-derives by replaying them, and the
+stream's rows are the same bytes whatever reads them."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+from datasets.distributed import split_dataset_by_node
+
+from racbench.checks.verify.dataset import verify_row
+from racbench.checks.verify.replay import Replay
+from racbench.tasks import FAMILIES, OWN_CONFIG
+from racbench.tasks.config import ConfigError, TaskConfig
+from racbench.tasks.options import EARLIER_STATE_FAMILIES
+from racbench.training.levels import LAB_HISTORIES, LAB_LEVELS, LEVELS, level_config
+from racbench.training.stream import SPLIT, Stream
+from racbench.worlds.science.lab import LEFT_OUT_VERBS
+from racbench.worlds.science.registry import get_task
+
+TASK = "boil"
+VARIATIONS = 2  # the first train variations a level's rows are drawn from (survey CPU)
+
+
+class FirstVariations(Stream):
+    """A stream whose lab configs draw from the task's first VARIATIONS train
+    variations (the level's knobs otherwise), as the benchmark's `--variations` does."""
+
+    def _config(self, key: str, level: str):
+        cfg = super()._config(key, level)
+        spec = get_task(cfg.science)
+        chosen = [str(v) for v in range(spec.n_variations) if spec.split_of(v) == SPLIT]
+        return replace(cfg, problems={SPLIT: chosen[:VARIATIONS]}).validate()
+
+
+def _rows(family: str, level: str, n: int, seed: int = 0) -> list[dict]:
+    return FirstVariations(f"{family}@science/{TASK}", seed=seed, level=level).rows(0, n)
+
+
+def _since(row: dict) -> list[str]:
+    """The commands typed since the state the row's context shows."""
+    sym = json.loads(row["symbolic"])
+    commands = [a[0] for a in sym.get("actions") or []]
+    return commands[:-1] if sym["family"] == "progression" else commands
+
+
+def test_the_table_shows_earlier_states_as_projections_lengths_grow():
+    assert LAB_HISTORIES == ((0,), (0, 1), (2,), (3,))
+    assert LAB_HISTORIES == tuple(tuple(n - 1 for n in lengths) for _, lengths in LAB_LEVELS)
+    lab = [f for f, fam in FAMILIES.items() if "science" in fam.worlds
+           and "bool" in fam.forms and f not in OWN_CONFIG]
+    for family in lab:
+        for k, level in enumerate(LEVELS):
+            cfg = level_config(family, level, f"science/{TASK}")
+            assert cfg.earlier_state == (family in EARLIER_STATE_FAMILIES), (family, level)
+            if cfg.earlier_state:
+                assert tuple(n - 1 for n in cfg.lengths) == LAB_HISTORIES[k]
+
+
+@pytest.mark.parametrize("family", EARLIER_STATE_FAMILIES)
+def test_rows_carry_a_history_of_their_levels_length_and_verify_rederives_them(family):
+    """Every row's history has the level's length (medium: both of its), its context
+    shows the earlier state and the commands since, and verify re-derives its label by
+    replaying them; where the history changes the answer, the label is the answer after
+    it (some rows: the answer at the state shown would be the other one)."""
+    changed = 0
+    for k, level in enumerate(LEVELS):
+        rows = _rows(family, level, 8 if k == 1 else 4)
+        seen = set()
+        for row in rows:
+            since = _since(row)
+            seen.add(len(since))
+            assert len(since) in LAB_HISTORIES[k], (level, row["id"])
+            context = row["context"]
+            if since:
+                assert context.startswith("Earlier: ") and "Since then, these actions " \
+                    "have been executed in order: (1) you " in context, row["id"]
+                assert f"({len(since)}) you " in context and f"({len(since) + 1}) " \
+                    not in context
+            else:
+                assert context.startswith("Currently: "), row["id"]
+            check = verify_row(row)
+            assert check.ok and "label" in check.checked, (row["id"], check.problems)
+            changed += bool(since) and _answer_at_shown_state(row) != bool(row["label"])
+        assert seen == set(LAB_HISTORIES[k]), (level, seen)
+    assert changed, "no row's answer depends on the commands typed since the state shown"
+
+
+def _answer_at_shown_state(row: dict) -> bool:
+    """The row's question answered at the state its context shows, the history left
+    out: the asked command alone (progression), or asked there (applicability)."""
+    sym = json.loads(row["symbolic"])
+    replay = Replay(sym)
+    if sym["family"] == "applicability":
+        command = sym["subject"][0]
+        return command in replay.valid() and not command.startswith(LEFT_OUT_VERBS)
+    ran = replay.run_all([sym["actions"][-1][0]], any_verb=False)
+    return ran and replay.holds(sym["subject"])
+
+
+def test_easy_rows_show_the_state_the_command_is_asked_in():
+    for family in EARLIER_STATE_FAMILIES:
+        for row in _rows(family, "easy", 4):
+            assert _since(row) == [] and row["context"].startswith("Currently: ")
+            sym = json.loads(row["symbolic"])
+            assert ("actions" in sym) == (family == "progression")
+
+
+def test_the_stream_is_the_same_bytes_for_any_number_of_readers_and_hash_seed():
+    key = "applicability@science/boil"
+    reference = FirstVariations(key, seed=4, level="hard").rows(0, 6)
+    ds = FirstVariations(key, seed=4, level="hard").to_iterable_dataset(n_shards=2)
+    readers = [list(itertools.islice(split_dataset_by_node(ds, rank=r, world_size=2), 3))
+               for r in range(2)]
+    assert [readers[i % 2][i // 2] for i in range(6)] == reference
+    code = ("import hashlib, json, sys; sys.path.insert(0, 'tests'); "
+            "from test_levels_lab_history import _rows; print(hashlib.sha256(json.dumps("
+            "_rows('progression', 'expert', 4, seed=4), sort_keys=True).encode())"
+            ".hexdigest())")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, cwd=root,
+                           env={**os.environ, "PYTHONHASHSEED": h}).stdout
+            for h in ("0", "123")}
+    here = hashlib.sha256(json.dumps(_rows("progression", "expert", 4, seed=4),
+                                     sort_keys=True).encode()).hexdigest()
+    assert outs == {here + "\n"}
+
+
+@pytest.mark.parametrize("config", [
+    {"family": "projection", "science": "boil"},
+    {"family": "progression", "domain": "gripper"},
+])
+def test_earlier_state_is_refused_where_it_is_not_asked(config):
+    with pytest.raises(ConfigError, match="'earlier_state' .* is asked of progression and "
+                                          "applicability on the science lab; got "):
+        TaskConfig(**config, earlier_state=True).validate()
