@@ -38,7 +38,10 @@ whose accuracy is printed per level:
   it takes commands under their rules (the easy simplifications: teleport at hand, no
   electrical actions on a task without circuits, flower pots that water themselves) and
   imagines at most as many commands of a sequence as their longest (1), taking the rest
-  to run and change nothing.
+  to run and change nothing. Progression's and applicability's rows above easy show an
+  earlier state and the commands typed since (their sequence, before the asked command):
+  the reasoner imagines as many commands as the easy rows had (progression's one, the
+  asked command itself; applicability's none), taking the rest to change nothing.
   It sees the state as shown (doors closed where they are). It is right on the easy
   rows because their rules and lengths are what it learned, not because of what a level
   is; a level that sets other rules or asks longer sequences asks what it never learned.
@@ -105,12 +108,13 @@ LAB_SAMPLE = ("boil", "power-component")
 LAB_ROWS = 4  # rows a level from each sampled task unless --rows says (about 10 min of CPU)
 # why a lab family may not fall for the reasoner the easy rows teach, printed where it does not
 LAB_WHY_FLAT = {
-    "applicability": "it asks one command against the state shown, and the reasoner imagines "
-                     "no command: only the rules a level changes (electrical actions, "
-                     "teleport) move it, and only where the asked command uses them",
-    "progression": "it asks one command (progression's own), which the reasoner imagines: "
-                   "no level asks past its horizon, so only the rules a level changes "
-                   "move it, and only where that command's effects use them",
+    "applicability": "its context shows the state 0, 0 or 1, 2, 3 commands before the asked "
+                     "one and the commands since, which the reasoner does not imagine (the "
+                     "easy rows show none): it errs only where they, or a level's rules "
+                     "(electrical actions, teleport), change whether the asked one runs",
+    "progression": "its context shows the state 0, 0 or 1, 2, 3 commands before the asked "
+                   "one; the reasoner imagines one command (the easy rows' own) and takes "
+                   "the rest to change nothing: it errs only where those change the fact asked",
     "goal_recognition": "its sequences stop at 2 commands (the oracle's reach): medium mixes "
                         "1 and 2, hard and expert ask 2 alike, so hard falls below medium by "
                         "the share of two-command rows alone",
