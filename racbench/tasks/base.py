@@ -129,7 +129,7 @@ def since_shown(world: StripsWorld, rng: random.Random, cfg, sid
     the one it asks about, and the state they lead to: `length - 1` random ones with
     the config's `earlier_state` (the science lab's progression and applicability),
     else none (no draw made). None at a dead end."""
-    n = cfg.length - 1 if cfg is not None and getattr(cfg, "earlier_state", False) else 0
+    n = cfg.length - 1 if cfg is not None and cfg.earlier_state else 0
     if n <= 0:
         return [], sid
     walked = walk_through(world, rng, sid, n)
