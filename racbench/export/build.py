@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
 
-from racbench.errors import InputError
+from racbench.errors import InputError, WorkerDied
 from racbench.progress import progress_bar
 from racbench.suites.fingerprint import config_fingerprint
 from racbench.suites.recipe import ConfigSpec, Recipe
@@ -164,13 +164,19 @@ def _load_ahead(recipe: Recipe, engine) -> None:
     process to read back when it loads them (kept_spaces): enumerating and warming a
     domain's problems one after another here, while the workers waited, was a third of
     an acp build's serial share."""
-    parts = {}
+    parts, configs = {}, {}
     for spec in recipe.configs:
         if hasattr(spec.task, "warm_parts"):
-            parts.update({part: spec.task for part in spec.task.warm_parts(tuple(spec.splits))})
+            for part in spec.task.warm_parts(tuple(spec.splits)):
+                parts[part] = spec.task
+                configs.setdefault(part, spec.name)
     if len(parts) > 1 and engine.workers > 1:
         with engine.pool() as pool:
-            list(pool.imap_unordered(_warm_job, sorted(parts.items())))
+            try:
+                list(pool.imap_unordered(_warm_job, sorted(parts.items())))
+            except WorkerDied as exc:  # the first config to load the world it was making
+                exc.config = configs[exc.job[0]] if exc.job is not None else None
+                raise
 
 
 def _warm_job(args: tuple) -> None:
@@ -199,6 +205,9 @@ def _probe_jobs(engine, jobs: list, progress: bool) -> tuple[list, str | None,
                 done.append(result)
     except InputError as exc:  # the job that failed is the one after those done
         return done, jobs[len(done)][0], exc
+    except WorkerDied as exc:
+        exc.config = exc.job[0] if exc.job is not None else None
+        raise
     return done, None, None
 
 
@@ -330,7 +339,7 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
     # now, not after hours of rows; the probes are kept for the rerun of a fixed recipe
     try:
         plans = _probe_all(recipe_run, set(todo), seed, engine, progress, probes)
-    except (InputError, KeyboardInterrupt) as exc:
+    except (InputError, KeyboardInterrupt, WorkerDied) as exc:
         finished = finished_configs(out)
         if not finished and (isinstance(exc, KeyboardInterrupt) or not probes.saved()):
             shutil.rmtree(partial, ignore_errors=True)
@@ -338,6 +347,8 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         elif isinstance(exc, InputError) and say is not None:
             say(_say("refused_kept", out=out, kept=finished, total=len(recipe_run.configs),
                      probed=probes.saved()))
+        if isinstance(exc, WorkerDied):
+            raise _died(exc, out, finished, len(recipe_run.configs), probes.saved()) from None
         raise
 
     total = sum(sum(s.splits.values()) for s in recipe_run.configs)
@@ -365,9 +376,10 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         else:  # written by a worker, like the shards: this process draws no figure
             with engine.pool() as pool:
                 list(pool.imap(card_job, [card]))
-    except (InputError, KeyboardInterrupt) as exc:
-        # a config refused while writing, or Ctrl-C: keep the finished configs for a
-        # rerun to resume from (one of a fixed recipe), else leave nothing behind
+    except (InputError, KeyboardInterrupt, WorkerDied) as exc:
+        # a config refused while writing, Ctrl-C, or a worker killed (out of memory...):
+        # keep the finished configs for a rerun to resume from (one of a fixed recipe),
+        # else leave nothing behind
         finished = finished_configs(out)
         for work in partial.glob("*.tmp"):  # the config being written when it stopped
             shutil.rmtree(work, ignore_errors=True)
@@ -377,6 +389,8 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         elif isinstance(exc, InputError) and say is not None:
             say(_say("refused_kept", out=out, kept=finished, total=len(recipe_run.configs),
                      probed=0))
+        if isinstance(exc, WorkerDied):
+            raise _died(exc, out, finished, len(recipe_run.configs), 0) from None
         raise
     finally:
         bar.close()
@@ -387,6 +401,13 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         shutil.rmtree(out)
     os.replace(partial, out)
     return out
+
+
+def _died(exc: WorkerDied, out: Path, kept: int, total: int, probed: int) -> WorkerDied:
+    """The error a build stops with when a worker died: how, the config it was
+    building (if known), and what a rerun resumes from."""
+    return WorkerDied(_say("worker_died", how=str(exc), config=exc.config, out=out,
+                           kept=kept, total=total, probed=probed), exc.job, exc.config)
 
 
 def _probe_all(recipe: Recipe, todo: set[str], seed: int, engine, progress: bool,

@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
 from racbench.export import jobs
+from racbench.errors import WorkerDied
 from racbench.export.engine_errors import EngineError, say
 from racbench.tasks.rows import release_worlds
 from racbench.worlds.strips import limits
@@ -49,6 +50,7 @@ IN_FLIGHT_PER_WORKER = 3  # tasks queued per worker: enough to keep them busy, f
 # many, and a larger one's chunks are no smaller than this whatever the number of workers (configs run side by side keep them
 # busy). Where the rows are cut never changes the bytes.
 ROWS_PER_TASK = 256
+TASK_RETRIES = 3  # runs of a task again after its worker died (never after its own error)
 _WORKER_STATE: dict = {"worlds": None, "makers": None, "gc": False}
 TASKS: Counter = Counter()  # tasks submitted by this process, by job (what the driver pays for)
 
@@ -125,7 +127,7 @@ class RayPool:
         worker in flight."""
         window = max(2, IN_FLIGHT_PER_WORKER * self.workers)
         pending, in_flight = self.pending, 0
-        config, earlier = None, []
+        config, earlier, owner = None, [], {}  # owner: each write task's config
         for unit in _units(shards):
             if unit[0].name != config:
                 config, earlier = unit[0].name, []
@@ -136,14 +138,17 @@ class RayPool:
                 ref = self._submit(jobs.write_shard_run, unit, *earlier)
             earlier.append(ref)
             pending.append(ref)
+            owner[ref] = config
             self.inputs.append(chunks)  # for cancel()
             in_flight += len(chunks) + 1
             while in_flight > window and len(pending) > 1:  # the last unit's go on
                 in_flight -= len(self.inputs.popleft()) + 1
-                yield from _done(_result(pending.popleft()))
+                ref = pending.popleft()
+                yield from _done(_result(ref, owner.pop(ref)))
         while pending:
             self.inputs.popleft()
-            yield from _done(_result(pending.popleft()))
+            ref = pending.popleft()
+            yield from _done(_result(ref, owner.pop(ref)))
 
     def _submit(self, job: Callable, args, *inputs):
         TASKS[job.__name__] += 1
@@ -186,9 +191,10 @@ def _done(result) -> tuple:
     return (result,) if isinstance(result, jobs.ShardDone) else result
 
 
-def _result(ref):
+def _result(ref, config: str | None = None):
     """A task's result; a task's own exception (a GenerationError...) is raised as itself,
-    not wrapped in Ray's traceback."""
+    not wrapped in Ray's traceback; a task whose worker (or node, or result) was lost
+    once Ray's retries (TASK_RETRIES) were spent as WorkerDied, naming `config`."""
     ray = _ray()
     try:
         return ray.get(ref)
@@ -197,6 +203,16 @@ def _result(ref):
         if isinstance(cause, Exception):
             raise cause from None
         raise
+    except _lost(ray) as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise WorkerDied(say("ray_worker_lost", reason=reason), None, config) from None
+
+
+def _lost(ray) -> tuple:
+    """What ray.get raises for a task lost with its worker, not for the task's error."""
+    return tuple(getattr(ray.exceptions, name) for name in (
+        "WorkerCrashedError", "NodeDiedError", "OutOfMemoryError", "ObjectLostError",
+        "LocalRayletDiedError") if hasattr(ray.exceptions, name))
 
 
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
@@ -242,7 +258,10 @@ class RayEngine:
             self.started = True
         cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
         self.workers = workers or cpus
-        self.remote = ray.remote(num_cpus=1, max_retries=0)(_run)
+        # a task whose worker dies (out of memory, a crash) runs again: its rows and its
+        # shard's bytes depend on its arguments alone, and a shard is written whole
+        # (renamed into place), so a retry writes the same file
+        self.remote = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(_run)
         self.session = uuid.uuid4().hex  # this build's, for the pools' worlds tokens
 
     @contextmanager
