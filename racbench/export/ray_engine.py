@@ -17,7 +17,16 @@ functions by module. A worker process is not a fork of the driver, so the row ma
 ingredients (`makers`: each config's task, seed, splits and probe result) go to the
 object store once per run of configs, and a worker makes a config's row maker the first
 time one of its jobs lands there (jobs.generator), keeping it (and the worlds it
-loaded) for every later task of that pool; a new pool lets them go.
+loaded) for every later task of that pool; a new pool lets them go. A world's state
+space is enumerated once a build, not once a worker: a run's worlds are made first, a
+job each (jobs.warm_job, as a local build's workers make them), and kept in the build's
+state folder (`.state/spaces` of the unfinished folder, which every node reaches), from
+which every worker loading one reads it back (world.keep_spaces_in): reading acp's
+spaces back costs a thirtieth of enumerating them.
+
+A task whose worker dies (the OS killed it out of memory, a crash) is run again, up to
+TASK_RETRIES times: its rows and its shard's bytes depend on its arguments only, and a
+shard is written whole; past them the build stops with WorkerDied naming the config.
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ from racbench.errors import WorkerDied
 from racbench.export.engine_errors import EngineError, say
 from racbench.tasks.rows import release_worlds
 from racbench.worlds.strips import limits
+from racbench.worlds.strips.world import keep_spaces_in
 
 def _ray():
     """Ray, imported when a Ray build runs (the optional extra `racbench[ray]`)."""
@@ -63,7 +73,8 @@ def _install(makers_box: list) -> None:
     if not _WORKER_STATE["gc"]:
         gc.set_threshold(jobs.GC_EVERY, *gc.get_threshold()[1:])
         _WORKER_STATE["gc"] = True
-    worlds, ref = makers_box  # the pool's worlds token, its makers' reference (or None)
+    worlds, ref, spaces = makers_box  # the pool's worlds token, its makers' reference
+    keep_spaces_in(spaces)  # (or None), the build's folder of kept state spaces (or None)
     key = None if ref is None else ref.hex()
     if _WORKER_STATE["worlds"] != worlds:
         if _WORKER_STATE["worlds"] is not None:  # another run's worlds
@@ -99,9 +110,10 @@ class RayPool:
 
     writes_shards = True
 
-    def __init__(self, remote, workers: int, makers_ref, worlds: str):
+    def __init__(self, remote, workers: int, makers_ref, worlds: str,
+                 spaces: str | None = None):
         self.remote, self.workers = remote, workers
-        self.box = [worlds, makers_ref]  # see _install
+        self.box = [worlds, makers_ref, spaces]  # see _install
         self.limits = limits.current()  # those of the build that opened this pool
         self.pending: deque = deque()
         self.inputs: deque = deque()  # the chunk tasks of the shards pending
@@ -263,6 +275,10 @@ class RayEngine:
         # (renamed into place), so a retry writes the same file
         self.remote = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(_run)
         self.session = uuid.uuid4().hex  # this build's, for the pools' worlds tokens
+        # the folder the workers keep the state spaces they enumerate in, for each other
+        # to read back (set by the build: in its unfinished folder, which every node
+        # reaches); None: each worker enumerates every world it loads
+        self.spaces: str | None = None
 
     @contextmanager
     def pool(self, workers: int | None = None, makers: dict | None = None,
@@ -271,7 +287,7 @@ class RayEngine:
         of the same run in this build share them in each worker), None for its own."""
         ref = None if makers is None else _ray().put(makers)
         token = f"{self.session}:{uuid.uuid4().hex if worlds is None else worlds}"
-        pool = RayPool(self.remote, workers or self.workers, ref, token)
+        pool = RayPool(self.remote, workers or self.workers, ref, token, self.spaces)
         try:
             yield pool
         finally:
