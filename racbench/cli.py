@@ -4,7 +4,10 @@ Each command imports the engine it needs only when it runs, so `racbench --help`
 argument errors answer at once. A user's mistake (any `racbench.errors.InputError`: an
 unknown recipe key, malformed PDDL, an impossible request, an unusable path) ends with
 one message naming what was wrong and what is accepted, and exit code 2. Ctrl-C ends
-with exit code 130 and keeps what a rerun resumes from.
+with exit code 130 and keeps what a rerun resumes from. A worker process killed under a
+build (out of memory, a segfault, `kill -9`) ends it with one message naming the config
+it was building and exit code 75 (sysexits' EX_TEMPFAIL: not the user's input, so not
+2; a failure a rerun may get past, resuming from the finished configs it keeps).
 """
 
 from __future__ import annotations
@@ -26,13 +29,18 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
 from racbench.data import recipe_names
-from racbench.errors import InputError
+from racbench.errors import InputError, WorkerDied
 
 INTERRUPTED = 130
+WORKER_DIED = 75  # EX_TEMPFAIL (see the module's text)
 
 
 class UserError(click.ClickException):
     exit_code = 2
+
+
+class WorkerDiedError(click.ClickException):
+    exit_code = WORKER_DIED
 
 
 def _exit_interrupted(message: str = "interrupted") -> None:
@@ -69,13 +77,16 @@ def run() -> None:
 
 
 class _Racbench(click.Group):
-    """Turns refused requests into exit code 2 and Ctrl-C into 130, for every command."""
+    """Turns refused requests into exit code 2, Ctrl-C into 130 and a worker process
+    killed under a build into 75, for every command."""
 
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except InputError as exc:
             raise UserError(str(exc)) from None
+        except WorkerDied as exc:
+            raise WorkerDiedError(str(exc)) from None
         except KeyboardInterrupt:
             _exit_interrupted()
 

@@ -14,3 +14,15 @@ class InputError(ValueError):
 class GenerationError(InputError):
     """A request the generator cannot meet while making rows (e.g. more distinct rows
     than a world offers); found during a build, which then leaves nothing behind."""
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended while a build waited for its work (killed by the OS: out
+    of memory, a segfault, `kill -9`). Not the user's mistake, so not an InputError: the
+    CLI exits with its own code (75). `job` is the arguments of the job the worker was
+    running (None if it was between jobs or the engine cannot tell); the build replaces
+    the error with one naming the config it was building (`config`)."""
+
+    def __init__(self, message: str, job=None, config: str | None = None):
+        super().__init__(message)
+        self.job, self.config = job, config

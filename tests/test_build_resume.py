@@ -118,6 +118,53 @@ def test_a_rerun_of_an_edited_recipe_rebuilds_the_edited_config_too(tmp_path, re
     assert folder_bytes(out) == folder_bytes(clean)
 
 
+# The CLI with a fault put into its own process: a forked worker asked to make a row of
+# `switch` kills itself as the OS kills a process out of memory (the driver, whose pid
+# is noted first, is spared). Test-only: nothing of it is in racbench.
+KILLER = """
+import os
+from racbench.export import jobs
+from racbench.cli import main
+driver, generator = os.getpid(), jobs.generator
+def killing(name):
+    if name == "switch" and os.getpid() != driver:
+        os.kill(os.getpid(), 9)
+    return generator(name)
+jobs.generator = killing
+main()
+"""
+
+
+def test_a_worker_killed_stops_the_build_naming_its_config_and_the_rerun_builds_the_rest(
+        tmp_path, recipe):
+    """A worker killed while making `switch`'s rows (which Pool.imap would wait for for
+    ever) stops the build within seconds with exit 75 and one message naming the config,
+    keeping the two finished configs and nothing of `switch`; the rerun builds `switch`
+    alone, byte-identical to a clean build."""
+    out, partial = tmp_path / "out", tmp_path / ".out.partial"
+    killed = subprocess.run([sys.executable, "-c", KILLER, "build", recipe(), "--out", out,
+                             "--workers", "2", "--quiet"], capture_output=True, text=True,
+                            cwd=tmp_path, timeout=300)
+    assert killed.returncode == 75, killed.stderr
+    assert "was killed by SIGKILL" in killed.stderr, killed.stderr
+    assert "while building config 'switch'" in killed.stderr
+    assert "2 of 3 configs are finished and kept" in killed.stderr
+    assert "Traceback" not in killed.stderr and not out.exists()
+    assert sorted(p.name for p in partial.iterdir()) == [".state", "build.json", "first",
+                                                         "second"]
+    kept = {name: shard_ids(partial / name) for name in ("first", "second")}
+
+    rerun = racbench("build", recipe(), "--out", out, "--workers", 2, "--quiet", cwd=tmp_path)
+    assert rerun.returncode == 0, rerun.stderr
+    assert ("2 of 3 configs already finished and kept (1 more already probed); building 1: "
+            "switch\n") in rerun.stderr
+    assert {name: shard_ids(out / name) for name in kept} == kept
+    clean = tmp_path / "clean"
+    racbench("build", recipe(), "--out", clean, "--workers", 2, "--quiet",
+             cwd=tmp_path).check_returncode()
+    assert folder_bytes(out) == folder_bytes(clean)
+
+
 # probes run from the last run of configs back: `slow` is probed (and its probe kept)
 # before `refused`, which is refused before any row of `slow` is written
 REFUSED_THEN_SLOW = """

@@ -92,6 +92,31 @@ def test_a_world_loaded_again_reads_its_kept_space():
     release_worlds()
 
 
+def test_a_worker_told_the_builds_folder_shares_its_spaces(tmp_path):
+    """A worker that is not a fork of the build (a Ray worker) told the build's folder
+    (keep_spaces_in) keeps there the spaces it enumerates, and reads back the space kept
+    there (by any process) instead of enumerating it; told None, it keeps none."""
+    release_worlds()
+    domain, (p01, p02) = shipped_files("gripper", ["p01", "p02"])
+    try:
+        strips_world.keep_spaces_in(str(tmp_path))
+        first = world_for(domain, p01)
+        (kept,) = tmp_path.glob("*.pickle")
+        other = world_for(domain, p02)
+        assert other.states != first.states
+        # the kept file is what is read: one holding p02's space gives p02's states
+        kept.write_bytes(next(p for p in tmp_path.glob("*.pickle") if p != kept).read_bytes())
+        release_worlds()
+        assert world_for(domain, p01).states == other.states
+        strips_world.keep_spaces_in(None)
+        release_worlds()
+        assert world_for(domain, p01).states == first.states  # enumerated: none read
+        assert len(list(tmp_path.glob("*.pickle"))) == 2  # and none kept
+    finally:
+        strips_world.keep_spaces_in(None)
+        release_worlds()
+
+
 def test_a_kept_spaces_folder_gone_keeps_nothing_and_the_build_goes_on():
     """A folder that cannot take a space (here removed mid-build, as a temporary-file
     cleaner may; a full disk alike) keeps nothing: worlds are enumerated and warmed as

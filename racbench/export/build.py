@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
 
-from racbench.errors import InputError
+from racbench.errors import InputError, WorkerDied
 from racbench.progress import progress_bar
 from racbench.suites.fingerprint import config_fingerprint
 from racbench.suites.recipe import ConfigSpec, Recipe
@@ -53,12 +53,14 @@ from racbench.export.engines import LocalEngine, engine_session
 from racbench.export.config_checks import BuildError, checked as _checked
 from racbench.export.config_checks import named as _named, naming as _naming
 from racbench.export.engine_errors import EngineError, say
-from racbench.export.jobs import GC_EVERY, GENERATORS, probe_job, shard_jobs
+from racbench.export.jobs import (GC_EVERY, GENERATORS, probe_job, shard_jobs, warm_job,
+                                  warm_parts)
 from racbench.export.split_rows import SplitRows  # noqa: F401 (api.py imports it here)
 from racbench.text import sayer
 from racbench.worlds.strips.world import kept_spaces
 
 _say = sayer("cli", ("generation.j2", "build.j2"))
+SPACES = "spaces"  # in a Ray build's state folder: the state spaces its workers share
 
 
 @dataclass
@@ -160,27 +162,18 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
 
 
 def _load_ahead(recipe: Recipe, engine) -> None:
-    """The recipe's worlds made by the workers, each world a job (`warm_part`), for this
-    process to read back when it loads them (kept_spaces): enumerating and warming a
-    domain's problems one after another here, while the workers waited, was a third of
+    """The recipe's worlds made by the workers, each world a job (jobs.warm_job), for
+    this process to read back when it loads them (kept_spaces): enumerating and warming
+    a domain's problems one after another here, while the workers waited, was a third of
     an acp build's serial share."""
-    parts = {}
-    for spec in recipe.configs:
-        if hasattr(spec.task, "warm_parts"):
-            parts.update({part: spec.task for part in spec.task.warm_parts(tuple(spec.splits))})
+    parts, configs = warm_parts(recipe)
     if len(parts) > 1 and engine.workers > 1:
         with engine.pool() as pool:
-            list(pool.imap_unordered(_warm_job, sorted(parts.items())))
-
-
-def _warm_job(args: tuple) -> None:
-    """One world made ahead; a world that cannot be is left to this process's load,
-    which refuses it naming its config, as it would without the workers' help."""
-    part, task = args
-    try:
-        task.warm_part(part)
-    except Exception:  # noqa: BLE001 (refused, with its config named, by the load here)
-        pass
+            try:
+                list(pool.imap_unordered(warm_job, parts))
+            except WorkerDied as exc:  # the first config to load the world it was making
+                exc.config = configs[exc.job[0]] if exc.job is not None else None
+                raise
 
 
 def _probe_jobs(engine, jobs: list, progress: bool) -> tuple[list, str | None,
@@ -199,6 +192,9 @@ def _probe_jobs(engine, jobs: list, progress: bool) -> tuple[list, str | None,
                 done.append(result)
     except InputError as exc:  # the job that failed is the one after those done
         return done, jobs[len(done)][0], exc
+    except WorkerDied as exc:
+        exc.config = exc.job[0] if exc.job is not None else None
+        raise
     return done, None, None
 
 
@@ -316,6 +312,9 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         if resume:  # what is not kept (other configs, stale ones, half-written) goes
             keep_finished(partial, kept, {name: fingerprints[name] for name in todo})
         (partial / STATE).mkdir(parents=True, exist_ok=True)
+        if not engine.forks:  # workers share the spaces they enumerate (see ray_engine)
+            (partial / STATE / SPACES).mkdir(exist_ok=True)
+            engine.spaces = str(partial / STATE / SPACES)
         manifest.write_text(json.dumps({"recipe": recipe.name}))
     except OSError as exc:
         if not (kept or reused):
@@ -330,7 +329,8 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
     # now, not after hours of rows; the probes are kept for the rerun of a fixed recipe
     try:
         plans = _probe_all(recipe_run, set(todo), seed, engine, progress, probes)
-    except (InputError, KeyboardInterrupt) as exc:
+    except (InputError, KeyboardInterrupt, WorkerDied) as exc:
+        shutil.rmtree(partial / STATE / SPACES, ignore_errors=True)  # made again if need be
         finished = finished_configs(out)
         if not finished and (isinstance(exc, KeyboardInterrupt) or not probes.saved()):
             shutil.rmtree(partial, ignore_errors=True)
@@ -338,6 +338,8 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         elif isinstance(exc, InputError) and say is not None:
             say(_say("refused_kept", out=out, kept=finished, total=len(recipe_run.configs),
                      probed=probes.saved()))
+        if isinstance(exc, WorkerDied):
+            raise _died(exc, out, finished, len(recipe_run.configs), probes.saved()) from None
         raise
 
     total = sum(sum(s.splits.values()) for s in recipe_run.configs)
@@ -365,9 +367,11 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         else:  # written by a worker, like the shards: this process draws no figure
             with engine.pool() as pool:
                 list(pool.imap(card_job, [card]))
-    except (InputError, KeyboardInterrupt) as exc:
-        # a config refused while writing, or Ctrl-C: keep the finished configs for a
-        # rerun to resume from (one of a fixed recipe), else leave nothing behind
+    except (InputError, KeyboardInterrupt, WorkerDied) as exc:
+        # a config refused while writing, Ctrl-C, or a worker killed (out of memory...):
+        # keep the finished configs for a rerun to resume from (one of a fixed recipe),
+        # else leave nothing behind
+        shutil.rmtree(partial / STATE / SPACES, ignore_errors=True)  # made again if need be
         finished = finished_configs(out)
         for work in partial.glob("*.tmp"):  # the config being written when it stopped
             shutil.rmtree(work, ignore_errors=True)
@@ -377,6 +381,8 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         elif isinstance(exc, InputError) and say is not None:
             say(_say("refused_kept", out=out, kept=finished, total=len(recipe_run.configs),
                      probed=0))
+        if isinstance(exc, WorkerDied):
+            raise _died(exc, out, finished, len(recipe_run.configs), 0) from None
         raise
     finally:
         bar.close()
@@ -387,6 +393,13 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         shutil.rmtree(out)
     os.replace(partial, out)
     return out
+
+
+def _died(exc: WorkerDied, out: Path, kept: int, total: int, probed: int) -> WorkerDied:
+    """The error a build stops with when a worker died: how, the config it was
+    building (if known), and what a rerun resumes from."""
+    return WorkerDied(_say("worker_died", how=str(exc), config=exc.config, out=out,
+                           kept=kept, total=total, probed=probed), exc.job, exc.config)
 
 
 def _probe_all(recipe: Recipe, todo: set[str], seed: int, engine, progress: bool,

@@ -52,6 +52,30 @@ def make_chunk(args: tuple[str, str, int, list[int]]) -> list[tuple[dict, str, i
     return out
 
 
+def warm_parts(recipe) -> tuple[list, dict]:
+    """The worlds of `recipe` that its workers can make ahead (`warm_part`: inside
+    `kept_spaces`, a STRIPS problem's space and caches, kept for every process of the
+    build to read back), as warm_job arguments in a fixed order, and the first config
+    to load each (part -> config name)."""
+    parts, configs = {}, {}
+    for spec in recipe.configs:
+        if hasattr(spec.task, "warm_parts"):
+            for part in spec.task.warm_parts(tuple(spec.splits)):
+                parts[part] = spec.task
+                configs.setdefault(part, spec.name)
+    return sorted(parts.items()), configs
+
+
+def warm_job(args: tuple) -> None:
+    """One world made ahead; a world that cannot be is left to the load that needs it,
+    which refuses it naming its config, as it would without the workers' help."""
+    part, task = args
+    try:
+        task.warm_part(part)
+    except Exception:  # noqa: BLE001 (refused, with its config named, by the load)
+        pass
+
+
 def probe_job(args: tuple):
     """A config's probe, or one share of it (`part`) where its config splits it."""
     name, cfg, seed, splits, part = args

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
+from racbench.errors import WorkerDied
 from racbench.export.jobs import ShardDone, ShardJob, make_chunk, write_shard
 
 # a shard of up to this many rows is one worker's job; a larger one is made in chunks
@@ -49,6 +50,15 @@ class LocalShards:
         self.remade = 0  # shards the driver made again (a problem of an earlier shard)
 
     def write_shards(self, shards: Iterable[ShardJob]) -> Iterator[ShardDone]:
+        try:
+            yield from self._write(shards)
+        except WorkerDied as exc:  # named by the config of the job the worker ran
+            if exc.job is not None:
+                kind, job = exc.job
+                exc.config = job.name if kind == "shard" else job[0]
+            raise
+
+    def _write(self, shards: Iterable[ShardJob]) -> Iterator[ShardDone]:
         shards = list(shards)
         many = len(shards) >= SHARDS_PER_WORKER * self.workers
 
@@ -80,6 +90,8 @@ class LocalShards:
         if the rows run out)."""
         try:
             done = next(results)
+        except WorkerDied:
+            raise
         except Exception:
             if not earlier:  # the worker was told all there was: its error is the build's
                 raise

@@ -17,7 +17,16 @@ functions by module. A worker process is not a fork of the driver, so the row ma
 ingredients (`makers`: each config's task, seed, splits and probe result) go to the
 object store once per run of configs, and a worker makes a config's row maker the first
 time one of its jobs lands there (jobs.generator), keeping it (and the worlds it
-loaded) for every later task of that pool; a new pool lets them go.
+loaded) for every later task of that pool; a new pool lets them go. A world's state
+space is enumerated once a build, not once a worker: a run's worlds are made first, a
+job each (jobs.warm_job, as a local build's workers make them), and kept in the build's
+state folder (`.state/spaces` of the unfinished folder, which every node reaches), from
+which every worker loading one reads it back (world.keep_spaces_in): reading acp's
+spaces back costs a thirtieth of enumerating them.
+
+A task whose worker dies (the OS killed it out of memory, a crash) is run again, up to
+TASK_RETRIES times: its rows and its shard's bytes depend on its arguments only, and a
+shard is written whole; past them the build stops with WorkerDied naming the config.
 """
 
 from __future__ import annotations
@@ -31,9 +40,11 @@ from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
 from racbench.export import jobs
+from racbench.errors import WorkerDied
 from racbench.export.engine_errors import EngineError, say
 from racbench.tasks.rows import release_worlds
 from racbench.worlds.strips import limits
+from racbench.worlds.strips.world import keep_spaces_in
 
 def _ray():
     """Ray, imported when a Ray build runs (the optional extra `racbench[ray]`)."""
@@ -49,6 +60,7 @@ IN_FLIGHT_PER_WORKER = 3  # tasks queued per worker: enough to keep them busy, f
 # many, and a larger one's chunks are no smaller than this whatever the number of workers (configs run side by side keep them
 # busy). Where the rows are cut never changes the bytes.
 ROWS_PER_TASK = 256
+TASK_RETRIES = 3  # runs of a task again after its worker died (never after its own error)
 _WORKER_STATE: dict = {"worlds": None, "makers": None, "gc": False}
 TASKS: Counter = Counter()  # tasks submitted by this process, by job (what the driver pays for)
 
@@ -61,7 +73,8 @@ def _install(makers_box: list) -> None:
     if not _WORKER_STATE["gc"]:
         gc.set_threshold(jobs.GC_EVERY, *gc.get_threshold()[1:])
         _WORKER_STATE["gc"] = True
-    worlds, ref = makers_box  # the pool's worlds token, its makers' reference (or None)
+    worlds, ref, spaces = makers_box  # the pool's worlds token, its makers' reference
+    keep_spaces_in(spaces)  # (or None), the build's folder of kept state spaces (or None)
     key = None if ref is None else ref.hex()
     if _WORKER_STATE["worlds"] != worlds:
         if _WORKER_STATE["worlds"] is not None:  # another run's worlds
@@ -97,9 +110,10 @@ class RayPool:
 
     writes_shards = True
 
-    def __init__(self, remote, workers: int, makers_ref, worlds: str):
+    def __init__(self, remote, workers: int, makers_ref, worlds: str,
+                 spaces: str | None = None):
         self.remote, self.workers = remote, workers
-        self.box = [worlds, makers_ref]  # see _install
+        self.box = [worlds, makers_ref, spaces]  # see _install
         self.limits = limits.current()  # those of the build that opened this pool
         self.pending: deque = deque()
         self.inputs: deque = deque()  # the chunk tasks of the shards pending
@@ -125,7 +139,7 @@ class RayPool:
         worker in flight."""
         window = max(2, IN_FLIGHT_PER_WORKER * self.workers)
         pending, in_flight = self.pending, 0
-        config, earlier = None, []
+        config, earlier, owner = None, [], {}  # owner: each write task's config
         for unit in _units(shards):
             if unit[0].name != config:
                 config, earlier = unit[0].name, []
@@ -136,14 +150,17 @@ class RayPool:
                 ref = self._submit(jobs.write_shard_run, unit, *earlier)
             earlier.append(ref)
             pending.append(ref)
+            owner[ref] = config
             self.inputs.append(chunks)  # for cancel()
             in_flight += len(chunks) + 1
             while in_flight > window and len(pending) > 1:  # the last unit's go on
                 in_flight -= len(self.inputs.popleft()) + 1
-                yield from _done(_result(pending.popleft()))
+                ref = pending.popleft()
+                yield from _done(_result(ref, owner.pop(ref)))
         while pending:
             self.inputs.popleft()
-            yield from _done(_result(pending.popleft()))
+            ref = pending.popleft()
+            yield from _done(_result(ref, owner.pop(ref)))
 
     def _submit(self, job: Callable, args, *inputs):
         TASKS[job.__name__] += 1
@@ -186,9 +203,10 @@ def _done(result) -> tuple:
     return (result,) if isinstance(result, jobs.ShardDone) else result
 
 
-def _result(ref):
+def _result(ref, config: str | None = None):
     """A task's result; a task's own exception (a GenerationError...) is raised as itself,
-    not wrapped in Ray's traceback."""
+    not wrapped in Ray's traceback; a task whose worker (or node, or result) was lost
+    once Ray's retries (TASK_RETRIES) were spent as WorkerDied, naming `config`."""
     ray = _ray()
     try:
         return ray.get(ref)
@@ -197,6 +215,16 @@ def _result(ref):
         if isinstance(cause, Exception):
             raise cause from None
         raise
+    except _lost(ray) as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise WorkerDied(say("ray_worker_lost", reason=reason), None, config) from None
+
+
+def _lost(ray) -> tuple:
+    """What ray.get raises for a task lost with its worker, not for the task's error."""
+    return tuple(getattr(ray.exceptions, name) for name in (
+        "WorkerCrashedError", "NodeDiedError", "OutOfMemoryError", "ObjectLostError",
+        "LocalRayletDiedError") if hasattr(ray.exceptions, name))
 
 
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
@@ -242,8 +270,15 @@ class RayEngine:
             self.started = True
         cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
         self.workers = workers or cpus
-        self.remote = ray.remote(num_cpus=1, max_retries=0)(_run)
+        # a task whose worker dies (out of memory, a crash) runs again: its rows and its
+        # shard's bytes depend on its arguments alone, and a shard is written whole
+        # (renamed into place), so a retry writes the same file
+        self.remote = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(_run)
         self.session = uuid.uuid4().hex  # this build's, for the pools' worlds tokens
+        # the folder the workers keep the state spaces they enumerate in, for each other
+        # to read back (set by the build: in its unfinished folder, which every node
+        # reaches); None: each worker enumerates every world it loads
+        self.spaces: str | None = None
 
     @contextmanager
     def pool(self, workers: int | None = None, makers: dict | None = None,
@@ -252,7 +287,7 @@ class RayEngine:
         of the same run in this build share them in each worker), None for its own."""
         ref = None if makers is None else _ray().put(makers)
         token = f"{self.session}:{uuid.uuid4().hex if worlds is None else worlds}"
-        pool = RayPool(self.remote, workers or self.workers, ref, token)
+        pool = RayPool(self.remote, workers or self.workers, ref, token, self.spaces)
         try:
             yield pool
         finally:

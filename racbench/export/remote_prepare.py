@@ -5,8 +5,9 @@ A local build loads each run's worlds in its driver (forked workers share them),
 probes, checks and keeps each config's row maker there. A Ray worker shares nothing
 with the driver, so there the driver would load every world for nothing but its own
 checks (a fifth of a build's CPU on `acp`): instead the same steps run as jobs, in
-rounds over the run's configs, each job naming the config it refuses: the probe's
-shares (`parts_job`), each share (jobs.probe_job), then the joined probe (kept in the
+rounds over the run's configs, each job naming the config it refuses: the run's worlds
+made ahead (jobs.warm_job, kept for every worker to read back, see ray_engine.py), the
+probe's shares (`parts_job`), each share (jobs.probe_job), then the joined probe (kept in the
 partial folder for a rerun as soon as it is back) with the checks of
 config_checks.checked (`settle_job`), which send back what the driver needs of a row
 maker (its card summary, its rows per shard); each round's jobs go in a few tasks a
@@ -16,12 +17,12 @@ build, so the same bytes and messages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator
 
 from racbench.errors import InputError
 from racbench.export.config_checks import checked, named, naming
-from racbench.export.jobs import probe_job
+from racbench.export.jobs import probe_job, warm_job, warm_parts
 
 BATCHES_PER_WORKER = 4  # a round's jobs go in this many tasks a worker (Ray's cost is per task)
 
@@ -91,6 +92,12 @@ def prepare_in_workers(recipe, seed: int, engine, probes=None) -> tuple[dict, di
     cached = {name: result for name, (found, result) in kept.items() if found}
     todo = [spec for spec in recipe.configs if spec.name not in cached]
     with engine.pool(worlds=recipe.configs[0].task.worlds_key) as pool:
+        # the run's worlds made first, each by one worker, as a local build's workers
+        # make them (build._load_ahead): the others read them back (kept_spaces)
+        parts, first = warm_parts(replace(recipe, configs=tuple(todo)))
+        if len(parts) > 1 and pool.workers > 1:
+            for _ in _batched(pool, warm_job, parts, [first[part] for part, _ in parts]):
+                pass
         shares = list(_batched(pool, parts_job, [(s.name, s.task, seed, tuple(s.splits))
                                                  for s in todo], [s.name for s in todo]))
         jobs = [(spec.name, spec.task, seed, tuple(spec.splits) if part is None else

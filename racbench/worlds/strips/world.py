@@ -121,6 +121,14 @@ def kept_spaces():
             _spaces[0] = None
 
 
+def keep_spaces_in(folder: str | None) -> None:
+    """In a worker that is not a fork of the build's process (a Ray worker): keep and
+    read back state spaces in `folder`, the build's, which its other workers share (on a
+    cluster, a folder every node reaches: the build's unfinished folder); None: keep
+    none. A folder this process cannot reach keeps nothing: it enumerates, as without."""
+    _spaces[0] = None if folder is None else Path(folder)
+
+
 def spaces_kept() -> bool:
     """Inside `kept_spaces`: a space enumerated (and a world warmed) now, in this
     process or in a worker forked from it, is read back by a world loaded later."""
