@@ -186,6 +186,7 @@ class ConfigRows:
         self.family = FAMILIES[cfg.family]
         self.n_variants = max(1, len(self.family.negative_kinds))
         self._texts: dict = {}  # id(domain) or a domainless world -> its TaskText
+        self._targets: dict = {}  # (split, Stratum) -> its bool Target (target_for)
         self.worlds, self.excluded = load_worlds(cfg, splits, config_name=name), []
         # rows asked of each split, if `splits` says (split -> rows): surveys are sized by them
         self.asked = dict(splits) if isinstance(splits, dict) else {}
@@ -421,11 +422,19 @@ class ConfigRows:
         form = self.cfg.form
         if form == "bool":
             stratum = stratum_for(code, self.groups[split], self.n_variants)
+            # rows share a few strata: each one's target is made once (Targets are equal
+            # whenever their strata are, and never changed)
+            key = (split, stratum)
+            found = self._targets.get(key)
+            if found is not None:
+                return found
             allowed = self.cell_variants[(split, stratum.cell)]
             if stratum.variant not in allowed:  # e.g. no suboptimal one-step observation
                 stratum = Stratum(stratum.label, stratum.cell,
                                   allowed[stratum.variant % len(allowed)])
-            return Target("bool", stratum.label, variant=stratum.variant, cell=stratum.cell)
+            found = Target("bool", stratum.label, variant=stratum.variant, cell=stratum.cell)
+            self._targets[key] = found
+            return found
         if form == "mc":
             return Target("mc", index=code % N_OPTIONS)
         return Target("open")
