@@ -318,3 +318,60 @@ def test_symbolic_renamed_as_encoded_is_the_renamed_copy_encoded():
             plain = names.symbolic(copy)
             assert symbolic_and_key(made, names=names) == (canonical_json(plain), problem_key(
                 {k: v for k, v in plain.items() if k != "answer"}))
+
+
+def test_scalar_json_is_canonical_json():
+    """A row's answers and flags encoded without the encoder: the encoder's text."""
+    from racbench.splits.dedup import scalar_json
+
+    class Count(int):
+        pass
+
+    for value in (True, False, None, 0, 1, -7, 2 ** 80, -(2 ** 70), 1.5, float("inf"), "é",
+                  Count(3), [1, True], {"b": None, "a": 2}):
+        assert scalar_json(value) == canonical_json(value), value
+
+
+def test_renamed_state_is_each_renamed_fact_said():
+    """A renamed phrasing says a state's facts in one step: the same text, from the same
+    draws, as TaskText.state asking the renamed copy fact by fact."""
+    from racbench.text.phrasing import TaskText
+
+    rng = random.Random(5)
+    for world in (trac_world(5), trac_world(10)):
+        base = world.text(None, 0, 0, "trac", "blocksworld")
+        objects = list(world.objects)
+        for _ in range(50):
+            names = Names(dict(zip(objects, rng.sample(
+                ["red", "blue", "{0}", "é", "b01", "x y", "teal", "gold", "plum", "navy",
+                 "rose", "sand"], len(objects)))), world.domain)
+            text = base.renamed(names)
+            atoms = world.state_terms(world.sample_state(rng))
+            seed = rng.random()
+            assert text.state(atoms, random.Random(seed)) == \
+                TaskText.state(text, atoms, random.Random(seed))
+
+
+def test_shard_table_as_from_pydict(tmp_path):
+    """write_table builds each column's array itself: the same file, byte for byte, as
+    the table Table.from_pydict makes of the same rows, written alike."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from racbench.export.parquet import write_table
+    from racbench.tasks.schema import task_features
+
+    features = task_features()
+    rows = [{"id": f"r{i}", "family": "projection", "domain": "blocksworld", "problem": "p",
+             "form": "bool" if i % 2 else "mc", "context": "é" * i, "question": "q?",
+             "choices": [] if i % 2 else ["a", "b"], "answer": "true", "answer_index": -1,
+             "label": i % 2 if i % 3 else -1, "n_objects": 5, "n_ground_actions": 50,
+             "optimal_plan_length": None if i % 4 else i, "sequence_length": i,
+             "branching_factor": 3, "symbolic": "{}", "metadata": "{}",
+             "generator_version": "0", "seed": 2 ** 62 + i} for i in range(40)]
+    write_table(tmp_path / "x.parquet", rows, features)
+    want = pa.Table.from_pydict({name: [row[name] for row in rows] for name in features},
+                                schema=features.arrow_schema)
+    pq.write_table(want, tmp_path / "y.parquet", compression="zstd", use_dictionary=True,
+                   write_statistics=True, row_group_size=10_000)
+    assert (tmp_path / "x.parquet").read_bytes() == (tmp_path / "y.parquet").read_bytes()
+    assert pq.read_table(tmp_path / "x.parquet").num_rows == 40
