@@ -1,9 +1,9 @@
 """A local build's shards written by its forked workers, the driver only committing.
 
-A shard of up to LOCAL_SHARD_ROWS rows is made and written whole by one worker
-(jobs.write_shard), as a Ray task writes it, so the driver neither makes, nor
-deduplicates, nor converts to Parquet the rows of such shards (on `acp`, every shard:
-those were most of its serial share). A Ray task waits for the shards of its config
+A shard of up to LOCAL_SHARD_ROWS rows (CHEAP_SHARD_ROWS where its rows are cheap) is
+made and written whole by one worker (jobs.write_shard), as a Ray task writes it, so
+the driver neither makes, nor deduplicates, nor converts to Parquet the rows of such
+shards (on `acp` and `trac`, every shard: those were most of their serial share). A Ray task waits for the shards of its config
 before it, whose problems its rows must not repeat; a fork pool has no such waiting,
 so a worker writes its shard as if none came before, and the driver checks what it
 sent back: a shard none of whose problems an earlier shard of its config has is the
@@ -21,10 +21,15 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from racbench.export.jobs import ShardDone, ShardJob, make_chunk, write_shard
+from racbench.export.jobs import GENERATORS, ShardDone, ShardJob, make_chunk, write_shard
 
 # a shard of up to this many rows is one worker's job; a larger one is made in chunks
 LOCAL_SHARD_ROWS = 2_000
+# ... up to this many where its row maker says its rows are cheap (`cheap_rows`: a
+# STRIPS world's, well under a millisecond and a few KB each): TRAC's splits of 3,000
+# and 10,000 rows were made in chunks, sent back pickled and written by the driver,
+# which took 14% of the build's CPU while the workers waited for it
+CHEAP_SHARD_ROWS = 10_000
 SHARDS_PER_WORKER = 4  # whole shards only where a run has this many a worker
 
 
@@ -35,6 +40,14 @@ def shard_task(args: tuple):
     return write_shard(job) if kind == "shard" else make_chunk(job)
 
 
+
+
+def whole_shard(job: ShardJob) -> bool:
+    """Is the shard small enough for one worker to make and write whole (in a run of
+    enough shards to keep the workers busy)? Up to LOCAL_SHARD_ROWS rows, or
+    CHEAP_SHARD_ROWS where its row maker (in jobs.GENERATORS) says its rows are cheap."""
+    cheap = getattr(GENERATORS.get(job.name), "cheap_rows", False)
+    return len(job.codes) <= (CHEAP_SHARD_ROWS if cheap else LOCAL_SHARD_ROWS)
 
 
 class LocalShards:
@@ -53,7 +66,7 @@ class LocalShards:
         many = len(shards) >= SHARDS_PER_WORKER * self.workers
 
         def whole(job: ShardJob) -> bool:
-            return many and len(job.codes) <= LOCAL_SHARD_ROWS
+            return many and whole_shard(job)
 
         tasks = [task for job in shards for task in
                  ([("shard", job)] if whole(job) else [("chunk", c) for c in job.chunks()])]

@@ -171,6 +171,13 @@ class ConfigRows:
         else:
             self._feasible_problems(feasible, surveys)
 
+    @property
+    def cheap_rows(self) -> bool:
+        """Are its rows cheap to make and small (a STRIPS or rule world's, not the science
+        lab's, whose rows cost up to seconds)? A local build's worker then makes and
+        writes larger shards whole (export/local_shards.py)."""
+        return not self.cfg.science
+
     @classmethod
     def loaded(cls, name: str, cfg: TaskConfig, seed: int, splits) -> "ConfigRows":
         """Its worlds loaded and nothing probed: what a probe job (in a worker) works on,
