@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from racbench.version import __version__
 from racbench.errors import GenerationError
 from racbench.splits.dedup import canonical_json, symbolic_and_key
+from racbench.splits.draws import sample
 from racbench.splits.names import POOLS, name_pool
 from racbench.splits.seeding import derive_seed
 from racbench.splits.strata import Stratum, stratum_for
@@ -541,7 +542,7 @@ class ConfigRows:
     def _names(self, world: StripsWorld, rng: random.Random) -> Names | None:
         if self.cfg.names not in POOLS:
             return None
-        chosen = rng.sample(name_pool(self.cfg.names), len(world.objects))
+        chosen = sample(rng, name_pool(self.cfg.names), len(world.objects))
         return Names(dict(zip(world.objects, chosen)), world.domain)
 
     def _phrasing_json(self) -> str:
