@@ -351,27 +351,3 @@ def test_renamed_state_is_each_renamed_fact_said():
             assert text.state(atoms, random.Random(seed)) == \
                 TaskText.state(text, atoms, random.Random(seed))
 
-
-def test_shard_table_as_from_pydict(tmp_path):
-    """write_table builds each column's array itself: the same file, byte for byte, as
-    the table Table.from_pydict makes of the same rows, written alike."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-    from racbench.export.parquet import write_table
-    from racbench.tasks.schema import task_features
-
-    features = task_features()
-    rows = [{"id": f"r{i}", "family": "projection", "domain": "blocksworld", "problem": "p",
-             "form": "bool" if i % 2 else "mc", "context": "é" * i, "question": "q?",
-             "choices": [] if i % 2 else ["a", "b"], "answer": "true", "answer_index": -1,
-             "label": i % 2 if i % 3 else -1, "n_objects": 5, "n_ground_actions": 50,
-             "optimal_plan_length": None if i % 4 else i, "sequence_length": i,
-             "branching_factor": 3, "symbolic": "{}", "metadata": "{}",
-             "generator_version": "0", "seed": 2 ** 62 + i} for i in range(40)]
-    write_table(tmp_path / "x.parquet", rows, features)
-    want = pa.Table.from_pydict({name: [row[name] for row in rows] for name in features},
-                                schema=features.arrow_schema)
-    pq.write_table(want, tmp_path / "y.parquet", compression="zstd", use_dictionary=True,
-                   write_statistics=True, row_group_size=10_000)
-    assert (tmp_path / "x.parquet").read_bytes() == (tmp_path / "y.parquet").read_bytes()
-    assert pq.read_table(tmp_path / "x.parquet").num_rows == 40

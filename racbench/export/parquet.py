@@ -26,10 +26,8 @@ def write_table(path: Path, rows: list[dict], features: Features) -> None:
     The schema carries the `datasets` features in its metadata, so `load_dataset`
     restores ClassLabel names without reading the card."""
     schema = features.arrow_schema
-    # each column's array made with its type, then the table: the same table as
-    # Table.from_pydict(columns, schema=schema), which took four times as long
-    table = pa.Table.from_arrays([pa.array([row[field.name] for row in rows], type=field.type)
-                                  for field in schema], schema=schema)
+    columns = {name: [row[name] for row in rows] for name in features}
+    table = pa.Table.from_pydict(columns, schema=schema)
     tmp = path.with_name(path.name + ".tmp")
     pq.write_table(table, tmp, compression="zstd", use_dictionary=True,
                    write_statistics=True, row_group_size=10_000)
