@@ -71,8 +71,8 @@ def test_a_remade_shard_refuses_as_the_one_process_build_does(twins, tmp_path):
 def test_cheap_rows_shards_are_written_whole_by_workers():
     """TRAC's splits of 3,000 and 10,000 rows: its row maker says its rows are cheap, so
     a worker makes and writes each such shard whole (the driver wrote them from pickled
-    chunks, 14% of the build's CPU); a larger one, or a row maker that does not say so,
-    is made in chunks as before."""
+    chunks); a larger one, or a row maker that does not say so, is made in chunks as
+    before."""
     from dataclasses import replace
 
     from racbench.export import jobs
