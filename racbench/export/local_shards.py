@@ -3,8 +3,8 @@
 A shard of up to LOCAL_SHARD_ROWS rows (CHEAP_SHARD_ROWS where its rows are cheap) is
 made and written whole by one worker (jobs.write_shard), as a Ray task writes it, so
 the driver neither makes, nor deduplicates, nor converts to Parquet the rows of such
-shards (on `acp` and `trac`, every shard: those were most of their serial share). A Ray task waits for the shards of its config
-before it, whose problems its rows must not repeat; a fork pool has no such waiting,
+shards (on `acp` and `trac`, every shard: those were most of their serial share). A Ray
+task waits for the shards of its config before it, whose problems its rows must not repeat; a fork pool has no such waiting,
 so a worker writes its shard as if none came before, and the driver checks what it
 sent back: a shard none of whose problems an earlier shard of its config has is the
 one the build writes in order (a row the worker redrew repeated a problem of its own
