@@ -1,20 +1,20 @@
 """A local build's shards written by its forked workers, the driver only committing.
 
 A shard of up to LOCAL_SHARD_ROWS rows (CHEAP_SHARD_ROWS where its rows are cheap) is
-made and written whole by one worker (jobs.write_shard), as a Ray task writes it, so
-the driver neither makes, nor deduplicates, nor converts to Parquet the rows of such
-shards (on `acp` and `trac`, every shard: those were most of their serial share). A Ray
-task waits for the shards of its config before it, whose problems its rows must not repeat; a fork pool has no such waiting,
-so a worker writes its shard as if none came before, and the driver checks what it
-sent back: a shard none of whose problems an earlier shard of its config has is the
-one the build writes in order (a row the worker redrew repeated a problem of its own
-shard, which the build redraws too); one that has such a problem (rare: the splits of
-a config ask about different problems) is made again by the driver, told the earlier
-shards, and written over. A larger shard's rows, and every shard's of a run of too few
-shards to keep each worker busy with whole ones (a science task's few slow
-trajectories), are made in chunks by the workers and the shard is written by the
-driver (jobs.write_shard too), as before. Either way, the same rows in the same shards as
-a build in one process, for any number of workers.
+made and written whole by one worker (jobs.write_shard), as a Ray task writes it, so the
+driver neither makes, nor deduplicates, nor converts to Parquet the rows of such shards
+(on `acp` and `trac`, every shard: those were most of their serial share). A Ray task
+waits for the shards of its config before it, whose problems its rows must not repeat; a
+fork pool has no such waiting, so a worker writes its shard as if none came before, and
+the driver checks what it sent back: a shard none of whose problems an earlier shard of
+its config has is the one the build writes in order (a row the worker redrew repeated a
+problem of its own shard, which the build redraws too); one that has such a problem
+(rare: the splits of a config ask about different problems) is made again by the driver,
+told the earlier shards, and written over. A larger shard's rows, and every shard's of a
+run of too few shards to keep each worker busy with whole ones (a science task's few
+slow trajectories), are made in chunks by the workers and the shard is written by the
+driver (jobs.write_shard too), as before. Either way, the same rows in the same shards
+as a build in one process, for any number of workers.
 """
 
 from __future__ import annotations
