@@ -3,7 +3,7 @@ rows drawn with it keep their bytes."""
 
 import random
 
-from racbench.splits.draws import below, pick, shuffle
+from racbench.splits.draws import below, pick, sample, shuffle
 
 SIZES = (1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 100, 1000, 4097, 2**32 - 1, 2**32, 2**40 + 3)
 
@@ -41,3 +41,20 @@ def test_below_refuses_an_empty_range_as_randrange_does():
         except ValueError:
             continue
         raise AssertionError(f"below drew from range({n})")
+
+
+def test_sample_draws_as_random_does():
+    """Both of random.sample's ways (a pool, distinct indices: k > 5 and small
+    populations switch between them), and the stream left at the same place."""
+    for seed in range(30):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 5, 10, 20, 21, 22, 40, 45, 46, 100, 1000):
+            for k in sorted({0, 1, min(n, 5), min(n, 6), min(n, 10), n // 2, n}):
+                seq = [f"name{i}" for i in range(n)]
+                assert sample(ours, seq, k) == theirs.sample(seq, k), (n, k)
+        assert ours.random() == theirs.random()
+    try:
+        sample(random.Random(0), [1, 2], 3)
+    except ValueError:
+        return
+    raise AssertionError("sampled more than the population")

@@ -66,3 +66,33 @@ def test_a_remade_shard_refuses_as_the_one_process_build_does(twins, tmp_path):
         assert not out.exists() and not (tmp_path / f".out{workers}.partial").exists()
     assert messages[0] == messages[1]
     assert "config 'switch0': the test split asks for 12 rows" in messages[0]
+
+
+def test_cheap_rows_shards_are_written_whole_by_workers():
+    """TRAC's splits of 3,000 and 10,000 rows: its row maker says its rows are cheap, so
+    a worker makes and writes each such shard whole (the driver wrote them from pickled
+    chunks); a larger one, or a row maker that does not say so, is made in chunks as
+    before."""
+    from dataclasses import replace
+
+    from racbench.export import jobs
+    from racbench.export.local_shards import CHEAP_SHARD_ROWS, LOCAL_SHARD_ROWS, whole_shard
+    from racbench.suites.recipe import load_recipe
+
+    recipe = load_recipe("trac").select("ge3_projection")
+    spec = recipe.configs[0]
+    gen = spec.task.rows(spec.name, recipe.seed, spec.splits)
+    assert gen.cheap_rows and CHEAP_SHARD_ROWS >= 10_000 > LOCAL_SHARD_ROWS
+    job = jobs.ShardJob(spec.name, "test", 10_000, 0, 1, 0, list(range(10_000)), 500, "")
+    saved = dict(jobs.GENERATORS)
+    try:
+        jobs.GENERATORS[spec.name] = gen
+        assert whole_shard(job)
+        assert not whole_shard(replace(job, codes=list(range(CHEAP_SHARD_ROWS + 1))))
+        gold = load_recipe("science-gold").configs[0]  # the lab's gold trajectories
+        jobs.GENERATORS[spec.name] = gold.task.rows(gold.name, 0, gold.splits)
+        assert not whole_shard(job)  # its row maker says nothing of its rows: 2,000
+        assert whole_shard(replace(job, codes=list(range(LOCAL_SHARD_ROWS))))
+    finally:
+        jobs.GENERATORS.clear()
+        jobs.GENERATORS.update(saved)

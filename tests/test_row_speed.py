@@ -343,3 +343,36 @@ def test_symbolic_renamed_as_encoded_is_the_renamed_copy_encoded():
             plain = names.symbolic(copy)
             assert symbolic_and_key(made, names=names) == (canonical_json(plain), problem_key(
                 {k: v for k, v in plain.items() if k != "answer"}))
+
+
+def test_scalar_json_is_canonical_json():
+    """A row's answers and flags encoded without the encoder: the encoder's text."""
+    from racbench.splits.dedup import scalar_json
+
+    class Count(int):
+        pass
+
+    for value in (True, False, None, 0, 1, -7, 2 ** 80, -(2 ** 70), 1.5, float("inf"), "é",
+                  Count(3), [1, True], {"b": None, "a": 2}):
+        assert scalar_json(value) == canonical_json(value), value
+
+
+def test_renamed_state_is_each_renamed_fact_said():
+    """A renamed phrasing says a state's facts in one step: the same text, from the same
+    draws, as TaskText.state asking the renamed copy fact by fact."""
+    from racbench.text.phrasing import TaskText
+
+    rng = random.Random(5)
+    for world in (trac_world(5), trac_world(10)):
+        base = world.text(None, 0, 0, "trac", "blocksworld")
+        objects = list(world.objects)
+        for _ in range(50):
+            names = Names(dict(zip(objects, rng.sample(
+                ["red", "blue", "{0}", "é", "b01", "x y", "teal", "gold", "plum", "navy",
+                 "rose", "sand"], len(objects)))), world.domain)
+            text = base.renamed(names)
+            atoms = world.state_terms(world.sample_state(rng))
+            seed = rng.random()
+            assert text.state(atoms, random.Random(seed)) == \
+                TaskText.state(text, atoms, random.Random(seed))
+

@@ -1,20 +1,20 @@
 """A local build's shards written by its forked workers, the driver only committing.
 
-A shard of up to LOCAL_SHARD_ROWS rows is made and written whole by one worker
-(jobs.write_shard), as a Ray task writes it, so the driver neither makes, nor
-deduplicates, nor converts to Parquet the rows of such shards (on `acp`, every shard:
-those were most of its serial share). A Ray task waits for the shards of its config
-before it, whose problems its rows must not repeat; a fork pool has no such waiting,
-so a worker writes its shard as if none came before, and the driver checks what it
-sent back: a shard none of whose problems an earlier shard of its config has is the
-one the build writes in order (a row the worker redrew repeated a problem of its own
-shard, which the build redraws too); one that has such a problem (rare: the splits of
-a config ask about different problems) is made again by the driver, told the earlier
-shards, and written over. A larger shard's rows, and every shard's of a run of too few
-shards to keep each worker busy with whole ones (a science task's few slow
-trajectories), are made in chunks by the workers and the shard is written by the
-driver (jobs.write_shard too), as before. Either way, the same rows in the same shards as
-a build in one process, for any number of workers.
+A shard of up to LOCAL_SHARD_ROWS rows (CHEAP_SHARD_ROWS where its rows are cheap) is
+made and written whole by one worker (jobs.write_shard), as a Ray task writes it, so the
+driver neither makes, nor deduplicates, nor converts to Parquet the rows of such shards
+(on `acp` and `trac`, every shard: those were most of their serial share). A Ray task
+waits for the shards of its config before it, whose problems its rows must not repeat; a
+fork pool has no such waiting, so a worker writes its shard as if none came before, and
+the driver checks what it sent back: a shard none of whose problems an earlier shard of
+its config has is the one the build writes in order (a row the worker redrew repeated a
+problem of its own shard, which the build redraws too); one that has such a problem
+(rare: the splits of a config ask about different problems) is made again by the driver,
+told the earlier shards, and written over. A larger shard's rows, and every shard's of a
+run of too few shards to keep each worker busy with whole ones (a science task's few
+slow trajectories), are made in chunks by the workers and the shard is written by the
+driver (jobs.write_shard too), as before. Either way, the same rows in the same shards
+as a build in one process, for any number of workers.
 """
 
 from __future__ import annotations
@@ -22,10 +22,15 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from racbench.errors import WorkerDied
-from racbench.export.jobs import ShardDone, ShardJob, make_chunk, write_shard
+from racbench.export.jobs import GENERATORS, ShardDone, ShardJob, make_chunk, write_shard
 
 # a shard of up to this many rows is one worker's job; a larger one is made in chunks
 LOCAL_SHARD_ROWS = 2_000
+# ... up to this many where its row maker says its rows are cheap (`cheap_rows`: a
+# STRIPS world's, well under a millisecond and a few KB each): TRAC's splits of 3,000
+# and 10,000 rows were made in chunks, sent back pickled and written by the driver
+# (its CPU on `trac`: 8.9 s, 3.1 s with whole shards, of some 70 on a loaded machine)
+CHEAP_SHARD_ROWS = 10_000
 SHARDS_PER_WORKER = 4  # whole shards only where a run has this many a worker
 
 
@@ -36,6 +41,14 @@ def shard_task(args: tuple):
     return write_shard(job) if kind == "shard" else make_chunk(job)
 
 
+
+
+def whole_shard(job: ShardJob) -> bool:
+    """Is the shard small enough for one worker to make and write whole (in a run of
+    enough shards to keep the workers busy)? Up to LOCAL_SHARD_ROWS rows, or
+    CHEAP_SHARD_ROWS where its row maker (in jobs.GENERATORS) says its rows are cheap."""
+    cheap = getattr(GENERATORS.get(job.name), "cheap_rows", False)
+    return len(job.codes) <= (CHEAP_SHARD_ROWS if cheap else LOCAL_SHARD_ROWS)
 
 
 class LocalShards:
@@ -63,7 +76,7 @@ class LocalShards:
         many = len(shards) >= SHARDS_PER_WORKER * self.workers
 
         def whole(job: ShardJob) -> bool:
-            return many and len(job.codes) <= LOCAL_SHARD_ROWS
+            return many and whole_shard(job)
 
         tasks = [task for job in shards for task in
                  ([("shard", job)] if whole(job) else [("chunk", c) for c in job.chunks()])]

@@ -63,10 +63,26 @@ def json_str(text: str) -> str:
     return found
 
 
+_SCALARS = {True: "true", False: "false", None: "null"}
+
+
+def scalar_json(value) -> str:
+    """canonical_json(value), a row's answers and flags (True, False, None, an int)
+    without the encoder's call (the same text: JSON's literals, an int's digits)."""
+    kind = type(value)
+    if kind is bool or value is None:
+        return _SCALARS[value]
+    if kind is int:
+        return int.__repr__(value)
+    return _CANONICAL.encode(value)
+
+
 def _encoded(value) -> str:
     """canonical_json(value), a long string (every row of a domain stores its PDDL, the
     same string object) encoded once."""
-    if type(value) is not str or len(value) < LONG:
+    if type(value) is not str:
+        return scalar_json(value)
+    if len(value) < LONG:
         return _CANONICAL.encode(value)
     found = _LONG_TEXTS.get(value)
     if found is None:

@@ -11,5 +11,5 @@ import hashlib
 
 def derive_seed(*fields: object) -> int:
     """A 63-bit seed from the fields' text, stable across machines and Python runs."""
-    text = "\x1f".join(str(f) for f in fields).encode()
+    text = "\x1f".join(map(str, fields)).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1

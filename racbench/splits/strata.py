@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from racbench.splits.seeding import derive_seed
@@ -42,4 +43,9 @@ def stratum_for(code: int, groups: Sequence[Sequence[tuple]], variants: int = 1)
     code, variant = divmod(code, variants)
     code, g = divmod(code, len(groups))
     group = groups[g]
-    return Stratum(label=bool(label), cell=group[code % len(group)], variant=variant)
+    return _stratum(bool(label), group[code % len(group)], variant)
+
+
+# a split's codes fall in a few strata, each made once (a frozen dataclass is slow to
+# make, and every row asked for one)
+_stratum = lru_cache(maxsize=4096)(Stratum)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from racbench.version import __version__
 from racbench.errors import GenerationError
 from racbench.splits.dedup import canonical_json, symbolic_and_key
+from racbench.splits.draws import sample
 from racbench.splits.names import POOLS, name_pool
 from racbench.splits.seeding import derive_seed
 from racbench.splits.strata import Stratum, stratum_for
@@ -171,6 +172,13 @@ class ConfigRows:
         else:
             self._feasible_problems(feasible, surveys)
 
+    @property
+    def cheap_rows(self) -> bool:
+        """Are its rows cheap to make and small (a STRIPS or rule world's, not the science
+        lab's, whose rows cost up to seconds)? A local build's worker then makes and
+        writes larger shards whole (export/local_shards.py)."""
+        return not self.cfg.science
+
     @classmethod
     def loaded(cls, name: str, cfg: TaskConfig, seed: int, splits) -> "ConfigRows":
         """Its worlds loaded and nothing probed: what a probe job (in a worker) works on,
@@ -186,6 +194,7 @@ class ConfigRows:
         self.family = FAMILIES[cfg.family]
         self.n_variants = max(1, len(self.family.negative_kinds))
         self._texts: dict = {}  # id(domain) or a domainless world -> its TaskText
+        self._targets: dict = {}  # (split, Stratum) -> its bool Target (target_for)
         self.worlds, self.excluded = load_worlds(cfg, splits, config_name=name), []
         # rows asked of each split, if `splits` says (split -> rows): surveys are sized by them
         self.asked = dict(splits) if isinstance(splits, dict) else {}
@@ -421,11 +430,19 @@ class ConfigRows:
         form = self.cfg.form
         if form == "bool":
             stratum = stratum_for(code, self.groups[split], self.n_variants)
+            # rows share a few strata: each one's target is made once (Targets are equal
+            # whenever their strata are, and never changed)
+            key = (split, stratum)
+            found = self._targets.get(key)
+            if found is not None:
+                return found
             allowed = self.cell_variants[(split, stratum.cell)]
             if stratum.variant not in allowed:  # e.g. no suboptimal one-step observation
                 stratum = Stratum(stratum.label, stratum.cell,
                                   allowed[stratum.variant % len(allowed)])
-            return Target("bool", stratum.label, variant=stratum.variant, cell=stratum.cell)
+            found = Target("bool", stratum.label, variant=stratum.variant, cell=stratum.cell)
+            self._targets[key] = found
+            return found
         if form == "mc":
             return Target("mc", index=code % N_OPTIONS)
         return Target("open")
@@ -525,7 +542,7 @@ class ConfigRows:
     def _names(self, world: StripsWorld, rng: random.Random) -> Names | None:
         if self.cfg.names not in POOLS:
             return None
-        chosen = rng.sample(name_pool(self.cfg.names), len(world.objects))
+        chosen = sample(rng, name_pool(self.cfg.names), len(world.objects))
         return Names(dict(zip(world.objects, chosen)), world.domain)
 
     def _phrasing_json(self) -> str:

@@ -31,8 +31,9 @@ def strips_symbolic(world, sid, actions: list[int] | None, names) -> dict | None
         index = {o: i for i, o in enumerate(world.objects)}
         kept = world.__dict__["_symbolic_templates"] = (names.symbols, index, {}, {})
     symbols, index, states, terms = kept
-    fill = [json_str(name) if type(name := names.mapping.get(o, o)) is str
-            else canonical_json(name) for o in world.objects]
+    get = names.mapping.get
+    renamed = [get(o, o) for o in world.objects]
+    fill = [json_str(name) if type(name) is str else canonical_json(name) for name in renamed]
     state = states.get(sid)
     if state is None:
         if len(states) >= TEMPLATES_KEPT:
@@ -40,7 +41,7 @@ def strips_symbolic(world, sid, actions: list[int] | None, names) -> dict | None
         state = states[sid] = "[" + ",".join(
             [_template(t, index, symbols) for t in world.state_terms(sid)]) + "]"
     sym = {"domain": world.domain.name, "domain_pddl": world.domain_text,
-           "problem": world.problem.name, "objects": dict(world.objects),
+           "problem": world.problem.name, "objects": _objects(world, renamed, fill),
            "state": Encoded(state.format(*fill))}
     if actions is not None:
         parts = []
@@ -51,6 +52,18 @@ def strips_symbolic(world, sid, actions: list[int] | None, names) -> dict | None
             parts.append(term)
         sym["actions"] = Encoded(("[" + ",".join(parts) + "]").format(*fill))
     return sym
+
+
+def _objects(world, renamed: list, fill: list):
+    """Member `objects`: the renamed objects and their types, as `Encoded` JSON (keys
+    sorted, as canonical_json sorts them) where the names are distinct strings; else the
+    world's objects, renamed when encoded."""
+    if not all(type(name) is str for name in renamed) or len(set(renamed)) < len(renamed):
+        return dict(world.objects)
+    types = [json_str(t) if type(t) is str else canonical_json(t)
+             for t in world.objects.values()]
+    order = sorted(range(len(renamed)), key=renamed.__getitem__)
+    return Encoded("{" + ",".join([f"{fill[i]}:{types[i]}" for i in order]) + "}")
 
 
 def _template(term: tuple, index: dict, symbols) -> str:

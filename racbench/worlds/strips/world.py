@@ -83,18 +83,23 @@ _PER_WIDTH = {"_distances": dict, "_within": dict, "_pools": dict, "_pool_distan
 _wider = [False]  # inside `wider_pools(True)`
 
 
-@contextmanager
-def wider_pools(on: bool = True):
+class wider_pools:
     """Implicit worlds draw states near the goal from their wider pools inside this
     block (`ImplicitWorld._wider_pool`): for a row whose draws keep repeating earlier
     rows (racbench/tasks/rows.py), never for others, so only builds whose pools run
-    short pay for widening them."""
-    before = _wider[0]
-    _wider[0] = on
-    try:
-        yield
-    finally:
-        _wider[0] = before
+    short pay for widening them. (A class, not a generator: every row enters one.)"""
+
+    __slots__ = ("on", "before")
+
+    def __init__(self, on: bool = True):
+        self.on = on
+
+    def __enter__(self) -> None:
+        self.before = _wider[0]
+        _wider[0] = self.on
+
+    def __exit__(self, *exc) -> None:
+        _wider[0] = self.before
 
 
 _spaces: list = [None]  # inside `kept_spaces`: the folder enumerated state spaces are kept in
