@@ -67,8 +67,9 @@ class LocalShards:
             elif whole(job):
                 done = self._checked(job, results, earlier, seen)
             else:
-                chunks = [next(results) for _ in range(len(job.chunks()))]
-                done = write_shard(job, *chunks, *earlier)
+                # each chunk taken from the pool as the writer reaches it, let go once written
+                done = write_shard(job, *earlier, chunks=(next(results)
+                                                          for _ in range(len(job.chunks()))))
             earlier.append(done)
             seen.update(done.keys)
             yield done
