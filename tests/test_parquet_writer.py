@@ -94,3 +94,20 @@ def test_the_writer_holds_one_row_group_and_one_batch(tmp_path):
     assert max(in_use) < 2 * one_group, (max(in_use), one_group)
     assert max(in_use[25:]) > one_group / 2  # the measure sees a row group being held
     assert pq.read_metadata(tmp_path / "x.parquet").num_rows == len(rows)
+
+
+def test_split_size_reads_a_column_at_a_time_the_figures_of_whole_tables(tmp_path):
+    """The card's split sizes (splitinfo.split_size, read a column at a time to hold less)
+    are those of each row group read whole, as `datasets` reads them."""
+    from racbench.export.splitinfo import split_size
+    names = []
+    for k, n in enumerate([0, 3, ROW_GROUP + 5]):
+        names.append(f"train-{k:05d}-of-00003.parquet")
+        write_table(tmp_path / names[-1], make_rows(n, seed=k), FEATURES)
+    rows = nbytes = 0
+    for name in names:
+        shard = pq.ParquetFile(tmp_path / name)
+        for group in range(shard.num_row_groups):
+            table = shard.read_row_group(group)
+            rows, nbytes = rows + table.num_rows, nbytes + table.nbytes
+    assert split_size(tmp_path, names) == (rows, nbytes) and rows == ROW_GROUP + 8

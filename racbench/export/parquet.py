@@ -65,3 +65,5 @@ def _write_group(writer: pq.ParquetWriter, group: list[pa.RecordBatch], schema) 
     table = pa.Table.from_batches(group, schema=schema).combine_chunks()
     group.clear()
     writer.write_table(table, row_group_size=ROW_GROUP)
+    del table
+    pa.default_memory_pool().release_unused()  # Arrow's allocator keeps freed pages else
