@@ -72,13 +72,17 @@ def children(pid: int) -> list[int]:
 
 
 def building(partial: Path) -> str:
-    """The configs being written now (their NAME.tmp folders), or "probe/load"."""
+    """The configs being written now (their NAME.tmp folders), else what the build is
+    doing between them: "probe/load" before any config is finished, "after N configs"
+    (committing, loading the next run's worlds, writing the card) once N are."""
     try:
         names = sorted(p.name[:-4] for p in partial.iterdir()
                        if p.name.endswith(".tmp") and p.is_dir())
+        done = sum(1 for p in (partial / ".state").iterdir()
+                   if p.name.endswith(".stats.json")) if not names else 0
     except OSError:
-        names = []
-    return ",".join(names) or "probe/load"
+        names, done = [], 0
+    return ",".join(names) or (f"after {done} configs" if done else "probe/load")
 
 
 def sample_build(recipe: str, out: Path, scale: float, workers: int, configs: str | None,
