@@ -66,3 +66,34 @@ def test_a_remade_shard_refuses_as_the_one_process_build_does(twins, tmp_path):
         assert not out.exists() and not (tmp_path / f".out{workers}.partial").exists()
     assert messages[0] == messages[1]
     assert "config 'switch0': the test split asks for 12 rows" in messages[0]
+
+
+def _started(args):
+    """A task that says it started (a file named after it) and fails if told to."""
+    folder, k = args
+    (Path(folder) / str(k)).touch()
+    if k == 5:
+        raise ValueError("task 5")
+    return k * k
+
+
+def test_the_pool_runs_a_few_tasks_ahead_of_the_results_taken(tmp_path):
+    """Results come in order, a task's error where its result is taken (the next still
+    come), and no more than `ahead` tasks are given out past the last result taken:
+    while the driver writes a shard, the workers' next chunks do not pile up in it (with
+    Pool.imap all twenty tasks would have run during the wait)."""
+    import time
+
+    from racbench.export.local_shards import InOrder
+    from racbench.export.pool import worker_pool
+    with worker_pool(2) as pool:
+        results = InOrder(pool, _started, [(str(tmp_path), k) for k in range(20)], 3)
+        assert next(results) == 0
+        time.sleep(1.0)
+        assert len(list(tmp_path.iterdir())) <= 1 + 3
+        got = [next(results) for _ in range(4)]
+        with pytest.raises(ValueError, match="task 5"):
+            next(results)
+        got += list(results)
+    assert got == [k * k for k in range(1, 20) if k != 5]
+    assert len(list(tmp_path.iterdir())) == 20

@@ -19,6 +19,7 @@ a build in one process, for any number of workers.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Iterable, Iterator
 
 from racbench.export.jobs import ShardDone, ShardJob, make_chunk, write_shard
@@ -26,6 +27,11 @@ from racbench.export.jobs import ShardDone, ShardJob, make_chunk, write_shard
 # a shard of up to this many rows is one worker's job; a larger one is made in chunks
 LOCAL_SHARD_ROWS = 2_000
 SHARDS_PER_WORKER = 4  # whole shards only where a run has this many a worker
+# tasks given to the pool and not yet taken back, a worker: Pool.imap gives out every
+# task at once and keeps every result until it is taken, so while this process wrote a
+# large shard the workers' chunks for the next ones piled up here (bc-* configs: +250
+# MiB)
+AHEAD_PER_WORKER = 3
 
 
 def shard_task(args: tuple):
@@ -35,6 +41,35 @@ def shard_task(args: tuple):
     return write_shard(job) if kind == "shard" else make_chunk(job)
 
 
+
+
+class InOrder:
+    """`func` over `tasks` in a pool, results in order (as Pool.imap: a task's error is
+    raised when its result is taken, and the next results still come), with at most
+    `ahead` tasks given out and not yet taken, so results taken late do not pile up."""
+
+    def __init__(self, pool, func, tasks, ahead: int):
+        self.pool, self.func, self.tasks = pool, func, iter(tasks)
+        self.ahead, self.pending = max(1, ahead), deque()
+        self._fill()
+
+    def _fill(self) -> None:
+        while len(self.pending) < self.ahead:
+            for task in self.tasks:
+                self.pending.append(self.pool.apply_async(self.func, (task,)))
+                break
+            else:
+                return
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if not self.pending:
+            raise StopIteration
+        result = self.pending.popleft()
+        self._fill()  # the workers go on while this one is waited for
+        return result.get()
 
 
 class LocalShards:
@@ -57,7 +92,8 @@ class LocalShards:
 
         tasks = [task for job in shards for task in
                  ([("shard", job)] if whole(job) else [("chunk", c) for c in job.chunks()])]
-        results = iter(()) if self.pool is None else self.pool.imap(shard_task, tasks)
+        results = iter(()) if self.pool is None else \
+            InOrder(self.pool, shard_task, tasks, AHEAD_PER_WORKER * self.workers)
         config, earlier, seen = None, [], set()
         for job in shards:
             if job.name != config:
