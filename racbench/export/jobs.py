@@ -21,8 +21,10 @@ from racbench.splits.strata import position_codes
 GC_EVERY = 100_000  # container allocations between young collections while building
 # a shard's rows go to the writer, and come from a worker's chunk, in parts of at most a
 # fiftieth (a twenty-fifth) of a shard of their row maker: a science gold shard of 200
-# trajectories with valid actions (up to 2 MB each as Python rows) then holds 4 (8)
-# trajectories at a time, not a chunk of 63 and the whole shard
+# trajectories with valid actions then goes 4 (8) trajectories at a time, not a chunk
+# of 63 and the whole shard (measured on inclined-plane-friction-named-surfaces: 200 of
+# its trajectories are 45 MiB as Python rows, 166 MiB as Arrow, which the writer must
+# hold: a row group is the whole shard)
 BATCHES_PER_SHARD = 50
 CHUNKS_PER_SHARD = 25
 

@@ -31,8 +31,8 @@ def write_table(path: Path, rows: list[dict] | Iterable[list[dict]], features: F
     restores ClassLabel names without reading the card. `batches`: `rows` is an
     iterable of lists of rows instead (a shard's rows as they are made); each list is
     turned into Arrow as it comes and let go, and each row group is written once
-    full, so at most one row group (as Arrow) and one list of rows are held: the same
-    bytes as the rows written in one table."""
+    full, so at most one row group as Arrow (twice while its batches are joined) and
+    one list of rows are held: the same bytes as the rows written in one table."""
     schema = features.arrow_schema
     tmp = path.with_name(path.name + ".tmp")
     try:
