@@ -43,6 +43,7 @@ TINY = {
     "oracles.py": (["--seconds", "0.01", "--situations", "3", "--cases", "gripper:p01"],
                             "/s"),
     "build_recipe.py": (["{tiny_recipe}", "--workers", "1"], "rows/s"),
+    "build_memory.py": (["{tiny_recipe}", "--workers", "2"], "peak own (anon) MiB"),
     "config_rows.py": (["{tiny_recipe}", "--rows", "2", "--scale", "0.5", "--stages"],
                        "render us"),
     "ray_engine.py": (["{tiny_recipe}", "--workers", "1"], "overhead"),

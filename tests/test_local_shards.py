@@ -96,3 +96,33 @@ def test_cheap_rows_shards_are_written_whole_by_workers():
     finally:
         jobs.GENERATORS.clear()
         jobs.GENERATORS.update(saved)
+
+
+def _started(args):
+    """A task that says it started (a file named after it) and fails if told to."""
+    folder, k = args
+    (Path(folder) / str(k)).touch()
+    if k == 5:
+        raise ValueError("task 5")
+    return k * k
+
+
+def test_the_pool_runs_a_few_tasks_ahead_of_the_results_taken(tmp_path):
+    """Results come in order, a task's error where its result is taken (the next still
+    come), and no more than `ahead` tasks are given out past the last result taken:
+    while the driver writes a shard, the workers' next chunks do not pile up in it (with
+    Pool.imap all twenty tasks would have run during the wait)."""
+    import time
+
+    from racbench.export.pool import worker_pool
+    with worker_pool(2) as pool:
+        results = pool.in_order(_started, [(str(tmp_path), k) for k in range(20)], 3)
+        assert next(results) == 0
+        time.sleep(1.0)
+        assert len(list(tmp_path.iterdir())) <= 1 + 3
+        got = [next(results) for _ in range(4)]
+        with pytest.raises(ValueError, match="task 5"):
+            next(results)
+        got += list(results)
+    assert got == [k * k for k in range(1, 20) if k != 5]
+    assert len(list(tmp_path.iterdir())) == 20

@@ -9,15 +9,24 @@ the bytes never depend on where they ran.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from racbench.export.engine_errors import EngineError, say
 from racbench.export.parquet import ROWS_PER_SHARD, n_shards, shard_name, write_table
-from racbench.export.split_rows import SplitRows, chunk_size
+from racbench.export.split_rows import CHUNK, SplitRows, chunk_size
 from racbench.splits.strata import position_codes
 
 GC_EVERY = 100_000  # container allocations between young collections while building
+# a shard's rows go to the writer, and come from a worker's chunk, in parts of at most a
+# fiftieth (a twenty-fifth) of a shard of their row maker: a science gold shard of 200
+# trajectories with valid actions then goes 4 (8) trajectories at a time, not a chunk
+# of 63 and the whole shard (measured on inclined-plane-friction-named-surfaces: 200 of
+# its trajectories are 45 MiB as Python rows, 166 MiB as Arrow, which the writer must
+# hold: a row group is the whole shard)
+BATCHES_PER_SHARD = 50
+CHUNKS_PER_SHARD = 25
 
 # What the engine asks of a config (`spec.task`: a TaskConfig, a ScienceGoldConfig):
 # `worlds_key` (configs sharing worlds are built in one run), `warm(splits)` (load
@@ -122,33 +131,53 @@ def shard_jobs(name: str, gen, splits: dict, seed: int, workers: int,
     jobs = []
     for split, n in splits.items():
         codes = position_codes(seed, name, split, n)
-        total, size = n_shards(n, per_shard), chunk_size(n, workers)
+        total = n_shards(n, per_shard)
+        size = min(chunk_size(n, workers), max(1, per_shard // CHUNKS_PER_SHARD))
         jobs += [ShardJob(name, split, n, k, total, k * per_shard,
                           codes[k * per_shard:(k + 1) * per_shard], size, folder)
                  for k in range(total)]
     return jobs
 
 
-def write_shard(job: ShardJob, *inputs) -> ShardDone:
+def write_shard(job: ShardJob, *inputs, chunks=None) -> ShardDone:
     """Write one shard from `inputs`: the results of its chunk jobs in order (none: its
     rows are made here, as make_chunk makes them), and the ShardDone of every shard of
     its config before it, alone or in runs (write_shard_run's), whose problems its rows
-    must not repeat: a row that does is redrawn (SplitRows)."""
-    chunks = [part for part in inputs if isinstance(part, list)]
+    must not repeat: a row that does is redrawn (SplitRows). `chunks`, if given, is an
+    iterator of the chunk results instead, each let go once its rows are written. The
+    rows go to the Parquet writer in batches as they are made (parquet.write_table), so
+    a shard is never held whole as Python rows."""
+    if chunks is None:
+        chunks = [part for part in inputs if isinstance(part, list)]
     earlier = [done for part in inputs if not isinstance(part, list)
                for done in ((part,) if isinstance(part, ShardDone) else part)]
     gen = generator(job.name)
     seen = {key: None for done in earlier for key in done.keys}
     made = SplitRows(job.name, gen, job.split, job.n, 0, seen,
                      iter(chunks) if chunks else None, start=job.start, codes=job.codes)
-    rows = list(made)
+    chunks = inputs = None  # the chunks are released as SplitRows goes past them
+    counts = (Counter(), Counter(), Counter())
+
+    def counted():
+        for batch in made.batches(write_batch(gen)):
+            for total, part in zip(counts, gen.split_counts(batch)):
+                total.update(part)
+            yield batch
+
     name = shard_name(job.split, job.shard, job.total)
     try:
-        write_table(Path(job.folder) / name, rows, gen.features)
+        write_table(Path(job.folder) / name, counted(), gen.features, batches=True)
     except OSError as exc:
         raise EngineError(say("shard_unwritable", folder=job.folder,
                               reason=exc.strerror or str(exc))) from None
-    return ShardDone(made.keys, gen.split_counts(rows), made.redrawn, made.dropped, name)
+    return ShardDone(made.keys, counts, made.redrawn, made.dropped, name)
+
+
+def write_batch(gen) -> int:
+    """Rows handed to the Parquet writer at a time: a fiftieth of a shard of the row
+    maker's (big rows, fewer), at most a chunk's."""
+    return max(1, min(CHUNK, (getattr(gen, "rows_per_shard", None) or ROWS_PER_SHARD)
+                      // BATCHES_PER_SHARD))
 
 
 def write_shard_run(run: list[ShardJob], *earlier) -> tuple[ShardDone, ...]:

@@ -32,6 +32,11 @@ LOCAL_SHARD_ROWS = 2_000
 # (its CPU on `trac`: 8.9 s, 3.1 s with whole shards, of some 70 on a loaded machine)
 CHEAP_SHARD_ROWS = 10_000
 SHARDS_PER_WORKER = 4  # whole shards only where a run has this many a worker
+# tasks given to the pool and not yet taken back, a worker: Pool.imap gives out every
+# task at once and keeps every result until it is taken, so while this process wrote a
+# large shard the workers' chunks for the next ones piled up here (bc-* configs: +250
+# MiB)
+AHEAD_PER_WORKER = 3
 
 
 def shard_task(args: tuple):
@@ -39,8 +44,6 @@ def shard_task(args: tuple):
     arguments) rows of a large shard."""
     kind, job = args
     return write_shard(job) if kind == "shard" else make_chunk(job)
-
-
 
 
 def whole_shard(job: ShardJob) -> bool:
@@ -80,7 +83,8 @@ class LocalShards:
 
         tasks = [task for job in shards for task in
                  ([("shard", job)] if whole(job) else [("chunk", c) for c in job.chunks()])]
-        results = iter(()) if self.pool is None else self.pool.imap(shard_task, tasks)
+        results = iter(()) if self.pool is None else \
+            self.pool.in_order(shard_task, tasks, AHEAD_PER_WORKER * self.workers)
         config, earlier, seen = None, [], set()
         for job in shards:
             if job.name != config:
@@ -90,8 +94,9 @@ class LocalShards:
             elif whole(job):
                 done = self._checked(job, results, earlier, seen)
             else:
-                chunks = [next(results) for _ in range(len(job.chunks()))]
-                done = write_shard(job, *chunks, *earlier)
+                # each chunk taken from the pool as the writer reaches it, let go once written
+                done = write_shard(job, *earlier, chunks=(next(results)
+                                                          for _ in range(len(job.chunks()))))
             earlier.append(done)
             seen.update(done.keys)
             yield done

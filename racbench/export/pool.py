@@ -8,7 +8,7 @@ KeyboardInterrupt, and terminates them.
 A worker killed by the OS (out of memory, a segfault, `kill -9`) takes its job's result
 with it, and `Pool.imap` would wait for it forever (the pool forks a replacement and
 goes on; one killed while it held a queue's lock stops the others too). So the pool's
-`imap` and `imap_unordered` wait a moment at a time and, between waits, look for a
+`imap`, `imap_unordered` and `in_order` wait a moment at a time and, between waits, look for a
 worker that has ended: any has (a pool's workers never end on their own while it
 runs), so they raise WorkerDied, carrying the arguments of the job it was running
 (each worker marks in shared memory the job it runs, by its number).
@@ -16,9 +16,11 @@ runs), so they raise WorkerDied, carrying the arguments of the job it was runnin
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing as mp
 import os
 import signal
+from collections import deque
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
@@ -73,18 +75,17 @@ class WatchedPool:
     def imap_unordered(self, job: Callable, jobs: Iterable, chunksize: int = 1) -> Iterator:
         return self._watched(self.pool.imap_unordered, job, jobs, chunksize)
 
+    def in_order(self, job: Callable, jobs: Iterable, ahead: int) -> Iterator:
+        """`job` over `jobs`, results in order as imap's, with at most `ahead` jobs given
+        out and not yet taken: imap gives out every job at once and keeps every result
+        until it is taken, so results taken late pile up in this process."""
+        jobs = list(jobs)
+        return _InOrder(self, _Marked(job), jobs, ahead)
+
     def _watched(self, method, job: Callable, jobs: Iterable, chunksize: int) -> Iterator:
         jobs = list(jobs)
-        return self._results(method(_Marked(job), enumerate(jobs), chunksize), jobs)
-
-    def _results(self, results, jobs: list) -> Iterator:
-        while True:
-            try:
-                yield results.next(timeout=POLL)
-            except StopIteration:
-                return
-            except mp.TimeoutError:
-                self.check(jobs)
+        results = method(_Marked(job), enumerate(jobs), chunksize)
+        return _Watched(lambda: results.next(timeout=POLL), lambda: self.check(jobs))
 
     def check(self, jobs: list) -> None:
         """Raise WorkerDied if a worker of the pool has ended."""
@@ -98,6 +99,58 @@ class WatchedPool:
                            if self.marks[k] == pid), -1)
             job = jobs[number] if 0 <= number < len(jobs) else None
             raise WorkerDied(_how(pid, code), job)
+
+
+class _Watched:
+    """Results taken by `take` (which times out after POLL seconds), looking for a dead
+    worker (`check`) between tries. A job's error is raised where its result is taken,
+    and the next results still come (as from Pool.imap's own iterator)."""
+
+    def __init__(self, take: Callable, check: Callable):
+        self.take, self.check = take, check
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        while True:
+            try:
+                return self.take()
+            except mp.TimeoutError:
+                self.check()
+
+
+class _InOrder(_Watched):
+    """WatchedPool.in_order's results: jobs given to the pool `ahead` at a time as the
+    results are taken (the workers go on while one is waited for)."""
+
+    def __init__(self, watched: WatchedPool, marked: _Marked, jobs: list, ahead: int):
+        self.pool, self.marked, self.given = watched.pool, marked, iter(enumerate(jobs))
+        self.ahead, self.pending = max(1, ahead), deque()
+        self._fill()
+        super().__init__(self._take, lambda: watched.check(jobs))
+        self.result = None
+
+    def _fill(self) -> None:
+        for item in itertools.islice(self.given, self.ahead - len(self.pending)):
+            self.pending.append(self.pool.apply_async(self.marked, (item,)))
+
+    def _take(self):
+        if self.result is None:
+            if not self.pending:
+                raise StopIteration
+            self.result = self.pending.popleft()
+            self._fill()
+        value = self.result.get(timeout=POLL)  # raises the job's error, or times out
+        self.result = None
+        return value
+
+    def __next__(self):
+        try:
+            return super().__next__()
+        except BaseException:
+            self.result = None  # a job's error: taken, the next comes after it
+            raise
 
 
 def _how(pid: int, code: int) -> str:
