@@ -16,8 +16,10 @@ a shortest solution: from states at most LAB_MAX_DISTANCE commands from completi
 task (near the end of the gold trajectory, on it or a few commands off it; for tasks
 whose whole solution is that short, such as lifespan-longest-lived and
 lifespan-shortest-lived with teleportAction, from the start), the distance being
-proven exactly by a witness (the gold trajectory's last commands) and an exhaustive
-search of every command the simulator takes (none completes it sooner). The
+proven exactly by a witness (the gold trajectory's last commands, or one of its
+commands and a command that completes the task after it: boil ends in waits one wait
+does at once) and an exhaustive search of every command the simulator takes (none
+completes it sooner). The
 observations are `length` commands (1 or 2) that run: the first commands of the gold
 suffix, or those with one swapped for another of their verb; the row asks whether
 they begin a shortest solution, and configs of other lengths are refused.
