@@ -387,7 +387,7 @@ def lab_truth(sym: dict, reasoner: LabReasoner | None = None) -> bool:
     if family == "goal_recognition":
         gold = [s["action"] for s in gold_trajectory(sym["task"], int(sym["variation"]),
                                                      sym["simplifications"])]
-        total = replay.distance(gold[-LAB_MAX_DISTANCE:], gold)
+        total = replay.distance(gold[-LAB_MAX_DISTANCE:])
         if total is None or not replay.run_all(commands):
             return False
         rest = replay.distance()

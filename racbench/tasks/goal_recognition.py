@@ -16,10 +16,8 @@ a shortest solution: from states at most LAB_MAX_DISTANCE commands from completi
 task (near the end of the gold trajectory, on it or a few commands off it; for tasks
 whose whole solution is that short, such as lifespan-longest-lived and
 lifespan-shortest-lived with teleportAction, from the start), the distance being
-proven exactly by a witness (the gold trajectory's last commands, or one of its
-commands and a command that completes the task after it: boil ends in waits one wait
-does at once) and an exhaustive search of every command the simulator takes (none
-completes it sooner). The
+proven exactly by a witness (the gold trajectory's last commands) and an exhaustive
+search of every command the simulator takes (none completes it sooner). The
 observations are `length` commands (1 or 2) that run: the first commands of the gold
 suffix, or those with one swapped for another of their verb; the row asks whether
 they begin a shortest solution, and configs of other lengths are refused.
@@ -29,7 +27,6 @@ from __future__ import annotations
 
 from racbench.splits.draws import below, pick
 from racbench.worlds.strips import oracles
-from racbench.worlds.science.trajectory import gold_trajectory
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Question, Target, any_state, assemble,
                                  base_context, choose_options, family_template,
@@ -242,99 +239,43 @@ def _plain(goal) -> list[dict]:
 
 LAB_SWAPS = 2  # lab: observations with one command swapped, tried per state
 DISTANCES_KEPT = 4096  # lab: proven distances remembered per variation
-LAB_REACH = 16  # lab: gold steps from its end searched for states near completion
 
 
-def lab_firsts(gold, valid) -> list[str]:
-    """The commands tried first from a state two commands from completing the task, when
-    the gold trajectory's last two are no witness there: those of the gold trajectory
-    (as its oracle types them; its last LAB_REACH) the simulator takes in the state,
-    in its order. The lab's oracle and racbench verify try the same ones."""
-    taken = set(valid)
-    return [c for c in dict.fromkeys(gold[-LAB_REACH:]) if c in taken]
-
-
-def _typed_gold(world) -> tuple[str, ...]:
-    found = world.__dict__.get("_typed_gold")
-    if found is None:
-        found = world.__dict__["_typed_gold"] = tuple(
-            s["action"] for s in gold_trajectory(world.task, world.variation,
-                                                 world.simplifications))
-    return found
-
-
-def lab_proof(world, state: tuple, witness) -> tuple[int | None, tuple | None]:
-    """(the proven number of commands from `state` to completing the task, if at most
-    LAB_MAX_DISTANCE, else None; the two commands that prove a distance of 2 when
-    `witness` does not). 0 if complete, 1 if some command completes it (every command
-    the simulator takes is tried), 2 if none does and `witness` (two commands) does or,
-    given a witness, a command of the gold trajectory (`lab_firsts`) leads to a state
-    where some command completes it (boil ends in waits: two commands before its end a
-    wait completes it, and two commands from completing it is before the stove is on);
-    None otherwise (farther, or not proven here: never guessed)."""
+def lab_distance(world, state: tuple, witness) -> int | None:
+    """The proven number of commands from `state` to completing the task, if at most
+    LAB_MAX_DISTANCE: 0 if complete, 1 if some command completes it (every command the
+    simulator takes is tried), 2 if none does and `witness` (two commands) does; None
+    otherwise (farther, or not proven here: never guessed)."""
     known = world.__dict__.setdefault("_lab_distances", {})
     if (state, witness) not in known:
         if len(known) >= DISTANCES_KEPT:
             known.clear()
         if world.carry_out(state, ())[1]:
-            found = (0, None)
+            known[(state, witness)] = 0
         elif world.completes_in_one(state):
-            found = (1, None)
-        elif world.carry_out(state, witness)[1]:
-            found = (2, None)
+            known[(state, witness)] = 1
         else:
-            found = (None, None)
-            if witness:
-                for first in lab_firsts(_typed_gold(world), world.valid(state)):
-                    last = world.completing(state + (first,))
-                    if last is not None:
-                        found = (2, (first, last))
-                        break
-        known[(state, witness)] = found
+            known[(state, witness)] = 2 if world.carry_out(state, witness)[1] else None
     return known[(state, witness)]
-
-
-def lab_distance(world, state: tuple, witness) -> int | None:
-    """`lab_proof`'s distance."""
-    return lab_proof(world, state, witness)[0]
-
-
-def lab_reach(world) -> int:
-    """How many gold steps from its end the gold path stays within LAB_MAX_DISTANCE
-    commands of completing the task (at least LAB_MAX_DISTANCE; at most LAB_REACH):
-    boil's last ten commands are waits that one wait does at once, so its states two
-    commands from done lie eleven gold steps from its end."""
-    found = world.__dict__.get("_lab_reach")
-    if found is None:
-        gold, found = world.gold(), LAB_MAX_DISTANCE
-        for back in range(LAB_MAX_DISTANCE + 1, min(LAB_REACH, len(gold)) + 1):
-            if lab_distance(world, gold[:-back], gold[-LAB_MAX_DISTANCE:]) is None:
-                break
-            found = back
-        world.__dict__["_lab_reach"] = found
-    return found
 
 
 def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     """A state within LAB_MAX_DISTANCE commands of completing the task (on the gold path
-    or a few commands off it, up to `lab_reach` gold steps from its end), and
-    observations that run from it, that its context may name: positives begin a
-    shortest solution; negatives bring the task closer, just not by one command per
-    step (suboptimal), or do not (no_progress). The kind is the verbs."""
+    or a few commands off it), and observations that run from it, that its context may
+    name: positives begin a shortest solution; negatives bring the task closer, just not
+    by one command per step (suboptimal), or do not (no_progress). The kind is the verbs."""
     gold, length = world.gold(), cfg.length
-    start = len(gold) - rng.randint(length, lab_reach(world))
+    start = len(gold) - rng.randint(length, LAB_MAX_DISTANCE)
     if start < 0:
         return None
     state = world.off_gold(rng, start) if rng.randrange(2) else gold[:start]
     if not world.valid(state):
         return None
-    total, proof = lab_proof(world, state, gold[-LAB_MAX_DISTANCE:])
+    total = lab_distance(world, state, gold[-LAB_MAX_DISTANCE:])
     if total is None or total < length:
         return None
     suffix = list(gold[start:])
     observed = [suffix] + [swapped(world, rng, state, suffix) for _ in range(LAB_SWAPS)]
-    if proof is not None:  # the shortest solution the gold path does not type
-        observed.append(list(proof))
     positives, negatives = [], []
     for obs in dict.fromkeys(tuple(o[:length]) for o in observed if o is not None):
         failed, done = world.carry_out(state, obs)

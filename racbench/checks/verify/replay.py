@@ -56,40 +56,25 @@ class Replay:
     def complete(self) -> bool:
         return self.env.episode.complete
 
-    def distance(self, witness=(), gold=()) -> int | None:
+    def distance(self, witness=()) -> int | None:
         """Commands from the current state to completing the task if proven at most
-        LAB_MAX_DISTANCE (see goal_recognition.lab_proof); None: at least 2, and not 2
-        by `witness` nor by a command of `gold` (the gold trajectory, `lab_firsts`)
-        followed by one that completes it."""
+        LAB_MAX_DISTANCE (see goal_recognition.lab_distance); None: at least 2, and not 2
+        by `witness`."""
+        if self.complete:
+            return 0
         here = self.env.save()
-        found = 0 if self.complete else 1 if self._completes_in_one() else None
-        if found is None and witness:  # typed as the oracle types them: an upper bound
-            self.env.restore(here)
-            found = 2 if all(self.env.act(c)[2] for c in witness) and self.complete else None
-        if found is None and witness and gold:
-            from racbench.tasks.goal_recognition import lab_firsts
-            self.env.restore(here)
-            for first in lab_firsts(gold, self.valid()):
-                self.env.restore(here)
-                self.env.step(first)
-                if not self.complete and self._completes_in_one():
-                    found = 2
-                    break
-        self.env.restore(here)
-        return found
-
-    def _completes_in_one(self) -> bool:
-        """Whether some command the simulator takes here completes the task (the state
-        is restored after each)."""
-        here = self.env.save()
+        found = None
         for command in self.valid():
             self.env.restore(here)
             self.env.step(command)
             if self.complete:
-                self.env.restore(here)
-                return True
+                found = 1
+                break
+        if found is None and witness:  # typed as the oracle types them: an upper bound
+            self.env.restore(here)
+            found = 2 if all(self.env.act(c)[2] for c in witness) and self.complete else None
         self.env.restore(here)
-        return False
+        return found
 
 
 def _commands(sym: dict) -> list[str]:
@@ -152,13 +137,12 @@ def check_planning(row: dict, sym: dict, claims: Claims) -> None:
 
 def check_goal_recognition(row: dict, sym: dict, claims: Claims) -> None:
     """The observations begin a shortest solution: the state's distance (proven with
-    the gold trajectory's last commands, or one of its commands and one that completes
-    the task, as witness), minus their number, is the
+    the gold trajectory's last commands as witness), minus their number, is the
     distance after them; the stored optimal plan length is the state's distance."""
     replay = Replay(sym)
     gold = [s["action"] for s in gold_trajectory(sym["task"], int(sym["variation"]),
                                                  sym["simplifications"])]
-    total = replay.distance(gold[-LAB_MAX_DISTANCE:], gold)
+    total = replay.distance(gold[-LAB_MAX_DISTANCE:])
     if total is None:
         claims.fail("label", "the state is not proven within "
                              f"{LAB_MAX_DISTANCE} commands of completing the task")

@@ -281,22 +281,17 @@ class ScienceLab(World):
         return None, self._node(state).complete
 
     def completes_in_one(self, state: tuple[str, ...]) -> bool:
-        """Whether some command the simulator takes in `state` completes the task."""
-        return self.completing(state) is not None
-
-    def completing(self, state: tuple[str, ...]) -> str | None:
-        """The first command (in the simulator's order) that completes the task from
-        `state`, or None: every one is tried from the state saved there (none is
-        remembered as a state)."""
+        """Whether some command the simulator takes in `state` completes the task: every
+        one is tried from the state saved there (none is remembered as a state)."""
         commands = self.valid(state)
         self._go(state)
         saved = self._leave(state).saved
-        found = None
+        found = False
         for command in commands:
             self._env.restore(saved)  # with the state's scope, to read every command in
             self._env.act(command)
             if self._env.episode.complete:
-                found = command
+                found = True
                 break
         self._env.restore(saved)
         self._at = state
