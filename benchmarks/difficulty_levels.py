@@ -68,7 +68,7 @@ The science lab is measured with `--worlds science` over `--tasks`.
 
     python benchmarks/difficulty_levels.py [--rows 64] [--families projection,...]
         [--worlds blocksworld_trac,blocksworld,...] [--budget 200] [--memory 0] [--seed 0[,1]]
-        [--tasks boil,grow-plant,power-component] [--variations 3]  (with --worlds science)
+        [--tasks boil,grow-plant,power-component|wide] [--variations 3]  (with --worlds science)
 """
 
 from __future__ import annotations
@@ -105,6 +105,10 @@ RULE_FAMILIES = ("projection", "executability", "applicability", "progression")
 # the science lab's tasks the world "science" samples: heat and circuits, one task without
 # electrical actions at easy and one with (a lab row costs seconds: grow-plant's twice boil's)
 LAB_SAMPLE = ("boil", "power-component")
+# a wider sample spanning the lab's kinds (`--tasks wide`): a change of state, a chemistry
+# mix, a find-a-living-thing, a genetics and a measuring task (docs/training.md)
+LAB_WIDE = ("melt", "chemistry-mix", "find-living-thing", "mendelian-genetics-known-plant",
+            "use-thermometer")
 LAB_ROWS = 4  # rows a level from each sampled task unless --rows says (about 10 min of CPU)
 # why a lab family may not fall for the reasoner the easy rows teach, printed where it does not
 LAB_WHY_FLAT = {
@@ -534,12 +538,15 @@ def main() -> None:
                         help="a stream seed, or several comma-separated (0,1): accuracies "
                              "are then pooled and a pair falls only if it falls on each")
     parser.add_argument("--tasks", default=",".join(LAB_SAMPLE),
-                        help="the science-lab tasks the world 'science' samples (rows each)")
+                        help="the science-lab tasks the world 'science' samples (rows each); "
+                             f"'wide': {','.join(LAB_WIDE)}")
     parser.add_argument("--variations", type=int, default=0,
                         help="the science lab: each level's rows from its task's first N train "
                              "variations only (0: all, as a stream draws them)")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seed.split(",")]
+    if args.tasks == "wide":
+        args.tasks = ",".join(LAB_WIDE)
     wanted = [f for f in args.families.split(",") if f]
     worlds = [w for world in args.worlds.split(",")  # the lab: one line per (family, task)
               for w in ([f"science/{t}" for t in args.tasks.split(",")] if world == "science"

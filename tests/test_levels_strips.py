@@ -5,6 +5,7 @@ benchmarks/difficulty_levels.py must hold and search), only train problems; the
 generated level problems (levels/gNN.pddl) are the generator's, parse, ground, and are
 solvable, and none is a validation or test problem."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,10 @@ def _facts(problem, constants) -> tuple[dict[str, tuple], set[tuple]]:
     for lit in problem.goal:
         assert isinstance(lit, Literal), problem.name  # level problems: conjunctions
         facts.add(("goal" if lit.positive else "goal-not", *lit.atom))
+    for fact in facts:  # a domain constant the problem's :objects does not list
+        for o in fact[2:]:
+            colour.setdefault(o, (constants.get(o, "") if isinstance(constants, dict) else "",
+                                  o))
     return colour, facts
 
 
@@ -256,3 +261,38 @@ def test_the_generated_layouts_ask_what_their_levels_need():
         assert sum(f[0] in ("soil-sample-at", "rock-sample-at") for f in spec.init) == 2
     assert len(_level_problems_of("swap", 6)) == len(_level_problems_of("swap", 7)) == 3
     assert len(_level_problems_of("satellite", 8)) == 3 and len(_level_problems_of("rovers", 8)) == 4
+
+
+TINY_DOMAIN = """(define (domain tiny) (:requirements :strips :typing)
+(:types place) (:constants home - place)
+(:predicates (at ?p - place) (road ?a ?b - place))
+(:action go :parameters (?a ?b - place)
+ :precondition (and (at ?a) (road ?a ?b)) :effect (and (at ?b) (not (at ?a)))))
+"""
+
+
+def _tiny_problem(path: Path, objects: str, init: str, goal: str) -> Path:
+    path.write_text(f"(define (problem p) (:domain tiny) (:objects {objects} - place)"
+                    f"\n(:init {init})\n(:goal (and {goal})))\n")
+    return path
+
+
+def test_the_copy_check_takes_domain_constants_the_objects_do_not_list(tmp_path):
+    """A domain constant (`home`) named in init and goal is a colour of its own, never
+    renamed: a renamed copy is the same problem, one whose constant sits elsewhere is
+    not; also where the problem's objects leave the constant out (the reader adds the
+    domain's constants to them, a problem built otherwise may not: that raised
+    KeyError)."""
+    (tmp_path / "domain.pddl").write_text(TINY_DOMAIN)
+    dom = load_domain(str(tmp_path / "domain.pddl"))
+    assert dom.constants == {"home": "place"}
+    a = load_problem(str(_tiny_problem(tmp_path / "a.pddl", "x y", "(at x) (road x y) "
+                                       "(road y home)", "(at home)")), dom)
+    renamed = load_problem(str(_tiny_problem(tmp_path / "b.pddl", "q r", "(road r home) "
+                                             "(at q) (road q r)", "(at home)")), dom)
+    moved = load_problem(str(_tiny_problem(tmp_path / "c.pddl", "x y", "(at home) "
+                                           "(road home x) (road x y)", "(at y)")), dom)
+    for problem in (a, replace(a, objects={o: t for o, t in a.objects.items()
+                                          if o not in dom.constants})):
+        assert same_problem(problem, renamed, dom.constants)
+        assert not same_problem(problem, moved, dom.constants)

@@ -22,6 +22,7 @@ problems and ``racbench/data/domains/domains.yaml`` byte-identically.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import sys
@@ -879,15 +880,21 @@ DOMAINS: Tuple[str, ...] = tuple(_GENERATORS)
 HAND_WRITTEN = ("description", "types")
 
 
+@functools.lru_cache(maxsize=2)
+def _domain_entries(path: Path, mtime_ns: int) -> Dict[str, dict]:
+    """`path`'s (domains.yaml's) entries by name, read once per version of the file
+    (`mtime_ns`: a rewritten file is read again)."""
+    import yaml
+
+    return {e["name"]: e for e in yaml.safe_load(path.read_text(encoding="utf-8"))["domains"]}
+
+
 def domain_info(domain: str) -> Dict[str, object]:
     """The hand-written fields (``HAND_WRITTEN``) of ``domain``'s entry in the shipped
     ``domains.yaml``; a domain without an entry there raises ValueError naming the file
     and the fields to add."""
-    import yaml
-
     path = DOMAINS_DIR / "domains.yaml"
-    entries = {e["name"]: e for e in yaml.safe_load(path.read_text(encoding="utf-8"))["domains"]}
-    entry = entries.get(domain, {})
+    entry = _domain_entries(path, path.stat().st_mtime_ns).get(domain, {})
     missing = [k for k in HAND_WRITTEN if k not in entry]
     if missing:
         raise ValueError(f"{path}: domain {domain!r} has no {' or '.join(missing)}; "
