@@ -164,23 +164,23 @@ def _load_ahead(recipe: Recipe, engine) -> None:
     process to read back when it loads them (kept_spaces): enumerating and warming a
     domain's problems one after another here, while the workers waited, was a third of
     an acp build's serial share."""
-    parts = {}
+    parts: dict = {}  # each world once, with the first config (in recipe order) asking it
     for spec in recipe.configs:
         if hasattr(spec.task, "warm_parts"):
-            parts.update({part: spec.task for part in spec.task.warm_parts(tuple(spec.splits))})
+            for part in spec.task.warm_parts(tuple(spec.splits)):
+                parts.setdefault(part, (spec.task, spec.name))
     if len(parts) > 1 and engine.workers > 1:
-        with engine.pool() as pool:
-            list(pool.imap_unordered(_warm_job, sorted(parts.items())))
+        with engine.pool() as pool:  # in order: a refusal names the config a load would
+            list(pool.imap(_warm_job, [(part, *of) for part, of in parts.items()]))
 
 
 def _warm_job(args: tuple) -> None:
-    """One world made ahead; a world that cannot be is left to this process's load,
-    which refuses it naming its config, as it would without the workers' help."""
-    part, task = args
-    try:
+    """One world made ahead (a world too large to enumerate is marked so for this
+    process's load, which then does not enumerate it again); a world refused is
+    refused here, naming the config, and any other error surfaces as it is."""
+    part, task, config = args
+    with _naming(config):
         task.warm_part(part)
-    except Exception:  # noqa: BLE001 (refused, with its config named, by the load here)
-        pass
 
 
 def _probe_jobs(engine, jobs: list, progress: bool) -> tuple[list, str | None,
