@@ -714,6 +714,49 @@ def test_sweeps_over_the_enumerated_space_agree_with_forward_search(name):
             assert bfs_to_goal(task, s, goal.pos, goal.neg, 10**6)[0] == expected
 
 
+
+@pytest.mark.parametrize("name", ["blocksworld", "gripper", "logistics"])
+def test_sweeps_through_allowed_states_within_a_depth_agree_with_plain_search(name):
+    """StateSpace.sweep moving only through allowed states (a landmark's avoiding
+    distances), and stopping at a depth, gives what a plain breadth-first search over
+    the space's edges gives, state by state."""
+    from racbench.worlds.strips.search import UNREACHABLE, StateSpace
+
+    task = load(name)
+    space = StateSpace(task, task.init, 200_000)
+    n = len(space.states)
+    before = [[] for _ in range(n)]
+    for i in range(n):
+        for j in space.succ(i)[1].tolist():
+            before[j].append(i)
+
+    def plain(targets, allowed, max_depth):
+        dist = [UNREACHABLE] * n
+        queue = deque(i for i in range(n) if targets[i] and allowed[i])
+        for i in queue:
+            dist[i] = 0
+        while queue:
+            j = queue.popleft()
+            if max_depth is not None and dist[j] >= max_depth:
+                continue
+            for i in before[j]:
+                if allowed[i] and dist[i] == UNREACHABLE:
+                    dist[i] = dist[j] + 1
+                    queue.append(i)
+        return dist
+
+    rng = random.Random(name)
+    goal = task.condition(task.goal)
+    targets = space.mask(goal.pos, goal.neg)
+    everywhere = [True] * n
+    for atom in rng.sample(range(len(task.atoms)), min(8, len(task.atoms))):
+        allowed = ~space.column(atom)
+        assert space.sweep(targets, allowed).tolist() == plain(targets, allowed, None)
+        for depth in (1, 3):
+            assert (space.sweep(targets, allowed, depth).tolist()
+                    == plain(targets, allowed, depth))
+    assert space.sweep(targets).tolist() == plain(targets, everywhere, None)
+
 # -- budgets and big worlds -----------------------------------------------------------
 
 def test_budget_raises_instead_of_guessing():

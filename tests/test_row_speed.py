@@ -135,6 +135,41 @@ def test_a_kept_spaces_folder_gone_keeps_nothing_and_the_build_goes_on():
     release_worlds()
 
 
+
+def test_a_world_too_large_found_so_by_a_worker_is_not_enumerated_again(monkeypatch):
+    """A build's workers enumerate its problems ahead (enumerate_ahead, in forked
+    processes); one found too large to enumerate is marked so in the kept folder, and
+    the driver's load then makes its implicit world without enumerating it to the limit
+    a second time."""
+    import multiprocessing
+
+    from racbench.worlds.strips import limits
+
+    release_worlds()
+    domain, (p05,) = shipped_files("gripper", ["p05"])
+    spaces = []
+
+    class Counted(strips_world.StateSpace):
+        def __init__(self, *args):
+            spaces.append(args)
+            super().__init__(*args)
+
+    with kept_spaces(), limits.overridden(max_enumerated_states=50):
+        worker = multiprocessing.get_context("fork").Process(
+            target=strips_world.enumerate_ahead, args=(domain, p05))
+        worker.start()
+        worker.join()
+        assert worker.exitcode == 0
+        monkeypatch.setattr(strips_world, "StateSpace", Counted)
+        world = world_for(domain, p05, implicit=True)
+        assert not world.explicit and spaces == []  # read as too large, not enumerated
+    with limits.overridden(max_enumerated_states=50):  # outside a build: enumerated
+        release_worlds()
+        strips_world._TOO_LARGE.clear()
+        assert not world_for(domain, p05, implicit=True).explicit and len(spaces) == 1
+    strips_world._TOO_LARGE.clear()
+    release_worlds()
+
 _ROADS = """(define (domain roads) (:requirements :strips :typing :action-costs)
  (:types place)
  (:predicates (at ?p - place) (road ?a ?b - place))

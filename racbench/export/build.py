@@ -42,7 +42,7 @@ from racbench.errors import InputError, WorkerDied
 from racbench.progress import progress_bar
 from racbench.suites.fingerprint import config_fingerprint
 from racbench.suites.recipe import ConfigSpec, Recipe
-from racbench.export.card import write_card
+from racbench.export.card import config_reads, write_card
 from racbench.export.folder import (MANIFEST, check_out, check_partial, make_parents,
                                     partial_path, remove_empty)
 from racbench.export.resume import (STATE, ProbeCache, changed_configs, keep_finished,
@@ -166,13 +166,13 @@ def _load_ahead(recipe: Recipe, engine) -> None:
     this process to read back when it loads them (kept_spaces): enumerating and warming
     a domain's problems one after another here, while the workers waited, was a third of
     an acp build's serial share."""
-    parts, configs = warm_parts(recipe)
+    parts = warm_parts(recipe)
     if len(parts) > 1 and engine.workers > 1:
-        with engine.pool() as pool:
+        with engine.pool() as pool:  # in order: a refusal names the config a load would
             try:
-                list(pool.imap_unordered(warm_job, parts))
+                list(pool.imap(warm_job, parts))
             except WorkerDied as exc:  # the first config to load the world it was making
-                exc.config = configs[exc.job[0]] if exc.job is not None else None
+                exc.config = exc.job[2] if exc.job is not None else None
                 raise
 
 
@@ -363,7 +363,13 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
             _release([spec for spec in batch.configs if spec.name not in kept])
         card = (str(partial), recipe_run, seed, scale, stats)
         if engine.forks:
-            card_job(card)
+            # the shards read back for the card (sizes, glances) a config a job: the
+            # driver alone took seconds over them at the end of a build
+            reads = None
+            if engine.workers > 1 and len(stats) > 1:
+                with engine.pool() as pool:
+                    reads = list(pool.imap(_card_reads, [(str(partial), s) for s in stats]))
+            card_job(card, reads)
         else:  # written by a worker, like the shards: this process draws no figure
             with engine.pool() as pool:
                 list(pool.imap(card_job, [card]))
@@ -550,12 +556,19 @@ def _split_stats(n: int, counts: list[Counter], files: list[str]) -> SplitStats:
     return SplitStats(rows=n, files=files, labels=labels, kinds=kinds, lengths=lengths)
 
 
-def card_job(args: tuple) -> None:
+def card_job(args: tuple, reads: list | None = None) -> None:
     """Write the card, its side files and figures into the unfinished folder `partial`,
-    with the count of problems leaking across configs (from their kept keys)."""
+    with the count of problems leaking across configs (from their kept keys); `reads`:
+    each config's shards read for it (card.config_reads), if made by workers."""
     partial, recipe, seed, scale, stats = args
     partial = Path(partial)
-    write_card(partial, recipe, seed, scale, stats, _cross_config_leaks(recipe, partial))
+    write_card(partial, recipe, seed, scale, stats, _cross_config_leaks(recipe, partial),
+               reads)
+
+
+def _card_reads(args: tuple) -> tuple:
+    partial, stat = args
+    return config_reads(Path(partial), stat)
 
 
 def _cross_config_leaks(recipe: Recipe, partial: Path) -> int:

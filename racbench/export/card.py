@@ -25,7 +25,8 @@ from racbench.export.card_section import CARD_END, CARD_START
 from racbench.text import environment
 from racbench.export.licenses import DEFAULT_LICENSE
 from racbench.export.details import CONFIGS_FILE, render_details
-from racbench.export.glance import DIFFICULTY, answer_shares, glance, split_problems, spread
+from racbench.export.glance import (DIFFICULTY, Glance, answer_shares, glance, split_problems,
+                                    spread)
 from racbench.export.plots import write_plots
 from racbench.export.hub import size_category, task_tags
 from racbench.export.splitinfo import split_size
@@ -109,12 +110,24 @@ def _total_rows(sizes: dict) -> int:
     return sum(rows for per in sizes.values() for rows, _ in per.values())
 
 
-def write_card(folder: Path, recipe, seed: int, scale: float, stats, leaks: int) -> None:
-    """README.md and configs.json of a folder whose shards are written."""
+def config_reads(folder: Path, stat) -> tuple[dict, Glance]:
+    """What the card reads of one config's shards: each split's size (split_size) and
+    the config's glance."""
     folder = Path(folder)
-    sizes = {s.name: {split: split_size(folder / s.name, st.files)
-                      for split, st in s.splits.items()} for s in stats}
-    glances = glance(folder, stats)
+    sizes = {split: split_size(folder / stat.name, st.files)
+             for split, st in stat.splits.items()}
+    return sizes, glance(folder, [stat])[0]
+
+
+def write_card(folder: Path, recipe, seed: int, scale: float, stats, leaks: int,
+               reads: list | None = None) -> None:
+    """README.md and configs.json of a folder whose shards are written; `reads`: each
+    config's `config_reads`, if made elsewhere (a build's workers), else made here."""
+    folder = Path(folder)
+    if reads is None:
+        reads = [config_reads(folder, s) for s in stats]
+    sizes = {s.name: sizes for s, (sizes, _) in zip(stats, reads)}
+    glances = [seen for _, seen in reads]
     plots = write_plots(folder, glances)
     _write(folder / CONFIGS_FILE, render_details(recipe, seed, scale, stats, leaks, sizes))
     _write(folder / "README.md", render_card(recipe, seed, scale, stats, leaks, sizes,

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from racbench.export.config_checks import naming
 from racbench.export.engine_errors import EngineError, say
 from racbench.export.parquet import ROWS_PER_SHARD, n_shards, shard_name, write_table
 from racbench.export.split_rows import CHUNK, SplitRows, chunk_size
@@ -61,28 +62,26 @@ def make_chunk(args: tuple[str, str, int, list[int]]) -> list[tuple[dict, str, i
     return out
 
 
-def warm_parts(recipe) -> tuple[list, dict]:
+def warm_parts(recipe) -> list[tuple]:
     """The worlds of `recipe` that its workers can make ahead (`warm_part`: inside
     `kept_spaces`, a STRIPS problem's space and caches, kept for every process of the
-    build to read back), as warm_job arguments in a fixed order, and the first config
-    to load each (part -> config name)."""
-    parts, configs = {}, {}
+    build to read back), as warm_job arguments (part, task, the first config to load
+    it), each world once, in the order the recipe's configs first ask for them."""
+    parts: dict = {}
     for spec in recipe.configs:
         if hasattr(spec.task, "warm_parts"):
             for part in spec.task.warm_parts(tuple(spec.splits)):
-                parts[part] = spec.task
-                configs.setdefault(part, spec.name)
-    return sorted(parts.items()), configs
+                parts.setdefault(part, (spec.task, spec.name))
+    return [(part, task, config) for part, (task, config) in parts.items()]
 
 
 def warm_job(args: tuple) -> None:
-    """One world made ahead; a world that cannot be is left to the load that needs it,
-    which refuses it naming its config, as it would without the workers' help."""
-    part, task = args
-    try:
+    """One world made ahead (a world too large to enumerate is marked so for the loads
+    after, which then do not enumerate it again); a world refused is refused here,
+    naming the config, and any other error surfaces as it is."""
+    part, task, config = args
+    with naming(config):
         task.warm_part(part)
-    except Exception:  # noqa: BLE001 (refused, with its config named, by the load)
-        pass
 
 
 def probe_job(args: tuple):

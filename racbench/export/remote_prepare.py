@@ -94,9 +94,9 @@ def prepare_in_workers(recipe, seed: int, engine, probes=None) -> tuple[dict, di
     with engine.pool(worlds=recipe.configs[0].task.worlds_key) as pool:
         # the run's worlds made first, each by one worker, as a local build's workers
         # make them (build._load_ahead): the others read them back (kept_spaces)
-        parts, first = warm_parts(replace(recipe, configs=tuple(todo)))
+        parts = warm_parts(replace(recipe, configs=tuple(todo)))
         if len(parts) > 1 and pool.workers > 1:
-            for _ in _batched(pool, warm_job, parts, [first[part] for part, _ in parts]):
+            for _ in _batched(pool, warm_job, parts, [config for _, _, config in parts]):
                 pass
         shares = list(_batched(pool, parts_job, [(s.name, s.task, seed, tuple(s.splits))
                                                  for s in todo], [s.name for s in todo]))

@@ -157,6 +157,9 @@ class Survey:
     _starts: list | None = field(default=None, repr=False, compare=False)
     _likeness: dict | None = field(default=None, repr=False, compare=False)
     _inverse: tuple | None = field(default=None, repr=False, compare=False)
+    # an mc probe's first survey: the keys its draws listed wrong before any was right
+    # (`Tally`), for a weighted survey to go on from its draws (`Tally.resumed`)
+    _resume: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def has_sets(self) -> bool:
@@ -430,7 +433,8 @@ def pick_bool(make_pool: Callable, world: StripsWorld, rng: random.Random, cfg,
 # -- mc -----------------------------------------------------------------------------------
 
 def survey_options(make_pool: Callable, world: StripsWorld, cfg, seed: int,
-                   weighted: bool = False, first: int = SURVEY_DRAWS) -> Survey:
+                   weighted: bool = False, first: int = SURVEY_DRAWS,
+                   start: Survey | None = None) -> Survey:
     """Sample SURVEY_DRAWS situations and record, for every subject right in one of
     them, where it is right and where wrong (from the pools' lists, and from their
     `judge` for subjects a pool does not list). A problem that shows neither option
@@ -444,9 +448,14 @@ def survey_options(make_pool: Callable, world: StripsWorld, cfg, seed: int,
     (`Survey.weighted_ok`, a fit per look: doubling keeps the looks few), without
     option-set trials. Draw d is the same whatever follows. A world whose draws are
     dear caps them (`survey_draws_max`: the science lab, whose draws play the
-    simulator, surveys SURVEY_DRAWS)."""
+    simulator, surveys SURVEY_DRAWS). A weighted survey given the unweighted survey
+    of the same world and seed (`start`) goes on from its draws instead of drawing
+    them again (the same draws: the same survey); an unweighted one keeps what that
+    needs (`Survey._resume`)."""
     limit = survey_limit(world)
-    tally = Tally(world, seed, trials=not weighted)
+    resumable = weighted and start is not None and start._resume is not None
+    tally = (Tally.resumed(world, start) if resumable and start.seed == seed
+             else Tally(world, seed, trials=not weighted))
     size = first
     while True:
         tally.add(_drawn(make_pool, world, draw_rng(seed, d), cfg)
@@ -455,6 +464,8 @@ def survey_options(make_pool: Callable, world: StripsWorld, cfg, seed: int,
         enough = (survey.weighted_ok if weighted else
                   survey.has_sets or survey.usable >= SURVEY_MIN)
         if enough or not survey.seen_both() or tally.draws >= limit:
+            if not weighted and not tally._judges:  # judges hold pools: drawn again
+                survey._resume = tally._wrong_before
             return survey
         size = 2 * tally.draws if weighted else tally.draws + SURVEY_DRAWS
 
@@ -482,6 +493,18 @@ class Tally:
         self._wrong_before: dict = {}  # key not yet a subject -> draws listing it wrong
         self._judges: list = []  # (draw, pool, keys it lists) of draws with a judge
         self._survey: Survey | None = None
+
+    @classmethod
+    def resumed(cls, world: StripsWorld, survey: Survey) -> "Tally":
+        """The tally, without option-set trials, of the draws an unweighted survey
+        made (one with `_resume`: its draws had no judge), to add further draws to."""
+        tally = cls(world, survey.seed, trials=False)
+        tally.keys, tally.subjects = list(survey.keys), list(survey.subjects)
+        tally.kinds, tally.right = list(survey.kind), list(survey.right)
+        tally.wrong = list(survey.wrong)
+        tally.index = {key: s for s, key in enumerate(tally.keys)}
+        tally._wrong_before = dict(survey._resume)
+        return tally
 
     @property
     def draws(self) -> int:

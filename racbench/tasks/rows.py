@@ -155,6 +155,13 @@ def release_worlds(dropped: bool = False) -> None:
 WEIGHTED = "weighted"  # a probe part of the second round: a weighted survey (ConfigRows.further_parts)
 
 
+@dataclass(frozen=True, eq=False)
+class FirstSurvey:
+    """The first round's survey of a world, carried by its second-round part (which a
+    build keys results by: hashed by identity), for the weighted survey to go on from."""
+    survey: Survey
+
+
 class ConfigRows:
     features = task_features()
 
@@ -216,10 +223,12 @@ class ConfigRows:
     def probe_part(self, part: tuple):
         """What one world can give: bool: its cells; mc with pools: its option survey;
         otherwise whether it gives a question of the first target at all. A part of
-        `further_parts` ("weighted", split, index, first draws): its weighted survey."""
+        `further_parts` ("weighted", split, index, first draws, FirstSurvey): its
+        weighted survey, going on from the first round's draws."""
         if part[0] == WEIGHTED:
-            _, split, i, first = part
-            return self._survey(self.worlds[split][i], weighted=True, first=first)
+            _, split, i, first, *given = part
+            return self._survey(self.worlds[split][i], weighted=True, first=first,
+                                start=given[0].survey if given else None)
         split, i = part
         world = self.worlds[split][i]
         if self.cfg.form == "bool":
@@ -248,10 +257,10 @@ class ConfigRows:
                    for w in worlds if w is world)
 
     def _survey(self, world: StripsWorld, weighted: bool = False,
-                first: int = SURVEY_DRAWS) -> Survey:
+                first: int = SURVEY_DRAWS, start: Survey | None = None) -> Survey:
         return survey_options(self.family.pool_for("mc"), world, self.cfg,
                               derive_seed("acp-options", self.name, world.label), weighted,
-                              first)
+                              first, start)
 
     def probe_result(self, parts: dict | None = None) -> tuple[dict, list, dict]:
         """(feasible, excluded, surveys): bool: the cells of each problem (surveys by
@@ -271,6 +280,8 @@ class ConfigRows:
                     if part[0] == WEIGHTED})
             for survey in surveys.values():
                 survey.exact = exact
+        for survey in found.values() if self._option_surveys() else ():
+            survey._resume = None  # of no more use: not kept, nor sent to row makers
         for split, worlds in self.worlds.items():
             if self.cfg.form == "bool":
                 excluded += [f"{split}/{w.label}: no subject whose answer depends on the state"
@@ -303,7 +314,8 @@ class ConfigRows:
         surveys = self._by_problem(parts)
         if self._exact(surveys):
             return []
-        return [(WEIGHTED, split, i, first) for (split, i), first in self._short(surveys)]
+        return [(WEIGHTED, split, i, first, FirstSurvey(surveys[(split, i)]))
+                for (split, i), first in self._short(surveys)]
 
     def _option_surveys(self) -> bool:
         """Are this config's probes option surveys (mc rows from pools)?"""
@@ -346,7 +358,8 @@ class ConfigRows:
         for (split, i), first in self._short(surveys):
             world = self.worlds[split][i]
             if id(world) not in further:
-                further[id(world)] = self._survey(world, weighted=True, first=first)
+                further[id(world)] = self._survey(world, weighted=True, first=first,
+                                                  start=surveys[(split, i)])
         return {key: further.get(id(self.worlds[key[0]][key[1]]), survey)
                 for key, survey in surveys.items()}
 

@@ -237,6 +237,24 @@ def test_a_recipes_pddl_paths_are_read_from_its_folder(tmp_path, monkeypatch):
     assert len(rows) == 4 and set(rows["problem"]) == {problems[1].stem}
 
 
+
+def test_a_world_a_worker_cannot_make_ahead_is_refused_naming_its_config(tmp_path):
+    """A problem a build's worker fails to make ahead (here unreadable PDDL) is not
+    passed over in silence: the worker's error surfaces, naming the first config that
+    asks for the problem."""
+    from racbench.errors import InputError
+    from racbench.export.jobs import warm_job
+    from racbench.worlds.strips.shipped import shipped_files
+
+    recipe = parse_recipe(RECIPE, "acp-small.yaml")
+    task = recipe.configs[0].task
+    domain, _ = shipped_files("ferry", ["p04"])
+    broken = tmp_path / "p99.pddl"
+    broken.write_text("(define (problem p99) (:domain ferry) (:objects")
+    with pytest.raises(InputError, match="'first_config'"):
+        warm_job(((domain, str(broken)), task, "first_config"))
+
+
 def test_a_local_build_has_its_workers_make_the_worlds_its_driver_reads_back(tmp_path):
     """Before the driver loads a run's worlds (forked workers share them), its workers
     enumerate and warm each problem's, kept (kept_spaces) for the driver to read back:

@@ -235,3 +235,37 @@ def test_option_sets_as_before(domain, problem, family):
         found += got is not None
     assert found >= 10
     assert survey._likeness and pickle.loads(pickle.dumps(survey))._likeness is None
+
+
+@pytest.mark.parametrize("domain,problem,family", [
+    ("logistics", "p07", "justification"), ("grid", "p03", "executability")])
+def test_a_weighted_survey_goes_on_from_the_first_rounds_draws(domain, problem, family):
+    """A weighted config's further survey of a problem (a build's second round of probe
+    jobs, or its join) given the problem's first survey goes on from its draws rather
+    than drawing them again, and is the survey made from draw 0; a family whose draws
+    have a judge (executability) keeps nothing to go on from, and draws again."""
+    domain_file, problems = shipped_files(domain, [problem])
+    world = world_for(domain_file, problems[0])
+    cfg = TaskConfig(family=family, form="mc", domain=domain, lengths=(2,)).validate()
+    pool_for = FAMILIES[family].pool_for("mc")
+    drawn = []
+
+    def make_pool(*args):
+        drawn.append(args[2])
+        return pool_for(*args)
+
+    seed = derive_seed("test-resume", domain, problem, family)
+    first = survey_options(make_pool, world, cfg, seed, first=40)
+    first_draws = len(first.right)
+    assert (first._resume is None) == (family == "executability")
+    drawn.clear()
+    fresh = survey_options(make_pool, world, cfg, seed, weighted=True, first=2 * first_draws)
+    fresh_draws = len(drawn)
+    drawn.clear()
+    resumed = survey_options(make_pool, world, cfg, seed, weighted=True,
+                             first=2 * first_draws, start=first)
+    fields = ("seed", "keys", "subjects", "kind", "right", "wrong", "found", "usable")
+    assert {k: getattr(resumed, k) for k in fields} == {k: getattr(fresh, k) for k in fields}
+    assert resumed.balance() == fresh.balance() and len(fresh.right) > first_draws
+    saved = first_draws if first._resume is not None else 0
+    assert len(drawn) == fresh_draws - saved

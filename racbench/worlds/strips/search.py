@@ -29,6 +29,7 @@ from scipy.sparse.csgraph import connected_components
 from racbench.worlds.strips.task import GroundTask, iter_bits
 
 UNREACHABLE = -1
+BLOCKED = -2  # a state `sweep` may not pass through, while it sweeps
 GOALS_PER_SPACE = 256  # LRU of per-goal distance arrays
 GOAL_CACHE_BYTES = 64 << 20  # ... holding at most this many bytes per space
 GOALS_MIN = 16  # ... but always the latest few, however big the space
@@ -128,11 +129,21 @@ class StateSpace:
     def sweep(self, targets: np.ndarray, allowed: np.ndarray | None = None,
               max_depth: int | None = None) -> np.ndarray:
         """Fewest actions from every state to `targets`, moving only through `allowed`
-        states; UNREACHABLE where none (or none within `max_depth`)."""
-        dist = np.full(len(self.states), UNREACHABLE, dtype=np.int32)
-        frontier = np.flatnonzero(targets if allowed is None else targets & allowed)
+        states; UNREACHABLE where none (or none within `max_depth`). States not allowed
+        are marked BLOCKED while sweeping (one test then skips them and those reached),
+        and a level's new states are told apart from their repeats by which position
+        last claimed them, not by sorting (np.unique's sort was half of a sweep's
+        CPU, and landmark rows sweep once per fact); the distances are the same,
+        whatever order a level's states come in."""
+        n = len(self.states)
+        dist = np.full(n, UNREACHABLE, dtype=np.int32)
+        if allowed is not None:
+            dist[~allowed] = BLOCKED
+            targets = targets & allowed
+        frontier = np.flatnonzero(targets)
         dist[frontier] = 0
         ptr, src = self._predecessors()
+        claimed = np.empty(n, dtype=np.intp)  # per state, the last position claiming it
         depth = 0
         while frontier.size and (max_depth is None or depth < max_depth):
             depth += 1
@@ -144,12 +155,14 @@ class StateSpace:
             # positions starts[f] + 0..lens[f]-1 for every frontier state f
             offsets = np.repeat(starts - (np.cumsum(lens) - lens), lens)
             cand = src[offsets + np.arange(total)]
-            cand = cand[dist[cand] < 0]
-            if allowed is not None:
-                cand = cand[allowed[cand]]
-            cand = np.unique(cand)
+            cand = cand[dist[cand] == UNREACHABLE]
+            at = np.arange(cand.size)
+            claimed[cand] = at
+            cand = cand[claimed[cand] == at]  # each state once: where it last claimed
             dist[cand] = depth
             frontier = cand
+        if allowed is not None:
+            dist[dist == BLOCKED] = UNREACHABLE
         return dist
 
     def distances(self, pos: int, neg: int, by_cost: bool = False,

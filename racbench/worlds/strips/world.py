@@ -145,7 +145,8 @@ def enumerate_ahead(domain_file: str, problem_file: str) -> None:
     in a worker forked by a build: its space and caches are kept, and the build's
     driver, loading the world afterwards, reads them back instead of making them
     while its workers wait (see export/build.py). A problem too large to enumerate is
-    left to the driver to find so."""
+    marked so in the folder, and the driver loads its implicit world without
+    enumerating it to the limit again."""
     world = world_for(domain_file, problem_file, implicit=True)
     if world.explicit:
         world.warm()
@@ -540,9 +541,15 @@ class ExplicitWorld(StripsWorld):
         kept = self._kept_file = _kept_space_file(self, max_states)
         self.space = _read_kept(kept) if kept is not None else None
         if self.space is None:
+            too_large = kept.with_suffix(".too-large") if kept is not None else None
             try:
+                if too_large is not None and too_large.exists():
+                    # a worker enumerated it to the limit already (enumerate_ahead)
+                    raise SearchBudgetExceeded(f"more than {max_states} reachable states")
                 self.space = StateSpace(self.task, self.task.init, max_states)
             except SearchBudgetExceeded:
+                if too_large is not None:
+                    _keep(too_large, max_states)
                 raise WorldTooLarge(f"{self.problem.source}: more than {max_states} "
                                     "reachable states; this family enumerates the state "
                                     "space, use a smaller problem") from None
