@@ -9,6 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # One worker runs a slow job; the other waits for its next job, holding the job queue's
@@ -42,11 +44,36 @@ IDLE_KILLED = textwrap.dedent("""
 """)
 
 
-def test_a_worker_killed_while_idle_stops_the_pool_without_hanging(tmp_path):
-    """Pool.terminate first takes the job queue's read lock, which an idle worker holds
-    while it waits: killed there, the pool's close (and the process's exit) waited for
-    ever after the WorkerDied the build stops with."""
-    proc = subprocess.Popen([sys.executable, "-c", IDLE_KILLED, str(tmp_path / "busy")],
+# A worker killed while it sends its result: it holds the result queue's write lock and
+# has written part of the message (as `send_bytes` writes it: its length, then bytes).
+SENDING_KILLED = textwrap.dedent("""
+    import gc, multiprocessing.pool, os, struct, sys
+    from racbench.errors import WorkerDied
+    from racbench.export.pool import worker_pool
+
+    def half_sent(_):
+        pool = next(o for o in gc.get_objects() if isinstance(o, multiprocessing.pool.Pool))
+        results = pool._outqueue  # the result queue, as this worker writes to it
+        results._wlock.acquire()
+        results._writer._send(struct.pack("!i", 1 << 20) + b"x" * 10)
+        os.kill(os.getpid(), 9)
+
+    with worker_pool(2) as pool:
+        try:
+            list(pool.imap(half_sent, [0]))
+        except WorkerDied as exc:
+            print("died:", exc, flush=True)
+    print("pool closed", flush=True)
+""")
+
+
+@pytest.mark.parametrize("script", [IDLE_KILLED, SENDING_KILLED], ids=["idle", "sending"])
+def test_a_worker_killed_stops_the_pool_without_hanging(script, tmp_path):
+    """What a killed worker leaves in the pool's queues stops neither the pool's close
+    nor the process's exit, after the WorkerDied the build stops with: Pool.terminate
+    first takes the job queue's read lock, which an idle worker holds while it waits,
+    and joins the result thread, which waits for the rest of a result half sent."""
+    proc = subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "busy")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=ROOT, start_new_session=True)
     try:

@@ -195,23 +195,26 @@ def worker_pool(workers: int) -> Iterator[WatchedPool | None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
         if pool is not None:
             if watched is not None and watched.ended():
-                _free_queues(pool)
-            pool.terminate()
-            pool.join()
+                _abandon(pool)
+            else:
+                pool.terminate()
+                pool.join()
 
 
-def _free_queues(pool: mp.pool.Pool) -> None:
-    """Before terminating a pool one of whose workers was killed: its workers stopped
-    (none forked again) and the queue locks a killed one may have held freed. An idle
-    worker waits for its next job holding the job queue's read lock, and Pool.terminate
-    takes that lock before anything else: killed there, it left terminate (and this
-    process's exit, which terminates the pool too) waiting for ever."""
+def _abandon(pool: mp.pool.Pool) -> None:
+    """Close a pool one of whose workers was killed, without Pool.terminate, which can
+    wait for ever on what the killed worker left: an idle worker waits for its next job
+    holding the job queue's read lock, which terminate takes first; one killed while
+    sending a result leaves its message half-written, which the pool's result thread,
+    joined by terminate, waits for the rest of. So: no worker is forked again, every
+    worker is killed, and the pool's cleanup (which exit would run too) is called off;
+    its threads are daemons, left where they wait."""
     pool._worker_handler._state = mp.pool.TERMINATE  # no replacements forked from now
+    pool._change_notifier.put(None)  # wakes the worker handler, which then ends
+    pool._worker_handler.join()
     for proc in list(pool._pool):
         if proc.exitcode is None:
             proc.kill()
         proc.join()
-    for lock in (pool._inqueue._rlock, pool._outqueue._wlock):
-        if lock is not None:  # no process is left to hold it: free whatever state it is in
-            lock.acquire(False)
-            lock.release()
+    pool._terminate.cancel()
+    pool._state = mp.pool.TERMINATE
