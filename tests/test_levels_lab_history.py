@@ -86,6 +86,10 @@ def test_rows_carry_a_history_of_their_levels_length_and_verify_rederives_them(f
                     "have been executed in order: (1) you " in context, row["id"]
                 assert f"({len(since)}) you " in context and f"({len(since) + 1}) " \
                     not in context
+                if family == "applicability":  # the asked command is not one of "these"
+                    assert row["question"].startswith(
+                        "After those actions, is the following action applicable: you "), \
+                        row["question"]
             else:
                 assert context.startswith("Currently: "), row["id"]
             check = verify_row(row)

@@ -87,10 +87,15 @@ class WatchedPool:
         results = method(_Marked(job), enumerate(jobs), chunksize)
         return _Watched(lambda: results.next(timeout=POLL), lambda: self.check(jobs))
 
-    def check(self, jobs: list) -> None:
-        """Raise WorkerDied if a worker of the pool has ended."""
+    def ended(self) -> bool:
+        """Has a worker of the pool ended?"""
         for proc in list(self.pool._pool):  # the live ones, replacements included
             self.seen.setdefault(proc.pid, proc)
+        return any(proc.exitcode is not None for proc in self.seen.values())
+
+    def check(self, jobs: list) -> None:
+        """Raise WorkerDied if a worker of the pool has ended."""
+        self.ended()
         for pid, proc in sorted(self.seen.items()):
             code = proc.exitcode
             if code is None:
@@ -177,16 +182,39 @@ def worker_pool(workers: int) -> Iterator[WatchedPool | None]:
     # after it exits (seen once: a test reading the CLI's stderr waited for ever). A
     # Ctrl-C that came meanwhile lands once the pool is ours to terminate.
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    pool = None
+    pool = watched = None
     try:
         context = mp.get_context("fork")
         marks = context.Array("q", 2 * SLOTS_PER_WORKER * workers, lock=False)
         count = context.Value("i", 0)
         pool = context.Pool(workers, initializer=_start_worker, initargs=(marks, count))
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        yield WatchedPool(pool, marks, workers)
+        watched = WatchedPool(pool, marks, workers)
+        yield watched
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
         if pool is not None:
-            pool.terminate()
-            pool.join()
+            if watched is not None and watched.ended():
+                _abandon(pool)
+            else:
+                pool.terminate()
+                pool.join()
+
+
+def _abandon(pool: mp.pool.Pool) -> None:
+    """Close a pool one of whose workers was killed, without Pool.terminate, which can
+    wait for ever on what the killed worker left: an idle worker waits for its next job
+    holding the job queue's read lock, which terminate takes first; one killed while
+    sending a result leaves its message half-written, which the pool's result thread,
+    joined by terminate, waits for the rest of. So: no worker is forked again, every
+    worker is killed, and the pool's cleanup (which exit would run too) is called off;
+    its threads are daemons, left where they wait."""
+    pool._worker_handler._state = mp.pool.TERMINATE  # no replacements forked from now
+    pool._change_notifier.put(None)  # wakes the worker handler, which then ends
+    pool._worker_handler.join()
+    for proc in list(pool._pool):
+        if proc.exitcode is None:
+            proc.kill()
+        proc.join()
+    pool._terminate.cancel()
+    pool._state = mp.pool.TERMINATE

@@ -1,0 +1,88 @@
+"""The build's fork pool (racbench/export/pool.py) when a worker is killed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# One worker runs a slow job; the other waits for its next job, holding the job queue's
+# read lock as an idle Pool worker does, and is killed there (kill -9, the OOM killer).
+IDLE_KILLED = textwrap.dedent("""
+    import os, signal, sys, time
+    from pathlib import Path
+    from racbench.errors import WorkerDied
+    from racbench.export.pool import worker_pool
+
+    MARK = Path(sys.argv[1])
+
+    def slow(seconds):
+        MARK.write_text(str(os.getpid()))
+        time.sleep(seconds)
+        return seconds
+
+    with worker_pool(2) as pool:
+        results = pool.imap(slow, [3])
+        while not MARK.exists() or not MARK.read_text():
+            time.sleep(0.05)
+        busy = int(MARK.read_text())
+        time.sleep(0.3)  # the idle one is back waiting for a job
+        idle = next(p.pid for p in pool.pool._pool if p.pid != busy)
+        os.kill(idle, signal.SIGKILL)
+        try:
+            next(results)
+        except WorkerDied as exc:
+            print("died:", exc, flush=True)
+    print("pool closed", flush=True)
+""")
+
+
+# A worker killed while it sends its result: it holds the result queue's write lock and
+# has written part of the message (as `send_bytes` writes it: its length, then bytes).
+SENDING_KILLED = textwrap.dedent("""
+    import gc, multiprocessing.pool, os, struct, sys
+    from racbench.errors import WorkerDied
+    from racbench.export.pool import worker_pool
+
+    def half_sent(_):
+        pool = next(o for o in gc.get_objects() if isinstance(o, multiprocessing.pool.Pool))
+        results = pool._outqueue  # the result queue, as this worker writes to it
+        results._wlock.acquire()
+        results._writer._send(struct.pack("!i", 1 << 20) + b"x" * 10)
+        os.kill(os.getpid(), 9)
+
+    with worker_pool(2) as pool:
+        try:
+            list(pool.imap(half_sent, [0]))
+        except WorkerDied as exc:
+            print("died:", exc, flush=True)
+    print("pool closed", flush=True)
+""")
+
+
+@pytest.mark.parametrize("script", [IDLE_KILLED, SENDING_KILLED], ids=["idle", "sending"])
+def test_a_worker_killed_stops_the_pool_without_hanging(script, tmp_path):
+    """What a killed worker leaves in the pool's queues stops neither the pool's close
+    nor the process's exit, after the WorkerDied the build stops with: Pool.terminate
+    first takes the job queue's read lock, which an idle worker holds while it waits,
+    and joins the result thread, which waits for the rest of a result half sent."""
+    proc = subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "busy")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=ROOT, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # its workers too
+        proc.communicate()
+        raise AssertionError("the pool's close waited for ever after a worker was killed")
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    assert done.returncode == 0, done.stderr
+    assert "died: a worker process" in done.stdout and "SIGKILL" in done.stdout
+    assert done.stdout.strip().endswith("pool closed")
