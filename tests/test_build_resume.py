@@ -7,7 +7,6 @@ what was changed since) and ends byte-identical to a clean build. A refusal the 
 find comes before any row is written, and the probes made before it are kept.
 """
 
-import os
 import subprocess
 import sys
 import time

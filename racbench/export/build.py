@@ -36,7 +36,6 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Iterator
 
 from racbench.errors import InputError, WorkerDied
 from racbench.progress import progress_bar
