@@ -146,16 +146,11 @@ class _InOrder(_Watched):
                 raise StopIteration
             self.result = self.pending.popleft()
             self._fill()
-        value = self.result.get(timeout=POLL)  # raises the job's error, or times out
-        self.result = None
-        return value
-
-    def __next__(self):
-        try:
-            return super().__next__()
-        except BaseException:
-            self.result = None  # a job's error: taken, the next comes after it
-            raise
+        self.result.wait(POLL)
+        if not self.result.ready():
+            raise mp.TimeoutError  # _Watched looks for a dead worker, then asks again
+        result, self.result = self.result, None  # taken, even if it raises the job's error
+        return result.get()
 
 
 def _how(pid: int, code: int) -> str:
