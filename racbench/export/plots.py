@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from racbench.export.glance import DIFFICULTY, NO_PLAN, Glance
+from racbench.export.interrupts import interrupts_held
 from racbench.text import sayer
 
 DIFFICULTY_PNG = "difficulty.png"
@@ -27,9 +28,10 @@ _say = sayer("card", ("plots.j2",))
 
 def write_plots(folder: Path, glances: list[Glance]) -> list[str]:
     """Draw the figures the data calls for into `folder`; their file names."""
-    import matplotlib.style
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    with interrupts_held():  # Ctrl-C inside matplotlib's first import breaks it
+        import matplotlib.style
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
 
     written = []
     with matplotlib.style.context("default"):
