@@ -26,6 +26,7 @@ from typing import Callable, Iterable, Iterator
 
 from racbench.errors import WorkerDied
 from racbench.export.engine_errors import say
+from racbench.export.interrupts import interrupts_held
 
 POLL = 0.2  # seconds between looks for a dead worker while waiting for a result
 SLOTS_PER_WORKER = 4  # marks for the workers forked, replacements included
@@ -176,34 +177,38 @@ def worker_pool(workers: int) -> Iterator[WatchedPool | None]:
     # own cleanup catches Exception only), holding the caller's stdout and stderr open
     # after it exits (seen once: a test reading the CLI's stderr waited for ever). A
     # Ctrl-C that came meanwhile lands once the pool is ours to terminate.
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     pool = watched = None
     try:
-        context = mp.get_context("fork")
-        marks = context.Array("q", 2 * SLOTS_PER_WORKER * workers, lock=False)
-        count = context.Value("i", 0)
-        pool = context.Pool(workers, initializer=_start_worker, initargs=(marks, count))
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        with interrupts_held():
+            context = mp.get_context("fork")
+            marks = context.Array("q", 2 * SLOTS_PER_WORKER * workers, lock=False)
+            count = context.Value("i", 0)
+            pool = context.Pool(workers, initializer=_start_worker, initargs=(marks, count))
         watched = WatchedPool(pool, marks, workers)
         yield watched
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    except BaseException:
+        # Ctrl-C, a refusal or a dead worker, with jobs perhaps still out: terminate
+        # joins the pool's threads, which what it stops mid-way can leave waiting for
+        # ever (a CI run once saw a build never exit after Ctrl-C; see _abandon)
         if pool is not None:
-            if watched is not None and watched.ended():
-                _abandon(pool)
-            else:
-                pool.terminate()
-                pool.join()
+            _abandon(pool)
+        raise
+    else:
+        if watched.ended():
+            _abandon(pool)
+        else:  # every result taken: the workers wait idle for their next job
+            pool.terminate()
+            pool.join()
 
 
 def _abandon(pool: mp.pool.Pool) -> None:
-    """Close a pool one of whose workers was killed, without Pool.terminate, which can
-    wait for ever on what the killed worker left: an idle worker waits for its next job
-    holding the job queue's read lock, which terminate takes first; one killed while
-    sending a result leaves its message half-written, which the pool's result thread,
-    joined by terminate, waits for the rest of. So: no worker is forked again, every
-    worker is killed, and the pool's cleanup (which exit would run too) is called off;
-    its threads are daemons, left where they wait."""
+    """Close a pool left mid-work or one of whose workers was killed, without
+    Pool.terminate, which can wait for ever on what a stopped worker left: an idle
+    worker waits for its next job holding the job queue's read lock, which terminate
+    takes first; one stopped while sending a result leaves its message half-written,
+    which the pool's result thread, joined by terminate, waits for the rest of. So: no
+    worker is forked again, every worker is killed, and the pool's cleanup (which exit
+    would run too) is called off; its threads are daemons, left where they wait."""
     pool._worker_handler._state = mp.pool.TERMINATE  # no replacements forked from now
     pool._change_notifier.put(None)  # wakes the worker handler, which then ends
     pool._worker_handler.join()
