@@ -21,8 +21,9 @@ class WorkerDied(RuntimeError):
     of memory, a segfault, `kill -9`). Not the user's mistake, so not an InputError: the
     CLI exits with its own code (75). `job` is the arguments of the job the worker was
     running (None if it was between jobs or the engine cannot tell); the build replaces
-    the error with one naming the config it was building (`config`)."""
+    the error with one naming the config it was building (`config`), or the configs a
+    lost batch of preparing jobs covered (a tuple of names, on Ray)."""
 
-    def __init__(self, message: str, job=None, config: str | None = None):
+    def __init__(self, message: str, job=None, config: str | tuple | None = None):
         super().__init__(message)
         self.job, self.config = job, config

@@ -265,19 +265,21 @@ def test_without_ray_installed_the_message_names_the_extra(tmp_path):
 
 
 # The CLI joining the module's Ray instance as a job of its own whose Ray workers kill
-# themselves (as the OS kills a process out of memory) when asked to make a row of
+# themselves (as the OS kills a process out of memory) when a job `where` (`rows`: the
+# making of a row, or a preparing round's job: warm_job, probe_job, settle_job) is for
 # config `second`: once (`once`: a marker file says it was done) or every time
-# (`always`). Test-only: nothing of it is in racbench.
+# (`always`); or (`record`) that write each second-round probe share they are given to
+# the marker file. Test-only: nothing of it is in racbench.
 RAY_KILLER = """
 import os, sys
 import ray
-address, marker, mode = sys.argv[1:4]
+address, marker, mode, where = sys.argv[1:5]
 
 def setup():
-    from racbench.export import jobs
-    generator = jobs.generator
-    def killing(name):
-        if name == "second":
+    from racbench.export import jobs, remote_prepare
+
+    def kill(name):
+        if name == "second" and mode != "record":
             try:
                 os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
             except FileExistsError:
@@ -285,15 +287,41 @@ def setup():
                     os.kill(os.getpid(), 9)
             else:
                 os.kill(os.getpid(), 9)
-        return generator(name)
-    jobs.generator = killing
+
+    if where == "rows":
+        generator = jobs.generator
+        def killing(name):
+            kill(name)
+            return generator(name)
+        jobs.generator = killing
+        return
+    module = remote_prepare if where == "settle_job" else jobs
+    job = getattr(module, where)
+    def killing(args):
+        kill({"warm_job": lambda: args[2], "settle_job": lambda: args[0].name}.get(
+            where, lambda: args[0])())
+        if mode == "record" and args[4] is not None and args[4][0] == "weighted":
+            with open(marker, "a") as f:
+                f.write(f"{args[0]} {args[4][1]} {args[4][2]}\\n")
+        return job(args)
+    setattr(module, where, killing)
 
 ray.init(address=address, log_to_driver=False, configure_logging=False,
          runtime_env={"worker_process_setup_hook": setup})
-sys.argv = ["racbench", *sys.argv[4:], "--engine", "ray", "--quiet"]
+sys.argv = ["racbench", *sys.argv[5:], "--engine", "ray", "--quiet"]
 from racbench.cli import main
 main()
 """
+
+
+def hooked_build(ray_address, tmp_path, recipe_file, out, marker, mode, where="rows",
+                 *options):
+    return subprocess.run([sys.executable, "-c", RAY_KILLER, ray_address,
+                           str(tmp_path / marker), mode, where, "build", str(recipe_file),
+                           "--out", str(tmp_path / out), *options], capture_output=True,
+                          text=True, timeout=300)
+
+
 TWO_CONFIGS = """
 name: two
 seed: 3
@@ -321,10 +349,7 @@ def test_a_ray_worker_killed_is_retried_and_a_build_past_retries_stops_naming_it
     racbench.build(load_recipe(str(recipe_file)), reference, workers=1, progress=False)
 
     def build(out, marker, mode):
-        return subprocess.run([sys.executable, "-c", RAY_KILLER, ray_address,
-                               str(tmp_path / marker), mode, "build", str(recipe_file),
-                               "--out", str(tmp_path / out)], capture_output=True, text=True,
-                              timeout=300)
+        return hooked_build(ray_address, tmp_path, recipe_file, out, marker, mode)
 
     stopped = build("out", "always.marker", "always")
     assert stopped.returncode == 75, stopped.stderr
@@ -337,4 +362,68 @@ def test_a_ray_worker_killed_is_retried_and_a_build_past_retries_stops_naming_it
     resumed = build("out", "once.marker", "once")  # killed once, run again, and on
     assert resumed.returncode == 0, resumed.stderr
     assert (tmp_path / "once.marker").exists(), "a worker was killed"
+    assert folder_bytes(tmp_path / "out") == folder_bytes(reference)
+
+
+PREPARED_LAST = """
+name: prepared
+seed: 3
+configs:
+  - name: second
+    family: applicability
+    domain: gripper
+    form: bool
+    problems: {train: [p01], test: [p02]}
+    splits: {train: 6, test: 4}
+  - name: first
+    task: projection
+    objects: 4
+    splits: {train: 20, validation: 10, test: 10}
+"""
+
+
+def test_a_ray_worker_lost_while_preparing_names_the_configs_and_a_rerun_probes_only_them(
+        ray_address, tmp_path):
+    """A worker lost for good (Ray's retries spent) in a preparing round (here the
+    probes; the worlds made ahead and the joins with their checks go through the same
+    batches) stops the build with exit 75 and a message naming the config it was
+    preparing, not "while the build ran"; the probe of the other config (its run is
+    probed first) is kept, and the rerun ends byte-identical to a clean local build."""
+    recipe_file = tmp_path / "prepared.yaml"
+    recipe_file.write_text(PREPARED_LAST)
+    reference = tmp_path / "reference"
+    racbench.build(load_recipe(str(recipe_file)), reference, workers=1, progress=False)
+    partial = tmp_path / ".out.partial"
+    for where in ("probe_job",):  # each round costs a build whose worker dies 4 times
+        stopped = hooked_build(ray_address, tmp_path, recipe_file, "out", f"{where}.marker",
+                               "always", where)
+        assert stopped.returncode == 75, (where, stopped.stderr)
+        assert "a Ray worker was lost and Ray's retries ran out" in stopped.stderr
+        assert "while preparing config 'second':" in stopped.stderr, (where, stopped.stderr)
+        assert "the probes of 1 of 2 configs are kept" in stopped.stderr, stopped.stderr
+        assert "Traceback" not in stopped.stderr
+        assert sorted(p.name.split(".")[0] for p in (partial / ".state").iterdir()
+                      if p.is_file()) == ["first"], where
+        assert not list(partial.glob("*/*.parquet")), "nothing is written before"
+    resumed = hooked_build(ray_address, tmp_path, recipe_file, "out", "none.marker",
+                           "record", "probe_job")
+    assert resumed.returncode == 0, resumed.stderr
+    assert folder_bytes(tmp_path / "out") == folder_bytes(reference)
+
+
+WEIGHTED = "satellite_progression_mc"  # weighted options: two worlds surveyed further
+
+
+def test_a_ray_builds_second_probe_round_runs_as_jobs_of_its_own(ray_address, tmp_path):
+    """A config without option sets surveys some worlds further once its first probe
+    round shows it: on Ray as on this machine, as probe jobs of their own (one config's
+    slow surveys then spread over the workers), not inside its join; the same bytes."""
+    reference = tmp_path / "reference"
+    racbench.build(load_recipe("acp").select(WEIGHTED), reference, scale=SCALE, workers=1,
+                   progress=False)
+    built = hooked_build(ray_address, tmp_path, "acp", "out", "weighted.log", "record",
+                         "probe_job", "--configs", WEIGHTED, "--scale", str(SCALE))
+    assert built.returncode == 0, built.stderr
+    shares = (tmp_path / "weighted.log").read_text().splitlines()
+    assert len(shares) == 2 and all(line.startswith(f"{WEIGHTED} ") for line in shares), shares
     assert folder_bytes(tmp_path / "out") == folder_bytes(reference)

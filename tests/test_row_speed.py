@@ -10,6 +10,8 @@ import gc
 import json
 import random
 import shutil
+import subprocess
+import sys
 
 from racbench.splits.dedup import canonical_json, problem_key, symbolic_and_key
 from racbench.tasks.balance import _bits
@@ -19,6 +21,7 @@ from racbench.text import Clause
 from racbench.text.phrasing import Names
 from racbench.worlds.strips.shipped import shipped_files
 import numpy as np
+import pytest
 
 from racbench.worlds.strips import world as strips_world
 from racbench.worlds.strips.pddl_reader import parse_domain, parse_problem
@@ -115,6 +118,53 @@ def test_a_worker_told_the_builds_folder_shares_its_spaces(tmp_path):
     finally:
         strips_world.keep_spaces_in(None)
         release_worlds()
+
+
+# A writer of a kept space in a pid namespace of its own (`unshare`): pid 1, as two
+# nodes' processes can share a pid. Test-only.
+SPACE_WRITER = """
+import os, sys
+from pathlib import Path
+from racbench.worlds.strips import world
+value = bytes([int(sys.argv[2])]) * (8 << 20)
+for _ in range(30):
+    world._keep(Path(sys.argv[1]), value)
+print(os.getpid())
+"""
+
+
+def test_two_writers_of_one_kept_space_never_leave_a_torn_file(tmp_path):
+    """Two workers may keep the same space at once in the folder nodes share, and two
+    nodes' processes can have the same pid (and the same host name, in containers):
+    here two real processes, each pid 1 in a pid namespace of its own, keep different
+    values under one name, over and over, while this process reads it. Each writes a
+    file of its own and renames it into place: every read unpickles to one of the
+    values, and no temporary file is left behind. (Named by pid alone, about a third
+    of the reads were torn.)"""
+    import pickle
+
+    if subprocess.run(["unshare", "-r", "-p", "-f", "true"], capture_output=True).returncode:
+        pytest.skip("needs pid namespaces (unshare -r -p -f) to run two processes of one pid")
+    path = tmp_path / "space.pickle"
+    values = {bytes([k]) * (8 << 20) for k in (1, 2)}
+    writers = [subprocess.Popen(["unshare", "-r", "-p", "-f", sys.executable, "-c",
+                                 SPACE_WRITER, str(path), str(k)], stdout=subprocess.PIPE,
+                                text=True) for k in (1, 2)]
+    torn = reads = 0
+    while any(writer.poll() is None for writer in writers):
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            continue
+        try:
+            torn += pickle.loads(data) not in values
+        except Exception:  # half of a value, or two mixed
+            torn += 1
+        reads += 1
+    assert [writer.stdout.read().split() for writer in writers] == [["1"], ["1"]]
+    assert reads and not torn, f"{torn} of {reads} reads torn"
+    assert pickle.loads(path.read_bytes()) in values
+    assert [p.name for p in tmp_path.iterdir()] == ["space.pickle"]
 
 
 def test_a_kept_spaces_folder_gone_keeps_nothing_and_the_build_goes_on():

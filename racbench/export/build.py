@@ -52,8 +52,8 @@ from racbench.export.engines import LocalEngine, engine_session
 from racbench.export.config_checks import BuildError, checked as _checked
 from racbench.export.config_checks import named as _named, naming as _naming
 from racbench.export.engine_errors import EngineError, say
-from racbench.export.jobs import (GC_EVERY, GENERATORS, probe_job, shard_jobs, warm_job,
-                                  warm_parts)
+from racbench.export.jobs import (GC_EVERY, GENERATORS, further_job, probe_job, shard_jobs,
+                                  warm_job, warm_parts)
 from racbench.export.split_rows import SplitRows  # noqa: F401 (api.py imports it here)
 from racbench.text import sayer
 from racbench.worlds.strips.world import kept_spaces
@@ -132,10 +132,7 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
     if error is None:  # the second round: shares a config's join asks for (see probe_further)
         jobs, more = [], []
         for spec, found in zip(recipe.configs, founds):
-            with _naming(spec.name):
-                parts = (spec.task.probe_further(spec.name, seed, tuple(spec.splits), found)
-                         if found is not None and list(found) != [None]
-                         and hasattr(spec.task, "probe_further") else [])
+            parts = further_job((spec.name, spec.task, seed, tuple(spec.splits), found))
             jobs += [(spec.name, spec.task, seed, dict(spec.splits), part) for part in parts]
             more.append(parts)
         done, failed, error = _probe_jobs(engine, jobs, progress)

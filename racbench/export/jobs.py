@@ -84,6 +84,18 @@ def warm_job(args: tuple) -> None:
         task.warm_part(part)
 
 
+def further_job(args: tuple) -> list:
+    """A config's second round of probe shares, given its first round's results
+    (`found`: part -> result; None: its probe is not joined from shares): the parts its
+    join would survey further (TaskConfig.probe_further), run as probe_job jobs of their
+    own like the first round's; none for most configs."""
+    name, task, seed, splits, found = args
+    if found is None or list(found) == [None] or not hasattr(task, "probe_further"):
+        return []
+    with naming(name):
+        return task.probe_further(name, seed, tuple(splits), found)
+
+
 def probe_job(args: tuple):
     """A config's probe, or one share of it (`part`) where its config splits it."""
     name, cfg, seed, splits, part = args

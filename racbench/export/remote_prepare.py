@@ -7,12 +7,14 @@ with the driver, so there the driver would load every world for nothing but its 
 checks (a fifth of a build's CPU on `acp`): instead the same steps run as jobs, in
 rounds over the run's configs, each job naming the config it refuses: the run's worlds
 made ahead (jobs.warm_job, kept for every worker to read back, see ray_engine.py), the
-probe's shares (`parts_job`), each share (jobs.probe_job), then the joined probe (kept in the
-partial folder for a rerun as soon as it is back) with the checks of
-config_checks.checked (`settle_job`), which send back what the driver needs of a row
-maker (its card summary, its rows per shard); each round's jobs go in a few tasks a
-worker (`run_batch`). Same probes, same checks, same order of refusals as a local
-build, so the same bytes and messages.
+probe's shares (`parts_job`), each share (jobs.probe_job), the second round's shares
+(jobs.further_job, each a probe_job too, as a local build runs them: one config's slow
+surveys keep every worker busy), then the joined probe (kept in the partial folder for
+a rerun as soon as it is back) with the checks of config_checks.checked (`settle_job`),
+which send back what the driver needs of a row maker (its card summary, its rows per
+shard). Each round's jobs go in a few tasks a worker (`run_batch`); a worker lost in a
+round stops the build naming the configs of its batch. Same probes, same checks, same
+order of refusals as a local build, so the same bytes and messages.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterator
 
-from racbench.errors import InputError
+from racbench.errors import InputError, WorkerDied
 from racbench.export.config_checks import checked, named, naming
-from racbench.export.jobs import probe_job, warm_job, warm_parts
+from racbench.export.jobs import further_job, probe_job, warm_job, warm_parts
 
 BATCHES_PER_WORKER = 4  # a round's jobs go in this many tasks a worker (Ray's cost is per task)
 
@@ -103,14 +105,21 @@ def prepare_in_workers(recipe, seed: int, engine, probes=None) -> tuple[dict, di
         jobs = [(spec.name, spec.task, seed, tuple(spec.splits) if part is None else
                  dict(spec.splits), part) for spec, parts in zip(todo, shares)
                 for part in parts]
-        done: list = []
-        error = failed = None
-        try:
-            for result in _batched(pool, probe_job, jobs, [job[0] for job in jobs]):
-                done.append(result)
-        except InputError as exc:  # the job that failed is the one after those done
-            failed, error = jobs[len(done)][0], exc
-        results = iter(done)
+        founds, failed, error = _probe_round(pool, jobs, [(spec, parts) for spec, parts
+                                                          in zip(todo, shares)])
+        if error is None:  # the second round: the shares a config's join asks for
+            more = list(_batched(pool, further_job, [
+                (spec.name, spec.task, seed, tuple(spec.splits), founds[spec.name])
+                for spec in todo], [spec.name for spec in todo]))
+            jobs = [(spec.name, spec.task, seed, dict(spec.splits), part)
+                    for spec, parts in zip(todo, more) for part in parts]
+            further, failed, error = _probe_round(pool, jobs, [
+                (spec, parts) for spec, parts in zip(todo, more)])
+            for spec, parts in zip(todo, more):  # cut short by a refusal: those before
+                if spec.name in further:
+                    founds[spec.name].update(further[spec.name])
+                else:
+                    founds.pop(spec.name, None)
         settles = []
         for spec in recipe.configs:
             if spec.name == failed:
@@ -120,9 +129,7 @@ def prepare_in_workers(recipe, seed: int, engine, probes=None) -> tuple[dict, di
                     continue
                 settles.append((spec, seed, None, cached[spec.name], True))
             else:
-                parts = shares[todo.index(spec)]
-                settles.append((spec, seed, {part: next(results) for part in parts}, None,
-                                error is None))
+                settles.append((spec, seed, founds[spec.name], None, error is None))
         probed, gens, refused = {}, {}, None
         for result, outcome in _batched(pool, settle_job, settles,
                                         [one[0].name for one in settles]):
@@ -145,17 +152,50 @@ def prepare_in_workers(recipe, seed: int, engine, probes=None) -> tuple[dict, di
     return gens, makers
 
 
+def _probe_round(pool, jobs: list, shares: list) -> tuple[dict, str | None,
+                                                         InputError | None]:
+    """probe_job over `jobs`, the shares (`shares`: (spec, its parts), in order) of each
+    config: (config -> part -> result, for each config whose jobs all came back; the
+    config of the job refused and its error, or None, None)."""
+    done: list = []
+    failed = error = None
+    try:
+        for result in _batched(pool, probe_job, jobs, [job[0] for job in jobs]):
+            done.append(result)
+    except InputError as exc:  # the job that failed is the one after those done
+        failed, error = jobs[len(done)][0], exc
+    results, founds, left = iter(done), {}, len(done)
+    for spec, parts in shares:
+        if len(parts) > left or spec.name == failed:
+            break
+        founds[spec.name] = {part: next(results) for part in parts}
+        left -= len(parts)
+    return founds, failed, error
+
+
 def _batched(pool, job, args: list, names: list[str]) -> Iterator:
     """The results of `job` over `args` in order, run in a few batches a worker
-    (run_batch); an InputError is raised in its turn, naming the config of its job."""
+    (run_batch); an InputError is raised in its turn, naming the config of its job. A
+    batch lost with its worker (WorkerDied, Ray's retries spent) names every config its
+    jobs were preparing, in order (a tuple: the build says "preparing configs ..."),
+    whose probes a rerun makes again; those kept before it are not."""
     if not args:
         return
     runs = min(len(args), BATCHES_PER_WORKER * pool.workers)
     size = -(-len(args) // runs)
     batches = [(job, args[k:k + size]) for k in range(0, len(args), size)]
-    done = 0
-    for results, error in pool.imap(run_batch, batches):
-        yield from results
-        done += len(results)
+    done = taken = 0
+    results = pool.imap(run_batch, batches)
+    while True:
+        try:
+            found, error = next(results)
+        except StopIteration:
+            return
+        except WorkerDied as exc:  # the batch after those taken
+            exc.config = tuple(dict.fromkeys(names[taken * size:(taken + 1) * size]))
+            raise
+        taken += 1
+        yield from found
+        done += len(found)
         if error is not None:
             raise named(error, names[done])

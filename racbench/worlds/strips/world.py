@@ -30,7 +30,9 @@ import math
 import os
 import pickle
 import random
+import socket
 import tempfile
+import uuid
 from contextlib import contextmanager, suppress
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -175,9 +177,13 @@ def _read_kept(path: Path):
 
 
 def _keep(path: Path, value) -> None:
-    """Pickle `value` to `path` whole (through a file of this process, then renamed);
-    a folder that cannot take it keeps nothing: keeping only saves time."""
-    written = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    """Pickle `value` to `path` whole (through a file of this writer's own, then
+    renamed into place), so a reader never sees part of one; a folder that cannot take
+    it keeps nothing: keeping only saves time. The build's folder may be shared by
+    several nodes, whose processes can have the same pid: the file written is named by
+    the host, the pid and a random suffix, so two writers never write into one file."""
+    written = path.with_name(
+        f"{path.name}.{socket.gethostname()}.{os.getpid()}.{uuid.uuid4().hex}.tmp")
     try:
         written.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(written, path)
