@@ -217,3 +217,51 @@ def test_behaviour_cloning_steps_are_written_in_small_shards(tmp_path, monkeypat
     assert len(bc) == -(-len(rows) // 16) > 1 and len(rc) == 1
     assert [(r["variation"], r["step"]) for r in rows] == sorted(
         (r["variation"], r["step"]) for r in rows)
+
+
+def test_long_rows_go_in_row_groups_under_the_byte_bound(tmp_path, monkeypatch):
+    """Gold trajectories and steps with their valid actions are long rows: with the
+    bound on a row group's bytes (parquet.GROUP_BYTES, here lowered to a few trajectories'
+    worth) every row group of a real build's shards is within it (or one row), the build
+    is byte-identical with 1 or 2 workers, and every config's rows, read with `datasets`,
+    are those of a build whose row groups the bound never cuts (one a shard). Short rows
+    (return-conditioned steps, without valid actions) keep their bytes."""
+    import pyarrow.parquet as pq
+
+    from racbench.export import parquet
+    from racbench.export.layout import split_files
+    from racbench.export.parquet import ROW_GROUP, row_bytes
+
+    recipe = parse_recipe(RECIPE, "tiny.yaml")
+    racbench.build(recipe, tmp_path / "whole", workers=1, progress=False)
+    bound = 60_000
+    monkeypatch.setattr(parquet, "GROUP_BYTES", bound)
+    racbench.build(recipe, tmp_path / "a", workers=2, progress=False)
+    racbench.build(recipe, tmp_path / "b", workers=1, progress=False)
+    files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*")
+                   if p.is_file())
+    assert [p for p in files if (tmp_path / "a" / p).read_bytes()
+            != (tmp_path / "b" / p).read_bytes()] == []
+    groups = {}
+    for name in ("bc", "rc", "gold"):
+        for path in (p for paths in split_files(tmp_path / "a" / name).values()
+                     for p in paths):
+            shard = pq.ParquetFile(path)
+            for g in range(shard.num_row_groups):
+                table = shard.read_row_group(g)
+                held = int(sum(row_bytes(c.combine_chunks()) for c in table.columns).sum())
+                assert held <= bound or table.num_rows == 1, (path, g, held)
+                assert table.num_rows <= ROW_GROUP
+            groups[name] = groups.get(name, 0) + shard.num_row_groups
+        whole = [pq.ParquetFile(p).num_row_groups
+                 for paths in split_files(tmp_path / "whole" / name).values() for p in paths]
+        assert set(whole) == {1}
+        if name == "rc":  # some 23 KB a split: under the bound, not cut
+            assert all((tmp_path / "a" / p).read_bytes() == (tmp_path / "whole" / p).read_bytes()
+                       for p in files if p.parts[0] == "rc" and p.suffix == ".parquet")
+        else:  # 17 KB a step, 78 KB a trajectory: the bound cut them
+            assert groups[name] > 2 * len(whole)
+        for split in ("train", "validation", "test"):
+            assert (datasets.load_dataset(str(tmp_path / "a"), name, split=split).to_list()
+                    == datasets.load_dataset(str(tmp_path / "whole"), name,
+                                             split=split).to_list())

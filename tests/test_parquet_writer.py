@@ -1,7 +1,9 @@
 """A shard's rows go to the Parquet writer in batches as they are made
 (export/parquet.write_table): the writer holds at most one row group, as Arrow, and
 the batch it is given, and the file's bytes are those of the rows written as one table
-(the options and row groups every shard has had)."""
+(the options and row groups every shard has had) where its rows are short; long rows
+go in row groups of at most GROUP_BYTES of values, cut by the rows alone, so the bytes
+are the same however the rows come in batches."""
 
 import hashlib
 import random
@@ -11,7 +13,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from racbench.export.parquet import ROW_GROUP, write_table
+from racbench.export.parquet import GROUP_BYTES, ROW_GROUP, row_bytes, write_table
+
+NO_BOUND = 1 << 40  # group_bytes no row group reaches: row groups of ROW_GROUP rows
 
 FEATURES = datasets.Features({
     "id": datasets.Value("string"),
@@ -48,7 +52,7 @@ def test_batches_write_the_bytes_of_one_table(tmp_path, n):
     rows = make_rows(n)
     want = whole_table_bytes(rows, tmp_path / "whole.parquet")
     path = tmp_path / "batched.parquet"
-    write_table(path, rows, FEATURES)
+    write_table(path, rows, FEATURES, group_bytes=NO_BOUND)
     assert path.read_bytes() == want
     rnd = random.Random(n)
     for _ in range(3):
@@ -57,10 +61,81 @@ def test_batches_write_the_bytes_of_one_table(tmp_path, n):
             size = rnd.choice([1, 7, 100, 999, 3_333, 12_000])
             cuts.append(rows[s:s + size])
             s += size
-        write_table(path, iter(cuts), FEATURES, batches=True)
+        write_table(path, iter(cuts), FEATURES, batches=True, group_bytes=NO_BOUND)
         assert hashlib.sha256(path.read_bytes()).digest() == hashlib.sha256(want).digest()
     assert pq.read_metadata(path).num_row_groups == max(1, -(-n // ROW_GROUP))
     assert not (tmp_path / "batched.parquet.tmp").exists()
+
+
+def cut_anyhow(rows: list[dict], seed: int) -> list[list[dict]]:
+    rnd = random.Random(seed)
+    cuts, s = [], 0
+    while s < len(rows):
+        size = rnd.choice([1, 7, 100, 999, 3_333, 12_000])
+        cuts.append(rows[s:s + size])
+        s += size
+    return cuts
+
+
+@pytest.mark.parametrize("bound, n", [(GROUP_BYTES, 2 * ROW_GROUP + 3_456),
+                                      (1 << 20, 3_000), (1, 150)])
+def test_long_rows_go_in_row_groups_under_the_bound_whatever_the_batches(tmp_path, bound, n):
+    """Row groups close at ROW_GROUP rows or before the row that would take their values
+    past the bound (each row's bytes, row_bytes, depend on it alone): batches of any sizes
+    give the same bytes, every row group's Arrow table is within the bound (a row over it
+    alone is a group of its own), no row group could have taken the next row, and the
+    rows read back are those written. Rows of about 5 KB: 10,000 are 49 MiB, so the
+    default bound cuts them too (a writer cutting by rows alone fails here)."""
+    rows = make_rows(n, seed=3)
+    path = tmp_path / "whole.parquet"
+    write_table(path, rows, FEATURES, group_bytes=bound)
+    want = path.read_bytes()
+    for seed in range(3):
+        write_table(tmp_path / "cut.parquet", iter(cut_anyhow(rows, seed)), FEATURES,
+                    batches=True, group_bytes=bound)
+        assert (tmp_path / "cut.parquet").read_bytes() == want
+    shard = pq.ParquetFile(path)
+    written = pa.Table.from_pydict({k: [r[k] for r in rows] for k in FEATURES},
+                                   schema=FEATURES.arrow_schema)
+    sizes = sum(row_bytes(c.combine_chunks()) for c in written.columns)
+    first, back = 0, []
+    for g in range(shard.num_row_groups):
+        table = shard.read_row_group(g)
+        n = table.num_rows
+        assert 0 < n <= ROW_GROUP
+        held = int(sizes[first:first + n].sum())
+        assert held <= bound or n == 1
+        assert table.nbytes <= max(held, bound) + 64 * 1024  # + offsets, validity bits
+        if first + n < len(rows) and n < ROW_GROUP:  # closed by the bound: the next row
+            assert held + int(sizes[first + n]) > bound  # would have taken it past
+        first += n
+        back += table.to_pylist()
+    assert first == len(rows) and back == written.to_pylist()
+    if bound == 1:
+        assert shard.num_row_groups == len(rows)
+    else:
+        assert shard.num_row_groups > 3  # 3 for a writer cutting by rows alone
+
+
+def test_row_bytes_are_a_rows_own():
+    """A row's bytes are the same converted alone or with others, and near what Arrow
+    holds for it."""
+    rows = make_rows(300, seed=4)
+    schema = FEATURES.arrow_schema
+
+    def sizes(part):
+        batch = pa.RecordBatch.from_pydict({k: [r[k] for r in part] for k in FEATURES},
+                                           schema=schema)
+        return sum(row_bytes(c) for c in batch.columns), batch.nbytes
+
+    together, nbytes = sizes(rows)
+    alone = [int(sizes([row])[0][0]) for row in rows]
+    assert list(together) == alone
+    assert abs(int(together.sum()) - nbytes) < 0.02 * nbytes
+    # a slice's rows (as write_table never makes, but a list's flatten must respect it)
+    batch = pa.RecordBatch.from_pydict({k: [r[k] for r in rows] for k in FEATURES},
+                                       schema=schema).slice(100, 50)
+    assert list(sum(row_bytes(c) for c in batch.columns)) == alone[100:150]
 
 
 class Batch(list):
@@ -89,7 +164,7 @@ def test_the_writer_holds_one_row_group_and_one_batch(tmp_path):
             yield batch
             del batch
 
-    write_table(tmp_path / "x.parquet", fed(), FEATURES, batches=True)
+    write_table(tmp_path / "x.parquet", fed(), FEATURES, batches=True, group_bytes=NO_BOUND)
     assert len(in_use) == 100
     assert max(in_use) < 2 * one_group, (max(in_use), one_group)
     assert max(in_use[25:]) > one_group / 2  # the measure sees a row group being held
@@ -103,7 +178,7 @@ def test_split_size_reads_a_column_at_a_time_the_figures_of_whole_tables(tmp_pat
     names = []
     for k, n in enumerate([0, 3, ROW_GROUP + 5]):
         names.append(f"train-{k:05d}-of-00003.parquet")
-        write_table(tmp_path / names[-1], make_rows(n, seed=k), FEATURES)
+        write_table(tmp_path / names[-1], make_rows(n, seed=k), FEATURES, group_bytes=1 << 20)
     rows = nbytes = 0
     for name in names:
         shard = pq.ParquetFile(tmp_path / name)

@@ -25,7 +25,7 @@ GC_EVERY = 100_000  # container allocations between young collections while buil
 # trajectories with valid actions then goes 4 (8) trajectories at a time, not a chunk
 # of 63 and the whole shard (measured on inclined-plane-friction-named-surfaces: 200 of
 # its trajectories are 45 MiB as Python rows, 166 MiB as Arrow, which the writer must
-# hold: a row group is the whole shard)
+# hold: a row group was then the whole shard; it is now at most parquet.GROUP_BYTES)
 BATCHES_PER_SHARD = 50
 CHUNKS_PER_SHARD = 25
 

@@ -6,12 +6,21 @@ import os
 from pathlib import Path
 from typing import Iterable
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from datasets import Features
 
 ROWS_PER_SHARD = 100_000
-ROW_GROUP = 10_000  # rows a row group of a shard holds (the last may hold fewer)
+ROW_GROUP = 10_000  # rows a row group of a shard holds at most (the last may hold fewer)
+# ... and bytes of values (row_bytes): a row group of long rows closes before the row that
+# would take it past this. The writer holds a row group as Arrow twice while it joins its
+# batches, and a reader (`datasets`, the card's split sizes) one row group at a time: 200
+# science gold trajectories with valid actions were one 166 MiB row group, which put the
+# build's peak over 1 GB. Rows of most configs never reach it (their row groups are
+# ROW_GROUP rows, as before).
+GROUP_BYTES = 32 << 20
 WRITER = {"compression": "zstd", "use_dictionary": True, "write_statistics": True}
 
 
@@ -23,8 +32,33 @@ def n_shards(n_rows: int, rows_per_shard: int = ROWS_PER_SHARD) -> int:
     return max(1, -(-n_rows // rows_per_shard))
 
 
+def row_bytes(array: pa.Array) -> np.ndarray:
+    """Each row's bytes of values, as Arrow lays them out: a string's UTF-8 bytes and its
+    4-byte offset, a number's width, a list's offset and its items', a struct's fields'.
+    A row's figure depends on its values alone (not on the rows converted with it), so
+    the row groups cut by it are the same however a shard's rows come in batches."""
+    kind = array.type
+    if pa.types.is_string(kind) or pa.types.is_binary(kind):
+        return pc.binary_length(array).fill_null(0).to_numpy().astype(np.int64) + 4
+    if pa.types.is_list(kind):
+        items = row_bytes(array.flatten())
+        within = np.bincount(pc.list_parent_indices(array).to_numpy(), weights=items,
+                             minlength=len(array))
+        return within.astype(np.int64) + 4
+    if pa.types.is_struct(kind):
+        total = np.zeros(len(array), dtype=np.int64)
+        for field in array.flatten():
+            total += row_bytes(field)
+        return total
+    if pa.types.is_null(kind):
+        return np.zeros(len(array), dtype=np.int64)
+    if pa.types.is_primitive(kind):  # numbers, booleans (a byte each here), dates
+        return np.full(len(array), max(1, kind.bit_width // 8), dtype=np.int64)
+    raise TypeError(f"row_bytes: no size for Arrow type {kind}")
+
+
 def write_table(path: Path, rows: list[dict] | Iterable[list[dict]], features: Features,
-                batches: bool = False) -> None:
+                batches: bool = False, group_bytes: int | None = None) -> None:
     """Write rows (dicts in column order of `features`) to `path` atomically.
 
     The schema carries the `datasets` features in its metadata, so `load_dataset`
@@ -32,24 +66,39 @@ def write_table(path: Path, rows: list[dict] | Iterable[list[dict]], features: F
     iterable of lists of rows instead (a shard's rows as they are made); each list is
     turned into Arrow as it comes and let go, and each row group is written once
     full, so at most one row group as Arrow (twice while its batches are joined) and
-    one list of rows are held: the same bytes as the rows written in one table."""
+    one list of rows are held: the same bytes as the rows written in one table. A row
+    group is full at ROW_GROUP rows or before the row that would take its row_bytes past
+    `group_bytes` (default GROUP_BYTES; a row bigger than that alone is a row group of
+    its own)."""
+    group_bytes = GROUP_BYTES if group_bytes is None else group_bytes
     schema = features.arrow_schema
     tmp = path.with_name(path.name + ".tmp")
     try:
         with pq.ParquetWriter(tmp, schema, **WRITER) as writer:
             group: list[pa.RecordBatch] = []
-            held = 0  # rows in `group`
+            held = held_bytes = 0  # rows in `group`, their row_bytes
             wrote = False
             for batch in (rows if batches else [rows]):
-                while batch:
-                    take = batch[:ROW_GROUP - held] if held + len(batch) > ROW_GROUP else batch
-                    batch = batch[len(take):]
-                    group.append(pa.RecordBatch.from_pydict(
-                        {name: [row[name] for row in take] for name in features}, schema=schema))
-                    held += len(take)
-                    if held == ROW_GROUP:
+                if not batch:
+                    continue
+                arrow = pa.RecordBatch.from_pydict(
+                    {name: [row[name] for row in batch] for name in features}, schema=schema)
+                batch = None  # the rows go once they are Arrow
+                sizes = sum(row_bytes(column) for column in arrow.columns)
+                start = 0
+                while start < len(sizes):
+                    room = sizes[start:start + ROW_GROUP - held].cumsum()
+                    take = int(np.searchsorted(room, group_bytes - held_bytes, side="right"))
+                    if not take and not held:  # one row over the bound: alone
+                        take = 1
+                    if take:
+                        group.append(arrow.slice(start, take))
+                        held, held_bytes = held + take, held_bytes + int(room[take - 1])
+                        start += take
+                    if held == ROW_GROUP or start < len(sizes):  # full either way
                         _write_group(writer, group, schema)
-                        group, held, wrote = [], 0, True
+                        group, held, held_bytes, wrote = [], 0, 0, True
+                del arrow
             if group or not wrote:  # the last rows, or a shard of none
                 _write_group(writer, group, schema)
     except BaseException:
