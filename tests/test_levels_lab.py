@@ -4,14 +4,20 @@ sequence length (benchmarks/difficulty_levels.py measures that they get harder).
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
+from dataclasses import replace
 
 import pytest
+from datasets.distributed import split_dataset_by_node
 
 import racbench
+from racbench.checks.verify.dataset import verify_row
 from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.training.levels import LAB_GOAL_LENGTHS, LAB_LEVELS, LEVELS, level_config
+from racbench.training.stream import SPLIT, Stream
+from racbench.worlds.science.registry import get_task
 
 LAB_FAMILIES = [f for f, fam in FAMILIES.items() if "science" in fam.worlds
                 and "bool" in fam.forms and f not in OWN_CONFIG]
@@ -67,20 +73,95 @@ def test_goal_recognitions_two_commands_are_provable_on_power_component_not_on_b
     assert ScienceLab("boil", 0, "").gold()[-2:] == ("wait1", "wait1")
 
 
-def test_planning_at_hard_has_no_true_row_on_chemistry_mix_or_find_living_thing():
-    """Why hard and expert (three, four commands) do not ask planning on chemistry-mix
-    and find-living-thing (docs/training.md): the gold path's last three commands
-    complete the task but the row's context cannot name them (the salt water the mix
-    makes is not there yet; the kitchen is another room), while its last one can."""
-    from racbench.worlds.science.lab import ScienceLab
+def test_planning_names_what_the_task_tells_and_nothing_else():
+    """Why hard and expert (three, four commands) ask planning on chemistry-mix and
+    find-living-thing (docs/training.md): planning's context shows the task, so its
+    commands may name what the task names as "the NAME" (the salt water a mix makes,
+    the red box in the kitchen, the kitchen), which the state shown does not; the gold
+    path's last three commands are then askable, as they are not by the state alone.
+    What neither shows stays out: another box in the kitchen, a hallway to go through."""
+    from racbench.worlds.science.lab import ScienceLab, told_names
 
-    for task in ("chemistry-mix", "find-living-thing"):
-        world = ScienceLab(task, 0, "")
+    chem, living = ScienceLab("chemistry-mix", 0, ""), ScienceLab("find-living-thing", 0, "")
+    assert told_names(chem.task_description) == {"substance", "salt water", "kitchen",
+                                                 "ingredients might be found"}
+    assert told_names(living.task_description) == {"thing", "red box", "kitchen"}
+    for world in (chem, living):
         gold = world.gold()
-        assert world.carry_out(gold[:-3], gold[-3:]) == (None, True), task
-        assert not world.askable(gold[:-3], gold[-3:]), task
-        assert world.askable(gold[:-1], gold[-1:]), task
-    assert ScienceLab("chemistry-mix", 0, "").gold()[-1] == "focus on salt water"
+        assert world.carry_out(gold[:-3], gold[-3:]) == (None, True), world.task
+        assert not world.askable(gold[:-3], gold[-3:]), world.task
+        assert world.askable(gold[:-3], gold[-3:], told=True), world.task
+    gold = chem.gold()
+    assert gold[-2:] == ("mix ceramic cup", "focus on salt water")
+    # no mix, no salt water: the focus is refused, and read by the name the task tells
+    unmixed = [gold[-3], gold[-1]]
+    assert chem.carry_out(gold[:-3], unmixed)[0] == 1
+    assert chem.askable(gold[:-3], unmixed, told=True)
+    assert not chem.askable(gold[:-3], unmixed)
+    gold = living.gold()
+    assert gold[-3:] == ("open door to kitchen", "go to kitchen", "move flower pot 5 to red box")
+    others = [c for c in living.valid(gold[:-1]) if c.startswith("move flower pot 5 to ")
+              and c != gold[-1] and not c.endswith(("agent", "kitchen", "inventory"))]
+    assert others, "no other container in the kitchen"
+    assert not any(living.askable(gold[:-3], [*gold[-3:-1], c], told=True) for c in others)
+    # four commands from the end the third is typed in the hallway, which the task names not
+    assert not living.askable(gold[:-4], gold[-4:], told=True)
+
+
+def test_a_planning_rows_last_words_do_not_give_its_label():
+    """A lab planning row's kind is its verbs and whether its last command names what
+    the task names (`lab_kind`): "focus on the sodium chloride" is false whatever comes
+    before, so such sequences, one-sided, are not asked, and sequences naming the task's
+    thing are balanced like any other kind."""
+    from racbench.tasks.planning import lab_kind
+    from racbench.worlds.science.lab import ScienceLab, lab
+
+    chem = ScienceLab("chemistry-mix", 0, "")
+    assert lab_kind(chem, ["mix ceramic cup", "focus on salt water"]) == ("mix", "focus", "told")
+    assert lab_kind(chem, ["mix ceramic cup", "focus on sink"]) == ("mix", "focus")
+    for level in ("easy", "hard"):
+        rows = _planning_rows("chemistry-mix", level, 8)
+        assert {r["label"] for r in rows} == {0, 1}
+        for row in rows:
+            sym = json.loads(row["symbolic"])
+            world = lab(sym["task"], int(sym["variation"]), sym["simplifications"])
+            assert world.tells(sym["actions"][-1][0]), (level, row["id"])
+
+
+class _FirstVariations(Stream):
+    """A stream whose lab configs draw from the task's first 3 train variations (the
+    level's knobs otherwise), as the benchmark's `--variations 3` does (survey CPU)."""
+
+    def _config(self, key: str, level: str):
+        cfg = super()._config(key, level)
+        spec = get_task(cfg.science)
+        chosen = [str(v) for v in range(spec.n_variations) if spec.split_of(v) == SPLIT]
+        return replace(cfg, problems={SPLIT: chosen[:3]}).validate()
+
+
+def _planning_rows(task: str, level: str, n: int, seed: int = 0) -> list[dict]:
+    return _FirstVariations(f"planning@science/{task}", seed=seed, level=level).rows(0, n)
+
+
+@pytest.mark.parametrize("task", ["chemistry-mix", "find-living-thing"])
+def test_planning_is_asked_at_hard_and_expert_with_labels_verify_rederives(task):
+    for level in ("hard", "expert"):
+        _, (length,) = LAB_LEVELS[LEVELS.index(level)]
+        rows = _planning_rows(task, level, 8)
+        assert {r["label"] for r in rows} == {0, 1}, level
+        for row in rows:
+            assert row["sequence_length"] == length, (level, row["id"])
+            check = verify_row(row)
+            assert check.ok and "label" in check.checked, (row["id"], check.problems)
+
+
+def test_planning_rows_are_the_same_bytes_for_any_number_of_readers():
+    key = "planning@science/chemistry-mix"
+    reference = _FirstVariations(key, seed=3, level="hard").rows(0, 6)
+    ds = _FirstVariations(key, seed=3, level="hard").to_iterable_dataset(n_shards=2)
+    readers = [list(itertools.islice(split_dataset_by_node(ds, rank=r, world_size=2), 3))
+               for r in range(2)]
+    assert [readers[i % 2][i // 2] for i in range(6)] == reference
 
 
 def test_the_docs_level_table_states_the_labs_knobs():

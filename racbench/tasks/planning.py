@@ -22,8 +22,11 @@ step or two behind on it (a detour from an earlier step, the gold path then take
 again). Each is labelled by running it in the simulator: positives
 complete the task, negatives either cannot be carried out (a command the simulator does
 not take at that point) or run and leave the task unfinished, in equal shares; the
-verbs of the sequence are the row's cell. Only sequences the context can support are
-asked (the lab's `askable`: typed in the shown room, naming what it shows).
+verbs of the sequence, and whether its last command names a thing as the task
+description does (`lab_kind`), are the row's cell. Only sequences the context can
+support are asked (the lab's `askable`: typed in the shown room, naming what it shows
+or, since the context shows the task, what the task names: a mix's product, a box in
+the room the task names, that room).
 """
 
 from __future__ import annotations
@@ -261,7 +264,7 @@ def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     sequences = [suffix] + [swapped(world, rng, state, suffix) for _ in range(SWAPS)]
     positives, negatives = [], []
     for seq in dict.fromkeys(tuple(s) for s in sequences if s is not None):
-        if not world.askable(state, seq):
+        if not world.askable(state, seq, told=True):  # the context shows the task
             continue
         failed, complete = world.carry_out(state, seq)
         if failed is None and complete:
@@ -271,9 +274,18 @@ def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     if not positives and not negatives:
         return None
     return Pool(Question(state), positives, negatives, subject=lambda item: None,
-                kind=lambda item: schemas(world, item[0]), variant=lambda item: item[1],
+                kind=lambda item: lab_kind(world, item[0]), variant=lambda item: item[1],
                 question_for=lambda item: Question(state, actions=list(item[0]),
                                                    meta={"state_from": where}))
+
+
+def lab_kind(world, seq) -> tuple[str, ...]:
+    """A lab sequence's kind: its verbs, and "told" where its last command names a
+    thing as the task description does (focus on the salt water). Without it, a
+    sequence ending on another thing (focus on the sodium chloride) is false whatever
+    comes before, and one ending on the task's is mostly true: the last words would
+    give the answer away."""
+    return schemas(world, seq) + (("told",) if world.tells(seq[-1]) else ())
 
 
 def _question(world, sid: int, plan: list[int], goal, cfg) -> Question:

@@ -25,6 +25,7 @@ the last may leave it), whose other rooms the reader never saw (`askable`).
 from __future__ import annotations
 
 import random
+import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
@@ -409,34 +410,59 @@ class ScienceLab(World):
         return sorted(c for c in earlier - here
                       if self.action_kind(c) in verbs and self.askable(state, [c]))
 
-    def askable(self, state: tuple[str, ...], commands) -> bool:
+    def askable(self, state: tuple[str, ...], commands, told: bool = False) -> bool:
         """Whether a question whose context shows `state` may name `commands`, typed in
         order from there: each names shown things only, meaning the same things where it
         is typed, and each is typed in that state's room (only the last may leave it: the
         context never shows another room's contents). Typing stops at the first command
         that cannot run: past it, the sequence is only read. None is typed once the
         episode is over (the task complete or failed on the way): the simulator then
-        refuses every command, for a reason no world state shows."""
+        refuses every command, for a reason no world state shows.
+
+        `told`: the context also shows the task description (planning's), so a command
+        may name what it names as "the NAME" (`told_names`): a thing the commands make
+        (a mix's salt water) or one in a room it names (the red box in the kitchen),
+        and be typed in a room it names, entered by a command before it. Such a command
+        is read where it is typed (it may read as nothing at the start, where its thing
+        is not made yet); where the simulator refuses it (nothing made, the room not
+        reached), it and the rest are only read, by the told name each ends with."""
         start = self._node(state)
         meant = [self._meaning(start, c) for c in commands]
-        if any(m is None or not m[1] <= start.shown.keys() for m in meant):
+        names = told_names(self.task_description) if told else frozenset()
+        late = [m is None or not m[1] <= start.shown.keys() for m in meant]
+        if any(late) and not names:
             return False
         here = state
         for i, command in enumerate(commands):
             if not self.valid(here):
                 return False
             node = self._node(here)
-            if i and node.room != start.room:
-                return False
             now = self._meaning(node, command)
-            # read differently here, or not at all though all it names is in view: the
-            # simulator's naming moved on (twins renumbered), not the world
-            if i and now != meant[i] and (now is not None or meant[i][1] <= node.shown.keys()):
+            if late[i] and command not in self.valid(here):
+                return all(_names_told(c, names) for c, m in zip(commands[i:], late[i:]) if m)
+            if late[i]:
+                # read where it is typed: all it names shown at the start or told
+                if now is None or not all(
+                        uid in start.shown or node.shown.get(uid) in names for uid in now[1]):
+                    return False
+            elif i and now != meant[i] and (now is not None or meant[i][1] <= node.shown.keys()):
+                # read differently here, or not at all though all it names is in view: the
+                # simulator's naming moved on (twins renumbered), not the world
                 return False
-            if command not in self.valid(here):
-                return True
+            if i and node.room != start.room and not (
+                    now is not None and node.shown.get(node.room) in names and all(
+                        uid in start.shown or node.shown.get(uid) in names
+                        for uid in now[1])):
+                return False
+            if command not in self.valid(here):  # the rest is only read: by what it names
+                return all(_names_told(c, names) for c, m in zip(commands[i:], late[i:]) if m)
             here = here + (command,)
         return True
+
+    def tells(self, command: str) -> bool:
+        """Whether `command` ends by naming a thing as the task description names it
+        (`told_names`: focus on the salt water, move it to the red box)."""
+        return _names_told(command, told_names(self.task_description))
 
     def _meaning(self, node: _Node, command: str) -> tuple | None:
         """(the action `command` reads as in the node's scope, the uids it names), or None
@@ -489,6 +515,26 @@ class _After(Sequence):
 
     def __getitem__(self, i: int) -> tuple[str, ...]:
         return self.state + (self.commands[i],)
+
+
+# words that end a name a task description gives after "the" (the red box in the kitchen)
+_AFTER_NAME = r"in|on|to|of|and|or|when|then|near|is|are|that|with|by|at|from|into|for"
+
+
+@lru_cache(maxsize=None)
+def told_names(description: str) -> frozenset[str]:
+    """The names a task description gives things and rooms as "the NAME", each up to
+    the punctuation or the preposition after it (the salt water, the red box, the
+    kitchen): `askable`'s `told`. Only things the commands meet are checked against it."""
+    found = re.finditer(rf"\bthe ([a-z0-9 ]+?)(?=[^a-z0-9 ]|$| (?:{_AFTER_NAME})\b)",
+                        description.lower())
+    return frozenset(m[1].strip() for m in found)
+
+
+def _names_told(command: str, names: frozenset[str]) -> bool:
+    """Whether a command the simulator refuses (a thing not made, a room not reached)
+    names a thing by a name the task description tells: a reader knows what it means."""
+    return any(re.search(rf"\b{re.escape(n)}$", command) for n in names)
 
 
 def _is_thing(arg) -> bool:
