@@ -4,12 +4,16 @@ progression's and applicability's) and the commands typed since; the question as
 whether the one observed command begins a shortest solution from where they lead. On
 boil, whose two-command questions are one-sided, it is asked at every level; `racbench
 verify` re-derives each label by replaying the history, and the stream's rows are the
-same bytes whatever reads them."""
+same bytes whatever reads them and whatever the hash seed."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
+import os
+import subprocess
+import sys
 
 from datasets.distributed import split_dataset_by_node
 
@@ -93,9 +97,21 @@ def test_boil_rows_carry_their_levels_history_and_verify_rederives_them():
     assert changed, "no row's answer depends on the commands typed since the state shown"
 
 
-def test_the_stream_is_the_same_bytes_for_any_number_of_readers():
+def _digest(rows: list[dict]) -> str:
+    return hashlib.sha256(json.dumps(rows, sort_keys=True).encode()).hexdigest()
+
+
+def test_the_stream_is_the_same_bytes_for_any_number_of_readers_and_hash_seed():
     reference = FirstVariations(KEY, seed=4, level="expert").rows(0, 4)
     ds = FirstVariations(KEY, seed=4, level="expert").to_iterable_dataset(n_shards=2)
     readers = [list(itertools.islice(split_dataset_by_node(ds, rank=r, world_size=2), 2))
                for r in range(2)]
     assert [readers[i % 2][i // 2] for i in range(4)] == reference
+    code = ("import sys; sys.path.insert(0, 'tests'); from test_levels_lab_goal import "
+            "_digest, _rows; print(_digest(_rows('expert', 4, seed=4)))")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, cwd=root,
+                           env={**os.environ, "PYTHONHASHSEED": h}).stdout
+            for h in ("0", "123")}
+    assert outs == {_digest(reference) + "\n"}
