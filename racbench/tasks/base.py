@@ -134,9 +134,10 @@ def typed_since(cfg) -> int:
 def since_shown(world: StripsWorld, rng: random.Random, cfg, sid
                 ) -> tuple[list, object] | None:
     """The commands typed since the state a question's context shows (`sid`), before
-    the one it asks about, and the state they lead to: `length - 1` random ones with
-    the config's `earlier_state` (the science lab's progression and applicability),
-    else none (no draw made). None at a dead end."""
+    the one it asks about, and the state they lead to: `typed_since(cfg)` random ones
+    (progression's and applicability's; goal recognition takes the last ones on the
+    way to a state near the task's end instead), none without `earlier_state` (no draw
+    made). None at a dead end."""
     n = typed_since(cfg)
     if n <= 0:
         return [], sid
