@@ -38,10 +38,11 @@ whose accuracy is printed per level:
   it takes commands under their rules (the easy simplifications: teleport at hand, no
   electrical actions on a task without circuits, flower pots that water themselves) and
   imagines at most as many commands of a sequence as their longest (1), taking the rest
-  to run and change nothing. Progression's and applicability's rows above easy show an
-  earlier state and the commands typed since (their sequence, before the asked command):
-  the reasoner imagines as many commands as the easy rows had (progression's one, the
-  asked command itself; applicability's none), taking the rest to change nothing.
+  to run and change nothing. Progression's, applicability's and goal recognition's rows
+  above easy show an earlier state and the commands typed since (their sequence, before
+  the asked or observed command): the reasoner imagines as many commands as the easy
+  rows had (progression's and goal recognition's one, the asked or observed command
+  itself; applicability's none), taking the rest to change nothing.
   It sees the state as shown (doors closed where they are). It is right on the easy
   rows because their rules and lengths are what it learned, not because of what a level
   is; a level that sets other rules or asks longer sequences asks what it never learned.
@@ -83,7 +84,7 @@ import time
 from dataclasses import dataclass, fields, replace
 from functools import wraps
 
-from racbench.checks.verify.replay import Replay
+from racbench.checks.verify.replay import Replay, observed_since
 from racbench.errors import InputError
 from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.tasks.options import LAB_MAX_DISTANCE, TRAC_DOMAIN, TRAC_FAMILIES
@@ -119,9 +120,11 @@ LAB_WHY_FLAT = {
     "progression": "its context shows the state 0, 0 or 1, 2, 3 commands before the asked "
                    "one; the reasoner imagines one command (the easy rows' own) and takes "
                    "the rest to change nothing: it errs only where those change the fact asked",
-    "goal_recognition": "its sequences stop at 2 commands (the oracle's reach): medium mixes "
-                        "1 and 2, hard and expert ask 2 alike, so hard falls below medium by "
-                        "the share of two-command rows alone",
+    "goal_recognition": "its context shows the state 0, 0 or 1, 2, 3 commands before the "
+                        "observed one and the commands since; the reasoner imagines one "
+                        "command (the easy rows' own, the observed) and takes the rest to "
+                        "change nothing: past the first it says no command brings the task "
+                        "nearer, hard's and expert's rows alike",
 }
 # tasks a lab family skipped (not asked at some level), with the row maker's reason
 LAB_SKIPPED: dict[str, list[tuple[str, str]]] = {}
@@ -389,14 +392,18 @@ def lab_truth(sym: dict, reasoner: LabReasoner | None = None) -> bool:
                 and not subject[0].startswith(LEFT_OUT_VERBS))
     if family == "planning":
         return replay.run_all(commands) and replay.complete
-    if family == "goal_recognition":
+    if family == "goal_recognition":  # from where the commands typed since lead, if any
         gold = [s["action"] for s in gold_trajectory(sym["task"], int(sym["variation"]),
                                                      sym["simplifications"])]
+        since, observed = observed_since(sym)
+        length = len(observed)  # the rest of the sequence: run, changing nothing
+        if not replay.run_all(since[:len(commands)]):
+            return False
+        replay.start = replay.env.save()
         total = replay.distance(gold[-LAB_MAX_DISTANCE:])
-        if total is None or not replay.run_all(commands):
+        if total is None or not replay.run_all(observed[:max(0, len(commands) - len(since))]):
             return False
         rest = replay.distance()
-        length = len(sym.get("actions") or [])  # the rest of the sequence: run, changing nothing
         return rest is not None and rest + length == total
     ran = replay.run_all(commands, any_verb=False)
     if family == "executability":

@@ -1,5 +1,5 @@
-"""The science lab's difficulty levels are what their table says (LAB_LEVELS,
-LAB_GOAL_LENGTHS): a stream's rows at each level carry the table's simplifications and
+"""The science lab's difficulty levels are what their table says (LAB_LEVELS): a
+stream's rows at each level carry the table's simplifications and
 sequence length (benchmarks/difficulty_levels.py measures that they get harder)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from datasets.distributed import split_dataset_by_node
 import racbench
 from racbench.checks.verify.dataset import verify_row
 from racbench.tasks import FAMILIES, OWN_CONFIG
-from racbench.training.levels import LAB_GOAL_LENGTHS, LAB_LEVELS, LEVELS, level_config
+from racbench.training.levels import LAB_LEVELS, LEVELS, level_config
 from racbench.training.stream import SPLIT, Stream
 from racbench.worlds.science.registry import get_task
 
@@ -25,11 +25,10 @@ LAB_FAMILIES = [f for f, fam in FAMILIES.items() if "science" in fam.worlds
 
 def test_the_table_takes_rules_away_and_adds_commands_level_by_level():
     # each level takes away rules the one before had (or is the last's) and asks longer
-    # sequences (medium: easy's and a longer one); goal recognition's lengths stop at the
-    # lab oracle's reach
+    # sequences (medium: easy's and a longer one); goal recognition's too, one observed
+    # command after the rest (tests/test_levels_lab_goal.py)
     assert [s for s, _ in LAB_LEVELS] == ["easy", "teleport,openDoors", "", ""]
     assert [n for _, n in LAB_LEVELS] == [(1,), (1, 2), (3,), (4,)]
-    assert LAB_GOAL_LENGTHS == ((1,), (1, 2), (2,), (2,))
 
 
 @pytest.mark.parametrize("family", LAB_FAMILIES)
@@ -38,8 +37,6 @@ def test_every_lab_family_has_the_tables_knobs_at_every_level(family):
     for k, level in enumerate(LEVELS):
         cfg = level_config(family, level, f"science/{task}")
         simplifications, lengths = LAB_LEVELS[k]
-        if family == "goal_recognition":
-            lengths = LAB_GOAL_LENGTHS[k]
         assert (cfg.science, cfg.simplifications, tuple(cfg.lengths)) == (
             task, simplifications, lengths)
 
@@ -59,10 +56,11 @@ def test_a_streams_lab_rows_carry_their_levels_knobs(level):
 
 
 def test_goal_recognitions_two_commands_are_provable_on_power_component_not_on_boil():
-    """Why hard and expert (two commands) ask goal recognition on power-component and
-    not on boil (docs/training.md): boil ends in waits, so two commands before its end a
-    single wait completes it (distance 1, below the length); power-component's last
-    connection and wait are both needed there (distance 2)."""
+    """Why goal recognition observes one command at every level, after the commands
+    typed since the state shown (LAB_HISTORIES), and not two (docs/training.md): boil
+    ends in waits, so two commands before its end a single wait completes it (distance
+    1, below two commands), where power-component's last connection and wait are both
+    needed (distance 2); one observed command is asked on both."""
     from racbench.tasks.goal_recognition import lab_distance
     from racbench.worlds.science.lab import ScienceLab
 
@@ -165,8 +163,8 @@ def test_planning_rows_are_the_same_bytes_for_any_number_of_readers():
 
 
 def test_the_docs_level_table_states_the_labs_knobs():
-    """docs/training.md's level table, the science lab's row, is LAB_LEVELS and
-    LAB_GOAL_LENGTHS: "simplifications, lengths (goal recognition's lengths)" a level."""
+    """docs/training.md's level table, the science lab's row, is LAB_LEVELS:
+    "simplifications, lengths" a level (goal recognition's too)."""
     from pathlib import Path
 
     text = (Path(__file__).parents[1] / "docs" / "training.md").read_text()
@@ -176,8 +174,8 @@ def test_the_docs_level_table_states_the_labs_knobs():
     def lengths(said: str) -> tuple[int, ...]:
         return tuple(int(n) for n in said.split(" or "))
     assert len(cells) == len(LEVELS)
-    for cell, (simplifications, n), goal in zip(cells, LAB_LEVELS, LAB_GOAL_LENGTHS):
-        said = re.fullmatch(r"(.+), ([\d or]+) \(([\d or]+)\)", cell)
+    for cell, (simplifications, n) in zip(cells, LAB_LEVELS):
+        said = re.fullmatch(r"(.+), ([\d or]+)", cell)
         assert said, cell
         assert said[1] == (simplifications or "none"), cell
-        assert (lengths(said[2]), lengths(said[3])) == (n, goal), cell
+        assert lengths(said[2]) == n, cell

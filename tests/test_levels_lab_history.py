@@ -66,7 +66,8 @@ def test_the_table_shows_earlier_states_as_projections_lengths_grow():
                 assert tuple(n - 1 for n in cfg.lengths) == LAB_HISTORIES[k]
 
 
-@pytest.mark.parametrize("family", EARLIER_STATE_FAMILIES)
+# goal recognition's rows (one observed command after the history): test_levels_lab_goal.py
+@pytest.mark.parametrize("family", ["progression", "applicability"])
 def test_rows_carry_a_history_of_their_levels_length_and_verify_rederives_them(family):
     """Every row's history has the level's length (medium: both of its), its context
     shows the earlier state and the commands since, and verify re-derives its label by
@@ -112,7 +113,7 @@ def _answer_at_shown_state(row: dict) -> bool:
 
 
 def test_easy_rows_show_the_state_the_command_is_asked_in():
-    for family in EARLIER_STATE_FAMILIES:
+    for family in ("progression", "applicability"):  # goal recognition: test_levels_lab_goal
         for row in _rows(family, "easy", 4):
             assert _since(row) == [] and row["context"].startswith("Currently: ")
             sym = json.loads(row["symbolic"])
@@ -145,6 +146,7 @@ def test_the_stream_is_the_same_bytes_for_any_number_of_readers_and_hash_seed():
     {"family": "progression", "domain": "gripper"},
 ])
 def test_earlier_state_is_refused_where_it_is_not_asked(config):
-    with pytest.raises(ConfigError, match="'earlier_state' .* is asked of progression and "
-                                          "applicability on the science lab; got "):
+    with pytest.raises(ConfigError, match="'earlier_state' .* is asked of progression, "
+                                          "applicability, goal_recognition on the science "
+                                          "lab; got "):
         TaskConfig(**config, earlier_state=True).validate()

@@ -123,13 +123,22 @@ def walk_through(world: StripsWorld, rng: random.Random, sid: int, length: int,
     return plan, states
 
 
+def typed_since(cfg) -> int:
+    """How many commands a question's context shows as typed since the state it shows:
+    with the config's `earlier_state` (the science lab's EARLIER_STATE_FAMILIES),
+    `length - 1`, before the one command asked about (goal recognition: observed);
+    else none."""
+    return cfg.length - 1 if cfg is not None and cfg.earlier_state else 0
+
+
 def since_shown(world: StripsWorld, rng: random.Random, cfg, sid
                 ) -> tuple[list, object] | None:
     """The commands typed since the state a question's context shows (`sid`), before
-    the one it asks about, and the state they lead to: `length - 1` random ones with
-    the config's `earlier_state` (the science lab's progression and applicability),
-    else none (no draw made). None at a dead end."""
-    n = cfg.length - 1 if cfg is not None and cfg.earlier_state else 0
+    the one it asks about, and the state they lead to: `typed_since(cfg)` random ones
+    (progression's and applicability's; goal recognition takes the last ones on the
+    way to a state near the task's end instead), none without `earlier_state` (no draw
+    made). None at a dead end."""
+    n = typed_since(cfg)
     if n <= 0:
         return [], sid
     walked = walk_through(world, rng, sid, n)

@@ -83,9 +83,10 @@ class TaskConfig:
     rules: str = ""  # a rule world's game (rtfm, messenger): its episodes are the problems
     rule_options: tuple[tuple[str, object], ...] = ()  # its knobs (RULE_OPTIONS), as pairs
     phrasing: str = ""  # a user's phrasing file (racbench/text/user_phrasing.py)
-    # the science lab's progression and applicability: the context shows the state
-    # `length - 1` commands before the one asked about, and the commands typed since
-    # (EARLIER_STATE_FAMILIES; without it, the state the command is asked in)
+    # the science lab's progression, applicability and goal recognition: the context
+    # shows the state `length - 1` commands before the one asked about (goal recognition:
+    # the one observed), and the commands typed since (EARLIER_STATE_FAMILIES; without
+    # it, the state the command is asked in)
     earlier_state: bool = False
 
     @property
@@ -119,7 +120,7 @@ class TaskConfig:
         if self.earlier_state and (not self.science
                                    or self.family not in EARLIER_STATE_FAMILIES):
             raise ConfigError(f"'earlier_state' (commands typed since the state shown) is "
-                              f"asked of {' and '.join(EARLIER_STATE_FAMILIES)} on the "
+                              f"asked of {', '.join(EARLIER_STATE_FAMILIES)} on the "
                               f"science lab; got {self.family} on {self.domain_label}")
         self.user_phrasing()  # a bad phrasing file is refused before anything is built
         if not self.lengths or any(not isinstance(n, int) or isinstance(n, bool)
@@ -211,7 +212,8 @@ class TaskConfig:
         if self.style != "acp" or self.names != "problem":
             raise ConfigError("the science lab is phrased in its own words: leave 'style' "
                               "and 'names' out")
-        if self.family == "goal_recognition" and any(
+        # with `earlier_state` one command is observed, after `length - 1` typed since
+        if self.family == "goal_recognition" and not self.earlier_state and any(
                 not isinstance(n, int) or n > LAB_MAX_DISTANCE for n in self.lengths):
             raise ConfigError(
                 f"goal recognition on the science lab asks only where the oracle proves a "

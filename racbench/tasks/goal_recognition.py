@@ -20,7 +20,11 @@ proven exactly by a witness (the gold trajectory's last commands) and an exhaust
 search of every command the simulator takes (none completes it sooner). The
 observations are `length` commands (1 or 2) that run: the first commands of the gold
 suffix, or those with one swapped for another of their verb; the row asks whether
-they begin a shortest solution, and configs of other lengths are refused.
+they begin a shortest solution, and configs of other lengths are refused. With the
+config's `earlier_state` (the stream's levels), one command is observed, and the
+context shows the state `length - 1` commands before it on the way there and the
+commands typed since (the row's actions: those, then the observed; its subject: the
+observed), which `racbench verify` replays first.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Question, Target, any_state, assemble,
                                  base_context, choose_options, family_template,
-                                 state_clauses, term, walk, walk_through)
+                                 state_clauses, term, typed_since, walk, walk_through)
 from racbench.tasks.queries import Avoided, goal_kind, goals_between, sizes
 from racbench.tasks.scoring import SEARCH_BUDGET
 from racbench.tasks.symbolic import goal_from_json
@@ -263,14 +267,21 @@ def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     """A state within LAB_MAX_DISTANCE commands of completing the task (on the gold path
     or a few commands off it), and observations that run from it, that its context may
     name: positives begin a shortest solution; negatives bring the task closer, just not
-    by one command per step (suboptimal), or do not (no_progress). The kind is the verbs."""
-    gold, length = world.gold(), cfg.length
+    by one command per step (suboptimal), or do not (no_progress). The kind is the verbs
+    of the observations. With the config's `earlier_state`, one command is observed and
+    the context shows the state `length - 1` commands before it on the way there (the
+    row's actions: those commands, then the observed one; its subject: the observed)."""
+    since = typed_since(cfg)
+    gold, length = world.gold(), cfg.length - since
     start = len(gold) - rng.randint(length, LAB_MAX_DISTANCE)
     if start < 0:
         return None
     state = world.off_gold(rng, start) if rng.randrange(2) else gold[:start]
-    if not world.valid(state):
+    if not world.valid(state) or len(state) < since:
         return None
+    # with commands typed since the state shown (`earlier_state`), the context shows the
+    # state that many commands back on the way to `state`, and those commands
+    shown, typed = state[:len(state) - since], list(state[len(state) - since:])
     total = lab_distance(world, state, gold[-LAB_MAX_DISTANCE:])
     if total is None or total < length:
         return None
@@ -279,7 +290,7 @@ def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     positives, negatives = [], []
     for obs in dict.fromkeys(tuple(o[:length]) for o in observed if o is not None):
         failed, done = world.carry_out(state, obs)
-        if failed is not None or not world.askable(state, obs):
+        if failed is not None or not world.askable(shown, typed + list(obs)):
             continue
         # 0, 1 or None (at least 2); from a state one command from done, 1 and None say
         # the same (not done by the observations, and no nearer than before), so the
@@ -291,9 +302,11 @@ def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
             negatives.append((obs, 0 if rest is not None and rest < total else 1))
     if not positives and not negatives:
         return None
-    return Pool(Question(state), positives, negatives, subject=lambda item: None,
+    # the subject: the observed commands where commands typed since come before them
+    return Pool(Question(shown), positives, negatives,
+                subject=lambda item: [[c] for c in item[0]] if typed else None,
                 kind=lambda item: schemas(world, item[0]), variant=lambda item: item[1],
-                question_for=lambda item: Question(state, actions=list(item[0]),
+                question_for=lambda item: Question(shown, actions=typed + list(item[0]),
                                                    optimal_plan_length=total))
 
 
@@ -308,7 +321,12 @@ def render(q, world, text, rng, form):
     if world.goal == () and hasattr(world, "gold"):  # the science lab: the task is the goal
         t = family_template("goal_recognition")
         lab_rendered(q)
-        steps = text.steps([tuple(term(world, k)) for k in q.actions])
+        observed = len(q.subject) if q.subject else len(q.actions)
+        since = q.actions[:len(q.actions) - observed]
+        steps = text.steps([tuple(term(world, k)) for k in q.actions[len(since):]])
+        if since:  # after the commands typed since the state shown
+            context = str(t.lab_observed_then(lab_context(world, text, q, rng, since), steps))
+            return context, assemble(text, form, str(t.lab_bool_after())), []
         context = str(t.lab_observed(lab_context(world, text, q, rng), steps))
         return context, assemble(text, form, str(t.lab_bool())), []
     if text.style == "trac":

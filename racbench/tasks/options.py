@@ -25,8 +25,9 @@ LAB_MC_FAMILIES = ("projection",)
 # observations are in the simulator's full command set: focus, look and read count)
 LAB_MAX_DISTANCE = 2
 # families a lab config may ask with `earlier_state`: the context shows a state, the
-# commands typed since, and asks about the command after them
-EARLIER_STATE_FAMILIES = ("progression", "applicability")
+# commands typed since, and asks about the command after them (goal recognition: whether
+# that one observed command begins a shortest solution from where they lead)
+EARLIER_STATE_FAMILIES = ("progression", "applicability", "goal_recognition")
 # Shipped problems per split when a config names none: unseen problems in test.
 DEFAULT_SPLIT_PROBLEMS = {"train": [f"p{i:02d}" for i in range(1, 10)],
                           "validation": ["p10", "p11", "p12"],

@@ -305,10 +305,11 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     return q
 
 
-def lab_context(world, text, q, rng) -> str:
-    """A lab question's context: the task, what has been focused on, the state."""
+def lab_context(world, text, q, rng, since=()) -> str:
+    """A lab question's context: the task, what has been focused on, the state (with
+    `since`, an earlier one and the commands typed since it)."""
     return str(text.common.lab_task(world.task_description, world.focused(q.sid),
-                                    base_context(world, text, q, rng)))
+                                    base_context(world, text, q, rng, since)))
 
 
 def render(q, world, text, rng, form):

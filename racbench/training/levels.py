@@ -16,9 +16,9 @@ numeric knob. Each maps to the knobs that make questions harder in a world:
   `RULE_STREAM_EPISODES` episodes (a stream draws its states from them);
 * the science lab (`science=TASK`): its simplifications (all of "easy" first, then
   electrical actions and dry flower pots, then closed doors and no teleport) and the
-  sequence length (1, 1 and 2, 3, 4; goal recognition's 1, 1 and 2, 2, 2: the most the
-  lab's oracle proves; progression and applicability show the state that many commands
-  before the one they ask about, less one, and the commands typed since).
+  sequence length (1, 1 and 2, 3, 4; progression, applicability and goal recognition
+  show the state that many commands before the one they ask about (or observe), less
+  one, and the commands typed since).
 
 `benchmarks/difficulty_levels.py` measures the scale: a bounded reasoner's accuracy
 per level. The mapping is data (the tables below); `level_config` turns a family,
@@ -29,8 +29,7 @@ also run.
 from __future__ import annotations
 
 from racbench.tasks.config import ConfigError, TaskConfig
-from racbench.tasks.options import (EARLIER_STATE_FAMILIES, LAB_MAX_DISTANCE, TRAC_DOMAIN,
-                                    TRAC_FAMILIES)
+from racbench.tasks.options import EARLIER_STATE_FAMILIES, TRAC_DOMAIN, TRAC_FAMILIES
 from racbench.worlds.rules.grammar import BASE_DEPTH, GAMES
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -93,14 +92,17 @@ RULE_STREAM_EPISODES = 200  # episodes per split a stream's states are drawn fro
 # rules the last one's reasoner could lean on (teleport, no electrical actions, self-watering
 # pots, open doors) or asks sequences longer than easy's (benchmarks/difficulty_levels.py):
 # medium mixes easy's length with a longer one, so that a share of its rows, not all, asks
-# more commands than easy's. Goal recognition asks at most LAB_MAX_DISTANCE commands from
-# the task's end, so its lengths stop there (LAB_GOAL_LENGTHS)
+# more commands than easy's.
 LAB_LEVELS = (("easy", (1,)), ("teleport,openDoors", (1, 2)), ("", (3,)), ("", (4,)))
-LAB_GOAL_LENGTHS = ((1,), (1, LAB_MAX_DISTANCE), (LAB_MAX_DISTANCE,), (LAB_MAX_DISTANCE,))
-# progression and applicability ask one command: in the lab their context shows a state
-# `length - 1` commands before it and the commands typed since (`earlier_state`), so
-# the commands from the state shown to the one asked about grow like projection's
-# sequences: commands typed since the state shown, per level
+# progression, applicability and goal recognition ask one command: in the lab their
+# context shows a state `length - 1` commands before it and the commands typed since
+# (`earlier_state`, EARLIER_STATE_FAMILIES), so the commands from the state shown to
+# the one asked about grow like projection's sequences: commands typed since the state
+# shown, per level. Goal recognition observes one command (not two: the oracle proves
+# distances up to LAB_MAX_DISTANCE, and on tasks that end in waits, boil's, two-command
+# questions are one-sided by verbs, "wait1, wait1" never begins a shortest solution, and
+# no verb pair is seen both true and false) from a state at most LAB_MAX_DISTANCE from
+# done, and the history leads there from the state shown.
 LAB_HISTORIES = tuple(tuple(n - 1 for n in lengths) for _, lengths in LAB_LEVELS)
 
 
@@ -179,8 +181,6 @@ def level_config(family: str, level: str | int, world: str, form: str = "bool"
                                        ("grid", grid), ("episodes", RULE_STREAM_EPISODES)))
     elif world.startswith("science/"):
         simplifications, lengths = LAB_LEVELS[k]
-        if family == "goal_recognition":
-            lengths = LAB_GOAL_LENGTHS[k]
         cfg = TaskConfig(family=family, form=form, lengths=lengths,
                          science=world.split("/", 1)[1], simplifications=simplifications,
                          earlier_state=family in EARLIER_STATE_FAMILIES)

@@ -140,11 +140,29 @@ def check_planning(row: dict, sym: dict, claims: Claims) -> None:
                      lambda _: replay.run_all(_commands(sym)) and replay.complete)
 
 
+def observed_since(sym: dict) -> tuple[list[str], list[str]]:
+    """A goal-recognition row's (commands typed since the state its context shows,
+    observed commands): its actions, split where its subject (the observed, where
+    commands typed since come first) says; without one, all are observed."""
+    commands = _commands(sym)
+    observed = len(sym.get("subject") or []) or len(commands)
+    return commands[:len(commands) - observed], commands[len(commands) - observed:]
+
+
 def check_goal_recognition(row: dict, sym: dict, claims: Claims) -> None:
     """The observations begin a shortest solution: the state's distance (proven with
     the gold trajectory's last commands as witness), minus their number, is the
-    distance after them; the stored optimal plan length is the state's distance."""
+    distance after them; the stored optimal plan length is the state's distance. With
+    commands typed since the state shown, the state is the one they lead to."""
     replay = Replay(sym)
+    since, observed = observed_since(sym)
+    if since and [s[0] for s in sym["subject"]] != observed:
+        claims.fail("label", "the row's subject is not the last of its actions")
+        return
+    if not replay.run_all(since):
+        claims.fail("label", "the row's actions do not run in a fresh simulator")
+        return
+    replay.start = replay.env.save()
     gold = [s["action"] for s in gold_trajectory(sym["task"], int(sym["variation"]),
                                                  sym["simplifications"])]
     total = replay.distance(gold[-LAB_MAX_DISTANCE:])
@@ -154,7 +172,6 @@ def check_goal_recognition(row: dict, sym: dict, claims: Claims) -> None:
         return
     if row.get("optimal_plan_length") is not None:
         claims.expect("optimal_plan_length", row["optimal_plan_length"], total)
-    observed = _commands(sym)
 
     def truth(_) -> bool:
         if not replay.run_all(observed):
