@@ -12,6 +12,7 @@ import random
 import shutil
 
 from racbench.splits.dedup import canonical_json, problem_key, symbolic_and_key
+from racbench.suites.recipe import load_recipe
 from racbench.tasks.balance import _bits
 from racbench.tasks.question import json_key
 from racbench.tasks.rows import release_worlds
@@ -411,3 +412,53 @@ def test_renamed_state_is_each_renamed_fact_said():
             assert text.state(atoms, random.Random(seed)) == \
                 TaskText.state(text, atoms, random.Random(seed))
 
+
+
+def test_query_pools_group_only_the_kinds_a_draw_asks_and_pick_as_grouping_all():
+    """A projection draw picks among one or two kinds of literals: only those are grouped,
+    in the pool's order, so picks are those of every kind grouped (the same literals
+    from the same random numbers), and a survey's kinds are all of them."""
+    from racbench.tasks.projection import bool_pool
+    from racbench.tasks.queries import FALSE_PATTERNS, _distinct_pair
+
+    world = trac_world(5)
+    cfg = load_recipe("trac").select("projection_L2").configs[0].task
+    rng, checked = random.Random(3), 0
+    for _ in range(60):
+        pool = bool_pool(world, rng, cfg)
+        if pool is None:
+            continue
+        every = ({}, {})
+        for truth, literals in ((True, pool.positives), (False, pool.negatives)):
+            for lit in literals:
+                every[truth].setdefault(pool._kind(lit), []).append(lit)
+        label = rng.random() < 0.5
+        kinds = sorted(pool.kinds(label), key=repr)
+        kind = kinds[rng.randrange(len(kinds))]
+        fresh = bool_pool(world, random.Random(0), cfg)  # not yet grouped
+        picked = pool.__class__(pool.question, world, pool.positives, pool.negatives,
+                                pool.allowed)
+        seed = rng.random()
+        got = picked.pick(random.Random(seed), label, kind)
+        assert picked._by_kind_all is None and fresh._by_kind_all is None
+        assert set(picked._groups) <= {(t, k) for t in (True, False) for k in kind}
+        # the pick made from every kind grouped, as the pool grouped them before
+        want_rng = random.Random(seed)
+        if len(kind) == 1:
+            found = every[label].get(kind[0])
+            want = (want_rng.choice(found),) if found else None
+        else:
+            want = None
+            patterns = [(True, True)] if label else list(FALSE_PATTERNS)
+            want_rng.shuffle(patterns)
+            for first, second in patterns:
+                xs, ys = every[first].get(kind[0]), every[second].get(kind[1])
+                if xs and ys and _distinct_pair(xs, ys):
+                    a = want_rng.choice([x for x in xs if any(y[0] != x[0] for y in ys)])
+                    want = a, want_rng.choice([y for y in ys if y[0] != a[0]])
+                    break
+        assert got == want
+        assert {k: sorted(v) for k, v in pool._by_kind[label].items()} == \
+            {k: sorted(v) for k, v in every[label].items()}
+        checked += 1
+    assert checked > 30

@@ -50,21 +50,47 @@ class QueryPool(Pool):
                  allowed: tuple[int, ...]):
         super().__init__(question, true, false, subject=literals_json)
         self.allowed = allowed
-        self._by_kind = ({}, {})  # truth -> kind -> literals
+        self._world = world
+        self._groups: dict = {}  # (truth, kind) -> its literals, grouped when first asked
+        self._by_kind_all: tuple[dict, dict] | None = None  # truth -> kind -> literals
         # a literal's kind, kept per STRIPS world (whose kinds never change): every draw
         # groups the same few dozen facts
-        kinds = (world.__dict__.setdefault("_literal_kinds", {})
-                 if isinstance(world, StripsWorld) else {})
-        for truth, literals in ((True, true), (False, false)):
-            groups = self._by_kind[truth]
-            for lit in literals:
-                kind = kinds.get(lit)
-                if kind is None:
-                    kind = kinds[lit] = literal_kind(world, lit)
-                if kind in groups:
-                    groups[kind].append(lit)
-                else:
-                    groups[kind] = [lit]
+        self._kinds = (world.__dict__.setdefault("_literal_kinds", {})
+                       if isinstance(world, StripsWorld) else {})
+
+    def _kind(self, lit: Query) -> tuple:
+        kind = self._kinds.get(lit)
+        if kind is None:
+            kind = self._kinds[lit] = literal_kind(self._world, lit)
+        return kind
+
+    def _of(self, truth: bool, kind) -> list[Query]:
+        """The literals of `kind` with that truth, in the pool's order: a row's draw
+        picks among one or two kinds of a pool's few dozen, so only those are grouped
+        (grouping them all was a tenth of a projection row)."""
+        key = (truth, kind)
+        found = self._groups.get(key)
+        if found is None:
+            get, of = self._kinds.get, self._kind
+            found = self._groups[key] = [
+                lit for lit in (self.positives if truth else self.negatives)
+                if (get(lit) or of(lit)) == kind]
+        return found
+
+    @property
+    def _by_kind(self) -> tuple[dict, dict]:
+        """truth -> kind -> literals, every kind (what a survey lists)."""
+        if self._by_kind_all is None:
+            self._by_kind_all = ({}, {})
+            for truth, literals in ((False, self.negatives), (True, self.positives)):
+                groups = self._by_kind_all[truth]
+                for lit in literals:
+                    kind = self._kind(lit)
+                    if kind in groups:
+                        groups[kind].append(lit)
+                    else:
+                        groups[kind] = [lit]
+        return self._by_kind_all
 
     def kinds(self, label: bool) -> set:
         out = set()
@@ -84,13 +110,13 @@ class QueryPool(Pool):
 
     def pick(self, rng: random.Random, label: bool, kind, variant: int | None = None):
         if len(kind) == 1:
-            found = self._by_kind[label].get(kind[0])
+            found = self._of(label, kind[0])
             return (pick(rng, found),) if found else None
         patterns = [(True, True)] if label else list(FALSE_PATTERNS)
         shuffle(rng, patterns)
         for first, second in patterns:
-            xs = self._by_kind[first].get(kind[0])
-            ys = self._by_kind[second].get(kind[1])
+            xs = self._of(first, kind[0])
+            ys = self._of(second, kind[1])
             if xs and ys and _distinct_pair(xs, ys):
                 a = pick(rng, [x for x in xs if any(y[0] != x[0] for y in ys)])
                 return a, pick(rng, [y for y in ys if y[0] != a[0]])
