@@ -462,3 +462,41 @@ def test_query_pools_group_only_the_kinds_a_draw_asks_and_pick_as_grouping_all()
             {k: sorted(v) for k, v in every[label].items()}
         checked += 1
     assert checked > 30
+
+
+def test_object_json_is_canonical_json():
+    """A row's metadata encoded member by member (its rendering options given encoded)
+    is canonical_json's text, whatever its values."""
+    from racbench.splits.dedup import object_json
+
+    render = {"obfuscation": None, "paraphrase": 0, "seed": 7, "style": "trac",
+              "templates": "blocksworld"}
+    for meta in ({}, {"b": 1, "a": "x\u00e9\"", "c": None, "d": True, "e": [1, "z"],
+                      "f": {"y": 2.5, "x": [None]}, "render": render},
+                 {"query_kind": "literal", "negative_kind": "suboptimal", "render": render,
+                  "problem_file": "blocks5", "state_id": 12, "n_states": 866, "g": -3},
+                 {1: "a", 2: "b"}):
+        assert object_json(meta) == canonical_json(meta)
+        if "render" in meta:
+            given = {"render": canonical_json(render)}
+            assert object_json(dict(meta, render=None), given) == canonical_json(meta)
+
+
+def test_worlds_chosen_as_random_choices_chooses_them():
+    """A row's problem is drawn as rng.choices(worlds, weights) drew it: the same world
+    from the same random numbers, for one world and for several."""
+    from racbench.tasks.rows import ConfigRows
+
+    class _World:
+        def __init__(self, n, explicit=True):
+            self.n_states, self.explicit = n, explicit
+
+    rows = ConfigRows.__new__(ConfigRows)
+    for worlds in ([_World(866)], [_World(4), _World(900), _World(1, False), _World(77)]):
+        weights = [(w.n_states if w.explicit else 1) ** 0.5 for w in worlds]
+        choose = rows._chooser(worlds)
+        assert rows._chooser(worlds) is choose
+        a, b = random.Random(11), random.Random(11)
+        for _ in range(500):
+            assert choose(a) is b.choices(worlds, weights)[0]
+        assert a.random() == b.random()

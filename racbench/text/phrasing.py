@@ -168,8 +168,16 @@ class _RenamedText(TaskText):
     """A TaskText that phrases every term with one row's object names."""
 
     def __init__(self, base: TaskText, names: "Names"):
-        self.__dict__.update({k: v for k, v in base.__dict__.items()
-                              if k not in ("fact", "action")})
+        # the base's attributes but its cached `fact` and `action`, filtered once per
+        # version of them (a row makes a renamed copy; attributes are only ever added)
+        attrs = base.__dict__
+        kept = attrs.get("_renamed_attrs")
+        if kept is None or kept[0] != len(attrs):
+            shared = {k: v for k, v in attrs.items()
+                      if k not in ("fact", "action", "_renamed_attrs")}
+            kept = (len(attrs) + ("_renamed_attrs" not in attrs), shared)
+            attrs["_renamed_attrs"] = kept
+        self.__dict__.update(kept[1])
         self._base, self._names = base, names
 
     def fact(self, atom: tuple, positive: bool = True) -> str:
