@@ -334,9 +334,12 @@ def _renamable_values(rng: random.Random, objects: list[str], depth: int = 0):
         return rng.choice(objects + ["{}", "é"])
     if kind < 5:
         return _symbolic_values(rng, 3)
-    if kind == 5:
-        return {"atom": _renamable_values(rng, objects, depth + 1), "positive": rng.random() < .5,
-                "other": _renamable_values(rng, objects, depth + 1)}
+    if kind == 5:  # a literal (a goal's: these two members only), or one with more
+        literal = {"atom": _renamable_values(rng, objects, depth + 1),
+                   "positive": rng.random() < .5}
+        if rng.random() < .5:
+            literal["other"] = _renamable_values(rng, objects, depth + 1)
+        return literal
     if kind == 6:
         return {"objects": {o: rng.choice(["block", "{x}"]) for o in rng.sample(objects, 3)},
                 "any": _renamable_values(rng, objects, depth + 1)}

@@ -202,6 +202,12 @@ class _RenamedText(TaskText):
         return " ".join(facts)
 
 
+# a literal {"atom": ..., "positive": ...} as canonical JSON: its keys sorted, no spaces
+_ATOM_MEMBER = "{" + json_str("atom") + ":"
+_POSITIVE_MEMBER = {truth: "," + json_str("positive") + ":" + scalar_json(truth) + "}"
+                    for truth in (True, False)}
+
+
 class Names:
     """One row's object names: the world's objects mapped to names drawn from a pool."""
 
@@ -269,6 +275,10 @@ class Names:
                     for a in value[1:]]]) + "]"
             return "[" + ",".join([self._encode(v) for v in value]) + "]"
         if kind is dict and all(type(k) is str for k in value):
+            if len(value) == 2 and "atom" in value and type(value.get("positive")) is bool:
+                # a goal's literal, the commonest dict of a row: its two members in order
+                return (_ATOM_MEMBER + self._encode(value["atom"])
+                        + _POSITIVE_MEMBER[value["positive"]])
             if "atom" in value:
                 return "{" + ",".join([f"{json_str(k)}:" + (self._encode(v) if k == "atom"
                                                             else scalar_json(v))
