@@ -503,3 +503,22 @@ def test_worlds_chosen_as_random_choices_chooses_them():
         for _ in range(500):
             assert choose(a) is b.choices(worlds, weights)[0]
         assert a.random() == b.random()
+
+
+def test_targets_kept_by_stratum_digits_are_the_strata_targets():
+    """A bool row's target, kept by its stratum's digits, is the one its stratum makes
+    (made afresh for every code), in a config of several groups and negative kinds."""
+    from racbench.splits.strata import stratum_digits, stratum_for
+
+    spec = load_recipe("trac").select("ge4_goal_recognition_literals").configs[0]
+    made = spec.task.rows(spec.name, 0, {"test": 400})
+    groups = made.groups["test"]
+    for code in range(400):
+        kept = made.target_for("test", code)
+        made._targets.clear()
+        assert made.target_for("test", code) == kept
+        label, variant, g, i = stratum_digits(code, groups, made.n_variants)
+        stratum = stratum_for(code, groups, made.n_variants)
+        assert (stratum.label, stratum.cell, stratum.variant) == (bool(label), groups[g][i],
+                                                                  variant)
+        assert kept.label == stratum.label

@@ -31,7 +31,7 @@ from racbench.splits.dedup import canonical_json, object_json, symbolic_and_key
 from racbench.splits.draws import sample
 from racbench.splits.names import POOLS, name_pool
 from racbench.splits.seeding import derive_seed
-from racbench.splits.strata import Stratum, stratum_for
+from racbench.splits.strata import Stratum, stratum_digits, stratum_for
 from racbench.tasks import FAMILIES
 from racbench.tasks.balance import (SURVEY_DRAWS, Cells, Survey, survey_cells, survey_limit,
                                     survey_options)
@@ -203,7 +203,7 @@ class ConfigRows:
         self.family = FAMILIES[cfg.family]
         self.n_variants = max(1, len(self.family.negative_kinds))
         self._texts: dict = {}  # id(domain) or a domainless world -> its TaskText
-        self._targets: dict = {}  # (split, Stratum) -> its bool Target (target_for)
+        self._targets: dict = {}  # (split, stratum digits) -> its bool Target (target_for)
         self.worlds, self.excluded = load_worlds(cfg, splits, config_name=name), []
         # rows asked of each split, if `splits` says (split -> rows): surveys are sized by them
         self.asked = dict(splits) if isinstance(splits, dict) else {}
@@ -444,13 +444,13 @@ class ConfigRows:
     def target_for(self, split: str, code: int) -> Target:
         form = self.cfg.form
         if form == "bool":
-            stratum = stratum_for(code, self.groups[split], self.n_variants)
             # rows share a few strata: each one's target is made once (Targets are equal
-            # whenever their strata are, and never changed)
-            key = (split, stratum)
+            # whenever their strata are, and never changed), kept by the stratum's digits
+            key = (split, *stratum_digits(code, self.groups[split], self.n_variants))
             found = self._targets.get(key)
             if found is not None:
                 return found
+            stratum = stratum_for(code, self.groups[split], self.n_variants)
             allowed = self.cell_variants[(split, stratum.cell)]
             if stratum.variant not in allowed:  # e.g. no suboptimal one-step observation
                 stratum = Stratum(stratum.label, stratum.cell,

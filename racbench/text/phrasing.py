@@ -196,10 +196,20 @@ class _RenamedText(TaskText):
         """TaskText.state, each atom renamed and said in one step (a row says a dozen)."""
         if type(self._base).state is not TaskText.state:
             return TaskText.state(self, atoms, rng)
-        get, said = self._names.mapping.get, self._base.fact_sentence
-        facts = [said((a[0], *[get(x, x) for x in a[1:]])) for a in atoms]
+        base = self._base
+        kept = base.__dict__.get("_said_true")  # a renamed atom -> its sentence (true)
+        if kept is None:
+            kept = base.__dict__["_said_true"] = {}
+        get, found = self._names.mapping.get, kept.get
+        facts = [found(r) or _said_true(base, kept, r)
+                 for r in [(a[0], *map(get, a[1:], a[1:])) for a in atoms]]
         shuffle(rng, facts)
         return " ".join(facts)
+
+
+def _said_true(base: TaskText, kept: dict, atom: tuple) -> str:
+    said = kept[atom] = base.fact_sentence(atom)
+    return said
 
 
 # a literal {"atom": ..., "positive": ...} as canonical JSON: its keys sorted, no spaces
