@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 from racbench.splits.dedup import canonical_json, problem_key, symbolic_and_key
+from racbench.suites.recipe import load_recipe
 from racbench.tasks.balance import _bits
 from racbench.tasks.question import json_key
 from racbench.tasks.rows import release_worlds
@@ -383,9 +384,12 @@ def _renamable_values(rng: random.Random, objects: list[str], depth: int = 0):
         return rng.choice(objects + ["{}", "é"])
     if kind < 5:
         return _symbolic_values(rng, 3)
-    if kind == 5:
-        return {"atom": _renamable_values(rng, objects, depth + 1), "positive": rng.random() < .5,
-                "other": _renamable_values(rng, objects, depth + 1)}
+    if kind == 5:  # a literal (a goal's: these two members only), or one with more
+        literal = {"atom": _renamable_values(rng, objects, depth + 1),
+                   "positive": rng.random() < .5}
+        if rng.random() < .5:
+            literal["other"] = _renamable_values(rng, objects, depth + 1)
+        return literal
     if kind == 6:
         return {"objects": {o: rng.choice(["block", "{x}"]) for o in rng.sample(objects, 3)},
                 "any": _renamable_values(rng, objects, depth + 1)}
@@ -461,3 +465,110 @@ def test_renamed_state_is_each_renamed_fact_said():
             assert text.state(atoms, random.Random(seed)) == \
                 TaskText.state(text, atoms, random.Random(seed))
 
+
+
+def test_query_pools_group_only_the_kinds_a_draw_asks_and_pick_as_grouping_all():
+    """A projection draw picks among one or two kinds of literals: only those are grouped,
+    in the pool's order, so picks are those of every kind grouped (the same literals
+    from the same random numbers), and a survey's kinds are all of them."""
+    from racbench.tasks.projection import bool_pool
+    from racbench.tasks.queries import FALSE_PATTERNS, _distinct_pair
+
+    world = trac_world(5)
+    cfg = load_recipe("trac").select("projection_L2").configs[0].task
+    rng, checked = random.Random(3), 0
+    for _ in range(60):
+        pool = bool_pool(world, rng, cfg)
+        if pool is None:
+            continue
+        every = ({}, {})
+        for truth, literals in ((True, pool.positives), (False, pool.negatives)):
+            for lit in literals:
+                every[truth].setdefault(pool._kind(lit), []).append(lit)
+        label = rng.random() < 0.5
+        kinds = sorted(pool.kinds(label), key=repr)
+        kind = kinds[rng.randrange(len(kinds))]
+        fresh = bool_pool(world, random.Random(0), cfg)  # not yet grouped
+        picked = pool.__class__(pool.question, world, pool.positives, pool.negatives,
+                                pool.allowed)
+        seed = rng.random()
+        got = picked.pick(random.Random(seed), label, kind)
+        assert picked._by_kind_all is None and fresh._by_kind_all is None
+        assert set(picked._groups) <= {(t, k) for t in (True, False) for k in kind}
+        # the pick made from every kind grouped, as the pool grouped them before
+        want_rng = random.Random(seed)
+        if len(kind) == 1:
+            found = every[label].get(kind[0])
+            want = (want_rng.choice(found),) if found else None
+        else:
+            want = None
+            patterns = [(True, True)] if label else list(FALSE_PATTERNS)
+            want_rng.shuffle(patterns)
+            for first, second in patterns:
+                xs, ys = every[first].get(kind[0]), every[second].get(kind[1])
+                if xs and ys and _distinct_pair(xs, ys):
+                    a = want_rng.choice([x for x in xs if any(y[0] != x[0] for y in ys)])
+                    want = a, want_rng.choice([y for y in ys if y[0] != a[0]])
+                    break
+        assert got == want
+        assert {k: sorted(v) for k, v in pool._by_kind[label].items()} == \
+            {k: sorted(v) for k, v in every[label].items()}
+        checked += 1
+    assert checked > 30
+
+
+def test_object_json_is_canonical_json():
+    """A row's metadata encoded member by member (its rendering options given encoded)
+    is canonical_json's text, whatever its values."""
+    from racbench.splits.dedup import object_json
+
+    render = {"obfuscation": None, "paraphrase": 0, "seed": 7, "style": "trac",
+              "templates": "blocksworld"}
+    for meta in ({}, {"b": 1, "a": "x\u00e9\"", "c": None, "d": True, "e": [1, "z"],
+                      "f": {"y": 2.5, "x": [None]}, "render": render},
+                 {"query_kind": "literal", "negative_kind": "suboptimal", "render": render,
+                  "problem_file": "blocks5", "state_id": 12, "n_states": 866, "g": -3},
+                 {1: "a", 2: "b"}):
+        assert object_json(meta) == canonical_json(meta)
+        if "render" in meta:
+            given = {"render": canonical_json(render)}
+            assert object_json(dict(meta, render=None), given) == canonical_json(meta)
+
+
+def test_worlds_chosen_as_random_choices_chooses_them():
+    """A row's problem is drawn as rng.choices(worlds, weights) drew it: the same world
+    from the same random numbers, for one world and for several."""
+    from racbench.tasks.rows import ConfigRows
+
+    class _World:
+        def __init__(self, n, explicit=True):
+            self.n_states, self.explicit = n, explicit
+
+    rows = ConfigRows.__new__(ConfigRows)
+    for worlds in ([_World(866)], [_World(4), _World(900), _World(1, False), _World(77)]):
+        weights = [(w.n_states if w.explicit else 1) ** 0.5 for w in worlds]
+        choose = rows._chooser(worlds)
+        assert rows._chooser(worlds) is choose
+        a, b = random.Random(11), random.Random(11)
+        for _ in range(500):
+            assert choose(a) is b.choices(worlds, weights)[0]
+        assert a.random() == b.random()
+
+
+def test_targets_kept_by_stratum_digits_are_the_strata_targets():
+    """A bool row's target, kept by its stratum's digits, is the one its stratum makes
+    (made afresh for every code), in a config of several groups and negative kinds."""
+    from racbench.splits.strata import stratum_digits, stratum_for
+
+    spec = load_recipe("trac").select("ge4_goal_recognition_literals").configs[0]
+    made = spec.task.rows(spec.name, 0, {"test": 400})
+    groups = made.groups["test"]
+    for code in range(400):
+        kept = made.target_for("test", code)
+        made._targets.clear()
+        assert made.target_for("test", code) == kept
+        label, variant, g, i = stratum_digits(code, groups, made.n_variants)
+        stratum = stratum_for(code, groups, made.n_variants)
+        assert (stratum.label, stratum.cell, stratum.variant) == (bool(label), groups[g][i],
+                                                                  variant)
+        assert kept.label == stratum.label

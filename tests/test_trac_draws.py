@@ -52,6 +52,58 @@ def test_exact_goal_draws_find_a_goal_whenever_one_exists():
     assert found > 100 and checked > 1000
 
 
+def _listed_goal(world, rng, start_bits, end_bits, size, kind, avoid):
+    """goals_between's exact draw of a goal of a kind as it was written on lists of
+    literals (world.true_literals), before it read bit masks: the reference."""
+    from racbench.splits.draws import pick
+    from racbench.tasks.queries import GOAL_TRIES, _without
+
+    choices = [world.true_literals(end_bits, k) for k in kind]
+    if not all(choices):
+        return None
+    changed_bits = start_bits ^ end_bits
+    if size == 1:
+        far = changed_bits & avoid.differing(end_bits)
+        found = [x for x in choices[0] if far >> x[0] & 1]
+        return (pick(rng, found),) if found else None
+    for _ in range(GOAL_TRIES):
+        first = pick(rng, choices[0])
+        need = avoid.differing(end_bits, first)
+        if not changed_bits >> first[0] & 1:
+            need &= changed_bits
+        rest = [y for y in _without(choices[1], first) if need >> y[0] & 1]
+        if rest:
+            return first, pick(rng, rest)
+    return None
+
+
+@pytest.mark.parametrize("objects", [5, 10])
+def test_exact_goals_of_a_kind_read_from_bit_masks_are_those_listed(objects):
+    """The same goal from the same random numbers as drawn from lists of literals, for
+    every kind and pair of kinds, in the small world and the implicit one."""
+    world = trac_world(objects)
+    kinds = sorted({(truth,) + world.atom_kinds[a] for a in range(len(world.task.atoms))
+                    for truth in (True, False)}, key=repr)
+    draw = random.Random(5)
+    checked = found = 0
+    for _ in range(40):
+        sid = world.sample_state(draw)
+        start = world.bits(sid)
+        length = 2 + draw.randrange(3)
+        layers, near = gr.near_layers(world, sid, length, length)
+        for end in layers[-1][:4]:
+            for size, kind in [(1, (k,)) for k in kinds] + [
+                    (2, (a, b)) for a in kinds for b in kinds if draw.random() < 0.2]:
+                seed = draw.random()
+                a, b = random.Random(seed), random.Random(seed)
+                got = goals_between(world, a, start, end, size, kind, near, True)
+                assert got == _listed_goal(world, b, start, end, size, kind, near)
+                assert a.random() == b.random()
+                found += got is not None
+                checked += 1
+    assert checked > 1000 and found > 100
+
+
 def test_avoided_masks_name_the_atoms_that_differ_everywhere():
     states = [0b1011, 0b0011, 0b1110]
     avoided = Avoided(states)

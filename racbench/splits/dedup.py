@@ -25,7 +25,7 @@ def symbolic_and_key(symbolic: dict, answer: str = "answer", names=None) -> tupl
     key's text is the full text's members less one (same bytes as encoding each).
     `names` (a row's text.phrasing.Names), if given, renames the objects as it encodes:
     the texts of `names.symbolic(symbolic)`, without building that copy first."""
-    if not all(type(k) is str for k in symbolic) or names is not None and "atom" in symbolic:
+    if not _STR_KEYS.issuperset(map(type, symbolic)) or names is not None and "atom" in symbolic:
         encoded = {k: json.loads(v) for k, v in symbolic.items() if type(v) is Encoded}
         if names is not None:  # what is encoded is renamed already
             symbolic = names.symbolic({k: v for k, v in symbolic.items() if k not in encoded})
@@ -44,6 +44,26 @@ def symbolic_and_key(symbolic: dict, answer: str = "answer", names=None) -> tupl
     return full, _hash(key)
 
 
+def object_json(value: dict, given: dict[str, str] | None = None) -> str:
+    """canonical_json(value) of a dict (a row's metadata), members named in `given`
+    encoded already (their canonical JSON), strings and scalars without the encoder's
+    call: the same text (keys sorted; other values, and a dict with a key that is not a
+    string, encoded by canonical_json)."""
+    if not _STR_KEYS.issuperset(map(type, value)):
+        return canonical_json(value)
+    given = given or {}
+    parts = []
+    for k in sorted(value):
+        v = value[k]
+        kind = type(v)
+        text = (given[k] if k in given else json_str(v) if kind is str else
+                scalar_json(v) if kind is int or kind is bool or v is None else
+                canonical_json(v))
+        parts.append(f"{json_str(k)}:{text}")
+    return "{" + ",".join(parts) + "}"
+
+
+_STR_KEYS = frozenset((str,))  # keys all plain strings: issuperset(map(type, d)), in C
 _LONG_TEXTS: dict[str, str] = {}  # long strings every row repeats (a domain's PDDL), encoded
 LONG = 256
 _TEXTS: dict[str, str] = {}  # short strings (names, predicates, keys), encoded

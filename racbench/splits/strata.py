@@ -39,11 +39,18 @@ def stratum_for(code: int, groups: Sequence[Sequence[tuple]], variants: int = 1)
     queries each make half of a mixed config although they have 6 and 36 forms; the
     negative variants split the negatives exactly when n is a multiple of 4.
     """
+    label, variant, g, i = stratum_digits(code, groups, variants)
+    return _stratum(bool(label), groups[g][i], variant)
+
+
+def stratum_digits(code: int, groups: Sequence[Sequence[tuple]], variants: int = 1
+                   ) -> tuple[int, int, int, int]:
+    """The digits `stratum_for` reads a code as: (label, variant, group, cell in the
+    group), plain ints, so rows can key what they keep per stratum by them."""
     code, label = divmod(code, 2)
     code, variant = divmod(code, variants)
     code, g = divmod(code, len(groups))
-    group = groups[g]
-    return _stratum(bool(label), group[code % len(group)], variant)
+    return label, variant, g, code % len(groups[g])
 
 
 # a split's codes fall in a few strata, each made once (a frozen dataclass is slow to

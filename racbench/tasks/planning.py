@@ -38,7 +38,7 @@ from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
                                  term, walk, walk_through)
 from racbench.tasks.executability import foreign_walk, schemas
 from racbench.tasks.options import TRAC_DOMAIN
-from racbench.tasks.queries import goal_kind, goals_between, sizes
+from racbench.tasks.queries import Avoided, goal_kind, goals_between, sizes
 from racbench.tasks.scoring import score_plan
 from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import literal_condition
@@ -170,12 +170,13 @@ def _missed_goal(world, rng, plan: list[int], visited: list[int], size: int, goa
     """A goal of `goal`'s kind that a walk sharing a prefix with `plan` achieves and
     `plan` misses (from `visited[0]`), or None after OTHER_WALKS walks."""
     start, end, kind = world.bits(visited[0]), world.bits(visited[-1]), goal_kind(world, goal)
+    avoid = Avoided((end,)) if exact else (end,)  # its masks worked out once for the walks
     for _ in range(OTHER_WALKS):
         split = rng.randrange(len(plan))
         other = walk_through(world, rng, visited[split], len(plan) - split)
         if other is not None:
             other_end = world.bits(other[1][-1])
-            missed = goals_between(world, rng, start, other_end, size, kind, (end,), exact)
+            missed = goals_between(world, rng, start, other_end, size, kind, avoid, exact)
             if missed is not None:
                 return missed
     return None

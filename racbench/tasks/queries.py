@@ -50,21 +50,47 @@ class QueryPool(Pool):
                  allowed: tuple[int, ...]):
         super().__init__(question, true, false, subject=literals_json)
         self.allowed = allowed
-        self._by_kind = ({}, {})  # truth -> kind -> literals
+        self._world = world
+        self._groups: dict = {}  # (truth, kind) -> its literals, grouped when first asked
+        self._by_kind_all: tuple[dict, dict] | None = None  # truth -> kind -> literals
         # a literal's kind, kept per STRIPS world (whose kinds never change): every draw
         # groups the same few dozen facts
-        kinds = (world.__dict__.setdefault("_literal_kinds", {})
-                 if isinstance(world, StripsWorld) else {})
-        for truth, literals in ((True, true), (False, false)):
-            groups = self._by_kind[truth]
-            for lit in literals:
-                kind = kinds.get(lit)
-                if kind is None:
-                    kind = kinds[lit] = literal_kind(world, lit)
-                if kind in groups:
-                    groups[kind].append(lit)
-                else:
-                    groups[kind] = [lit]
+        self._kinds = (world.__dict__.setdefault("_literal_kinds", {})
+                       if isinstance(world, StripsWorld) else {})
+
+    def _kind(self, lit: Query) -> tuple:
+        kind = self._kinds.get(lit)
+        if kind is None:
+            kind = self._kinds[lit] = literal_kind(self._world, lit)
+        return kind
+
+    def _of(self, truth: bool, kind) -> list[Query]:
+        """The literals of `kind` with that truth, in the pool's order: a row's draw
+        picks among one or two kinds of a pool's few dozen, so only those are grouped
+        (grouping them all was a tenth of a projection row)."""
+        key = (truth, kind)
+        found = self._groups.get(key)
+        if found is None:
+            get, of = self._kinds.get, self._kind
+            found = self._groups[key] = [
+                lit for lit in (self.positives if truth else self.negatives)
+                if (get(lit) or of(lit)) == kind]
+        return found
+
+    @property
+    def _by_kind(self) -> tuple[dict, dict]:
+        """truth -> kind -> literals, every kind (what a survey lists)."""
+        if self._by_kind_all is None:
+            self._by_kind_all = ({}, {})
+            for truth, literals in ((False, self.negatives), (True, self.positives)):
+                groups = self._by_kind_all[truth]
+                for lit in literals:
+                    kind = self._kind(lit)
+                    if kind in groups:
+                        groups[kind].append(lit)
+                    else:
+                        groups[kind] = [lit]
+        return self._by_kind_all
 
     def kinds(self, label: bool) -> set:
         out = set()
@@ -84,13 +110,13 @@ class QueryPool(Pool):
 
     def pick(self, rng: random.Random, label: bool, kind, variant: int | None = None):
         if len(kind) == 1:
-            found = self._by_kind[label].get(kind[0])
+            found = self._of(label, kind[0])
             return (pick(rng, found),) if found else None
         patterns = [(True, True)] if label else list(FALSE_PATTERNS)
         shuffle(rng, patterns)
         for first, second in patterns:
-            xs = self._by_kind[first].get(kind[0])
-            ys = self._by_kind[second].get(kind[1])
+            xs = self._of(first, kind[0])
+            ys = self._of(second, kind[1])
             if xs and ys and _distinct_pair(xs, ys):
                 a = pick(rng, [x for x in xs if any(y[0] != x[0] for y in ys)])
                 return a, pick(rng, [y for y in ys if y[0] != a[0]])
@@ -117,6 +143,8 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
     avoided states, `Avoided`), so a goal is drawn at once where one exists (one far
     from its start avoids every state near it, hundreds); without it, a few goals are
     drawn and refused (other suites' rows keep their bytes)."""
+    if kind is not None and exact:
+        return _exact_goal_of_kind(world, rng, start_bits, end_bits, size, kind, avoid)
     if kind is None:
         true = _Holding(end_bits, len(world.task.atoms))
         changed = [true[i] for i in iter_bits((start_bits ^ end_bits) & world.task.atom_mask)]
@@ -149,6 +177,50 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
                 shuffle(rng, goal)
             return tuple(goal)
     return None
+
+
+def _exact_goal_of_kind(world, rng: random.Random, start_bits: int, end_bits: int,
+                        size: int, kind, avoid) -> tuple[Literal, ...] | None:
+    """`goals_between` with a kind and `exact`, on bit masks: the literals of a kind
+    true at the end are the set bits of its atoms' mask and the end's (or the end's
+    complement, for negative literals), in atom order as `world.true_literals` lists
+    them; only the few a draw picks among are listed (the same picks from the same
+    random numbers as from the lists)."""
+    masks = _kind_masks(world)
+    holding = []
+    for k in kind:
+        mask = masks.get(k[1:], 0) & (end_bits if k[0] else ~end_bits)
+        if not mask:
+            return None
+        holding.append(mask)
+    if not isinstance(avoid, Avoided):
+        avoid = Avoided(avoid)
+    changed_bits = start_bits ^ end_bits
+    if size == 1:
+        found = holding[0] & changed_bits & avoid.differing(end_bits)
+        return ((pick(rng, list(iter_bits(found))), kind[0][0]),) if found else None
+    firsts, truth, second = list(iter_bits(holding[0])), kind[0][0], kind[1][0]
+    for _ in range(GOAL_TRIES):
+        atom = pick(rng, firsts)
+        first = (atom, truth)
+        # a second literal must differ wherever `first` does not: at the start, and in
+        # the avoided states where `first`'s atom has its truth; not about its atom
+        need = avoid.differing(end_bits, first)
+        if not changed_bits >> atom & 1:
+            need &= changed_bits
+        rest = holding[1] & need & ~(1 << atom)
+        if rest:
+            return first, (pick(rng, list(iter_bits(rest))), second)
+    return None
+
+
+def _kind_masks(world) -> dict[tuple, int]:
+    """An atom kind -> the mask of its atoms (kept per world)."""
+    found = world.__dict__.get("_kind_masks")
+    if found is None:
+        found = world.__dict__["_kind_masks"] = {
+            k: sum(1 << i for i in atoms) for k, atoms in world.atoms_by_kind.items()}
+    return found
 
 
 def _goal_drawn_and_refused(rng, start_bits: int, end_bits: int, size: int, kind, avoid,
@@ -190,10 +262,16 @@ class Avoided:
         found = self._masks.get(literal)
         if found is None:
             every, some = -1, 0
-            for s in self.states:
-                if literal is None or bool(s >> literal[0] & 1) == literal[1]:
+            if literal is None:
+                for s in self.states:
                     every &= s
                     some |= s
+            else:
+                atom, truth = literal
+                for s in self.states:
+                    if (s >> atom & 1) == truth:
+                        every &= s
+                        some |= s
             found = self._masks[literal] = (every, some)
         return found
 

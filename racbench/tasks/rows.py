@@ -19,17 +19,19 @@ import gc
 import json
 import math
 import random
+from bisect import bisect
 from collections import Counter
+from itertools import accumulate
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from racbench.version import __version__
 from racbench.errors import GenerationError
-from racbench.splits.dedup import canonical_json, symbolic_and_key
+from racbench.splits.dedup import canonical_json, object_json, symbolic_and_key
 from racbench.splits.draws import sample
 from racbench.splits.names import POOLS, name_pool
 from racbench.splits.seeding import derive_seed
-from racbench.splits.strata import Stratum, stratum_for
+from racbench.splits.strata import Stratum, stratum_digits, stratum_for
 from racbench.tasks import FAMILIES
 from racbench.tasks.balance import (SURVEY_DRAWS, Cells, Survey, survey_cells, survey_limit,
                                     survey_options)
@@ -201,7 +203,7 @@ class ConfigRows:
         self.family = FAMILIES[cfg.family]
         self.n_variants = max(1, len(self.family.negative_kinds))
         self._texts: dict = {}  # id(domain) or a domainless world -> its TaskText
-        self._targets: dict = {}  # (split, Stratum) -> its bool Target (target_for)
+        self._targets: dict = {}  # (split, stratum digits) -> its bool Target (target_for)
         self.worlds, self.excluded = load_worlds(cfg, splits, config_name=name), []
         # rows asked of each split, if `splits` says (split -> rows): surveys are sized by them
         self.asked = dict(splits) if isinstance(splits, dict) else {}
@@ -442,13 +444,13 @@ class ConfigRows:
     def target_for(self, split: str, code: int) -> Target:
         form = self.cfg.form
         if form == "bool":
-            stratum = stratum_for(code, self.groups[split], self.n_variants)
             # rows share a few strata: each one's target is made once (Targets are equal
-            # whenever their strata are, and never changed)
-            key = (split, stratum)
+            # whenever their strata are, and never changed), kept by the stratum's digits
+            key = (split, *stratum_digits(code, self.groups[split], self.n_variants))
             found = self._targets.get(key)
             if found is not None:
                 return found
+            stratum = stratum_for(code, self.groups[split], self.n_variants)
             allowed = self.cell_variants[(split, stratum.cell)]
             if stratum.variant not in allowed:  # e.g. no suboptimal one-step observation
                 stratum = Stratum(stratum.label, stratum.cell,
@@ -520,23 +522,44 @@ class ConfigRows:
             worlds = self.offers[(split, target.cell, target.variant)]
         else:
             worlds = self.feasible[split]
-        # bigger problems hold more distinct questions: problems are drawn in
-        # proportion to the square root of their number of states
-        weights = [(w.n_states if w.explicit else 1) ** 0.5 for w in worlds]
+        choose = self._chooser(worlds)
         world, asked = None, target
         for tries in range(self._tries(target)):
             if target.form == "bool":
                 if tries % KIND_TRIES == 0:
-                    world = rng.choices(worlds, weights)[0]
+                    world = choose(rng)
             elif target.form == "mc" and self.family.pool_for("mc") is not None:
-                world = rng.choices(worlds, weights)[0]  # options from the survey
+                world = choose(rng)  # options from the survey
                 asked = replace(target, survey=self._world_survey[id(world)])
             else:
-                world = rng.choices(worlds, weights)[0]
+                world = choose(rng)
             q = self.family.draw(world, rng, self.cfg, asked)
             if q is not None:
                 return world, q
         return None
+
+    def _chooser(self, worlds: list):
+        """`lambda rng: rng.choices(worlds, weights)[0]`, the same draw (one
+        `rng.random()`, bisected into the cumulative weights, kept per list of worlds):
+        bigger problems hold more distinct questions, so problems are drawn in
+        proportion to the square root of their number of states."""
+        kept = self.__dict__.setdefault("_choosers", {})
+        found = kept.get(id(worlds))
+        if found is None or found[0] is not worlds:
+            cum = list(accumulate((w.n_states if w.explicit else 1) ** 0.5 for w in worlds))
+            total, hi = (cum[-1] if cum else 0) + 0.0, len(worlds) - 1
+            if total <= 0.0 or not math.isfinite(total):  # rng.choices refuses them
+                def choose(rng):
+                    return rng.choices(worlds, cum_weights=cum)[0]
+            elif hi == 0:
+                def choose(rng):
+                    rng.random()
+                    return worlds[0]
+            else:
+                def choose(rng):
+                    return worlds[bisect(cum, rng.random() * total, 0, hi)]
+            found = kept[id(worlds)] = (worlds, choose)
+        return found[1]
 
     def _tries(self, target: Target) -> int:
         weighted = (target.form == "mc" and self.family.pool_for("mc") is not None
@@ -610,6 +633,19 @@ class ConfigRows:
         sym["answer"] = q.answer
         return sym
 
+    def _render_json(self) -> str:
+        """Member `render` of a row's metadata (the config's rendering options), as its
+        canonical JSON, made once."""
+        if not hasattr(self, "_render"):
+            render = {"obfuscation": self.cfg.obfuscation, "paraphrase": self.cfg.paraphrase,
+                      "seed": self.seed}
+            if self.cfg.domain == TRAC_DOMAIN:
+                render.update(style=self.cfg.style, templates=TRAC_TEMPLATES)
+            if self._phrasing_json():
+                render["phrasing"] = self._phrasing_json()
+            self._render = canonical_json(render)
+        return self._render
+
     def _columns(self, split, index, seed, world, q, target, context, question, choices,
                  symbolic) -> dict:
         form = target.form
@@ -623,13 +659,7 @@ class ConfigRows:
         if opt is None and q.goal is None and world.goal and world.explicit:
             d = world.goal_distance[q.sid]
             opt = int(d) if d >= 0 else None
-        render = {"obfuscation": self.cfg.obfuscation, "paraphrase": self.cfg.paraphrase,
-                  "seed": self.seed}
-        if self.cfg.domain == TRAC_DOMAIN:
-            render.update(style=self.cfg.style, templates=TRAC_TEMPLATES)
-        if self._phrasing_json():
-            render["phrasing"] = self._phrasing_json()
-        meta = dict(q.meta, render=render, problem_file=world.label)
+        meta = dict(q.meta, render=None, problem_file=world.label)
         if world.explicit:
             meta.update(state_id=q.sid, n_states=world.n_states)
         if opt is not None and q.goal is None:
@@ -652,7 +682,7 @@ class ConfigRows:
             "sequence_length": len(q.actions),
             "branching_factor": len(world.applicable(q.sid)),
             "symbolic": symbolic,
-            "metadata": canonical_json(meta),
+            "metadata": object_json(meta, {"render": self._render_json()}),
             "generator_version": __version__,
             "seed": seed,
         }

@@ -15,6 +15,7 @@ from __future__ import annotations
 from racbench.splits.dedup import Encoded, canonical_json, json_str
 from racbench.worlds.strips.world import StripsWorld
 
+_STR = frozenset((str,))
 TEMPLATES_KEPT = 8192  # state templates kept per world (an implicit world's states are many)
 
 
@@ -29,8 +30,10 @@ def strips_symbolic(world, sid, actions: list[int] | None, names) -> dict | None
     kept = world.__dict__.get("_symbolic_templates")
     if kept is None or kept[0] is not names.symbols:
         index = {o: i for i, o in enumerate(world.objects)}
-        kept = world.__dict__["_symbolic_templates"] = (names.symbols, index, {}, {})
-    symbols, index, states, terms = kept
+        types = [json_str(t) if type(t) is str else canonical_json(t)
+                 for t in world.objects.values()]
+        kept = world.__dict__["_symbolic_templates"] = (names.symbols, index, {}, {}, types)
+    symbols, index, states, terms, types = kept
     get = names.mapping.get
     renamed = [get(o, o) for o in world.objects]
     fill = [json_str(name) if type(name) is str else canonical_json(name) for name in renamed]
@@ -41,7 +44,7 @@ def strips_symbolic(world, sid, actions: list[int] | None, names) -> dict | None
         state = states[sid] = "[" + ",".join(
             [_template(t, index, symbols) for t in world.state_terms(sid)]) + "]"
     sym = {"domain": world.domain.name, "domain_pddl": world.domain_text,
-           "problem": world.problem.name, "objects": _objects(world, renamed, fill),
+           "problem": world.problem.name, "objects": _objects(world, renamed, fill, types),
            "state": Encoded(state.format(*fill))}
     if actions is not None:
         parts = []
@@ -54,14 +57,13 @@ def strips_symbolic(world, sid, actions: list[int] | None, names) -> dict | None
     return sym
 
 
-def _objects(world, renamed: list, fill: list):
-    """Member `objects`: the renamed objects and their types, as `Encoded` JSON (keys
-    sorted, as canonical_json sorts them) where the names are distinct strings; else the
-    world's objects, renamed when encoded."""
-    if not all(type(name) is str for name in renamed) or len(set(renamed)) < len(renamed):
+def _objects(world, renamed: list, fill: list, types: list):
+    """Member `objects`: the renamed objects and their types (`types`: their JSON, in
+    the world's object order), as `Encoded` JSON (keys sorted, as canonical_json sorts
+    them) where the names are distinct strings; else the world's objects, renamed when
+    encoded."""
+    if not _STR.issuperset(map(type, renamed)) or len(set(renamed)) < len(renamed):
         return dict(world.objects)
-    types = [json_str(t) if type(t) is str else canonical_json(t)
-             for t in world.objects.values()]
     order = sorted(range(len(renamed)), key=renamed.__getitem__)
     return Encoded("{" + ",".join([f"{fill[i]}:{types[i]}" for i in order]) + "}")
 

@@ -168,8 +168,16 @@ class _RenamedText(TaskText):
     """A TaskText that phrases every term with one row's object names."""
 
     def __init__(self, base: TaskText, names: "Names"):
-        self.__dict__.update({k: v for k, v in base.__dict__.items()
-                              if k not in ("fact", "action")})
+        # the base's attributes but its cached `fact` and `action`, filtered once per
+        # version of them (a row makes a renamed copy; attributes are only ever added)
+        attrs = base.__dict__
+        kept = attrs.get("_renamed_attrs")
+        if kept is None or kept[0] != len(attrs):
+            shared = {k: v for k, v in attrs.items()
+                      if k not in ("fact", "action", "_renamed_attrs")}
+            kept = (len(attrs) + ("_renamed_attrs" not in attrs), shared)
+            attrs["_renamed_attrs"] = kept
+        self.__dict__.update(kept[1])
         self._base, self._names = base, names
 
     def fact(self, atom: tuple, positive: bool = True) -> str:
@@ -188,10 +196,26 @@ class _RenamedText(TaskText):
         """TaskText.state, each atom renamed and said in one step (a row says a dozen)."""
         if type(self._base).state is not TaskText.state:
             return TaskText.state(self, atoms, rng)
-        get, said = self._names.mapping.get, self._base.fact_sentence
-        facts = [said((a[0], *[get(x, x) for x in a[1:]])) for a in atoms]
+        base = self._base
+        kept = base.__dict__.get("_said_true")  # a renamed atom -> its sentence (true)
+        if kept is None:
+            kept = base.__dict__["_said_true"] = {}
+        get, found = self._names.mapping.get, kept.get
+        facts = [found(r) or _said_true(base, kept, r)
+                 for r in [(a[0], *map(get, a[1:], a[1:])) for a in atoms]]
         shuffle(rng, facts)
         return " ".join(facts)
+
+
+def _said_true(base: TaskText, kept: dict, atom: tuple) -> str:
+    said = kept[atom] = base.fact_sentence(atom)
+    return said
+
+
+# a literal {"atom": ..., "positive": ...} as canonical JSON: its keys sorted, no spaces
+_ATOM_MEMBER = "{" + json_str("atom") + ":"
+_POSITIVE_MEMBER = {truth: "," + json_str("positive") + ":" + scalar_json(truth) + "}"
+                    for truth in (True, False)}
 
 
 class Names:
@@ -261,6 +285,10 @@ class Names:
                     for a in value[1:]]]) + "]"
             return "[" + ",".join([self._encode(v) for v in value]) + "]"
         if kind is dict and all(type(k) is str for k in value):
+            if len(value) == 2 and "atom" in value and type(value.get("positive")) is bool:
+                # a goal's literal, the commonest dict of a row: its two members in order
+                return (_ATOM_MEMBER + self._encode(value["atom"])
+                        + _POSITIVE_MEMBER[value["positive"]])
             if "atom" in value:
                 return "{" + ",".join([f"{json_str(k)}:" + (self._encode(v) if k == "atom"
                                                             else scalar_json(v))
