@@ -89,10 +89,12 @@ def test_boil_rows_carry_their_levels_history_and_verify_rederives_them():
                 assert "An agent is observed to execute, in order: (1) " in context
             check = verify_row(row)
             assert check.ok and "label" in check.checked, (row["id"], check.message)
-            wrong = dict(row, label=1 - row["label"], answer="false" if row["label"]
-                         else "true", symbolic=json.dumps({**sym, "answer": not sym["answer"]}))
-            assert not verify_row(wrong).ok, row["id"]
-            changed += bool(since) and _answer_without_history(row) != bool(row["label"])
+            if row is rows[0]:  # a flipped label fails verify (once a level: a proof costs)
+                wrong = dict(row, label=1 - row["label"], answer="false" if row["label"]
+                             else "true", symbolic=json.dumps({**sym, "answer": not sym["answer"]}))
+                assert not verify_row(wrong).ok, row["id"]
+            if since and not changed:  # one such row is enough (each is a proof)
+                changed += _answer_without_history(row) != bool(row["label"])
         assert seen == set(LAB_HISTORIES[k]), (level, seen)
     assert changed, "no row's answer depends on the commands typed since the state shown"
 
