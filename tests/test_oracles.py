@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from racbench.worlds.strips import oracles as an
 from racbench.worlds.strips.grounding import ground
-from racbench.worlds.strips.pddl_reader import load_domain, parse_domain, load_problem
+from racbench.worlds.strips.pddl_reader import (load_domain, load_problem, parse_domain,
+                                               parse_problem)
 from racbench.worlds.strips.search import SearchBudgetExceeded
 from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
 
@@ -756,6 +757,52 @@ def test_sweeps_through_allowed_states_within_a_depth_agree_with_plain_search(na
             assert (space.sweep(targets, allowed, depth).tolist()
                     == plain(targets, allowed, depth))
     assert space.sweep(targets).tolist() == plain(targets, everywhere, None)
+
+
+# a robot on a 2 x 35 grid: 70 atoms (two words of StateSpace.reach_avoiding), every
+# state reachable, the cells on every way to the far corner landmarks from some states
+CORRIDOR_DOMAIN = """(define (domain corridor) (:requirements :strips)
+  (:predicates (at ?c) (adj ?a ?b))
+  (:action move :parameters (?a ?b) :precondition (and (at ?a) (adj ?a ?b))
+   :effect (and (at ?b) (not (at ?a)))))"""
+
+
+def corridor_task() -> GroundTask:
+    cells = [f"c{r}-{k}" for r in range(2) for k in range(35)]
+    adj = [(f"c{r}-{k}", f"c{r}-{k + 1}") for r in range(2) for k in range(34)]
+    adj += [(f"c0-{k}", f"c1-{k}") for k in range(0, 35, 5)]
+    adj += [(b, a) for a, b in adj]
+    problem = (f"(define (problem corridor) (:domain corridor) (:objects {' '.join(cells)})"
+               f" (:init (at c0-0) {' '.join(f'(adj {a} {b})' for a, b in adj)})"
+               " (:goal (at c1-34)))")
+    domain = parse_domain(CORRIDOR_DOMAIN)
+    return ground(domain, parse_problem(problem, domain))
+
+
+@pytest.mark.parametrize("name", ["blocksworld", "gripper", "logistics", "rovers", "corridor"])
+def test_reach_avoiding_agrees_with_a_sweep_per_atom(name):
+    """StateSpace.reach_avoiding (every atom at once, 64 to a word) tells, for every
+    state and atom, what a sweep through the states where the atom is false tells: the
+    state reaches the goal without making it true (the landmark test)."""
+    import numpy as np
+
+    from racbench.worlds.strips.search import StateSpace
+
+    task = corridor_task() if name == "corridor" else load(name)
+    space = StateSpace(task, task.init, 200_000)
+    goal = task.condition(task.goal)
+    targets = space.mask(goal.pos, goal.neg)
+    reach = space.reach_avoiding(targets)
+    assert reach.shape == (len(space.states), (len(task.atoms) + 63) // 64)
+    landmarks = 0
+    for atom in range(len(task.atoms)):
+        bit = reach[:, atom >> 6] >> np.uint64(atom & 63) & np.uint64(1)
+        avoids = space.sweep(targets, ~space.column(atom)) >= 0
+        assert bit.astype(bool).tolist() == avoids.tolist(), task.atoms[atom]
+        landmarks += int((~avoids & ~space.column(atom)).sum())
+    assert landmarks  # some state has a landmark: the test can tell the two apart
+    if name == "corridor":
+        assert len(task.atoms) > 64
 
 # -- budgets and big worlds -----------------------------------------------------------
 

@@ -33,9 +33,10 @@ def split_atoms(world, rng, sid: int) -> tuple[list[int], list[int]]:
                   if not state >> i & 1 and i not in goal_atoms]
     if not world.explicit:
         return _split_by_search(world, sid, candidates)
+    free = world.goal_avoiding(sid)
     lm, other = [], []
     for i in candidates:
-        (lm if world.avoiding_distance(i)[sid] < 0 else other).append(i)
+        (other if free >> i & 1 else lm).append(i)
     touched = _touched(world, sid, world.optimal_plan(rng, sid) or [])
     other.sort(key=lambda i: not touched >> i & 1)
     return lm, other

@@ -133,7 +133,7 @@ class StateSpace:
         are marked BLOCKED while sweeping (one test then skips them and those reached),
         and a level's new states are told apart from their repeats by which position
         last claimed them, not by sorting (np.unique's sort was half of a sweep's
-        CPU, and landmark rows sweep once per fact); the distances are the same,
+        CPU); the distances are the same,
         whatever order a level's states come in."""
         n = len(self.states)
         dist = np.full(n, UNREACHABLE, dtype=np.int32)
@@ -164,6 +164,43 @@ class StateSpace:
         if allowed is not None:
             dist[dist == BLOCKED] = UNREACHABLE
         return dist
+
+    def reach_avoiding(self, targets: np.ndarray) -> np.ndarray:
+        """For every state and every atom at once, whether the state can reach `targets`
+        through states where the atom is false (itself included): bit `a` of row `s`
+        (atoms packed 64 to a uint64 word, word a >> 6). One backward pass for all atoms:
+        a state's bits are what it shares with a successor's, less its own true atoms,
+        pushed from the targets to their predecessors while any bit changes. The same
+        answer as a `sweep` per atom allowing only the states where it is false (the
+        landmark test: UNREACHABLE there), at the cost of a few sweeps."""
+        n = len(self.states)
+        words = max(1, (self.n_atoms + 63) // 64)
+        raw = np.zeros((n, words * 8), dtype=np.uint8)
+        raw[:, :self._truth.shape[1]] = self._truth
+        free = ~raw.view("<u8")  # per state, the atoms false there (and spare bits)
+        reach = np.zeros((n, words), dtype="<u8")
+        frontier = np.flatnonzero(targets)
+        reach[frontier] = free[frontier]
+        ptr, src = self._predecessors()
+        while frontier.size:
+            starts = ptr[frontier]
+            lens = ptr[frontier + 1] - starts
+            total = int(lens.sum())
+            if not total:
+                break
+            # every edge (p -> c) into a frontier state c: p gains what c has, less its atoms
+            offsets = np.repeat(starts - (np.cumsum(lens) - lens), lens)
+            pred = src[offsets + np.arange(total)]
+            gain = reach[np.repeat(frontier, lens)] & free[pred]
+            order = np.argsort(pred, kind="stable")
+            pred, gain = pred[order], gain[order]
+            first = np.flatnonzero(np.r_[True, pred[1:] != pred[:-1]])
+            pred = pred[first]
+            new = reach[pred] | np.bitwise_or.reduceat(gain, first, axis=0)
+            grown = (new != reach[pred]).any(axis=1)
+            frontier = pred[grown]
+            reach[frontier] = new[grown]
+        return reach
 
     def distances(self, pos: int, neg: int, by_cost: bool = False,
                   max_depth: int | None = None) -> np.ndarray:

@@ -10,8 +10,8 @@ through a small set of methods: draw a state (`sample_state`), its successors (`
   every atom in every state is a matrix. Oracles become vectorised graph passes (scipy
   sparse products) instead of searches per row: distances to any goal are reverse
   breadth-first levels, "can this fact/action still happen" is a pass over strongly
-  connected components, "must every plan make this fact true" a reverse pass over the
-  states without it. Every family runs on it.
+  connected components, "must every plan make this fact true" one reverse pass for every
+  fact at once (bit-parallel over the states without each). Every family runs on it.
 * `ImplicitWorld`: too many states to enumerate (TRAC's ten blocks: 58 million). A
   handle is the state's bitmask; states are drawn by random walks from a fixed pool of
   well-mixed states, successors come from the task, and optimal distances from A* with
@@ -680,16 +680,15 @@ class ExplicitWorld(StripsWorld):
         d = int((self.goal_distance if cond is None else self.distances(cond, max_depth))[sid])
         return None if d < 0 else d
 
-    def avoiding_distance(self, atom: int, cond: Condition | None = None) -> np.ndarray:
-        """Distances to the goal through states where `atom` is false: a state with a
-        finite value can reach the goal without ever making `atom` true."""
-        cond = cond or self.goal_condition
-        key = ("avoid", atom, cond.pos, cond.neg)
-        vec = self._dist_cache.get(key)
-        if vec is None:
-            allowed = ~self.space.column(atom)
-            vec = self._dist_cache[key] = self.space.sweep(self.mask_of(cond), allowed)
-        return vec
+    @cached_property
+    def _goal_avoiding(self) -> np.ndarray:
+        return self.space.reach_avoiding(self.mask_of(self.goal_condition))
+
+    def goal_avoiding(self, sid: int) -> int:
+        """The atoms a state can reach the goal without ever making true, as a bit mask
+        (those false in it and no landmark from it), for every atom at once
+        (StateSpace.reach_avoiding): landmark rows ask about every fact of a state."""
+        return int.from_bytes(self._goal_avoiding[sid].tobytes(), "little")
 
     def optimal_steps(self, sid: int, cond: Condition | None = None,
                       max_depth: int | None = None) -> list[tuple[int, int]]:
