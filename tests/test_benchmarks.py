@@ -54,6 +54,7 @@ TINY = {
     "successors.py": (["--problems", "swap:p01,generated:gripper-6", "--walks", "2",
                        "--steps", "5", "--seconds", "0.01"], "calls/s"),
     "interrupts.py": (["--tries", "1", "--max-delay", "0"], "exit codes"),
+    "landmark_sweeps.py": (["gripper:p01"], "a sweep per atom"),
     "text_rendering.py": (["--clauses", "1000"], "clauses/s"),
     "lab_families.py": (["--rows", "2", "--families", "applicability", "--variations", "1"],
                         "rows/s"),
