@@ -41,6 +41,8 @@ IDLE_KILLED = textwrap.dedent("""
         except WorkerDied as exc:
             print("died:", exc, flush=True)
     print("pool closed", flush=True)
+    import threading
+    print("threads", threading.active_count(), flush=True)
 """)
 
 
@@ -64,6 +66,8 @@ SENDING_KILLED = textwrap.dedent("""
         except WorkerDied as exc:
             print("died:", exc, flush=True)
     print("pool closed", flush=True)
+    import threading
+    print("threads", threading.active_count(), flush=True)
 """)
 
 
@@ -85,4 +89,40 @@ def test_a_worker_killed_stops_the_pool_without_hanging(script, tmp_path):
     done = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
     assert done.returncode == 0, done.stderr
     assert "died: a worker process" in done.stdout and "SIGKILL" in done.stdout
-    assert done.stdout.strip().endswith("pool closed")
+    assert done.stdout.strip().endswith("pool closed\nthreads 1")  # none left waiting
+
+
+def _failing(x):
+    if x == 3:
+        raise ValueError("job 3 failed")
+    return x
+
+
+def test_a_pool_left_by_an_error_leaves_no_thread_or_pipe_behind():
+    """Every pool left by an exception (a job's error, Ctrl-C, a refusal) is abandoned,
+    not terminated: its task and result threads must still end and its pipes close, or
+    a long-lived process (a notebook, a service) building again after each error keeps
+    a thread and ten file descriptors per build."""
+    import gc
+    import threading
+
+    from racbench.export.pool import worker_pool
+
+    def fds() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    def abandoned() -> None:
+        try:
+            with worker_pool(2) as pool:
+                list(pool.imap_unordered(_failing, range(40)))
+        except ValueError:
+            return
+        raise AssertionError("the job's error was not raised")
+
+    abandoned()  # the first also makes the shared-memory arena the marks live in
+    gc.collect()
+    threads, open_fds = threading.active_count(), fds()
+    for _ in range(5):
+        abandoned()
+    gc.collect()
+    assert (threading.active_count(), fds()) == (threads, open_fds)
