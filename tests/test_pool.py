@@ -126,3 +126,34 @@ def test_a_pool_left_by_an_error_leaves_no_thread_or_pipe_behind():
         abandoned()
     gc.collect()
     assert (threading.active_count(), fds()) == (threads, open_fds)
+
+
+# Ctrl-C (a process-directed SIGINT) comes while SIGINT is held, with another thread
+# alive that does not block it, as tqdm's monitor thread is during a build's progress bars.
+HELD_WITH_A_THREAD = textwrap.dedent("""
+    import os, signal, threading, time
+    from racbench.export.interrupts import interrupts_held
+
+    threading.Thread(target=time.sleep, args=(5,), daemon=True).start()
+    where = "before the block"
+    try:
+        with interrupts_held():
+            where = "inside the block"
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.2)
+            where = "after the block"
+        time.sleep(0.2)
+        print("no KeyboardInterrupt")
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt", where)
+""")
+
+
+def test_ctrl_c_held_back_lands_after_the_block_though_other_threads_run():
+    """interrupts_held (around Pool() and matplotlib's first import) must hold Ctrl-C
+    even while another thread runs: blocking SIGINT in the main thread alone lets the
+    kernel hand it to that thread, and Python then raises KeyboardInterrupt in the main
+    thread inside the block all the same."""
+    done = subprocess.run([sys.executable, "-c", HELD_WITH_A_THREAD], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert done.stdout.strip() == "KeyboardInterrupt after the block", done
