@@ -209,8 +209,8 @@ def _abandon(pool: mp.pool.Pool) -> None:
     worker waits for its next job holding the job queue's read lock, which terminate
     takes first; one stopped while sending a result leaves its message half-written,
     which the pool's result thread, joined by terminate, waits for the rest of. So: no
-    worker is forked again, every worker is killed, and the pool's cleanup (which exit
-    would run too) is called off; its threads are daemons, left where they wait."""
+    worker is forked again, every worker is killed, the pool's cleanup (which exit
+    would run too) is called off, and its threads are ended (_wind_down)."""
     pool._worker_handler._state = mp.pool.TERMINATE  # no replacements forked from now
     pool._change_notifier.put(None)  # wakes the worker handler, which then ends
     pool._worker_handler.join()
