@@ -3,7 +3,8 @@
 Ctrl-C at a terminal sends SIGINT to the whole process group. A worker interrupted while
 it holds the pool's queue lock can leave `Pool.terminate` blocked for good (seen once in
 19 tries), so workers ignore SIGINT: the parent alone receives it, raises
-KeyboardInterrupt, and terminates them.
+KeyboardInterrupt, and kills them, the pool abandoned (`_abandon`: terminate can still
+wait for ever on what a worker stopped mid-result left).
 
 A worker killed by the OS (out of memory, a segfault, `kill -9`) takes its job's result
 with it, and `Pool.imap` would wait for it forever (the pool forks a replacement and
