@@ -83,14 +83,18 @@ def test_return_to_go_is_the_sum_of_rewards_still_to_come():
     assert rows[0]["valid_actions"] == [] and rows[0]["look"] == ""
 
 
+def _same_files(a, b) -> list:
+    """The files of build `a` (relative paths), asserting each has the bytes of b's."""
+    files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    assert [p for p in files if (a / p).read_bytes() != (b / p).read_bytes()] == []
+    return files
+
+
 def test_a_tiny_build_replays_is_worker_independent_and_shows(tmp_path):
     recipe = parse_recipe(RECIPE, "tiny.yaml")
     racbench.build(recipe, tmp_path / "a", workers=2, progress=False)
     racbench.build(recipe, tmp_path / "b", workers=1, progress=False)
-    files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*")
-                   if p.is_file())
-    assert [p for p in files if (tmp_path / "a" / p).read_bytes()
-            != (tmp_path / "b" / p).read_bytes()] == []
+    _same_files(tmp_path / "a", tmp_path / "b")
     report = verify_dataset(tmp_path / "a", jobs=1, optimal=False)
     assert report.ok and not report.mismatches and not report.unchecked
     assert report.rows["bc"] == sum(gold_lengths(TASK, "easy"))
@@ -238,10 +242,7 @@ def test_long_rows_go_in_row_groups_under_the_byte_bound(tmp_path, monkeypatch):
     monkeypatch.setattr(parquet, "GROUP_BYTES", bound)
     racbench.build(recipe, tmp_path / "a", workers=2, progress=False)
     racbench.build(recipe, tmp_path / "b", workers=1, progress=False)
-    files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*")
-                   if p.is_file())
-    assert [p for p in files if (tmp_path / "a" / p).read_bytes()
-            != (tmp_path / "b" / p).read_bytes()] == []
+    files = _same_files(tmp_path / "a", tmp_path / "b")
     groups = {}
     for name in ("bc", "rc", "gold"):
         for path in (p for paths in split_files(tmp_path / "a" / name).values()

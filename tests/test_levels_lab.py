@@ -4,20 +4,16 @@ sequence length (benchmarks/difficulty_levels.py measures that they get harder).
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
-from dataclasses import replace
 
 import pytest
-from datasets.distributed import split_dataset_by_node
 
 import racbench
 from racbench.checks.verify.dataset import verify_row
 from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.training.levels import LAB_LEVELS, LEVELS, level_config
-from racbench.training.stream import SPLIT, Stream
-from racbench.worlds.science.registry import get_task
+from test_levels_lab_history import FirstVariations, read_by_two_nodes
 
 LAB_FAMILIES = [f for f, fam in FAMILIES.items() if "science" in fam.worlds
                 and "bool" in fam.forms and f not in OWN_CONFIG]
@@ -126,15 +122,11 @@ def test_a_planning_rows_last_words_do_not_give_its_label():
             assert world.tells(sym["actions"][-1][0]), (level, row["id"])
 
 
-class _FirstVariations(Stream):
-    """A stream whose lab configs draw from the task's first 3 train variations (the
-    level's knobs otherwise), as the benchmark's `--variations 3` does (survey CPU)."""
+class _FirstVariations(FirstVariations):
+    """A stream whose lab configs draw from the task's first 3 train variations, as the
+    benchmark's `--variations 3` does (survey CPU)."""
 
-    def _config(self, key: str, level: str):
-        cfg = super()._config(key, level)
-        spec = get_task(cfg.science)
-        chosen = [str(v) for v in range(spec.n_variations) if spec.split_of(v) == SPLIT]
-        return replace(cfg, problems={SPLIT: chosen[:3]}).validate()
+    variations = 3
 
 
 def _planning_rows(task: str, level: str, n: int, seed: int = 0) -> list[dict]:
@@ -156,10 +148,7 @@ def test_planning_is_asked_at_hard_and_expert_with_labels_verify_rederives(task)
 def test_planning_rows_are_the_same_bytes_for_any_number_of_readers():
     key = "planning@science/chemistry-mix"
     reference = _FirstVariations(key, seed=3, level="hard").rows(0, 6)
-    ds = _FirstVariations(key, seed=3, level="hard").to_iterable_dataset(n_shards=2)
-    readers = [list(itertools.islice(split_dataset_by_node(ds, rank=r, world_size=2), 3))
-               for r in range(2)]
-    assert [readers[i % 2][i // 2] for i in range(6)] == reference
+    assert read_by_two_nodes(_FirstVariations(key, seed=3, level="hard"), 6) == reference
 
 
 def test_the_docs_level_table_states_the_labs_knobs():

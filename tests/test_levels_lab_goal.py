@@ -9,20 +9,16 @@ same bytes whatever reads them and whatever the hash seed."""
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
-import os
-import subprocess
-import sys
 
-from datasets.distributed import split_dataset_by_node
 
 from racbench.checks.verify.dataset import verify_row
 from racbench.checks.verify.replay import Replay, observed_since
 from racbench.tasks.options import EARLIER_STATE_FAMILIES, LAB_MAX_DISTANCE
 from racbench.training.levels import LAB_HISTORIES, LAB_LEVELS, LEVELS, level_config
 from racbench.worlds.science.trajectory import gold_trajectory
-from test_levels_lab_history import FirstVariations
+from test_levels_lab_history import (FirstVariations, printed_under_hash_seeds,
+                                     read_by_two_nodes)
 
 FAMILY, TASK = "goal_recognition", "boil"
 KEY = f"{FAMILY}@science/{TASK}"
@@ -105,15 +101,7 @@ def _digest(rows: list[dict]) -> str:
 
 def test_the_stream_is_the_same_bytes_for_any_number_of_readers_and_hash_seed():
     reference = FirstVariations(KEY, seed=4, level="expert").rows(0, 4)
-    ds = FirstVariations(KEY, seed=4, level="expert").to_iterable_dataset(n_shards=2)
-    readers = [list(itertools.islice(split_dataset_by_node(ds, rank=r, world_size=2), 2))
-               for r in range(2)]
-    assert [readers[i % 2][i // 2] for i in range(4)] == reference
+    assert read_by_two_nodes(FirstVariations(KEY, seed=4, level="expert"), 4) == reference
     code = ("import sys; sys.path.insert(0, 'tests'); from test_levels_lab_goal import "
             "_digest, _rows; print(_digest(_rows('expert', 4, seed=4)))")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           check=True, cwd=root,
-                           env={**os.environ, "PYTHONHASHSEED": h}).stdout
-            for h in ("0", "123")}
-    assert outs == {_digest(reference) + "\n"}
+    assert printed_under_hash_seeds(code) == {_digest(reference) + "\n"}

@@ -32,14 +32,35 @@ VARIATIONS = 2  # the first train variations a level's rows are drawn from (surv
 
 
 class FirstVariations(Stream):
-    """A stream whose lab configs draw from the task's first VARIATIONS train
+    """A stream whose lab configs draw from the task's first `variations` train
     variations (the level's knobs otherwise), as the benchmark's `--variations` does."""
+
+    variations = VARIATIONS
 
     def _config(self, key: str, level: str):
         cfg = super()._config(key, level)
         spec = get_task(cfg.science)
         chosen = [str(v) for v in range(spec.n_variations) if spec.split_of(v) == SPLIT]
-        return replace(cfg, problems={SPLIT: chosen[:VARIATIONS]}).validate()
+        return replace(cfg, problems={SPLIT: chosen[:self.variations]}).validate()
+
+
+def read_by_two_nodes(stream: Stream, n: int) -> list[dict]:
+    """A stream's first `n` rows (`n` even) as two nodes read them (split_dataset_by_node:
+    each every other row), put back in order: a test compares them with `rows(0, n)`."""
+    ds = stream.to_iterable_dataset(n_shards=2)
+    readers = [list(itertools.islice(split_dataset_by_node(ds, rank=r, world_size=2), n // 2))
+               for r in range(2)]
+    return [readers[i % 2][i // 2] for i in range(n)]
+
+
+def printed_under_hash_seeds(code: str) -> set[str]:
+    """What `code` prints run from the checkout under two PYTHONHASHSEEDs: one output if
+    the bytes do not depend on the hash seed."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, cwd=root,
+                           env={**os.environ, "PYTHONHASHSEED": h}).stdout
+            for h in ("0", "123")}
 
 
 def _rows(family: str, level: str, n: int, seed: int = 0) -> list[dict]:
@@ -123,19 +144,12 @@ def test_easy_rows_show_the_state_the_command_is_asked_in():
 def test_the_stream_is_the_same_bytes_for_any_number_of_readers_and_hash_seed():
     key = "applicability@science/boil"
     reference = FirstVariations(key, seed=4, level="hard").rows(0, 6)
-    ds = FirstVariations(key, seed=4, level="hard").to_iterable_dataset(n_shards=2)
-    readers = [list(itertools.islice(split_dataset_by_node(ds, rank=r, world_size=2), 3))
-               for r in range(2)]
-    assert [readers[i % 2][i // 2] for i in range(6)] == reference
+    assert read_by_two_nodes(FirstVariations(key, seed=4, level="hard"), 6) == reference
     code = ("import hashlib, json, sys; sys.path.insert(0, 'tests'); "
             "from test_levels_lab_history import _rows; print(hashlib.sha256(json.dumps("
             "_rows('progression', 'expert', 4, seed=4), sort_keys=True).encode())"
             ".hexdigest())")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           check=True, cwd=root,
-                           env={**os.environ, "PYTHONHASHSEED": h}).stdout
-            for h in ("0", "123")}
+    outs = printed_under_hash_seeds(code)
     here = hashlib.sha256(json.dumps(_rows("progression", "expert", 4, seed=4),
                                      sort_keys=True).encode()).hexdigest()
     assert outs == {here + "\n"}

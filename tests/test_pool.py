@@ -41,6 +41,8 @@ IDLE_KILLED = textwrap.dedent("""
         except WorkerDied as exc:
             print("died:", exc, flush=True)
     print("pool closed", flush=True)
+    import threading
+    print("threads", threading.active_count(), flush=True)
 """)
 
 
@@ -64,6 +66,8 @@ SENDING_KILLED = textwrap.dedent("""
         except WorkerDied as exc:
             print("died:", exc, flush=True)
     print("pool closed", flush=True)
+    import threading
+    print("threads", threading.active_count(), flush=True)
 """)
 
 
@@ -85,4 +89,71 @@ def test_a_worker_killed_stops_the_pool_without_hanging(script, tmp_path):
     done = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
     assert done.returncode == 0, done.stderr
     assert "died: a worker process" in done.stdout and "SIGKILL" in done.stdout
-    assert done.stdout.strip().endswith("pool closed")
+    assert done.stdout.strip().endswith("pool closed\nthreads 1")  # none left waiting
+
+
+def _failing(x):
+    if x == 3:
+        raise ValueError("job 3 failed")
+    return x
+
+
+def test_a_pool_left_by_an_error_leaves_no_thread_or_pipe_behind():
+    """Every pool left by an exception (a job's error, Ctrl-C, a refusal) is abandoned,
+    not terminated: its task and result threads must still end and its pipes close, or
+    a long-lived process (a notebook, a service) building again after each error keeps
+    a thread and ten file descriptors per build."""
+    import gc
+    import threading
+
+    from racbench.export.pool import worker_pool
+
+    def fds() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    def abandoned() -> None:
+        try:
+            with worker_pool(2) as pool:
+                list(pool.imap_unordered(_failing, range(40)))
+        except ValueError:
+            return
+        raise AssertionError("the job's error was not raised")
+
+    abandoned()  # the first also makes the shared-memory arena the marks live in
+    gc.collect()
+    threads, open_fds = threading.active_count(), fds()
+    for _ in range(5):
+        abandoned()
+    gc.collect()
+    assert (threading.active_count(), fds()) == (threads, open_fds)
+
+
+# Ctrl-C (a process-directed SIGINT) comes while SIGINT is held, with another thread
+# alive that does not block it, as tqdm's monitor thread is during a build's progress bars.
+HELD_WITH_A_THREAD = textwrap.dedent("""
+    import os, signal, threading, time
+    from racbench.export.interrupts import interrupts_held
+
+    threading.Thread(target=time.sleep, args=(5,), daemon=True).start()
+    where = "before the block"
+    try:
+        with interrupts_held():
+            where = "inside the block"
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.2)
+            where = "after the block"
+        time.sleep(0.2)
+        print("no KeyboardInterrupt")
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt", where)
+""")
+
+
+def test_ctrl_c_held_back_lands_after_the_block_though_other_threads_run():
+    """interrupts_held (around Pool() and matplotlib's first import) must hold Ctrl-C
+    even while another thread runs: blocking SIGINT in the main thread alone lets the
+    kernel hand it to that thread, and Python then raises KeyboardInterrupt in the main
+    thread inside the block all the same."""
+    done = subprocess.run([sys.executable, "-c", HELD_WITH_A_THREAD], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert done.stdout.strip() == "KeyboardInterrupt after the block", done

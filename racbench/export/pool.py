@@ -3,7 +3,8 @@
 Ctrl-C at a terminal sends SIGINT to the whole process group. A worker interrupted while
 it holds the pool's queue lock can leave `Pool.terminate` blocked for good (seen once in
 19 tries), so workers ignore SIGINT: the parent alone receives it, raises
-KeyboardInterrupt, and terminates them.
+KeyboardInterrupt, and kills them, the pool abandoned (`_abandon`: terminate can still
+wait for ever on what a worker stopped mid-result left).
 
 A worker killed by the OS (out of memory, a segfault, `kill -9`) takes its job's result
 with it, and `Pool.imap` would wait for it forever (the pool forks a replacement and
@@ -20,6 +21,7 @@ import itertools
 import multiprocessing as mp
 import os
 import signal
+import time
 from collections import deque
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
@@ -29,6 +31,7 @@ from racbench.export.engine_errors import say
 from racbench.export.interrupts import interrupts_held
 
 POLL = 0.2  # seconds between looks for a dead worker while waiting for a result
+WIND_DOWN = 2.0  # seconds an abandoned pool's threads are given to end (milliseconds, as a rule)
 SLOTS_PER_WORKER = 4  # marks for the workers forked, replacements included
 _MARKS: dict = {}  # in a worker: the pool's shared marks and this worker's slot
 
@@ -207,8 +210,8 @@ def _abandon(pool: mp.pool.Pool) -> None:
     worker waits for its next job holding the job queue's read lock, which terminate
     takes first; one stopped while sending a result leaves its message half-written,
     which the pool's result thread, joined by terminate, waits for the rest of. So: no
-    worker is forked again, every worker is killed, and the pool's cleanup (which exit
-    would run too) is called off; its threads are daemons, left where they wait."""
+    worker is forked again, every worker is killed, the pool's cleanup (which exit
+    would run too) is called off, and its threads are ended (_wind_down)."""
     pool._worker_handler._state = mp.pool.TERMINATE  # no replacements forked from now
     pool._change_notifier.put(None)  # wakes the worker handler, which then ends
     pool._worker_handler.join()
@@ -218,3 +221,43 @@ def _abandon(pool: mp.pool.Pool) -> None:
         proc.join()
     pool._terminate.cancel()
     pool._state = mp.pool.TERMINATE
+    _wind_down(pool)
+
+
+def _wind_down(pool: mp.pool.Pool) -> None:
+    """End an abandoned pool's task and result threads and close its pipes, its workers
+    gone: left waiting, each abandoned pool would keep a thread and ten file descriptors
+    for as long as the process lives (a long-lived one building again after an error).
+    The task thread, stopped, may wait to hand a job to a worker that is gone (the job
+    pipe full: its bytes are read off here and dropped) or on the result queue's write
+    lock, held by a worker killed while sending (released here, whose holder is gone);
+    the result thread then ends where its pipe does (the last writer closed). A thread
+    that is still waiting after WIND_DOWN seconds is left as before, with its pipes."""
+    tasks, results = pool._task_handler, pool._result_handler
+    tasks._state = results._state = mp.pool.TERMINATE
+    jobs = pool._inqueue._reader.fileno()
+    os.set_blocking(jobs, False)
+    start = time.monotonic()
+    released = False
+    while tasks.is_alive() and time.monotonic() - start < WIND_DOWN:
+        try:
+            while os.read(jobs, 1 << 16):
+                pass
+        except BlockingIOError:
+            pass
+        tasks.join(0.02)
+        if tasks.is_alive() and not released and time.monotonic() - start > 0.2:
+            released = True
+            try:
+                pool._outqueue._wlock.release()
+            except ValueError:  # not held
+                pass
+    if tasks.is_alive():
+        return
+    pool._outqueue._writer.close()
+    results.join(max(0.0, WIND_DOWN - (time.monotonic() - start)))
+    if results.is_alive():
+        return
+    for queue in (pool._inqueue, pool._outqueue, pool._change_notifier):
+        queue._reader.close()
+        queue._writer.close()
