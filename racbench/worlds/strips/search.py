@@ -142,19 +142,13 @@ class StateSpace:
             targets = targets & allowed
         frontier = np.flatnonzero(targets)
         dist[frontier] = 0
-        ptr, src = self._predecessors()
         claimed = np.empty(n, dtype=np.intp)  # per state, the last position claiming it
         depth = 0
         while frontier.size and (max_depth is None or depth < max_depth):
             depth += 1
-            starts = ptr[frontier]
-            lens = ptr[frontier + 1] - starts
-            total = int(lens.sum())
-            if not total:
+            cand, _ = self._edges_into(frontier)
+            if not cand.size:
                 break
-            # positions starts[f] + 0..lens[f]-1 for every frontier state f
-            offsets = np.repeat(starts - (np.cumsum(lens) - lens), lens)
-            cand = src[offsets + np.arange(total)]
             cand = cand[dist[cand] == UNREACHABLE]
             at = np.arange(cand.size)
             claimed[cand] = at
@@ -164,6 +158,16 @@ class StateSpace:
         if allowed is not None:
             dist[dist == BLOCKED] = UNREACHABLE
         return dist
+
+    def _edges_into(self, frontier: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The source of every edge into a `frontier` state, frontier state by frontier
+        state, and how many edges each has (for np.repeat over the frontier)."""
+        ptr, src = self._predecessors()
+        starts = ptr[frontier]
+        lens = ptr[frontier + 1] - starts
+        # positions starts[f] + 0..lens[f]-1 for every frontier state f
+        offsets = np.repeat(starts - (np.cumsum(lens) - lens), lens)
+        return src[offsets + np.arange(int(lens.sum()))], lens
 
     def reach_avoiding(self, targets: np.ndarray) -> np.ndarray:
         """For every state and every atom at once, whether the state can reach `targets`
@@ -181,16 +185,11 @@ class StateSpace:
         reach = np.zeros((n, words), dtype="<u8")
         frontier = np.flatnonzero(targets)
         reach[frontier] = free[frontier]
-        ptr, src = self._predecessors()
         while frontier.size:
-            starts = ptr[frontier]
-            lens = ptr[frontier + 1] - starts
-            total = int(lens.sum())
-            if not total:
+            pred, lens = self._edges_into(frontier)
+            if not pred.size:
                 break
             # every edge (p -> c) into a frontier state c: p gains what c has, less its atoms
-            offsets = np.repeat(starts - (np.cumsum(lens) - lens), lens)
-            pred = src[offsets + np.arange(total)]
             gain = reach[np.repeat(frontier, lens)] & free[pred]
             order = np.argsort(pred, kind="stable")
             pred, gain = pred[order], gain[order]
