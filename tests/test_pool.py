@@ -134,6 +134,9 @@ HELD_WITH_A_THREAD = textwrap.dedent("""
     import os, signal, threading, time
     from racbench.export.interrupts import interrupts_held
 
+    # Python's own handler, as the CLI's build sets it: a process started in the
+    # background by a non-interactive shell (CI, newcomer-check) inherits SIGINT ignored
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Thread(target=time.sleep, args=(5,), daemon=True).start()
     where = "before the block"
     try:
