@@ -186,3 +186,27 @@ def test_split_size_reads_a_column_at_a_time_the_figures_of_whole_tables(tmp_pat
             table = shard.read_row_group(group)
             rows, nbytes = rows + table.num_rows, nbytes + table.nbytes
     assert split_size(tmp_path, names) == (rows, nbytes) and rows == ROW_GROUP + 8
+
+
+@pytest.mark.parametrize("kind, values", [
+    (pa.large_string(), ["a", None, "ccc"]),
+    (pa.large_binary(), [b"ab", b"", None]),
+    (pa.binary(3), [b"abc", None, b"xyz"]),
+    (pa.large_list(pa.int32()), [[1, 2], [], None]),
+    (pa.list_(pa.int16(), 2), [[1, 2], None, [3, 4]]),
+    (pa.large_list(pa.large_string()), [["ab", "c"], [], ["dddd"]]),
+    (pa.decimal128(10, 2), [1, None, 3]),
+    (pa.struct([("a", pa.large_list(pa.string())), ("b", pa.binary(2))]),
+     [{"a": ["x"], "b": b"ab"}, {"a": [], "b": b"cd"}, None]),
+])
+def test_row_bytes_sizes_every_arrow_layout_a_feature_may_use(kind, values):
+    """Large strings, binaries and lists (8-byte offsets), fixed-size binaries and lists
+    (no offset) and decimals each get a size, a row's own, near what Arrow holds for the
+    column's values (a large_list or fixed-size list of `datasets`' Sequence would
+    otherwise stop a shard's writer)."""
+    array = pa.array(values, type=kind)
+    together = row_bytes(array)
+    assert list(together) == [int(row_bytes(array.slice(i, 1))[0]) for i in range(len(array))]
+    assert (together >= 0).all() and together.sum() > 0
+    validity = sum(b.size for b in [array.buffers()[0]] if b is not None)
+    assert together.sum() <= array.nbytes - validity + 16 * len(array)

@@ -40,11 +40,18 @@ def row_bytes(array: pa.Array) -> np.ndarray:
     kind = array.type
     if pa.types.is_string(kind) or pa.types.is_binary(kind):
         return pc.binary_length(array).fill_null(0).to_numpy().astype(np.int64) + 4
-    if pa.types.is_list(kind):
+    if pa.types.is_large_string(kind) or pa.types.is_large_binary(kind):
+        return pc.binary_length(array).fill_null(0).to_numpy().astype(np.int64) + 8
+    if pa.types.is_fixed_size_binary(kind):
+        return np.full(len(array), kind.byte_width, dtype=np.int64)
+    if (pa.types.is_list(kind) or pa.types.is_large_list(kind)
+            or pa.types.is_fixed_size_list(kind)):
         items = row_bytes(array.flatten())
         within = np.bincount(pc.list_parent_indices(array).to_numpy(), weights=items,
-                             minlength=len(array))
-        return within.astype(np.int64) + 4
+                             minlength=len(array)).astype(np.int64)
+        # an offset a row: 4 bytes, 8 in a large list, none in a fixed-size one
+        return within + (8 if pa.types.is_large_list(kind)
+                         else 0 if pa.types.is_fixed_size_list(kind) else 4)
     if pa.types.is_struct(kind):
         total = np.zeros(len(array), dtype=np.int64)
         for field in array.flatten():
@@ -52,7 +59,8 @@ def row_bytes(array: pa.Array) -> np.ndarray:
         return total
     if pa.types.is_null(kind):
         return np.zeros(len(array), dtype=np.int64)
-    if pa.types.is_primitive(kind):  # numbers, booleans (a byte each here), dates
+    if pa.types.is_primitive(kind) or pa.types.is_decimal(kind):
+        # numbers, booleans (a byte each here), dates, times, decimals
         return np.full(len(array), max(1, kind.bit_width // 8), dtype=np.int64)
     raise TypeError(f"row_bytes: no size for Arrow type {kind}")
 
