@@ -164,6 +164,47 @@ def test_a_worker_killed_stops_the_build_naming_its_config_and_the_rerun_builds_
     assert folder_bytes(out) == folder_bytes(clean)
 
 
+# ... and one whose forked worker, asked to read a finished config's shards back for the
+# dataset card, kills itself (every config is finished by then)
+CARD_KILLER = """
+import os
+from racbench.export import build
+from racbench.cli import main
+driver, reads = os.getpid(), build._card_reads
+def killing(args):
+    if os.getpid() != driver:
+        os.kill(os.getpid(), 9)
+    return reads(args)
+build._card_reads = killing
+main()
+"""
+
+
+def test_a_worker_killed_while_the_card_is_written_keeps_every_config(tmp_path, recipe):
+    """A worker killed while reading shards back for the card stops the build with exit
+    75, saying so (not "while the build ran") and that every config is kept; the rerun
+    builds no config again and writes the card, byte-identical to a clean build."""
+    out, partial = tmp_path / "out", tmp_path / ".out.partial"
+    killed = subprocess.run([sys.executable, "-c", CARD_KILLER, "build", recipe(), "--out",
+                             out, "--workers", "2", "--quiet"], capture_output=True,
+                            text=True, cwd=tmp_path, timeout=300)
+    assert killed.returncode == 75, killed.stderr
+    assert "while writing the dataset card" in killed.stderr, killed.stderr
+    assert ("all 3 configs are finished and kept: rerun the same command to write the "
+            "card alone") in killed.stderr
+    assert "Traceback" not in killed.stderr and not out.exists()
+    kept = {name: shard_ids(partial / name) for name in ("first", "second", "switch")}
+
+    rerun = racbench("build", recipe(), "--out", out, "--workers", 2, "--quiet", cwd=tmp_path)
+    assert rerun.returncode == 0, rerun.stderr
+    assert "3 of 3 configs already finished and kept; nothing left to build" in rerun.stderr
+    assert {name: shard_ids(out / name) for name in kept} == kept
+    clean = tmp_path / "clean"
+    racbench("build", recipe(), "--out", clean, "--workers", 2, "--quiet",
+             cwd=tmp_path).check_returncode()
+    assert folder_bytes(out) == folder_bytes(clean)
+
+
 # probes run from the last run of configs back: `slow` is probed (and its probe kept)
 # before `refused`, which is refused before any row of `slow` is written
 REFUSED_THEN_SLOW = """

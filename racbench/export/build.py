@@ -341,6 +341,7 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
     total = sum(sum(s.splits.values()) for s in recipe_run.configs)
     bar = progress_bar(enabled=progress, total=total, unit="rows", desc=recipe.name)
     stats = []
+    writing_card = False
     try:
         for batch, plan in plans:
             gens, makers = plan() if plan is not None else ({}, {})
@@ -358,6 +359,7 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
             # the next batch's worlds replace these
             _release([spec for spec in batch.configs if spec.name not in kept])
         card = (str(partial), recipe_run, seed, scale, stats)
+        writing_card = True  # a worker lost from here on was reading shards or writing it
         if engine.forks:
             # the shards read back for the card (sizes, glances) a config a job: the
             # driver alone took seconds over them at the end of a build
@@ -384,7 +386,8 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
             say(_say("refused_kept", out=out, kept=finished, total=len(recipe_run.configs),
                      probed=0))
         if isinstance(exc, WorkerDied):
-            raise _died(exc, out, finished, len(recipe_run.configs), 0) from None
+            raise _died(exc, out, finished, len(recipe_run.configs), 0,
+                        card=writing_card) from None
         raise
     finally:
         bar.close()
@@ -397,11 +400,13 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
     return out
 
 
-def _died(exc: WorkerDied, out: Path, kept: int, total: int, probed: int) -> WorkerDied:
+def _died(exc: WorkerDied, out: Path, kept: int, total: int, probed: int,
+          card: bool = False) -> WorkerDied:
     """The error a build stops with when a worker died: how, the config it was
-    building (if known), and what a rerun resumes from."""
+    building (if known) or that it was writing the card, and what a rerun resumes from."""
     return WorkerDied(_say("worker_died", how=str(exc), config=exc.config, out=out,
-                           kept=kept, total=total, probed=probed), exc.job, exc.config)
+                           kept=kept, total=total, probed=probed, card=card),
+                      exc.job, exc.config)
 
 
 def _probe_all(recipe: Recipe, todo: set[str], seed: int, engine, progress: bool,
