@@ -14,6 +14,9 @@ from typing import Any
 
 from racbench.suites.generate import config_name
 from racbench.tasks.config import ConfigError, TaskConfig
+from racbench.text import sayer
+
+_say = sayer("cli", ("api.j2",))
 
 
 def _rows(cfg: TaskConfig, n: int, seed: int, split: str) -> list[dict[str, Any]]:
@@ -21,10 +24,9 @@ def _rows(cfg: TaskConfig, n: int, seed: int, split: str) -> list[dict[str, Any]
     from racbench.export.build import SplitRows
 
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise ConfigError(f"n must be a positive integer, got {n!r}")
+        raise ConfigError(_say("bad_n", n=repr(n)))
     if cfg.form == "bool" and n % 2:
-        raise ConfigError(f"n must be even for true/false rows (labels are exactly 50/50), "
-                          f"got {n}")
+        raise ConfigError(_say("odd_bool_n", n=n))
     name = config_name(cfg)
     gen = cfg.rows(name, seed, (split,))
     return list(SplitRows(name, gen, split, n, seed, {}))
@@ -39,15 +41,13 @@ def _gold_rows(kind: str, task: str, n: int, split: str, simplifications: str,
                                                   ScienceGoldConfig)
 
     if kind not in ROW_KINDS:
-        raise ConfigError(f"with science=, the family is the kind of gold row; accepted: "
-                          f"{', '.join(ROW_KINDS)}, got {kind!r}")
+        raise ConfigError(_say("bad_gold_kind", kinds=ROW_KINDS, kind=repr(kind)))
     if kind == "trajectory" and history is not None:
-        raise ConfigError("history is for behaviour_cloning and return_conditioned rows")
+        raise ConfigError(_say("history_of_trajectory"))
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise ConfigError(f"n must be a positive integer, got {n!r}")
+        raise ConfigError(_say("bad_n", n=repr(n)))
     if not isinstance(simplifications, str):
-        raise ConfigError(f"simplifications is one setting such as 'easy' or "
-                          f"'teleport,openDoors', got {simplifications!r}")
+        raise ConfigError(_say("bad_simplifications", value=repr(simplifications)))
     cfg = ScienceGoldConfig(str(task), (simplifications,), bool(valid_actions), kind,
                             DEFAULT_HISTORY if history is None else history)
     try:
@@ -55,11 +55,11 @@ def _gold_rows(kind: str, task: str, n: int, split: str, simplifications: str,
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     if split not in ("train", "validation", "test"):
-        raise ConfigError(f"unknown split {split!r}; accepted: train, validation, test")
+        raise ConfigError(_say("unknown_split", split=repr(split)))
     gen = cfg.rows(f"{kind}-{task}", 0, (split,))
     if n > gen.capacity(split):
-        raise ConfigError(f"the {split!r} split of {task} has {gen.capacity(split)} such "
-                          f"rows; ask for at most that many")
+        raise ConfigError(_say("too_many_gold_rows", split=repr(split), task=task,
+                               capacity=gen.capacity(split)))
     rows = list(SplitRows(f"{kind}-{task}", gen, split, n, 0, {}))
     if not dataset:
         return rows

@@ -43,9 +43,18 @@ class WorkerDiedError(click.ClickException):
     exit_code = WORKER_DIED
 
 
+def _words(message: str, /, **kw) -> str:
+    """A sentence of templates/cli/commands.j2 (jinja2 is loaded only when one is said:
+    `racbench --help` stays quick)."""
+    from racbench.text import sayer
+
+    return sayer("cli", ("commands.j2",))(message, **kw)
+
+
 def _exit_interrupted(message: str = "interrupted") -> None:
     """Exit with 130 at once. `sys.exit` is not enough: if the interrupt surfaced inside
-    a C extension's import code, CPython still ends the process with SIGINT (-2)."""
+    a C extension's import code, CPython still ends the process with SIGINT (-2). (Its
+    one word is no template's: a signal handler must not import jinja2 mid-import.)"""
     click.echo(message, err=True)
     sys.stdout.flush()
     sys.stderr.flush()
@@ -104,12 +113,13 @@ class PositiveNumber(click.ParamType):
         try:
             number = float(value)
         except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number", param, ctx)
+            self.fail(_words("not_a_number", value=repr(value)), param, ctx)
         low_ok = number >= self.minimum if self.minimum else number > 0
         if not (math.isfinite(number) and low_ok and number <= self.maximum):
-            bounds = (f"at least {self.minimum:g}" if self.minimum else "above 0") + (
-                f" and at most {self.maximum:g}" if math.isfinite(self.maximum) else "")
-            self.fail(f"{value!r} must be a finite number {bounds}", param, ctx)
+            self.fail(_words("number_out_of_range", value=repr(value),
+                             minimum=self.minimum and f"{self.minimum:g}",
+                             maximum=f"{self.maximum:g}" if math.isfinite(self.maximum)
+                             else None), param, ctx)
         return number
 
 
@@ -125,10 +135,9 @@ class WorkerCount(click.ParamType):
         try:
             number = int(value)
         except (TypeError, ValueError):
-            self.fail(f"{value!r} is not an integer", param, ctx)
+            self.fail(_words("not_an_integer", value=repr(value)), param, ctx)
         if not 1 <= number <= limit:
-            self.fail(f"{value!r} must be from 1 to {limit} (4 per core on this machine)",
-                      param, ctx)
+            self.fail(_words("workers_out_of_range", value=repr(value), limit=limit), param, ctx)
         return number
 
 
@@ -203,7 +212,7 @@ def _run_build(recipe, out: Path, max_pddl_mb=None, max_ground_actions=None,
         _exit_interrupted(_say("interrupted_kept", out=out, kept=kept,
                                total=len(recipe.configs)) if kept else
                           _say("interrupted_nothing_kept"))
-    click.echo(f"wrote {out}")
+    click.echo(_words("wrote", out=out))
 
 
 @main.command("build", help="Build a suite RECIPE: a built-in name (" + _recipes_help() +
@@ -244,9 +253,7 @@ def build_command(recipe: str, out: Path, seed, scale, patterns, run_audit, engi
 def _split_sizes(n: int) -> dict[str, int]:
     """TRAC's 10 : 2 : 3 train/validation/test proportions, each split even."""
     if n < 6 or n % 2:
-        raise UserError(f"-n must be an even number of at least 6, got {n}: every split "
-                        "gets an even number of rows so that true/false labels are "
-                        "exactly 50/50 (e.g. -n 200)")
+        raise UserError(_words("bad_trac_n", n=n))
     validation = max(2, 2 * round(n * 2 / 15 / 2))
     test = max(2, 2 * round(n * 3 / 15 / 2))
     return {"train": n - validation - test, "validation": validation, "test": test}
@@ -312,8 +319,7 @@ def _phrasing_domain(domain: str):
     if domain in shipped_domains() and not path.is_file():
         path = Path(shipped_files(domain, [])[0])
     elif not path.is_file():
-        raise UserError(f"DOMAIN {domain} is neither a PDDL domain file nor a shipped domain "
-                        f"({', '.join(shipped_domains())})")
+        raise UserError(_words("unknown_domain", domain=domain, shipped=shipped_domains()))
     text, parsed = load_domain_text(str(path))
     return parsed, text, path
 
@@ -335,14 +341,14 @@ def phrasing_init_command(domain: str, out, max_pddl_mb, max_ground_actions) -> 
         parsed, text, path = _phrasing_domain(domain)
     out = out or path.parent / "phrasing.yaml"
     if out.exists() or out.is_symlink():
-        raise UserError(f"{out} exists; give another file with -o (init never overwrites)")
+        raise UserError(_words("phrasing_exists", out=out))
     content = starter(parsed, text, DomainText(parsed))
     try:
         partial = out.with_name(out.name + ".partial")
         partial.write_text(content, encoding="utf-8")
         partial.replace(out)
     except OSError as exc:
-        raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise UserError(_words("cannot_write", out=out, reason=exc.strerror or exc)) from None
     click.echo(say("wrote", out=out, domain=parsed.name))
 
 
@@ -450,7 +456,7 @@ def verify_command(directory: Path, limit, configs, no_optimal, require_optimal,
     from racbench.checks.verify import verify_dataset
 
     if no_optimal and require_optimal:
-        raise UserError("--no-optimal and --require-optimal exclude each other")
+        raise UserError(_words("optimal_flags_clash"))
     names = [c.strip() for c in configs.split(",") if c.strip()] if configs else None
     bar = progress_bar(enabled=not quiet, unit="rows", desc="verify")
     try:

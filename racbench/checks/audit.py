@@ -58,7 +58,7 @@ from racbench.errors import InputError
 from racbench.export import layout
 from racbench.export.card_section import write_section
 from racbench.progress import progress_bar
-from racbench.text import environment
+from racbench.text import environment, sayer
 
 __all__ = [
     "ACCURACY_THRESHOLD",
@@ -96,6 +96,7 @@ METHOD_HOLDOUT = "holdout"
 METHOD_CV = f"{N_FOLDS}-fold-cv"
 
 _TEMPLATE_NAME = "card/audit.md.j2"
+_say = sayer("cli", ("audit.j2",))
 
 
 class AuditError(InputError):
@@ -225,13 +226,13 @@ def has_mc_choices(config_dir: Path) -> bool:
 
 def _labels(column: pa.ChunkedArray, path: Path) -> np.ndarray:
     if column.null_count:
-        raise AuditError(f"{path}: label column has {column.null_count} null(s)")
+        raise AuditError(_say("label_nulls", path=path, nulls=column.null_count))
     if not (pa.types.is_integer(column.type) or pa.types.is_boolean(column.type)):
-        raise AuditError(f"{path}: label column has type {column.type}, expected int64")
+        raise AuditError(_say("label_type", path=path, type=column.type))
     y = np.asarray(column.to_numpy(), dtype=np.int64)
     bad = ~np.isin(y, (0, 1))
     if bad.any():
-        raise AuditError(f"{path}: label values outside {{0, 1}}: {sorted(set(y[bad].tolist()))[:5]}")
+        raise AuditError(_say("label_values", path=path, values=sorted(set(y[bad].tolist()))[:5]))
     return y
 
 
@@ -285,16 +286,16 @@ def probe_config(config_dir: Path, field: str = QUESTION) -> ProbeResult:
     """Probe one true/false config folder; see the module docstring for the protocol."""
     config_dir = Path(config_dir)
     if field not in FIELDS:
-        raise AuditError(f"field must be one of {FIELDS}, got {field!r}")
+        raise AuditError(_say("bad_field", fields=FIELDS, field=repr(field)))
     splits = layout.split_files(config_dir)
     if not splits:
-        raise AuditError(f"{config_dir}: no parquet files")
+        raise AuditError(_say("no_parquet", config=config_dir))
     eval_name = _eval_split(splits)
     if eval_name is not None:
         x_tr, _, y_tr = _read_split(splits["train"], field)
         x_ev, _, y_ev = _read_split(_eval_files(splits, eval_name), field)
         if len(y_tr) == 0 or len(y_ev) == 0:
-            raise AuditError(f"{config_dir}: empty train or {eval_name} split")
+            raise AuditError(_say("empty_split", config=config_dir, split=eval_name))
         pred = _fit_predict(x_tr, y_tr, x_ev)
         accuracy = float(np.mean(pred == y_ev))
         return ProbeResult(
@@ -318,7 +319,7 @@ def probe_config(config_dir: Path, field: str = QUESTION) -> ProbeResult:
         ys.append(y)
     y_all = np.concatenate(ys)
     if len(y_all) < 2:
-        raise AuditError(f"{config_dir}: fewer than 2 rows")
+        raise AuditError(_say("too_few_rows", config=config_dir))
     # every row is predicted once, by the model that did not see its fold: the
     # accuracy is correct rows over all rows (a binomial count, as the test assumes),
     # not a mean of fold accuracies, which small, unequal folds would make erratic
@@ -330,7 +331,7 @@ def probe_config(config_dir: Path, field: str = QUESTION) -> ProbeResult:
         majority += round(_majority_accuracy(y_all[train_idx], y_all[eval_idx]) * len(eval_idx))
         scored += len(eval_idx)
     if not scored:
-        raise AuditError(f"{config_dir}: too few rows for {N_FOLDS}-fold cross-validation")
+        raise AuditError(_say("too_few_for_folds", config=config_dir, folds=N_FOLDS))
     accuracy = correct / scored
     split_label = "+".join(names)
     return ProbeResult(
@@ -368,7 +369,8 @@ def _read_options(paths: Sequence[Path]) -> _Options:
         table = _read(path, (QUESTION, OPTIONS_FIELD, ANSWER_COLUMN))
         counts, index = _option_counts(table)
         if ((index < 0) | (index >= counts)).any():
-            raise AuditError(f"{path}: {ANSWER_COLUMN} outside its row's {OPTIONS_FIELD}")
+            raise AuditError(_say("answer_outside_options", path=path, answer=ANSWER_COLUMN,
+                                  options=OPTIONS_FIELD))
         choices.extend(["" if s is None else str(s) for s in row]
                        for row in table.column(OPTIONS_FIELD).to_pylist())
         answers.append(index)
@@ -381,8 +383,8 @@ def _n_choices(config_dir: Path, *parts: _Options) -> int:
     """The config's number of options per row (one number, at least two)."""
     sizes = {len(row) for part in parts for row in part.choices}
     if len(sizes) != 1 or min(sizes) < 2:
-        raise AuditError(f"{config_dir}: rows differ in their number of {OPTIONS_FIELD}: "
-                         f"{sorted(sizes)}")
+        raise AuditError(_say("options_differ", config=config_dir, options=OPTIONS_FIELD,
+                              sizes=sorted(sizes)))
     return sizes.pop()
 
 
@@ -423,13 +425,13 @@ def probe_options(config_dir: Path) -> ProbeResult:
     config_dir = Path(config_dir)
     splits = layout.split_files(config_dir)
     if not splits:
-        raise AuditError(f"{config_dir}: no parquet files")
+        raise AuditError(_say("no_parquet", config=config_dir))
     eval_name = _eval_split(splits)
     if eval_name is not None:
         train = _read_options(splits["train"])
         held_out = _read_options(_eval_files(splits, eval_name))
         if len(train.answers) == 0 or len(held_out.answers) == 0:
-            raise AuditError(f"{config_dir}: empty train or {eval_name} split")
+            raise AuditError(_say("empty_split", config=config_dir, split=eval_name))
         k = _n_choices(config_dir, train, held_out)
         return _options_result(config_dir, "train", eval_name, len(train.answers),
                                len(held_out.answers), _options_accuracy(train, held_out, k),
@@ -442,11 +444,11 @@ def probe_options(config_dir: Path) -> ProbeResult:
                     np.concatenate([p.answers for p in parts]),
                     [q for p in parts for q in p.queries])
     if len(rows.answers) < 2:
-        raise AuditError(f"{config_dir}: fewer than 2 rows")
+        raise AuditError(_say("too_few_rows", config=config_dir))
     k = _n_choices(config_dir, rows)
     folds = _cv_folds(rows.queries)
     if not folds:
-        raise AuditError(f"{config_dir}: too few rows for {N_FOLDS}-fold cross-validation")
+        raise AuditError(_say("too_few_for_folds", config=config_dir, folds=N_FOLDS))
     correct = sum(_options_accuracy(rows.take(train), rows.take(held), k) * len(held)
                   for train, held in folds)
     scored = sum(len(held) for _, held in folds)
@@ -473,25 +475,24 @@ def audit_dataset(root: Path, field: str = QUESTION, progress: bool = False) -> 
     folder or a config cannot be read."""
     root = Path(root)
     if not root.is_dir():
-        raise AuditError(f"{root}: not a directory; give a folder racbench built")
+        raise AuditError(_say("not_a_directory", root=root))
     if not (root / "README.md").is_file():
-        raise AuditError(f"{root}: no README.md, not a racbench dataset folder")
+        raise AuditError(_say("no_card", root=root))
     try:  # the verdicts go into this card: find out now, not after the probes
         (root / "README.md").read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise AuditError(f"{root / 'README.md'}: not a readable UTF-8 dataset card "
-                         f"({exc}); a racbench folder's card is the README.md it wrote") from None
+        raise AuditError(_say("unreadable_card", card=root / "README.md", reason=exc)) from None
     configs = layout.config_dirs(root)
     if not configs:
-        raise AuditError(f"{root}: no <config>/*.parquet files, not a racbench dataset folder")
+        raise AuditError(_say("no_configs", root=root))
     results = []
     for config_dir in progress_bar(configs, enabled=progress, desc="audit", unit="configs",
                                    leave=False):
         try:
             result = _probe(config_dir, field)
         except (pa.ArrowException, OSError) as exc:
-            raise AuditError(f"{config_dir}: cannot read its Parquet files "
-                             f"({' '.join(str(exc).split())})") from None
+            raise AuditError(_say("unreadable_parquet", config=config_dir,
+                                  reason=" ".join(str(exc).split()))) from None
         if result is not None:
             results.append(result)
     return holm(results)

@@ -29,6 +29,9 @@ from typing import Any, Callable, Iterator, Mapping
 
 from racbench.checks import answers
 from racbench.errors import InputError
+from racbench.text import sayer
+
+_say = sayer("cli", ("score.j2",))
 
 # What each family's open rows ask for, which says how to read it from a reply.
 OPEN_ANSWERS = {
@@ -77,7 +80,7 @@ def score(row: Mapping[str, Any], reply: Any) -> Score:
                         _field(row, "answer"))
     if form == "open":
         return _score_open(row, reply)
-    raise InputError(f"the row's form '{form}' is not one of bool, mc, open")
+    raise InputError(_say("unknown_form", form=form))
 
 
 def _compare(got: str | None, truth: str) -> Score:
@@ -90,8 +93,7 @@ def _score_open(row: Mapping[str, Any], reply: Any) -> Score:
 
     family = _field(row, "family")
     if family not in OPEN_ANSWERS:
-        raise InputError(f"the row's family '{family}' has no open answers; accepted: "
-                         f"{', '.join(OPEN_ANSWERS)}")
+        raise InputError(_say("no_open_answers", family=family, accepted=list(OPEN_ANSWERS)))
     kind = OPEN_ANSWERS[family]
     sym = _json_field(row, "symbolic")
     if kind == "name":
@@ -124,8 +126,7 @@ def _score_name(family, sym: dict, reply: Any) -> Score:
 
 def _field(row: Mapping[str, Any], name: str) -> Any:
     if name not in row:
-        raise InputError(f"the row has no '{name}' field; score rows as racbench.generate "
-                         "or datasets give them")
+        raise InputError(_say("no_field", name=name))
     return row[name]
 
 
@@ -138,9 +139,9 @@ def _json_field(row: Mapping[str, Any], name: str, default: str | None = None) -
     try:
         value = json.loads(value)
     except (TypeError, ValueError) as exc:
-        raise InputError(f"the row's '{name}' is not JSON: {exc}") from None
+        raise InputError(_say("not_json", name=name, reason=exc)) from None
     if not isinstance(value, dict):
-        raise InputError(f"the row's '{name}' is not a JSON object")
+        raise InputError(_say("not_object", name=name))
     return value
 
 
@@ -154,7 +155,7 @@ def _symbolic_fields(sym: dict) -> Iterator[None]:
         key = exc.args[0] if exc.args else None
         if not isinstance(key, str) or key in sym:
             raise
-        raise InputError(f"the row's symbolic JSON has no '{key}' field") from None
+        raise InputError(_say("no_symbolic_field", key=key)) from None
 
 
 def _row_items(st, kind: str, text: str) -> str | None:

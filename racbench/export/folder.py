@@ -109,9 +109,7 @@ def check_partial(partial: Path) -> bool:
             raise OSError
         json.loads(manifest.read_text("utf-8"))["recipe"]
     except (OSError, ValueError, KeyError, TypeError):
-        raise OutputError(f"{partial} exists but is not an unfinished racbench build (no "
-                          f"readable {MANIFEST}); move it away or delete it yourself, then "
-                          "rerun") from None
+        raise OutputError(_say("partial_not_ours", partial=partial, manifest=MANIFEST)) from None
     return True
 
 
@@ -122,7 +120,7 @@ def check_out(out: Path, overwrite: bool) -> None:
     try:
         _check_out(out, overwrite)
     except OSError as exc:  # a name too long, a folder we may not list...
-        raise OutputError(f"cannot use --out {str(out)[:200]}: {exc.strerror}") from None
+        raise OutputError(_say("out_unusable", out=str(out)[:200], reason=exc.strerror)) from None
 
 
 def partial_path(out: Path) -> Path:
@@ -134,8 +132,7 @@ def _check_out(out: Path, overwrite: bool) -> None:
     partial_path(out).exists()  # raises for a name too long once '.partial' is added
     if out.is_symlink() or out.exists():
         if not out.is_dir() or out.is_symlink():
-            raise OutputError(f"--out {out} is a file (or a link); give the path of a "
-                              "folder to create")
+            raise OutputError(_say("out_is_a_file", out=out))
         foreign = foreign_entries(out)
         if not overwrite:
             if foreign:
@@ -144,10 +141,7 @@ def _check_out(out: Path, overwrite: bool) -> None:
             raise OutputError(_say("out_exists_built", out=out,
                                    empty=not any(out.iterdir())))
         if foreign:
-            shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
-            raise OutputError(f"--overwrite replaces only a dataset folder racbench built; "
-                              f"{out} holds other files ({shown}); choose another --out or "
-                              "empty it yourself")
+            raise OutputError(_say("overwrite_foreign", out=out, entries=foreign))
     _check_writable(out)
 
 
@@ -165,12 +159,12 @@ def _check_writable(out: Path) -> None:
     while not parent.exists():
         parent = parent.parent
     if not parent.is_dir():
-        raise OutputError(f"cannot write {out}: {parent} is a file")
+        raise OutputError(_say("parent_is_file", out=out, parent=parent))
     try:
         probe = tempfile.mkdtemp(prefix=".racbench-write-check-", dir=parent)
     except OSError as exc:
-        raise OutputError(f"cannot write {out}: {parent} is not writable "
-                          f"({exc.strerror})") from None
+        raise OutputError(_say("parent_not_writable", out=out, parent=parent,
+                               reason=exc.strerror)) from None
     os.rmdir(probe)
 
 
@@ -184,7 +178,7 @@ def make_parents(path: Path) -> list[Path]:
     try:
         path.absolute().parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise OutputError(f"cannot create {path.parent}: {exc.strerror}") from None
+        raise OutputError(_say("cannot_create", folder=path.parent, reason=exc.strerror)) from None
     return created
 
 

@@ -16,7 +16,9 @@ from typing import Callable, NamedTuple, Sequence
 
 from racbench.suites.recipe import FAMILY_DEFAULTS, TRAC_DEFAULTS, ConfigSpec, Recipe
 from racbench.tasks.config import QUERY_KINDS, SPLITS, TRAC_FAMILIES, ConfigError, TaskConfig
-from racbench.text import environment
+from racbench.text import environment, sayer
+
+_say = sayer("cli", ("generate_args.j2",))
 
 SplitSizes = Callable[[int], dict[str, int]]
 
@@ -50,7 +52,7 @@ def generate_config(family: str, *, domain: str | None = None,
     problems = [problems] if isinstance(problems, (str, Path)) else list(problems or ())
     _check_world(family, domain, domain_file, problems, arguments)
     if split is not None and split not in SPLITS:
-        raise ConfigError(f"unknown split '{split}'; accepted: {', '.join(SPLITS)}")
+        raise ConfigError(_say("unknown_split", split=split, splits=SPLITS))
     defaults = FAMILY_DEFAULTS if domain or domain_file else TRAC_DEFAULTS
     domain, domain_file, problems = _world(domain, domain_file, problems)
     if length is None:
@@ -88,21 +90,20 @@ def _check_world(family: str, domain, domain_file, problems: list, arguments: Ar
         from racbench.tasks import FAMILIES
         if family not in FAMILIES:
             more = [f for f in FAMILIES if f not in TRAC_FAMILIES]
-            raise ConfigError(f"unknown {a.family} '{family}'; accepted: "
-                              f"{', '.join(TRAC_FAMILIES)}, and with {a.domain} or "
-                              f"{a.domain_file} also {', '.join(more)}")
-        raise ConfigError(f"{a.family} '{family}' needs a domain ({a.domain} a shipped "
-                          f"domain, or {a.domain_file} and {a.problem}); without one, "
-                          f"racbench asks TRAC's {', '.join(TRAC_FAMILIES)} on TRAC's "
-                          "blocksworld")
+            raise ConfigError(_say("unknown_family", family=a.family, name=family,
+                                   trac=TRAC_FAMILIES, domain=a.domain,
+                                   domain_file=a.domain_file, more=more))
+        raise ConfigError(_say("needs_domain", family=a.family, name=family, domain=a.domain,
+                               domain_file=a.domain_file, problem=a.problem,
+                               trac=TRAC_FAMILIES))
     if domain and domain_file:
-        raise ConfigError(f"give either {a.domain} (a shipped domain) or {a.domain_file}, "
-                          "not both")
+        raise ConfigError(_say("domain_and_file", domain=a.domain, domain_file=a.domain_file))
     if domain_file and not problems:
-        raise ConfigError(f"{a.domain_file} needs at least one {a.problem}")
+        raise ConfigError(_say("file_without_problem", domain_file=a.domain_file,
+                               problem=a.problem))
     if problems and not domain_file and not domain:
-        raise ConfigError(f"{a.problem} needs {a.domain_file} (or {a.domain} for shipped "
-                          "names)")
+        raise ConfigError(_say("problem_without_domain", problem=a.problem,
+                               domain_file=a.domain_file, domain=a.domain))
 
 
 def _world(domain: str | None, domain_file, problems: list) -> tuple[str, str, list[str]]:
@@ -141,14 +142,14 @@ def generate_recipe(cfg: TaskConfig, rows: int, seed: int, split_sizes: SplitSiz
     `split_sizes`, or all in test when only test has problems."""
     if set(cfg.problems) == {"test"}:
         if rows < 2 or rows % 2:
-            raise ConfigError(f"-n must be an even number >= 2 (labels are 50/50), got {rows}")
+            raise ConfigError(_say("odd_rows", rows=rows))
         sizes = {"test": rows}
     else:
         sizes = split_sizes(rows)
     name = config_name(cfg)
     words = environment().get_template("cli/generate.j2").module
-    description = (str(words.config(cfg.family, cfg.objects)) if cfg.generated else
-                   f"{cfg.family} on {cfg.domain_label}, {cfg.form} questions")
+    description = str(words.config(cfg.family, cfg.objects) if cfg.generated else
+                      words.config_on(cfg.family, cfg.domain_label, cfg.form))
     spec = ConfigSpec(name, description, cfg, sizes)
     source = json.dumps({"config": dataclasses.asdict(cfg), "rows": rows}, sort_keys=True)
     return Recipe(name, str(words.recipe(cfg.family)), seed, (spec,), source)
@@ -157,5 +158,5 @@ def generate_recipe(cfg: TaskConfig, rows: int, seed: int, split_sizes: SplitSiz
 def _shipped_domain_file(domain: str) -> Path:
     from racbench.worlds.strips.shipped import shipped_domains, shipped_files
     if domain not in shipped_domains():
-        raise ConfigError(f"unknown domain '{domain}'; accepted: {', '.join(shipped_domains())}")
+        raise ConfigError(_say("unknown_domain", domain=domain, shipped=shipped_domains()))
     return Path(shipped_files(domain, [])[0])

@@ -43,6 +43,7 @@ from racbench.tasks.config import RULE_OPTIONS, TRAC_DOMAIN, TaskConfig
 from racbench.tasks import next_observation
 from racbench.tasks.gold_trajectories import DEFAULT_HISTORY, RuleGoldConfig, ScienceGoldConfig
 from racbench.export.licenses import DEFAULT_LICENSE, HUB_LICENSES
+from racbench.text import sayer
 
 SPLITS = ("train", "validation", "test")
 RECIPE_KEYS = ("name", "description", "seed", "license", "citation", "include", "configs")
@@ -73,6 +74,9 @@ class RecipeError(InputError):
     """A recipe we cannot accept; the message names the file and the field."""
 
 
+_say = sayer("cli", ("recipe.j2",))
+
+
 @dataclass(frozen=True)
 class ConfigSpec:
     name: str
@@ -99,8 +103,8 @@ class Recipe:
         configs = tuple(c for c in self.configs
                         if any(fnmatch.fnmatchcase(c.name, p) for p in wanted))
         if not configs:
-            raise RecipeError(f"--configs {patterns!r} matches none of the recipe's "
-                              f"{len(self.configs)} configs (e.g. {self.configs[0].name})")
+            raise RecipeError(_say("no_config_matches", patterns=repr(patterns),
+                                   count=len(self.configs), example=self.configs[0].name))
         return dataclasses.replace(self, configs=configs)
 
     def scaled(self, scale: float) -> "Recipe":
@@ -108,9 +112,9 @@ class Recipe:
         for c in self.configs:
             for split, n in c.splits.items():
                 if not n * scale <= MAX_SPLIT_ROWS:
-                    raise RecipeError(f"--scale {scale:g} asks for {n * scale:.3g} {split} rows "
-                                      f"in config '{c.name}'; a split holds at most "
-                                      f"{MAX_SPLIT_ROWS:,} rows")
+                    raise RecipeError(_say("scale_too_big", scale=f"{scale:g}",
+                                           rows=f"{n * scale:.3g}", split=split, config=c.name,
+                                           most=f"{MAX_SPLIT_ROWS:,}"))
         configs = tuple(ConfigSpec(c.name, c.description, c.task,
                                    {s: max(2, 2 * round(n * scale / 2)) for s, n in c.splits.items()})
                         for c in self.configs)
@@ -127,26 +131,22 @@ def load_recipe(name_or_path: str, _including: tuple[str, ...] = ()) -> Recipe:
         return parse_recipe(recipe_text(name_or_path), f"{name_or_path}.yaml", _including)
     path = Path(name_or_path)
     if path.suffix not in (".yaml", ".yml") and not path.exists():
-        raise RecipeError(f"unknown recipe '{name_or_path}'; accepted: "
-                          f"{', '.join(recipe_names())} or a path to a .yaml file")
+        raise RecipeError(_say("unknown_recipe", name=name_or_path, names=recipe_names()))
     if path.is_dir():
-        raise RecipeError(f"{name_or_path}: is a folder; a recipe is a built-in name "
-                          f"({', '.join(recipe_names())}) or a .yaml file")
+        raise RecipeError(_say("recipe_is_folder", name=name_or_path, names=recipe_names()))
     try:
         if path.exists() and not path.is_file():  # a device or a pipe: never read it whole
-            raise RecipeError(f"{name_or_path}: not a regular file; a recipe is a .yaml file")
+            raise RecipeError(_say("not_regular_file", name=name_or_path))
         with open(path, "rb") as handle:
             data = handle.read(MAX_RECIPE_BYTES + 1)
     except OSError as exc:
-        raise RecipeError(f"{name_or_path}: cannot read recipe ({exc.strerror})") from None
+        raise RecipeError(_say("cannot_read", name=name_or_path, reason=exc.strerror)) from None
     if len(data) > MAX_RECIPE_BYTES:
-        raise RecipeError(f"{name_or_path}: more than {MAX_RECIPE_BYTES:,} bytes; a recipe "
-                          f"is a YAML text of at most {MAX_RECIPE_BYTES:,} bytes")
+        raise RecipeError(_say("too_big", name=name_or_path, most=f"{MAX_RECIPE_BYTES:,}"))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RecipeError(f"{name_or_path}: not UTF-8 text (byte {exc.start}); a recipe is "
-                          "a YAML file") from None
+        raise RecipeError(_say("not_utf8", name=name_or_path, byte=exc.start)) from None
     return parse_recipe(text, str(path), _including)
 
 
@@ -160,7 +160,7 @@ class _RecipeLoader(yaml.SafeLoader):
             key = self.construct_object(key_node, deep=True)
             if isinstance(key, (str, int, float, bool)) and key in seen:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"key '{key}' appears twice in one mapping", key_node.start_mark)
+                    None, None, _say("key_twice", key=key), key_node.start_mark)
             seen.add(key)
         return super().construct_mapping(node, deep)
 
@@ -171,31 +171,31 @@ def parse_recipe(text: str, source: str, _including: tuple[str, ...] = ()) -> Re
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{source}:{mark.line + 1}" if mark else source
-        raise RecipeError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+        raise RecipeError(_say("not_yaml", where=where,
+                               problem=getattr(exc, "problem", exc))) from None
     except RecursionError:
-        raise RecipeError(f"{source}: nested too deeply; a recipe is a mapping whose "
-                          "'configs' list holds flat mappings") from None
+        raise RecipeError(_say("nested_too_deeply", source=source)) from None
     if not isinstance(data, dict):
-        raise RecipeError(f"{source}: expected a mapping with keys {', '.join(RECIPE_KEYS)}")
-    _check_keys(data, RECIPE_KEYS, source, "recipe")
+        raise RecipeError(_say("not_a_mapping_with_keys", source=source, keys=RECIPE_KEYS))
+    _check_keys(data, RECIPE_KEYS, source, _say("recipe_level"))
     included = _included(data, source, _including)
     entries = data.get("configs", [] if included else None)
     if not isinstance(entries, list) or not (entries or included):
-        raise RecipeError(f"{source}: 'configs' must be a non-empty list")
+        raise RecipeError(_say("no_configs", source=source))
     configs: list[ConfigSpec] = [c for r in included for c in r.configs]
     for i, entry in enumerate(entries):
         where = f"{source}: configs[{i}]"
         if not isinstance(entry, dict):
-            raise RecipeError(f"{where}: expected a mapping")
+            raise RecipeError(_say("not_a_mapping", where=where))
         _check_keys(entry, CONFIG_KEYS, source, f"configs[{i}]")
         configs.extend(_expand(_rebased(entry, Path(source).parent), where))
     names = [c.name for c in configs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        raise RecipeError(f"{source}: config names must be unique; repeated: {', '.join(dupes)}")
+        raise RecipeError(_say("names_repeated", source=source, names=dupes))
     seed = data.get("seed", 0)
     if not isinstance(seed, int):
-        raise RecipeError(f"{source}: 'seed' must be an integer, got {seed!r}")
+        raise RecipeError(_say("bad_seed", source=source, seed=repr(seed)))
     # the recipe's text, the included recipes' texts after it
     source_text = "\n".join([text] + [r.source_text for r in included])
     return Recipe(str(data.get("name", source)), str(data.get("description", "")), seed,
@@ -224,22 +224,20 @@ def _included(data: dict, source: str, including: tuple[str, ...]) -> list[Recip
     including file; a recipe that includes itself, directly or not, is refused."""
     names = data.get("include", [])
     if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-        raise RecipeError(f"{source}: 'include' must be a list of recipe names (built-in: "
-                          f"{', '.join(recipe_names())}) or .yaml paths")
+        raise RecipeError(_say("bad_include", source=source, names=recipe_names()))
     chain = including + (source,)
     out = []
     for name in names:
         target = name
         if name not in recipe_names():
             if Path(name).suffix not in (".yaml", ".yml") or source in _builtin_sources():
-                raise RecipeError(f"{source}: 'include' names unknown recipe {name!r}; "
-                                  f"accepted: {', '.join(recipe_names())} or a .yaml path "
-                                  "relative to this recipe")
+                raise RecipeError(_say("unknown_include", source=source, name=repr(name),
+                                       names=recipe_names()))
             target = str(Path(source).parent / name)
         key = f"{target}.yaml" if target in recipe_names() else target
         if key in chain:
-            raise RecipeError(f"{source}: 'include' of {name!r} makes a cycle: "
-                              f"{' -> '.join(chain + (key,))}")
+            raise RecipeError(_say("include_cycle", source=source, name=repr(name),
+                                   chain=chain + (key,)))
         out.append(load_recipe(target, chain))
     return out
 
@@ -253,44 +251,41 @@ def _license(data: dict, source: str) -> str:
     if value in HUB_LICENSES:
         return value
     close = difflib.get_close_matches(str(value).lower(), HUB_LICENSES, n=1)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
-    raise RecipeError(f"{source}: 'license' must be a licence identifier the Hugging Face Hub "
-                      f"knows, such as mit, apache-2.0, cc-by-4.0, cc-by-sa-4.0, cc0-1.0 or "
-                      f"{DEFAULT_LICENSE}; got {value!r}{hint}. All accepted: "
-                      f"{', '.join(HUB_LICENSES)}")
+    raise RecipeError(_say("bad_license", source=source, default=DEFAULT_LICENSE,
+                           value=repr(value), close=close[0] if close else None,
+                           licenses=HUB_LICENSES))
 
 
 def _citation(data: dict, source: str) -> str:
     value = data.get("citation", "")
     if not isinstance(value, str) or (value.strip() and not value.lstrip().startswith("@")):
-        raise RecipeError(f"{source}: 'citation' must be BibTeX text, one or more entries "
-                          f"such as @article{{key, title = {{...}}, ...}}; got {value!r:.60}")
+        raise RecipeError(_say("bad_citation", source=source, value=f"{value!r:.60}"))
     return value.strip()
 
 
 def _check_keys(data: dict, accepted: tuple[str, ...], source: str, where: str) -> None:
     unknown = sorted(set(map(str, data)) - set(accepted))
     if unknown:
-        raise RecipeError(f"{source}: unknown key '{unknown[0]}' in {where}; accepted: "
-                          f"{', '.join(accepted)}")
+        raise RecipeError(_say("unknown_key", source=source, key=unknown[0], where=where,
+                               accepted=accepted))
 
 
 def _expand(entry: dict, where: str) -> list[ConfigSpec]:
     for_each = entry.get("for_each") or {}
     if not isinstance(for_each, dict) or any(not isinstance(v, list) for v in for_each.values()):
-        raise RecipeError(f"{where}: 'for_each' must map fields to lists of values")
+        raise RecipeError(_say("bad_for_each", where=where))
     bad = sorted(set(for_each) - set(CONFIG_KEYS))
     if bad:
-        raise RecipeError(f"{where}: unknown key '{bad[0]}' in for_each; accepted: "
-                          f"{', '.join(CONFIG_KEYS)}")
+        raise RecipeError(_say("unknown_for_each_key", where=where, key=bad[0],
+                               accepted=CONFIG_KEYS))
     fields = list(for_each)  # the recipe's order: first field varies slowest
     combinations = math.prod(len(v) for v in for_each.values())
     if combinations > MAX_CONFIGS:
-        raise RecipeError(f"{where}: 'for_each' makes {combinations:,} configs; a recipe "
-                          f"holds at most {MAX_CONFIGS:,} configs")
+        raise RecipeError(_say("too_many_configs", where=where, configs=f"{combinations:,}",
+                               most=f"{MAX_CONFIGS:,}"))
     exclude = entry.get("exclude") or []
     if not isinstance(exclude, list) or any(not isinstance(x, dict) for x in exclude):
-        raise RecipeError(f"{where}: 'exclude' must be a list of mappings of fields to values")
+        raise RecipeError(_say("bad_exclude", where=where))
     out = []
     for values in itertools.product(*(for_each[f] for f in fields)):
         merged = {k: v for k, v in entry.items() if k not in ("for_each", "exclude")}
@@ -300,8 +295,8 @@ def _expand(entry: dict, where: str) -> list[ConfigSpec]:
         name = _fill(str(entry.get("name", "")), merged)
         unfilled = PLACEHOLDER.search(name)
         if unfilled:
-            raise RecipeError(f"{where}: name placeholder {unfilled.group(0)} is not a field; "
-                              f"accepted: {', '.join('{' + k + '}' for k in merged)}")
+            raise RecipeError(_say("unknown_placeholder", where=where,
+                                   placeholder=unfilled.group(0), fields=list(merged)))
         merged["description"] = _fill(str(entry.get("description", "")), merged)
         if "family" in merged and "form" in for_each and _lacks_form(merged):
             continue
@@ -324,11 +319,9 @@ def _lacks_form(entry: dict) -> bool:
 
 def _config(name: str, entry: dict, where: str) -> ConfigSpec:
     if not name:
-        raise RecipeError(f"{where}: every config needs a 'name'")
+        raise RecipeError(_say("no_name", where=where))
     if not CONFIG_NAME.fullmatch(name):
-        raise RecipeError(f"{where}: config name {name!r:.80} is not accepted: it names a "
-                          "folder of the dataset, so it is 1-100 letters, digits, '_' or '-', "
-                          "starting with a letter or digit (e.g. gripper_planning_bool)")
+        raise RecipeError(_say("bad_name", where=where, name=f"{name!r:.80}"))
     where = f"{where} ({name})"
     if "science" in entry and "family" not in entry and "task" not in entry:
         return _science_config(name, entry, where)
@@ -343,14 +336,14 @@ def _next_observation_config(name: str, entry: dict, where: str) -> ConfigSpec:
     """Next-observation rows (racbench/tasks/next_observation.py): keys of their own."""
     bad = sorted(set(map(str, entry)) - set(NEXT_OBSERVATION_KEYS))
     if bad:
-        raise RecipeError(f"{where}: unknown key '{bad[0]}' for a {next_observation.NAME} "
-                          f"config; accepted: {', '.join(NEXT_OBSERVATION_KEYS)}")
+        raise RecipeError(_say("unknown_config_key", where=where, key=bad[0],
+                               kind=next_observation.NAME, accepted=NEXT_OBSERVATION_KEYS))
     splits = _splits(entry, where)
     try:
         cfg = next_observation.NextObservationConfig.from_entry(entry).validate()
         cfg.check_splits(splits)
     except ValueError as exc:
-        raise RecipeError(f"{where}: {exc}") from None
+        raise RecipeError(_say("refused", where=where, reason=exc)) from None
     return ConfigSpec(name, str(entry.get("description", "")), cfg, splits)
 
 
@@ -360,12 +353,11 @@ def _science_config(name: str, entry: dict, where: str) -> ConfigSpec:
     no sizes are given."""
     bad = sorted(set(map(str, entry)) - set(SCIENCE_KEYS))
     if bad:
-        raise RecipeError(f"{where}: unknown key '{bad[0]}' for a science config; accepted: "
-                          f"{', '.join(SCIENCE_KEYS)}")
+        raise RecipeError(_say("unknown_config_key", where=where, key=bad[0], kind="science",
+                               accepted=SCIENCE_KEYS))
     settings = entry.get("simplifications", [""])
     if isinstance(settings, str) or not isinstance(settings, list):
-        raise RecipeError(f"{where}: 'simplifications' must be a list of settings "
-                          "such as ['', easy, 'teleport,openDoors']")
+        raise RecipeError(_say("science_simplifications", where=where))
     kind = _gold_rows_kind(entry, where)
     cfg = ScienceGoldConfig(str(entry["science"]), tuple(str(s or "") for s in settings),
                             bool(entry.get("valid_actions", False)), kind,
@@ -379,12 +371,12 @@ def _rule_gold_config(name: str, entry: dict, where: str) -> ConfigSpec:
     sizes are given."""
     bad = sorted(set(map(str, entry)) - set(RULE_GOLD_KEYS))
     if bad:
-        raise RecipeError(f"{where}: unknown key '{bad[0]}' for a rule world's gold rows "
-                          f"(no 'family'); accepted: {', '.join(RULE_GOLD_KEYS)}")
+        raise RecipeError(_say("unknown_config_key", where=where, key=bad[0], kind="rules",
+                               accepted=RULE_GOLD_KEYS))
     knobs = entry.get("rule_options") or {}
     if not isinstance(knobs, dict):
-        raise RecipeError(f"{where}: 'rule_options' must map knobs ({', '.join(RULE_OPTIONS)}) "
-                          f"to values, got {knobs!r}")
+        raise RecipeError(_say("bad_rule_options", where=where, knobs=RULE_OPTIONS,
+                               value=repr(knobs)))
     cfg = RuleGoldConfig(str(entry["rules"]), tuple(sorted((str(k), v) for k, v in knobs.items())),
                          bool(entry.get("valid_actions", False)), _gold_rows_kind(entry, where),
                          entry.get("history", DEFAULT_HISTORY))
@@ -394,9 +386,7 @@ def _rule_gold_config(name: str, entry: dict, where: str) -> ConfigSpec:
 def _gold_rows_kind(entry: dict, where: str) -> str:
     kind = entry.get("rows", "trajectory")
     if "history" in entry and kind == "trajectory":
-        raise RecipeError(f"{where}: 'history' is for rows: behaviour_cloning or "
-                          "return_conditioned (one row per gold step); trajectory rows hold "
-                          "every step")
+        raise RecipeError(_say("history_of_trajectory", where=where))
     return str(kind)
 
 
@@ -405,49 +395,46 @@ def _gold_spec(name: str, entry: dict, where: str, cfg) -> ConfigSpec:
     try:
         cfg.validate()
     except ValueError as exc:
-        raise RecipeError(f"{where}: {exc}") from None
+        raise RecipeError(_say("refused", where=where, reason=exc)) from None
     sizes = cfg.rows(name, 0, SPLITS).split_sizes()
     return ConfigSpec(name, str(entry.get("description", "")), cfg, sizes)
 
 
 def _task_config(name: str, entry: dict, where: str) -> ConfigSpec:
     if "task" in entry and "family" in entry:
-        raise RecipeError(f"{where}: give either 'task' (TRAC) or 'family', not both")
+        raise RecipeError(_say("task_and_family", where=where))
     bad = sorted(set(map(str, entry)) - set(TASK_KEYS))
     if bad:
-        raise RecipeError(f"{where}: unknown key '{bad[0]}' for a task config; accepted: "
-                          f"{', '.join(TASK_KEYS)}")
+        raise RecipeError(_say("unknown_config_key", where=where, key=bad[0], kind="task",
+                               accepted=TASK_KEYS))
     entry = dict(TRAC_DEFAULTS if "task" in entry else FAMILY_DEFAULTS, **entry)
     problems = entry.get("problems") or {}
     if not isinstance(problems, dict) or any(
             not isinstance(v, list) or not all(isinstance(p, (str, int)) and
                                                not isinstance(p, bool) for p in v)
             for v in problems.values()):
-        raise RecipeError(f"{where}: 'problems' must map splits to lists of problem names "
-                          "(p01, ...), files, or science-task variations")
+        raise RecipeError(_say("bad_problems", where=where))
     length = entry["length"]
     lengths = tuple(length) if isinstance(length, list) else (length,)
     if any(not isinstance(n, int) or isinstance(n, bool) for n in lengths):
-        raise RecipeError(f"{where}: 'length' must be an integer or a list of integers, "
-                          f"got {length!r}")
+        raise RecipeError(_say("bad_length", where=where, value=repr(length)))
     if entry["objects"] is not None and (not isinstance(entry["objects"], int)
                                          or isinstance(entry["objects"], bool)):
-        raise RecipeError(f"{where}: 'objects' must be an integer, got {entry['objects']!r}")
+        raise RecipeError(_say("bad_objects", where=where, value=repr(entry["objects"])))
     kinds = entry.get("query_kinds", ["literal", "conjunction"])
     kinds = [kinds] if isinstance(kinds, str) else kinds
     if not isinstance(kinds, list):
-        raise RecipeError(f"{where}: 'query_kinds' must be a list such as [literal, "
-                          f"conjunction], got {kinds!r}")
+        raise RecipeError(_say("bad_query_kinds", where=where, value=repr(kinds)))
     obfuscation = entry.get("obfuscation")
     simplifications = entry.get("simplifications", "")
     if not isinstance(simplifications, str):
-        raise RecipeError(f"{where}: 'simplifications' of a task config is one setting such "
-                          f"as 'easy' or 'teleport,openDoors', got {simplifications!r}")
+        raise RecipeError(_say("task_simplifications", where=where,
+                               value=repr(simplifications)))
     problems = {k: [str(p) for p in v] for k, v in problems.items()}
     rule_options = entry.get("rule_options") or {}
     if not isinstance(rule_options, dict):
-        raise RecipeError(f"{where}: 'rule_options' must map knobs ({', '.join(RULE_OPTIONS)}) "
-                          f"to values, got {rule_options!r}")
+        raise RecipeError(_say("bad_rule_options", where=where, knobs=RULE_OPTIONS,
+                               value=repr(rule_options)))
     cfg = TaskConfig(family=str(entry.get("family", entry.get("task", ""))),
                      domain=str(entry["domain"]), form=str(entry["form"]), lengths=lengths,
                      problems={k: tuple(v) for k, v in problems.items()},
@@ -462,30 +449,28 @@ def _task_config(name: str, entry: dict, where: str) -> ConfigSpec:
     try:
         cfg.validate()
     except ValueError as exc:
-        raise RecipeError(f"{where}: {exc}") from None
+        raise RecipeError(_say("refused", where=where, reason=exc)) from None
     splits = _splits(entry, where)
     missing = [s for s in splits if s not in cfg.problems] if cfg.problems else []
     if missing:
-        raise RecipeError(f"{where}: 'problems' lists no problems for split '{missing[0]}'")
+        raise RecipeError(_say("no_problems_for", where=where, split=missing[0]))
     return ConfigSpec(name, str(entry.get("description", "")), cfg, splits)
 
 
 def _phrasing_path(entry: dict, where: str) -> str:
     value = entry.get("phrasing", "")
     if not isinstance(value, str):
-        raise RecipeError(f"{where}: 'phrasing' must be the path of a phrasing file "
-                          f"(e.g. phrasing.yaml), got {value!r}")
+        raise RecipeError(_say("bad_phrasing", where=where, value=repr(value)))
     return value
 
 
 def _splits(entry: dict, where: str) -> dict[str, int]:
     splits = entry.get("splits")
     if not isinstance(splits, dict) or not splits:
-        raise RecipeError(f"{where}: 'splits' must map some of {', '.join(SPLITS)} to row counts")
+        raise RecipeError(_say("bad_splits", where=where, splits=SPLITS))
     for split, n in splits.items():
         if split not in SPLITS:
-            raise RecipeError(f"{where}: unknown split '{split}'; accepted: {', '.join(SPLITS)}")
+            raise RecipeError(_say("unknown_split", where=where, split=split, splits=SPLITS))
         if not isinstance(n, int) or isinstance(n, bool) or n < 2 or n % 2 or n > MAX_SPLIT_ROWS:
-            raise RecipeError(f"{where}: split '{split}' needs an even number of rows >= 2 "
-                              f"(labels are exactly 50/50), got {n!r}")
+            raise RecipeError(_say("odd_split", where=where, split=split, value=repr(n)))
     return {s: splits[s] for s in SPLITS if s in splits}

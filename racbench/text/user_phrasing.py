@@ -33,6 +33,7 @@ from pathlib import Path
 import yaml
 
 from racbench.errors import InputError
+from racbench.text import sayer
 from racbench.worlds.strips.model import Domain
 from racbench.worlds.strips.sexpr import SList, Source, read
 
@@ -46,6 +47,9 @@ _PLACEHOLDER = re.compile(r"\{([^{}\s]*)\}")
 class PhrasingError(InputError):
     """A phrasing file we cannot accept; the message names file, line, key and what is
     accepted."""
+
+
+_say = sayer("cli", ("phrasing_file.j2",))
 
 
 @dataclass(frozen=True)
@@ -131,25 +135,23 @@ def load_phrasing(path: str | Path, domain: Domain, domain_text: str) -> Phrasin
     the line and the key of the first problem and what is accepted."""
     path = Path(path)
     if not path.is_file():
-        raise PhrasingError(f"phrasing file {path} does not exist or is not a file")
+        raise PhrasingError(_say("no_file", path=path))
     raw = path.read_bytes()
     if len(raw) > MAX_BYTES:
-        raise PhrasingError(f"{path}: {len(raw)} bytes; a phrasing file may have at most "
-                            f"{MAX_BYTES}")
+        raise PhrasingError(_say("too_big", path=path, size=len(raw), most=MAX_BYTES))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise PhrasingError(f"{path}: byte {exc.start} is not UTF-8; save the file as "
-                            "UTF-8") from None
+        raise PhrasingError(_say("not_utf8", path=path, byte=exc.start)) from None
     try:
         node = yaml.compose(text)
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "not YAML"
-        raise PhrasingError(f"{path}{where}: not valid YAML ({problem}); a phrasing file "
-                            f"maps {', '.join(SECTIONS)} to entries") from None
+        raise PhrasingError(_say("not_yaml", where=f"{path}{where}",
+                                 problem=getattr(exc, "problem", None),
+                                 sections=SECTIONS)) from None
     lines = _key_lines(node)
     return _Checker(path, lines, domain, parameter_names(domain, domain_text)).check(data)
 
@@ -173,18 +175,17 @@ class _Checker:
         line = next((self.lines[keys[:n]] for n in range(len(keys), 0, -1)
                      if keys[:n] in self.lines), None)
         where = f"{self.path}:{line}" if line else str(self.path)
-        return PhrasingError(f"{where}: {'.'.join(keys)}: {message}" if keys
-                             else f"{where}: {message}")
+        return PhrasingError(_say("at", where=where, keys=keys, message=message))
 
     def check(self, data) -> Phrasing:
         if data is None:
             data = {}
         if not isinstance(data, dict):
-            raise self.fail((), f"must map {', '.join(SECTIONS)} to entries, got "
-                                f"{type(data).__name__}")
+            raise self.fail((), _say("not_a_mapping", sections=SECTIONS,
+                                     got=type(data).__name__))
         for key in data:
             if str(key) not in SECTIONS:
-                raise self.fail((str(key),), f"unknown section; accepted: {', '.join(SECTIONS)}")
+                raise self.fail((str(key),), _say("unknown_section", sections=SECTIONS))
         types = self._types(data.get("types") or {})
         predicates = self._predicates(data.get("predicates") or {})
         actions = self._actions(data.get("actions") or {})
@@ -194,12 +195,11 @@ class _Checker:
 
     def _section(self, name: str, value, known) -> dict:
         if not isinstance(value, dict):
-            raise self.fail((name,), "must map names to entries")
+            raise self.fail((name,), _say("section_not_a_mapping"))
         for key in value:
             if str(key) not in known:
-                choices = ", ".join(sorted(known)) or "none"
-                raise self.fail((name, str(key)), f"the domain {self.domain.name} has no "
-                                f"such {name[:-1]}; accepted: {choices}")
+                raise self.fail((name, str(key)), _say("no_such_symbol", domain=self.domain.name,
+                                                       kind=name[:-1], accepted=sorted(known)))
         return {str(k): v for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
 
     def _types(self, value) -> dict[str, str]:
@@ -208,21 +208,19 @@ class _Checker:
         out = {}
         for name, noun in self._section("types", value, known).items():
             if not isinstance(noun, str) or not noun.strip() or "{" in noun:
-                raise self.fail(("types", name), "must be a noun such as 'room', "
-                                f"got {noun!r}")
+                raise self.fail(("types", name), _say("not_a_noun", got=repr(noun)))
             out[name] = " ".join(noun.split())
         return out
 
     def _sentence(self, keys: tuple, symbol: str, value) -> str:
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(keys, f"must be a sentence such as '{self._example(symbol)}', "
-                                  f"got {value!r}")
+            raise self.fail(keys, _say("not_a_sentence", example=self._example(symbol),
+                                       got=repr(value)))
         params = self.params.get(symbol, ())
         for name in _PLACEHOLDER.findall(value):
             if name not in params:
-                accepted = ", ".join("{" + p + "}" for p in params) or "none"
-                raise self.fail(keys, f"{{{name}}} is not a parameter of {symbol}; "
-                                      f"accepted: {accepted}")
+                raise self.fail(keys, _say("not_a_parameter", name=name, symbol=symbol,
+                                           params=params))
         return " ".join(value.split()).rstrip(".")
 
     def _example(self, symbol: str) -> str:
@@ -235,10 +233,10 @@ class _Checker:
                 missing = [p for p in POLARITIES if not isinstance(entry, dict) or p not in entry]
                 extra = [str(k) for k in entry if str(k) not in POLARITIES] \
                     if isinstance(entry, dict) else []
-                what = f"unknown key '{extra[0]}'" if extra else \
-                    f"needs '{missing[0]}'" if isinstance(entry, dict) else "must be a mapping"
-                raise self.fail(("predicates", name), f"{what}; a predicate takes exactly "
-                                f"{' and '.join(POLARITIES)} (a sentence each)")
+                raise self.fail(("predicates", name), _say(
+                    "bad_predicate_entry", extra=extra[0] if extra else None,
+                    missing=missing[0] if isinstance(entry, dict) and missing else None,
+                    polarities=POLARITIES))
             out[name] = {p: self._sentence(("predicates", name, p), name, entry[p])
                          for p in POLARITIES}
         return out

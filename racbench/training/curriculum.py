@@ -21,10 +21,12 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from racbench.tasks.config import ConfigError
+from racbench.text import sayer
 from racbench.training.levels import LEVELS, level_index
 
 log = logging.getLogger("racbench.training")
 STATE_VERSION = 1
+_say = sayer("cli", ("curriculum.j2",))
 
 
 class Curriculum:
@@ -32,8 +34,7 @@ class Curriculum:
                  window: int = 32, tasks: Iterable[str] = ()):
         low, high = _band(band)
         if not isinstance(window, int) or isinstance(window, bool) or window < 1:
-            raise ConfigError(f"window must be a positive integer (scores per decision), "
-                              f"got {window!r}")
+            raise ConfigError(_say("bad_window", window=repr(window)))
         self.start, self.band, self.window = LEVELS[level_index(start)], (low, high), window
         self.levels: dict[str, str] = {}
         self.recent: dict[str, list[float]] = {}
@@ -60,7 +61,7 @@ class Curriculum:
         """Take one score of `task`; returns the move it caused, or None."""
         value = float(getattr(score, "value", score))
         if not 0.0 <= value <= 1.0:
-            raise ConfigError(f"a score is a number from 0 to 1, got {score!r}")
+            raise ConfigError(_say("bad_score", score=repr(score)))
         key = self._key(task)
         self.track([key])
         self.updates += 1
@@ -82,8 +83,9 @@ class Curriculum:
         self.levels[key] = LEVELS[index + step]
         self.recent[key] = []
         self.moves.append(move)
-        log.info("curriculum: %s %s -> %s (accuracy %.3f over %d scores)", key, move["from"],
-                 move["to"], accuracy, self.window)
+        if log.isEnabledFor(logging.INFO):
+            log.info(_say("moved", task=key, start=move["from"], to=move["to"],
+                          accuracy=f"{accuracy:.3f}", window=self.window))
         return move
 
     def _key(self, task: str | Mapping[str, Any]) -> str:
@@ -92,14 +94,12 @@ class Curriculum:
 
             return row_task(task)
         if not isinstance(task, str) or not task:
-            raise ConfigError(f"a task is named as a stream names it ('family@world'), "
-                              f"by its family, or given as the scored row; got {task!r}")
+            raise ConfigError(_say("bad_task", task=repr(task)))
         if "@" in task:
             return task
         known = [k for k in self.levels if k.split("@")[0] == task]
         if len(known) > 1:
-            raise ConfigError(f"family '{task}' is asked on several worlds here: name one "
-                              f"of {', '.join(sorted(known))}")
+            raise ConfigError(_say("ambiguous_family", family=task, tasks=sorted(known)))
         return known[0] if known else task
 
     # -- state ------------------------------------------------------------------------------
@@ -119,11 +119,13 @@ class Curriculum:
         return path
 
     @classmethod
-    def from_state(cls, state: Mapping[str, Any], where: str = "state") -> "Curriculum":
+    def from_state(cls, state: Mapping[str, Any], where: str | None = None) -> "Curriculum":
+        """A curriculum from its saved state; `where` (a file) names it in errors."""
+        where = where or _say("state")
         try:
             if state.get("version") != STATE_VERSION:
-                raise ConfigError(f"{where}: version must be {STATE_VERSION}, got "
-                                  f"{state.get('version')!r}")
+                raise ConfigError(_say("at", where=where, message=_say(
+                    "bad_version", version=STATE_VERSION, got=repr(state.get("version")))))
             made = cls(start=state["start"], band=tuple(state["band"]),
                        window=state["window"])
             for key, level in state["levels"].items():
@@ -132,12 +134,10 @@ class Curriculum:
             made.moves = [dict(m) for m in state["moves"]]
             made.updates = int(state["updates"])
         except ConfigError as exc:
-            raise ConfigError(f"{where}: {exc}" if not str(exc).startswith(where) else
-                              str(exc)) from None
+            raise ConfigError(_say("at", where=where, message=exc)
+                              if not str(exc).startswith(where) else str(exc)) from None
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ConfigError(f"{where}: not a curriculum's saved state ({exc!r}); it holds "
-                              "version, start, band, window, levels, recent, moves, "
-                              "updates") from None
+            raise ConfigError(_say("not_a_state", where=where, reason=repr(exc))) from None
         return made
 
     @classmethod
@@ -145,7 +145,7 @@ class Curriculum:
         try:
             state = json.loads(Path(path).read_text())
         except (OSError, ValueError) as exc:
-            raise ConfigError(f"{path}: cannot read a curriculum's state: {exc}") from None
+            raise ConfigError(_say("unreadable_state", path=path, reason=exc)) from None
         return cls.from_state(state, str(path))
 
 
@@ -155,6 +155,5 @@ def _band(band: Any) -> tuple[float, float]:
     except (TypeError, ValueError):
         low = high = -1.0
     if not 0.0 <= low < high <= 1.0:
-        raise ConfigError(f"band is (low, high) accuracies with 0 <= low < high <= 1, got "
-                          f"{band!r}")
+        raise ConfigError(_say("bad_band", band=repr(band)))
     return low, high

@@ -37,9 +37,10 @@ unchecked under ``--require-checked`` (docs/verify.md).
 
 The package by job: ``engines`` (a row as a unified-planning problem; Fast Downward's
 costs), ``families`` (one re-derivation per question family), ``dataset`` (a built
-folder's rows over worker processes), ``report`` (what was found), and for Fast
-Downward alone ``sas`` (its task format), ``fd_stepper``, ``fd_search`` (translator and
-search processes) and ``fd_context`` (the families' questions answered with them).
+folder's rows over worker processes), ``report`` (what was found), ``words`` (every
+sentence it says, from templates/cli/verify.j2), and for Fast Downward alone ``sas``
+(its task format), ``fd_stepper``, ``fd_search`` (translator and search processes) and
+``fd_context`` (the families' questions answered with them).
 """
 
 from racbench.checks.verify.dataset import find_configs, verify_dataset, verify_row

@@ -9,8 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from racbench.checks.verify.engines import (FD_TIMEOUT, INSTALL_HINT, Engine,
-                                           fd_available, up_available)
+from racbench.checks.verify.engines import FD_TIMEOUT, Engine, fd_available, up_available
 from racbench.checks.verify.families import check_row
 from racbench.checks.verify.fd_context import FD_SEARCH, FdContext
 from racbench.checks.verify.fd_search import downward_binary, translator_available
@@ -20,6 +19,7 @@ from racbench.checks.verify.replay_next_observation import check_next_observatio
 from racbench.checks.verify.replay_rules import check_rule_row
 from racbench.checks.verify.report import (Claims, EngineMissing, Mismatch, NotADataset,
                                           RowCheck, Skip, Unchecked, VerifyReport)
+from racbench.checks.verify.words import say, unusable
 from racbench.export.layout import config_dirs, split_files
 
 
@@ -71,9 +71,9 @@ def verify_row(row: dict, *, optimal: bool | None = None,
         sym = row["symbolic"]
         sym = json.loads(sym) if isinstance(sym, str) else sym
         if not isinstance(sym, dict):
-            raise ValueError("symbolic is not a JSON object")
+            raise ValueError(say("symbolic_not_object"))
         if "family" not in sym:
-            raise ValueError("symbolic JSON names no family: not a racbench row")
+            raise ValueError(say("symbolic_no_family"))
         if sym["family"] == "next_observation":  # replayed in a fresh environment
             check_next_observation(row, sym, claims)
         elif sym.get("world") == "science":  # replayed in a fresh simulator
@@ -82,7 +82,7 @@ def verify_row(row: dict, *, optimal: bool | None = None,
             check_rule_row(row, sym, claims)
         else:
             if not up_available():
-                raise EngineMissing(f"racbench verify needs unified-planning: {INSTALL_HINT}")
+                raise EngineMissing(say("needs_unified_planning"))
             if optimal is None:
                 optimal = fd_available()
             engine = engine_for(bool(optimal), fd_timeout)
@@ -108,25 +108,22 @@ def verify_row(row: dict, *, optimal: bool | None = None,
     except (KeyError, ValueError, TypeError, IndexError) as exc:
         if _raised_in_engine(exc):
             return claims.result(unchecked=_engine_error(exc))
-        what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-        claims.fail("symbolic", f"cannot be checked: {what}")
+        claims.fail("symbolic", unusable(exc))
     except Exception as exc:  # an engine error on this row: it is unchecked, go on
         return claims.result(unchecked=_engine_error(exc))
     return claims.result(engines=engines)
 
 
 def _engine_error(exc: BaseException) -> str:
-    return f"{type(exc).__name__} in an engine: {' '.join(str(exc).split())[:160]}"
+    return say("engine_error", kind=type(exc).__name__, text=" ".join(str(exc).split())[:160])
 
 
 def _fd_check(row: dict, sym: dict, optimal: bool, fd_timeout: float,
               refused: str) -> RowCheck:
     """The row's claims by Fast Downward's translator, the finite-domain stepper and
     Fast Downward's search, after unified-planning refused it (`refused`: why)."""
-    refused = f"unified-planning: {refused}"
     if not translator_available():
-        return Claims().result(unchecked=f"{refused}; Fast Downward's translator is not "
-                                         f"installed ({INSTALL_HINT})")
+        return Claims().result(unchecked=say("neither_engine", up=refused, fd=None))
     claims = Claims()
     made: list[FdContext] = []
 
@@ -139,12 +136,12 @@ def _fd_check(row: dict, sym: dict, optimal: bool, fd_timeout: float,
     except Skip as skip:
         claims.skip("label", str(skip))
     except Unchecked as exc:
-        return claims.result(unchecked=f"{refused}; Fast Downward: {exc}")
+        return claims.result(unchecked=say("neither_engine", up=refused, fd=str(exc)))
     except (KeyError, ValueError, TypeError, IndexError) as exc:
-        what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-        claims.fail("symbolic", f"cannot be checked: {what}")
+        claims.fail("symbolic", unusable(exc))
     except Exception as exc:
-        return claims.result(unchecked=f"{refused}; Fast Downward: {_engine_error(exc)}")
+        return claims.result(unchecked=say("neither_engine", up=refused,
+                                           fd=_engine_error(exc)))
     return claims.result(engines=sorted(made[0].used) if made else [])
 
 
@@ -176,12 +173,11 @@ def find_configs(root: Path) -> dict[str, dict[str, list[Path]]]:
     subfolders) or one config folder."""
     root = Path(root)
     if not root.is_dir():
-        raise NotADataset(f"{root} is not a racbench dataset: no such folder")
+        raise NotADataset(say("no_such_folder", root=root))
     folders = [root] if any(root.glob("*.parquet")) else config_dirs(root)
     configs = {folder.name: split_files(folder) for folder in folders}
     if not configs:
-        raise NotADataset(f"{root} is not a racbench dataset: no config folders with "
-                          f"Parquet files")
+        raise NotADataset(say("no_config_folders", root=root))
     import pyarrow.parquet as pq
 
     for name, splits in configs.items():
@@ -189,10 +185,10 @@ def find_configs(root: Path) -> dict[str, dict[str, list[Path]]]:
             try:
                 columns = pq.read_schema(files[0]).names
             except Exception as exc:
-                raise NotADataset(f"{files[0]} is not a readable Parquet file: {exc}") from None
+                raise NotADataset(say("damaged_shard", path=files[0], reason=exc)) from None
             if "symbolic" not in columns and not replay_imitation.replays(columns):
-                raise NotADataset(f"{root} is not a racbench dataset: {files[0].relative_to(root.parent)}"
-                                  f" has no 'symbolic' column")
+                raise NotADataset(say("no_symbolic_column", root=root,
+                                      file=files[0].relative_to(root.parent)))
     return configs
 
 
@@ -263,27 +259,22 @@ def verify_dataset(root: Path, *, limit: int | None = None,
     root = Path(root)
     found = find_configs(root)
     if not up_available():
-        raise EngineMissing(f"racbench verify needs unified-planning: {INSTALL_HINT}")
+        raise EngineMissing(say("needs_unified_planning"))
     if configs:
         unknown = [c for c in configs if c not in found]
         if unknown:
-            raise NotADataset(f"no config {', '.join(unknown)} in {root}; available: "
-                              f"{', '.join(found)}")
+            raise NotADataset(say("unknown_configs", unknown=unknown, root=root, found=found))
         found = {c: found[c] for c in configs}
     report = VerifyReport(root, require_checked=require_checked)
     have_fd = fd_available()
     if optimal is None or optimal:
         if not have_fd:
             if require_optimal:
-                raise EngineMissing(f"Fast Downward (up-fast-downward) is not installed: "
-                                    f"{INSTALL_HINT}")
-            report.notes.append("Fast Downward (up-fast-downward) is not installed: "
-                                f"skipping optimal-cost checks ({INSTALL_HINT})")
+                raise EngineMissing(say("fd_missing"))
+            report.notes.append(say("fd_missing_skipping"))
         report.optimal = have_fd
     if not translator_available():
-        report.notes.append("Fast Downward's translator (fast-downward-translate) is not "
-                            "installed: rows unified-planning refuses stay unchecked "
-                            f"({INSTALL_HINT})")
+        report.notes.append(say("translator_missing_note"))
     limits = {config: _split_limits(splits, limit) for config, splits in found.items()}
     chunks = sum(-(-n // CHUNK_ROWS) for per_split in limits.values() for n in per_split.values())
     work = _jobs(found, limits, report.optimal, fd_timeout)
@@ -298,11 +289,9 @@ def verify_dataset(root: Path, *, limit: int | None = None,
                 report.unchecked[check.unchecked] += 1
             report.engines.update(check.engines)
             if per_row:
-                report.row_lines.append(
-                    f"{config}/{split} {row_id}: " + (f"unchecked ({check.unchecked})"
-                                                      if check.unchecked else
-                                                      "checked by " + (", ".join(check.engines)
-                                                                       or "no engine")))
+                report.row_lines.append(say("row_engines", config=config, split=split,
+                                            row_id=row_id, unchecked=check.unchecked,
+                                            engines=check.engines))
             if not check.ok:
                 report.mismatches.append(Mismatch(config, split, row_id, check.message))
         if progress is not None:

@@ -9,6 +9,7 @@ import os
 from typing import Any, Iterable, Sequence
 
 from racbench.checks.verify.report import Skip, Unchecked
+from racbench.checks.verify.words import say
 from racbench.errors import InputError
 
 
@@ -17,7 +18,6 @@ COST_CACHE = 50_000
 #: Seconds Fast Downward may search one problem before the claim is skipped.
 FD_TIMEOUT = 120.0
 FD_ENGINE = "fast-downward-opt"
-INSTALL_HINT = "pip install 'racbench[verify]'"
 
 
 def up_available() -> bool:
@@ -80,19 +80,19 @@ def _symbol(prob, term: Sequence[str], kind: str):
     not fit the problem (names are tried as written, then lower-cased)."""
     name, *args = term
     if kind == "predicate":
-        has, get, text, noun = prob.has_fluent, prob.fluent, atom_text(term), "arguments"
+        has, get, text = prob.has_fluent, prob.fluent, atom_text(term)
     else:
-        has, get, text, noun = prob.has_action, prob.action, term_text(term), "parameters"
+        has, get, text = prob.has_action, prob.action, term_text(term)
     name = name if has(name) else name.lower()
     if not has(name):
-        raise ValueError(f"unknown {kind} {name} in {text}")
+        raise ValueError(say("unknown_symbol", kind=kind, name=name, term=text))
     symbol = get(name)
     arity = symbol.arity if kind == "predicate" else len(symbol.parameters)
     if arity != len(args):
-        raise ValueError(f"{text}: {name} takes {arity} {noun}")
+        raise ValueError(say("wrong_arity", kind=kind, term=text, name=name, arity=arity))
     for a in args:
         if not prob.has_object(a):
-            raise ValueError(f"unknown object {a} in {text}")
+            raise ValueError(say("unknown_object", name=a, term=text))
     return symbol, tuple(prob.object(a) for a in args)
 
 
@@ -138,8 +138,7 @@ def _read_domain(text: str):
     try:
         return up_domain(parse_domain(text, "<row's domain_pddl>"))
     except (Untranslatable, InputError) as exc:
-        raise Unchecked(f"unified-planning cannot read the domain ({refused}) and its "
-                        f"model cannot be built ({exc})") from None
+        raise Unchecked(say("domain_unreadable", refused=refused, reason=exc)) from None
 
 
 def _private_sas_file(planner):
@@ -226,7 +225,7 @@ class Engine:
             if prob.has_object(name):
                 continue
             if not prob.has_type(typ):
-                raise ValueError(f"object {name} has type {typ}, not a type of the domain")
+                raise ValueError(say("unknown_type", name=name, type=typ))
             prob.add_object(Object(name, prob.user_type(typ)))
         for atom in state:
             prob.set_initial_value(self.atom(prob, atom), True)
@@ -320,7 +319,7 @@ class Engine:
     def optimal_cost(self, prob) -> int | None:
         """Length of a shortest plan of prob (None: unsolvable), by Fast Downward."""
         if not self.optimal:
-            raise Skip("no Fast Downward")
+            raise Skip(say("no_fast_downward"))
         shape = "\n".join([*(str(a) for a in prob.actions), *(str(f) for f in prob.fluents),
                             *sorted(str(g) for g in prob.goals),
                             *sorted(f"{o.name} - {o.type}" for o in prob.all_objects)])
@@ -350,10 +349,9 @@ class Engine:
         elif result.status == S.UNSOLVABLE_PROVEN:
             cost = None
         elif result.status == S.TIMEOUT:
-            raise Skip("Fast Downward timeout")
+            raise Skip(say("fd_timeout"))
         else:
-            raise Unchecked(f"Fast Downward through unified-planning returned "
-                            f"{result.status.name}")
+            raise Unchecked(say("fd_status", status=result.status.name))
         if len(self._costs) >= COST_CACHE:
             self._costs.clear()
         self._costs[key] = cost

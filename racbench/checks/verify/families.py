@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, Sequence
 from racbench.checks.verify.engines import (Engine, alternatives_of, atom_text, literal_of,
                                             term_text)
 from racbench.checks.verify.report import Claims, Skip, show_value
+from racbench.checks.verify.words import say
 
 
 def _row_label(row: dict) -> bool | None:
@@ -86,7 +87,7 @@ class AcpContext(RowView):
     def valid(self, plan: Sequence[Sequence[str]], goal: Iterable[Any] | None = None) -> bool:
         """UP's PlanValidator: `plan` executes from the state and reaches the goal."""
         if goal is None and not self.goal:
-            raise ValueError(f"{self.sym.get('family')} row without a goal")
+            raise ValueError(say("no_goal", family=self.sym.get("family")))
         return self.engine.validate(self.with_goal(goal), plan)
 
     def cost(self, state=None, goal: Iterable[Any] | None = None) -> int | None:
@@ -158,30 +159,38 @@ def _literal_set(items: Iterable[Any]) -> set[tuple]:
 
 
 def _set_difference(what: str, stored: Iterable, derived: Iterable) -> str | None:
+    """`what` (a sentence of verify.j2) the answer misses or wrongly has."""
     stored, derived = set(stored), set(derived)
     if stored == derived:
         return None
-    missing = sorted(derived - stored)
-    extra = sorted(stored - derived)
-    parts = []
-    if missing:
-        parts.append(f"misses {show_value([list(x) if isinstance(x, tuple) else x for x in missing])}")
-    if extra:
-        parts.append(f"wrongly has {show_value([list(x) if isinstance(x, tuple) else x for x in extra])}")
-    return f"{what}: the answer " + " and ".join(parts)
+
+    def shown(items: set) -> str | None:
+        """The items as JSON, sorted; None for none."""
+        if not items:
+            return None
+        return show_value([list(x) if isinstance(x, tuple) else x for x in sorted(items)])
+
+    return say("answer_differs", what=what, missing=shown(derived - stored),
+               extra=shown(stored - derived))
 
 
 def _shortest_plan(ctx: AcpContext, plan: list, goal: Iterable[Any] | None,
                    what: str) -> str | None:
     """A stored plan must be valid for `goal` and as short as Fast Downward's."""
     if not ctx.valid(plan, goal):
-        return f"{what}: the stored plan {show_value(plan)} is not valid"
+        return say("plan_not_valid", what=what, plan=show_value(plan))
     best = ctx.cost(goal=goal)
     if best != len(plan):
-        return f"{what}: the stored plan has {len(plan)} steps, an optimal one {show_value(best)}"
+        return say("plan_not_shortest", what=what, steps=len(plan), optimal=show_value(best))
+    return _optimal_plan_length(ctx, best)
+
+
+def _optimal_plan_length(ctx: AcpContext, best: int) -> str | None:
+    """The row's optimal_plan_length against the length of an optimal plan found."""
     stored = ctx.row.get("optimal_plan_length")
     if stored is not None and stored != best:
-        return f"optimal_plan_length: stored {stored}, re-derived {best}"
+        return say("differs", claim="optimal_plan_length", stored=show_value(stored),
+                   derived=show_value(best), detail="")
     return None
 
 
@@ -200,14 +209,14 @@ def _applicability(ctx: AcpContext, item: Any) -> bool:
 @acp_open_checker("applicability")
 def _applicability_open(ctx: AcpContext, answer: Any) -> str | None:
     derived = {tuple(t) for t in ctx.applicable_actions()}
-    return _set_difference("applicable actions", {tuple(t) for t in answer}, derived)
+    return _set_difference(say("applicable_actions"), {tuple(t) for t in answer}, derived)
 
 
 # -- progression: the row's one action, then a fact
 
 def _one_step(ctx: AcpContext):
     if not ctx.actions:
-        raise ValueError("progression row without its action")
+        raise ValueError(say("no_action", family="progression"))
     return ctx.after(ctx.actions[:1])[0]
 
 
@@ -221,10 +230,11 @@ def _progression(ctx: AcpContext, item: Any) -> bool:
 def _progression_open(ctx: AcpContext, answer: Any) -> str | None:
     end = _one_step(ctx)
     if end is None:
-        return f"progression: the action {term_text(ctx.actions[0])} is not applicable"
+        return say("action_not_applicable", family="progression",
+                   action=term_text(ctx.actions[0]))
     before, after = ctx.atoms(ctx.state), ctx.atoms(end)
     derived = {(a, True) for a in after - before} | {(a, False) for a in before - after}
-    return _set_difference("changed facts", _literal_set(answer), derived)
+    return _set_difference(say("changed_facts"), _literal_set(answer), derived)
 
 
 # -- reachability: facts (together) not all true now that can become true
@@ -247,8 +257,8 @@ def _reachability(ctx: AcpContext, item: Any) -> bool:
 @acp_open_checker("reachability")
 def _reachability_open(ctx: AcpContext, answer: Any) -> str | None:
     facts = _facts(ctx.sym["subject"])
-    return _shortest_plan(ctx, answer, facts, "a shortest plan making "
-                          + " and ".join(atom_text(literal_of(f)[0]) for f in facts) + " true")
+    return _shortest_plan(ctx, answer, facts, say("shortest_plan_making", facts=[
+        atom_text(literal_of(f)[0]) for f in facts]))
 
 
 # -- action reachability: actions (applicable together) not all applicable now that
@@ -295,20 +305,16 @@ def _action_reachability(ctx: AcpContext, item: Any) -> bool:
 @acp_open_checker("action_reachability")
 def _action_reachability_open(ctx: AcpContext, answer: Any) -> str | None:
     terms = _terms(ctx.sym["subject"])
-    what = ("a shortest plan after which " + " and ".join(term_text(t) for t in terms)
-            + (" are" if len(terms) > 1 else " is") + " applicable")
+    what = say("shortest_plan_to_apply", actions=[term_text(t) for t in terms])
     end, failed = ctx.after(answer)
     if end is None:
-        return f"{what}: the stored plan fails at step {failed + 1}"
+        return say("plan_fails_at", what=what, step=failed + 1)
     if not all(ctx.applicable(t, end) for t in terms):
-        return f"{what}: the stored plan does not get there"
+        return say("plan_falls_short", what=what)
     best = ctx.cost_until_applicable(terms)
     if best != len(answer):
-        return f"{what}: the stored plan has {len(answer)} steps, an optimal one {show_value(best)}"
-    stored = ctx.row.get("optimal_plan_length")
-    if stored is not None and stored != best:
-        return f"optimal_plan_length: stored {stored}, re-derived {best}"
-    return None
+        return say("plan_not_shortest", what=what, steps=len(answer), optimal=show_value(best))
+    return _optimal_plan_length(ctx, best)
 
 
 # -- sequences: executability, projection, planning, validation
@@ -322,8 +328,8 @@ def _failure_open(family: str):
     def check(ctx: AcpContext, answer: Any) -> str | None:
         derived = _first_failure(ctx, ctx.actions)
         if answer != derived:
-            return (f"{family}: stored first failing step {show_value(answer)}, "
-                    f"re-derived {show_value(derived)}")
+            return say("first_failure_differs", family=family, stored=show_value(answer),
+                       derived=show_value(derived))
         return None
     return check
 
@@ -341,10 +347,11 @@ def _projection(ctx: AcpContext, item: Any) -> bool:
 def _projection_open(ctx: AcpContext, answer: Any) -> str | None:
     end, failed = ctx.after(ctx.actions)
     if end is None:
-        return f"projection: step {failed + 1} of the actions is not applicable"
+        return say("step_not_applicable", family="projection", step=failed + 1)
     pred = ctx.sym["subject"]
     derived = {a for a in ctx.atoms(end) if a[0] == pred}
-    return _set_difference(f"true {pred} facts", {tuple(a) for a in answer}, derived)
+    return _set_difference(say("true_facts", predicate=pred), {tuple(a) for a in answer},
+                           derived)
 
 
 def _plan_predicate(ctx: AcpContext, item: Any) -> bool:
@@ -353,7 +360,7 @@ def _plan_predicate(ctx: AcpContext, item: Any) -> bool:
 
 def _plan_open(family: str):
     def check(ctx: AcpContext, answer: Any) -> str | None:
-        return _shortest_plan(ctx, answer, None, f"{family}: a shortest plan")
+        return _shortest_plan(ctx, answer, None, say("shortest_plan", family=family))
     return check
 
 
@@ -370,7 +377,7 @@ acp_open_checker("plan_generation")(_plan_open("plan_generation"))
 def _goal_recognition(ctx: AcpContext, item: Any) -> bool:
     goal = item if item is not None else ctx.goal
     if not goal:
-        raise ValueError("goal_recognition row without a goal")
+        raise ValueError(say("no_goal", family="goal_recognition"))
     end = ctx.after(ctx.actions)[0]
     if end is None:
         return False
@@ -384,14 +391,14 @@ def _goal_recognition(ctx: AcpContext, item: Any) -> bool:
 def _justification(ctx: AcpContext, item: Any) -> bool:
     plan, i = ctx.actions, int(item)
     if not 0 <= i < len(plan):
-        raise ValueError(f"step {i} is out of range for a plan of {len(plan)} steps")
+        raise ValueError(say("step_out_of_range", step=i, steps=len(plan)))
     return ctx.valid(plan) and ctx.valid(plan[:i] + plan[i + 1:])
 
 
 @acp_open_checker("justification")
 def _justification_open(ctx: AcpContext, answer: Any) -> str | None:
     derived = {i + 1 for i in range(len(ctx.actions)) if _justification(ctx, i)}
-    return _set_difference("removable steps (1-based)", set(answer or []), derived)
+    return _set_difference(say("removable_steps"), set(answer or []), derived)
 
 
 # -- landmarks: a fact false now and not in the goal that every plan makes true
@@ -427,7 +434,7 @@ def _landmark(ctx: AcpContext, item: Any) -> bool:
     (the family answers False for them)."""
     atom = literal_of(item)[0]
     if not ctx.goal:
-        raise ValueError("landmarks row without a goal")
+        raise ValueError(say("no_goal", family="landmarks"))
     if ctx.holds(ctx.state, atom) or any(literal_of(g)[0] == atom for g in ctx.goal
                                          if alternatives_of(g) is None):
         return False
@@ -437,7 +444,7 @@ def _landmark(ctx: AcpContext, item: Any) -> bool:
 @acp_open_checker("landmarks")
 def _landmarks_open(ctx: AcpContext, answer: Any) -> str | None:
     wrong = [a for a in answer if not _landmark(ctx, a)]
-    return f"landmarks: {show_value(wrong[0])} is not a landmark" if wrong else None
+    return say("not_a_landmark", fact=show_value(wrong[0])) if wrong else None
 
 
 # -- next action: an applicable action that starts a shortest plan
@@ -454,7 +461,7 @@ def _next_action(ctx: AcpContext, item: Any) -> bool:
 @acp_open_checker("next_action")
 def _next_action_open(ctx: AcpContext, answer: Any) -> str | None:
     derived = {tuple(t) for t in ctx.applicable_actions() if _next_action(ctx, t)}
-    return _set_difference("optimal first actions", {tuple(t) for t in answer}, derived)
+    return _set_difference(say("optimal_first_actions"), {tuple(t) for t in answer}, derived)
 
 
 def check_row(engine: Engine | None, row: dict, sym: dict, claims: Claims,
@@ -463,38 +470,38 @@ def check_row(engine: Engine | None, row: dict, sym: dict, claims: Claims,
     `engine`, or on the context `context(row, sym)` returns (fd_context.FdContext)."""
     family, form, answer = sym.get("family"), sym.get("form"), sym.get("answer")
     if row.get("family") not in (None, family):
-        claims.fail("family", f"column says {row['family']}, symbolic says {family}")
+        claims.fail("family", say("column_differs", column=row["family"], symbolic=family))
     if row.get("form") not in (None, form):
-        claims.fail("form", f"column says {row['form']}, symbolic says {form}")
+        claims.fail("form", say("column_differs", column=row["form"], symbolic=form))
     # The row's columns against its symbolic answer (racbench/tasks/rows.py).
     if form == "bool":
         if not isinstance(answer, bool):
-            raise ValueError(f"bool row with answer {answer!r}")
+            raise ValueError(say("bad_bool_answer", answer=repr(answer)))
         label = _row_label(row)
         if label is not None:
-            claims.expect("answer", label, answer, "label column vs symbolic answer")
+            claims.expect("answer", label, answer, say("label_vs_answer"))
         if row.get("answer") is not None:
-            claims.expect("answer", row["answer"], show_value(answer), "answer column")
+            claims.expect("answer", row["answer"], show_value(answer), say("column", name="answer"))
     elif form == "mc":
         if isinstance(answer, bool) or not isinstance(answer, int) \
                 or not 0 <= answer < len(sym.get("options") or []):
-            raise ValueError(f"mc row with answer {answer!r} for "
-                             f"{len(sym.get('options') or [])} options")
+            raise ValueError(say("bad_mc_answer", answer=repr(answer),
+                                 options=len(sym.get("options") or [])))
         if row.get("answer_index") is not None:
-            claims.expect("answer", row["answer_index"], answer, "answer_index column")
+            claims.expect("answer", row["answer_index"], answer, say("column", name="answer_index"))
         if row.get("answer") is not None:
             claims.expect("answer", row["answer"], string.ascii_uppercase[answer],
-                          "answer column")
+                          say("column", name="answer"))
     elif form != "open":
-        raise ValueError(f"unknown ACP form {form!r}")
+        raise ValueError(say("unknown_form", form=repr(form)))
     checker = ACP_CHECKERS.get(family)
     check = None if checker is None else (checker.open if form == "open" else checker.predicate)
     if check is None:
-        claims.skip("label", f"no {form} checker for ACP family {family}")
+        claims.skip("label", say("no_checker", form=form, family=family))
         return
     objects = sym["objects"]
     if not isinstance(objects, dict):
-        raise ValueError("ACP objects must map names to types")
+        raise ValueError(say("objects_not_typed"))
     if context is not None:
         ctx = context(row, sym)
     else:
@@ -505,13 +512,13 @@ def check_row(engine: Engine | None, row: dict, sym: dict, claims: Claims,
         subject = sym.get("subject")
         derived = bool(check(ctx, subject))
         what = show_value(subject) if subject is not None or derived == answer else _sequence_text(ctx)
-        claims.expect("label", answer, derived, f"{family} of {what}")
+        claims.expect("label", answer, derived, say("family_of", family=family, subject=what))
     elif form == "mc":
         correct = [i for i, option in enumerate(sym["options"]) if check(ctx, option)]
         letters = [string.ascii_uppercase[i] for i in correct]
         claims.expect("label", string.ascii_uppercase[answer],
                       letters[0] if len(letters) == 1 else letters,
-                      f"{family}: the options that are correct")
+                      say("correct_options", family=family))
     else:
         problem = check(ctx, answer)
         if problem:
@@ -523,10 +530,9 @@ def check_row(engine: Engine | None, row: dict, sym: dict, claims: Claims,
 def _sequence_text(ctx: AcpContext) -> str:
     """The row's actions, and the first that is not applicable, for a mismatch message."""
     failed = ctx.after(ctx.actions)[1]
-    text = "the actions " + ", ".join(term_text(t) for t in ctx.actions)
-    if failed is not None:
-        text += f" (action {failed + 1} {term_text(ctx.actions[failed])} is not applicable)"
-    return text
+    return say("the_actions", actions=[term_text(t) for t in ctx.actions],
+               failed=None if failed is None else failed + 1,
+               failed_action=None if failed is None else term_text(ctx.actions[failed]))
 
 
 def _acp_optimal_plan_length(ctx: AcpContext, claims: Claims) -> None:
@@ -537,10 +543,10 @@ def _acp_optimal_plan_length(ctx: AcpContext, claims: Claims) -> None:
     if not ctx.goal:
         if ctx.sym.get("form") != "open" or ctx.sym.get("family") not in (
                 "reachability", "action_reachability"):  # those check it with the plan
-            claims.skip("optimal_plan_length", "its goal is not in the row")
+            claims.skip("optimal_plan_length", say("goal_not_in_row"))
         return
     try:
         claims.expect("optimal_plan_length", stored, ctx.cost(),
-                      "Fast Downward from the state to the row's goal")
+                      say("fd_cost_to_goal"))
     except Skip as skip:
         claims.skip("optimal_plan_length", str(skip))

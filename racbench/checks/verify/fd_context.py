@@ -23,6 +23,7 @@ from racbench.checks.verify.fd_stepper import (FdStepper, State, atom_key,
                                                parse_atom)
 from racbench.checks.verify.report import Skip, Unchecked
 from racbench.checks.verify.sas import Effect, SasTask, Variable
+from racbench.checks.verify.words import say
 
 FD_STEPPER = "fd-stepper"
 FD_SEARCH = "fd-search"
@@ -43,7 +44,7 @@ def _remember(cache: dict, key, value):
 def domain_name(text: str) -> str:
     found = re.search(r"\(\s*define\s*\(\s*domain\s+([^\s()]+)", text, re.IGNORECASE)
     if found is None:
-        raise ValueError("domain_pddl names no domain")
+        raise ValueError(say("no_domain_name"))
     return found.group(1)
 
 
@@ -120,7 +121,7 @@ class FdContext(RowView):
 
     def _length(self, task: SasTask, key: tuple) -> int | None:
         if not self.optimal:
-            raise Skip("no Fast Downward")
+            raise Skip(say("no_fast_downward"))
         self.used.add(FD_SEARCH)
         if key in _LENGTHS:
             return _LENGTHS[key]
@@ -159,7 +160,7 @@ class FdContext(RowView):
     def _goal(self, goal: Iterable[Any] | None) -> list:
         if goal is None:
             if not self.goal:
-                raise ValueError(f"{self.sym.get('family')} row without a goal")
+                raise ValueError(say("no_goal", family=self.sym.get("family")))
             return list(self.goal)
         return list(goal)
 
@@ -242,7 +243,7 @@ class FdContext(RowView):
         state is one the question asks about only when the atom is false there)."""
         others = [x for x in range(len(task.variables[var].values)) if x != val]
         if len(others) != 1:
-            raise Unchecked("a landmark that is a derived fact with more than two values")
+            raise Unchecked(say("derived_landmark_many_values"))
         other = others[0]
         if any(v == var and x == val for v, x in task.goal):
             return None

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from racbench.checks.verify.report import Skip, Unchecked
 from racbench.checks.verify.sas import SasTask, parse_sas, write_sas
+from racbench.checks.verify.words import say
 
 #: Seconds the translator may take on one problem.
 TRANSLATE_TIMEOUT = 120.0
@@ -49,7 +50,7 @@ def downward_binary() -> Path | None:
 
 def _last_line(text: str) -> str:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[-1][:160] if lines else "no output"
+    return lines[-1][:160] if lines else say("no_output")
 
 
 def _balanced(text: str, start: int) -> str:
@@ -59,7 +60,7 @@ def _balanced(text: str, start: int) -> str:
         depth += {"(": 1, ")": -1}.get(text[i], 0)
         if depth == 0:
             return text[start:i + 1]
-    raise Unchecked("the domain's parentheses do not balance")
+    raise Unchecked(say("unbalanced_domain"))
 
 
 def with_derived_probes(domain: str) -> tuple[str, set[str]]:
@@ -88,7 +89,7 @@ def with_derived_probes(domain: str) -> tuple[str, set[str]]:
                       f":precondition ({name} {variables}) :effect (and))")
     end = text.rstrip().rfind(")")
     if end < 0:
-        raise Unchecked("the domain text has no closing parenthesis")
+        raise Unchecked(say("no_closing_parenthesis"))
     return text[:end] + "\n" + "\n".join(probes) + "\n" + text[end:], names
 
 
@@ -100,8 +101,7 @@ def translate(domain: str, problem: str, *, keep_all: bool = False,
     nothing is still applicable, not to search); the caller adds the derived predicates'
     probes (``with_derived_probes``). Unchecked if the translator refuses or fails."""
     if not translator_available():
-        raise Unchecked("Fast Downward's translator is not installed "
-                        "(pip install 'racbench[verify]')")
+        raise Unchecked(say("translator_missing"))
     with tempfile.TemporaryDirectory(prefix="racbench-fd-") as tmp:
         folder = Path(tmp)
         (folder / "domain.pddl").write_text(domain)
@@ -115,10 +115,10 @@ def translate(domain: str, problem: str, *, keep_all: bool = False,
                  "--sas-file", str(sas), *flags],
                 cwd=folder, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
-            raise Unchecked(f"Fast Downward's translator took over {timeout:g} s") from None
+            raise Unchecked(say("translator_timeout", seconds=f"{timeout:g}")) from None
         if done.returncode != 0 or not sas.is_file():
-            raise Unchecked(f"Fast Downward's translator failed (exit {done.returncode}): "
-                            f"{_last_line(done.stdout + done.stderr)}")
+            raise Unchecked(say("translator_failed", code=done.returncode,
+                                last=_last_line(done.stdout + done.stderr)))
         return sas.read_text()
 
 
@@ -137,7 +137,7 @@ def optimal_length(task: SasTask, timeout: float) -> int | None:
     none; Skip on a timeout, Unchecked if the search fails otherwise."""
     binary = downward_binary()
     if binary is None:
-        raise Skip("no Fast Downward")
+        raise Skip(say("no_fast_downward"))
     unit = SasTask(False, task.variables, task.mutexes, task.init, task.goal,
                    task.operators, task.axioms)
     with tempfile.TemporaryDirectory(prefix="racbench-fd-") as tmp:
@@ -148,18 +148,18 @@ def optimal_length(task: SasTask, timeout: float) -> int | None:
                  str(plan)], input=write_sas(unit), cwd=tmp, capture_output=True,
                 text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
-            raise Skip("Fast Downward timeout") from None
+            raise Skip(say("fd_timeout")) from None
     if done.returncode == SEARCH_SOLVED:
         found = re.search(r"Plan length: (\d+) step", done.stdout)
         if found is None:
-            raise Unchecked("Fast Downward's search reported no plan length")
+            raise Unchecked(say("search_no_length"))
         return int(found.group(1))
     if done.returncode in SEARCH_UNSOLVABLE:
         return None
     if done.returncode == SEARCH_TIMEOUT:
-        raise Skip("Fast Downward timeout")
-    raise Unchecked(f"Fast Downward's search failed (exit {done.returncode}): "
-                    f"{_last_line(done.stdout + done.stderr)}")
+        raise Skip(say("fd_timeout"))
+    raise Unchecked(say("search_failed", code=done.returncode,
+                        last=_last_line(done.stdout + done.stderr)))
 
 
 def translated(domain: str, problem: str, *, keep_all: bool = False) -> SasTask:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from racbench.checks.verify.families import _row_label
 from racbench.checks.verify.report import Claims, Skip
+from racbench.checks.verify.words import say
 from racbench.tasks.options import LAB_MAX_DISTANCE
 from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.lab import LEFT_OUT_VERBS
@@ -30,8 +31,7 @@ class Replay:
         self.env.reset()
         for i, command in enumerate(sym["history"]):
             if not self.runs(command):
-                raise ValueError(f"history command {i + 1} ({command!r}) is not valid "
-                                 "where it is typed")
+                raise ValueError(say("history_invalid", step=i + 1, command=repr(command)))
         self.start = self.env.save()
 
     def valid(self) -> list[str]:
@@ -87,21 +87,22 @@ def bool_or_options(row: dict, sym: dict, claims: Claims, truth) -> None:
     if sym["form"] == "mc":
         truths = [truth(option) for option in sym["options"]]
         derived = truths.index(True) if truths.count(True) == 1 else None
-        claims.expect("label", sym["answer"], derived, "the one option that holds")
+        claims.expect("label", sym["answer"], derived, say("one_option_holds"))
         if row.get("answer_index") is not None:
-            claims.expect("answer", row["answer_index"], sym["answer"], "answer_index column")
+            claims.expect("answer", row["answer_index"], sym["answer"],
+                          say("column", name="answer_index"))
         return
     derived = truth(sym.get("subject"))
-    claims.expect("label", sym["answer"], derived, "replayed in a fresh simulator")
+    claims.expect("label", sym["answer"], derived, say("replayed_fresh"))
     label = _row_label(row)
     if label is not None:
-        claims.expect("answer", label, sym["answer"], "label column vs symbolic answer")
+        claims.expect("answer", label, sym["answer"], say("label_vs_answer"))
 
 
 def check_projection(row: dict, sym: dict, claims: Claims) -> None:
     replay = Replay(sym)
     if not replay.run_all(_commands(sym), any_verb=False):
-        claims.fail("label", "the row's actions do not run in a fresh simulator")
+        claims.fail("label", say("actions_do_not_run", world="science"))
         return
 
     def truth(item) -> bool:
@@ -123,7 +124,7 @@ def check_applicability(row: dict, sym: dict, claims: Claims) -> None:
     the state its context shows)."""
     replay = Replay(sym)
     if not replay.run_all(_commands(sym), any_verb=False):
-        claims.fail("label", "the row's actions do not run in a fresh simulator")
+        claims.fail("label", say("actions_do_not_run", world="science"))
         return
     bool_or_options(row, sym, claims, lambda subject: subject[0] in replay.valid()
                      and not subject[0].startswith(LEFT_OUT_VERBS))
@@ -157,18 +158,17 @@ def check_goal_recognition(row: dict, sym: dict, claims: Claims) -> None:
     replay = Replay(sym)
     since, observed = observed_since(sym)
     if since and [s[0] for s in sym["subject"]] != observed:
-        claims.fail("label", "the row's subject is not the last of its actions")
+        claims.fail("label", say("subject_not_last"))
         return
     if not replay.run_all(since):
-        claims.fail("label", "the row's actions do not run in a fresh simulator")
+        claims.fail("label", say("actions_do_not_run", world="science"))
         return
     replay.start = replay.env.save()
     gold = [s["action"] for s in gold_trajectory(sym["task"], int(sym["variation"]),
                                                  sym["simplifications"])]
     total = replay.distance(gold[-LAB_MAX_DISTANCE:])
     if total is None:
-        claims.fail("label", "the state is not proven within "
-                             f"{LAB_MAX_DISTANCE} commands of completing the task")
+        claims.fail("label", say("not_proven_within", commands=LAB_MAX_DISTANCE))
         return
     if row.get("optimal_plan_length") is not None:
         claims.expect("optimal_plan_length", row["optimal_plan_length"], total)
@@ -198,5 +198,5 @@ def check_science_row(row: dict, sym: dict, claims: Claims) -> None:
     reported as skipped)."""
     checker = REPLAY_CHECKS.get(sym.get("family"))
     if checker is None:
-        raise Skip(f"no replay checker for science-lab family {sym.get('family')}")
+        raise Skip(say("no_replay_checker", world="science", family=sym.get("family")))
     checker(row, sym, claims)

@@ -25,6 +25,7 @@ from typing import Callable
 import numpy as np
 
 from racbench.checks.verify.report import Claims, RowCheck
+from racbench.checks.verify.words import say, unusable
 from racbench.splits.dedup import canonical_json
 from racbench.tasks.gold_trajectories import STEP_KINDS, reward, sw_points
 from racbench.worlds.science.env import ScienceEnv
@@ -148,8 +149,7 @@ def _checked(check_fn, row: dict, sym) -> RowCheck:
     try:
         check_fn(row, sym, claims)
     except (KeyError, ValueError, TypeError, IndexError) as exc:
-        what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-        claims.fail("symbolic", f"cannot be replayed: {' '.join(what.split())[:160]}")
+        claims.fail("symbolic", unusable(exc, replayed=True))
     return claims.result()
 
 
@@ -179,7 +179,7 @@ def _check_trajectory(row: dict, sym: dict | None, claims: Claims) -> None:
     claims.expect("commands", [s["action"] for s in steps], run.actions)
     full = bool(sym["valid_actions"]) if sym else bool(steps and steps[0]["look"])
     for i, step in enumerate(steps[:len(run.actions)]):
-        _check_seen(step, run.seen[i + 1], full, claims, f"after step {i + 1}")
+        _check_seen(step, run.seen[i + 1], full, claims, say("after_step", step=i + 1))
     claims.expect("final_score", _f32(row["final_score"]), _f32(run.seen[-1]["score"]))
 
 
@@ -187,16 +187,17 @@ def _check_step(row: dict, sym: dict, claims: Claims) -> None:
     run = _replay_of(row, sym, claims)
     _check_where(row, run, claims)
     t = len(sym["actions"])
-    claims.expect("commands", sym["actions"], run.actions[:t], "the oracle's")
+    claims.expect("commands", sym["actions"], run.actions[:t], say("oracles"))
     if t >= len(run.actions):
-        claims.fail("action", f"the oracle stops after {len(run.actions)} commands")
+        claims.fail("action", say("oracle_stops", commands=len(run.actions)))
         return
     claims.expect("step", row["step"], t)
     claims.expect("n_steps", row["n_steps"], len(run.actions))
     claims.expect("action", [row["action"], sym["answer"]], [run.actions[t]] * 2,
-                  "the oracle's next command")
+                  say("oracles_next"))
     rtg = sym["kind"] == "return_conditioned"
-    _check_seen(row, run.seen[t], bool(sym["valid_actions"]), claims, f"step {t}", not rtg)
+    _check_seen(row, run.seen[t], bool(sym["valid_actions"]), claims, say("at_step", step=t),
+                not rtg)
     history = []
     for i in range(max(0, t - int(sym["history"])), t):
         past = {"observation": run.seen[i]["observation"]}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from racbench.checks.verify.report import Claims
+from racbench.checks.verify.words import say
 from racbench.tasks.next_observation import LETTERS, one_line
 from racbench.worlds.science.lab import LEFT_OUT_VERBS
 
@@ -30,11 +31,12 @@ def check_next_observation(row: dict, sym: dict, claims: Claims) -> None:
         meta = json.loads(meta) if isinstance(meta, str) else meta
         said, valid = _replay_strips(sym, meta.get("render"))
     for i, (stored, derived) in enumerate(zip([s for _, s in sym["window"]], said["window"])):
-        claims.expect("window observation", stored, derived, f"step {i + 1}")
+        claims.expect("window observation", stored, derived, say("at_step", step=i + 1))
     claims.expect("options distinct", len(set(sym["options"])), len(sym["options"]))
     for i, (option, action) in enumerate(zip(sym["options"], sym["option_actions"])):
-        claims.expect("option command valid", True, valid(action), f"option {i}")
-        claims.expect("option observation", option, said["option"](action), f"option {i}")
+        claims.expect("option command valid", True, valid(action), say("option", index=i))
+        claims.expect("option observation", option, said["option"](action),
+                      say("option", index=i))
     truth = said["option"](sym["actions"][-1])
     if sym["form"] == "mc":
         claims.expect("answer", sym["answer"], sym["options"].index(truth)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from racbench.checks.verify.replay import bool_or_options
 from racbench.checks.verify.report import Claims, Skip
+from racbench.checks.verify.words import say
 from racbench.tasks.first_target import first_target
 from racbench.worlds.rules.world import episode_from_symbolic
 
@@ -30,7 +31,7 @@ def check_rule_row(row: dict, sym: dict, claims: Claims) -> None:
             return all((tuple(lit["atom"]) in facts) == lit["positive"] for lit in item)
 
         if failed is not None:
-            claims.fail("label", "the row's moves do not run in a fresh episode")
+            claims.fail("label", say("actions_do_not_run", world="rules"))
             return
         bool_or_options(row, sym, claims, truth)
     elif family == "executability":
@@ -47,10 +48,11 @@ def check_rule_row(row: dict, sym: dict, claims: Claims) -> None:
         right = first_target(episode.rules)
         if sym["form"] == "open":
             claims.expect("label", [sym["answer"], row.get("answer")], [right, right],
-                          "what the rules say first")
+                          say("rules_first"))
             return
-        claims.expect("label", sym["options"][sym["answer"]], right, "what the rules say first")
+        claims.expect("label", sym["options"][sym["answer"]], right, say("rules_first"))
         if row.get("answer_index") is not None:
-            claims.expect("answer", row["answer_index"], sym["answer"], "answer_index column")
+            claims.expect("answer", row["answer_index"], sym["answer"],
+                          say("column", name="answer_index"))
     else:
-        raise Skip(f"no replay checker for rule-world family {family}")
+        raise Skip(say("no_replay_checker", world="rules", family=family))

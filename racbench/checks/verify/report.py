@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from racbench.checks.verify.words import say
 from racbench.errors import InputError
 
 
@@ -50,7 +51,8 @@ class Mismatch:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.config}/{self.split} {self.row_id}: {self.message}"
+        return say("mismatch", config=self.config, split=self.split, row_id=self.row_id,
+                   message=self.message)
 
 
 #: Exit codes of ``racbench verify`` (2, bad input, is racbench.errors' for every command).
@@ -106,20 +108,11 @@ class VerifyReport:
         return EXIT_UNCHECKED
 
     def summary(self) -> str:
-        checks = ", ".join(f"{k} {v}" for k, v in sorted(self.checked.items())) or "none"
-        engines = ", ".join(f"{k} {v}" for k, v in sorted(self.engines.items())) or "none"
-        text = (f"verified {self.total} rows in {len(self.rows)} configs: "
-                f"{len(self.mismatches)} mismatching; checked {self.checked_rows} rows "
-                f"(by engine: {engines}); claims checked: {checks}")
-        if self.skipped:
-            text += "; skipped: " + ", ".join(f"{k} {v}" for k, v in sorted(self.skipped.items()))
-        if self.unchecked:
-            text += (f"; unchecked: {self.unchecked_rows} rows the engines could not "
-                     "run on (" + "; ".join(f"{reason}: {n}" for reason, n
-                                             in sorted(self.unchecked.items())) + ")")
-        else:
-            text += "; 0 rows unchecked"
-        return text
+        return say("summary", total=self.total, configs=len(self.rows),
+                   mismatching=len(self.mismatches), checked_rows=self.checked_rows,
+                   engines=sorted(self.engines.items()), claims=sorted(self.checked.items()),
+                   skipped=sorted(self.skipped.items()), unchecked_rows=self.unchecked_rows,
+                   unchecked=sorted(self.unchecked.items()))
 
 
 class Claims:
@@ -131,19 +124,21 @@ class Claims:
         self.problems: list[str] = []
 
     def expect(self, claim: str, stored: Any, derived: Any, detail: str = "") -> None:
+        """`claim` (a field of the row) re-derived; `detail` (a sentence of verify.j2)
+        says what was compared."""
         if claim not in self.checked:
             self.checked.append(claim)
         if stored != derived:
-            text = f"{claim}: stored {show_value(stored)}, re-derived {show_value(derived)}"
-            self.problems.append(text + (f" ({detail})" if detail else ""))
+            self.problems.append(say("differs", claim=claim, stored=show_value(stored),
+                                     derived=show_value(derived), detail=detail))
 
     def fail(self, claim: str, message: str) -> None:
         if claim not in self.checked:
             self.checked.append(claim)
-        self.problems.append(f"{claim}: {message}")
+        self.problems.append(say("fails", claim=claim, message=message))
 
     def skip(self, claim: str, reason: str) -> None:
-        self.skipped.append(f"{claim} ({reason})")
+        self.skipped.append(say("skipped", claim=claim, reason=reason))
 
     def result(self, unchecked: str = "", engines: list[str] | None = None) -> RowCheck:
         if unchecked:

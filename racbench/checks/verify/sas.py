@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from racbench.checks.verify.words import say
+
 Fact = tuple[int, int]
 
 
@@ -80,25 +82,25 @@ class _Lines:
         for line in self._it:
             self.number += 1
             return line.strip()
-        raise SasFormatError("the task ends early")
+        raise SasFormatError(say("sas_ends_early"))
 
     def ints(self) -> list[int]:
         line = self.next()
         try:
             return [int(x) for x in line.split()]
         except ValueError:
-            raise SasFormatError(f"line {self.number}: expected numbers, got {line!r}") from None
+            raise SasFormatError(say("sas_not_numbers", line=self.number, got=repr(line))) from None
 
     def int(self) -> int:
         values = self.ints()
         if len(values) != 1:
-            raise SasFormatError(f"line {self.number}: expected one number")
+            raise SasFormatError(say("sas_not_one_number", line=self.number))
         return values[0]
 
     def expect(self, word: str) -> None:
         line = self.next()
         if line != word:
-            raise SasFormatError(f"line {self.number}: expected {word}, got {line!r}")
+            raise SasFormatError(say("sas_expected", line=self.number, word=word, got=repr(line)))
 
 
 def _pairs(values: list[int]) -> list[Fact]:
@@ -110,7 +112,7 @@ def parse_sas(text: str) -> SasTask:
     lines.expect("begin_version")
     version = lines.int()
     if version != 3:
-        raise SasFormatError(f"SAS version {version}; this reader knows version 3")
+        raise SasFormatError(say("sas_version", version=version))
     lines.expect("end_version")
     lines.expect("begin_metric")
     metric = bool(lines.int())

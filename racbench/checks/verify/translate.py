@@ -11,6 +11,7 @@ domains are left to UP's own reader.
 
 from __future__ import annotations
 
+from racbench.checks.verify.words import say
 from racbench.worlds.strips.model import ROOT_TYPE, Domain, Literal
 
 
@@ -24,25 +25,22 @@ def up_domain(domain: Domain):
     from unified_planning.shortcuts import BoolType
 
     if domain.axioms:  # a model without the axioms would step wrongly and still answer
-        raise Untranslatable("derived predicates (:derived), which unified-planning's "
-                             "model cannot declare")
+        raise Untranslatable(say("up_no_derived"))
     if any(p != ROOT_TYPE for parents in domain.more_parents.values() for p in parents):
-        raise Untranslatable("a type under two parents, which unified-planning's model "
-                             "cannot declare (its types have one parent)")
+        raise Untranslatable(say("up_two_parents"))
     types = _user_types(domain)
     problem = Problem(domain.name)
     for name, arg_types in domain.predicates.items():
         if name == "=":
             continue
-        params = {f"x{i}": types[_one_type(t, f"predicate {name}")]
+        params = {f"x{i}": types[_one_type(t, say("up_predicate", name=name))]
                   for i, t in enumerate(arg_types)}
         problem.add_fluent(Fluent(name, BoolType(), **params), default_initial_value=False)
     for name, typ in sorted(domain.constants.items()):
         problem.add_object(Object(name, types[typ]))
     for schema in domain.actions:
         if not schema.strips:
-            raise Untranslatable(f"action {schema.name} has ADL conditions or effects, "
-                                 "which this translation does not build")
+            raise Untranslatable(say("up_adl_action", action=schema.name))
         params = {var.lstrip("?"): types[_one_type(allowed, f"{schema.name} {var}")]
                   for var, allowed in schema.parameters}
         action = InstantaneousAction(schema.name, **params)
@@ -58,8 +56,7 @@ def up_domain(domain: Domain):
 
 def _one_type(allowed: tuple[str, ...], where: str) -> str:
     if len(allowed) != 1:
-        raise Untranslatable(f"{where} has the type (either {' '.join(allowed)}), which "
-                             "unified-planning's model cannot declare")
+        raise Untranslatable(say("up_either_type", where=where, types=allowed))
     return allowed[0]
 
 
@@ -78,7 +75,7 @@ def _user_types(domain: Domain) -> dict:
     def make(name: str, seen: tuple = ()):
         if name not in types:
             if name in seen:
-                raise Untranslatable(f"type {name} is its own ancestor")
+                raise Untranslatable(say("up_type_cycle", name=name))
             parent = domain.supertypes.get(name, ROOT_TYPE) if name != ROOT_TYPE else None
             father = (make(parent, seen + (name,))
                       if parent and (parent != ROOT_TYPE or explicit_root) else None)

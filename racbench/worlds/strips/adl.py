@@ -17,12 +17,14 @@ import math
 from itertools import product
 from typing import Callable
 
+from racbench.text import sayer
 from racbench.worlds.strips.model import (And, Atom, Domain, Imply, Literal, Not, Or,
                                           Quantified)
 
 TRUE, FALSE = ("true",), ("false",)
 MAX_CLAUSES = 4096  # a normal form beyond this is refused (DNF can grow exponentially)
 MAX_BINDINGS = 2_000_000  # quantifier bindings one Objects expands before refusing
+_say = sayer("cli", ("pddl.j2",))
 
 Value = Callable[[Atom], "bool | None"]  # a ground atom's truth, None if it can change
 Clause = frozenset  # of (atom, positive)
@@ -61,7 +63,7 @@ class Objects:
         if self.spend is not None:
             self.spend(n)
         elif self.work > MAX_BINDINGS:
-            raise TooLarge(f"more than {MAX_BINDINGS:,} quantifier bindings")
+            raise TooLarge(_say("more_bindings", most=f"{MAX_BINDINGS:,}"))
         names = [v for v, _ in variables]
         for values in product(*pools):
             yield {**binding, **dict(zip(names, values))}
@@ -160,10 +162,10 @@ def dnf(node) -> list[Clause]:
                     if not any((atom, not pos) in c for atom, pos in c):
                         joined.append(c)
                         if len(joined) > MAX_CLAUSES:
-                            raise TooLarge(f"more than {MAX_CLAUSES} alternatives")
+                            raise TooLarge(_say("more_alternatives", most=MAX_CLAUSES))
             clauses = _minimal(joined)
     if len(clauses) > MAX_CLAUSES:
-        raise TooLarge(f"more than {MAX_CLAUSES} alternatives")
+        raise TooLarge(_say("more_alternatives", most=MAX_CLAUSES))
     return _minimal(clauses)
 
 

@@ -26,6 +26,9 @@ from racbench.worlds.strips.model import (ActionSchema, And, AnyOf, Atom, Axiom,
                                           Problem, Quantified)
 from racbench.worlds.strips.sexpr import PDDLError
 from racbench.worlds.strips.task import GroundAction, GroundTask
+from racbench.text import sayer
+
+_say = sayer("cli", ("pddl.j2",))
 
 
 def _objects_by_type(domain: Domain, objects: dict[str, str]) -> dict[str, list[str]]:
@@ -51,31 +54,29 @@ class _Budget:
 
     def _exceeded(self, message: str) -> limits.LimitExceeded:
         return limits.LimitExceeded(
-            f"{message}; the limit is {limits.FLAGS['max_ground_actions']} (now "
-            f"{self.limits.max_ground_actions}): raise it or use fewer objects", self.source)
+            _say("over_limit", what=message, flag=limits.FLAGS["max_ground_actions"],
+                 limit=self.limits.max_ground_actions), self.source)
 
     def spend(self, n: int, schema: ActionSchema) -> None:
         """`n` more candidate bindings tried for `schema`."""
         self.work += n
         if self.work > self.limits.max_candidates:
-            alone = f" (one step alone has {n:,})" if n > self.limits.max_candidates else ""
-            raise self._exceeded(
-                f"grounding action '{schema.name}' needs more than "
-                f"{self.limits.max_candidates:,} candidate bindings{alone}, over the "
-                f"{limits.CANDIDATES_PER_GROUND_ACTION} per ground action allowed")
+            raise self._exceeded(_say(
+                "too_many_candidates", action=schema.name, most=f"{self.limits.max_candidates:,}",
+                step=f"{n:,}" if n > self.limits.max_candidates else None,
+                per_action=limits.CANDIDATES_PER_GROUND_ACTION))
 
     def check_actions(self, new: int, schema: ActionSchema) -> None:
         """`new` ground actions of `schema` on top of the `actions` found before."""
         if self.actions + new > self.limits.max_ground_actions:
-            raise self._exceeded(
-                f"grounding needs more than {self.limits.max_ground_actions:,} ground actions "
-                f"(reached while grounding action '{schema.name}')")
+            raise self._exceeded(_say("too_many_ground_actions",
+                                      most=f"{self.limits.max_ground_actions:,}",
+                                      action=schema.name))
 
     def check_atoms(self, n: int) -> None:
         if n > self.limits.max_ground_actions:
-            raise self._exceeded(f"grounding reaches more than "
-                                 f"{self.limits.max_ground_actions:,} fluent atoms, which "
-                                 "the ground-action limit also bounds")
+            raise self._exceeded(_say("too_many_atoms",
+                                      most=f"{self.limits.max_ground_actions:,}"))
 
 
 class _Index:
@@ -370,8 +371,8 @@ def ground(domain: Domain, problem: Problem) -> GroundTask:
                     action = adl_grounding.ground_action(schema, args, g.objects, value,
                                                          mask, cost)
                 except adl.TooLarge as exc:
-                    raise PDDLError(f"the precondition or an effect condition of action "
-                                    f"{schema.name}{tuple(args)} has {exc} once grounded",
+                    raise PDDLError(_say("action_condition_too_large",
+                                         action=f"{schema.name}{tuple(args)}", size=exc),
                                     domain.source) from None
                 if action is not None:
                     actions.append(action)
@@ -404,9 +405,8 @@ def ground(domain: Domain, problem: Problem) -> GroundTask:
             rules_of = axioms.Axioms(rules, derived)
         except axioms.NotStratified as exc:
             head, negated = (fluent_atoms[i] for i in exc.args)
-            raise PDDLError(f"derived atom ({' '.join(head)}) depends on the negation of "
-                            f"({' '.join(negated)}), which depends on it in turn: the "
-                            "axioms are not stratified", domain.source) from None
+            raise PDDLError(_say("not_stratified", atom=f"({' '.join(head)})",
+                                 negated=f"({' '.join(negated)})"), domain.source) from None
     return GroundTask(domain.name, objects, fluent_atoms, actions, static, problem.init,
                       problem.goal, axioms=rules_of, goal_bit=goal_bit)
 
@@ -480,8 +480,8 @@ def _rules(g: "_SchemaGrounder", seen, axiom: Axiom, value, mask, index, domain:
         try:
             ground = adl_grounding.ground_action(g.schema, args, objects, value, mask, 0)
         except adl.TooLarge as exc:
-            raise PDDLError(f"the condition of derived atom ({' '.join(head)}) has {exc} "
-                            "once grounded", domain.source) from None
+            raise PDDLError(_say("derived_condition_too_large", atom=f"({' '.join(head)})",
+                                 size=exc), domain.source) from None
         if ground is not None:
             for pos, neg in ground.clauses:
                 yield (index[head], pos, neg)
@@ -493,10 +493,9 @@ def _cost(schema: ActionSchema, binding: dict[str, str], problem: Problem) -> in
     term = _instantiate(schema.cost, binding)
     shown = f"({' '.join(term)})"
     if term not in problem.numeric_init:
-        raise PDDLError(f"cost {shown} of action {schema.name} has no value in :init; "
-                        f"add (= {shown} N)", problem.source)
+        raise PDDLError(_say("cost_missing", cost=shown, action=schema.name), problem.source)
     value = problem.numeric_init[term]
     if not (math.isfinite(value) and value >= 0 and value == int(value)):
-        raise PDDLError(f"cost {shown} of action {schema.name} is {value:g} in :init; action "
-                        "costs must be non-negative whole numbers", problem.source)
+        raise PDDLError(_say("cost_not_whole", cost=shown, action=schema.name,
+                             value=f"{value:g}"), problem.source)
     return int(value)

@@ -29,7 +29,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from typing import Iterator
 
+from racbench.text import sayer
 from racbench.worlds.strips.sexpr import PDDLError
+
+_say = sayer("cli", ("pddl.j2",))
 
 MB = 1_000_000
 CANDIDATES_PER_GROUND_ACTION = 20  # join and product work allowed per allowed ground action
@@ -52,12 +55,12 @@ class Limits:
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-                raise ValueError(f"{f.name} ({FLAGS[f.name]}) must be a positive number, "
-                                 f"got {value!r}")
+                raise ValueError(_say("limit_not_positive", name=f.name, flag=FLAGS[f.name],
+                                      value=repr(value)))
         for name in ("max_ground_actions", "max_enumerated_states", "search_budget"):
             if not isinstance(getattr(self, name), int):
-                raise ValueError(f"{name} ({FLAGS[name]}) must be an integer, "
-                                 f"got {getattr(self, name)!r}")
+                raise ValueError(_say("limit_not_integer", name=name, flag=FLAGS[name],
+                                      value=repr(getattr(self, name))))
 
     @property
     def max_pddl_bytes(self) -> int:

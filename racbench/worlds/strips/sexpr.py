@@ -27,6 +27,9 @@ SECTIONS = frozenset({":requirements", ":types", ":constants", ":predicates", ":
                       ":init", ":goal", ":metric"})
 
 from racbench.errors import InputError
+from racbench.text import sayer
+
+_say = sayer("cli", ("pddl.j2",))
 
 
 class PDDLError(InputError):
@@ -103,9 +106,8 @@ class Source:
         for line_no, line in enumerate(self.text.split("\n"), start=1):
             bad = _NON_ASCII.search(line.split(";", 1)[0])
             if bad:
-                return PDDLError(f"non-ASCII character {bad.group()!r} "
-                                 f"(U+{ord(bad.group()):04X}) outside a comment; PDDL "
-                                 "accepts ASCII only, except after ';'",
+                return PDDLError(_say("non_ascii", char=repr(bad.group()),
+                                      code=f"{ord(bad.group()):04X}"),
                                  self.filename, line_no, bad.start() + 1)
         raise AssertionError("non-ASCII text without a non-ASCII line")
 
@@ -131,7 +133,7 @@ def read(source: Source) -> SList:
     """Read exactly one top-level s-expression."""
     tokens = source.tokens()
     if not tokens:
-        raise PDDLError("empty file; expected '(define ...)'", source.filename, 1, 1)
+        raise PDDLError(_say("empty_file"), source.filename, 1, 1)
     stack: list[SList] = []
     top: SList | None = None
     names: dict[str, str] = {}  # one string object per distinct name
@@ -141,26 +143,25 @@ def read(source: Source) -> SList:
             if stack:
                 stack[-1].items.append(node)
             elif top is not None:
-                raise source.error(k, "text after the end of the definition; expected end "
-                                   "of file")
+                raise source.error(k, _say("text_after_end"))
             stack.append(node)
         elif tok == ")":
             if not stack:
-                raise source.error(k, "unbalanced ')'; expected end of file")
+                raise source.error(k, _say("unbalanced_close"))
             node = stack.pop()
             node.end = k
             if not stack:
                 top = node
         else:
             if not stack:
-                raise source.error(k, f"unexpected '{tok}' outside parentheses; expected '('")
+                raise source.error(k, _say("outside_parentheses", token=tok))
             if tok in SECTIONS and not stack[-1].items and len(stack) > 2:
                 # a section opening inside another list: some ')' before it is missing
                 line, _ = source.position(k)
-                raise source.error(stack[-2].start, f"this '(' is never closed: section "
-                                   f"{tok} at line {line} starts inside it")
+                raise source.error(stack[-2].start, _say("section_inside", section=tok,
+                                                         line=line))
             stack[-1].items.append(names.setdefault(tok, tok))
     if stack:
-        raise source.error(stack[-1].start, "missing ')': this '(' is never closed")
+        raise source.error(stack[-1].start, _say("never_closed"))
     assert top is not None
     return top
