@@ -12,9 +12,15 @@ it was building and exit code 75 (sysexits' EX_TEMPFAIL: not the user's input, s
 
 from __future__ import annotations
 
-import math
 import os
 import signal
+
+from racbench import launch
+
+if __name__ == "__main__":  # `python -m racbench.cli`: Ctrl-C exits at once from here on
+    launch.hold_ctrl_c()
+
+import math  # after Ctrl-C is held: click and the engines load slowly
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,7 +37,7 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 from racbench.data import recipe_names
 from racbench.errors import InputError, WorkerDied
 
-INTERRUPTED = 130
+INTERRUPTED = launch.INTERRUPTED
 WORKER_DIED = 75  # EX_TEMPFAIL (see the module's text)
 
 

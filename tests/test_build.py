@@ -215,6 +215,40 @@ def test_ctrl_c_before_any_config_is_finished_keeps_nothing_and_says_so(tmp_path
     assert os.listdir(tmp_path) == ["slow.yaml"]
 
 
+# Ctrl-C delivered while the CLI is still importing click (as a slow, loaded machine
+# makes likely in its first second): both ways in, the console script's entry and
+# `python -m racbench.cli`, start as they do for a user, with an import hook that sends
+# the signal from inside click's import. Test-only: nothing of it is in racbench.
+CTRL_C_WHILE_LOADING = """
+import builtins, os, runpy, signal, sys, time
+real = builtins.__import__
+def importing(name, *args, **kwargs):
+    if name == "click":
+        builtins.__import__ = real
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)  # the signal lands here, inside the import
+    return real(name, *args, **kwargs)
+builtins.__import__ = importing
+sys.argv = ["racbench", "build", "trac", "--out", "out"]
+if sys.argv[0] and {console}:
+    from racbench.launch import run
+    run()
+else:
+    runpy.run_module("racbench.cli", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("console", [True, False])
+def test_ctrl_c_while_the_cli_loads_exits_130_without_a_traceback(tmp_path, console):
+    """A Ctrl-C before the CLI's modules are loaded ends it with 130 and one word, not a
+    KeyboardInterrupt traceback from inside an import, and writes nothing."""
+    done = subprocess.run([sys.executable, "-c", CTRL_C_WHILE_LOADING.format(console=console)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "interrupted\n"
+    assert os.listdir(tmp_path) == []
+
+
 @pytest.mark.parametrize("delay", [0.4, 1.5, 3.0, 5.0])
 def test_ctrl_c_stops_any_phase_at_once(tmp_path, delay):
     """Ctrl-C at a terminal signals the whole process group (workers too); the build
