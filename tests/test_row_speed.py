@@ -96,6 +96,39 @@ def test_a_world_loaded_again_reads_its_kept_space():
     release_worlds()
 
 
+def test_a_world_loaded_again_reads_its_kept_predecessors_and_landmark_splits():
+    """Inside kept_spaces (a build), the edges into each state (every sweep reads them)
+    are kept with the warmed caches, and the landmark splits of every state
+    (goal_avoiding) by the first process to work them out: a world loaded again (the
+    driver, another worker) reads them back, the same, instead of working them out."""
+    release_worlds()
+    domain, (p01,) = shipped_files("gripper", ["p01"])
+    with kept_spaces():
+        folder = strips_world._spaces[0]
+        first = world_for(domain, p01)
+        first.warm()
+        splits = [first.goal_avoiding(s) for s in range(first.n_states)]
+        (avoiding,) = folder.glob("*.avoiding")
+        release_worlds()
+        again = world_for(domain, p01)
+        assert again.space._reverse is None
+        again.warm()  # no sweep made (the goal's distances are read back), yet:
+        assert again.space._reverse is not None
+        for read, made in zip(again.space._reverse, first.space._predecessors()):
+            assert np.array_equal(read, made)
+        assert [again.goal_avoiding(s) for s in range(again.n_states)] == splits
+        # as worked out afresh
+        fresh = first.space.reach_avoiding(first.mask_of(first.goal_condition))
+        assert np.array_equal(again._goal_avoiding, fresh)
+        # it is the kept file that is read: another array there is what comes back
+        strips_world._keep(avoiding, np.zeros_like(fresh))
+        release_worlds()
+        assert world_for(domain, p01).goal_avoiding(0) == 0 != splits[0]
+    release_worlds()
+    assert world_for(domain, p01).goal_avoiding(0) == splits[0]  # no folder: worked out
+    release_worlds()
+
+
 def test_a_worker_told_the_builds_folder_shares_its_spaces(tmp_path):
     """A worker that is not a fork of the build (a Ray worker) told the build's folder
     (keep_spaces_in) keeps there the spaces it enumerates, and reads back the space kept

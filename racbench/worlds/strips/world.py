@@ -577,23 +577,32 @@ class ExplicitWorld(StripsWorld):
 
     def warm(self) -> None:
         """Make the caches every row maker reads (distances to the goal, what each state
-        can still reach) before worker processes fork and share them; inside
-        `kept_spaces`, kept beside the space and read back when loaded again."""
-        kept = self._kept_file
-        # kept only in the block that kept the space (a world outlives a build in a
-        # process that runs several: its folder is gone)
-        kept = kept.with_suffix(".warm") if kept is not None and kept.parent == _spaces[0] \
-            else None
+        can still reach, the edges into each state that every sweep reads) before worker
+        processes fork and share them; inside `kept_spaces`, kept beside the space and
+        read back when loaded again."""
+        kept = self._kept_beside(".warm")
         warmed = _read_kept(kept) if kept is not None and "_components" not in self.__dict__ \
             else None
-        if warmed is not None:
-            self.__dict__["goal_distance"], self.__dict__["_components"] = warmed
+        if isinstance(warmed, tuple) and len(warmed) == 3:  # (else: not this version's)
+            self.__dict__["goal_distance"], self.__dict__["_components"], reverse = warmed
+            if self.space._reverse is None:
+                self.space._reverse = reverse
             cond = self.goal_condition
             if cond is not None:  # as `distances` keeps it
                 self._dist_cache[("goal", cond.pos, cond.neg, None)] = self.goal_distance
         self.goal_distance, self.reachable_atoms(0)
         if kept is not None and not kept.exists():
-            _keep(kept, (self.goal_distance, self._components))
+            # the predecessors too: read back, a process loading the world no longer
+            # works them out at its first sweep (each probe and row worker did)
+            _keep(kept, (self.goal_distance, self._components, self.space._predecessors()))
+
+    def _kept_beside(self, suffix: str) -> Path | None:
+        """Where a cache of this world is kept beside its space (`kept_spaces`), or None:
+        kept only in the block that kept the space (a world outlives a build in a
+        process that runs several: its folder is gone)."""
+        kept = self._kept_file
+        return kept.with_suffix(suffix) if kept is not None and kept.parent == _spaces[0] \
+            else None
 
     def succ(self, sid: int) -> tuple[list[int], list[int]]:
         """(actions, successor ids) of a state id, by action index, as Python lists
@@ -682,7 +691,17 @@ class ExplicitWorld(StripsWorld):
 
     @cached_property
     def _goal_avoiding(self) -> np.ndarray:
-        return self.space.reach_avoiding(self.mask_of(self.goal_condition))
+        """`goal_avoiding` for every state; inside `kept_spaces`, kept beside the space
+        by the first process to work it out and read back by the others (a build's
+        probe workers, its driver checking a first row and its row workers each worked
+        it out again)."""
+        kept = self._kept_beside(".avoiding")
+        found = _read_kept(kept) if kept is not None else None
+        if found is None:
+            found = self.space.reach_avoiding(self.mask_of(self.goal_condition))
+            if kept is not None:
+                _keep(kept, found)
+        return found
 
     def goal_avoiding(self, sid: int) -> int:
         """The atoms a state can reach the goal without ever making true, as a bit mask
