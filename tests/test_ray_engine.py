@@ -135,7 +135,10 @@ def test_an_interrupted_ray_build_resumes_to_the_local_bytes(ray_address, tmp_pa
     assert proc.wait(timeout=60) == 130
     assert not out.exists()
     assert (partial / "first").is_dir() and not (partial / "slow").exists()
-    subprocess.run(command, check=True, capture_output=True)
+    # resumed through the API on the module's instance, whose workers are started (a
+    # CLI's rerun would be a Ray job of its own, starting its own)
+    racbench.build(load_recipe(str(recipe_file)), out, engine="ray", workers=2,
+                   progress=False)
     assert not partial.exists()
     reference = tmp_path / "reference"
     racbench.build(load_recipe(str(recipe_file)), reference, workers=1, progress=False)
