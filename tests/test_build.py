@@ -156,7 +156,7 @@ configs:
     task: goal_recognition
     objects: 10
     length: [1, 2]
-    splits: {test: 800}
+    splits: {test: 1200}
 """
 
 

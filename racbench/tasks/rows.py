@@ -30,7 +30,7 @@ from racbench.errors import GenerationError
 from racbench.splits.dedup import canonical_json, object_json, symbolic_and_key
 from racbench.splits.draws import sample
 from racbench.splits.names import POOLS, name_pool
-from racbench.splits.seeding import derive_seed
+from racbench.splits.seeding import SeedsAfter, derive_seed
 from racbench.splits.strata import Stratum, stratum_digits, stratum_for
 from racbench.tasks import FAMILIES
 from racbench.tasks.balance import (SURVEY_DRAWS, Cells, Survey, survey_cells, survey_limit,
@@ -204,6 +204,7 @@ class ConfigRows:
         self.n_variants = max(1, len(self.family.negative_kinds))
         self._texts: dict = {}  # id(domain) or a domainless world -> its TaskText
         self._targets: dict = {}  # (split, stratum digits) -> its bool Target (target_for)
+        self._row_seeds: dict = {}  # split -> its rows' seeds by index and attempt (_row)
         self.worlds, self.excluded = load_worlds(cfg, splits, config_name=name), []
         # rows asked of each split, if `splits` says (split -> rows): surveys are sized by them
         self.asked = dict(splits) if isinstance(splits, dict) else {}
@@ -486,7 +487,10 @@ class ConfigRows:
             return self._row(split, index, code, attempt)
 
     def _row(self, split: str, index: int, code: int, attempt: int) -> Row:
-        seed = derive_seed(self.seed, self.name, split, index, attempt)
+        seeds = self._row_seeds.get(split)
+        if seeds is None:
+            seeds = self._row_seeds[split] = SeedsAfter(self.seed, self.name, split)
+        seed = seeds(index, attempt)  # derive_seed(self.seed, self.name, split, index, attempt)
         rng = random.Random(seed)
         take_dropped()  # what earlier work in this process dropped is not this row's
         target = self.target_for(split, code)

@@ -54,10 +54,10 @@ from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, ast
                                           shortest_first_actions)
 from racbench.worlds.strips.shipped import blocks_problem, trac_domain_file
 from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
+from racbench.worlds.strips.towers import TowerStates
 
 TRAC_EXPLICIT_STATES = 2_500  # TRAC's worlds enumerate up to this (five blocks: 501)
 LOCAL_SEARCH_CAP = 5_000
-START_POOL = 256  # implicit worlds: well-mixed states that walks start from
 NEAR_GOAL_CANDIDATES = 400  # implicit worlds: candidates for a pool of states near the goal
 NEAR_GOAL_WORK = 1_000_000  # ... and the states their searches may store in all
 NEW_PATH_EVERY = 4  # ... one candidate in this many: a new greedy path from a drawn state
@@ -273,7 +273,7 @@ def trac_world(n_blocks: int) -> "StripsWorld":
     try:
         return ExplicitWorld(domain, text, problem, problem.name, TRAC_EXPLICIT_STATES)
     except WorldTooLarge:
-        return ImplicitWorld(domain, text, problem, problem.name, well_mixed=True)
+        return ImplicitWorld(domain, text, problem, problem.name, towers=True)
 
 
 class StripsWorld(World):
@@ -850,18 +850,16 @@ class ExplicitWorld(StripsWorld):
 class ImplicitWorld(StripsWorld):
     """A world too big to enumerate; a state handle is its bitmask.
 
-    States are drawn by random walks. In a world known to be reversible (TRAC's
-    blocksworld: `well_mixed`), short walks from a fixed pool of well-mixed states (a
-    chain of long walks from the initial state), so draws are cheap and spread over
-    the whole space. Elsewhere a long walk may end where nothing more can happen
-    (every tile painted), so a draw is a walk from the initial state of a length
-    drawn up to three steps per object: states at every depth come up."""
+    States are drawn by random walks: a long walk may end where nothing more can happen
+    (every tile painted), so a draw is a walk from the initial state of a length drawn
+    up to three steps per object, and states at every depth come up. TRAC's blocksworld
+    (`towers`) draws its states uniformly instead, each arrangement of the blocks in
+    towers alike (worlds/strips/towers.py), as its enumerated five-block world does."""
 
     def __init__(self, domain: Domain, domain_text: str, problem: Problem, label: str,
-                 well_mixed: bool = False):
+                 towers: bool = False):
         super().__init__(domain, domain_text, problem, label)
-        self.well_mixed = well_mixed
-        self._pool: list[int] = []
+        self._towers = TowerStates(self.task, list(self.objects)) if towers else None
         self._explore_cache: dict[int, list[int]] = {}
         self._admissible: dict = {}  # goal -> LM-cut, for searches past breadth-first's budget
         self._guides: dict = {}  # goal atoms -> FF's heuristic, its values kept (`_guide`)
@@ -883,25 +881,14 @@ class ImplicitWorld(StripsWorld):
         return {name: new() for name, new in _PER_WIDTH.items()}
 
     def sample_state(self, rng: random.Random) -> int:
-        n = len(self.objects)
-        if not self.well_mixed:
-            state = self.task.init
-            for _ in range(rng.randint(0, 3 * n)):
-                pairs = self.task.successors(state)
-                if not pairs:
-                    break
-                state = pairs[rng.randrange(len(pairs))][1]
-            return state
-        if not self._pool:
-            chain = random.Random(f"start-pool-{n}")
-            state = self.task.init
-            for _ in range(START_POOL):
-                for _ in range(3 * n):
-                    state = chain.choice(self.task.successors(state))[1]
-                self._pool.append(state)
-        state = self._pool[rng.randrange(START_POOL)]
-        for _ in range(n):  # states a walk passes once: applicable actions, not successors
-            state = self.task.actions[rng.choice(self.task.applicable(state))].apply(state)
+        if self._towers is not None:
+            return self._towers(rng)
+        state = self.task.init
+        for _ in range(rng.randint(0, 3 * len(self.objects))):
+            pairs = self.task.successors(state)
+            if not pairs:
+                break
+            state = pairs[rng.randrange(len(pairs))][1]
         return state
 
     def succ(self, state: int) -> tuple[list[int], list[int]]:
