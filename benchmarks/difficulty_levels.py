@@ -353,7 +353,8 @@ def learned_rules(env, simplifications: str) -> None:
     flags = parse_simplifications(simplifications, env.task_spec.electrical)
     env.teleport_ok, env.electric_ok = flags.teleport, not flags.no_electrical
     env.world.self_watering = flags.self_watering
-    env._cache.clear()
+    env._cache.clear()  # and the commands listed per view while the row's history was
+    env._views.clear()  # replayed under its own rules: a wait leaves the view as it was
 
 
 @dataclass(frozen=True)
