@@ -69,7 +69,7 @@ The science lab is measured with `--worlds science` over `--tasks`.
 
     python benchmarks/difficulty_levels.py [--rows 64] [--families projection,...]
         [--worlds blocksworld_trac,blocksworld,...] [--budget 200] [--memory 0] [--seed 0[,1]]
-        [--tasks boil,grow-plant,power-component|wide] [--variations 3]  (with --worlds science)
+        [--tasks boil,grow-plant,power-component|wide|all] [--variations 3]  (with --worlds science)
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ from racbench.worlds.rules.episode import Episode, Layout
 from racbench.worlds.rules.grammar import RuleSet
 from racbench.worlds.rules.world import state_from_json
 from racbench.worlds.science.lab import LEFT_OUT_VERBS
-from racbench.worlds.science.registry import get_task, parse_simplifications
+from racbench.worlds.science.registry import get_task, parse_simplifications, task_names
 from racbench.worlds.science.trajectory import gold_trajectory
 from racbench.worlds.strips import oracles
 from racbench.worlds.strips.search import SearchBudgetExceeded
@@ -353,7 +353,8 @@ def learned_rules(env, simplifications: str) -> None:
     flags = parse_simplifications(simplifications, env.task_spec.electrical)
     env.teleport_ok, env.electric_ok = flags.teleport, not flags.no_electrical
     env.world.self_watering = flags.self_watering
-    env._cache.clear()
+    env._cache.clear()  # and the commands listed per view while the row's history was
+    env._views.clear()  # replayed under its own rules: a wait leaves the view as it was
 
 
 @dataclass(frozen=True)
@@ -529,6 +530,20 @@ def expert_no_easier(accuracies: list[float | None]) -> str:
     return "yes" if accuracies[3] <= accuracies[2] else "no"
 
 
+def markdown_line(family: str, world: str, accuracies: list[float | None] | None,
+                  falls: str, rows: int, variations: int) -> str:
+    """One (family, world) as a line of docs/training.md's tables: accuracies as ".875"
+    ("-" where a level does not ask it), the task alone for a lab world, whose train
+    variations drawn from are the last column ("all" unless `--variations` says)."""
+    lab = world.startswith("science/")
+    name = world.split("/", 1)[1] if lab else world
+    cells = ["-" if a is None else f"{a:.3f}".removeprefix("0")
+             for a in (accuracies or [None] * len(LEVELS))]
+    drawn = (str(variations) if variations else "all") if rows and lab else ""
+    return "| " + " | ".join([family.replace("_", " "), name, *cells, falls,
+                              str(rows) if rows else "", drawn]) + " |"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=0,
@@ -546,7 +561,11 @@ def main() -> None:
                              "are then pooled and a pair falls only if it falls on each")
     parser.add_argument("--tasks", default=",".join(LAB_SAMPLE),
                         help="the science-lab tasks the world 'science' samples (rows each); "
-                             f"'wide': {','.join(LAB_WIDE)}")
+                             f"'wide': {','.join(LAB_WIDE)}; 'all': every task, in the "
+                             "registry's order")
+    parser.add_argument("--markdown", action="store_true",
+                        help="also print the lines measured as a Markdown table at the end, "
+                             "in docs/training.md's columns")
     parser.add_argument("--variations", type=int, default=0,
                         help="the science lab: each level's rows from its task's first N train "
                              "variations only (0: all, as a stream draws them)")
@@ -554,6 +573,8 @@ def main() -> None:
     seeds = [int(s) for s in args.seed.split(",")]
     if args.tasks == "wide":
         args.tasks = ",".join(LAB_WIDE)
+    elif args.tasks == "all":
+        args.tasks = ",".join(task_names())
     wanted = [f for f in args.families.split(",") if f]
     worlds = [w for world in args.worlds.split(",")  # the lab: one line per (family, task)
               for w in ([f"science/{t}" for t in args.tasks.split(",")] if world == "science"
@@ -571,6 +592,7 @@ def main() -> None:
     print(f"{'family':20} {'world':17} " + " ".join(f"{lv:>7}" for lv in LEVELS)
           + f" {'exact':>7} {'falls':>5} {'expert<=hard':>12} {'memory':>6} {'cpu/row':>7}")
     covered = pairs = 0
+    table: list[str] = []  # --markdown: the docs' lines
     for world in worlds:
         lab = world == "science" or world.startswith("science/")
         families = (TRAC_FAMILIES if world == TRAC_DOMAIN else RULE_FAMILIES
@@ -586,6 +608,7 @@ def main() -> None:
                         for seed in seeds]
             except InputError as exc:  # a family this world cannot ask: say why
                 print(f"{family:20} {world:17} not asked: {why_not(str(exc))}")
+                table.append(markdown_line(family, world, None, "not asked", 0, 0))
                 for task, reason in dict.fromkeys(LAB_SKIPPED.pop(family, [])):
                     print(f"{'':38} {task}: {why_not(reason)}")
                 continue
@@ -605,6 +628,8 @@ def main() -> None:
                   + f" {memory!s:>6}"
                   + f" {seconds / (args.rows * asked * (memory if lab else 1)):7.3f}",
                   flush=True)
+            table.append(markdown_line(family, world, accuracies, "yes" if ok else "no",
+                                       args.rows, args.variations))
             for level, _, _, reason in result:
                 if reason:
                     print(f"{'':38} {level} not asked: {why_not(reason)}")
@@ -614,6 +639,13 @@ def main() -> None:
                 print(f"{'':38} does not fall: {LAB_WHY_FLAT[family]}")
     print(f"{covered} of {pairs} (family, world) pairs measured fall over the first three "
           f"levels; {time.process_time():.0f} s of CPU")
+    if args.markdown:
+        print()
+        print("| family | " + ("task" if all(w.startswith("science/") for w in worlds)
+                              else "world") + " | " + " | ".join(LEVELS)
+              + " | falls | rows | variations |")
+        print("|---" * (len(LEVELS) + 5) + "|")
+        print("\n".join(table))
 
 
 if __name__ == "__main__":

@@ -66,7 +66,7 @@ TINY = {
     "rule_worlds.py": (["--episodes", "3", "--scale", "0.002", "--configs",
                         "rtfm_next_observation_h1"], "eps/s"),
     "difficulty_levels.py": (["--rows", "2", "--worlds", "blocksworld_trac", "--families",
-                              "projection"], "falls"),
+                              "projection", "--markdown"], "| falls | rows | variations |"),
     "stream_rows.py": (["--rows", "2"], "rows/s"),
     "suite_files.py": (["{root}/tests/test_layout.py", "--top", "1", "--start-cpu", "2"],
                        "estimated wall"),
