@@ -141,6 +141,16 @@ def a_half_copied_build(root: Path) -> None:
     shard.write_bytes(shard.read_bytes()[:len(shard.read_bytes()) // 2])
 
 
+def a_build_with_a_later_shard_cut(root: Path) -> None:
+    """A build whose test split has two shards, the second copied only in part (the
+    first is whole: a reader that opens only a split's first shard misses it)."""
+    a_build(root)
+    folder = root / "ds" / "projection_L1"
+    whole = (folder / "test-00000-of-00001.parquet").read_bytes()
+    (folder / "test-00000-of-00001.parquet").rename(folder / "test-00000-of-00002.parquet")
+    (folder / "test-00001-of-00002.parquet").write_bytes(whole[:len(whole) // 2])
+
+
 def a_pddl_fifo(root: Path) -> None:
     os.mkfifo(root / "problem.pddl")  # reading it would wait for a writer for ever
 
@@ -414,6 +424,9 @@ CASES = [
          ("test-00000-of-00001.parquet", "not a readable Parquet file"), a_half_copied_build),
     Case("verify-damaged", ["verify", "{root}/ds", "--no-optimal", "--quiet"],
          ("test-00000-of-00001.parquet", "not a readable Parquet file"), a_half_copied_build),
+    Case("verify-damaged-later-shard", ["verify", "{root}/ds", "--no-optimal", "--quiet"],
+         ("test-00001-of-00002.parquet", "not a readable Parquet file", "copied only in part"),
+         a_build_with_a_later_shard_cut),
     Case("export-not-a-build", ["export", "lm-eval", "{root}/thesis", "--out", "{root}/t"],
          ("thesis", "racbench"), user_folder),
     Case("export-out-in-use", ["export", "inspect", "{root}/ds", "--out", "{root}/thesis"],

@@ -20,7 +20,7 @@ from racbench.checks.verify.replay_rules import check_rule_row
 from racbench.checks.verify.report import (Claims, EngineMissing, Mismatch, NotADataset,
                                           RowCheck, Skip, Unchecked, VerifyReport)
 from racbench.checks.verify.words import say, unusable
-from racbench.export.layout import config_dirs, split_files
+from racbench.export.layout import config_dirs, num_rows, split_files
 
 
 
@@ -209,11 +209,10 @@ def _iter_rows(files: Sequence[Path], limit: int | None) -> Iterator[dict]:
 
 def _split_limits(splits: dict[str, list[Path]], limit: int | None) -> dict[str, int]:
     """Rows to check per split: all, or `limit` spread over the splits (first splits
-    take the remainder; a split with fewer rows hands its share on)."""
-    import pyarrow.parquet as pq
-
-    sizes = {s: sum(pq.ParquetFile(f).metadata.num_rows for f in files)
-             for s, files in splits.items()}
+    take the remainder; a split with fewer rows hands its share on). Every shard's
+    footer is read here, before any row is checked: a damaged one (not only a split's
+    first, which `find_configs` reads) stops verify with the message every command gives."""
+    sizes = {s: sum(num_rows(f) for f in files) for s, files in splits.items()}
     if limit is None:
         return sizes
     out = {s: 0 for s in splits}
