@@ -13,8 +13,9 @@ through a small set of methods: draw a state (`sample_state`), its successors (`
   connected components, "must every plan make this fact true" one reverse pass for every
   fact at once (bit-parallel over the states without each). Every family runs on it.
 * `ImplicitWorld`: too many states to enumerate (TRAC's ten blocks: 58 million). A
-  handle is the state's bitmask; states are drawn by random walks from a fixed pool of
-  well-mixed states, successors come from the task, and optimal distances from A* with
+  handle is the state's bitmask; states are drawn by random walks from the initial
+  state (TRAC's blocksworld: uniformly over its arrangements in towers, towers.py),
+  successors come from the task, and optimal distances from A* with
   an admissible heuristic under a node budget (`SearchBudgetExceeded`: the row is
   redrawn, never guessed). Only families that need no enumeration run on it.
 
