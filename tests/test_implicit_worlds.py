@@ -20,6 +20,7 @@ from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.tasks.config import TaskConfig
 from racbench.tasks.rows import ConfigRows
 from racbench.tasks.symbolic import symbolic_task
+from racbench.text import sayer
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.task import iter_bits
 from racbench.worlds.strips.world import ImplicitWorld, WorldTooLarge, forget_worlds, world_for
@@ -102,6 +103,17 @@ def test_families_that_enumerate_refuse_problems_beyond_the_limit_by_name():
             with pytest.raises(WorldTooLarge, match="more than 20 reachable states"):
                 world_for(domain_file, problem)
             assert isinstance(world_for(domain_file, problem, implicit=True), ImplicitWorld)
+            # asked again (the problem now known too large): the same sentence, both
+            # times templates/cli/pddl.j2's
+            with pytest.raises(WorldTooLarge) as again:
+                world_for(domain_file, problem)
+        said = sayer("cli", ("pddl.j2",))("world_too_large", problem=problem, max_states=20)
+        assert str(again.value) == said
+        forget_worlds()
+        with limits.overridden(max_enumerated_states=20):
+            with pytest.raises(WorldTooLarge) as first:
+                world_for(domain_file, problem)
+        assert str(first.value) == said
     finally:
         forget_worlds()
 

@@ -42,6 +42,7 @@ import numpy as np
 
 from racbench.errors import GenerationError, InputError
 from racbench.splits.draws import below, shuffle
+from racbench.text import sayer
 from racbench.worlds.protocol import World
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.grounding import ground
@@ -56,6 +57,8 @@ from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, ast
 from racbench.worlds.strips.shipped import blocks_problem, trac_domain_file
 from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
 from racbench.worlds.strips.towers import TowerStates
+
+_say = sayer("cli", ("pddl.j2",))  # its one refusal: a problem too large to enumerate
 
 TRAC_EXPLICIT_STATES = 2_500  # TRAC's worlds enumerate up to this (five blocks: 501)
 LOCAL_SEARCH_CAP = 5_000
@@ -228,8 +231,7 @@ def world_for(domain_file: str, problem_file: str, max_states: int | None = None
             if not implicit:
                 raise
     elif not implicit:
-        raise WorldTooLarge(f"{problem_file}: more than {max_states} reachable states; "
-                            "this family enumerates the state space, use a smaller problem")
+        raise WorldTooLarge(_say("world_too_large", problem=problem_file, max_states=max_states))
     return _implicit_world(str(domain_file), str(problem_file))
 
 
@@ -557,9 +559,8 @@ class ExplicitWorld(StripsWorld):
             except SearchBudgetExceeded:
                 if too_large is not None:
                     _keep(too_large, max_states)
-                raise WorldTooLarge(f"{self.problem.source}: more than {max_states} "
-                                    "reachable states; this family enumerates the state "
-                                    "space, use a smaller problem") from None
+                raise WorldTooLarge(_say("world_too_large", problem=self.problem.source,
+                                         max_states=max_states)) from None
             if kept is not None:  # as found, before any cache of its own fills
                 _keep(kept, self.space)
         self.states = self.space.states
