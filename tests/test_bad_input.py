@@ -581,3 +581,22 @@ def test_export_through_a_symbolic_link_writes_where_it_points(tmp_path):
         assert proc.returncode == 0, proc.stderr
         assert (tmp_path / out).is_symlink()
         assert [p.name for p in (tmp_path / real).iterdir()] == ["racbench_projection_l1.py"]
+
+
+def test_a_builds_refusals_are_build_j2s_sentences(tmp_path):
+    """The refusals export/build.py makes itself (a scale, an --out with no name, a
+    working folder it cannot write) are templates/cli/build.j2's sentences, exit 2."""
+    from racbench.export.build import BuildError, build
+    from racbench.suites.recipe import parse_recipe
+    from racbench.text import sayer
+
+    say = sayer("cli", ("build.j2",))
+    recipe_ = parse_recipe("name: r\nconfigs:\n" + GOOD_CONFIG, "r.yaml")
+    with pytest.raises(BuildError) as refused:
+        build(recipe_, tmp_path / "out", scale=float("nan"))
+    assert str(refused.value) == say("scale_not_positive", scale=float("nan"))
+    recipe(f"name: r\nconfigs:\n{GOOD_CONFIG}")(tmp_path)
+    result = CliRunner().invoke(main, ["build", str(tmp_path / "r.yaml"), "--out", "/"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert say("out_has_no_name", out="/") in result.stderr
+    assert os.listdir(tmp_path) == ["r.yaml"]

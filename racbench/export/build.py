@@ -281,9 +281,9 @@ def build(recipe: Recipe, out: Path, *, seed: int | None = None, scale: float = 
     out = Path(os.path.abspath(out))
     seed = recipe.seed if seed is None else seed
     if not math.isfinite(scale) or scale <= 0:
-        raise BuildError(f"scale must be a finite number above 0, got {scale}")
+        raise BuildError(_say("scale_not_positive", scale=scale))
     if not out.name:
-        raise BuildError(f"--out {out} is not a folder a build can create")
+        raise BuildError(_say("out_has_no_name", out=out))
     check_out(out, overwrite)
     recipe_run = recipe.scaled(scale) if scale != 1.0 else recipe
     # worlds let go once probed are loaded again for their rows: their spaces read back
@@ -316,7 +316,7 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
         if not (kept or reused):
             shutil.rmtree(partial, ignore_errors=True)
             remove_empty(created)
-        raise BuildError(f"cannot write {partial}: {exc.strerror}") from None
+        raise BuildError(_say("cannot_write", path=partial, reason=exc.strerror)) from None
 
     if (kept or reused) and say is not None:
         say(_say("resuming", out=out, kept=len(kept), total=len(recipe_run.configs),
