@@ -20,7 +20,7 @@ from racbench.checks.verify.replay_rules import check_rule_row
 from racbench.checks.verify.report import (Claims, EngineMissing, Mismatch, NotADataset,
                                           RowCheck, Skip, Unchecked, VerifyReport)
 from racbench.checks.verify.words import say, unusable
-from racbench.export.layout import config_dirs, num_rows, split_files
+from racbench.export.layout import DamagedShard, config_dirs, num_rows, schema, split_files
 
 
 
@@ -178,14 +178,12 @@ def find_configs(root: Path) -> dict[str, dict[str, list[Path]]]:
     configs = {folder.name: split_files(folder) for folder in folders}
     if not configs:
         raise NotADataset(say("no_config_folders", root=root))
-    import pyarrow.parquet as pq
-
     for name, splits in configs.items():
         for files in splits.values():
             try:
-                columns = pq.read_schema(files[0]).names
-            except Exception as exc:
-                raise NotADataset(say("damaged_shard", path=files[0], reason=exc)) from None
+                columns = schema(files[0]).names
+            except DamagedShard as exc:  # the words every command says, on one line
+                raise NotADataset(str(exc)) from None
             if "symbolic" not in columns and not replay_imitation.replays(columns):
                 raise NotADataset(say("no_symbolic_column", root=root,
                                       file=files[0].relative_to(root.parent)))

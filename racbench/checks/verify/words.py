@@ -1,10 +1,10 @@
 """Every sentence `racbench verify` prints or stores, by name: the macros of
-templates/cli/verify.j2 (and dataset.j2's, for a damaged shard) through the one
-message mechanism, `racbench.text.sayer`."""
+templates/cli/verify.j2 through the one message mechanism, `racbench.text.sayer` (a
+damaged shard is said by export/layout.py, in every command's words)."""
 
 from racbench.text import sayer
 
-say = sayer("cli", ("verify.j2", "dataset.j2"))
+say = sayer("cli", ("verify.j2",))
 
 
 def unusable(exc: BaseException, replayed: bool = False) -> str:
