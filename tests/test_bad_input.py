@@ -151,6 +151,16 @@ def a_build_with_a_later_shard_cut(root: Path) -> None:
     (folder / "test-00001-of-00002.parquet").write_bytes(whole[:len(whole) // 2])
 
 
+def a_build_with_pages_damaged(root: Path) -> None:
+    """A build whose test shard keeps its footer (its schema and row counts read well)
+    but not its first data pages."""
+    a_build(root)
+    shard = root / "ds" / "projection_L1" / "test-00000-of-00001.parquet"
+    data = bytearray(shard.read_bytes())
+    data[4:260] = b"\xab" * 256
+    shard.write_bytes(bytes(data))
+
+
 def a_pddl_fifo(root: Path) -> None:
     os.mkfifo(root / "problem.pddl")  # reading it would wait for a writer for ever
 
@@ -427,6 +437,9 @@ CASES = [
     Case("verify-damaged-later-shard", ["verify", "{root}/ds", "--no-optimal", "--quiet"],
          ("test-00001-of-00002.parquet", "not a readable Parquet file", "copied only in part"),
          a_build_with_a_later_shard_cut),
+    Case("verify-damaged-pages", ["verify", "{root}/ds", "--no-optimal", "--quiet"],
+         ("test-00000-of-00001.parquet", "not a readable Parquet file"),
+         a_build_with_pages_damaged),
     Case("export-not-a-build", ["export", "lm-eval", "{root}/thesis", "--out", "{root}/t"],
          ("thesis", "racbench"), user_folder),
     Case("export-out-in-use", ["export", "inspect", "{root}/ds", "--out", "{root}/thesis"],

@@ -20,7 +20,8 @@ from racbench.checks.verify.replay_rules import check_rule_row
 from racbench.checks.verify.report import (Claims, EngineMissing, Mismatch, NotADataset,
                                           RowCheck, Skip, Unchecked, VerifyReport)
 from racbench.checks.verify.words import say, unusable
-from racbench.export.layout import DamagedShard, config_dirs, num_rows, schema, split_files
+from racbench.export.layout import (DamagedShard, config_dirs, num_rows, reading, schema,
+                                    split_files)
 
 
 
@@ -191,12 +192,20 @@ def find_configs(root: Path) -> dict[str, dict[str, list[Path]]]:
 
 
 def _iter_rows(files: Sequence[Path], limit: int | None) -> Iterator[dict]:
+    """The rows of a split, shard by shard. A shard whose footer reads well but whose
+    pages do not stops verify as every command stops (`DamagedShard`, exit 2)."""
     import pyarrow.parquet as pq
 
     left = limit
     for f in files:
-        for batch in pq.ParquetFile(f).iter_batches(batch_size=1024):
-            rows = batch.to_pylist()
+        with reading(f):
+            batches = pq.ParquetFile(f).iter_batches(batch_size=1024)
+        while True:
+            with reading(f):  # the pages are read here, batch by batch
+                batch = next(batches, None)
+                rows = None if batch is None else batch.to_pylist()
+            if rows is None:
+                break
             if left is not None:
                 rows = rows[:left]
                 left -= len(rows)
