@@ -75,6 +75,21 @@ def user_templates(folder: str | Path) -> str:
     return prefix
 
 
+class Phrase:
+    """Words said only when shown: `str(phrase)` is `say(macro, **kw)`, rendered then.
+    A reader carries phrases (what it expects, where it is) down its happy path and a
+    message renders one only when it is raised, so a good file renders no template.
+    Arguments may be phrases themselves."""
+
+    __slots__ = ("say", "macro", "kw")
+
+    def __init__(self, say, macro: str, /, **kw):
+        self.say, self.macro, self.kw = say, macro, kw
+
+    def __str__(self) -> str:
+        return self.say(self.macro, **self.kw)
+
+
 def sayer(folder: str, files: tuple[str, ...]):
     """A `say(macro, **kw)` over the macros of some template files of one folder: a
     world's or an environment's sentences by macro name, whitespace around them trimmed."""

@@ -12,10 +12,13 @@ A mixin of the domain and problem readers (pddl_reader), which supply `leaf`
 
 from __future__ import annotations
 
+from racbench.text import Phrase, sayer
 from racbench.worlds.strips.model import And, Effect, Imply, Literal, Not, Or, Quantified
 from racbench.worlds.strips.sexpr import SList
 
 MAX_DEPTH = 100
+_say = sayer("cli", ("pddl.j2",))
+_AN_ATOM = Phrase(_say, "an_atom")
 UNSUPPORTED_CONSTRUCTS = {
     "assign": ":numeric-fluents", "decrease": ":numeric-fluents",
     "scale-up": ":numeric-fluents", "scale-down": ":numeric-fluents",
@@ -24,15 +27,17 @@ UNSUPPORTED_CONSTRUCTS = {
 
 
 class FormulaReading:
-    """Conditions and effects as model formulas; errors at the offending token."""
+    """Conditions and effects as model formulas; errors at the offending token, said by
+    templates/cli/pddl.j2 (`where` is a phrase of it, or a keyword such as :goal)."""
 
-    def formula(self, item, k: int, scope: dict[str, int], where: str, leaf, depth: int = 0):
+    def formula(self, item, k: int, scope: dict[str, int], where, leaf, depth: int = 0):
         """A condition; `scope` holds the variables usable in atoms, `leaf(node, scope)`
         reads an atom."""
-        node = self.expect_list(item, k, f"a condition in {where}")
+        if not isinstance(item, SList):
+            self.expect_list(item, k, Phrase(_say, "a_condition_in", where=where))
+        node = item
         if depth > MAX_DEPTH:
-            raise self.error(node, f"a condition nested more than {MAX_DEPTH} levels deep in "
-                             f"{where}; flatten it")
+            raise self.error(node, "condition_too_deep", most=MAX_DEPTH, where=where)
         head = node.head()
         if head in ("and", "or") or (not node.items):
             kind = head or "and"
@@ -46,8 +51,7 @@ class FormulaReading:
                 else Not(inner)
         if head == "imply":
             if len(node) != 3:
-                raise self.error(node, f"'imply' takes exactly two conditions, found "
-                                 f"{len(node) - 1} in {where}")
+                raise self.error(node, "imply_arity", found=len(node) - 1, where=where)
             (a, ak), (b, bk) = node.located(1)
             return Imply(self.formula(a, ak, scope, where, leaf, depth + 1),
                          self.formula(b, bk, scope, where, leaf, depth + 1))
@@ -56,19 +60,18 @@ class FormulaReading:
             return Quantified(head == "forall", variables,
                               self.formula(body, bk, inner_scope, where, leaf, depth + 1))
         if head == "when":
-            raise self.error(node, f"'when' is an effect, not a condition ({where})")
+            raise self.error(node, "when_in_condition", where=where)
         self.refuse_unsupported(node, where)
         return Literal(leaf(node, scope), True)
 
-    def check_effect_atom(self, atom, node: SList, where: str) -> None:
+    def check_effect_atom(self, atom, node: SList, where) -> None:
         """An effect may not set a derived predicate (PDDL; the domain reader checks)."""
 
-    def refuse_unsupported(self, node: SList, where: str) -> None:
+    def refuse_unsupported(self, node: SList, where) -> None:
         head = node.head()
         if head in UNSUPPORTED_CONSTRUCTS and head not in self.declared_predicates:
-            raise self.error(node, f"'{head}' in {where} needs "
-                             f"{UNSUPPORTED_CONSTRUCTS[head]}, which racbench does not "
-                             "support; accepted: STRIPS and ADL conditions and effects")
+            raise self.error(node, "unsupported_construct", construct=head, where=where,
+                             needs=UNSUPPORTED_CONSTRUCTS[head])
 
     def flattened(self, node: SList, kind: str) -> list:
         """(item, token) of nested `(kind ...)` lists in order, without recursion."""
@@ -82,35 +85,38 @@ class FormulaReading:
                 out.append((item, k))
         return out
 
-    def quantifier(self, node: SList, scope: dict[str, int], where: str):
+    def quantifier(self, node: SList, scope: dict[str, int], where):
         """The variables of `(forall|exists (VARS) BODY)`, the scope with them, and BODY."""
         head = node.head()
         if len(node) != 3 or not isinstance(node.items[1], SList):
-            raise self.error(node, f"expected '({head} (?VARIABLE - TYPE ...) BODY)' in "
-                             f"{where}")
+            raise self.error(node, "bad_quantifier", quantifier=head, where=where)
         declared: dict[str, int] = {}
         variables = []
-        for var, vk, types in self.typed_list(node.items[1], 0, f"the variables of {head}"):
-            self.check_variable(var, vk, f"{head} in {where}")
-            self.declare(declared, var, vk, f"variable of {head}")
+        quantifier_in = Phrase(_say, "quantifier_in", quantifier=head, where=where)
+        variable_of = Phrase(_say, "variable_of", owner=head)
+        for var, vk, types in self.typed_list(node.items[1], 0,
+                                              Phrase(_say, "variables_of", quantifier=head)):
+            self.check_variable(var, vk, quantifier_in)
+            self.declare(declared, var, vk, variable_of)
             self.check_types(types)
             variables.append((var, tuple(t for t, _ in types)))
         if not variables:
-            raise self.error(node.items[1], f"'{head}' without variables in {where}")
+            raise self.error(node.items[1], "no_variables", quantifier=head, where=where)
         return tuple(variables), {**scope, **declared}, (node.items[2], node.token_of(2))
 
-    def effect_parts(self, field: tuple, scope: dict[str, int], name: str, leaf):
-        """(unconditional adds, deletes, quantified and conditional Effects, cost nodes)."""
-        where = f"the effect of {name}"
+    def effect_parts(self, field: tuple, scope: dict[str, int], where, leaf):
+        """(unconditional adds, deletes, quantified and conditional Effects, cost nodes)
+        of the effect `where` names."""
         add, delete, costs = [], [], []
         groups: dict[tuple, tuple[list, list]] = {}  # (variables, condition) -> atoms
         stack = [(field[0], field[1], (), None, scope, 0)]
         while stack:
             item, k, variables, condition, inner, depth = stack.pop()
-            node = self.expect_list(item, k, f"an effect in {where}")
+            if not isinstance(item, SList):
+                self.expect_list(item, k, Phrase(_say, "an_effect_in", where=where))
+            node = item
             if depth > MAX_DEPTH:
-                raise self.error(node, f"an effect nested more than {MAX_DEPTH} levels deep "
-                                 f"in {where}")
+                raise self.error(node, "effect_too_deep", most=MAX_DEPTH, where=where)
             head = node.head()
             if head == "and" or not node.items:
                 for part, pk in reversed(self.flattened(node, "and")):
@@ -120,33 +126,28 @@ class FormulaReading:
                 stack.append((body, bk, variables + more, condition, inner_scope, depth + 1))
             elif head == "when":
                 if len(node) != 3:
-                    raise self.error(node, f"'when' takes a condition and an effect, found "
-                                     f"{len(node) - 1} parts in {where}")
+                    raise self.error(node, "when_arity", found=len(node) - 1, where=where)
                 (c, ck), (body, bk) = node.located(1)
                 cond = self.formula(c, ck, inner, where, leaf, depth + 1)
                 cond = cond if condition is None else And((condition, cond))
                 stack.append((body, bk, variables, cond, inner, depth + 1))
             elif head == "increase":
                 if variables or condition is not None:
-                    raise self.error(node, f"a cost effect under 'forall' or 'when' in {where}; "
-                                     "action costs must be unconditional")
+                    raise self.error(node, "conditional_cost", where=where)
                 costs.append(node)
             elif head in ("or", "exists", "imply"):
-                raise self.error(node, f"'{head}' cannot be an effect ({where}); accepted: "
-                                 "literals, and, forall, when")
+                raise self.error(node, "not_an_effect", construct=head, where=where)
             else:
                 self.refuse_unsupported(node, where)
                 positive = head != "not"
                 atom_node = node
                 if not positive:
                     atom_node, ak = self.not_argument(node, where)
-                    atom_node = self.expect_list(atom_node, ak, "an atom such as (on ?x ?y)")
+                    atom_node = self.expect_list(atom_node, ak, _AN_ATOM)
                 atom = leaf(atom_node, inner)
                 self.check_effect_atom(atom, atom_node, where)
                 if atom[0] == "=":
-                    raise self.error(atom_node, f"'=' cannot be an effect ({where}); "
-                                     "accepted: atoms of declared predicates and their "
-                                     "negations")
+                    raise self.error(atom_node, "equality_effect", where=where)
                 if not variables and condition is None:
                     (add if positive else delete).append(atom)
                 else:
