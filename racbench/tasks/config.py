@@ -16,6 +16,7 @@ from pathlib import Path
 from racbench.errors import InputError
 from racbench.paths import check_utf8
 from racbench.splits.names import POOLS, name_pool
+from racbench.text import Phrase, sayer
 from racbench.worlds.strips.shipped import shipped_domains, shipped_files, shipped_problem_names
 from racbench.worlds.strips.world import enumerate_ahead, spaces_kept
 
@@ -32,8 +33,12 @@ from racbench.worlds.rules.grammar import GAMES, RuleOptions
 from racbench.worlds.science.registry import get_task, parse_simplifications, task_names
 
 
+_say = sayer("cli", ("config.j2",))
+
+
 class ConfigError(InputError):
-    """A config value outside what is accepted; the message names field and values."""
+    """A config value outside what is accepted; the message (templates/cli/config.j2)
+    names field and values."""
 
 
 def rule_world_options(game: str, knobs: tuple[tuple[str, object], ...]) -> RuleOptions:
@@ -42,20 +47,19 @@ def rule_world_options(game: str, knobs: tuple[tuple[str, object], ...]) -> Rule
     rows); a knob outside what is accepted raises ConfigError naming it."""
     bad = sorted(k for k, _ in knobs if k not in RULE_OPTIONS)
     if bad:
-        raise ConfigError(f"unknown rule option '{bad[0]}'; accepted: "
-                          f"{', '.join(RULE_OPTIONS)}")
+        raise ConfigError(_say("unknown_rule_option", option=bad[0], accepted=RULE_OPTIONS))
     episodes = dict(knobs).get("episodes", RULE_EPISODES)
     if not isinstance(episodes, int) or isinstance(episodes, bool) or not \
             1 <= episodes <= MAX_RULE_EPISODES:
-        raise ConfigError(f"rule option 'episodes' (per split) must be an integer from 1 "
-                          f"to {MAX_RULE_EPISODES}, got {episodes!r}")
+        raise ConfigError(_say("rule_episodes", most=MAX_RULE_EPISODES, got=repr(episodes)))
     opts = RuleOptions.for_game(game, **{k: v for k, v in knobs if k != "episodes"})
     wrong = opts.problems()
     if wrong:
         field_name, value, accepted = wrong[0]
-        raise ConfigError(f"rule option '{field_name}' of {game} must be {accepted}, got "
-                          f"{value!r}" if field_name != "rules" else
-                          f"unknown rule world '{value}'; accepted: {accepted}")
+        raise ConfigError(_say("rule_option_value", option=field_name, game=game,
+                               accepted=accepted, got=repr(value))
+                          if field_name != "rules" else
+                          _say("unknown_rule_world", world=value, accepted=accepted))
     return opts
 
 
@@ -108,44 +112,40 @@ class TaskConfig:
 
     def validate(self) -> "TaskConfig":
         if self.family not in FAMILIES:
-            raise ConfigError(f"unknown family '{self.family}'; accepted: {', '.join(FAMILIES)}")
+            raise ConfigError(_say("unknown_family", family=self.family,
+                                   accepted=list(FAMILIES)))
         if self.family in OWN_CONFIG:
-            raise ConfigError(f"family '{self.family}' is built from a recipe entry of its own "
-                              "(see docs/recipes.md); it has no 'generate' config")
+            raise ConfigError(_say("own_config_family", family=self.family))
         forms = FAMILIES[self.family].forms
         if self.form not in forms:
-            raise ConfigError(f"family '{self.family}' has no form '{self.form}'; accepted: "
-                              f"{', '.join(forms)}")
+            raise ConfigError(_say("unknown_form", family=self.family, form=self.form,
+                                   accepted=forms))
         self._validate_world()
         if self.earlier_state and (not self.science
                                    or self.family not in EARLIER_STATE_FAMILIES):
-            raise ConfigError(f"'earlier_state' (commands typed since the state shown) is "
-                              f"asked of {', '.join(EARLIER_STATE_FAMILIES)} on the "
-                              f"science lab; got {self.family} on {self.domain_label}")
+            raise ConfigError(_say("earlier_state_elsewhere", families=EARLIER_STATE_FAMILIES,
+                                   family=self.family, world=self.domain_label))
         self.user_phrasing()  # a bad phrasing file is refused before anything is built
         if not self.lengths or any(not isinstance(n, int) or isinstance(n, bool)
                                    or not 1 <= n <= MAX_LENGTH for n in self.lengths):
-            raise ConfigError(f"length must be between 1 and {MAX_LENGTH}, got "
-                              f"{list(self.lengths)}")
+            raise ConfigError(_say("bad_length", most=MAX_LENGTH, got=list(self.lengths)))
         if len(self.lengths) > 1 and self.form != "bool":
-            raise ConfigError(f"several lengths mix in true/false configs only; give one "
-                              f"length for {self.form} questions, got {list(self.lengths)}")
+            raise ConfigError(_say("several_lengths", form=self.form, got=list(self.lengths)))
         bad = [k for k in self.query_kinds if k not in QUERY_KINDS]
         if bad or not self.query_kinds:
-            raise ConfigError(f"unknown query kind {bad or '(none)'}; accepted: "
-                              f"{', '.join(QUERY_KINDS)}")
+            raise ConfigError(_say("unknown_query_kind", bad=bad, accepted=QUERY_KINDS))
         if self.names not in NAMES:
-            raise ConfigError(f"unknown name pool '{self.names}'; accepted: {', '.join(NAMES)}")
+            raise ConfigError(_say("unknown_name_pool", names=self.names, accepted=NAMES))
         if self.style not in STYLES:
-            raise ConfigError(f"unknown style '{self.style}'; accepted: {', '.join(STYLES)}")
+            raise ConfigError(_say("unknown_style", style=self.style, accepted=STYLES))
         if self.style == "trac" and (self.family not in TRAC_FAMILIES or self.form != "bool"):
-            raise ConfigError(f"style 'trac' phrases true/false questions of "
-                              f"{', '.join(TRAC_FAMILIES)}; got {self.family} {self.form}")
+            raise ConfigError(_say("trac_style", families=TRAC_FAMILIES, family=self.family,
+                                   form=self.form))
         if self.obfuscation not in OBFUSCATIONS:
-            raise ConfigError(f"unknown obfuscation '{self.obfuscation}'; accepted: "
-                              f"{', '.join(str(o) for o in OBFUSCATIONS[1:])} (or none)")
+            raise ConfigError(_say("unknown_obfuscation", obfuscation=self.obfuscation,
+                                   accepted=[str(o) for o in OBFUSCATIONS[1:]]))
         if not isinstance(self.paraphrase, int) or self.paraphrase < 0:
-            raise ConfigError(f"paraphrase must be a non-negative integer, got {self.paraphrase!r}")
+            raise ConfigError(_say("bad_paraphrase", got=repr(self.paraphrase)))
         return self
 
     def _validate_world(self) -> None:
@@ -153,75 +153,64 @@ class TaskConfig:
             self._validate_rules()
             return
         if FAMILIES[self.family].worlds == ("rules",):
-            raise ConfigError(f"family '{self.family}' asks about rule worlds only: give "
-                              f"'rules' ({', '.join(GAMES)})")
+            raise ConfigError(_say("rules_only", family=self.family, games=GAMES))
         if self.science:
             self._validate_lab()
             return
         if self.simplifications:
-            raise ConfigError("'simplifications' are settings of the science lab; give "
-                              "'science: TASK' with them")
+            raise ConfigError(_say("simplifications_elsewhere"))
         if self.domain == TRAC_DOMAIN:
             pool = len(name_pool(self.names)) if self.names in POOLS else 99
             if not isinstance(self.objects, int) or not 2 <= self.objects <= pool:
-                raise ConfigError(f"objects must be between 2 and {pool} (the size of the "
-                                  f"'{self.names}' name pool), got {self.objects}")
+                raise ConfigError(_say("trac_objects", most=pool, names=self.names,
+                                       got=self.objects))
             if self.problems or self.domain_file:
-                raise ConfigError(f"domain {TRAC_DOMAIN} has no problem files: its world is "
-                                  "the blocks of 'objects'; give no 'problems'")
+                raise ConfigError(_say("trac_problems", domain=TRAC_DOMAIN))
             return
         if self.objects is not None:
-            raise ConfigError(f"'objects' sets the number of blocks of {TRAC_DOMAIN} only; "
-                              "other domains take their objects from the problem files")
+            raise ConfigError(_say("objects_elsewhere", domain=TRAC_DOMAIN))
         if not self.domain_file:
             if self.domain not in shipped_domains():
-                raise ConfigError(f"unknown domain '{self.domain}'; accepted: "
-                                  f"{', '.join(shipped_domains())}, {TRAC_DOMAIN} "
-                                  "(or a domain file)")
-        elif not is_readable_file(self.domain_file, "domain file"):
-            raise ConfigError(f"domain file {self.domain_file} {not_a_file(self.domain_file)}")
+                raise ConfigError(_say("unknown_domain", domain=self.domain,
+                                       accepted=[*shipped_domains(), TRAC_DOMAIN]))
+        elif not is_readable_file(self.domain_file, DOMAIN_FILE):
+            raise ConfigError(_say("bad_domain_file", path=self.domain_file,
+                                   why=not_a_file(self.domain_file)))
         bad = sorted(set(self.problems) - set(SPLITS))
         if bad:
-            raise ConfigError(f"unknown split '{bad[0]}' in problems; accepted: "
-                              f"{', '.join(SPLITS)}")
+            raise ConfigError(_say("unknown_split", split=bad[0], accepted=SPLITS))
         known = set(shipped_problem_names(self.domain)) if not self.domain_file else None
         seen: dict[str, str] = {}
         for split, names in self.problems.items():
             if not names:
-                raise ConfigError(f"split '{split}' lists no problems")
+                raise ConfigError(_say("empty_split", split=split))
             for p in names:
                 if known is not None and p not in known:
-                    raise ConfigError(f"unknown problem '{p}' of domain {self.domain}; "
-                                      f"accepted: {', '.join(sorted(known))}")
-                if known is None and not is_readable_file(p, "problem file"):
-                    raise ConfigError(f"problem file {p} {not_a_file(p)}")
+                    raise ConfigError(_say("unknown_problem", problem=p, domain=self.domain,
+                                           accepted=sorted(known)))
+                if known is None and not is_readable_file(p, PROBLEM_FILE):
+                    raise ConfigError(_say("bad_problem_file", path=p, why=not_a_file(p)))
                 if p in seen and seen[p] != split:
-                    raise ConfigError(f"problem '{p}' is in both '{seen[p]}' and '{split}'; "
-                                      "splits must not share problems")
+                    raise ConfigError(_say("problem_in_two_splits", problem=p,
+                                           first=seen[p], second=split))
                 seen[p] = split
 
     def _validate_lab(self) -> None:
         if "science" not in FAMILIES[self.family].worlds or self.form == "open" or (
                 self.form == "mc" and self.family not in LAB_MC_FAMILIES):
             lab_families = [f for f, fam in FAMILIES.items() if "science" in fam.worlds]
-            raise ConfigError(f"the science lab asks true/false questions of "
-                              f"{', '.join(lab_families)} and multiple-choice ones of "
-                              f"{', '.join(LAB_MC_FAMILIES)}; got {self.family} {self.form}")
+            raise ConfigError(_say("lab_families", families=lab_families,
+                                   mc_families=LAB_MC_FAMILIES, family=self.family,
+                                   form=self.form))
         if self.domain or self.domain_file or self.objects is not None:
-            raise ConfigError("give either 'science' (a science-lab task) or a domain, not both")
+            raise ConfigError(_say("lab_and_domain"))
         if self.style != "acp" or self.names != "problem":
-            raise ConfigError("the science lab is phrased in its own words: leave 'style' "
-                              "and 'names' out")
+            raise ConfigError(_say("lab_own_words"))
         # with `earlier_state` one command is observed, after `length - 1` typed since
         if self.family == "goal_recognition" and not self.earlier_state and any(
                 not isinstance(n, int) or n > LAB_MAX_DISTANCE for n in self.lengths):
-            raise ConfigError(
-                f"goal recognition on the science lab asks only where the oracle proves a "
-                f"shortest solution: from states at most {LAB_MAX_DISTANCE} commands from "
-                f"completing the task (any task, near the end of its gold trajectory; "
-                f"lifespan-longest-lived and lifespan-shortest-lived with teleportAction "
-                f"from the start), so length must be 1 to {LAB_MAX_DISTANCE}; got "
-                f"{list(self.lengths)}")
+            raise ConfigError(_say("lab_goal_recognition_length", most=LAB_MAX_DISTANCE,
+                                   got=list(self.lengths)))
         try:
             spec = get_task(self.science)
             parse_simplifications(self.simplifications, spec.electrical)
@@ -229,24 +218,20 @@ class TaskConfig:
             raise ConfigError(str(exc)) from None
         if spec.decided_by_reading and self.family in ("planning", "goal_recognition"):
             fine = [t for t in task_names() if not get_task(t).decided_by_reading]
-            raise ConfigError(
-                f"{self.family} on {self.science} is not asked: which answer completes the "
-                "task is told only by a past reading (a thermometer's, a stopwatch's "
-                "timing), which a question's context does not show; projection and "
-                f"executability are, and {self.family} on {len(fine)} other tasks")
+            raise ConfigError(_say("decided_by_reading", family=self.family,
+                                   task=self.science, others=len(fine)))
         bad = sorted(set(self.problems) - set(SPLITS))
         if bad:
-            raise ConfigError(f"unknown split '{bad[0]}' in problems; accepted: "
-                              f"{', '.join(SPLITS)}")
+            raise ConfigError(_say("unknown_split", split=bad[0], accepted=SPLITS))
         for split, variations in self.problems.items():
             for v in variations:
                 if not str(v).isdigit() or not int(v) < spec.n_variations:
-                    raise ConfigError(f"problems of a science task are its variations, "
-                                      f"0 to {spec.n_variations - 1}; got {v!r} in '{split}'")
+                    raise ConfigError(_say("lab_variation_range", last=spec.n_variations - 1,
+                                           got=repr(v), split=split))
                 if spec.split_of(int(v)) != split:
-                    raise ConfigError(f"variation {v} of {self.science} is in its "
-                                      f"{spec.split_of(int(v))} split, not {split}: unseen "
-                                      "task objects stay out of train")
+                    raise ConfigError(_say("variation_other_split", variation=v,
+                                           task=self.science, its=spec.split_of(int(v)),
+                                           split=split))
 
     def _validate_rules(self) -> None:
         form_ok = self.form == "bool" or (self.form == "mc" and self.family in RULES_MC_FAMILIES
@@ -255,24 +240,20 @@ class TaskConfig:
         if "rules" not in FAMILIES[self.family].worlds or not form_ok:
             rule_families = [f for f, fam in FAMILIES.items() if "rules" in fam.worlds
                              and "bool" in fam.forms and f not in OWN_CONFIG]
-            raise ConfigError(f"a rule world asks true/false questions of "
-                              f"{', '.join(rule_families)}, multiple-choice ones of "
-                              f"{', '.join(RULES_MC_FAMILIES)} and open ones of "
-                              f"{', '.join(RULES_OPEN_FAMILIES)}; got {self.family} {self.form}")
+            raise ConfigError(_say("rule_families", families=rule_families,
+                                   mc_families=RULES_MC_FAMILIES,
+                                   open_families=RULES_OPEN_FAMILIES, family=self.family,
+                                   form=self.form))
         if not self.rules:
-            raise ConfigError("'rule_options' are knobs of a rule world; give 'rules: GAME' "
-                              f"({', '.join(GAMES)}) with them")
+            raise ConfigError(_say("rule_options_without_rules", games=GAMES))
         if self.science or self.domain or self.domain_file or self.objects is not None \
                 or self.problems:
-            raise ConfigError("give either 'rules' (a rule world) or a domain or science "
-                              "task, not both; a rule world's problems are its episodes")
+            raise ConfigError(_say("rules_and_domain"))
         if self.style != "acp" or self.names != "problem" or self.obfuscation:
-            raise ConfigError("a rule world is phrased in its own words: leave 'style', "
-                              "'names' and 'obfuscation' out")
+            raise ConfigError(_say("rules_own_words"))
         opts = rule_world_options(self.rules, self.rule_options)
         if self.family == "first_target" and self.form == "mc" and opts.entities < 4:
-            raise ConfigError("first_target's multiple-choice options are the things on the "
-                              "grid: give rule option 'entities' of at least 4")
+            raise ConfigError(_say("first_target_entities"))
 
     def rule_world_options(self) -> RuleOptions:
         return rule_world_options(self.rules, self.rule_options)
@@ -322,8 +303,7 @@ class TaskConfig:
         if not path:
             return None
         if self.science or self.rules or self.domain == TRAC_DOMAIN:
-            raise ConfigError("'phrasing' phrases a STRIPS domain (domain or domain_file); "
-                              f"this config is {self.domain_label}")
+            raise ConfigError(_say("phrasing_not_strips", world=self.domain_label))
         return _load_phrasing(path, self.domain_file or shipped_files(self.domain, [])[0])
 
     @property
@@ -412,7 +392,11 @@ def _pddl_domain_name(path: str) -> str:
     return load_domain_text(path)[1].name
 
 
-def is_readable_file(path: str, what: str) -> bool:
+DOMAIN_FILE = Phrase(_say, "domain_file")  # what check_utf8 calls the path
+PROBLEM_FILE = Phrase(_say, "problem_file")
+
+
+def is_readable_file(path: str, what) -> bool:
     """Is `path` a file (after refusing a path racbench cannot write into rows)?"""
     check_utf8(path, what)
     return Path(path).is_file()
@@ -421,7 +405,7 @@ def is_readable_file(path: str, what: str) -> bool:
 def not_a_file(path: str) -> str:
     """Why `path` cannot be read as a PDDL file, for a message."""
     if Path(path).is_dir():
-        return "is a folder; give a PDDL file"
+        return _say("is_a_folder")
     if Path(path).exists():
-        return "is not a regular file (a device or a pipe); give a PDDL file"
-    return "not found"
+        return _say("not_regular")
+    return _say("not_found")
