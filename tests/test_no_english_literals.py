@@ -13,6 +13,7 @@ MOVED = (
     "racbench/worlds/strips/pddl_reader.py",  # templates/cli/pddl.j2
     "racbench/worlds/strips/adl_reader.py",  # templates/cli/pddl.j2
     "racbench/tasks/config.py",  # templates/cli/config.j2
+    "racbench/tasks/next_observation.py",  # templates/cli/next_observation.j2
 )
 ENGLISH = re.compile(r"[A-Za-z]{2,}[ ,;:]+[A-Za-z]{2,}")  # two words in a row
 

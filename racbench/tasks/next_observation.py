@@ -58,6 +58,7 @@ from racbench.splits.seeding import derive_seed
 from racbench.tasks.base import Family
 from racbench.tasks.options import DEFAULT_SPLIT_PROBLEMS, SPLITS
 from racbench.tasks.schema import task_features
+from racbench.text import Phrase, sayer
 from racbench.text.phrasing import template
 from racbench.version import __version__
 
@@ -80,6 +81,9 @@ SITUATION_TRIES = 60
 WORLD_TRIES = 10  # draws in one world before a situation is sought in another of the split
 LABS_KEPT = 4  # science-lab worlds (with their gold paths) kept per process
 SITUATIONS_KEPT = 64
+
+
+_say = sayer("cli", ("next_observation.j2",))
 
 
 class NextObservationError(InputError):
@@ -116,8 +120,8 @@ class NextObservationConfig:
                     not isinstance(v, list) or not all(isinstance(x, (str, int))
                                                        and not isinstance(x, bool) for x in v)
                     for v in value.values()):
-                raise NextObservationError(f"'{key}' must map splits ({', '.join(SPLITS)}) "
-                                           f"to lists of names, got {value!r:.80}")
+                raise NextObservationError(_say("mapping_of_splits", key=key, splits=SPLITS,
+                                                got=repr(value)[:80]))
             return {str(k): tuple(str(x) for x in v) for k, v in value.items()}
 
         ints = {}
@@ -125,16 +129,15 @@ class NextObservationConfig:
                              ("rows_per_state", 1 + MAX_DISTRACTORS)):
             value = entry.get(key, default)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise NextObservationError(f"'{key}' must be an integer, got {value!r}")
+                raise NextObservationError(_say("not_integer", key=key, got=repr(value)))
             ints[key] = value
         simplifications = entry.get("simplifications", "")
         if not isinstance(simplifications, str):
-            raise NextObservationError("'simplifications' is one setting such as 'easy' or "
-                                       f"'teleport,openDoors', got {simplifications!r}")
+            raise NextObservationError(_say("simplifications_one",
+                                            got=repr(simplifications)))
         knobs = entry.get("rule_options") or {}
         if not isinstance(knobs, dict):
-            raise NextObservationError(f"'rule_options' must map knobs to values, got "
-                                       f"{knobs!r:.80}")
+            raise NextObservationError(_say("rule_options_mapping", got=repr(knobs)[:80]))
         return cls(form=str(entry.get("form", "mc")), science=str(entry.get("science", "")),
                    tasks=mapping("tasks"), simplifications=simplifications,
                    domain=str(entry.get("domain", "")),
@@ -147,71 +150,61 @@ class NextObservationConfig:
         from racbench.worlds.science.registry import get_task, parse_simplifications
         from racbench.worlds.strips.shipped import shipped_domains, shipped_problem_names
         if self.form not in FORMS:
-            raise NextObservationError(f"family {NAME} has no form '{self.form}'; accepted: "
-                                       f"{', '.join(FORMS)}")
+            raise NextObservationError(_say("unknown_form", family=NAME, form=self.form,
+                                            accepted=FORMS))
         for key, low, high in (("horizon", 1, MAX_HORIZON), ("history", 0, MAX_HISTORY),
                                ("distractors", 1, MAX_DISTRACTORS),
                                ("rows_per_state", 1, 1 + MAX_DISTRACTORS)):
             value = getattr(self, key)
             if not low <= value <= high:
-                raise NextObservationError(f"'{key}' must be between {low} and {high}, "
-                                           f"got {value}")
+                raise NextObservationError(_say("out_of_range", key=key, low=low, high=high,
+                                                got=value))
         if self.trajectories not in TRAJECTORIES:
-            raise NextObservationError(f"unknown trajectories '{self.trajectories}'; "
-                                       f"accepted: {', '.join(TRAJECTORIES)}")
+            raise NextObservationError(_say("unknown_trajectories",
+                                            trajectories=self.trajectories,
+                                            accepted=TRAJECTORIES))
         worlds = [k for k in ("science", "tasks", "domain", "domain_file", "rules")
                   if getattr(self, k)]
         if len(worlds) != 1:
-            raise NextObservationError(
-                f"a {NAME} config names one world: 'science' (a science task, split by "
-                "variation), 'tasks' (science tasks per split, unseen tasks in test), "
-                "'domain' (a shipped STRIPS domain), 'domain_file' (your PDDL domain, with "
-                "'problems' listing your problem files per split) or 'rules' (a rule "
-                f"world, split by rule combination); got {', '.join(worlds) or 'none'}")
+            raise NextObservationError(_say("one_world", family=NAME, worlds=worlds))
         if self.rule_options and not self.rules:
-            raise NextObservationError("'rule_options' are knobs of a rule world; give "
-                                       "'rules: GAME' with them")
+            raise NextObservationError(_say("rule_options_without_rules"))
         if self.rules:
             if self.simplifications or self.problems:
-                raise NextObservationError("'simplifications' and 'problems' are settings of "
-                                           "other worlds; a rule world takes 'rule_options'")
+                raise NextObservationError(_say("rules_other_settings"))
             from racbench.tasks.config import rule_world_options
             rule_world_options(self.rules, self.rule_options)
             return self
         for key, value in (("tasks", self.tasks), ("problems", self.problems)):
             bad = sorted(set(value) - set(SPLITS))
             if bad:
-                raise NextObservationError(f"unknown split '{bad[0]}' in '{key}'; accepted: "
-                                           f"{', '.join(SPLITS)}")
+                raise NextObservationError(_say("unknown_split", split=bad[0], key=key,
+                                                accepted=SPLITS))
             empty = [s for s, names in value.items() if not names]
             if empty:
-                raise NextObservationError(f"split '{empty[0]}' of '{key}' lists nothing")
+                raise NextObservationError(_say("empty_split", split=empty[0], key=key))
         if self.domain or self.domain_file:
             if self.simplifications or self.tasks:
-                raise NextObservationError("'simplifications' and 'tasks' are settings of the "
-                                           "science lab; a STRIPS config takes 'problems'")
+                raise NextObservationError(_say("strips_lab_settings"))
             if self.domain_file:
                 self._validate_files()
                 return self
             if self.domain not in shipped_domains():
-                raise NextObservationError(f"unknown domain '{self.domain}'; accepted: "
-                                           f"{', '.join(shipped_domains())} (or your PDDL: "
-                                           "'domain_file' with problem files in 'problems')")
+                raise NextObservationError(_say("unknown_domain", domain=self.domain,
+                                                accepted=list(shipped_domains())))
             known = set(shipped_problem_names(self.domain))
             files = sorted(p for names in self.problems.values() for p in names
                            if p not in known and (p.endswith(".pddl") or "/" in p))
             if files:
-                raise NextObservationError(
-                    f"'problems' of shipped domain {self.domain} are its problem names "
-                    f"({', '.join(sorted(known))}), got file {files[0]}; for your own "
-                    "files give 'domain_file' (your domain's PDDL) instead of 'domain'")
-            _disjoint("problems", self.problems, known, f"problem of domain {self.domain}")
+                raise NextObservationError(_say("shipped_problem_file", domain=self.domain,
+                                                accepted=sorted(known), file=files[0]))
+            _disjoint("problems", self.problems, known,
+                      Phrase(_say, "problem_of_domain", domain=self.domain))
             return self
         if self.problems:
-            raise NextObservationError("'problems' are STRIPS problems; a science config is "
-                                       "split by 'science' (its variations) or 'tasks'")
+            raise NextObservationError(_say("problems_in_lab"))
         from racbench.worlds.science.registry import TASKS
-        _disjoint("tasks", self.tasks, set(TASKS), "science task")
+        _disjoint("tasks", self.tasks, set(TASKS), Phrase(_say, "science_task"))
         for task in [self.science] if self.science else sorted(
                 {t for names in self.tasks.values() for t in names}):
             try:
@@ -223,31 +216,28 @@ class NextObservationConfig:
     def _validate_files(self) -> None:
         """A user's domain file and problem files (paths as the other families take
         them: a recipe reads relative ones from its folder): present, each in one split."""
-        from racbench.tasks.config import is_readable_file, not_a_file
+        from racbench.tasks.config import PROBLEM_FILE, is_readable_file, not_a_file
         if not is_readable_file(self.domain_file, "'domain_file'"):
-            raise NextObservationError(f"'domain_file' {self.domain_file} "
-                                       f"{not_a_file(self.domain_file)}")
+            raise NextObservationError(_say("bad_domain_file", path=self.domain_file,
+                                            why=not_a_file(self.domain_file)))
         if not self.problems:
-            raise NextObservationError("'domain_file' needs 'problems': your problem files "
-                                       "per split ({train: [p1.pddl, ...], test: [...]})")
+            raise NextObservationError(_say("domain_file_needs_problems"))
         for split, names in sorted(self.problems.items()):
             for path in names:
-                if not is_readable_file(path, "problem file"):
-                    raise NextObservationError(f"problem file {path} in '{split}' of "
-                                               f"'problems' {not_a_file(path)}")
-        _disjoint("problems", self.problems, None, "problem file")
+                if not is_readable_file(path, PROBLEM_FILE):
+                    raise NextObservationError(_say("bad_problem_file", path=path,
+                                                    split=split, why=not_a_file(path)))
+        _disjoint("problems", self.problems, None, Phrase(_say, "problem_file"))
 
     def check_splits(self, splits) -> None:
         """Every split asked for has tasks (a config split by unseen tasks), or problem
         files (a config of the user's PDDL)."""
         missing = [s for s in splits if self.tasks and s not in self.tasks]
         if missing:
-            raise NextObservationError(f"'tasks' lists no science tasks for split "
-                                       f"'{missing[0]}'")
+            raise NextObservationError(_say("no_tasks_for_split", split=missing[0]))
         missing = [s for s in splits if self.domain_file and s not in self.problems]
         if missing:
-            raise NextObservationError(f"'problems' lists no problem files for split "
-                                       f"'{missing[0]}'")
+            raise NextObservationError(_say("no_problems_for_split", split=missing[0]))
 
     # -- worlds per split -----------------------------------------------------------------
     def items(self, split: str) -> list[tuple]:
@@ -320,17 +310,17 @@ class NextObservationConfig:
         return NextObservationRows(name, self, seed, splits)
 
 
-def _disjoint(key: str, value: dict, known: set | None, what: str) -> None:
+def _disjoint(key: str, value: dict, known: set | None, what) -> None:
     """Each name of `value` (split -> names) known (unless `known` is None), in one split."""
     seen: dict[str, str] = {}
     for split, names in value.items():
         for n in names:
             if known is not None and n not in known:
-                raise NextObservationError(f"unknown {what} '{n}' in '{key}'; accepted: "
-                                           f"{', '.join(sorted(known))}")
+                raise NextObservationError(_say("unknown_name", what=what, name=n, key=key,
+                                                accepted=sorted(known)))
             if n in seen and seen[n] != split:
-                raise NextObservationError(f"'{n}' is in both '{seen[n]}' and '{split}' of "
-                                           f"'{key}'; splits must not share them")
+                raise NextObservationError(_say("in_two_splits", name=n, first=seen[n],
+                                                second=split, key=key))
             seen[n] = split
 
 
@@ -519,7 +509,7 @@ class NextObservationRows:
         self.items = {s: cfg.items(s) for s in splits}
         for split, items in self.items.items():
             if not items:
-                raise GenerationError(f"config '{name}': split '{split}' has no worlds")
+                raise GenerationError(_say("no_worlds", config=name, split=split))
         self.per_state = min(cfg.rows_per_state, cfg.distractors + 1)
         # a rule world's episode costs nothing to load: each situation draws its own
         self.block = self.per_state * (1 if cfg.rules else STATES_PER_BLOCK)
@@ -570,11 +560,10 @@ class NextObservationRows:
             if sit is not None:
                 break
         else:
-            raise GenerationError(
-                f"config '{self.name}': no situation in split '{split}' "
-                f"({len(items)} worlds, {self.cfg.world_label}) had "
-                f"{self.cfg.distractors + 1} distinct next observations in "
-                f"{SITUATION_TRIES} draws; ask for fewer 'distractors' or other problems")
+            raise GenerationError(_say("no_situation", config=self.name, split=split,
+                                       worlds=len(items), world=self.cfg.world_label,
+                                       options=self.cfg.distractors + 1,
+                                       draws=SITUATION_TRIES))
         got = self._situations[cache_key] = (p, sit)
         if len(self._situations) > SITUATIONS_KEPT:
             self._situations.popitem(last=False)
@@ -668,8 +657,7 @@ class NextObservationRows:
 
 
 def _refuse(*args, **kwargs):
-    raise NextObservationError(f"family {NAME} is built from recipe entries of its own "
-                               f"(keys: {', '.join(KEYS)}); see docs/recipes.md")
+    raise NextObservationError(_say("own_entries", family=NAME, keys=KEYS))
 
 
 # Registered with the other families (names, forms, the worlds it asks about); its rows
