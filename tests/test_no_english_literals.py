@@ -14,8 +14,10 @@ MOVED = (
     "racbench/worlds/strips/adl_reader.py",  # templates/cli/pddl.j2
     "racbench/tasks/config.py",  # templates/cli/config.j2
     "racbench/tasks/next_observation.py",  # templates/cli/next_observation.j2
+    "racbench/training/stream.py",  # templates/cli/training.j2
+    "racbench/training/levels.py",  # templates/cli/training.j2
 )
-ENGLISH = re.compile(r"[A-Za-z]{2,}[ ,;:]+[A-Za-z]{2,}")  # two words in a row
+ENGLISH = re.compile(r"[A-Za-z]{2,}[,;:]? [A-Za-z]{2,}")  # two words in a row
 
 
 def english_literals(path: Path) -> list[str]:

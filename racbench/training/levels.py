@@ -29,9 +29,11 @@ also run.
 from __future__ import annotations
 
 from racbench.tasks.config import ConfigError, TaskConfig
+from racbench.text import sayer
 from racbench.tasks.options import EARLIER_STATE_FAMILIES, TRAC_DOMAIN, TRAC_FAMILIES
 from racbench.worlds.rules.grammar import BASE_DEPTH, GAMES
 
+_say = sayer("cli", ("training.j2",))
 LEVELS = ("easy", "medium", "hard", "expert")
 
 # TRAC's blocksworld: (blocks, sequence length) per level
@@ -113,8 +115,8 @@ def level_index(level: str | int) -> int:
         return LEVELS.index(level)
     if isinstance(level, int) and not isinstance(level, bool) and 0 <= level < len(LEVELS):
         return level
-    raise ConfigError(f"unknown level {level!r}; accepted: {', '.join(LEVELS)} "
-                      f"(or 0 to {len(LEVELS) - 1})")
+    raise ConfigError(_say("unknown_level", got=repr(level), accepted=LEVELS,
+                           last=len(LEVELS) - 1))
 
 
 def level_name(level: str | int) -> str:
@@ -127,7 +129,7 @@ def world_of(family: str, domain: str | None = None, rules: str | None = None,
     a shipped domain, TRAC's blocksworld, "rules/GAME" or "science/TASK"."""
     given = [w for w in (domain, rules, science) if w]
     if len(given) > 1:
-        raise ConfigError("give one world: domain=, rules= or science=, not several")
+        raise ConfigError(_say("several_worlds"))
     if rules:
         return f"rules/{rules}"
     if science:
@@ -135,9 +137,7 @@ def world_of(family: str, domain: str | None = None, rules: str | None = None,
     if domain:
         return domain
     if family not in TRAC_FAMILIES:
-        raise ConfigError(f"family '{family}' needs a world (domain=, rules= or science=); "
-                          f"without one, a stream asks {', '.join(TRAC_FAMILIES)} on "
-                          "TRAC's blocksworld")
+        raise ConfigError(_say("needs_world", family=family, trac_families=TRAC_FAMILIES))
     return TRAC_DOMAIN
 
 
@@ -145,8 +145,8 @@ def domain_problems(domain: str) -> tuple[tuple[str, ...], ...]:
     """A shipped domain's train problems per level (`DOMAIN_PROBLEMS`)."""
     if domain not in DOMAIN_PROBLEMS:
         TaskConfig(family="projection", domain=domain).validate()  # unknown: says which are
-        raise ConfigError(f"domain '{domain}' has no levels; those with levels: "
-                          f"{', '.join(sorted(DOMAIN_PROBLEMS))}")
+        raise ConfigError(_say("domain_without_levels", domain=domain,
+                               with_levels=sorted(DOMAIN_PROBLEMS)))
     return DOMAIN_PROBLEMS[domain]
 
 
@@ -173,7 +173,7 @@ def level_config(family: str, level: str | int, world: str, form: str = "bool"
     elif world.startswith("rules/"):
         game = world.split("/", 1)[1]
         if game not in GAMES:
-            raise ConfigError(f"unknown rule world '{game}'; accepted: {', '.join(GAMES)}")
+            raise ConfigError(_say("unknown_rule_world", world=game, accepted=GAMES))
         hops, irrelevant, entities, grid, length = RULE_LEVELS[game][k]
         cfg = TaskConfig(family=family, form=form, lengths=(length,), rules=game,
                          rule_options=(("depth", BASE_DEPTH[game] + hops),

@@ -25,6 +25,7 @@ from racbench.errors import GenerationError
 from racbench.splits.seeding import derive_seed
 from racbench.splits.strata import position_codes
 from racbench.tasks.config import ConfigError
+from racbench.text import sayer
 from racbench.training.levels import LEVELS, level_config, level_name, world_of
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 BLOCK = 64  # rows per block of stratum codes (even: labels exactly 50/50 per block)
 SPLIT = "train"  # a stream asks train problems only
 MAX_ATTEMPTS = 8  # draws of one row before its error is raised
+_say = sayer("cli", ("training.j2",))
 
 
 def task_key(family: str, world: str) -> str:
@@ -58,10 +60,9 @@ class Stream:
         if isinstance(tasks, str):
             tasks = {tasks: 1.0}
         if not isinstance(tasks, Mapping) or not tasks:
-            raise ConfigError(f"a stream takes a family, or a dict of families (or "
-                              f"family@world) and their weights; got {tasks!r}")
+            raise ConfigError(_say("stream_tasks", got=repr(tasks)))
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ConfigError(f"seed must be an integer, got {seed!r}")
+            raise ConfigError(_say("seed_not_integer", got=repr(seed)))
         self.seed, self.form, self.curriculum = seed, form, curriculum
         self.tasks: dict[str, tuple[str, str]] = {}  # key -> (family, world)
         named: dict[str, str] = {}  # as the caller names a task -> its key
@@ -72,8 +73,7 @@ class Stream:
             key = named[str(given)] = task_key(family, world)
             if not isinstance(weight, (int, float)) or isinstance(weight, bool) or \
                     not weight > 0:
-                raise ConfigError(f"the weight of {given!r} must be a positive number, "
-                                  f"got {weight!r}")
+                raise ConfigError(_say("bad_weight", task=repr(given), got=repr(weight)))
             self.tasks[key] = (family, world)
             weights[key] = float(weight)
         self.keys = sorted(self.tasks)
@@ -85,8 +85,8 @@ class Stream:
         for given, lv in per_task.items():
             key = named.get(given, given)
             if key not in self.tasks:
-                raise ConfigError(f"level given for {given!r}, not a task of this stream; "
-                                  f"its tasks: {', '.join(sorted(named))}")
+                raise ConfigError(_say("level_for_other_task", task=repr(given),
+                                       tasks=sorted(named)))
             self.levels[key] = level_name(lv)
         for key in self.keys:  # every task and level is checked before any row is made
             for lv in LEVELS if curriculum is not None else (self.levels[key],):
@@ -125,9 +125,8 @@ class Stream:
             try:
                 made = cfg.rows(name, self.seed, (SPLIT,))
             except GenerationError as exc:
-                raise GenerationError(f"{key} has no {self.form} questions at level "
-                                      f"{level} ({exc}); ask it at another level or on "
-                                      "another world") from None
+                raise GenerationError(_say("no_questions_at_level", task=key, form=self.form,
+                                           level=level, reason=exc)) from None
             maker = self._makers[(key, level)] = (name, made)
         return maker
 
@@ -135,7 +134,7 @@ class Stream:
     def row(self, i: int, level: str | int | None = None) -> dict[str, Any]:
         """Row `i` (at `level`, default the task's level now)."""
         if not isinstance(i, int) or isinstance(i, bool) or i < 0:
-            raise ConfigError(f"a stream's row index is a non-negative integer, got {i!r}")
+            raise ConfigError(_say("bad_row_index", got=repr(i)))
         key = self.task_at(i)
         name, maker = self._maker(key, level_name(level) if level is not None
                                   else self.level_of(key))
@@ -148,7 +147,7 @@ class Stream:
             except GenerationError:  # a draw that found no row: the next attempt's seed
                 if attempt == MAX_ATTEMPTS - 1:
                     raise
-        raise GenerationError(f"row {i}: no attempt made")  # MAX_ATTEMPTS >= 1
+        raise GenerationError(_say("no_attempt", row=i))  # MAX_ATTEMPTS >= 1
 
     def rows(self, start: int, stop: int) -> list[dict[str, Any]]:
         """Rows start .. stop - 1."""
@@ -178,7 +177,7 @@ class Stream:
         from racbench.tasks.schema import task_features
 
         if not isinstance(n_shards, int) or isinstance(n_shards, bool) or n_shards < 1:
-            raise ConfigError(f"n_shards must be a positive integer, got {n_shards!r}")
+            raise ConfigError(_say("bad_shards", got=repr(n_shards)))
         return datasets.IterableDataset.from_generator(
             _shard_rows, features=task_features(),
             gen_kwargs={"stream": self, "n_shards": n_shards, "shards": list(range(n_shards))})
