@@ -16,9 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # CPU s of each file run alone (benchmarks/suite_files.py, 2 cores shared with other jobs).
-# suite_files.py counts the children pytest waits for, not Ray's processes (its raylet,
-# its workers), so test_ray_engine's figure is its processes' all, from a cpuacct cgroup:
-# it was ranked at 28.4 and handed out eighteenth, though it is one of the longest files.
+# suite_files.py counts every process a file starts, Ray's raylet and workers included
+# (it is their subreaper); before it did, test_ray_engine was ranked at 28.4 and handed
+# out eighteenth, though it is one of the longest files.
 SLOW_FIRST = [
     "tests/science/test_reference_scienceworld.py",  # 90.1 (ScienceWorld's JVM included)
     "tests/test_ray_engine.py",  # 85.6 with Ray's own processes (suite_files.py counts 28.4)
