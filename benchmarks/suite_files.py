@@ -107,7 +107,8 @@ def run_file(path: Path) -> dict:
                     if re.search(r"\d+ (passed|failed|error)", line)), "(no summary)")
     tests = sum(int(n) for n in re.findall(r"(\d+) (?:passed|failed|skipped|xfailed|xpassed|"
                                            r"errors?)", summary))
-    return {"file": path.relative_to(ROOT).as_posix(), "cpu": cpu, "wall": wall,
+    name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    return {"file": name.as_posix(), "cpu": cpu, "wall": wall,
             "tests": tests, "phases": sorted(phases, reverse=True), "summary": summary,
             "ok": proc.returncode == 0}
 
