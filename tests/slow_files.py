@@ -21,11 +21,11 @@ ROOT = Path(__file__).resolve().parents[1]
 # out eighteenth, though it is one of the longest files.
 SLOW_FIRST = [
     "tests/science/test_reference_scienceworld.py",  # 90.1 (ScienceWorld's JVM included)
-    "tests/test_ray_engine.py",  # 85.6 with Ray's own processes (suite_files.py counts 28.4)
+    "tests/test_ray_engine.py",  # 45.9 with Ray's processes (a cgroup said 85.6 last stop)
     "tests/test_benchmarks.py",  # 70.1 (79.4 before this branch)
     "tests/test_build.py",  # 56.2
     "tests/science/test_lab_families.py",  # 56.1
-    "tests/test_golden_acp.py",  # about 40 (golden small was 52.5 in one file, trac's part 1/6)
+    "tests/test_golden_acp.py",  # 45 (its build 42.8; golden small was 52.5 in one file)
     "tests/test_docs.py",  # 49.3
     "tests/test_verification.py",  # 47.6
     "tests/test_adl_families.py",  # 45.9
@@ -49,7 +49,7 @@ SLOW_FIRST = [
     "tests/test_inspect_export.py",  # 17.2
     "tests/acp/test_labels.py",  # 17.1
     "tests/test_text_guesses.py",  # 14.9
-    "tests/test_golden.py",  # about 12 (trac's part of golden small)
+    "tests/test_golden.py",  # about 8 (trac's part of golden small)
 ]
 
 
