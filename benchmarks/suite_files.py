@@ -1,7 +1,9 @@
 """Where the test suite's time goes: each test file run on its own (``-n 0``), one after
-another, with its CPU time (the pytest process and every child it waited for: CLI
-subprocesses, Fast Downward, ScienceWorld's JVM) and wall time, and its slowest phases
-(setup / call / teardown, from ``--durations``).
+another, with its CPU time (the pytest process and every process it started, however
+deep: CLI subprocesses, Fast Downward, ScienceWorld's JVM, and Ray's raylet and worker
+processes, which leave pytest's process tree; this script is their subreaper and collects
+them when they end) and wall time, and its slowest phases (setup / call / teardown, from
+``--durations``).
 
     python benchmarks/suite_files.py                   # every file under tests/
     python benchmarks/suite_files.py tests/test_docs.py tests/acp --top 5
@@ -36,13 +38,63 @@ def test_files(paths: list[str]) -> list[Path]:
     return files
 
 
+PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
+
+
+def become_subreaper() -> bool:
+    """Make this process the one an orphaned descendant is handed to (Linux), instead of
+    init: Ray's raylet starts its workers and is killed at ray.shutdown(), so they leave
+    pytest's tree, and their CPU reaches RUSAGE_CHILDREN only if this process reaps them."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def children() -> list[int]:
+    """The pids of this process's living children (from /proc)."""
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[-1].split()
+        except OSError:  # ended meanwhile
+            continue
+        if fields[1] == str(os.getpid()):
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+def reap_orphans(deadline: float = 30.0) -> int:
+    """Wait for the descendants handed to this process (those still ending after pytest
+    ended), up to `deadline` seconds; returns how many are still running (not counted)."""
+    end = time.monotonic() + deadline
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return 0
+        if pid:
+            continue
+        if time.monotonic() > end:
+            return len(children())
+        time.sleep(0.05)
+
+
 def pytest_cpu(*args: str) -> tuple[float, float, subprocess.CompletedProcess]:
-    """CPU and wall seconds of a pytest run in a process of its own (and its children)."""
+    """CPU and wall seconds of a pytest run in a process of its own and every process it
+    started (those orphaned included, when this process is their subreaper)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "pytest", *args, "-n", "0",
                            "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - start
+    left = reap_orphans()
+    if left:
+        print(f"({left} processes pytest started were still running 30 s after it ended; "
+              "their CPU is not counted)", flush=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall, proc
 
@@ -55,7 +107,8 @@ def run_file(path: Path) -> dict:
                     if re.search(r"\d+ (passed|failed|error)", line)), "(no summary)")
     tests = sum(int(n) for n in re.findall(r"(\d+) (?:passed|failed|skipped|xfailed|xpassed|"
                                            r"errors?)", summary))
-    return {"file": path.relative_to(ROOT).as_posix(), "cpu": cpu, "wall": wall,
+    name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    return {"file": name.as_posix(), "cpu": cpu, "wall": wall,
             "tests": tests, "phases": sorted(phases, reverse=True), "summary": summary,
             "ok": proc.returncode == 0}
 
@@ -76,6 +129,9 @@ def main() -> None:
     ap.add_argument("--start-cpu", type=float, default=None,
                     help="pytest's start in CPU s, instead of measuring it")
     args = ap.parse_args()
+    if not become_subreaper():
+        print("(not Linux: processes that leave pytest's tree, as Ray's workers do, are "
+              "not counted)")
 
     # what every file's process pays before its tests: pytest, racbench, pyarrow (a
     # worker of the real run pays it once)

@@ -16,16 +16,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # CPU s of each file run alone (benchmarks/suite_files.py, 2 cores shared with other jobs).
-# suite_files.py counts the children pytest waits for, not Ray's processes (its raylet,
-# its workers), so test_ray_engine's figure is its processes' all, from a cpuacct cgroup:
-# it was ranked at 28.4 and handed out eighteenth, though it is one of the longest files.
+# suite_files.py counts every process a file starts, Ray's raylet and workers included
+# (it is their subreaper); before it did, test_ray_engine was ranked at 28.4 and handed
+# out eighteenth, though it is one of the longest files.
 SLOW_FIRST = [
     "tests/science/test_reference_scienceworld.py",  # 90.1 (ScienceWorld's JVM included)
-    "tests/test_ray_engine.py",  # 85.6 with Ray's own processes (suite_files.py counts 28.4)
+    "tests/test_ray_engine.py",  # 45.9 with Ray's processes (a cgroup said 85.6 last stop)
     "tests/test_benchmarks.py",  # 70.1 (79.4 before this branch)
     "tests/test_build.py",  # 56.2
     "tests/science/test_lab_families.py",  # 56.1
-    "tests/test_golden.py",  # 52.5
+    "tests/test_golden_acp.py",  # 45 (its build 42.8; golden small was 52.5 in one file)
     "tests/test_docs.py",  # 49.3
     "tests/test_verification.py",  # 47.6
     "tests/test_adl_families.py",  # 45.9
@@ -49,6 +49,7 @@ SLOW_FIRST = [
     "tests/test_inspect_export.py",  # 17.2
     "tests/acp/test_labels.py",  # 17.1
     "tests/test_text_guesses.py",  # 14.9
+    "tests/test_golden.py",  # about 8 (trac's part of golden small)
 ]
 
 

@@ -89,3 +89,28 @@ def test_benchmark_runs(tmp_path, script):
                           capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert word in proc.stdout, proc.stdout[-2000:]
+
+
+BUSY_ORPHAN = """
+import subprocess, sys
+
+def test_leaves_a_busy_process_behind():
+    # runs on after pytest ends, outside its tree (as Ray's workers once the raylet is gone)
+    subprocess.Popen([sys.executable, "-c", "import time\\nwhile time.process_time() < 3: pass"],
+                     start_new_session=True)
+"""
+
+
+def test_suite_files_counts_the_processes_a_test_file_leaves(tmp_path):
+    """suite_files.py counts the CPU of a process a test file started and left running
+    (it is their subreaper): 3 CPU s here, more than pytest's own run of the file."""
+    test_file = tmp_path / "test_orphan.py"
+    test_file.write_text(BUSY_ORPHAN)
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "suite_files.py"),
+                           str(test_file), "--start-cpu", "0"], capture_output=True,
+                          text=True, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    line = next(line for line in proc.stdout.splitlines() if "CPU s" in line and
+                "test_orphan.py" in line)
+    assert "1 passed" in line, line
+    assert float(line.split()[0]) >= 3.0, line

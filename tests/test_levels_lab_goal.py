@@ -17,7 +17,7 @@ from racbench.checks.verify.replay import Replay, observed_since
 from racbench.tasks.options import EARLIER_STATE_FAMILIES, LAB_MAX_DISTANCE
 from racbench.training.levels import LAB_HISTORIES, LAB_LEVELS, LEVELS, level_config
 from racbench.worlds.science.trajectory import gold_trajectory
-from test_levels_lab_history import (FirstVariations, printed_under_hash_seeds,
+from test_levels_lab_history import (FirstVariations, printed_under_another_hash_seed,
                                      read_by_two_nodes)
 
 FAMILY, TASK = "goal_recognition", "boil"
@@ -104,4 +104,4 @@ def test_the_stream_is_the_same_bytes_for_any_number_of_readers_and_hash_seed():
     assert read_by_two_nodes(FirstVariations(KEY, seed=4, level="expert"), 4) == reference
     code = ("import sys; sys.path.insert(0, 'tests'); from test_levels_lab_goal import "
             "_digest, _rows; print(_digest(_rows('expert', 4, seed=4)))")
-    assert printed_under_hash_seeds(code) == {_digest(reference) + "\n"}
+    assert printed_under_another_hash_seed(code) == _digest(reference) + "\n"

@@ -350,19 +350,22 @@ configs:
 
 def test_a_ray_worker_killed_is_retried_and_a_build_past_retries_stops_naming_its_config(
         ray_address, tmp_path):
-    """A Ray task whose worker is killed runs again (Ray's retries) and the build's bytes
-    are the local build's; a task killed every time stops the build with exit 75 and
-    one message naming its config, keeping the finished one, and the rerun ends
-    byte-identical too."""
+    """A Ray task whose worker is killed runs again (Ray's retries, as shipped) and the
+    build's bytes are the local build's; a task killed every time stops the build with
+    exit 75 and one message naming its config, keeping the finished one, and the rerun
+    ends byte-identical too. The stopped build is given one Ray retry, not TASK_RETRIES:
+    each try of the task killed every time costs a worker's start, and one retry spent
+    shows the build stops past its retries as well as three do."""
     recipe_file = tmp_path / "two.yaml"
     recipe_file.write_text(TWO_CONFIGS)
     reference = tmp_path / "reference"
     racbench.build(load_recipe(str(recipe_file)), reference, workers=1, progress=False)
 
-    def build(out, marker, mode):
-        return hooked_build(ray_address, tmp_path, recipe_file, out, marker, mode)
+    def build(out, marker, mode, retries=None):
+        return hooked_build(ray_address, tmp_path, recipe_file, out, marker, mode,
+                            retries=retries)
 
-    stopped = build("out", "always.marker", "always")
+    stopped = build("out", "always.marker", "always", retries=1)
     assert stopped.returncode == 75, stopped.stderr
     assert "a Ray worker was lost and Ray's retries ran out" in stopped.stderr
     assert "while building config 'second'" in stopped.stderr, stopped.stderr
@@ -370,7 +373,7 @@ def test_a_ray_worker_killed_is_retried_and_a_build_past_retries_stops_naming_it
     assert "Traceback" not in stopped.stderr
     partial = tmp_path / ".out.partial"
     assert sorted(p.name for p in partial.iterdir()) == [".state", "build.json", "first"]
-    resumed = build("out", "once.marker", "once")  # killed once, run again, and on
+    resumed = build("out", "once.marker", "once")  # shipped retries: killed once, run again
     assert resumed.returncode == 0, resumed.stderr
     assert (tmp_path / "once.marker").exists(), "a worker was killed"
     assert folder_bytes(tmp_path / "out") == folder_bytes(reference)
@@ -402,7 +405,7 @@ def test_a_ray_worker_lost_while_preparing_names_the_configs_and_a_rerun_probes_
     probed first) is kept, and the rerun ends byte-identical to a clean local build.
     The stopped build is given one Ray retry, not TASK_RETRIES: its probes go in
     batches, each killed on every try, and each try costs a worker's start (the test
-    above spends the shipped retries and shows that a retry runs)."""
+    above shows that a retry runs, with the shipped retries)."""
     recipe_file = tmp_path / "prepared.yaml"
     recipe_file.write_text(PREPARED_LAST)
     reference = tmp_path / "reference"

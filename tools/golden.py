@@ -3,10 +3,12 @@ the data byte-identical.
 
     python tools/golden.py check  [--set small|full]   # build, compare with tests/data/golden.json
     python tools/golden.py record [--set small|full]   # build, write the new hashes
+    python tools/golden.py check --recipe acp          # only the set's builds of one recipe
 
-`small` is what tests/test_golden.py checks in the suite (a subset of each built-in recipe:
+`small` is what the suite checks, trac's builds in tests/test_golden.py and acp's in
+tests/test_golden_acp.py (so two test workers share it): a subset of each built-in recipe,
 every blocksworld config, and one bool and one mc config of every other domain,
-at scale 0.02); `full` is every config of `trac` and `acp` at scale 0.01 (several minutes
+at scale 0.02; `full` is every config of `trac` and `acp` at scale 0.01 (several minutes
 on 2 cores), for checking a large move before it lands. A deliberate change to the data
 records new hashes in the same commit as the change, with a line in CHANGELOG.md.
 """
@@ -54,17 +56,20 @@ def set_key(recipe: str, patterns: str | None, scale: float) -> str:
     return f"{recipe}:{patterns or '*'}@{scale}"
 
 
-def set_hashes(name: str) -> dict[str, dict[str, str]]:
-    return {set_key(*entry): build_hashes(*entry) for entry in SETS[name]}
+def set_hashes(name: str, recipe: str | None = None) -> dict[str, dict[str, str]]:
+    return {set_key(*entry): build_hashes(*entry) for entry in SETS[name]
+            if recipe in (None, entry[0])}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=("check", "record"))
     parser.add_argument("--set", default="small", choices=sorted(SETS))
+    parser.add_argument("--recipe", choices=sorted({e[0] for es in SETS.values() for e in es}),
+                        help="only the set's builds of this recipe (default: all)")
     args = parser.parse_args()
     recorded = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
-    got = set_hashes(args.set)
+    got = set_hashes(args.set, args.recipe)
     if args.action == "record":
         recorded.update(got)
         current = {set_key(*entry) for entries in SETS.values() for entry in entries}
