@@ -192,8 +192,10 @@ def test_ctrl_c_before_any_config_is_finished_keeps_nothing_and_says_so(tmp_path
     """Nothing to resume from: no "rerun to resume", and no unfinished folder left."""
     recipe_file = tmp_path / "slow.yaml"
     # slow enough that its rows are still being made 0.2 s after they start, even on an
-    # idle machine (800 rows took less than that)
-    slow = INTERRUPTED_RECIPE.split("  - name: slow")[1].replace("test: 800", "test: 8000")
+    # idle machine (800 rows took less than that): ten times the resumed test's rows
+    slow = INTERRUPTED_RECIPE.split("  - name: slow")[1]
+    assert "{test: 1200}" in slow, "the slow config's size changed: scale it here too"
+    slow = slow.replace("{test: 1200}", "{test: 12000}")
     recipe_file.write_text(INTERRUPTED_RECIPE.split("  - name: first")[0] + "  - name: slow" + slow)
     out = tmp_path / "out"
     partial = tmp_path / ".out.partial"
