@@ -111,7 +111,8 @@ def test_a_planning_rows_last_words_do_not_give_its_label():
     from racbench.worlds.science.lab import ScienceLab, lab
 
     chem = ScienceLab("chemistry-mix", 0, "")
-    assert lab_kind(chem, ["mix ceramic cup", "focus on salt water"]) == ("mix", "focus", "told")
+    assert lab_kind(chem, ["mix ceramic cup", "focus on salt water"]) == (
+        "mix", "focus", "told", "salt water")
     assert lab_kind(chem, ["mix ceramic cup", "focus on sink"]) == ("mix", "focus")
     for level in ("easy", "hard"):
         rows = _planning_rows("chemistry-mix", level, 8)
@@ -120,6 +121,40 @@ def test_a_planning_rows_last_words_do_not_give_its_label():
             sym = json.loads(row["symbolic"])
             world = lab(sym["task"], int(sym["variation"]), sym["simplifications"])
             assert world.tells(sym["actions"][-1][0]), (level, row["id"])
+
+
+def test_a_tertiary_paints_planning_is_asked_at_hard_on_the_paint_its_task_makes():
+    """chemistry-mix-paint-tertiary-color's task tells the paint it makes without "the"
+    ("create green-blue paint"), and its last words name the secondary paint ("focus
+    on the green paint"): three commands from the end the green-blue paint is not made,
+    so the gold suffix was askable only by the name `told_names` now reads after
+    "create". A sequence ending on the secondary paint is false whatever comes before,
+    so its kind names the told thing it ends on (`lab_kind`), apart from the made one's."""
+    from racbench.tasks.planning import lab_kind
+    from racbench.worlds.science.lab import ScienceLab, lab, told_names
+
+    paint = ScienceLab("chemistry-mix-paint-tertiary-color", 0, "")
+    assert told_names(paint.task_description) == {"green-blue paint", "green paint",
+                                                  "intermediate"}
+    gold = paint.gold()
+    assert gold[-1] == "focus on green-blue paint"
+    assert paint.askable(gold[:-3], gold[-3:], told=True)
+    ends = lab_kind(paint, [*gold[-3:-1], "focus on green paint"])
+    assert ends == ("pour", "mix", "focus", "told", "green paint")
+    assert ends != lab_kind(paint, gold[-3:])
+    # chemistry-mix's and power-component's told names are as before: "the substance",
+    # not "create the substance"; no "create an electrical circuit"
+    assert told_names(ScienceLab("power-component", 0, "").task_description) == {
+        "red light bulb"}
+    rows = _planning_rows("chemistry-mix-paint-tertiary-color", "hard", 8)
+    assert {r["label"] for r in rows} == {0, 1}
+    for row in rows:
+        sym = json.loads(row["symbolic"])
+        world = lab(sym["task"], int(sym["variation"]), sym["simplifications"])
+        assert world.tells(sym["actions"][-1][0]) == "green-blue paint", row["id"]
+        assert row["sequence_length"] == 3
+        check = verify_row(row)
+        assert check.ok and "label" in check.checked, (row["id"], check.problems)
 
 
 class _FirstVariations(FirstVariations):
