@@ -157,6 +157,30 @@ def test_a_tertiary_paints_planning_is_asked_at_hard_on_the_paint_its_task_makes
         assert check.ok and "label" in check.checked, (row["id"], check.problems)
 
 
+def test_find_plants_planning_teleports_to_the_kitchen_its_task_names_at_medium():
+    """find-plant's medium (teleport at hand) ends its gold path "teleport to kitchen,
+    move flower pot 3 to red box" from the greenhouse: the kitchen is out of view there,
+    and told ("the red box in the kitchen"), so a reader knows what the teleport names;
+    a room neither shown nor told (the bedroom) stays out, and so does a thing in the
+    kitchen the task does not name (its counter). Before, the told room had to be in
+    view, so every two-command sequence of medium was false and none was asked: medium
+    asked one command, as easy does, and the reasoner erred on none of it."""
+    from racbench.worlds.science.lab import ScienceLab
+
+    plant = ScienceLab("find-plant", 0, "teleport,openDoors")
+    gold = plant.gold()
+    assert gold[-2:] == ("teleport to kitchen", "move flower pot 3 to red box")
+    assert plant.askable(gold[:-2], gold[-2:], told=True)
+    assert not plant.askable(gold[:-2], ["teleport to bedroom", gold[-1]], told=True)
+    assert not plant.askable(gold[:-2], ["teleport to kitchen", "move flower pot 3 to counter"],
+                             told=True)
+    rows = _planning_rows("find-plant", "medium", 8)
+    assert {r["label"] for r in rows if r["sequence_length"] == 2} == {0, 1}
+    for row in rows:
+        check = verify_row(row)
+        assert check.ok and "label" in check.checked, (row["id"], check.problems)
+
+
 class _FirstVariations(FirstVariations):
     """A stream whose lab configs draw from the task's first 3 train variations, as the
     benchmark's `--variations 3` does (survey CPU)."""

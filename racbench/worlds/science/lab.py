@@ -124,6 +124,8 @@ class ScienceLab(World):
         self._door_uids = {t.uid for t in things if t.kind == "door"}
         # substances whose name (an unknown substance's letter) does not tell their state
         self._masked = {t.uid for t in things if t.label is not None}
+        # the rooms by uid: a told room is read by its name though not in view (teleport)
+        self._rooms = {r.uid: r.name for r in self._env.world.rooms.values()}
         self.goal = ()
         self.task_description = self._env.task_description
         self.initial: tuple[str, ...] = ()
@@ -422,7 +424,8 @@ class ScienceLab(World):
         `told`: the context also shows the task description (planning's), so a command
         may name what it names as "the NAME" (`told_names`): a thing the commands make
         (a mix's salt water) or one in a room it names (the red box in the kitchen),
-        and be typed in a room it names, entered by a command before it. Such a command
+        and be typed in a room it names, entered by a command before it (a told room is
+        read by its name out of view too: teleport to the kitchen). Such a command
         is read where it is typed (it may read as nothing at the start, where its thing
         is not made yet); where the simulator refuses it (nothing made, the room not
         reached), it and the rest are only read, by the told name each ends with."""
@@ -441,9 +444,11 @@ class ScienceLab(World):
             if late[i] and command not in self.valid(here):
                 return all(_names_told(c, names) for c, m in zip(commands[i:], late[i:]) if m)
             if late[i]:
-                # read where it is typed: all it names shown at the start or told
+                # read where it is typed: all it names shown at the start or told (a
+                # told room even out of view: teleport to the kitchen)
                 if now is None or not all(
-                        uid in start.shown or node.shown.get(uid) in names for uid in now[1]):
+                        uid in start.shown or node.shown.get(uid, self._rooms.get(uid)) in names
+                        for uid in now[1]):
                     return False
             elif i and now != meant[i] and (now is not None or meant[i][1] <= node.shown.keys()):
                 # read differently here, or not at all though all it names is in view: the
