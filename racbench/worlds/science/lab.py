@@ -465,11 +465,13 @@ class ScienceLab(World):
         return True
 
     def tells(self, command: str) -> str | None:
-        """The name `command` ends with where it names a thing as the task description
-        names it (`told_names`: focus on the salt water, move it to the red box), the
-        longest if several; None if it names none so."""
-        found = [n for n in told_names(self.task_description) if _names_told(command, {n})]
-        return max(found, key=lambda n: (len(n), n)) if found else None
+        """How `command` ends where it names a thing as the task description names it
+        (`told_names`): "made" where it names the thing the task asks to create and
+        names only so (`made_names`: focus on green-blue paint), "told" otherwise (focus
+        on the salt water, move it to the red box); None if it names none so."""
+        if _names_told(command, made_names(self.task_description)):
+            return "made"
+        return "told" if _names_told(command, told_names(self.task_description)) else None
 
     def _meaning(self, node: _Node, command: str) -> tuple | None:
         """(the action `command` reads as in the node's scope, the uids it names), or None
@@ -531,14 +533,23 @@ _AFTER_NAME = r"in|on|to|of|and|or|when|then|near|is|are|that|with|by|at|from|in
 @lru_cache(maxsize=None)
 def told_names(description: str) -> frozenset[str]:
     """The names a task description gives things and rooms as "the NAME", and the thing
-    it asks to "create NAME" (create green-blue paint), each up to the punctuation or the
+    it asks to "create NAME" (`made_names`), each up to the punctuation or the
     preposition after it (the salt water, the red box, the kitchen, green-blue paint):
     `askable`'s `told`. Only things the commands meet are checked against it."""
-    text, after = description.lower(), rf"|$| (?:{_AFTER_NAME})\b"
-    named = re.finditer(rf"\bthe ([a-z0-9 ]+?)(?=[^a-z0-9 ]{after})", text)
-    # what the task makes, named without an article (create green-blue paint)
-    made = re.finditer(rf"\bcreate (?!(?:the|an?) )([a-z0-9 -]+?)(?=[^a-z0-9 -]{after})", text)
-    return frozenset(m[1].strip() for m in (*named, *made))
+    found = re.finditer(rf"\bthe ([a-z0-9 ]+?)(?=[^a-z0-9 ]|$| (?:{_AFTER_NAME})\b)",
+                        description.lower())
+    return frozenset(m[1].strip() for m in found) | made_names(description)
+
+
+@lru_cache(maxsize=None)
+def made_names(description: str) -> frozenset[str]:
+    """The thing a task description asks to "create NAME" without an article (create
+    green-blue paint), where it does not also call it "the NAME": a tertiary paint's
+    task names the paint it makes only so, and the secondary one as "the green paint"."""
+    text = description.lower()
+    found = re.finditer(rf"\bcreate (?!(?:the|an?) )([a-z0-9 -]+?)"
+                        rf"(?=[^a-z0-9 -]|$| (?:{_AFTER_NAME})\b)", text)
+    return frozenset(n for n in (m[1].strip() for m in found) if f"the {n}" not in text)
 
 
 def _names_told(command: str, names: frozenset[str]) -> bool:
