@@ -47,7 +47,9 @@ whose accuracy is printed per level:
   rows because their rules and lengths are what it learned, not because of what a level
   is; a level that sets other rules or asks longer sequences asks what it never learned.
   "memory" is then the tasks measured (1), and a task that does not ask a family at
-  every level is printed with the row maker's reason. A level's row maker surveys every
+  every level is printed with the row maker's reason: measured alone (one `--tasks`),
+  it is measured at the levels that ask it, easy among them ("-" and the reason at the
+  others); among several it is left out (their rows are pooled a level). A level's row maker surveys every
   train variation of the task before its first row (minutes of CPU at some levels):
   `--variations N` draws each level's rows from the task's first N train variations only
   (the same knobs), to measure in minutes.
@@ -435,23 +437,33 @@ def measure_lab(family: str, tasks: list[str], rows: int, seed: int, variations:
     ask `family` at every level; `variations`: of its first N train variations only),
     answered exactly and by the reasoner the easy rows teach (`lab_reasoner`)."""
     made: dict[str, list[dict]] = {lv: [] for lv in LEVELS}
-    asked = []
+    asked, missing = [], {}
     for task in tasks:
-        try:
-            key = task_key(family, f"science/{task}")
-            per_task = {lv: (FewVariations(key, seed=seed, level=lv, variations=variations)
-                             if variations else Stream(key, seed=seed, level=lv)).rows(0, rows)
-                        for lv in LEVELS}
-        except InputError as exc:  # not asked on this task at some level (planning on a
-            LAB_SKIPPED.setdefault(family, []).append((task, str(exc)))  # task decided by
-            continue  # reading; goal recognition two commands from boil's end: a wait ends it
-        asked.append(task)
+        key = task_key(family, f"science/{task}")
+        per_task, refused = {}, {}
         for lv in LEVELS:
+            try:
+                per_task[lv] = (FewVariations(key, seed=seed, level=lv, variations=variations)
+                                if variations else Stream(key, seed=seed, level=lv)).rows(0, rows)
+            except InputError as exc:  # not asked on this task at this level (planning on
+                refused[lv] = str(exc)  # a task decided by reading; goal recognition two
+                # commands from boil's end: a wait ends it; lifespan's animals, outside)
+        if refused and (len(tasks) > 1 or LEVELS[0] in refused):
+            # several tasks pool each level's rows: only one asked at every level counts;
+            # a lone task is measured at the levels that ask it (its reasoner: easy's rows)
+            LAB_SKIPPED.setdefault(family, []).append((task, next(iter(refused.values()))))
+            continue
+        asked.append(task)
+        missing.update(refused)
+        for lv in per_task:
             made[lv] += per_task[lv]
     if not asked:
         raise InputError(f"{family} is asked on none of {', '.join(tasks)}")
     out = []
     for level in LEVELS:
+        if level in missing:
+            out.append((level, None, 0, missing[level]))
+            continue
         labels = [bool(r["label"]) for r in made[level]]
         exact = right = 0
         for task in asked:  # each task's reasoner learned on that task's easy rows

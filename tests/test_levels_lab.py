@@ -122,6 +122,70 @@ def test_a_planning_rows_last_words_do_not_give_its_label():
             assert world.tells(sym["actions"][-1][0]), (level, row["id"])
 
 
+def test_a_tertiary_paints_planning_is_asked_at_hard_on_the_paint_its_task_makes():
+    """chemistry-mix-paint-tertiary-color's task tells the paint it makes without "the"
+    ("create green-blue paint"), and its last words name the secondary paint ("focus
+    on the green paint"): three commands from the end the green-blue paint is not made,
+    so the gold suffix was askable only by the name `told_names` now reads after
+    "create" (`made_names`). A sequence ending on the secondary paint is false whatever
+    comes before, so a sequence ending on the made paint is of another kind ("made",
+    `lab_kind`). Other tasks' kinds are as before: a genetics task's "focus on the red
+    box" is right on some variations and wrong on others, and stays "told"."""
+    from racbench.tasks.planning import lab_kind
+    from racbench.worlds.science.lab import ScienceLab, lab, made_names, told_names
+
+    paint = ScienceLab("chemistry-mix-paint-tertiary-color", 0, "")
+    assert told_names(paint.task_description) == {"green-blue paint", "green paint",
+                                                  "intermediate"}
+    gold = paint.gold()
+    assert gold[-1] == "focus on green-blue paint"
+    assert paint.askable(gold[:-3], gold[-3:], told=True)
+    assert made_names(paint.task_description) == {"green-blue paint"}
+    assert lab_kind(paint, [*gold[-3:-1], "focus on green paint"]) == ("pour", "mix", "focus",
+                                                                        "told")
+    assert lab_kind(paint, gold[-3:]) == ("pour", "mix", "focus", "made")
+    # no other task makes a thing it names only so: chemistry-mix creates "the substance"
+    # (and tells "the salt water"), power-component "an electrical circuit", a secondary
+    # paint's task tells "the green paint" it creates
+    for task in ("chemistry-mix", "power-component", "chemistry-mix-paint-secondary-color"):
+        assert made_names(ScienceLab(task, 0, "").task_description) == frozenset(), task
+    assert told_names(ScienceLab("power-component", 0, "").task_description) == {
+        "red light bulb"}
+    rows = _planning_rows("chemistry-mix-paint-tertiary-color", "hard", 8)
+    assert {r["label"] for r in rows} == {0, 1}
+    for row in rows:
+        sym = json.loads(row["symbolic"])
+        world = lab(sym["task"], int(sym["variation"]), sym["simplifications"])
+        assert world.tells(sym["actions"][-1][0]) == "made", row["id"]
+        assert row["sequence_length"] == 3
+        check = verify_row(row)
+        assert check.ok and "label" in check.checked, (row["id"], check.problems)
+
+
+def test_find_plants_planning_teleports_to_the_kitchen_its_task_names_at_medium():
+    """find-plant's medium (teleport at hand) ends its gold path "teleport to kitchen,
+    move flower pot 3 to red box" from the greenhouse: the kitchen is out of view there,
+    and told ("the red box in the kitchen"), so a reader knows what the teleport names;
+    a room neither shown nor told (the bedroom) stays out, and so does a thing in the
+    kitchen the task does not name (its counter). Before, the told room had to be in
+    view, so every two-command sequence of medium was false and none was asked: medium
+    asked one command, as easy does, and the reasoner erred on none of it."""
+    from racbench.worlds.science.lab import ScienceLab
+
+    plant = ScienceLab("find-plant", 0, "teleport,openDoors")
+    gold = plant.gold()
+    assert gold[-2:] == ("teleport to kitchen", "move flower pot 3 to red box")
+    assert plant.askable(gold[:-2], gold[-2:], told=True)
+    assert not plant.askable(gold[:-2], ["teleport to bedroom", gold[-1]], told=True)
+    assert not plant.askable(gold[:-2], ["teleport to kitchen", "move flower pot 3 to counter"],
+                             told=True)
+    rows = _planning_rows("find-plant", "medium", 8)
+    assert {r["label"] for r in rows if r["sequence_length"] == 2} == {0, 1}
+    for row in rows:
+        check = verify_row(row)
+        assert check.ok and "label" in check.checked, (row["id"], check.problems)
+
+
 class _FirstVariations(FirstVariations):
     """A stream whose lab configs draw from the task's first 3 train variations, as the
     benchmark's `--variations 3` does (survey CPU)."""

@@ -23,7 +23,8 @@ again). Each is labelled by running it in the simulator: positives
 complete the task, negatives either cannot be carried out (a command the simulator does
 not take at that point) or run and leave the task unfinished, in equal shares; the
 verbs of the sequence, and whether its last command names a thing as the task
-description does (`lab_kind`), are the row's cell. Only sequences the context can
+description does (and whether that is the thing it asks to create), `lab_kind`, are the
+row's cell. Only sequences the context can
 support are asked (the lab's `askable`: typed in the shown room, naming what it shows
 or, since the context shows the task, what the task names: a mix's product, a box in
 the room the task names, that room).
@@ -285,8 +286,12 @@ def lab_kind(world, seq) -> tuple[str, ...]:
     thing as the task description does (focus on the salt water). Without it, a
     sequence ending on another thing (focus on the sodium chloride) is false whatever
     comes before, and one ending on the task's is mostly true: the last words would
-    give the answer away."""
-    return schemas(world, seq) + (("told",) if world.tells(seq[-1]) else ())
+    give the answer away. "made" in its place where that thing is the one the task asks
+    to create, named only so (`made_names`): a tertiary paint's task also tells the
+    secondary paint, focused on part-way ("focus on the green paint"), and a sequence
+    ending on it is false whatever comes before, one ending on the green-blue paint not."""
+    told = world.tells(seq[-1])
+    return schemas(world, seq) + ((told,) if told else ())
 
 
 def _question(world, sid: int, plan: list[int], goal, cfg) -> Question:

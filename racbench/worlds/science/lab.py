@@ -124,6 +124,8 @@ class ScienceLab(World):
         self._door_uids = {t.uid for t in things if t.kind == "door"}
         # substances whose name (an unknown substance's letter) does not tell their state
         self._masked = {t.uid for t in things if t.label is not None}
+        # the rooms by uid: a told room is read by its name though not in view (teleport)
+        self._rooms = {r.uid: r.name for r in self._env.world.rooms.values()}
         self.goal = ()
         self.task_description = self._env.task_description
         self.initial: tuple[str, ...] = ()
@@ -422,7 +424,8 @@ class ScienceLab(World):
         `told`: the context also shows the task description (planning's), so a command
         may name what it names as "the NAME" (`told_names`): a thing the commands make
         (a mix's salt water) or one in a room it names (the red box in the kitchen),
-        and be typed in a room it names, entered by a command before it. Such a command
+        and be typed in a room it names, entered by a command before it (a told room is
+        read by its name out of view too: teleport to the kitchen). Such a command
         is read where it is typed (it may read as nothing at the start, where its thing
         is not made yet); where the simulator refuses it (nothing made, the room not
         reached), it and the rest are only read, by the told name each ends with."""
@@ -441,9 +444,11 @@ class ScienceLab(World):
             if late[i] and command not in self.valid(here):
                 return all(_names_told(c, names) for c, m in zip(commands[i:], late[i:]) if m)
             if late[i]:
-                # read where it is typed: all it names shown at the start or told
+                # read where it is typed: all it names shown at the start or told (a
+                # told room even out of view: teleport to the kitchen)
                 if now is None or not all(
-                        uid in start.shown or node.shown.get(uid) in names for uid in now[1]):
+                        uid in start.shown or node.shown.get(uid, self._rooms.get(uid)) in names
+                        for uid in now[1]):
                     return False
             elif i and now != meant[i] and (now is not None or meant[i][1] <= node.shown.keys()):
                 # read differently here, or not at all though all it names is in view: the
@@ -459,10 +464,14 @@ class ScienceLab(World):
             here = here + (command,)
         return True
 
-    def tells(self, command: str) -> bool:
-        """Whether `command` ends by naming a thing as the task description names it
-        (`told_names`: focus on the salt water, move it to the red box)."""
-        return _names_told(command, told_names(self.task_description))
+    def tells(self, command: str) -> str | None:
+        """How `command` ends where it names a thing as the task description names it
+        (`told_names`): "made" where it names the thing the task asks to create and
+        names only so (`made_names`: focus on green-blue paint), "told" otherwise (focus
+        on the salt water, move it to the red box); None if it names none so."""
+        if _names_told(command, made_names(self.task_description)):
+            return "made"
+        return "told" if _names_told(command, told_names(self.task_description)) else None
 
     def _meaning(self, node: _Node, command: str) -> tuple | None:
         """(the action `command` reads as in the node's scope, the uids it names), or None
@@ -523,12 +532,24 @@ _AFTER_NAME = r"in|on|to|of|and|or|when|then|near|is|are|that|with|by|at|from|in
 
 @lru_cache(maxsize=None)
 def told_names(description: str) -> frozenset[str]:
-    """The names a task description gives things and rooms as "the NAME", each up to
-    the punctuation or the preposition after it (the salt water, the red box, the
-    kitchen): `askable`'s `told`. Only things the commands meet are checked against it."""
+    """The names a task description gives things and rooms as "the NAME", and the thing
+    it asks to "create NAME" (`made_names`), each up to the punctuation or the
+    preposition after it (the salt water, the red box, the kitchen, green-blue paint):
+    `askable`'s `told`. Only things the commands meet are checked against it."""
     found = re.finditer(rf"\bthe ([a-z0-9 ]+?)(?=[^a-z0-9 ]|$| (?:{_AFTER_NAME})\b)",
                         description.lower())
-    return frozenset(m[1].strip() for m in found)
+    return frozenset(m[1].strip() for m in found) | made_names(description)
+
+
+@lru_cache(maxsize=None)
+def made_names(description: str) -> frozenset[str]:
+    """The thing a task description asks to "create NAME" without an article (create
+    green-blue paint), where it does not also call it "the NAME": a tertiary paint's
+    task names the paint it makes only so, and the secondary one as "the green paint"."""
+    text = description.lower()
+    found = re.finditer(rf"\bcreate (?!(?:the|an?) )([a-z0-9 -]+?)"
+                        rf"(?=[^a-z0-9 -]|$| (?:{_AFTER_NAME})\b)", text)
+    return frozenset(n for n in (m[1].strip() for m in found) if f"the {n}" not in text)
 
 
 def _names_told(command: str, names: frozenset[str]) -> bool:
