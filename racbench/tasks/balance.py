@@ -290,9 +290,13 @@ def survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int,
     the other kind walked on the way), so the kind's later answers need fewer draws
     (positives are confirmed first), and the negatives of a kind
     whose positives did not reach SURVEY_MIN get none (the cell is one-sided whatever
-    they show). A dear world also stops an answer once the tries left cannot bring it
-    to SURVEY_MIN, and counts only the answer each draw was made for (its surveys keep
-    their cells)."""
+    they show). A family whose draw for a negative finds a positive on the way and whose
+    draw for a positive shows no negative (goal recognition: a far goal, then walks
+    from the state) says so (`make_pool.negatives_first`): its negatives are confirmed
+    first, the positives they show counted, and the positives of a kind none of whose
+    negatives reached SURVEY_MIN get no draws. A dear world also stops an answer once
+    the tries left cannot bring it to SURVEY_MIN, and counts only the answer each draw
+    was made for, positives first (its surveys keep their cells)."""
     draws = survey_size(world, rows)
     # a dear world's sampling of each length, grown in place (its draws are not made again)
     samples: dict | None = {} if getattr(world, "survey_settled", None) else None
@@ -313,6 +317,10 @@ def _survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int, varia
     dear = budget is not None
     wanted = [(True, 0)] + [(False, v) for v in range(variants)]
     shown = not dear  # a confirming draw counts every answer of its kind it shows
+    # positives first, but where a draw for a negative shows a positive on the way
+    # (the family's pool maker says so) and a draw for a positive shows no negative
+    order = wanted[1:] + wanted[:1] if shown and getattr(
+        make_pool, "negatives_first", False) else wanted
     for length in cfg.lengths:
         view = cfg.at_length(length)
         if samples is None:
@@ -340,10 +348,14 @@ def _survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int, varia
         tries = CONFIRM_TRIES if length_budget is None else \
             min(CONFIRM_TRIES, length_budget // max(1, len(seen) * len(wanted)))
         for kind in sorted(seen, key=repr):
-            for label, v in wanted if targeted else ():
+            for label, v in order if targeted else ():
                 counts, key = (true_count, kind) if label else (variant_count, (kind, v))
-                if (dear or shown) and not label and true_count[kind] < SURVEY_MIN:
+                if (dear or shown) and not label and true_count[kind] < SURVEY_MIN \
+                        and order[0][0]:
                     break  # one-sided whatever its negatives: none is looked for
+                if label and not order[0][0] and not any(
+                        variant_count[(kind, n)] >= SURVEY_MIN for n in range(variants)):
+                    break  # one-sided whatever its positives: none is looked for
                 target = Target("bool", label, variant=v, cell=(length, kind))
                 for i in range(tries):
                     if counts[key] >= SURVEY_MIN or dear and counts[key] + tries - i < SURVEY_MIN:

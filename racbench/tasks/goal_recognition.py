@@ -96,8 +96,8 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
             continue
         literals, cond, total, plan = found
         kinds[id(literals)] = goal_kind(world, _indices(world, literals))
-        if want is None or want.label:
-            positives.append((plan[:length], literals, total, 0))
+        # listed whatever the answer wanted (a survey counts it: `negatives_first`)
+        positives.append((plan[:length], literals, total, 0))
         if want is not None and want.label:
             continue
         # in a small world every state's distance to a far goal is read off one sweep
@@ -317,6 +317,11 @@ def _bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     if hasattr(world, "gold"):
         return lab_pool(world, rng, cfg, want)
     return bool_pool(world, rng, cfg, want)
+
+
+# a draw for a negative finds a far goal (a positive) first; one for a positive walks
+# no further: a survey confirms a kind's negatives first (balance._survey_cells)
+_bool_pool.negatives_first = True  # (the lab's surveys, dear, keep their order)
 
 
 def render(q, world, text, rng, form):

@@ -32,8 +32,9 @@ def _world(domain: str, problem: str):
 def test_no_draw_for_an_answer_already_seen(domain, problem, family):
     """Replays a survey's draws (the real pools of the family) and checks that each
     confirming draw was for an answer its kind had not yet shown SURVEY_MIN times in
-    the draws before it, and for a negative only where the positives had; the offered
-    cells are those the counts of every draw's pools give."""
+    the draws before it, and for a negative only where the positives had (goal
+    recognition, negatives first: for a positive only where a kind of negative had);
+    the offered cells are those the counts of every draw's pools give."""
     world = _world(domain, problem)
     cfg = TaskConfig(family=family, form="bool", domain=domain, lengths=(2,)).validate()
     family_ = FAMILIES[family]
@@ -44,9 +45,12 @@ def test_no_draw_for_an_answer_already_seen(domain, problem, family):
         drawn.append((args[3] if len(args) > 3 else None, pool))
         return pool
 
+    first_negatives = getattr(family_.bool_pool, "negatives_first", False)
+    make_pool.negatives_first = first_negatives
+    assert first_negatives == (family == "goal_recognition")
     seed = derive_seed("test-confirming", domain, problem, family)
-    cells = survey_cells(make_pool, world, cfg, seed, len(family_.negative_kinds),
-                         family_.targeted)
+    variants = len(family_.negative_kinds)
+    cells = survey_cells(make_pool, world, cfg, seed, variants, family_.targeted)
     shown: Counter = Counter()
     confirming = 0
     for target, pool in drawn:
@@ -55,7 +59,10 @@ def test_no_draw_for_an_answer_already_seen(domain, problem, family):
             kind = target.cell[1]
             key = (kind, True) if target.label else (kind, False, target.variant)
             assert shown[key] < SURVEY_MIN, key  # not yet settled
-            if not target.label:
+            negatives = [shown[(kind, False, v)] >= SURVEY_MIN for v in range(variants)]
+            if first_negatives:  # goal recognition: positives once a negative is settled
+                assert not target.label or any(negatives), kind
+            elif not target.label:
                 assert shown[(kind, True)] >= SURVEY_MIN, kind  # its positives were
         if pool is not None:
             for kind in pool.kinds(True):
@@ -70,9 +77,10 @@ def test_no_draw_for_an_answer_already_seen(domain, problem, family):
 
 
 def test_a_goal_recognition_draw_for_a_negative_lists_every_negative_walked():
-    """Drawing for one kind of negative walks from the state until one of that kind is
-    found: the pool lists the other kind's negatives walked on the way too (a survey
-    counts them), while a row picks the wanted kind only."""
+    """Drawing for one kind of negative finds a far goal, then walks from the state
+    until one of that kind is found: the pool lists the goal's positive and the other
+    kind's negatives walked on the way too (a survey counts them), while a row picks
+    the wanted kind only."""
     world = _world("depots", "p03")
     cfg = TaskConfig(family="goal_recognition", form="bool", domain="depots",
                      lengths=(2,)).validate()
@@ -90,6 +98,7 @@ def test_a_goal_recognition_draw_for_a_negative_lists_every_negative_walked():
             pool = goal_pool(world, rng, cfg.at_length(2), target)
             if pool is None:
                 continue
+            assert kind in pool.kinds(True)
             shown = {v for k, v in pool.variants() if k == kind}
             other += bool(shown - {variant})
             picked = pool.pick(rng, False, kind, variant)
