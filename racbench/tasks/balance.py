@@ -283,11 +283,20 @@ def survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int,
     and sizes it by the rows asked of it (`survey_size`, confirming draws cut the more:
     rare kinds matter to many rows only; a survey that finds no cell is made again twice as large,
     up to the full one: the first draws of a larger survey are those of a smaller one,
-    so rows asked of a world that offers cells only rarely still find them). It also
-    stops confirming a kind as soon as its outcome is settled: an answer once the tries
-    left cannot bring it to SURVEY_MIN, the negatives of a kind whose positives did not
-    reach it (the cell is one-sided whatever they show), draws that could not change
-    whether their cell is kept."""
+    so rows asked of a world that offers cells only rarely still find them). Confirming
+    draws are not spent on what is settled: a draw made for one answer of a kind counts
+    every answer of that kind its pool shows (a planning walk shows the goal it reaches
+    and the one it misses; a goal-recognition draw for one kind of negative, those of
+    the other kind walked on the way), so the kind's later answers need fewer draws
+    (positives are confirmed first), and the negatives of a kind
+    whose positives did not reach SURVEY_MIN get none (the cell is one-sided whatever
+    they show). A family whose draw for a negative finds a positive on the way and whose
+    draw for a positive shows no negative (goal recognition: a far goal, then walks
+    from the state) says so (`make_pool.negatives_first`): its negatives are confirmed
+    first, the positives they show counted, and the positives of a kind none of whose
+    negatives reached SURVEY_MIN get no draws. A dear world also stops an answer once
+    the tries left cannot bring it to SURVEY_MIN, and counts only the answer each draw
+    was made for, positives first (its surveys keep their cells)."""
     draws = survey_size(world, rows)
     # a dear world's sampling of each length, grown in place (its draws are not made again)
     samples: dict | None = {} if getattr(world, "survey_settled", None) else None
@@ -307,6 +316,11 @@ def _survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int, varia
     budget = getattr(world, "confirm_budget", None)
     dear = budget is not None
     wanted = [(True, 0)] + [(False, v) for v in range(variants)]
+    shown = not dear  # a confirming draw counts every answer of its kind it shows
+    # positives first, but where a draw for a negative shows a positive on the way
+    # (the family's pool maker says so) and a draw for a positive shows no negative
+    order = wanted[1:] + wanted[:1] if shown and getattr(
+        make_pool, "negatives_first", False) else wanted
     for length in cfg.lengths:
         view = cfg.at_length(length)
         if samples is None:
@@ -334,17 +348,25 @@ def _survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int, varia
         tries = CONFIRM_TRIES if length_budget is None else \
             min(CONFIRM_TRIES, length_budget // max(1, len(seen) * len(wanted)))
         for kind in sorted(seen, key=repr):
-            for label, v in wanted if targeted else ():
+            for label, v in order if targeted else ():
                 counts, key = (true_count, kind) if label else (variant_count, (kind, v))
-                if dear and not label and true_count[kind] < SURVEY_MIN:
+                if (dear or shown) and not label and true_count[kind] < SURVEY_MIN \
+                        and order[0][0]:
                     break  # one-sided whatever its negatives: none is looked for
+                if label and not order[0][0] and not any(
+                        variant_count[(kind, n)] >= SURVEY_MIN for n in range(variants)):
+                    break  # one-sided whatever its positives: none is looked for
                 target = Target("bool", label, variant=v, cell=(length, kind))
                 for i in range(tries):
                     if counts[key] >= SURVEY_MIN or dear and counts[key] + tries - i < SURVEY_MIN:
                         break
                     pool = _drawn(make_pool, world, rng, view, target)
-                    if pool is not None and pool.pick(rng, label, kind, v) is not None:
+                    if pool is None:
+                        continue
+                    if pool.pick(rng, label, kind, v) is not None:
                         counts[key] += 1
+                    if shown:  # the kind's other answers this draw shows count too
+                        _count_others(pool, kind, key, true_count, variant_count)
             kept = tuple(v for v in range(variants)
                          if variant_count[(kind, v)] >= SURVEY_MIN)
             if true_count[kind] >= SURVEY_MIN and kept:
@@ -352,6 +374,17 @@ def _survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int, varia
             else:
                 one_sided.append((length, kind))
     return Cells(offered, tuple(one_sided))
+
+
+def _count_others(pool: Pool, kind, key, true_count: Counter, variant_count: Counter) -> None:
+    """Count, for the kind a confirming draw was made for, the answers other than the
+    wanted one (`key`) that its pool shows: a draw made for one answer often shows the
+    others (a walk that reaches a goal of the kind and one that misses it)."""
+    if key != kind and kind in pool.kinds(True):
+        true_count[kind] += 1
+    for seen in pool.variants():
+        if seen[0] == kind and seen != key:
+            variant_count[seen] += 1
 
 
 class _Sample:

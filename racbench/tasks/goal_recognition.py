@@ -89,13 +89,15 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     sid = any_state(world, rng)
     length, exact = cfg.length, cfg.domain == TRAC_DOMAIN
     positives, negatives = [], []
+    kinds = {}  # the kind of each goal's literals (by identity), worked out once a goal
     for size in ([len(want.cell[1])] if want is not None else sizes(cfg)):
         found = _far_goal(world, rng, sid, length, size, want, exact)
         if found is None:
             continue
         literals, cond, total, plan = found
-        if want is None or want.label:
-            positives.append((plan[:length], literals, total, 0))
+        kinds[id(literals)] = goal_kind(world, _indices(world, literals))
+        # listed whatever the answer wanted (a survey counts it: `negatives_first`)
+        positives.append((plan[:length], literals, total, 0))
         if want is not None and want.label:
             continue
         # in a small world every state's distance to a far goal is read off one sweep
@@ -120,15 +122,15 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
             if rest is not None and rest + length == total:
                 continue  # the start of a shortest plan after all
             variant = 0 if rest is not None and rest < total else 1
-            if want is None or want.variant == variant:
-                negatives.append((obs, literals, total, variant))
-                if want is not None:
-                    break
+            # every negative walked is listed (a survey's confirming draw counts the
+            # other kind too), though a row picks the wanted kind only
+            negatives.append((obs, literals, total, variant))
+            if want is not None and want.variant == variant:
+                break
     if not positives and not negatives:
         return None  # no goal far enough: nothing to ask here (most draws)
     return Pool(Question(sid), positives, negatives, subject=lambda item: None,
-                kind=lambda item: goal_kind(world, _indices(world, item[1])),
-                variant=lambda item: item[3],
+                kind=lambda item: kinds[id(item[1])], variant=lambda item: item[3],
                 question_for=lambda item: Question(sid, actions=list(item[0]),
                                                    goal=item[1], optimal_plan_length=item[2]))
 
@@ -315,6 +317,11 @@ def _bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     if hasattr(world, "gold"):
         return lab_pool(world, rng, cfg, want)
     return bool_pool(world, rng, cfg, want)
+
+
+# a draw for a negative finds a far goal (a positive) first; one for a positive walks
+# no further: a survey confirms a kind's negatives first (balance._survey_cells)
+_bool_pool.negatives_first = True  # (the lab's surveys, dear, keep their order)
 
 
 def render(q, world, text, rng, form):
