@@ -319,8 +319,8 @@ def _survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int, varia
     shown = not dear  # a confirming draw counts every answer of its kind it shows
     # positives first, but where a draw for a negative shows a positive on the way
     # (the family's pool maker says so) and a draw for a positive shows no negative
-    order = wanted[1:] + wanted[:1] if shown and getattr(
-        make_pool, "negatives_first", False) else wanted
+    negatives_first = shown and getattr(make_pool, "negatives_first", False)
+    order = wanted[1:] + wanted[:1] if negatives_first else wanted
     for length in cfg.lengths:
         view = cfg.at_length(length)
         if samples is None:
@@ -350,10 +350,9 @@ def _survey_cells(make_pool: Callable, world: StripsWorld, cfg, seed: int, varia
         for kind in sorted(seen, key=repr):
             for label, v in order if targeted else ():
                 counts, key = (true_count, kind) if label else (variant_count, (kind, v))
-                if (dear or shown) and not label and true_count[kind] < SURVEY_MIN \
-                        and order[0][0]:
+                if not label and not negatives_first and true_count[kind] < SURVEY_MIN:
                     break  # one-sided whatever its negatives: none is looked for
-                if label and not order[0][0] and not any(
+                if label and negatives_first and not any(
                         variant_count[(kind, n)] >= SURVEY_MIN for n in range(variants)):
                     break  # one-sided whatever its positives: none is looked for
                 target = Target("bool", label, variant=v, cell=(length, kind))
