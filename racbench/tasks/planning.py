@@ -23,11 +23,12 @@ again). Each is labelled by running it in the simulator: positives
 complete the task, negatives either cannot be carried out (a command the simulator does
 not take at that point) or run and leave the task unfinished, in equal shares; the
 verbs of the sequence, and whether its last command names a thing as the task
-description does (and whether that is the thing it asks to create), `lab_kind`, are the
-row's cell. Only sequences the context can
+description does (and whether that is the thing it asks to create or grow), `lab_kind`,
+are the row's cell. Only sequences the context can
 support are asked (the lab's `askable`: typed in the shown room, naming what it shows
 or, since the context shows the task, what the task names: a mix's product, a box in
-the room the task names, that room).
+the room the task names, that room, the fruit it asks to grow where it grew; and what
+the location the task names holds, which the context then shows: the animals outside).
 """
 
 from __future__ import annotations
@@ -289,7 +290,10 @@ def lab_kind(world, seq) -> tuple[str, ...]:
     give the answer away. "made" in its place where that thing is the one the task asks
     to create, named only so (`made_names`): a tertiary paint's task also tells the
     secondary paint, focused on part-way ("focus on the green paint"), and a sequence
-    ending on it is false whatever comes before, one ending on the green-blue paint not."""
+    ending on it is false whatever comes before, one ending on the green-blue paint not.
+    "grown" likewise where it names the fruit the task asks to grow where it grew (focus
+    on apple in flower pot 1): focusing on anything else is false whatever comes before,
+    on the apple true where it has grown by then."""
     told = world.tells(seq[-1])
     return schemas(world, seq) + ((told,) if told else ())
 
@@ -318,12 +322,21 @@ def lab_context(world, text, q, rng, since=()) -> str:
                                     base_context(world, text, q, rng, since)))
 
 
+def _lab_shown(world, text, q, rng) -> str:
+    """Planning's lab context: `lab_context`, and what the location the task names holds
+    where the agent is elsewhere (`place_view`: the animals outside), which the
+    sequence's last command may name."""
+    context = lab_context(world, text, q, rng)
+    place = world.place_view(q.sid)
+    return str(text.common.lab_place(context, place[0])) if place else context
+
+
 def render(q, world, text, rng, form):
     if world.goal == () and hasattr(world, "gold"):  # the science lab: the task is the goal
         t = family_template("planning")
         lab_rendered(q)
         steps = text.steps([tuple(term(world, k)) for k in q.actions])
-        context = str(text.common.sequence_context(lab_context(world, text, q, rng), steps))
+        context = str(text.common.sequence_context(_lab_shown(world, text, q, rng), steps))
         return context, assemble(text, form, str(t.lab_bool())), []
     if text.style == "trac":
         t = family_template("planning", "trac")

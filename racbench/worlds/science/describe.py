@@ -73,6 +73,21 @@ def look_around(world: World) -> str:
     return _said("room", key, name=room.name, items=items, doors=doors, outdoor=outdoor)
 
 
+def look_elsewhere(room) -> tuple[str, tuple[str, ...]]:
+    """A room the agent is not in, its things listed as a look there lists them (a task
+    names it: the animals are in the 'outside' location), and the names the list shows
+    (in what is open, as a look shows them)."""
+    items = [view(c) for c in _in_order(room.contents)]
+    names: list[str] = []
+    todo = list(items)
+    while todo:
+        v = todo.pop()
+        names.append(v.name)
+        todo.extend(v.contents)
+    return (_said("place", (room.name, tuple([v.key for v in items])), name=room.name,
+                  items=items), tuple(sorted(set(names))))
+
+
 def inventory(world: World) -> str:
     items = [view(c) for c in _in_order(world.agent.contents)]
     return _said("inventory", tuple([v.key for v in items]), items=items)

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from racbench.worlds.protocol import World
+from racbench.worlds.science.describe import look_elsewhere
 from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.facts import iter_facts
 from racbench.worlds.science.parser import parse
@@ -134,6 +135,7 @@ class ScienceLab(World):
         self._root = _Node(self._env)
         self._root.saved = self._env.save()
         self._nodes: OrderedDict[tuple, _Node] = OrderedDict()
+        self._places: dict[tuple, tuple | None] = {}  # state -> `place_view`
 
     # -- the running episode ---------------------------------------------------------------
     def _node(self, state: tuple[str, ...]) -> _Node:
@@ -431,8 +433,9 @@ class ScienceLab(World):
         reached), it and the rest are only read, by the told name each ends with."""
         start = self._node(state)
         meant = [self._meaning(start, c) for c in commands]
-        names = told_names(self.task_description) if told else frozenset()
-        late = [m is None or not m[1] <= start.shown.keys() for m in meant]
+        names = self._told_here(state) if told else frozenset()
+        late = [m is None or not m[1] <= start.shown.keys()
+                or told and self._grown_later(start, c, m) for c, m in zip(commands, meant)]
         if any(late) and not names:
             return False
         here = state
@@ -442,12 +445,15 @@ class ScienceLab(World):
             node = self._node(here)
             now = self._meaning(node, command)
             if late[i] and command not in self.valid(here):
-                return all(_names_told(c, names) for c, m in zip(commands[i:], late[i:]) if m)
+                return all(self._read_told(c, names) for c, m in zip(commands[i:], late[i:])
+                           if m)
             if late[i]:
                 # read where it is typed: all it names shown at the start or told (a
-                # told room even out of view: teleport to the kitchen)
+                # told room even out of view: teleport to the kitchen; the grown fruit)
+                told_here = self._told_for(command, names)
                 if now is None or not all(
-                        uid in start.shown or node.shown.get(uid, self._rooms.get(uid)) in names
+                        uid in start.shown
+                        or node.shown.get(uid, self._rooms.get(uid)) in told_here
                         for uid in now[1]):
                     return False
             elif i and now != meant[i] and (now is not None or meant[i][1] <= node.shown.keys()):
@@ -460,17 +466,70 @@ class ScienceLab(World):
                         for uid in now[1])):
                 return False
             if command not in self.valid(here):  # the rest is only read: by what it names
-                return all(_names_told(c, names) for c, m in zip(commands[i:], late[i:]) if m)
+                return all(self._read_told(c, names) for c, m in zip(commands[i:], late[i:])
+                           if m)
             here = here + (command,)
         return True
+
+    def _told_here(self, state: tuple[str, ...]) -> frozenset[str]:
+        """The names a planning context showing `state` tells: the task's (`told_names`),
+        and the location it names with the names its list shows where the agent is
+        elsewhere (`place_view`)."""
+        description = self.task_description
+        names = told_names(description)
+        place = self.place_view(state)
+        return names | {told_place(description)} | set(place[1]) if place else names
+
+    def _told_for(self, command: str, names: frozenset[str]) -> frozenset[str]:
+        """`names`, and the fruit the task asks to grow where `command` names it where it
+        grew (`grown_names`: apple in flower pot 1; a bare "apple" is any apple)."""
+        grown = grown_names(self.task_description)
+        return names | grown if _names_grown(command, grown) else names
+
+    def _grown_later(self, node: _Node, command: str, meaning: tuple) -> bool:
+        """Whether `command` names the fruit the task asks to grow (`grown_names`) and
+        reads in the node as another thing (the plant in flower pot 1, no apple grown
+        yet): it is read by the task's name where it is typed, as a told name is."""
+        grown = grown_names(self.task_description)
+        return _names_grown(command, grown) and not all(
+            node.shown.get(uid) in grown for uid in meaning[1])
+
+    def _read_told(self, command: str, names: frozenset[str]) -> bool:
+        """Whether a command the simulator refuses is read by a told name it ends with,
+        or names the grown fruit where it grew (focus on apple in flower pot 1)."""
+        return _names_told(command, names) or _names_grown(
+            command, grown_names(self.task_description))
+
+    def place_view(self, state: tuple[str, ...]) -> tuple[str, tuple[str, ...]] | None:
+        """What the location the task names (`told_place`) holds in `state`, as a look
+        there lists it, and the names the list shows; None where the task names none or
+        the agent is there (its look shows it). A planning context shows it: which
+        animal to focus on is the task's question, asked of the animals shown."""
+        name = told_place(self.task_description)
+        if name is None:
+            return None
+        if state not in self._places:
+            if len(self._places) > REMEMBERED:
+                self._places.clear()
+            if self._at != state:
+                self._go(state)
+            world = self._env.world
+            room = next((r for r in world.rooms.values() if r.name == name), None)
+            here = room is None or room is world.agent_room()
+            self._places[state] = None if here else look_elsewhere(room)
+        return self._places[state]
 
     def tells(self, command: str) -> str | None:
         """How `command` ends where it names a thing as the task description names it
         (`told_names`): "made" where it names the thing the task asks to create and
-        names only so (`made_names`: focus on green-blue paint), "told" otherwise (focus
-        on the salt water, move it to the red box); None if it names none so."""
+        names only so (`made_names`: focus on green-blue paint), "grown" where it names
+        the fruit the task asks to grow (`grown_names`: focus on apple in flower pot 1),
+        "told" otherwise (focus on the salt water, move it to the red box); None if it
+        names none so."""
         if _names_told(command, made_names(self.task_description)):
             return "made"
+        if _names_grown(command, grown_names(self.task_description)):
+            return "grown"
         return "told" if _names_told(command, told_names(self.task_description)) else None
 
     def _meaning(self, node: _Node, command: str) -> tuple | None:
@@ -550,6 +609,30 @@ def made_names(description: str) -> frozenset[str]:
     found = re.finditer(rf"\bcreate (?!(?:the|an?) )([a-z0-9 -]+?)"
                         rf"(?=[^a-z0-9 -]|$| (?:{_AFTER_NAME})\b)", text)
     return frozenset(n for n in (m[1].strip() for m in found) if f"the {n}" not in text)
+
+
+@lru_cache(maxsize=None)
+def grown_names(description: str) -> frozenset[str]:
+    """The fruit a task asks to grow, told as "the grown NAME" (grow-fruit: focus on the
+    grown apple): the simulator calls it by its name and where it grew (apple in flower
+    pot 1), so a command naming a NAME there names it, grown or yet to grow."""
+    return frozenset(n.removeprefix("grown ") for n in told_names(description)
+                     if n.startswith("grown "))
+
+
+@lru_cache(maxsize=None)
+def told_place(description: str) -> str | None:
+    """The location a task says its things are in (the animals are in the 'outside'
+    location), or None: a planning context shows what it holds (`place_view`)."""
+    found = re.search(r"\bin the '([a-z0-9 ]+)' location\b", description.lower())
+    return found[1] if found else None
+
+
+def _names_grown(command: str, names: frozenset[str]) -> bool:
+    """Whether a command ends on a grown fruit the task names (`grown_names`) by where it
+    grew, as the simulator names one of several (focus on apple in flower pot 1). A bare
+    "apple" is read as any thing is: the kitchen's bowl holds one, grown by nobody."""
+    return any(re.search(rf"\b{re.escape(n)} in [a-z0-9 ]+$", command) for n in names)
 
 
 def _names_told(command: str, names: frozenset[str]) -> bool:
