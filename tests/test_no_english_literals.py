@@ -26,6 +26,7 @@ MOVED = (
     "racbench/training/stream.py",  # templates/cli/training.j2
     "racbench/training/levels.py",  # templates/cli/training.j2
     "racbench/worlds/strips/generators.py",  # templates/cli/generators.j2
+    "racbench/tasks/rows.py",  # templates/cli/generation.j2
 )
 ENGLISH = re.compile(r"[A-Za-z]{2,}[,;:]? [A-Za-z]{2,}")  # two words in a row
 SENTENCE_MARKS = re.compile(r"[,;:.!?]")

@@ -67,6 +67,7 @@ WIDEN_AFTER = 32  # ... and before a row draws states near the goal from the wid
 RARE_CELL_SWITCHES = 8  # other cells tried for a bool row whose cell draws cannot reach
 _say = sayer("cli", ("generation.j2",))
 TRAC_TEMPLATES = "blocksworld"  # TRAC's phrasing of its blocksworld (templates/blocksworld/)
+PROBLEM_GOAL = "problem goal"  # a row's optimal_plan_length_to: what its plan length reaches
 
 
 @dataclass(frozen=True)
@@ -653,7 +654,7 @@ class ConfigRows:
         if world.explicit:
             meta.update(state_id=q.sid, n_states=world.n_states)
         if opt is not None and q.goal is None:
-            meta["optimal_plan_length_to"] = "problem goal"
+            meta["optimal_plan_length_to"] = PROBLEM_GOAL
         return {
             "id": f"{self.name}-{split}-{index:06d}",
             "family": self.cfg.family,
