@@ -5,7 +5,7 @@ names of macros, files and fields, never words of a message (docstrings aside).
 Two words in a row are not yet a sentence: a literal stands where the code uses it as a
 name, not as something said, when it is a type annotation, a regular expression (it
 matches another program's text), compared with something (it matches input), a key
-(of a dict, a subscript, `.get`), a named constant of the module (`BULB = "light
+(of a dict, a subscript, `.get`), a seed (of `Random` or a function named for seeds), a named constant of the module (`BULB = "light
 bulb"`: an upper-case name for a name, without a sentence's punctuation), or the name
 of a thing or room of the science world (racbench/data/science). Those are skipped by
 where they stand or what the world calls things, never by a list of the strings."""
@@ -27,6 +27,10 @@ MOVED = (
     "racbench/training/levels.py",  # templates/cli/training.j2
     "racbench/worlds/strips/generators.py",  # templates/cli/generators.j2
     "racbench/tasks/rows.py",  # templates/cli/generation.j2
+    "racbench/worlds/strips/search.py",  # templates/cli/search.j2
+    "racbench/worlds/strips/world.py",  # templates/cli/search.j2, pddl.j2
+    "racbench/worlds/strips/oracles.py",  # templates/cli/search.j2
+    "racbench/worlds/strips/task.py",  # templates/cli/search.j2
 )
 ENGLISH = re.compile(r"[A-Za-z]{2,}[,;:]? [A-Za-z]{2,}")  # two words in a row
 SENTENCE_MARKS = re.compile(r"[,;:.!?]")
@@ -74,6 +78,9 @@ def _names(tree) -> set[int]:
                 names.add(id(node.args[0]))
             if isinstance(func, ast.Attribute) and func.attr in KEY_METHODS:
                 names.add(id(node.args[0]))
+            callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if callee == "Random" or "seed" in callee.lower():
+                names.update(id(n) for a in node.args for n in ast.walk(a))
         if isinstance(node, ast.Compare):
             for side in [node.left, *node.comparators]:
                 names.update(id(n) for n in _strings(side))
@@ -134,11 +141,13 @@ def test_names_are_told_from_sentences(tmp_path):
     """Where a literal stands decides: the same words are a name as a key, a pattern, a
     compared value or a constant, and a sentence when raised, returned or joined."""
     names = '''
+import random
 import re
 LABEL = "budget ran out"
 KINDS = ("goal not reached", "inapplicable step")
 def f(memory: "dict[str, int]", text) -> "list[str] | None":
     memory["had jar"] = memory.get("last action")
+    rng = random.Random(f"successor index {text}"), seed_for("seed genes", 1)
     if text in ("no step", "no steps") or text == "no action":
         return re.search(r"Plan length: (\\d+) step", text)
     return {"seed genes": 1}, "flower pot"
