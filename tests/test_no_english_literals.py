@@ -31,6 +31,10 @@ MOVED = (
     "racbench/worlds/strips/world.py",  # templates/cli/search.j2, pddl.j2
     "racbench/worlds/strips/oracles.py",  # templates/cli/search.j2
     "racbench/worlds/strips/task.py",  # templates/cli/search.j2
+    "racbench/worlds/rules/grammar.py",  # templates/cli/rules.j2
+    "racbench/worlds/rules/world.py",  # templates/cli/rules.j2
+    "racbench/worlds/rules/splits.py",  # templates/cli/rules.j2
+    "racbench/envs/rules.py",  # templates/envs/rules.j2
 )
 ENGLISH = re.compile(r"[A-Za-z]{2,}[,;:]? [A-Za-z]{2,}")  # two words in a row
 SENTENCE_MARKS = re.compile(r"[,;:.!?]")
