@@ -35,6 +35,7 @@ MOVED = (
     "racbench/worlds/rules/world.py",  # templates/cli/rules.j2
     "racbench/worlds/rules/splits.py",  # templates/cli/rules.j2
     "racbench/envs/rules.py",  # templates/envs/rules.j2
+    "racbench/tasks/gold_trajectories.py",  # templates/cli/gold.j2
 )
 ENGLISH = re.compile(r"[A-Za-z]{2,}[,;:]? [A-Za-z]{2,}")  # two words in a row
 SENTENCE_MARKS = re.compile(r"[,;:.!?]")
