@@ -1,14 +1,21 @@
-"""DESIGN's convention: every English sentence lives in a jinja2 template. The modules
-whose messages moved to templates/cli/ keep it: their string literals are keywords and
-names of macros, files and fields, never words of a message (docstrings aside).
+"""DESIGN's convention: every English sentence lives in a jinja2 template. Every module
+of racbench keeps it but those LEFT: their string literals are keywords and names of
+macros, files and fields, never words of a message (docstrings aside).
 
 Two words in a row are not yet a sentence: a literal stands where the code uses it as a
 name, not as something said, when it is a type annotation, a regular expression (it
 matches another program's text), compared with something (it matches input), a key
-(of a dict, a subscript, `.get`), a seed (of `Random` or a function named for seeds), a named constant of the module (`BULB = "light
-bulb"`: an upper-case name for a name, without a sentence's punctuation), or the name
-of a thing or room of the science world (racbench/data/science). Those are skipped by
-where they stand or what the world calls things, never by a list of the strings."""
+(of a dict, a subscript, `.get`), a seed (of `Random` or a function named for seeds),
+the claim a check names (`claims.expect(claim, ...)`), a named constant of the module
+(`BULB = "light bulb"`: an upper-case name for a name, without a sentence's
+punctuation), or the name of a thing or room of the science world
+(racbench/data/science). Those are skipped by where they stand or what the world calls
+things, never by a list of the strings.
+
+Click's help texts (`help=`) are skipped too, as docstrings are: they document the
+command line, and `racbench --help` reads them; from templates it would load jinja2
+first, 48 ms of CPU for the import and 12 for the first macro, where the whole answer
+takes 70-90 ms and must stay under 0.1 s (benchmarks/cli_startup.py)."""
 
 import ast
 import json
@@ -18,31 +25,25 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-MOVED = (
-    "racbench/worlds/strips/pddl_reader.py",  # templates/cli/pddl.j2
-    "racbench/worlds/strips/adl_reader.py",  # templates/cli/pddl.j2
-    "racbench/tasks/config.py",  # templates/cli/config.j2
-    "racbench/tasks/next_observation.py",  # templates/cli/next_observation.j2
-    "racbench/training/stream.py",  # templates/cli/training.j2
-    "racbench/training/levels.py",  # templates/cli/training.j2
-    "racbench/worlds/strips/generators.py",  # templates/cli/generators.j2
-    "racbench/tasks/rows.py",  # templates/cli/generation.j2
-    "racbench/worlds/strips/search.py",  # templates/cli/search.j2
-    "racbench/worlds/strips/world.py",  # templates/cli/search.j2, pddl.j2
-    "racbench/worlds/strips/oracles.py",  # templates/cli/search.j2
-    "racbench/worlds/strips/task.py",  # templates/cli/search.j2
-    "racbench/worlds/rules/grammar.py",  # templates/cli/rules.j2
-    "racbench/worlds/rules/world.py",  # templates/cli/rules.j2
-    "racbench/worlds/rules/splits.py",  # templates/cli/rules.j2
-    "racbench/envs/rules.py",  # templates/envs/rules.j2
-    "racbench/tasks/gold_trajectories.py",  # templates/cli/gold.j2
-)
+# Every module of racbench keeps the convention but these, whose English is left in
+# literals on purpose; the reasons are beside them.
+LEFT = {
+    # a module's __getattr__ says Python's own words for a missing attribute: hasattr
+    # probes pass through it, and `import racbench` must not load jinja2
+    "racbench/__init__.py",
+    "racbench/worlds/science/__init__.py",
+    # its survey's self-check message: another helper changes balance.py at this stop,
+    # so its two literals move once that work is merged
+    "racbench/tasks/balance.py",
+}
+MODULES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "racbench").rglob("*.py"))
+
 ENGLISH = re.compile(r"[A-Za-z]{2,}[,;:]? [A-Za-z]{2,}")  # two words in a row
 SENTENCE_MARKS = re.compile(r"[,;:.!?]")
 CONSTANT = re.compile(r"_?[A-Z][A-Z0-9_]*")
 REGEX_CALLS = {"compile", "search", "match", "fullmatch", "findall", "finditer", "sub",
                "subn", "split"}
-KEY_METHODS = {"get", "pop", "setdefault"}
+KEY_METHODS = {"get", "pop", "setdefault", "expect"}  # a key, or a claim's name
 
 
 def science_names() -> frozenset[str]:
@@ -76,6 +77,8 @@ def _names(tree) -> set[int]:
             annotations.append(node.annotation)
         for annotation in filter(None, annotations):
             names.update(id(n) for n in ast.walk(annotation))
+        if isinstance(node, ast.keyword) and node.arg == "help":
+            names.update(id(n) for n in ast.walk(node.value))
         if isinstance(node, ast.Call) and node.args:
             func = node.func
             if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
@@ -123,9 +126,15 @@ def english_literals(path: Path, words=ENGLISH, messages_too=True) -> list[str]:
             and words.search(node.value)]
 
 
-@pytest.mark.parametrize("module", MOVED)
+@pytest.mark.parametrize("module", [m for m in MODULES if m not in LEFT])
 def test_no_english_in_python_literals(module):
     assert english_literals(ROOT / module) == []
+
+
+@pytest.mark.parametrize("module", sorted(LEFT))
+def test_left_modules_still_have_english(module):
+    """A module that no longer has English in its literals leaves LEFT."""
+    assert english_literals(ROOT / module)
 
 
 def test_no_english_sentences_in_domain_text():
@@ -152,6 +161,8 @@ LABEL = "budget ran out"
 KINDS = ("goal not reached", "inapplicable step")
 def f(memory: "dict[str, int]", text) -> "list[str] | None":
     memory["had jar"] = memory.get("last action")
+    claims.expect("window observation", 1, 1)
+    option = click.option("--workers", help="Worker processes (default: " + "all cores).")
     rng = random.Random(f"successor index {text}"), seed_for("seed genes", 1)
     if text in ("no step", "no steps") or text == "no action":
         return re.search(r"Plan length: (\\d+) step", text)
@@ -161,9 +172,11 @@ def f(memory: "dict[str, int]", text) -> "list[str] | None":
     sentences = '''
 MESSAGE = "the budget ran out; raise it"
 def f(n):
+    click.echo("wrote the card")
     if n:
         raise ValueError("budget ran out")
     return "more than " + str(n) + " states", f"rows with {n}"
 '''
     assert sorted(_tree_of(sentences, tmp_path)) == sorted(
-        ["the budget ran out; raise it", "budget ran out", "more than ", "rows with "])
+        ["the budget ran out; raise it", "wrote the card", "budget ran out", "more than ",
+         "rows with "])
