@@ -555,7 +555,8 @@ class ExplicitWorld(StripsWorld):
             try:
                 if too_large is not None and too_large.exists():
                     # a worker enumerated it to the limit already (enumerate_ahead)
-                    raise SearchBudgetExceeded(_say_search("more_reachable_states", most=max_states))
+                    raise SearchBudgetExceeded(
+                        _say_search("more_reachable_states", most=max_states))
                 self.space = StateSpace(self.task, self.task.init, max_states)
             except SearchBudgetExceeded:
                 if too_large is not None:
