@@ -563,7 +563,7 @@ class _ScienceCommand(click.Command):
 
         names = task_names()
         formatter.write_paragraph()
-        formatter.write_text(f"TASK is one of the {len(names)} tasks:")
+        formatter.write_text(_words("science_tasks", count=len(names)))
         with formatter.indentation():
             for name in names:  # one a line: the wrapper would break them at hyphens
                 formatter.write(f"{'':>{formatter.current_indent}}{name}\n")

@@ -77,7 +77,7 @@ class RulesEnv(TextEnv):
     def _load(self, episode) -> None:
         if not isinstance(episode, int) or isinstance(episode, bool) or episode < 0:
             raise InputError(say("bad_rule_env", field="episode", value=repr(episode),
-                                 accepted="a non-negative integer"))
+                                 accepted=say("non_negative_integer")))
         self.episode_index = episode
         self.world = make_episode(self.options, self.split, 0, episode)
         self.text = self.world.text()

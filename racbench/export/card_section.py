@@ -14,9 +14,11 @@ import tempfile
 from pathlib import Path
 
 from racbench.errors import InputError
+from racbench.text import sayer
 
 CARD_START = "<!-- racbench:audit:start -->"
 CARD_END = "<!-- racbench:audit:end -->"
+_say = sayer("cli", ("audit.j2",))
 
 
 class CardError(InputError):
@@ -33,7 +35,7 @@ def splice(card: str, section: str) -> str:
         return f"{card}{sep}{block}\n"
     start, end = card.find(CARD_START), card.find(CARD_END)
     if n_start != 1 or n_end != 1 or end < start:
-        raise CardError(f"malformed audit markers: {n_start} start, {n_end} end")
+        raise CardError(_say("malformed_markers", starts=n_start, ends=n_end))
     return card[:start] + block + card[end + len(CARD_END):]
 
 

@@ -26,6 +26,7 @@ from racbench.export.pool import worker_pool
 from racbench.export.engine_errors import EngineError, missing_extra, say
 
 ENGINES = ("local", "ray")
+RAY_OPTION = "--engine ray"  # the option that needs the extra, as a user types it
 class LocalEngine:
     """A fork pool of `workers` processes on this machine (none for one worker)."""
 
@@ -64,7 +65,7 @@ def open_engine(name: str, workers: int | None = None, address: str | None = Non
     try:
         import ray  # noqa: F401  (an optional extra)
     except ImportError:
-        raise missing_extra("--engine ray", "ray", "ray") from None
+        raise missing_extra(RAY_OPTION, "ray", "ray") from None
     from racbench.export.ray_engine import RayEngine
 
     return RayEngine(workers, address)

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-# column -> what the card calls it; science trajectories have none of them
-DIFFICULTY = {"n_objects": "objects", "sequence_length": "sequence length",
-              "optimal_plan_length": "optimal plan length"}
+# the difficulty columns (the card's templates name them); science trajectories have none
+DIFFICULTY = ("n_objects", "sequence_length", "optimal_plan_length")
 NO_PLAN = "none"  # optimal_plan_length is null: no plan reaches the row's goal
 
 

@@ -102,5 +102,5 @@ def read_columns(path: Path, columns: Sequence[str] | None = None) -> pa.Table:
             names = set(parquet.schema_arrow.names)
             missing = [c for c in columns if c not in names]
             if missing:
-                raise LayoutError(f"{path}: missing column(s) {', '.join(missing)}")
+                raise LayoutError(_say("missing_columns", path=path, missing=missing))
         return parquet.read(columns=None if columns is None else list(columns))

@@ -12,6 +12,10 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from datasets import Features
 
+from racbench.text import sayer
+
+_say = sayer("cli", ("internal.j2",))  # faults of racbench's own code
+
 ROWS_PER_SHARD = 100_000
 ROW_GROUP = 10_000  # rows a row group of a shard holds at most (the last may hold fewer)
 # ... and bytes of values (row_bytes): a row group of long rows closes before the row that
@@ -62,7 +66,7 @@ def row_bytes(array: pa.Array) -> np.ndarray:
     if pa.types.is_primitive(kind) or pa.types.is_decimal(kind):
         # numbers, booleans (a byte each here), dates, times, decimals
         return np.full(len(array), max(1, kind.bit_width // 8), dtype=np.int64)
-    raise TypeError(f"row_bytes: no size for Arrow type {kind}")
+    raise TypeError(_say("no_arrow_size", kind=kind))
 
 
 def write_table(path: Path, rows: list[dict] | Iterable[list[dict]], features: Features,

@@ -23,6 +23,7 @@ DIFFICULTY_PNG = "difficulty.png"
 ANSWERS_PNG = "answers.png"
 PLOTS = (DIFFICULTY_PNG, ANSWERS_PNG)
 DPI = 80
+LEGEND_AT = "upper center"  # matplotlib's name of where the legend goes
 _say = sayer("card", ("plots.j2",))
 
 
@@ -96,4 +97,4 @@ def _bars(ax, title: str, per_split: dict[str, Counter]) -> None:
     ax.set_ylim(0, top * 1.3 or 1)  # room for the legend above the bars
     ax.set_title(title, fontsize=10)
     ax.set_ylabel(_say("rows_label"))
-    ax.legend(fontsize=7, ncols=len(per_split), loc="upper center", frameon=False)
+    ax.legend(fontsize=7, ncols=len(per_split), loc=LEGEND_AT, frameon=False)

@@ -16,11 +16,15 @@ from __future__ import annotations
 import math
 import random
 
+from racbench.text import sayer
+
+_say = sayer("cli", ("internal.j2",))  # faults of racbench's own code
+
 
 def below(rng: random.Random, n: int) -> int:
     """`rng.randrange(n)` for n > 0."""
     if n <= 0:
-        raise ValueError("empty range for randrange()")
+        raise ValueError(_say("empty_range"))
     getrandbits = rng.getrandbits
     k = n.bit_length()
     r = getrandbits(k)
@@ -33,7 +37,7 @@ def pick(rng: random.Random, seq):
     """`rng.choice(seq)`."""
     n = len(seq)
     if not n:
-        raise IndexError("Cannot choose from an empty sequence")
+        raise IndexError(_say("empty_sequence"))
     getrandbits = rng.getrandbits
     k = n.bit_length()
     r = getrandbits(k)
@@ -59,7 +63,7 @@ def sample(rng: random.Random, population, k: int) -> list:
     for a population smaller than a set of k would be, distinct indices otherwise."""
     n = len(population)
     if not 0 <= k <= n:
-        raise ValueError("Sample larger than population or is negative")
+        raise ValueError(_say("sample_too_large"))
     getrandbits = rng.getrandbits
     result = [None] * k
     setsize = 21  # as random.sample sizes them

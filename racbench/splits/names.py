@@ -10,6 +10,10 @@ import hashlib
 from functools import lru_cache
 from importlib import resources
 
+from racbench.text import sayer
+
+_say = sayer("cli", ("internal.j2",))  # faults of racbench's own code
+
 POOLS = ("seen", "unseen")
 UNSEEN_SHARE = 0.3
 
@@ -29,5 +33,5 @@ def _is_unseen(name: str) -> bool:
 def name_pool(pool: str, vocab: str = "colours") -> tuple[str, ...]:
     """The sorted names of `pool` ('seen' or 'unseen')."""
     if pool not in POOLS:
-        raise ValueError(f"unknown name pool '{pool}'; accepted: {', '.join(POOLS)}")
+        raise ValueError(_say("unknown_pool", pool=pool, accepted=POOLS))
     return tuple(n for n in _load(vocab) if _is_unseen(n) == (pool == "unseen"))

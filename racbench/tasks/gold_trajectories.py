@@ -49,6 +49,7 @@ import datasets
 from racbench.errors import GenerationError
 from racbench.splits.dedup import canonical_json
 from racbench.tasks.config import ConfigError
+from racbench.text import sayer
 from racbench.worlds.science.data import load
 from racbench.worlds.science.env import ScienceEnv
 from racbench.tasks.rows import Row
@@ -57,6 +58,7 @@ from racbench.worlds.science.trajectory import run_oracle
 
 GENERATOR_VERSION = "science-gold-1"
 STEP_GENERATOR_VERSION = "science-imitation-1"
+_say = sayer("cli", ("gold.j2",))
 ROW_KINDS = ("trajectory", "behaviour_cloning", "return_conditioned")
 STEP_KINDS = ROW_KINDS[1:]
 DEFAULT_HISTORY = 1  # ScienceWorld's baselines see the previous observation and action
@@ -286,12 +288,10 @@ def gold_lengths(task: str, simplifications: str) -> tuple[int, ...]:
 def _check_rows(rows_kind: str, history) -> None:
     """`rows` and `history` of a gold config, whatever its world."""
     if rows_kind not in ROW_KINDS:
-        raise ConfigError(f"unknown rows '{rows_kind}'; accepted: {', '.join(ROW_KINDS)}")
+        raise ConfigError(_say("unknown_rows", rows=rows_kind, accepted=ROW_KINDS))
     if (not isinstance(history, int) or isinstance(history, bool)
             or not 0 <= history <= MAX_HISTORY):
-        raise ConfigError(f"history must be an integer from 0 to {MAX_HISTORY} (the "
-                          f"past (observation, action) pairs of a step row), got "
-                          f"{history!r}")
+        raise ConfigError(_say("bad_history", most=MAX_HISTORY, history=repr(history)))
 
 
 class _GoldConfig:
@@ -395,9 +395,7 @@ class LabGold:
                          seen=seen)
 
     def stale(self, item, steps: int, expected: int) -> str:
-        return (f"the gold trajectory of {row_id(*item)} has {steps} steps, "
-                f"racbench/data/science/gold_lengths.json says {expected}: the simulator "
-                "or an oracle changed; run python tools/gold_lengths.py")
+        return _say("stale_science", row=row_id(*item), steps=steps, expected=expected)
 
     def world_summary(self) -> dict:
         return {}
@@ -456,7 +454,7 @@ class RuleGold:
                         (t,), seen, RULE_GENERATOR_VERSION)
 
     def stale(self, item, steps: int, expected: int) -> str:
-        return f"episode {item} played {steps} steps, its plan has {expected}"
+        return _say("stale_rules", episode=item, steps=steps, expected=expected)
 
     def world_summary(self) -> dict:
         from racbench.worlds.rules.splits import rule_world_summary
@@ -504,7 +502,7 @@ class ScienceGoldRows:
     def split_counts(rows: list[dict]) -> tuple[Counter, Counter, Counter]:
         """Final scores, kinds (simplification settings) and trajectory lengths, for the
         card."""
-        return (Counter(f"final score {r['final_score']:.2f}" for r in rows),
+        return (Counter(_say("final_score", score=f"{r['final_score']:.2f}") for r in rows),
                 Counter(r["simplifications"] or "none" for r in rows),
                 Counter(r["n_steps"] for r in rows))
 
@@ -550,8 +548,8 @@ class ScienceStepRows(ScienceGoldRows):
         if self._last is None or self._last[0] != item:
             play = self.source.play(item, self.with_valid_actions)
             if len(play.steps) != self.lengths[split][k]:
-                raise GenerationError(f"config '{self.name}': " + self.source.stale(
-                    item, len(play.steps), self.lengths[split][k]))
+                raise GenerationError(_say("stale", config=self.name, why=self.source.stale(
+                    item, len(play.steps), self.lengths[split][k])))
             self._last = (item, play, play.situations(self.with_valid_actions))
         return self._last[1:]
 

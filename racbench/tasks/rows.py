@@ -67,6 +67,7 @@ WIDEN_AFTER = 32  # ... and before a row draws states near the goal from the wid
 RARE_CELL_SWITCHES = 8  # other cells tried for a bool row whose cell draws cannot reach
 _say = sayer("cli", ("generation.j2",))
 TRAC_TEMPLATES = "blocksworld"  # TRAC's phrasing of its blocksworld (templates/blocksworld/)
+PROBLEM_GOAL = "problem goal"  # a row's optimal_plan_length_to: what its plan length reaches
 
 
 @dataclass(frozen=True)
@@ -101,10 +102,9 @@ def load_worlds(cfg: TaskConfig, splits, config_name: str = "", warm: bool = Fal
             # beyond the enumeration limit, an implicit world answers by search
             world = world_for(domain_file, path, implicit=True)
             if cfg.names in POOLS and len(world.objects) > len(name_pool(cfg.names)):
-                raise GenerationError(f"config '{config_name}': {world.label} has "
-                                      f"{len(world.objects)} objects, more than the "
-                                      f"{len(name_pool(cfg.names))} names of the "
-                                      f"'{cfg.names}' pool")
+                raise GenerationError(_say("too_many_objects", config=config_name,
+                                           problem=world.label, objects=len(world.objects),
+                                           names=len(name_pool(cfg.names)), pool=cfg.names))
             worlds[split].append(world)
     if cfg.rules:
         check_splits(worlds)
@@ -287,20 +287,19 @@ class ConfigRows:
             survey._resume = None  # of no more use: not kept, nor sent to row makers
         for split, worlds in self.worlds.items():
             if self.cfg.form == "bool":
-                excluded += [f"{split}/{w.label}: no subject whose answer depends on the state"
+                excluded += [_say("excluded", where=f"{split}/{w.label}",
+                                  why=_say("no_varying_subject"))
                              for i, w in enumerate(worlds) if not surveys[(split, i)].offered]
                 continue
             if surveys:
                 ok = [i for i in range(len(worlds)) if surveys[(split, i)].ok]
-                why = ("no four options each right in one situation and wrong in the others'"
-                       if next(iter(surveys.values())).exact else
-                       "too few situations whose options, right from some states and wrong "
-                       "from others, can be kept so that the options alone do not tell "
-                       "the answer")
+                why = _say("no_four_options" if next(iter(surveys.values())).exact else
+                           "too_few_situations")
             else:
                 ok = [i for i in range(len(worlds)) if found[(split, i)]]
-                why = f"no {_target_text(self.targets()[0])}"
-            excluded += [f"{split}/{w.label}: {why}" for i, w in enumerate(worlds) if i not in ok]
+                why = _say("no_target", target=_target_text(self.targets()[0]))
+            excluded += [_say("excluded", where=f"{split}/{w.label}", why=why)
+                         for i, w in enumerate(worlds) if i not in ok]
             feasible[split] = ok
         return feasible, excluded, surveys
 
@@ -386,19 +385,17 @@ class ConfigRows:
                         self.offers.setdefault((split, cell, v), []).append(world)
             if not by_group:
                 _refuse_unreachable_goals(self.name, split, worlds)
-                raise GenerationError(
-                    f"config '{self.name}': no problem of split '{split}' ("
-                    f"{', '.join(w.label for w in worlds) or 'none'}) gives "
-                    f"{self.cfg.family} true/false questions about a subject whose answer "
-                    f"depends on the state on {self.cfg.domain_label} (in each, every "
-                    "subject has one answer whatever the state, so the question alone "
-                    f"would tell it); choose other problems or another form{_budget_hint(worlds)}")
+                raise GenerationError(_say(
+                    "no_bool_subject", config=self.name, split=split,
+                    problems=[w.label for w in worlds], family=self.cfg.family,
+                    domain=self.cfg.domain_label, budget_hint=_budget_hint(worlds)))
             self.groups[split] = [sorted(by_group[g], key=repr) for g in sorted(by_group)]
             for cells in self.groups[split]:
                 for cell in cells:
                     self.cell_variants[(split, cell)] = [
                         v for v in range(self.n_variants) if (split, cell, v) in self.offers]
-            self.excluded += [f"{split}: {self.cfg.family} {_cell_text(c)} has one answer only"
+            self.excluded += [_say("excluded", where=split, why=_say(
+                                  "one_answer_only", family=self.cfg.family, cell=_cell_text(c)))
                               for c in sorted({c for i in range(len(worlds))
                                                for c in surveys[(split, i)].one_sided}
                                               - {c for g in self.groups[split] for c in g},
@@ -410,29 +407,19 @@ class ConfigRows:
         for split, indices in feasible.items():
             ok = [self.worlds[split][i] for i in indices]
             if not ok:
-                what = f"rows with {_target_text(self.targets()[0])}"
+                what = _say("rows_with", target=_target_text(self.targets()[0]))
                 weighted = surveys and not next(iter(surveys.values())).exact and any(
                     surveys[(split, i)].seen_both() for i in range(len(self.worlds[split])))
                 if surveys and not weighted:
-                    what = ("multiple-choice questions whose options could each be right "
-                            "from some states and wrong from others (in each, no four "
-                            "options are each right in one sampled situation and wrong in "
-                            "the other three's, and some would be wrong whatever the state, "
-                            "so the options alone would tell the answer)")
+                    what = _say("options_never_vary")
                 elif weighted:  # subjects seen both ways, but too few to balance
-                    what = ("multiple-choice questions whose options alone would not tell "
-                            "the answer (some split has no four options each right in one "
-                            "sampled situation and wrong in the other three's, and in each "
-                            "of these problems fewer than three sampled situations offer "
-                            "options that can be kept so that each is right in about a "
-                            "quarter of the rows showing it: some options are right "
-                            "in nearly every situation showing them)")
+                    what = _say("options_unbalanced")
                 _refuse_unreachable_goals(self.name, split, self.worlds[split])
-                raise GenerationError(
-                    f"config '{self.name}': no problem of split '{split}' ("
-                    f"{', '.join(w.label for w in self.worlds[split])}) gives "
-                    f"{self.cfg.family} {what} on {self.cfg.domain_label}; choose other "
-                    f"problems or another form{_budget_hint(self.worlds[split])}")
+                raise GenerationError(_say(
+                    "no_problem_gives", config=self.name, split=split,
+                    problems=[w.label for w in self.worlds[split]], family=self.cfg.family,
+                    what=what, domain=self.cfg.domain_label,
+                    budget_hint=_budget_hint(self.worlds[split])))
             self.feasible[split] = ok
             for i, w in zip(indices, ok):
                 if surveys:
@@ -504,8 +491,8 @@ class ConfigRows:
             if found is not None:
                 break
         if found is None:
-            raise GenerationError(f"config '{self.name}': could not sample a "
-                                  f"{_target_text(target)} row in {self._tries(target)} tries")
+            raise GenerationError(_say("could_not_sample", config=self.name,
+                                       target=_target_text(target), tries=self._tries(target)))
         world, q = found
         if target.form == "bool" and not target.label and self.family.negative_kinds:
             q.meta["negative_kind"] = self.family.negative_kinds[target.variant]
@@ -667,7 +654,7 @@ class ConfigRows:
         if world.explicit:
             meta.update(state_id=q.sid, n_states=world.n_states)
         if opt is not None and q.goal is None:
-            meta["optimal_plan_length_to"] = "problem goal"
+            meta["optimal_plan_length_to"] = PROBLEM_GOAL
         return {
             "id": f"{self.name}-{split}-{index:06d}",
             "family": self.cfg.family,
@@ -738,7 +725,7 @@ def shared_text(world: StripsWorld, *options) -> TaskText:
 
 def _cell_text(cell: tuple) -> str:
     length, kind = cell
-    return f"length {length}, {json.dumps(kind, default=str)}"
+    return _say("cell", length=length, kind=json.dumps(kind, default=str))
 
 
 def _budget_hint(worlds) -> str:
@@ -747,14 +734,9 @@ def _budget_hint(worlds) -> str:
     searched = [w.label for w in worlds if isinstance(w, ImplicitWorld)]
     if not searched:
         return ""
-    return (f" ({', '.join(searched)} {'is' if len(searched) == 1 else 'are'} answered by "
-            f"search, and questions a search cannot prove within --search-budget "
-            f"({limits.current().search_budget:,} states) are not asked: a larger budget "
-            "may find some)")
+    return _say("budget_hint", searched=searched,
+                budget=f"{limits.current().search_budget:,}")
 
 
 def _target_text(target: Target) -> str:
-    if target.form == "bool":
-        return f"label {'true' if target.label else 'false'}" + (
-            f" (negative kind {target.variant})" if not target.label and target.variant else "")
-    return f"{target.form} questions"
+    return _say("target", form=target.form, label=target.label, variant=target.variant)

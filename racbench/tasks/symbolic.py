@@ -18,6 +18,7 @@ from racbench.worlds.strips.pddl_reader import parse_domain
 from racbench.worlds.strips.task import Condition, GroundTask
 from racbench.text.phrasing import TaskText
 
+DOMAIN_FILENAME = "<symbolic domain_pddl>"  # what a reader's messages call the row's domain
 _PAREN = re.compile(r"\(([^()]*)\)")
 _NOT = re.compile(r"\(\s*not\s*\(([^()]*)\)\s*\)")
 _NUMBERING = re.compile(r"^\s*(?:step\s*)?(?:\(?\d+[.):]?\)?)\s+")
@@ -138,7 +139,7 @@ def normalized(text: str) -> str:
 
 @lru_cache(maxsize=32)
 def _domain(text: str):
-    return parse_domain(text, "<symbolic domain_pddl>")
+    return parse_domain(text, DOMAIN_FILENAME)
 
 
 @lru_cache(maxsize=32)

@@ -34,9 +34,11 @@ from typing import Iterable, Sequence
 import jinja2
 import yaml
 
-from racbench.text import Clause, environment, leading_name, user_templates, words
+from racbench.text import Clause, environment, leading_name, sayer, user_templates, words
 from racbench.text.formulas import FormulaText
 from racbench.worlds.strips.model import ROOT_TYPE, AnyOf, Domain
+
+_say_fault = sayer("cli", ("internal.j2",))  # faults of racbench's own code
 
 # Domain-file folder -> template folder, where they differ. `templates/blocksworld/`
 # holds TRAC's three-action blocksworld; the shipped four-operator one has its own.
@@ -224,7 +226,7 @@ class Obfuscation(dict):
 
     def __init__(self, domain: Domain, mode: str = "random", seed: int = 0):
         if mode not in self.MODES:
-            raise ValueError(f"obfuscation mode must be one of {self.MODES}, not {mode!r}")
+            raise ValueError(_say_fault("unknown_obfuscation", modes=self.MODES, mode=repr(mode)))
         super().__init__()
         self.mode, self.seed = mode, seed
         self._reserved = set(domain.predicates) | {a.name for a in domain.actions}
@@ -662,7 +664,7 @@ class DomainText:
         if macro is not None:
             return str(macro(*args, positive=positive))
         if predicate not in self.domain.predicates:
-            raise KeyError(f"unknown predicate {predicate!r}")
+            raise KeyError(_say_fault("unknown_predicate", name=repr(predicate)))
         shape = fact_shape(self.domain, predicate)
         arg_types = self.domain.predicates[predicate]
         types = [_type_words(t) for t in arg_types]
@@ -702,7 +704,7 @@ class DomainText:
         if macro is not None:
             return str(macro(*args))
         if name not in self._schemas:
-            raise KeyError(f"unknown action {name!r}")
+            raise KeyError(_say_fault("unknown_action", name=repr(name)))
         schema = self._schemas[name]
         head, nouns, preps, direct = action_layout(schema, param_kinds(self.domain, schema))
         verb = not (len(head) == 1 and not args[:0] and (

@@ -105,4 +105,4 @@ def _quote(sentence: str) -> str:
 def source_label(phrasing: Phrasing | None, text: DomainText) -> str:
     if phrasing is not None:
         return phrasing.source
-    return f"templates/{text.template_dir}" if text.template_dir else "default guesses"
+    return f"templates/{text.template_dir}" if text.template_dir else say("default_guesses")

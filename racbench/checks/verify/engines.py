@@ -170,7 +170,7 @@ def _conditional_planner():
 
         @property
         def name(self) -> str:
-            return "Fast Downward (optimal, h^max, conditional effects)"
+            return say("fd_conditional_planner")
 
         @staticmethod
         def supported_kind():

@@ -29,6 +29,8 @@ FD_STEPPER = "fd-stepper"
 FD_SEARCH = "fd-search"
 
 #: Translations and optimal lengths remembered per process.
+# the values of the variable that a spoiling action sets, as Fast Downward names values
+SPOILED_VALUES = ("Atom racbench-unspoiled()", "Atom racbench-spoiled()")
 CACHE = 2_000
 _TASKS: dict[tuple, SasTask] = {}
 _LENGTHS: dict[tuple, int | None] = {}
@@ -228,8 +230,7 @@ class FdContext(RowView):
             operators.append(type(op)(op.name, op.prevail, effects, op.cost))
         search = SasTask(task.metric,
                          [*task.variables, Variable("var-racbench-spoiled", -1,
-                                                    ["Atom racbench-unspoiled()",
-                                                     "Atom racbench-spoiled()"])],
+                                                    list(SPOILED_VALUES))],
                          task.mutexes, [*task.init, 0], [*task.goal, (spoiled, 0)],
                          operators, task.axioms)
         return self._length(search, self._key(self.init, goal, "without", atom_key(atom)))

@@ -31,6 +31,7 @@ from racbench.tasks.gold_trajectories import STEP_KINDS, reward, sw_points
 from racbench.worlds.science.env import ScienceEnv
 
 TRAJECTORY_COLUMNS = frozenset({"task", "variation", "simplifications", "steps"})
+SEVERAL_SPLITS = "several splits"  # a rule episode's split when its pairs span several
 _SITUATION = ("observation", "score", "look", "inventory", "valid_actions")
 
 
@@ -97,7 +98,7 @@ def replay_rules(sym: dict) -> Replay:
     start, steps = oracle_play(world, 0, plan, True)
     splits = {pair_split(*pair) for pair in world.episodes[0].rules.pairs()}
     _LAST = Replay(key, world.task_description(state, world.text()),
-                   splits.pop() if len(splits) == 1 else "several splits", plan,
+                   splits.pop() if len(splits) == 1 else SEVERAL_SPLITS, plan,
                    [start] + steps, reward)
     return _LAST
 

@@ -23,6 +23,10 @@ from importlib import resources
 
 import yaml
 
+from racbench.text import sayer
+
+_say = sayer("cli", ("rules.j2",))
+
 GAMES = ("rtfm", "messenger")
 BEHAVIOURS = ("chases", "flees", "stays")
 ROLES = ("message", "goal", "enemy")
@@ -169,21 +173,21 @@ class RuleOptions:
             return [("rules", self.game, ", ".join(GAMES))]
         lo, hi = (2, 5) if self.game == "rtfm" else (3, 6)
         if not _int(self.entities) or not lo <= self.entities <= hi:
-            wrong.append(("entities", self.entities, f"an integer from {lo} to {hi}"))
+            wrong.append(("entities", self.entities, _say("integer_from", least=lo, most=hi)))
         if not _int(self.grid) or not 3 <= self.grid <= 8:
-            wrong.append(("grid", self.grid, "an integer from 3 to 8"))
+            wrong.append(("grid", self.grid, _say("integer_from", least=3, most=8)))
         elif _int(self.entities) and self.entities * (2 if self.game == "rtfm" else 1) + 1 \
                 > self.grid * self.grid // 2:
-            wrong.append(("grid", self.grid, "a grid with room for twice the things on it"))
+            wrong.append(("grid", self.grid, _say("room_for_things")))
         base = BASE_DEPTH.get(self.game, 1)
         max_hops = len(v["aliases"]) // max(1, self.entities if _int(self.entities) else 1)
         if not _int(self.depth) or not base <= self.depth <= base + min(4, max_hops):
             wrong.append(("depth", self.depth,
-                          f"an integer from {base} to {base + min(4, max_hops)}"))
+                          _say("integer_from", least=base, most=base + min(4, max_hops))))
         if not _int(self.irrelevant) or not 0 <= self.irrelevant <= 6:
-            wrong.append(("irrelevant", self.irrelevant, "an integer from 0 to 6"))
+            wrong.append(("irrelevant", self.irrelevant, _say("integer_from", least=0, most=6)))
         if not isinstance(self.overlap, bool):
-            wrong.append(("overlap", self.overlap, "true or false"))
+            wrong.append(("overlap", self.overlap, _say("true_or_false")))
         return wrong
 
 
@@ -197,7 +201,7 @@ def draw_rules(opts: RuleOptions, split: str, rng: random.Random) -> RuleSet:
         rules = (_draw_rtfm if opts.game == "rtfm" else _draw_messenger)(opts, split, rng)
         if rules is not None:
             return rules
-    raise RuntimeError(f"no {opts.game} rule set of split {split} in {DRAW_TRIES} draws")
+    raise RuntimeError(_say("no_rule_set", game=opts.game, split=split, draws=DRAW_TRIES))
 
 
 def _allowed(kind: str, a_list, b: str, split: str) -> list[str]:

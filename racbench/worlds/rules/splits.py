@@ -7,9 +7,11 @@ import random
 
 from racbench.errors import GenerationError
 from racbench.splits.seeding import derive_seed
+from racbench.text import sayer
 from racbench.worlds.rules.episode import Episode
 from racbench.worlds.rules.oracle import baseline_wins, wins
 
+_say = sayer("cli", ("rules.j2",))
 BASELINE_PLAYS = 4  # plays of the baseline per episode (its guesses are random)
 
 
@@ -51,8 +53,8 @@ def _check(train_episodes, held_out: dict) -> int:
             for pair in w.rules.pairs():
                 checked += 1
                 if pair in train:
-                    raise GenerationError(f"rule world {w.label}: the assignment {pair[1]} - "
-                                          f"{pair[2]} ({pair[0]}) is also in train")
+                    raise GenerationError(_say("assignment_in_train", world=w.label,
+                                               pair=pair))
     return checked
 
 

@@ -20,12 +20,14 @@ import re
 from functools import lru_cache
 
 from racbench.splits.seeding import derive_seed
+from racbench.text import sayer
 from racbench.worlds.protocol import World
 from racbench.worlds.rules.episode import ACTIONS, RUNNING, Episode, Layout, draw_layout
 from racbench.worlds.rules.grammar import RuleOptions, RuleSet, draw_rules, vocab
 from racbench.worlds.rules.oracle import shortest_plan, solve
 from racbench.worlds.rules.text import RulesText, manual_sentences
 
+_say = sayer("cli", ("rules.j2",))
 MAX_DETOUR = 3  # random moves after the oracle's prefix when drawing a state
 MAX_REDRAWS = 200  # rule sets and layouts drawn for one episode before giving up
 # states whose moves and facts an episode remembers: rows ask about states near the
@@ -319,7 +321,7 @@ def make_episode(opts: RuleOptions, split: str, seed: int, index: int) -> RuleEp
         plan = solve(episode)
         if plan:
             return RuleEpisode(episode, plan, f"{opts.game}-{split}-{index:04d}", attempt)
-    raise RuntimeError(f"no winnable {opts.game} episode in {MAX_REDRAWS} draws")
+    raise RuntimeError(_say("no_winnable_episode", game=opts.game, draws=MAX_REDRAWS))
 
 
 def _key(opts: RuleOptions) -> str:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from racbench.text import sayer
 from racbench.worlds.science import chemistry, describe, thermo
 from racbench.worlds.science.house import make_substance
 from racbench.worlds.science.naming import terminal
@@ -13,6 +14,8 @@ from racbench.worlds.science.parser import Action
 from racbench.worlds.science.scope import terminal_names
 from racbench.worlds.science.text import say
 from racbench.worlds.science.world import AGENT, DOOR, LIQUID, GAS, SWITCHED, moves_with_its_vessel
+
+_say_fault = sayer("cli", ("internal.j2",))  # faults of racbench's own code
 
 WAIT_TICKS = 10
 MAX_WAIT = 100
@@ -329,4 +332,4 @@ def run(ctx, action: Action) -> str:
         return say("flushed", name=_name(ctx, a))
     if v == "focus":
         return ctx.focus(a)
-    raise AssertionError(f"unhandled verb {v}")
+    raise AssertionError(_say_fault("unhandled_verb", verb=v))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from racbench.text import sayer
 from racbench.worlds.science import actions, bees, describe, electrical, life, mechanics, plumbing, thermo
 from racbench.worlds.science.facts import facts
 from racbench.worlds.science.house import Layout
@@ -20,6 +21,8 @@ from racbench.worlds.science.scope import Scope, terminal_names, view_key
 from racbench.worlds.science.tasks.base import LAST_ACTION, SW_STEPS
 from racbench.worlds.science.text import say
 from racbench.worlds.science.valid import valid_actions
+
+_say_fault = sayer("cli", ("internal.j2",))  # faults of racbench's own code
 
 MAX_MOVES = 1000
 # an answer to a numbered clarification: ASCII digits only ('²' is a digit to str.isdigit)
@@ -112,7 +115,7 @@ class ScienceEnv:
         world, things, episode, self.moves, self.pending, self.finished, self.extra_ticks, \
             cache = saved
         if world is not self.world:
-            raise ValueError("a saved state is restored into the episode that saved it")
+            raise ValueError(_say_fault("saved_state_elsewhere"))
         world.load(things)
         self.episode.load(episode)
         # the cache as it was when saved: what it holds of the saved version is this state's

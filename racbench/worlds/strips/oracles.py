@@ -51,11 +51,14 @@ from typing import Sequence
 
 import numpy as np
 
+from racbench.text import sayer
 from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, bfs_to_goal,
                                            greedy_path, lazy_greedy_path,
                                            optimal_first_by_search, relaxed_plan_heuristic,
                                            ucs_cost)
 from racbench.worlds.strips.task import Condition, GroundAction, GroundTask, iter_bits
+
+_say = sayer("cli", ("search.j2",))
 
 __all__ = [
     "DEFAULT_BUDGET", "EXPLICIT_STATES", "JUSTIFICATION_MODES", "OUTSIDE_STATES",
@@ -186,7 +189,7 @@ def progression(task: GroundTask, state: int, action: int) -> tuple[int, int]:
     stays true. ValueError if the action is not applicable in `state`."""
     a = task.actions[action]
     if not a.applicable(state):
-        raise ValueError(f"action {action} {a.term} is not applicable in this state")
+        raise ValueError(_say("not_applicable", action=action, term=a.term))
     new = a.apply(state)
     atoms = task.atom_mask  # a disjunctive goal's derived bit is no fact
     return new & ~state & atoms, state & ~new & atoms
@@ -332,15 +335,15 @@ def is_justified_step(task: GroundTask, state: int, plan: Sequence[int], goal: C
     `plan` is not valid from `state`; IndexError if i is out of range."""
     _check_mode(mode)
     if not 0 <= i < len(plan):
-        raise IndexError(f"step {i} out of range for a plan of {len(plan)} steps")
+        raise IndexError(_say("step_out_of_range", step=i, steps=len(plan)))
     if not validate_plan(task, state, plan, goal).valid:
-        raise ValueError("justification is defined for valid plans only")
+        raise ValueError(_say("valid_plans_only"))
     return _justified(task, state, plan, goal, i, mode, max_states)
 
 
 def _check_mode(mode: str) -> None:
     if mode not in JUSTIFICATION_MODES:
-        raise ValueError(f"unknown justification mode {mode!r}; use one of {JUSTIFICATION_MODES}")
+        raise ValueError(_say("unknown_mode", mode=repr(mode), modes=JUSTIFICATION_MODES))
 
 
 def _justified(task, state, plan, goal, i, mode, max_states) -> bool:
@@ -370,7 +373,7 @@ def _justified(task, state, plan, goal, i, mode, max_states) -> bool:
                     return False
             frontier.update(new)
             if len(frontier) > max_states:
-                raise SearchBudgetExceeded(f"more than {max_states} sub-plan states")
+                raise SearchBudgetExceeded(_say("more_sub_plan_states", most=max_states))
         return True
     raise AssertionError(mode)
 
@@ -380,7 +383,7 @@ def unnecessary_steps(task: GroundTask, state: int, plan: Sequence[int], goal: C
     """The steps i of a valid plan with is_justified_step(...) False, ascending."""
     _check_mode(mode)
     if not validate_plan(task, state, plan, goal).valid:
-        raise ValueError("justification is defined for valid plans only")
+        raise ValueError(_say("valid_plans_only"))
     return [i for i in range(len(plan))
             if not _justified(task, state, plan, goal, i, mode, max_states)]
 
@@ -870,7 +873,7 @@ def sample_states(task: GroundTask, rng: random.Random, count: int, min_walk: in
     if max_walk is None:
         max_walk = max(min_walk, 2 * len(task.objects))
     if not 0 <= min_walk <= max_walk:
-        raise ValueError(f"need 0 <= min_walk <= max_walk, got {min_walk}, {max_walk}")
+        raise ValueError(_say("bad_walk", least=min_walk, most=max_walk))
     if max_tries is None:
         max_tries = 10 * count + 100
     out: list[int] = []

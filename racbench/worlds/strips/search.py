@@ -26,7 +26,10 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
+from racbench.text import sayer
 from racbench.worlds.strips.task import GroundTask, iter_bits
+
+_say = sayer("cli", ("search.j2",))
 
 UNREACHABLE = -1
 BLOCKED = -2  # a state `sweep` may not pass through, while it sweeps
@@ -56,7 +59,7 @@ class StateSpace:
                 j = index.get(n)
                 if j is None:
                     if len(states) >= limit:
-                        raise SearchBudgetExceeded(f"more than {limit} reachable states")
+                        raise SearchBudgetExceeded(_say("more_reachable_states", most=limit))
                     j = index[n] = len(states)
                     states.append(n)
                 src.append(i)
@@ -353,7 +356,7 @@ def _astar(task: GroundTask, best: dict, state: int, goal, heuristic, max_nodes:
                 tie = tie_break.random() if tie_break is not None else counter
                 heapq.heappush(heap, (ng + heuristic(n), tie, ng, n))
         if len(best) > max_nodes:
-            raise SearchBudgetExceeded(f"more than {max_nodes} states")
+            raise SearchBudgetExceeded(_say("more_states", most=max_nodes))
     return None
 
 
@@ -439,7 +442,7 @@ def _bfs_plan(task: GroundTask, parent: dict, state: int, pos: int, neg: int,
                 if bound is None or depth + bound(n) <= max_depth:
                     nxt.append(n)
                 if len(parent) > max_states:
-                    raise SearchBudgetExceeded(f"more than {max_states} states")
+                    raise SearchBudgetExceeded(_say("more_states", most=max_states))
         frontier = nxt
     return None
 
@@ -467,7 +470,7 @@ def ucs_cost(task: GroundTask, state: int, pos: int, neg: int, max_states: int) 
             ng = g + actions[k].cost
             if ng < best.get(n, ng + 1):
                 if n not in best and len(best) >= max_states:
-                    raise SearchBudgetExceeded(f"more than {max_states} states")
+                    raise SearchBudgetExceeded(_say("more_states", most=max_states))
                 best[n] = ng
                 heapq.heappush(heap, (ng, n))
     return None
@@ -505,7 +508,7 @@ def optimal_first_by_search(task: GroundTask, state: int, pos: int, neg: int,
                 parents.setdefault(n, []).append((ng, s, k))
             if old is None or ng < old:
                 if old is None and len(best) >= max_states:
-                    raise SearchBudgetExceeded(f"more than {max_states} states")
+                    raise SearchBudgetExceeded(_say("more_states", most=max_states))
                 best[n] = ng
                 heapq.heappush(heap, (ng, n))
     if optimum is None:
@@ -558,7 +561,7 @@ def shortest_first_actions(task: GroundTask, state: int, pos: int, neg: int,
             return list(iter_bits(hits))
         seen.update(level)
         if len(seen) > max_states:
-            raise SearchBudgetExceeded(f"more than {max_states} states")
+            raise SearchBudgetExceeded(_say("more_states", most=max_states))
         nxt: dict[int, int] = {}
         for s, first in level.items():
             for _, n in successors(s):
@@ -773,7 +776,7 @@ def _lazy_greedy_path(task: GroundTask, parent: dict, start: int, pos: int, neg:
         if n & pos == pos and not n & neg:
             return path_to(n)
         if len(parent) > max_states:
-            raise SearchBudgetExceeded(f"more than {max_states} states")
+            raise SearchBudgetExceeded(_say("more_states", most=max_states))
         value, preferred = heuristic(n)
         if value == infinite:
             continue
@@ -809,7 +812,7 @@ def greedy_path(task: GroundTask, start: int, pos: int, neg: int,
                 continue
             parent[n] = s
             if len(parent) > max_states:
-                raise SearchBudgetExceeded(f"more than {max_states} states")
+                raise SearchBudgetExceeded(_say("more_states", most=max_states))
             counter += 1
             heapq.heappush(heap, (h(n), counter, n))
     return None

@@ -30,6 +30,7 @@ from racbench.errors import InputError
 from racbench.text import sayer
 
 _say = sayer("cli", ("pddl.j2",))
+_say_fault = sayer("cli", ("internal.j2",))  # faults of racbench's own code
 
 
 class PDDLError(InputError):
@@ -109,7 +110,7 @@ class Source:
                 return PDDLError(_say("non_ascii", char=repr(bad.group()),
                                       code=f"{ord(bad.group()):04X}"),
                                  self.filename, line_no, bad.start() + 1)
-        raise AssertionError("non-ASCII text without a non-ASCII line")
+        raise AssertionError(_say_fault("non_ascii_without_line"))
 
     def position(self, k: int) -> tuple[int, int]:
         """Line and column (1-based) of token k; just past the last token if k is beyond."""

@@ -19,7 +19,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+from racbench.text import sayer
 from racbench.worlds.strips.model import AnyOf, Atom, Literal
+
+_say = sayer("cli", ("search.j2",))
 
 
 SUCCESSOR_MEMO = 20_000  # states whose successor lists are kept
@@ -326,7 +329,7 @@ class GroundTask:
         for lit in literals:
             if isinstance(lit, AnyOf):  # the task's disjunctive goal: its derived atom
                 if self.goal_bit is None or lit != self._disjunction():
-                    raise ValueError("a disjunctive goal other than the task's own")
+                    raise ValueError(_say("other_disjunction"))
                 if not any(h == self.goal_bit for h, _, _ in self.axioms.rules):
                     return None  # no alternative can hold
                 pos |= 1 << self.goal_bit

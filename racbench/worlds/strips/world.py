@@ -59,6 +59,7 @@ from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
 from racbench.worlds.strips.towers import TowerStates
 
 _say = sayer("cli", ("pddl.j2",))  # its one refusal: a problem too large to enumerate
+_say_search = sayer("cli", ("search.j2",))  # a budget a search ran past
 
 TRAC_EXPLICIT_STATES = 2_500  # TRAC's worlds enumerate up to this (five blocks: 501)
 LOCAL_SEARCH_CAP = 5_000
@@ -554,7 +555,8 @@ class ExplicitWorld(StripsWorld):
             try:
                 if too_large is not None and too_large.exists():
                     # a worker enumerated it to the limit already (enumerate_ahead)
-                    raise SearchBudgetExceeded(f"more than {max_states} reachable states")
+                    raise SearchBudgetExceeded(
+                        _say_search("more_reachable_states", most=max_states))
                 self.space = StateSpace(self.task, self.task.init, max_states)
             except SearchBudgetExceeded:
                 if too_large is not None:
@@ -970,7 +972,8 @@ class ImplicitWorld(StripsWorld):
         bounded in depth is dropped rather than searched at length)."""
         plan = self._plan_within(state, cond, depth)
         if plan is BUDGET_RAN_OUT:
-            raise SearchBudgetExceeded(f"more than {limits.current().search_budget} states")
+            raise SearchBudgetExceeded(_say_search(
+                    "more_states", most=limits.current().search_budget))
         if plan is not None:
             self._remember(state, cond, plan)
         return plan
@@ -995,7 +998,8 @@ class ImplicitWorld(StripsWorld):
             else:
                 first = self._pool_first_actions(pool, cond)[key]
             if first is BUDGET_RAN_OUT:
-                raise SearchBudgetExceeded(f"more than {limits.current().search_budget} states")
+                raise SearchBudgetExceeded(_say_search(
+                    "more_states", most=limits.current().search_budget))
         else:
             key = ("first", state, cond.pos, cond.neg)
             first = self._distances.get(key)
@@ -1055,7 +1059,8 @@ class ImplicitWorld(StripsWorld):
             depth = self._pool_distances.get((state, cond.pos, cond.neg))
             plan = self._plan_within(state, cond, depth)
             if plan is BUDGET_RAN_OUT:
-                raise SearchBudgetExceeded(f"more than {limits.current().search_budget} states")
+                raise SearchBudgetExceeded(_say_search(
+                    "more_states", most=limits.current().search_budget))
         if plan is None:
             self._distances[(state, cond.pos, cond.neg)] = None
             return None
@@ -1361,7 +1366,7 @@ class ImplicitWorld(StripsWorld):
         SearchBudgetExceeded past the budget, as always, and where actions have costs
         (A* would minimise cost; these searches count actions)."""
         if not self._unit_costs:
-            raise SearchBudgetExceeded("actions with costs: no fallback to A*")
+            raise SearchBudgetExceeded(_say_search("no_cost_fallback"))
         h = self._lm_cut(cond)
         if h(state) == math.inf:
             return None

@@ -12,6 +12,7 @@ from racbench.worlds.science.tasks.base import SW_STEPS, Episode, Flags, TaskSpe
 from racbench.worlds.science.tasks.common import go_to, in_room, left, visit, wait_until
 from racbench.worlds.science.tasks.plants import numbered_pots
 
+TOPIC = "life stages"  # the tasks' topic (TaskSpec.topic)
 OUTSIDE = "outside"
 DEAD = "dead"   # the stage ScienceWorld's stage_pots give a dead tree
 N_OTHER_ANIMALS = (2, 4)
@@ -148,6 +149,6 @@ def oracle(env):
 
 
 SPECS = [
-    TaskSpec("identify-life-stages-1", "life stages", 14, _setup_animal, oracle),
-    TaskSpec("identify-life-stages-2", "life stages", 10, _setup_plant, oracle),
+    TaskSpec("identify-life-stages-1", TOPIC, 14, _setup_animal, oracle),
+    TaskSpec("identify-life-stages-2", TOPIC, 10, _setup_plant, oracle),
 ]
