@@ -10,7 +10,8 @@ the claim a check names (`claims.expect(claim, ...)`), a named constant of the m
 (`BULB = "light bulb"`: an upper-case name for a name, without a sentence's
 punctuation), or the name of a thing or room of the science world
 (racbench/data/science). Those are skipped by where they stand or what the world calls
-things, never by a list of the strings.
+things, never by a list of the strings; and only where they read as names (at most
+NAME_WORDS words, no sentence's punctuation): a sentence compared or keyed is still said.
 
 Click's help texts (`help=`) are skipped too, as docstrings are: they document the
 command line, and `racbench --help` reads them; from templates it would load jinja2
@@ -44,6 +45,7 @@ CONSTANT = re.compile(r"_?[A-Z][A-Z0-9_]*")
 REGEX_CALLS = {"compile", "search", "match", "fullmatch", "findall", "finditer", "sub",
                "subn", "split"}
 KEY_METHODS = {"get", "pop", "setdefault", "expect"}  # a key, or a claim's name
+NAME_WORDS = 4  # the longest name skipped ('heated by 20 degrees'); a message says more
 
 
 def science_names() -> frozenset[str]:
@@ -61,6 +63,14 @@ def _strings(node) -> list:
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
         return [e for e in node.elts if isinstance(e, ast.Constant)]
     return []
+
+
+def _name_like(node) -> bool:
+    """Whether a literal standing where a name stands reads as one: short, without a
+    sentence's punctuation (a sentence compared, keyed or held in a constant is said)."""
+    value = node.value if isinstance(node, ast.Constant) else None
+    return not isinstance(value, str) or (not SENTENCE_MARKS.search(value)
+                                          and len(value.split()) <= NAME_WORDS)
 
 
 def _names(tree) -> set[int]:
@@ -84,24 +94,25 @@ def _names(tree) -> set[int]:
             if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                     and func.value.id == "re" and func.attr in REGEX_CALLS):
                 names.add(id(node.args[0]))
-            if isinstance(func, ast.Attribute) and func.attr in KEY_METHODS:
+            if (isinstance(func, ast.Attribute) and func.attr in KEY_METHODS
+                    and _name_like(node.args[0])):
                 names.add(id(node.args[0]))
             callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             if callee == "Random" or "seed" in callee.lower():
-                names.update(id(n) for a in node.args for n in ast.walk(a))
+                names.update(id(n) for a in node.args for n in ast.walk(a) if _name_like(n))
         if isinstance(node, ast.Compare):
             for side in [node.left, *node.comparators]:
-                names.update(id(n) for n in _strings(side))
+                names.update(id(n) for n in _strings(side) if _name_like(n))
         if isinstance(node, ast.Subscript):
-            names.update(id(n) for n in _strings(node.slice))
+            names.update(id(n) for n in _strings(node.slice) if _name_like(n))
         if isinstance(node, ast.Dict):
-            names.update(id(k) for k in node.keys if k is not None)
+            names.update(id(k) for k in node.keys if k is not None and _name_like(k))
     for node in tree.body:
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
                 and CONSTANT.fullmatch(node.targets[0].id)):
             values = _strings(node.value)
-            if values and not any(SENTENCE_MARKS.search(str(v.value)) for v in values):
+            if values and all(_name_like(v) for v in values):
                 names.update(id(v) for v in values)
     return names
 
@@ -180,3 +191,22 @@ def f(n):
     assert sorted(_tree_of(sentences, tmp_path)) == sorted(
         ["the budget ran out; raise it", "wrote the card", "budget ran out", "more than ",
          "rows with "])
+
+
+def test_a_sentence_in_a_names_place_is_still_said(tmp_path):
+    """A name's place skips only what reads as a name: a sentence held in an upper-case
+    constant without punctuation, compared, keyed or handed to a seed's function is
+    still found (each passed the check before NAME_WORDS and `_name_like`)."""
+    sneaked = '''
+import random
+NO_PLAN = "no plan was found for this problem"
+def f(text, messages, claims):
+    if text == "The search ran out of states.":
+        messages["Wrote the card, check it"] = 1
+    check_seed(text, "a seed is a non-negative integer")
+    return {"Pass --rows to change it.": 1}, messages.get("rows were written to the card")
+'''
+    assert sorted(_tree_of(sneaked, tmp_path)) == sorted(
+        ["no plan was found for this problem", "The search ran out of states.",
+         "Wrote the card, check it", "a seed is a non-negative integer",
+         "Pass --rows to change it.", "rows were written to the card"])
