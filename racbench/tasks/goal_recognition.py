@@ -284,6 +284,8 @@ def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     # with commands typed since the state shown (`earlier_state`), the context shows the
     # state that many commands back on the way to `state`, and those commands
     shown, typed = state[:len(state) - since], list(state[len(state) - since:])
+    if not world.decided(shown):  # a task decided by reading, not read by the state shown
+        return None
     total = lab_distance(world, state, gold[-LAB_MAX_DISTANCE:])
     if total is None or total < length:
         return None

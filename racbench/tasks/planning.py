@@ -263,6 +263,8 @@ def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     if found is None:
         return None
     state, suffix, where = found
+    if not world.decided(state):  # a task decided by reading, not read yet on the way
+        return None
     sequences = [suffix] + [swapped(world, rng, state, suffix) for _ in range(SWAPS)]
     positives, negatives = [], []
     for seq in dict.fromkeys(tuple(s) for s in sequences if s is not None):
@@ -312,10 +314,14 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 
 def lab_context(world, text, q, rng, since=()) -> str:
-    """A lab question's context: the task, what has been focused on, the state (with
-    `since`, an earlier one and the commands typed since it)."""
-    return str(text.common.lab_task(world.task_description, world.focused(q.sid),
-                                    base_context(world, text, q, rng, since)))
+    """A lab question's context: the task, what has been focused on, the readings taken
+    on the way on a task decided by reading (`readings`), the state (with `since`, an
+    earlier one and the commands typed since it)."""
+    context = base_context(world, text, q, rng, since)
+    readings = world.readings(q.sid)
+    if readings:
+        context = str(text.common.lab_readings(readings, context))
+    return str(text.common.lab_task(world.task_description, world.focused(q.sid), context))
 
 
 def render(q, world, text, rng, form):
