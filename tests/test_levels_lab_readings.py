@@ -15,7 +15,7 @@ from racbench.checks.verify.dataset import verify_row
 from racbench.tasks.config import ConfigError, TaskConfig
 from racbench.worlds.science.lab import lab
 from racbench.worlds.science.tasks.measurement import told_side
-from test_levels_lab_history import FirstVariations
+from test_levels_lab_history import FirstVariations, read_by_two_nodes
 
 READ = ("use-thermometer", "measure-melting-point-unknown-substance")
 UNREAD = ("inclined-plane-determine-angle", "inclined-plane-friction-unnamed-surfaces")
@@ -90,3 +90,10 @@ def test_verify_refuses_a_row_asked_before_the_reading():
              "answer": True}
     check = verify_row(dict(row, label=1, answer="true", symbolic=json.dumps(early)))
     assert not check.ok and "no reading" in check.message, check.message
+
+
+def test_planning_rows_are_the_same_bytes_for_any_number_of_readers():
+    stream = ThreeVariations("planning@science/use-thermometer", seed=2, level="medium")
+    reference = stream.rows(0, 4)
+    again = ThreeVariations("planning@science/use-thermometer", seed=2, level="medium")
+    assert read_by_two_nodes(again, 4) == reference
