@@ -24,7 +24,9 @@ they begin a shortest solution, and configs of other lengths are refused. With t
 config's `earlier_state` (the stream's levels), one command is observed, and the
 context shows the state `length - 1` commands before it on the way there and the
 commands typed since (the row's actions: those, then the observed; its subject: the
-observed), which `racbench verify` replays first.
+observed), which `racbench verify` replays first. On a task decided by reading, the
+state shown is one whose past readings decide the answer, and the context shows them
+(planning's `lab_context`).
 """
 
 from __future__ import annotations

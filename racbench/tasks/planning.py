@@ -27,7 +27,9 @@ description does (and whether that is the thing it asks to create), `lab_kind`, 
 row's cell. Only sequences the context can
 support are asked (the lab's `askable`: typed in the shown room, naming what it shows
 or, since the context shows the task, what the task names: a mix's product, a box in
-the room the task names, that room).
+the room the task names, that room). On a task decided by reading (use-thermometer),
+only states whose past readings decide the answer are shown, with those readings (the
+lab's `decided` and `readings`).
 """
 
 from __future__ import annotations
