@@ -13,6 +13,7 @@ import pytest
 
 from racbench.checks.verify.dataset import verify_row
 from racbench.tasks.config import ConfigError, TaskConfig
+from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.lab import lab
 from racbench.worlds.science.tasks.measurement import told_side
 from test_levels_lab_history import FirstVariations, read_by_two_nodes
@@ -46,6 +47,21 @@ def test_a_reading_decides_use_thermometer_from_the_step_it_is_taken():
     assert world.readings(gold[:at]) == []
     [(command, said)] = world.readings(gold[:-1])
     assert command == gold[at] and said.startswith(REPLY + "10 degrees celsius")
+
+
+def test_readings_on_both_sides_of_the_threshold_do_not_decide():
+    """The first reading decides the box, but a later one on the other side (the object
+    heated since) would leave a reader unsure which counts: not decided."""
+    env = ScienceEnv("use-thermometer", 0)
+    env.reset()
+    gold = lab("use-thermometer", 0).gold()
+    at = next(i for i, c in enumerate(gold) if c.startswith("use thermometer"))
+    for command in gold[:at + 1]:
+        env.step(command)
+    assert env.decided()
+    target, world = env.episode.hints["target"], env.world
+    world.measurements.append((world.ticks, target.uid, 150, target.state))  # above 100
+    assert not env.decided()
 
 
 def test_melting_readings_decide_only_what_they_tell():

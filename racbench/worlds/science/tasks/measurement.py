@@ -152,8 +152,15 @@ def _setup_thermometer(spec: TaskSpec, variation: int, flags: Flags, layout: Lay
         failure=lambda ep: target.parent is None or world.inside(
             target, below_box if correct_box() is above_box else above_box),
         hints={"thermometer": thermometer, "target": target, "box": correct_box,
-               "decided": lambda: any(uid == target.uid for _, uid, _, _ in world.measurements)},
+               "decided": lambda: len(read_sides(world, target, threshold)) == 1},
     )
+
+
+def read_sides(world, target, threshold: float) -> set[bool]:
+    """The sides of the threshold (above: True) the target's readings so far lie on: one
+    tells its box (the first decides; later ones on the other side, after heating or
+    cooling it, would leave a reader unsure which counts), none or two do not."""
+    return {temp > threshold for _, uid, temp, _ in world.measurements if uid == target.uid}
 
 
 def _oracle_thermometer(env):
