@@ -216,8 +216,8 @@ class TaskConfig:
             parse_simplifications(self.simplifications, spec.electrical)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
-        if spec.decided_by_reading and self.family in ("planning", "goal_recognition"):
-            fine = [t for t in task_names() if not get_task(t).decided_by_reading]
+        if spec.unread and self.family in ("planning", "goal_recognition"):
+            fine = [t for t in task_names() if not get_task(t).unread]
             raise ConfigError(_say("decided_by_reading", family=self.family,
                                    task=self.science, others=len(fine)))
         bad = sorted(set(self.problems) - set(SPLITS))

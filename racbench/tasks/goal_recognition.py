@@ -24,7 +24,9 @@ they begin a shortest solution, and configs of other lengths are refused. With t
 config's `earlier_state` (the stream's levels), one command is observed, and the
 context shows the state `length - 1` commands before it on the way there and the
 commands typed since (the row's actions: those, then the observed; its subject: the
-observed), which `racbench verify` replays first.
+observed), which `racbench verify` replays first. On a task decided by reading, the
+state shown is one whose past readings decide the answer, and the context shows them
+(planning's `lab_context`).
 """
 
 from __future__ import annotations
@@ -284,6 +286,8 @@ def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     # with commands typed since the state shown (`earlier_state`), the context shows the
     # state that many commands back on the way to `state`, and those commands
     shown, typed = state[:len(state) - since], list(state[len(state) - since:])
+    if not world.decided(shown):  # a task decided by reading, not read by the state shown
+        return None
     total = lab_distance(world, state, gold[-LAB_MAX_DISTANCE:])
     if total is None or total < length:
         return None

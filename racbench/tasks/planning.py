@@ -29,6 +29,8 @@ support are asked (the lab's `askable`: typed in the shown room, naming what it 
 or, since the context shows the task, what the task names: a mix's product, a box in
 the room the task names, that room, the fruit it asks to grow where it grew; and what
 the location the task names holds, which the context then shows: the animals outside).
+On a task decided by reading (use-thermometer), only states whose past readings decide
+the answer are shown, with those readings (the lab's `decided` and `readings`).
 """
 
 from __future__ import annotations
@@ -264,6 +266,8 @@ def lab_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
     if found is None:
         return None
     state, suffix, where = found
+    if not world.decided(state):  # a task decided by reading, not read yet on the way
+        return None
     sequences = [suffix] + [swapped(world, rng, state, suffix) for _ in range(SWAPS)]
     positives, negatives = [], []
     for seq in dict.fromkeys(tuple(s) for s in sequences if s is not None):
@@ -316,10 +320,14 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 
 def lab_context(world, text, q, rng, since=()) -> str:
-    """A lab question's context: the task, what has been focused on, the state (with
-    `since`, an earlier one and the commands typed since it)."""
-    return str(text.common.lab_task(world.task_description, world.focused(q.sid),
-                                    base_context(world, text, q, rng, since)))
+    """A lab question's context: the task, what has been focused on, the readings taken
+    on the way on a task decided by reading (`readings`), the state (with `since`, an
+    earlier one and the commands typed since it)."""
+    context = base_context(world, text, q, rng, since)
+    readings = world.readings(q.sid)
+    if readings:
+        context = str(text.common.lab_readings(readings, context))
+    return str(text.common.lab_task(world.task_description, world.focused(q.sid), context))
 
 
 def _lab_shown(world, text, q, rng) -> str:

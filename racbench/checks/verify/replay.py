@@ -137,6 +137,9 @@ def check_progression(row: dict, sym: dict, claims: Claims) -> None:
 
 def check_planning(row: dict, sym: dict, claims: Claims) -> None:
     replay = Replay(sym)
+    if not replay.env.decided():
+        claims.fail("label", say("readings_do_not_decide"))
+        return
     bool_or_options(row, sym, claims,
                      lambda _: replay.run_all(_commands(sym)) and replay.complete)
 
@@ -156,6 +159,9 @@ def check_goal_recognition(row: dict, sym: dict, claims: Claims) -> None:
     distance after them; the stored optimal plan length is the state's distance. With
     commands typed since the state shown, the state is the one they lead to."""
     replay = Replay(sym)
+    if not replay.env.decided():
+        claims.fail("label", say("readings_do_not_decide"))
+        return
     since, observed = observed_since(sym)
     if since and [s[0] for s in sym["subject"]] != observed:
         claims.fail("label", say("subject_not_last"))

@@ -170,7 +170,7 @@ def _go(ctx, room, teleport=False):
 def _use_on(ctx, tool, target):
     if tool.tool == "thermometer":
         temp = round(target.temp)
-        ctx.world.measurements.append((ctx.world.ticks, target.uid, temp))
+        ctx.world.measurements.append((ctx.world.ticks, target.uid, temp, target.state))
         return say("thermometer", tool=_name(ctx, tool), name=_name(ctx, target), temp=temp)
     if tool.tool == "shovel" and target.base == "ground":    # dig: a portion of soil beside the hole
         soil = make_substance(ctx.world, "soil", target.temp)

@@ -212,6 +212,13 @@ class ScienceEnv:
             self._cache[key] = hit
         return hit[1]
 
+    def decided(self) -> bool:
+        """Whether the readings taken so far decide which answer completes a task decided
+        by reading whose questions show them (TaskSpec.readings_shown: its episode's hint
+        "decided"); any other task: yes. Planning and goal recognition ask only there."""
+        decide = self.episode.hints.get("decided")
+        return not self.task_spec.readings_shown or decide is None or bool(decide())
+
     def facts(self) -> list[tuple]:
         """The current state as sorted symbolic facts (see facts.py)."""
         return facts(self.world)

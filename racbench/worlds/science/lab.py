@@ -532,6 +532,38 @@ class ScienceLab(World):
             return "grown"
         return "told" if _names_told(command, told_names(self.task_description)) else None
 
+    # -- readings: what decides a task decided by reading (its spec's readings_shown) ------
+    def decided(self, state: tuple[str, ...]) -> bool:
+        """Whether a question about completing the task may show `state`: always, but on a
+        task decided by reading, whose readings taken on the way (`readings`, which the
+        context shows) must decide which answer completes it (ScienceEnv.decided)."""
+        if not self._env.task_spec.readings_shown:
+            return True
+        known = self.__dict__.setdefault("_decided", {})
+        if state not in known:
+            if len(known) >= REMEMBERED:
+                known.clear()
+            self._go(state)
+            known[state] = self._env.decided()
+        return known[state]
+
+    def readings(self, state: tuple[str, ...]) -> list[tuple[str, str]]:
+        """(command, what the lab answered) for each thermometer reading taken on the way to
+        `state`, on a task decided by reading (none elsewhere): what a question's context
+        shows of the past, besides the state, so a reader can tell which answer completes
+        the task."""
+        thermometer = self._env.episode.hints.get("thermometer")
+        if not self._env.task_spec.readings_shown or thermometer is None:
+            return []
+        found = []
+        for i, command in enumerate(state):
+            before = state[:i]
+            if command.startswith("use ") and command in self.valid(before):
+                meant = self._meaning(self._node(before), command)
+                if meant is not None and meant[0][:2] == ("use_on", thermometer.uid):
+                    found.append((command, self.observe(before, command)[1]))
+        return found
+
     def _meaning(self, node: _Node, command: str) -> tuple | None:
         """(the action `command` reads as in the node's scope, the uids it names), or None
         if it reads as nothing or as several actions there."""

@@ -145,7 +145,8 @@ class World:
         self.links: dict[tuple[int, int], tuple[int, int]] = {}  # terminal -> terminal (symmetric)
         self.elec_dirty = False
         self.phase_log: list[tuple[int, int, str, str]] = []     # (tick, uid, old state, new state)
-        self.measurements: list[tuple[int, int, int]] = []        # (tick, target uid, reading)
+        # (tick, target uid, reading, its state of matter then: what a reader of the reading saw)
+        self.measurements: list[tuple[int, int, int, str]] = []
         self.electric_actions = True
         self.power_source: dict = {}                                 # load uid -> source feeding it
         self.growers: list[Thing] = []   # living things that move through their stages as ticks pass

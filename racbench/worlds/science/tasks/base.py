@@ -33,6 +33,16 @@ class TaskSpec:
     # stopwatch's first timing), never by the state shown afterwards nor by common
     # knowledge: questions about completing it need the readings, which lab contexts lack
     decided_by_reading: bool = False
+    # such a task's lab questions show the readings taken (the thermometer's answers) and
+    # ask about completing it only where they decide the answer (its episode's hint
+    # "decided"): a stopwatch's timings, which say nothing of the plane timed, are not
+    readings_shown: bool = False
+
+    @property
+    def unread(self) -> bool:
+        """Decided by readings the lab does not show: planning and goal recognition, which
+        ask about completing the task, are not asked on it."""
+        return self.decided_by_reading and not self.readings_shown
 
     def split_counts(self) -> tuple[int, int, int]:
         return split_counts(self.name)

@@ -126,7 +126,7 @@ def _setup_thermometer(spec: TaskSpec, variation: int, flags: Flags, layout: Lay
     def reading():
         """The first thermometer reading of the target decides the answer (its starting
         temperature, on ScienceWorld's side, if it was never read)."""
-        for _, uid, temp in world.measurements:
+        for _, uid, temp, _ in world.measurements:
             if uid == target.uid:
                 return temp
         return start_temp
@@ -151,8 +151,16 @@ def _setup_thermometer(spec: TaskSpec, variation: int, flags: Flags, layout: Lay
         on_focus=on_focus,
         failure=lambda ep: target.parent is None or world.inside(
             target, below_box if correct_box() is above_box else above_box),
-        hints={"thermometer": thermometer, "target": target, "box": correct_box},
+        hints={"thermometer": thermometer, "target": target, "box": correct_box,
+               "decided": lambda: len(read_sides(world, target, threshold)) == 1},
     )
+
+
+def read_sides(world, target, threshold: float) -> set[bool]:
+    """The sides of the threshold (above: True) the target's readings so far lie on: one
+    tells its box (the first decides; later ones on the other side, after heating or
+    cooling it, would leave a reader unsure which counts), none or two do not."""
+    return {temp > threshold for _, uid, temp, _ in world.measurements if uid == target.uid}
 
 
 def _oracle_thermometer(env):
@@ -249,8 +257,23 @@ def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout,
         + heating,
         on_focus=on_focus,
         failure=lambda ep: chosen(ep) is not None and chosen(ep).parent is None,
-        hints={"thermometer": thermometer, "substance": sub, "material": mat, "answer": answer},
+        hints={"thermometer": thermometer, "substance": sub, "material": mat, "answer": answer,
+               **({"decided": lambda: told_side(world, mat, threshold) == (answer is above_box)}
+                  if unknown else {})},
     )
+
+
+def told_side(world, mat: Material, threshold: float) -> bool | None:
+    """Whether the thermometer's readings of `mat` so far tell that it melts above the
+    threshold (True: solid at a reading at or above it) or below (False: melted at one at
+    or below it); None if they tell neither, or both (a reading taken as it changed state:
+    a reader could not tell which to believe)."""
+    above = below = False
+    for _, uid, temp, state in world.measurements:
+        if world.things[uid].mat is mat:
+            above |= state == SOLID and temp >= threshold
+            below |= state != SOLID and temp <= threshold
+    return above if above != below else None
 
 
 def _oracle_melting(env):
@@ -284,10 +307,10 @@ def _oracle_melting(env):
 
 SPECS = [
     TaskSpec("use-thermometer", "measurement", 540, lambda s, v, f, lay: _setup_thermometer(s, v, f, lay),
-             _oracle_thermometer, decided_by_reading=True),
+             _oracle_thermometer, decided_by_reading=True, readings_shown=True),
     TaskSpec("measure-melting-point-known-substance", "measurement", 436,
              lambda s, v, f, lay: _setup_melting(s, v, f, lay, False), _oracle_melting),
     TaskSpec("measure-melting-point-unknown-substance", "measurement", 300,
              lambda s, v, f, lay: _setup_melting(s, v, f, lay, True), _oracle_melting,
-             decided_by_reading=True),
+             decided_by_reading=True, readings_shown=True),
 ]
