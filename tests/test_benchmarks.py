@@ -44,6 +44,7 @@ TINY = {
                             "/s"),
     "build_recipe.py": (["{tiny_recipe}", "--workers", "1"], "rows/s"),
     "build_memory.py": (["{tiny_recipe}", "--workers", "2"], "peak own (anon) MiB"),
+    "build_timeline.py": (["{tiny_recipe}", "--workers", "2"], "idle core-s"),
     "config_rows.py": (["{tiny_recipe}", "--rows", "2", "--scale", "0.5", "--stages"],
                        "render us"),
     "ray_engine.py": (["{tiny_recipe}", "--workers", "1"], "overhead"),

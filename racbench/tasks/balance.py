@@ -80,7 +80,11 @@ class Pool:
     subject), `key(item)` a hashable form of that (computed if not given), and
     `judge(key)` whether a subject of another situation (by its key) would be
     right here (True), wrong (False) or cannot be asked (None), for families whose
-    lists name only some of the subjects (given its key). bool rows only:
+    lists name only some of the subjects (given its key); `judge_many(keys, forms,
+    skip, start)`, if given, the indices s >= start of `keys` not in `skip` that `judge`
+    calls wrong, all at once (a survey judges every subject in every draw: one call
+    a subject each cost a tenth of an mc probe), `forms` a list beside `keys` that it
+    fills with each key's form as it reads it, kept by the caller. bool rows only:
     `variant(item)` is a negative's kind (an index into the family's negative
     kinds, 0 by default) and `question_for(item)` the question a candidate makes,
     for families whose candidates differ in more than their subject (the sequence
@@ -95,6 +99,7 @@ class Pool:
     text: Callable | None = None
     key: Callable | None = None
     judge: Callable | None = None
+    judge_many: Callable | None = None
     variant: Callable | None = None
     question_for: Callable | None = None
 
@@ -524,6 +529,7 @@ class Tally:
         self.keys, self.subjects, self.kinds, self.right, self.wrong = [], [], [], [], []
         self._wrong_before: dict = {}  # key not yet a subject -> draws listing it wrong
         self._judges: list = []  # (draw, pool, keys it lists) of draws with a judge
+        self._forms: list = []  # beside `keys`: each as its judges read it (Pool.judge_many)
         self._survey: Survey | None = None
 
     @classmethod
@@ -545,43 +551,55 @@ class Tally:
     def add(self, pools) -> None:
         """Tally these draws' pools (None: a dropped draw), the next draws in order."""
         pools = list(pools)
-        first_new_key, first_draw = len(self.keys), len(self.right)
+        keys, index, wrong, before = self.keys, self.index, self.wrong, self._wrong_before
+        first_new_key, first_draw = len(keys), len(self.right)
         for pool in pools:  # subjects first, in draw order: their numbering
             here = set()
             for x in (pool.positives if pool is not None else ()):
                 key = pool.key_of(x)
-                s = self.index.get(key)
+                s = index.get(key)
                 if s is None:
-                    s = self.index[key] = len(self.keys)
-                    self.keys.append(key)
+                    s = index[key] = len(keys)
+                    keys.append(key)
                     self.subjects.append(pool.subject(x))
                     shown = pool.text(x) if pool.text is not None else pool.subject(x)
                     self.kinds.append(_subject_kind(self.world, shown))
-                    self.wrong.append(self._wrong_before.pop(key, 0))
+                    wrong.append(before.pop(key, 0))
                 here.add(s)
             self.right.append(tuple(sorted(here)))
-        new_keys = range(first_new_key, len(self.keys))
-        for judged_draw, pool, listed in self._judges:  # earlier draws judge new subjects
-            for s in new_keys:
-                if self.keys[s] not in listed and pool.judge(self.keys[s]) is False:
-                    self.wrong[s] |= 1 << judged_draw
+        if len(keys) > first_new_key:  # earlier draws judge the new subjects
+            for judged_draw, pool, listed in self._judges:
+                bit = 1 << judged_draw
+                for s in self._judged_wrong(pool, listed, first_new_key):
+                    wrong[s] |= bit
         for d, pool in enumerate(pools, first_draw):
             if pool is None:
                 continue
+            bit = 1 << d
             negatives = [pool.key_of(x) for x in pool.negatives]
             for key in negatives:
-                s = self.index.get(key)
+                s = index.get(key)
                 if s is not None:
-                    self.wrong[s] |= 1 << d
+                    wrong[s] |= bit
                 else:
-                    self._wrong_before[key] = self._wrong_before.get(key, 0) | 1 << d
+                    before[key] = before.get(key, 0) | bit
             if pool.judge is not None:  # the subjects this pool does not list
                 listed = set(negatives).union(pool.key_of(x) for x in pool.positives)
-                for s, key in enumerate(self.keys):
-                    if key not in listed and pool.judge(key) is False:
-                        self.wrong[s] |= 1 << d
+                for s in self._judged_wrong(pool, listed, 0):
+                    wrong[s] |= bit
                 self._judges.append((d, pool, listed))
         self._survey = None
+
+    def _judged_wrong(self, pool: Pool, listed: set, start: int):
+        """The subjects from `start` on, not `listed` by `pool`, that its judge calls
+        wrong (`Pool.judge_many` where the pool has it)."""
+        keys = self.keys
+        if pool.judge_many is not None:
+            skip = {self.index[k] for k in listed if k in self.index}
+            return pool.judge_many(keys, self._forms, skip, start)
+        judge = pool.judge
+        return [s for s in range(start, len(keys))
+                if keys[s] not in listed and judge(keys[s]) is False]
 
     def survey(self) -> Survey:
         """The survey of the draws added so far; `trials`: with `found`, whether
@@ -895,5 +913,21 @@ def sequence_pool(world: StripsWorld, question: Question, plan: list[int],
             return None
         return seq[0] in first and right_here(seq) if seq else right_here(seq)
 
+    def judge_many(keys: list, forms: list, skip: set, start: int) -> list[int]:
+        """`judge` of keys[start:] but those in `skip`, the ones wrong: most sequences
+        start with an action not applicable here, wrong without a call."""
+        for key in keys[len(forms):]:
+            seq = [index.get(t) for t in key]
+            forms.append(None if None in seq else seq)
+        wrong = []
+        for s in range(start, len(keys)):
+            seq = forms[s]
+            if seq is None or s in skip:
+                continue
+            if seq and seq[0] not in first or right_here(seq) is False:
+                wrong.append(s)
+        return wrong
+
     return Pool(question, [plan], [], subject=lambda p: [list(actions[k].term) for k in p],
-                key=lambda p: tuple(actions[k].term for k in p), judge=judge)
+                key=lambda p: tuple(actions[k].term for k in p), judge=judge,
+                judge_many=judge_many)
