@@ -83,6 +83,7 @@ import inspect
 import json
 import re
 import time
+from collections import Counter
 from dataclasses import dataclass, fields, replace
 from functools import wraps
 
@@ -130,6 +131,8 @@ LAB_WHY_FLAT = {
 }
 # tasks a lab family skipped (not asked at some level), with the row maker's reason
 LAB_SKIPPED: dict[str, list[tuple[str, str]]] = {}
+# per lab family measured, per level: the verbs its rows' sequences begin with (--first-commands)
+LAB_FIRST: dict[str, dict[str, Counter]] = {}
 SEARCHES = ("optimal_cost", "optimal_first_actions", "on_some_optimal_plan",
             "is_fact_landmark", "fact_reachable", "action_reachable", "split_landmarks",
             "is_justified_step", "unnecessary_steps")
@@ -416,6 +419,22 @@ def lab_truth(sym: dict, reasoner: LabReasoner | None = None) -> bool:
     return ran and all(replay.holds(lit["atom"]) == lit["positive"] for lit in subject)
 
 
+def first_verbs(rows: list[dict]) -> Counter:
+    """The verbs the rows' sequences begin with ("connect", "open"...), counted; a row
+    with no sequence (the easy level's applicability) counts under "-"."""
+    return Counter((actions[0][0].split()[0] if actions else "-")
+                   for actions in (json.loads(r["symbolic"]).get("actions") for r in rows))
+
+
+def first_line(level: str, verbs: Counter, top: int = 6) -> str:
+    """A level's first verbs, most common first ("connect 26, activate 4 of 32")."""
+    common = verbs.most_common(top)
+    rest = sum(verbs.values()) - sum(n for _, n in common)
+    return (f"{'':38} {level:>6} first commands: "
+            + ", ".join(f"{verb} {n}" for verb, n in common)
+            + (f", others {rest}" if rest else "") + f" of {sum(verbs.values())}")
+
+
 class FewVariations(Stream):
     """A stream whose lab configs ask only the first `variations` train variations of
     their task (same knobs): a level's row maker surveys each variation it may draw
@@ -465,6 +484,8 @@ def measure_lab(family: str, tasks: list[str], rows: int, seed: int, variations:
             out.append((level, None, 0, missing[level]))
             continue
         labels = [bool(r["label"]) for r in made[level]]
+        LAB_FIRST.setdefault(family, {}).setdefault(level, Counter()).update(
+            first_verbs(made[level]))  # over the seeds measured
         exact = right = 0
         for task in asked:  # each task's reasoner learned on that task's easy rows
             mine = [i for i, r in enumerate(made[level])
@@ -578,6 +599,10 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true",
                         help="also print the lines measured as a Markdown table at the end, "
                              "in docs/training.md's columns")
+    parser.add_argument("--first-commands", action="store_true",
+                        help="the science lab: also print, per level, the verbs its rows' "
+                             "sequences begin with, counted (a lopsided count is a draw's "
+                             "bias: docs/training.md)")
     parser.add_argument("--variations", type=int, default=0,
                         help="the science lab: each level's rows from its task's first N train "
                              "variations only (0: all, as a stream draws them)")
@@ -645,6 +670,9 @@ def main() -> None:
             for level, _, _, reason in result:
                 if reason:
                     print(f"{'':38} {level} not asked: {why_not(reason)}")
+            first = LAB_FIRST.pop(family, {})
+            for level, verbs in first.items() if args.first_commands else ():
+                print(first_line(level, verbs))
             for task, reason in dict.fromkeys(LAB_SKIPPED.pop(family, [])):
                 print(f"{'':38} {task} not asked at every level: {why_not(reason)}")
             if lab and not ok and family in LAB_WHY_FLAT:
