@@ -133,6 +133,8 @@ LAB_WHY_FLAT = {
 LAB_SKIPPED: dict[str, list[tuple[str, str]]] = {}
 # per lab family measured, per level: the verbs its rows' sequences begin with (--first-commands)
 LAB_FIRST: dict[str, dict[str, Counter]] = {}
+# ... and the verbs its bool cells (the sequences of verbs a row may ask) begin with
+LAB_CELLS: dict[str, dict[str, Counter]] = {}
 SEARCHES = ("optimal_cost", "optimal_first_actions", "on_some_optimal_plan",
             "is_fact_landmark", "fact_reachable", "action_reachable", "split_landmarks",
             "is_justified_step", "unnecessary_steps")
@@ -426,11 +428,22 @@ def first_verbs(rows: list[dict]) -> Counter:
                    for actions in (json.loads(r["symbolic"]).get("actions") for r in rows))
 
 
-def first_line(level: str, verbs: Counter, top: int = 6) -> str:
+def cell_verbs(stream: Stream) -> Counter:
+    """The verbs the cells of the stream's row makers begin with, where a cell's kind is
+    a sequence of verbs (executability's, goal recognition's): what a row whose cell is
+    drawn uniformly begins with, to hold the rows' count against."""
+    return Counter(kind[0] for _, made in stream._makers.values()
+                   for group in getattr(made, "groups", {}).get(SPLIT, ())
+                   for _, kind in group if isinstance(kind, tuple) and kind
+                   and isinstance(kind[0], str))
+
+
+def first_line(level: str, verbs: Counter, what: str = "first commands",
+               top: int = 6) -> str:
     """A level's first verbs, most common first ("connect 26, activate 4 of 32")."""
     common = verbs.most_common(top)
     rest = sum(verbs.values()) - sum(n for _, n in common)
-    return (f"{'':38} {level:>6} first commands: "
+    return (f"{'':38} {level:>6} {what}: "
             + ", ".join(f"{verb} {n}" for verb, n in common)
             + (f", others {rest}" if rest else "") + f" of {sum(verbs.values())}")
 
@@ -462,8 +475,11 @@ def measure_lab(family: str, tasks: list[str], rows: int, seed: int, variations:
         per_task, refused = {}, {}
         for lv in LEVELS:
             try:
-                per_task[lv] = (FewVariations(key, seed=seed, level=lv, variations=variations)
-                                if variations else Stream(key, seed=seed, level=lv)).rows(0, rows)
+                stream = (FewVariations(key, seed=seed, level=lv, variations=variations)
+                          if variations else Stream(key, seed=seed, level=lv))
+                per_task[lv] = stream.rows(0, rows)
+                LAB_CELLS.setdefault(family, {}).setdefault(lv, Counter()).update(
+                    cell_verbs(stream))
             except InputError as exc:  # not asked on this task at this level (planning on
                 refused[lv] = str(exc)  # a task decided by reading; goal recognition two
                 # commands from boil's end: a wait ends it; lifespan's animals, outside)
@@ -601,8 +617,8 @@ def main() -> None:
                              "in docs/training.md's columns")
     parser.add_argument("--first-commands", action="store_true",
                         help="the science lab: also print, per level, the verbs its rows' "
-                             "sequences begin with, counted (a lopsided count is a draw's "
-                             "bias: docs/training.md)")
+                             "sequences begin with, counted, and those its cells (the verb "
+                             "sequences a row may ask) begin with (docs/training.md)")
     parser.add_argument("--variations", type=int, default=0,
                         help="the science lab: each level's rows from its task's first N train "
                              "variations only (0: all, as a stream draws them)")
@@ -670,9 +686,11 @@ def main() -> None:
             for level, _, _, reason in result:
                 if reason:
                     print(f"{'':38} {level} not asked: {why_not(reason)}")
-            first = LAB_FIRST.pop(family, {})
+            first, cells = LAB_FIRST.pop(family, {}), LAB_CELLS.pop(family, {})
             for level, verbs in first.items() if args.first_commands else ():
                 print(first_line(level, verbs))
+                if cells.get(level):
+                    print(first_line(level, cells[level], "cells begin"))
             for task, reason in dict.fromkeys(LAB_SKIPPED.pop(family, [])):
                 print(f"{'':38} {task} not asked at every level: {why_not(reason)}")
             if lab and not ok and family in LAB_WHY_FLAT:
