@@ -72,6 +72,7 @@ The science lab is measured with `--worlds science` over `--tasks`.
     python benchmarks/difficulty_levels.py [--rows 64] [--families projection,...]
         [--worlds blocksworld_trac,blocksworld,...] [--budget 200] [--memory 0] [--seed 0[,1]]
         [--tasks boil,grow-plant,power-component|wide|all] [--variations 3]  (with --worlds science)
+        [--first-commands]  (the lab: the verbs each level's rows and cells begin with)
 """
 
 from __future__ import annotations
