@@ -371,6 +371,21 @@ class ConfigRows:
         return any(self.family.draw(world, rng, self.cfg, target) is not None
                    for _ in range(PROBE_TRIES))
 
+    def _cell_order(self, split: str, cells: set) -> list[tuple]:
+        """A group's cells in the order consecutive stratum codes take them (a run of
+        rows takes a run of cells: a stream's block of 64 rows, 32). By name, unless the
+        family mixes them on this kind of world (`Family.mixed_cells`): then in an order
+        seeded by the config and split, so any run is a uniform draw of the group. By
+        name, the lab's executability sequences clustered by first verb: hard's first
+        32 cells on lifespan-shortest-lived were 3 "activate", 2 "close" and 27 "connect"
+        of 173 verb triples, only 42 of which begin with a connection."""
+        ordered = sorted(cells, key=repr)
+        kind = "science" if self.cfg.science else "rules" if self.cfg.rules else "strips"
+        if kind in self.family.mixed_cells:
+            shuffle(random.Random(derive_seed(self.seed, self.name, split, "cell-order")),
+                    ordered)
+        return ordered
+
     def _bool_strata(self, surveys: dict[tuple[str, int], Cells]) -> None:
         """Per split: the cells any of its problems offers, grouped by (length, arity of
         the subject); which problems offer each (cell, kind of negative)."""
@@ -403,21 +418,6 @@ class ConfigRows:
                                                for c in surveys[(split, i)].one_sided}
                                               - {c for g in self.groups[split] for c in g},
                                               key=repr)]
-
-    def _cell_order(self, split: str, cells: set) -> list[tuple]:
-        """A group's cells in the order consecutive stratum codes take them (a run of
-        rows takes a run of cells: a stream's block of 64 rows, 32). By name, unless the
-        family mixes them on this kind of world (`Family.mixed_cells`): then in an order
-        seeded by the config and split, so any run is a uniform draw of the group. By
-        name, the lab's executability sequences clustered by first verb: hard's first
-        32 cells on lifespan-shortest-lived were 3 "activate", 2 "close" and 27 "connect"
-        of 173 verb triples, only 42 of which begin with a connection."""
-        ordered = sorted(cells, key=repr)
-        kind = "science" if self.cfg.science else "rules" if self.cfg.rules else "strips"
-        if kind in self.family.mixed_cells:
-            shuffle(random.Random(derive_seed(self.seed, self.name, split, "cell-order")),
-                    ordered)
-        return ordered
 
     def _feasible_problems(self, feasible: dict[str, list[int]], surveys: dict) -> None:
         self.feasible: dict[str, list[StripsWorld]] = {}
