@@ -72,6 +72,7 @@ The science lab is measured with `--worlds science` over `--tasks`.
     python benchmarks/difficulty_levels.py [--rows 64] [--families projection,...]
         [--worlds blocksworld_trac,blocksworld,...] [--budget 200] [--memory 0] [--seed 0[,1]]
         [--tasks boil,grow-plant,power-component|wide|all] [--variations 3]  (with --worlds science)
+        [--first-commands]  (the lab: the verbs each level's rows and cells begin with)
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ import inspect
 import json
 import re
 import time
+from collections import Counter
 from dataclasses import dataclass, fields, replace
 from functools import wraps
 
@@ -130,6 +132,10 @@ LAB_WHY_FLAT = {
 }
 # tasks a lab family skipped (not asked at some level), with the row maker's reason
 LAB_SKIPPED: dict[str, list[tuple[str, str]]] = {}
+# per lab family measured, per level: the verbs its rows' sequences begin with (--first-commands)
+LAB_FIRST: dict[str, dict[str, Counter]] = {}
+# ... and the verbs its bool cells (the sequences of verbs a row may ask) begin with
+LAB_CELLS: dict[str, dict[str, Counter]] = {}
 SEARCHES = ("optimal_cost", "optimal_first_actions", "on_some_optimal_plan",
             "is_fact_landmark", "fact_reachable", "action_reachable", "split_landmarks",
             "is_justified_step", "unnecessary_steps")
@@ -416,6 +422,33 @@ def lab_truth(sym: dict, reasoner: LabReasoner | None = None) -> bool:
     return ran and all(replay.holds(lit["atom"]) == lit["positive"] for lit in subject)
 
 
+def first_verbs(rows: list[dict]) -> Counter:
+    """The verbs the rows' sequences begin with ("connect", "open"...), counted; a row
+    with no sequence (the easy level's applicability) counts under "-"."""
+    return Counter((actions[0][0].split()[0] if actions else "-")
+                   for actions in (json.loads(r["symbolic"]).get("actions") for r in rows))
+
+
+def cell_verbs(stream: Stream) -> Counter:
+    """The verbs the cells of the stream's row makers begin with, where a cell's kind is
+    a sequence of verbs (executability's, goal recognition's): what a row whose cell is
+    drawn uniformly begins with, to hold the rows' count against."""
+    return Counter(kind[0] for _, made in stream._makers.values()
+                   for group in getattr(made, "groups", {}).get(SPLIT, ())
+                   for _, kind in group if isinstance(kind, tuple) and kind
+                   and isinstance(kind[0], str))
+
+
+def first_line(level: str, verbs: Counter, what: str = "first commands",
+               top: int = 6) -> str:
+    """A level's first verbs, most common first ("connect 26, activate 4 of 32")."""
+    common = verbs.most_common(top)
+    rest = sum(verbs.values()) - sum(n for _, n in common)
+    return (f"{'':38} {level:>6} {what}: "
+            + ", ".join(f"{verb} {n}" for verb, n in common)
+            + (f", others {rest}" if rest else "") + f" of {sum(verbs.values())}")
+
+
 class FewVariations(Stream):
     """A stream whose lab configs ask only the first `variations` train variations of
     their task (same knobs): a level's row maker surveys each variation it may draw
@@ -443,8 +476,11 @@ def measure_lab(family: str, tasks: list[str], rows: int, seed: int, variations:
         per_task, refused = {}, {}
         for lv in LEVELS:
             try:
-                per_task[lv] = (FewVariations(key, seed=seed, level=lv, variations=variations)
-                                if variations else Stream(key, seed=seed, level=lv)).rows(0, rows)
+                stream = (FewVariations(key, seed=seed, level=lv, variations=variations)
+                          if variations else Stream(key, seed=seed, level=lv))
+                per_task[lv] = stream.rows(0, rows)
+                LAB_CELLS.setdefault(family, {}).setdefault(lv, Counter()).update(
+                    cell_verbs(stream))
             except InputError as exc:  # not asked on this task at this level (planning on
                 refused[lv] = str(exc)  # a task decided by reading; goal recognition two
                 # commands from boil's end: a wait ends it; lifespan's animals, outside)
@@ -465,6 +501,8 @@ def measure_lab(family: str, tasks: list[str], rows: int, seed: int, variations:
             out.append((level, None, 0, missing[level]))
             continue
         labels = [bool(r["label"]) for r in made[level]]
+        LAB_FIRST.setdefault(family, {}).setdefault(level, Counter()).update(
+            first_verbs(made[level]))  # over the seeds measured
         exact = right = 0
         for task in asked:  # each task's reasoner learned on that task's easy rows
             mine = [i for i, r in enumerate(made[level])
@@ -578,6 +616,10 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true",
                         help="also print the lines measured as a Markdown table at the end, "
                              "in docs/training.md's columns")
+    parser.add_argument("--first-commands", action="store_true",
+                        help="the science lab: also print, per level, the verbs its rows' "
+                             "sequences begin with, counted, and those its cells (the verb "
+                             "sequences a row may ask) begin with (docs/training.md)")
     parser.add_argument("--variations", type=int, default=0,
                         help="the science lab: each level's rows from its task's first N train "
                              "variations only (0: all, as a stream draws them)")
@@ -645,6 +687,11 @@ def main() -> None:
             for level, _, _, reason in result:
                 if reason:
                     print(f"{'':38} {level} not asked: {why_not(reason)}")
+            first, cells = LAB_FIRST.pop(family, {}), LAB_CELLS.pop(family, {})
+            for level, verbs in first.items() if args.first_commands else ():
+                print(first_line(level, verbs))
+                if cells.get(level):
+                    print(first_line(level, cells[level], "cells begin"))
             for task, reason in dict.fromkeys(LAB_SKIPPED.pop(family, [])):
                 print(f"{'':38} {task} not asked at every level: {why_not(reason)}")
             if lab and not ok and family in LAB_WHY_FLAT:

@@ -173,6 +173,27 @@ def test_lab_executability_negatives_fail_at_every_step_alike():
         counts[world.execute(sid, plan)[1]] += 1
     assert min(counts) >= 0.3 * sum(counts) > 0, counts
 
+def test_a_run_of_lab_executability_rows_draws_its_first_verbs_as_the_cells_hold_them():
+    """Hard's executability on lifespan-shortest-lived (one variation): a stream's first
+    block of 64 rows takes 32 of the 67 verb triples offered, and begins each with a
+    verb about as often as the cells do (no verb's share more than .2 from its share of
+    the cells). By name the block took the first 32 ("close", then all 18 "connect"...),
+    and 36 of its 64 rows began with a connection against 18 of 67 cells: a run of rows
+    mostly asking whether a connection runs (issue 32)."""
+    from dataclasses import replace
+
+    from racbench.training.levels import level_config
+    from racbench.training.stream import BLOCK, SPLIT
+
+    cfg = level_config("executability", "hard", "science/lifespan-shortest-lived")
+    made = replace(cfg, problems={SPLIT: ["0"]}).validate().rows("lab_hard", 0, (SPLIT,))
+    (group,) = made.groups[SPLIT]
+    cells = Counter(kind[0] for _, kind in group)
+    block = Counter(made.target_for(SPLIT, code).cell[1][0] for code in range(BLOCK))
+    assert len(group) > BLOCK // 2 and cells["connect"] > 0
+    for verb, n in cells.items():
+        assert abs(block[verb] / BLOCK - n / len(group)) <= 0.2, (verb, block, cells)
+
 
 def _things(env: ScienceEnv, sym: dict) -> list:
     """Every thing and room the row's question (and, for executability, its sequence)
