@@ -195,3 +195,32 @@ def test_trac_planning_pools_keep_their_meaning(config):
             assert goal_kind(world, missed) in [goal_kind(world, g) for _, g in pool.positives]
             seen[variant] += 1
     assert all(n > 10 for n in seen.values()), seen
+
+
+def test_drawn_plans_read_off_tables_are_shortest_plans():
+    """ExplicitWorld.drawn_plan (TRAC's goal recognition draws in the five-block world):
+    the distance a breadth-first search finds, within the same bound, and a plan of that
+    many actions reaching the goal, drawn among the shortest (several for some goals)."""
+    world = trac_world(5)
+    draw = random.Random(11)
+    n_atoms = len(world.task.atoms)
+    checked = varied = 0
+    for _ in range(300):
+        sid = world.sample_state(draw)
+        atoms = draw.sample(range(n_atoms), 1 + draw.randrange(2))
+        cond = Condition.of([(a, draw.random() < 0.7) for a in atoms])
+        bound = draw.randrange(1, 7)
+        searched, _ = world.nearby_plan(sid, cond, bound)
+        plans = set()
+        for seed in range(4):
+            d, plan = world.drawn_plan(sid, cond, bound, random.Random(seed))
+            assert d == searched
+            if d is None:
+                assert plan is None
+                continue
+            end, failed = world.execute(sid, plan)
+            assert failed is None and len(plan) == d and cond.holds(world.bits(end))
+            plans.add(tuple(plan))
+        checked += searched is not None
+        varied += len(plans) > 1
+    assert checked > 100 and varied > 10

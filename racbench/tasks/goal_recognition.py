@@ -106,8 +106,12 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
         # (nearer ones are cheaper to search), so a wanted kind of negative is looked
         # for in more walks before another state
         small = world.explicit and world.n_states <= SMALL_SPACE and total >= SWEEP_FROM
-        dist = world.distances(cond, total - 1) if small else None
         more = SMALL_WALKS if exact and small and want is not None else 1
+        # TRAC's small worlds read every distance off the goal's table (kept per goal)
+        if exact and world.explicit and world.n_states <= SMALL_SPACE:
+            small, dist = True, world.cond_distances(cond)
+        else:
+            dist = world.distances(cond, total - 1) if small else None
         for _ in range(OBSERVATION_WALKS * more):
             walked = walk_through(world, rng, sid, length)
             if walked is None:
@@ -170,7 +174,8 @@ def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None,
         if goal is None:
             continue
         cond = Condition.of(goal)
-        total, plan = world.nearby_plan(sid, cond, length + GOAL_SLACK, rng)
+        total, plan = (world.drawn_plan if exact else world.nearby_plan)(
+            sid, cond, length + GOAL_SLACK, rng)
         if total and total >= length:
             return [(world.task.atoms[i], p) for i, p in goal], cond, total, plan
     return None

@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from racbench.errors import GenerationError, InputError
-from racbench.splits.draws import below, shuffle
+from racbench.splits.draws import below, pick, shuffle
 from racbench.text import sayer
 from racbench.worlds.protocol import World
 from racbench.worlds.strips import limits
@@ -349,6 +349,12 @@ class StripsWorld(World):
             frontier = nxt
         return None, None
 
+    def drawn_plan(self, state: int, cond: Condition, max_depth: int, rng=None
+                   ) -> tuple[int | None, list[int] | None]:
+        """`nearby_plan`, however a kind of world finds it fastest (ExplicitWorld: from
+        a distance table), for draws whose bytes may follow (TRAC's)."""
+        return self.nearby_plan(state, cond, max_depth, rng)
+
     @property
     def initial(self) -> int:
         """The problem's initial state (an enumerated world's first, an implicit one's bits)."""
@@ -519,6 +525,7 @@ class StripsWorld(World):
 
 SUCC_LISTS_UP_TO = 50_000  # enumerated spaces this small keep successor lists per state
 SMALL_SPACE = 2_500  # ... and spaces this small, their moves and true literals per kind
+COND_TABLES_KEPT = 4_096  # small spaces: distance tables kept per goal condition (2 KiB-4 KiB)
 
 
 def observation(task: GroundTask, before: int | None, after: int | None, text) -> str:
@@ -574,6 +581,7 @@ class ExplicitWorld(StripsWorld):
         self._literal_lists = {} if small else None
         self._moves = [None] * len(self.states) if small else None
         self._terms = [None] * len(self.states) if small else None
+        self._cond_lists: dict = {}
 
     @property
     def n_states(self) -> int:
@@ -658,6 +666,43 @@ class ExplicitWorld(StripsWorld):
         found = self._literal_lists.get((bits, kind))
         if found is None:
             found = self._literal_lists[(bits, kind)] = super().true_literals(bits, kind)
+        return found
+
+    def drawn_plan(self, state: int, cond: Condition, max_depth: int, rng=None
+                   ) -> tuple[int | None, list[int] | None]:
+        """`nearby_plan`, read off a distance table in small spaces: a goal of a literal
+        or two over five blocks is one of a few thousand, each swept once a process
+        (`cond_distances`), and a goal recognition draw asks about its goal from its
+        state and a dozen walks' ends, where a search each expanded the same states
+        again and again. With `rng`, each step of the plan is drawn among the successors
+        one action nearer: the same plans as the search's, drawn otherwise (other
+        suites' rows, whose bytes are kept, call `nearby_plan`)."""
+        if self._moves is None:
+            return super().nearby_plan(state, cond, max_depth, rng)
+        dist = self.cond_distances(cond)
+        d = dist[state]
+        if d < 0 or d > max_depth:
+            return None, None
+        plan, succ = [], self.succ
+        for left in range(d - 1, -1, -1):
+            acts, dsts = succ(state)
+            steps = [j for j, t in enumerate(dsts) if dist[t] == left]
+            j = steps[0] if rng is None else pick(rng, steps)
+            plan.append(acts[j])
+            state = dsts[j]
+        return d, plan
+
+    def cond_distances(self, cond: Condition) -> list[int]:
+        """Distances to `cond` from every state, as a Python list (read, never change
+        it), kept per condition: small spaces only, where every condition a row asks
+        about (one or two literals) fits, a few KiB each."""
+        key = (cond.pos, cond.neg)
+        kept = self._cond_lists
+        found = kept.get(key)
+        if found is None:
+            if len(kept) >= COND_TABLES_KEPT:
+                kept.clear()
+            found = kept[key] = self.space.sweep(self.mask_of(cond)).tolist()
         return found
 
     def sample_state(self, rng: random.Random) -> int:
