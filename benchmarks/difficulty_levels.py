@@ -465,6 +465,19 @@ class FewVariations(Stream):
         return replace(cfg, problems={SPLIT: chosen[:self.variations]}).validate()
 
 
+def same_text(rows: list[dict]) -> int:
+    """Rows in groups of the same text (context and question) holding both labels: right
+    by the simulator, but no reader of the row can decide them (hidden plant timers)."""
+    labels: dict[tuple[str, str], set] = {}
+    for row in rows:
+        labels.setdefault((row["context"], row["question"]), set()).add(row["label"])
+    return sum(len(labels[(r["context"], r["question"])]) > 1 for r in rows)
+
+
+#: family -> level -> rows in same-text groups of both labels (`--same-text`)
+SAME_TEXT: dict[str, dict[str, int]] = {}
+
+
 def measure_lab(family: str, tasks: list[str], rows: int, seed: int, variations: int = 0):
     """`measure` on the science lab: `rows` rows a level from each of `tasks` (those that
     ask `family` at every level; `variations`: of its first N train variations only),
@@ -503,6 +516,8 @@ def measure_lab(family: str, tasks: list[str], rows: int, seed: int, variations:
         labels = [bool(r["label"]) for r in made[level]]
         LAB_FIRST.setdefault(family, {}).setdefault(level, Counter()).update(
             first_verbs(made[level]))  # over the seeds measured
+        counted = SAME_TEXT.setdefault(family, {})
+        counted[level] = counted.get(level, 0) + same_text(made[level])
         exact = right = 0
         for task in asked:  # each task's reasoner learned on that task's easy rows
             mine = [i for i, r in enumerate(made[level])
@@ -623,6 +638,9 @@ def main() -> None:
     parser.add_argument("--variations", type=int, default=0,
                         help="the science lab: each level's rows from its task's first N train "
                              "variations only (0: all, as a stream draws them)")
+    parser.add_argument("--same-text", action="store_true",
+                        help="the science lab: also print, per level, how many rows are in "
+                             "groups of the same text (context and question) with both labels")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seed.split(",")]
     if args.tasks == "wide":
@@ -684,6 +702,9 @@ def main() -> None:
                   flush=True)
             table.append(markdown_line(family, world, accuracies, "yes" if ok else "no",
                                        args.rows, args.variations))
+            if args.same_text and family in SAME_TEXT:
+                print(f"{'':38} same text, both labels: " + ", ".join(
+                    f"{lv} {n}" for lv, n in SAME_TEXT.pop(family).items()))
             for level, _, _, reason in result:
                 if reason:
                     print(f"{'':38} {level} not asked: {why_not(reason)}")

@@ -1,0 +1,75 @@
+"""Lab rows a reader can decide: a drawn lab question is kept only if its answer holds in
+every state the draw's pool holds that looks the same (issue 32).
+
+A lab state is a history; what a row's context shows of it is the room, the inventory,
+the connections shown, what was focused on and the place the task names. Two states
+can show the same while the simulator's hidden variables differ: a plant's or fruit's
+timer, pollination, heat taken up. On the gold path of a task that waits (grow-fruit,
+grow-plant) a few `wait1`s change nothing shown, so "wait1, wait1, focus on the apple"
+read the same two ticks apart and had opposite labels. The lab does not list its
+hidden variables (each is a simulator object's counter), so the answer is checked
+instead in every look-alike state of the pool the lab's draws come from: the gold
+path's prefixes (planning's and goal recognition's states are on, behind or a detour
+off it; the others' walks start there). The answer is re-derived there as racbench
+verify re-derives it (its replay checker, one for every family), so one check serves
+all lab families: a question whose answer differs in a look-alike is refused and
+drawn again, keeping its target (label, kind, cell).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from racbench.worlds.science.lab import _uid
+
+
+def looks(world, state: tuple[str, ...]) -> tuple:
+    """What a row's context can show of `state`: its look and inventory, the connections
+    of what is shown, what was focused on and the place the task names."""
+    view = world._seen(state, "view", world._view)
+    shown = world._node(state).shown
+    links = tuple(f for f in sorted(world.facts(state)) if f[0] == "connected"
+                  and (_uid(f[1]) in shown or _uid(f[3]) in shown))
+    return view, links, tuple(world.focused(state)), world.place_view(state)
+
+
+def look_alikes(world, state: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The gold path's prefixes other than `state` that look as `state` does (each
+    prefix's look worked out once per variation)."""
+    by_look = world.__dict__.get("_by_look")
+    if by_look is None:
+        gold, by_look = world.gold(), {}
+        for step in range(len(gold) + 1):
+            by_look.setdefault(looks(world, gold[:step]), []).append(gold[:step])
+        world._by_look = by_look
+    return [s for s in by_look.get(looks(world, state), ()) if s != state]
+
+
+def decided_by_text(world, q, symbolic) -> bool:
+    """Whether `q`'s answer holds in every look-alike of its state; `symbolic(q)` is the
+    row's symbolic form (rows.py), re-derived per look-alike by verify's replay (each
+    (look-alike, question) once per variation: draws ask the same few again and again)."""
+    checked = world.__dict__.setdefault("_twin_checks", {})
+    for twin in look_alikes(world, q.sid):
+        sym = symbolic(replace(q, sid=twin))
+        key = (twin, repr(sorted((k, v) for k, v in sym.items() if k not in ("history", "state"))))
+        holds = checked.get(key)
+        if holds is None:
+            holds = checked[key] = _holds(sym)
+        if not holds:
+            return False
+    return True
+
+
+def _holds(sym: dict) -> bool:
+    """Whether the row's answer is the one verify re-derives from its symbolic form (a
+    history the simulator cannot replay is no look-alike's row: it holds)."""
+    from racbench.checks.verify.replay import check_science_row
+    from racbench.checks.verify.report import Claims, Skip
+
+    claims = Claims()
+    try:
+        check_science_row({}, sym, claims)
+    except (Skip, ValueError):
+        return True
+    return not claims.problems
