@@ -40,12 +40,15 @@ def symbolic_and_key(symbolic: dict, answer: str = "answer", names=None) -> tupl
         return canonical_json(symbolic), problem_key(
             {k: v for k, v in symbolic.items() if k != answer})
     items = sorted(symbolic.items())
+    # a string is its own JSON, kept (json_str), renamed or not (names rename no string)
     if names is None:
-        members = [f"{json_str(k)}:{v if type(v) is Encoded else _encoded(v)}"
+        members = [f"{json_str(k)}:" + (json_str(v) if type(v) is str else
+                                        v if type(v) is Encoded else _encoded(v))
                    for k, v in items]
     else:
         member = names.encoded
-        members = [f"{json_str(k)}:{v if type(v) is Encoded else member(v, k)}"
+        members = [f"{json_str(k)}:" + (json_str(v) if type(v) is str else
+                                        v if type(v) is Encoded else member(v, k))
                    for k, v in items]
     full = "{" + ",".join(members) + "}"
     longs, own = (), []
