@@ -340,6 +340,92 @@ def test_symbolic_and_key_are_the_two_encodings():
         assert json.loads(text) == sym
 
 
+def _old_problem_key(problem: dict) -> str:
+    """The problem key before its long members were hashed once: the whole canonical
+    JSON hashed."""
+    import hashlib
+
+    return hashlib.blake2b(canonical_json(problem).encode(), digest_size=16).hexdigest()
+
+
+def _same_partition(old: list, new: list) -> None:
+    """Equal new keys exactly where the old keys were equal (a bijection between them)."""
+    assert len(set(old)) == len(set(new)) == len(set(zip(old, new)))
+
+
+def test_problem_keys_equal_exactly_when_the_old_keys_were_over_rows():
+    """Real rows of several worlds and families (GE3's renamed objects, GE4's literal and
+    conjunction goals among them), and each row's first redraw: a row's key from the
+    build's path (symbolic_and_key) is problem_key of its symbolic column read back, and
+    two rows' keys are equal exactly when the old whole-text hashes were."""
+    from racbench.splits.strata import position_codes
+
+    recipe = load_recipe("trac").select(
+        "projection_L1,executability_L1,planning_L1,goal_recognition_L2,ge2_planning_L4,"
+        "ge3_projection,ge3_goal_recognition,ge4_projection_literals,"
+        "ge4_planning_conjunctions")
+    old, new = [], []
+    for spec in recipe.configs:
+        made = spec.task.rows(spec.name, recipe.seed, spec.splits)
+        split = next(iter(spec.splits))
+        codes = position_codes(recipe.seed, spec.name, split, 60)
+        for i in range(60):
+            for attempt in (0, 1):
+                row = made.row(split, i, codes[i], attempt)
+                sym = json.loads(row.columns["symbolic"])
+                assert canonical_json(sym) == row.columns["symbolic"]
+                problem = {k: v for k, v in sym.items() if k != "answer"}
+                assert row.key == problem_key(problem)
+                old.append(_old_problem_key(problem))
+                new.append(row.key)
+    _same_partition(old, new)  # (no two of these rows repeat a problem: the next test
+    # holds repeats)
+
+
+def test_problem_keys_equal_exactly_when_the_old_keys_were_over_any_values():
+    """Forms with long strings (a domain's PDDL) at the top and deeper, short ones, a
+    str subclass, keys the encoder turns into strings, members given `Encoded`: equal
+    keys exactly where the old keys were equal, and the build's path gives problem_key."""
+    from racbench.splits.dedup import LONG, Encoded
+
+    class Text(str):
+        pass
+
+    rng = random.Random(3)
+    longs = ["(define (domain d)" + "x" * LONG, "y" * LONG, "é" * (LONG + 5), "s" * (LONG - 1)]
+
+    def value():
+        kind = rng.randrange(5)
+        if kind == 0:
+            return rng.choice(longs)
+        if kind == 1:
+            return Text(rng.choice(longs))
+        if kind == 2:
+            return [rng.choice(longs), rng.randrange(2)]
+        return _symbolic_values(rng, 3)
+
+    forms = []
+    for _ in range(3000):
+        form = {k: value() for k in rng.sample(["domain_pddl", "a", "zeta", "state",
+                                                "answer"], rng.randrange(1, 5))}
+        if rng.random() < .1:
+            form = {rng.randrange(3): v for v in form.values()}
+        forms.append(form)
+    old, new = [], []
+    for form in forms:
+        problem = {k: v for k, v in form.items() if k != "answer"}
+        old.append(_old_problem_key(problem))
+        new.append(problem_key(problem))
+        if all(type(k) is str for k in form):
+            text, key = symbolic_and_key(form)
+            assert (text, key) == (canonical_json(form), new[-1])
+            given = {k: Encoded(canonical_json(v)) if type(v) is list else v
+                     for k, v in form.items()}
+            assert symbolic_and_key(given) == (text, key)
+    _same_partition(old, new)
+    assert len(set(old)) < len(old) - 500  # many forms repeated
+
+
 def test_json_key_and_bits_as_before():
     def old_json_key(x):
         if isinstance(x, list):

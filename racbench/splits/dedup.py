@@ -1,4 +1,11 @@
-"""Canonical problem keys for duplicate and leakage checks."""
+"""Canonical problem keys for duplicate and leakage checks.
+
+A key hashes a problem's canonical JSON split in two objects: its long string members
+first (a domain's PDDL, which every row of a world repeats, hashed once a process and
+its hash state copied), then every other member. Each text is canonical JSON, so the
+pair is one problem's exactly: two problems get equal keys exactly when their whole
+canonical JSON is equal (keys are compared within a build, never stored in its bytes).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +17,7 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 
 class Encoded(str):
     """A member of a symbolic form given as its canonical JSON text already (see
-    symbolic_and_key)."""
+    symbolic_and_key): a list or an object (a state, actions, objects), never a string."""
 
 
 def canonical_json(value) -> str:
@@ -32,16 +39,27 @@ def symbolic_and_key(symbolic: dict, answer: str = "answer", names=None) -> tupl
         symbolic = {**symbolic, **encoded}
         return canonical_json(symbolic), problem_key(
             {k: v for k, v in symbolic.items() if k != answer})
+    items = sorted(symbolic.items())
+    # a string is its own JSON, kept (json_str), renamed or not (names rename no string)
     if names is None:
-        members = [(k, f"{json_str(k)}:{v if type(v) is Encoded else _encoded(v)}")
-                   for k, v in sorted(symbolic.items())]
+        members = [f"{json_str(k)}:" + (json_str(v) if type(v) is str else
+                                        v if type(v) is Encoded else _encoded(v))
+                   for k, v in items]
     else:
         member = names.encoded
-        members = [(k, f"{json_str(k)}:{v if type(v) is Encoded else member(v, k)}")
-                   for k, v in sorted(symbolic.items())]
-    full = "{" + ",".join(m for _, m in members) + "}"
-    key = "{" + ",".join(m for k, m in members if k != answer) + "}"
-    return full, _hash(key)
+        members = [f"{json_str(k)}:" + (json_str(v) if type(v) is str else
+                                        v if type(v) is Encoded else member(v, k))
+                   for k, v in items]
+    full = "{" + ",".join(members) + "}"
+    longs, own = (), []
+    for (k, v), m in zip(items, members):
+        if k == answer:
+            continue
+        if (type(v) is str or isinstance(v, str) and type(v) is not Encoded) and len(v) >= LONG:
+            longs += ((k, v),)
+        else:
+            own.append(m)
+    return full, _keyed(longs, "{" + ",".join(own) + "}")
 
 
 def object_json(value: dict, given: dict[str, str] | None = None) -> str:
@@ -112,14 +130,35 @@ def _encoded(value) -> str:
     return found
 
 
-def _hash(text: str) -> str:
-    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
-
-
 def problem_key(problem: dict) -> str:
     """Hash of a problem's symbolic form without its answer or provenance.
 
     Keys are equal exactly when two rows pose the same problem: same objects, same
-    initial state (as a set), same actions, same query or goal.
+    initial state (as a set), same actions, same query or goal; that is, exactly when
+    their canonical JSON is equal (hashed as the module's docstring says).
     """
-    return _hash(canonical_json(problem))
+    if not _STR_KEYS.issuperset(map(type, problem)):
+        # keys the encoder turns into strings: the object its JSON reads back as
+        problem = json.loads(canonical_json(problem))
+    items = sorted(problem.items())
+    longs = tuple((k, v) for k, v in items if isinstance(v, str) and len(v) >= LONG)
+    own = {k: v for k, v in items if not (isinstance(v, str) and len(v) >= LONG)}
+    return _keyed(longs, canonical_json(own))
+
+
+_PREFIXES: dict[tuple, object] = {}  # long string members -> the hash state after them
+
+
+def _keyed(longs: tuple, own: str) -> str:
+    """The key of a problem: the hash of `longs` (its long string members, (key, value)
+    in key order) as canonical JSON, kept, then of `own` (its other members' canonical
+    JSON)."""
+    state = _PREFIXES.get(longs)
+    if state is None:
+        if len(_PREFIXES) >= 64:  # worlds of configs built long ago
+            _PREFIXES.clear()
+        text = "{" + ",".join([f"{json_str(k)}:{_encoded(v)}" for k, v in longs]) + "}"
+        state = _PREFIXES[longs] = hashlib.blake2b(text.encode(), digest_size=16)
+    state = state.copy()
+    state.update(own.encode())
+    return state.hexdigest()
