@@ -69,6 +69,8 @@ TINY = {
     "difficulty_levels.py": (["--rows", "2", "--worlds", "blocksworld_trac", "--families",
                               "projection", "--markdown"], "| falls | rows | variations |"),
     "stream_rows.py": (["--rows", "2"], "rows/s"),
+    "cell_runs.py": (["--recipes", "{tiny_recipe}", "--all", "--stream-worlds", "blocksworld_trac",
+                      "--stream-families", "executability", "--levels", "easy"], "runs measured"),
     "suite_files.py": (["{root}/tests/test_layout.py", "--top", "1", "--start-cpu", "2"],
                        "estimated wall"),
     "imitation.py": (["--tasks", "identify-life-stages-2", "--every", "5", "--workers", "1",

@@ -2,6 +2,7 @@
 seed whatever reads them (any slice, order, process, shard count or hash seed)."""
 
 import itertools
+import json
 import multiprocessing
 import os
 import subprocess
@@ -56,6 +57,22 @@ def test_labels_are_balanced_in_every_block_and_rows_score():
     assert {r["form"] for r in mc} == {"mc"} and all(len(r["choices"]) == 4 for r in mc)
     for row in rows[:8] + mc:
         assert racbench.score(row, f"The answer is {row['answer']}.").value == 1.0
+
+
+def test_a_block_asks_its_cells_first_verbs_as_the_cells_hold_them():
+    """TRAC's expert executability offers 197 sequences of 5 moves, 69 beginning with
+    "move": a stream's first block of 64 rows begins its sequences with each verb about
+    as often as the cells do (no verb's share more than .2 from its share of the cells).
+    With the cells taken by name the block took the first 32, and all 64 rows began
+    with "move" (issue 32, beyond the lab: benchmarks/cell_runs.py)."""
+    stream = racbench.stream("executability", level="expert")
+    rows = stream.rows(0, BLOCK)
+    _, made = stream._maker("executability@blocksworld_trac", "expert")
+    cells = Counter(kind[0] for group in made.groups["train"] for _, kind in group)
+    first = Counter(json.loads(r["symbolic"])["actions"][0][0] for r in rows)
+    assert sum(cells.values()) > BLOCK // 2 and cells["move"] < sum(cells.values()) / 2
+    for verb, n in cells.items():
+        assert abs(first[verb] / BLOCK - n / sum(cells.values())) <= 0.2, (first, cells)
 
 
 def test_levels_change_the_knobs_and_every_family_world_has_each_level():

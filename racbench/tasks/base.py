@@ -58,9 +58,6 @@ class Family:
     worlds: tuple[str, ...] = ("strips",)  # kinds of world it asks about: strips, science
     literal_queries: bool = False
     targeted: bool = False  # bool_pool(world, rng, cfg, target) draws straight for a cell
-    # kinds of world (as in `worlds`) whose bool cells rows take in a seeded order, not
-    # by name (ConfigRows._cell_order): groups of many cells named alike
-    mixed_cells: tuple[str, ...] = ()
 
     def arity(self, kind) -> int:
         """How many literals a bool subject of this kind holds."""

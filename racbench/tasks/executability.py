@@ -168,7 +168,4 @@ def score_open(st, answer: str) -> float:
 
 FAMILY = Family("executability", ("bool", "mc", "open"), sample, render, truth, score_open,
                 uses_actions=True, bool_pool=bool_pool, mc_pool=mc_pool,
-                worlds=("strips", "science", "rules"), targeted=True,
-                # the lab's cells are hundreds of verb sequences: by name, a run of rows
-                # took those of a few first verbs (connections, mostly)
-                mixed_cells=("science",))
+                worlds=("strips", "science", "rules"), targeted=True)
