@@ -89,3 +89,19 @@ def test_verify_refuses_a_row_asked_before_the_second_planes_last_look():
              "answer": True}
     check = verify_row(dict(row, label=1, answer="true", symbolic=json.dumps(early)))
     assert not check.ok and "no reading" in check.message, check.message
+
+
+def test_equal_timings_decide_nothing():
+    """The oracle's timings always differ (by 2 ticks at least on every train
+    variation); were they equal, neither plane would be the faster: not decided. The
+    second timing's noted ticks are set to the first's here."""
+    from racbench.worlds.science.tasks.forces import EXPERIMENT
+
+    task = PLANES[1]
+    env = _replayed(task, lab(task, 0).gold()[:-1])
+    assert env.decided()
+    notes = env.episode.memory[EXPERIMENT]
+    first = next(n[2] for n in notes if n[1] == "stopped")
+    env.episode.memory[EXPERIMENT] = tuple(
+        n[:2] + (first,) if n[1] in ("stopped", "read") else n for n in notes)
+    assert not env.decided()
