@@ -30,7 +30,7 @@ from racbench.tasks.options import (DEFAULT_SPLIT_PROBLEMS, EARLIER_STATE_FAMILI
                                     TRAC_DOMAIN, TRAC_FAMILIES)
 from racbench.tasks.rows import ConfigRows, load_worlds, release_worlds
 from racbench.worlds.rules.grammar import GAMES, RuleOptions
-from racbench.worlds.science.registry import get_task, parse_simplifications, task_names
+from racbench.worlds.science.registry import get_task, parse_simplifications
 
 
 _say = sayer("cli", ("config.j2",))
@@ -216,10 +216,6 @@ class TaskConfig:
             parse_simplifications(self.simplifications, spec.electrical)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
-        if spec.unread and self.family in ("planning", "goal_recognition"):
-            fine = [t for t in task_names() if not get_task(t).unread]
-            raise ConfigError(_say("decided_by_reading", family=self.family,
-                                   task=self.science, others=len(fine)))
         bad = sorted(set(self.problems) - set(SPLITS))
         if bad:
             raise ConfigError(_say("unknown_split", split=bad[0], accepted=SPLITS))

@@ -29,8 +29,9 @@ support are asked (the lab's `askable`: typed in the shown room, naming what it 
 or, since the context shows the task, what the task names: a mix's product, a box in
 the room the task names, that room, the fruit it asks to grow where it grew; and what
 the location the task names holds, which the context then shows: the animals outside).
-On a task decided by reading (use-thermometer), only states whose past readings decide
-the answer are shown, with those readings (the lab's `decided` and `readings`).
+On a task decided by reading (use-thermometer; the inclined planes, whose readings are
+the commands that timed each plane), only states whose past readings decide the answer
+are shown, with those readings (the lab's `decided` and `readings`).
 """
 
 from __future__ import annotations

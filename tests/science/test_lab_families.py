@@ -308,10 +308,6 @@ def test_lab_rows_are_the_same_bytes_under_any_hash_seed_and_workers(lab_build):
     ({"family": "projection", "problems": {"test": [999]}}, "variations"),
     ({"family": "projection", "domain": "gripper"}, "not both"),
     ({"family": "projection", "science": "no-such-task"}, "no-such-task"),
-    ({"family": "planning", "science": "inclined-plane-friction-unnamed-surfaces",
-      "problems": {"train": [0]}}, "told only by past readings"),
-    ({"family": "goal_recognition", "science": "inclined-plane-determine-angle",
-      "problems": {"train": [0]}, "length": 1}, "told only by past readings"),
 ])
 def test_bad_lab_entries_are_refused_by_name(tmp_path, entry, needle):
     config = {"name": "bad", "science": "boil", "splits": {"train": 2, "test": 2}, **entry}

@@ -87,6 +87,8 @@ class ScienceEnv:
             return chosen, 0.0, False
         self.episode.memory[LAST_ACTION] = chosen.key()   # for goals on what was done ('read the stopwatch')
         obs = actions.run(self, chosen)
+        if self.episode.on_action is not None:
+            self.episode.on_action(self, chosen)
         memory = self.episode.memory
         memory[SW_STEPS] = memory.get(SW_STEPS, 0) + 1 + self.extra_ticks   # a wait counts its ticks too
         if chosen.verb not in TIMELESS:
@@ -214,10 +216,10 @@ class ScienceEnv:
 
     def decided(self) -> bool:
         """Whether the readings taken so far decide which answer completes a task decided
-        by reading whose questions show them (TaskSpec.readings_shown: its episode's hint
+        by reading (TaskSpec.decided_by_reading: its episode's hint
         "decided"); any other task: yes. Planning and goal recognition ask only there."""
         decide = self.episode.hints.get("decided")
-        return not self.task_spec.readings_shown or decide is None or bool(decide())
+        return not self.task_spec.decided_by_reading or decide is None or bool(decide(self))
 
     def facts(self) -> list[tuple]:
         """The current state as sorted symbolic facts (see facts.py)."""

@@ -532,12 +532,12 @@ class ScienceLab(World):
             return "grown"
         return "told" if _names_told(command, told_names(self.task_description)) else None
 
-    # -- readings: what decides a task decided by reading (its spec's readings_shown) ------
+    # -- readings: what decides a task decided by reading (its spec's decided_by_reading) ------
     def decided(self, state: tuple[str, ...]) -> bool:
         """Whether a question about completing the task may show `state`: always, but on a
         task decided by reading, whose readings taken on the way (`readings`, which the
         context shows) must decide which answer completes it (ScienceEnv.decided)."""
-        if not self._env.task_spec.readings_shown:
+        if not self._env.task_spec.decided_by_reading:
             return True
         known = self.__dict__.setdefault("_decided", {})
         if state not in known:
@@ -547,21 +547,28 @@ class ScienceLab(World):
             known[state] = self._env.decided()
         return known[state]
 
-    def readings(self, state: tuple[str, ...]) -> list[tuple[str, str]]:
-        """(command, what the lab answered) for each thermometer reading taken on the way to
-        `state`, on a task decided by reading (none elsewhere): what a question's context
-        shows of the past, besides the state, so a reader can tell which answer completes
-        the task."""
-        thermometer = self._env.episode.hints.get("thermometer")
-        if not self._env.task_spec.readings_shown or thermometer is None:
+    def readings(self, state: tuple[str, ...]) -> list[tuple[str, str, int]]:
+        """(command, what the lab answered, like commands before it left unshown) for each
+        reading taken on the way to `state`, on a task decided by reading (none elsewhere):
+        a thermometer's readings, or the commands of the planes' timings (its episode's
+        hint "readings": a long run of looks at a plane shown by its last); what a
+        question's context shows of the past, besides the state, so a reader can tell
+        which answer completes the task."""
+        if not self._env.task_spec.decided_by_reading:
             return []
+        hints = self._env.episode.hints
+        if "readings" in hints:
+            self._go(state)
+            steps = hints["readings"](self._env)
+            return [(state[i], self.observe(state[:i], state[i])[1], n) for i, n in steps]
+        thermometer = hints["thermometer"]
         found = []
         for i, command in enumerate(state):
             before = state[:i]
             if command.startswith("use ") and command in self.valid(before):
                 meant = self._meaning(self._node(before), command)
                 if meant is not None and meant[0][:2] == ("use_on", thermometer.uid):
-                    found.append((command, self.observe(before, command)[1]))
+                    found.append((command, self.observe(before, command)[1], 0))
         return found
 
     def _meaning(self, node: _Node, command: str) -> tuple | None:

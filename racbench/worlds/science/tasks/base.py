@@ -29,20 +29,12 @@ class TaskSpec:
     setup: Callable            # (spec, variation, flags, layout) -> Episode
     oracle: Callable           # (env) -> Iterator[str]
     electrical: bool = False   # electrical tasks need connect/disconnect: noElectricalAction is refused
-    # which answer completes the task is told only by a past reading (a thermometer's, a
-    # stopwatch's first timing), never by the state shown afterwards nor by common
-    # knowledge: questions about completing it need the readings, which lab contexts lack
+    # which answer completes the task is told only by past readings (a thermometer's, the
+    # stopwatch's timings of the two planes), never by the state shown afterwards nor by
+    # common knowledge: its lab questions about completing it show the readings taken
+    # (its episode's hint "readings", else the thermometer's answers) and are asked only
+    # where they decide the answer (its episode's hint "decided")
     decided_by_reading: bool = False
-    # such a task's lab questions show the readings taken (the thermometer's answers) and
-    # ask about completing it only where they decide the answer (its episode's hint
-    # "decided"): a stopwatch's timings, which say nothing of the plane timed, are not
-    readings_shown: bool = False
-
-    @property
-    def unread(self) -> bool:
-        """Decided by readings the lab does not show: planning and goal recognition, which
-        ask about completing the task, are not asked on it."""
-        return self.decided_by_reading and not self.readings_shown
 
     def split_counts(self) -> tuple[int, int, int]:
         return split_counts(self.name)
@@ -100,6 +92,9 @@ class Episode:
     failed: bool = False
     focus_mark: dict = field(default_factory=dict)  # thing uid -> phase-log length at focus time
     memory: dict = field(default_factory=dict)  # what a task's goals note down as steps go by
+    # (env, action) once an action ran, before time passes: what a task notes of its
+    # experiment in `memory` (the planes' timings), which its hint "decided" reads
+    on_action: Callable = None
 
     def __post_init__(self):
         self.opt_done = [False] * len(self.optional)

@@ -15,6 +15,8 @@ from racbench.worlds.science.tasks.base import Episode, Flags, TaskSpec, science
 from racbench.worlds.science.tasks.common import fetch, go_to, in_room, left, wait_until
 
 WORKSHOP = "workshop"
+EXPERIMENT = "experiment"   # Episode.memory key: what each command of the experiment did (`_noter`)
+FASTER_ANSWERS = ("steepest", "least")   # questions the faster plane answers
 
 
 def _spread(rng, low, high, ok):
@@ -85,14 +87,103 @@ def _setup(spec: TaskSpec, variation: int, flags: Flags, layout: Layout, kind: s
     add_agent(world, start)
     settle(world, flags.open_doors, flags.open_containers)
     template = "task_plane_angle" if kind == "angle" else "task_plane_friction"
+
+    def decided(env) -> bool:
+        """Both planes timed (`timings`), unequally, the faster being the answer where the
+        question asks for the steeper or less rough plane (the slower elsewhere)."""
+        told: dict[int, set[int]] = {}
+        for plane, ticks, _ in timings(env):
+            told.setdefault(plane, set()).add(ticks)
+        if len(told) != 2 or any(len(t) != 1 for t in told.values()):
+            return False
+        (a, [ta]), (b, [tb]) = ((p, list(t)) for p, t in told.items())
+        if ta == tb:
+            return False
+        return ((a if ta < tb else b) == answer.uid) == (question in FASTER_ANSWERS)
+
     return Episode(
         world=world, description=say(template, planes=list(labels), question=question),
         required=[lambda ep: ep.focused(answer)],
         optional=[left(world, start, WORKSHOP), in_room(world, WORKSHOP), *_timing_goals(block, planes, watch)],
         on_focus=lambda ep, thing: thing is answer,
         failure=lambda ep: block.parent is None,
-        hints={"planes": planes, "block": block, "watch": watch, "answer": answer},
+        hints={"planes": planes, "block": block, "watch": watch, "answer": answer,
+               **({"decided": decided, "readings": lambda env: shown_steps(timings(env))}
+                  if kind != "named" else {})},
+        on_action=_noter(block, planes, watch) if kind != "named" else None,
     )
+
+
+def _noter(block, planes, watch):
+    """Episode.on_action of the plane tasks: note (step, what) in the episode's memory for
+    each command of the experiment: the block moved onto a plane (at its top), the watch
+    started, a look at a plane (whether it showed the block at the bottom), the watch
+    stopped (its ticks), a look at the stopped watch (its ticks)."""
+    uids = {p.uid for p in planes}
+
+    def note(env, action):
+        if not action.args:
+            return
+        first = action.args[0]
+        thing = first[0] if isinstance(first, tuple) else first
+        verb, on = action.verb, getattr(block.parent, "uid", None)
+        if verb == "move" and thing is block and on in uids and block.clock == 0:
+            entry = ("moved", on)
+        elif thing is watch and verb == "activate" and watch.is_on and watch.clock == 0:
+            entry = ("started",)
+        elif thing is watch and verb == "deactivate" and not watch.is_on:
+            entry = ("stopped", watch.clock)
+        elif verb == "look_at" and getattr(thing, "uid", None) in uids:
+            entry = ("looked", thing.uid, on == thing.uid and mechanics.share_down(block) >= 1.0)
+        elif verb == "look_at" and thing is watch and not watch.is_on:
+            entry = ("read", watch.clock)
+        else:
+            return
+        memory = env.episode.memory
+        memory[EXPERIMENT] = memory.get(EXPERIMENT, ()) + ((env.moves, *entry),)
+    return note
+
+
+def timings(env) -> list[tuple[int, int, list[tuple[int, int]]]]:
+    """(plane uid, ticks, steps a context shows) for each timing of a plane a reader can
+    trust and read: the block moved onto the plane, the watch started by the next command,
+    then only looks at that plane, each showing the block on its way down but the last
+    (at the bottom: the watch counted the slide and no more); then the watch stopped by
+    the next command and read by a look at it before it started again, or shown by the
+    state (stopped since, or still running with that look the last command). The steps:
+    (command index, looks before it summarized with it)."""
+    notes = {step: note for step, *note in env.episode.memory.get(EXPERIMENT, ())}
+    watch = env.episode.hints["watch"]
+    in_view = any(t is watch for t in env.scope.things)
+    starts = sorted(s for s, n in notes.items() if n == ["started"])
+    found = []
+    for step, note in sorted(notes.items()):
+        if note[0] != "moved" or notes.get(step + 1) != ["started"]:
+            continue
+        plane, end = note[1], step + 2
+        while notes.get(end) == ["looked", plane, False]:
+            end += 1
+        if notes.get(end) != ["looked", plane, True]:
+            continue
+        shown = [(step, 0), (step + 1, 0), (end, end - step - 2)]
+        stop = notes.get(end + 1)
+        if stop is not None and stop[0] == "stopped":
+            again = next((s for s in starts if s > end), None)
+            read = next((s for s in sorted(notes) if end + 1 < s < (again or env.moves)
+                         and notes[s] == ["read", stop[1]]), None)
+            if read is not None:
+                found.append((plane, stop[1], shown + [(end + 1, 0), (read, 0)]))
+            elif again is None and in_view:
+                found.append((plane, stop[1], shown + [(end + 1, 0)]))
+        elif end == env.moves - 1 and watch.is_on and in_view:
+            found.append((plane, watch.clock, shown))
+    return found
+
+
+def shown_steps(found) -> list[tuple[int, int]]:
+    """The steps `timings` found, each once, in order: what a question's context shows of
+    the experiment (the lab's `readings`)."""
+    return sorted(set(step for _, _, steps in found for step in steps))
 
 
 def _timing_goals(block, planes, watch) -> list:

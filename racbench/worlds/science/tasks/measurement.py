@@ -152,7 +152,7 @@ def _setup_thermometer(spec: TaskSpec, variation: int, flags: Flags, layout: Lay
         failure=lambda ep: target.parent is None or world.inside(
             target, below_box if correct_box() is above_box else above_box),
         hints={"thermometer": thermometer, "target": target, "box": correct_box,
-               "decided": lambda: len(read_sides(world, target, threshold)) == 1},
+               "decided": lambda env: len(read_sides(world, target, threshold)) == 1},
     )
 
 
@@ -258,7 +258,7 @@ def _setup_melting(spec: TaskSpec, variation: int, flags: Flags, layout: Layout,
         on_focus=on_focus,
         failure=lambda ep: chosen(ep) is not None and chosen(ep).parent is None,
         hints={"thermometer": thermometer, "substance": sub, "material": mat, "answer": answer,
-               **({"decided": lambda: told_side(world, mat, threshold) == (answer is above_box)}
+               **({"decided": lambda env: told_side(world, mat, threshold) == (answer is above_box)}
                   if unknown else {})},
     )
 
@@ -307,10 +307,10 @@ def _oracle_melting(env):
 
 SPECS = [
     TaskSpec("use-thermometer", "measurement", 540, lambda s, v, f, lay: _setup_thermometer(s, v, f, lay),
-             _oracle_thermometer, decided_by_reading=True, readings_shown=True),
+             _oracle_thermometer, decided_by_reading=True),
     TaskSpec("measure-melting-point-known-substance", "measurement", 436,
              lambda s, v, f, lay: _setup_melting(s, v, f, lay, False), _oracle_melting),
     TaskSpec("measure-melting-point-unknown-substance", "measurement", 300,
              lambda s, v, f, lay: _setup_melting(s, v, f, lay, True), _oracle_melting,
-             decided_by_reading=True, readings_shown=True),
+             decided_by_reading=True),
 ]
