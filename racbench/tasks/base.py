@@ -104,11 +104,11 @@ def walk_through(world: StripsWorld, rng: random.Random, sid: int, length: int,
     # a step of a given schema: the positions of its actions among a state's, kept per
     # state and schema where the world keeps its successor lists (executability's walks
     # list them again and again in the same few hundred states)
+    lists = getattr(world, "_succ_lists", None)  # ExplicitWorld.succ's, read inline
     of_schema = (world.__dict__.setdefault("_of_schema", {})
-                 if kinds is not None and world.__dict__.get("_succ_lists") is not None
-                 else None)
+                 if kinds is not None and lists is not None else None)
     for step in range(length):
-        acts, dsts = succ(sid)
+        acts, dsts = (lists[sid] if lists is not None else None) or succ(sid)
         if kinds is None:
             n = len(acts)
             if not n:
