@@ -729,3 +729,68 @@ def test_targets_kept_by_stratum_digits_are_the_strata_targets():
         assert (stratum.label, stratum.cell, stratum.variant) == (bool(label), groups[g][i],
                                                                   variant)
         assert kept.label == stratum.label
+
+
+def test_macros_called_straight_say_what_jinja_says():
+    """A template module's plain macros called straight (phrasing.Macros) give jinja's
+    own text for every macro of TRAC's and ACP's templates, by position; a call by
+    keyword goes through jinja."""
+    from racbench.text.phrasing import Macros, template
+
+    for style, name in (("trac", "planning"), ("trac", "goal_recognition"),
+                        ("trac", "projection"), ("trac", "executability"), ("acp", "common")):
+        module = template(name, style)
+        straight = Macros(module)
+        macros = [m for m in dir(module) if not m.startswith("_")]
+        assert macros
+        for macro in macros:
+            jinja = getattr(module, macro)
+            args = [f"<{i}>" for i in range(getattr(jinja, "_argument_count", 0))]
+            try:
+                said = jinja(*args)
+            except Exception:  # a macro that reads its arguments otherwise than text
+                continue
+            assert getattr(straight, macro)(*args) == said
+            if args:
+                assert getattr(straight, macro)(
+                    *args[:-1], **{jinja.arguments[len(args) - 1]: args[-1]}) == said
+
+
+def test_walks_of_given_schemas_keep_each_states_steps_of_a_schema():
+    """A walk of given schemas in a world that keeps its successor lists reads each
+    state's steps of a schema kept: the same walks, from the same draws, as listing
+    them every step."""
+    from racbench.splits.draws import pick
+    from racbench.tasks.base import walk_through
+
+    def listed(world, rng, sid, kinds):
+        plan, states = [], [sid]
+        for schema in kinds:
+            acts, dsts = world.succ(sid)
+            options = [i for i, k in enumerate(acts) if world.action_kind(k)[0] == schema]
+            if not options:
+                return None
+            j = pick(rng, options)
+            plan.append(acts[j])
+            sid = dsts[j]
+            states.append(sid)
+        return plan, states
+
+    world, rng = trac_world(5), random.Random(3)
+    schemas = sorted({world.action_kind(k)[0] for k in range(len(world.task.actions))})
+    for _ in range(300):
+        sid, kinds = world.sample_state(rng), tuple(rng.choices(schemas, k=rng.randint(1, 4)))
+        seed = rng.random()
+        a, b = random.Random(seed), random.Random(seed)
+        assert walk_through(world, a, sid, len(kinds), kinds) == listed(world, b, sid, kinds)
+        assert a.random() == b.random()
+
+
+def test_bit_lists_kept_are_the_bits():
+    from racbench.tasks.queries import bit_list
+    from racbench.worlds.strips.task import iter_bits
+
+    rng = random.Random(2)
+    for _ in range(500):
+        mask = rng.getrandbits(rng.randint(0, 70))
+        assert bit_list(mask) == list(iter_bits(mask)) == bit_list(mask)

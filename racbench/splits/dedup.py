@@ -39,27 +39,31 @@ def symbolic_and_key(symbolic: dict, answer: str = "answer", names=None) -> tupl
         symbolic = {**symbolic, **encoded}
         return canonical_json(symbolic), problem_key(
             {k: v for k, v in symbolic.items() if k != answer})
-    items = sorted(symbolic.items())
-    # a string is its own JSON, kept (json_str), renamed or not (names rename no string)
-    if names is None:
-        members = [f"{json_str(k)}:" + (json_str(v) if type(v) is str else
-                                        v if type(v) is Encoded else _encoded(v))
-                   for k, v in items]
-    else:
-        member = names.encoded
-        members = [f"{json_str(k)}:" + (json_str(v) if type(v) is str else
-                                        v if type(v) is Encoded else member(v, k))
-                   for k, v in items]
-    full = "{" + ",".join(members) + "}"
-    longs, own = (), []
-    for (k, v), m in zip(items, members):
+    # in one pass: each member's text (a string is its own JSON, kept, renamed or not:
+    # names rename no string), and the key's members (all but the answer, long strings
+    # apart)
+    member = names.encoded if names is not None else None
+    found, keyed = kept_json, _MEMBERS.get
+    members, longs, own = [], (), []
+    for k, v in sorted(symbolic.items()):
+        kind = type(v)
+        if kind is str:
+            text = found(v) or json_str(v)
+        elif kind is Encoded:
+            text = v
+        elif kind is bool or v is None:
+            text = _SCALARS[v]
+        else:
+            text = _encoded(v) if member is None else member(v, k)
+        m = (keyed(k) or _member(k)) + text
+        members.append(m)
         if k == answer:
             continue
-        if (type(v) is str or isinstance(v, str) and type(v) is not Encoded) and len(v) >= LONG:
+        if kind is not Encoded and isinstance(v, str) and len(v) >= LONG:
             longs += ((k, v),)
         else:
             own.append(m)
-    return full, _keyed(longs, "{" + ",".join(own) + "}")
+    return "{" + ",".join(members) + "}", _keyed(longs, "{" + ",".join(own) + "}")
 
 
 def object_json(value: dict, given: dict[str, str] | None = None) -> str:
@@ -70,14 +74,15 @@ def object_json(value: dict, given: dict[str, str] | None = None) -> str:
     if not _STR_KEYS.issuperset(map(type, value)):
         return canonical_json(value)
     given = given or {}
+    found, keyed = kept_json, _MEMBERS.get
     parts = []
     for k in sorted(value):
         v = value[k]
         kind = type(v)
-        text = (given[k] if k in given else json_str(v) if kind is str else
+        text = (given[k] if k in given else (found(v) or json_str(v)) if kind is str else
                 scalar_json(v) if kind is int or kind is bool or v is None else
                 canonical_json(v))
-        parts.append(f"{json_str(k)}:{text}")
+        parts.append((keyed(k) or _member(k)) + text)
     return "{" + ",".join(parts) + "}"
 
 
@@ -86,6 +91,7 @@ _LONG_TEXTS: dict[str, str] = {}  # long strings every row repeats (a domain's P
 LONG = 256
 _TEXTS: dict[str, str] = {}  # short strings (names, predicates, keys), encoded
 TEXTS = 100_000
+kept_json = _TEXTS.get  # `kept_json(text) or json_str(text)`: json_str without its call
 
 
 def json_str(text: str) -> str:
@@ -102,6 +108,17 @@ def json_str(text: str) -> str:
 
 
 _SCALARS = {True: "true", False: "false", None: "null"}
+_MEMBERS: dict[str, str] = {}  # a key of a row's JSON object -> its JSON and ":", kept
+
+
+def _member(key: str) -> str:
+    """`json_str(key) + ":"`, kept: rows repeat the same dozen keys."""
+    found = _MEMBERS.get(key)
+    if found is None:
+        if len(_MEMBERS) >= TEXTS:
+            _MEMBERS.clear()
+        found = _MEMBERS[key] = json_str(key) + ":"
+    return found
 
 
 def scalar_json(value) -> str:

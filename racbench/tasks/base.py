@@ -22,7 +22,7 @@ from racbench.splits import draws
 from racbench.tasks.balance import pick_bool, pick_mc
 from racbench.worlds.strips.budget import note_dropped
 from racbench.tasks.question import N_OPTIONS, Question, Target, json_key
-from racbench.text.phrasing import template
+from racbench.text.phrasing import Macros, template
 from racbench.worlds.strips.search import SearchBudgetExceeded
 from racbench.worlds.strips.model import AnyOf, goal_pairs
 from racbench.worlds.strips.world import StripsWorld
@@ -101,8 +101,14 @@ def walk_through(world: StripsWorld, rng: random.Random, sid: int, length: int,
     need to execute it again)."""
     plan, states = [], [sid]
     succ, getrandbits = world.succ, rng.getrandbits
+    # a step of a given schema: the positions of its actions among a state's, kept per
+    # state and schema where the world keeps its successor lists (executability's walks
+    # list them again and again in the same few hundred states)
+    lists = getattr(world, "_succ_lists", None)  # ExplicitWorld.succ's, read inline
+    of_schema = (world.__dict__.setdefault("_of_schema", {})
+                 if kinds is not None and lists is not None else None)
     for step in range(length):
-        acts, dsts = succ(sid)
+        acts, dsts = (lists[sid] if lists is not None else None) or succ(sid)
         if kinds is None:
             n = len(acts)
             if not n:
@@ -112,8 +118,13 @@ def walk_through(world: StripsWorld, rng: random.Random, sid: int, length: int,
             while j >= n:
                 j = getrandbits(k)
         else:
-            schema, kind_of = kinds[step], world.action_kind
-            options = [i for i, k in enumerate(acts) if kind_of(k)[0] == schema]
+            schema = kinds[step]
+            options = None if of_schema is None else of_schema.get((sid, schema))
+            if options is None:
+                kind_of = world.action_kind
+                options = [i for i, k in enumerate(acts) if kind_of(k)[0] == schema]
+                if of_schema is not None:
+                    of_schema[(sid, schema)] = options
             if not options:
                 return None
             j = draws.pick(rng, options)
@@ -290,8 +301,9 @@ def pddl_literal(atom: Sequence[str], positive: bool = True) -> str:
 @cache
 def family_template(name: str, style: str = "acp"):
     """The template module `templates/<style>/<name>.j2`, loaded once per process
-    (`template` asks jinja, which looks at the file on disk, for every row)."""
-    return template(name, style)
+    (`template` asks jinja, which looks at the file on disk, for every row), its
+    macros called straight (`Macros`)."""
+    return Macros(template(name, style))
 
 
 def state_clauses(world: StripsWorld, sid: int) -> list[tuple]:

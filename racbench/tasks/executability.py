@@ -142,7 +142,7 @@ def render(q, world, text, rng, form):
         t = family_template("executability", "trac")
         steps = [tuple(term(world, k)) for k in q.actions]
         return (str(t.context(text.state(state_clauses(world, q.sid), rng))),
-                str(t.question(" ".join(text.action_sentence(s) for s in steps))), [])
+                str(t.question(" ".join([text.action_sentence(s) for s in steps]))), [])
     return render_sequence_question(q, world, text, rng, form, "executability",
                                     text.common.sequence_context)
 

@@ -349,7 +349,7 @@ def render(q, world, text, rng, form):
         t = family_template("goal_recognition", "trac")
         actions = [tuple(term(world, k)) for k in q.actions]
         return (str(t.context(text.state(state_clauses(world, q.sid), rng),
-                              " ".join(text.action_sentence(a) for a in actions))),
+                              " ".join([text.action_sentence(a) for a in actions]))),
                 str(t.question(text.sentence(text.conjunction(q.goal)))), [])
     t = family_template("goal_recognition")
     steps = text.steps([tuple(term(world, k)) for k in q.actions])

@@ -355,7 +355,7 @@ def render(q, world, text, rng, form):
         steps = [tuple(term(world, k)) for k in q.actions]
         return (str(t.context(text.state(state_clauses(world, q.sid), rng),
                               text.conjunction(q.goal))),
-                str(t.question(" ".join(text.action_sentence(s) for s in steps))), [])
+                str(t.question(" ".join([text.action_sentence(s) for s in steps]))), [])
     t = family_template("planning")
     context = base_context(world, text, q, rng)
     if form == "mc":

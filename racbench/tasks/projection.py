@@ -77,7 +77,7 @@ def render(q, world, text, rng, form):
     if text.style == "trac":
         t = family_template("projection", "trac")
         context = t.context(text.state(state_clauses(world, q.sid), rng),
-                            " ".join(text.action_sentence(s) for s in steps))
+                            " ".join([text.action_sentence(s) for s in steps]))
         return str(context), str(t.question([text.fact_sentence(a, p)
                                               for a, p in literals])), []
     t = family_template("projection")

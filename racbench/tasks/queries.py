@@ -198,8 +198,8 @@ def _exact_goal_of_kind(world, rng: random.Random, start_bits: int, end_bits: in
     changed_bits = start_bits ^ end_bits
     if size == 1:
         found = holding[0] & changed_bits & avoid.differing(end_bits)
-        return ((pick(rng, list(iter_bits(found))), kind[0][0]),) if found else None
-    firsts, truth, second = list(iter_bits(holding[0])), kind[0][0], kind[1][0]
+        return ((pick(rng, bit_list(found)), kind[0][0]),) if found else None
+    firsts, truth, second = bit_list(holding[0]), kind[0][0], kind[1][0]
     for _ in range(GOAL_TRIES):
         atom = pick(rng, firsts)
         first = (atom, truth)
@@ -210,8 +210,23 @@ def _exact_goal_of_kind(world, rng: random.Random, start_bits: int, end_bits: in
             need &= changed_bits
         rest = holding[1] & need & ~(1 << atom)
         if rest:
-            return first, (pick(rng, list(iter_bits(rest))), second)
+            return first, (pick(rng, bit_list(rest)), second)
     return None
+
+
+BIT_LISTS = 65_536  # `bit_list` entries kept
+_BIT_LISTS: dict[int, list[int]] = {}
+
+
+def bit_list(mask: int) -> list[int]:
+    """`list(iter_bits(mask))`, kept (read it, never change it): goal draws list the
+    literals of the same few thousand masks again and again."""
+    found = _BIT_LISTS.get(mask)
+    if found is None:
+        if len(_BIT_LISTS) >= BIT_LISTS:
+            _BIT_LISTS.clear()
+        found = _BIT_LISTS[mask] = list(iter_bits(mask))
+    return found
 
 
 def _kind_masks(world) -> dict[tuple, int]:

@@ -676,6 +676,7 @@ class ConfigRows:
             meta.update(state_id=q.sid, n_states=world.n_states)
         if opt is not None and q.goal is None:
             meta["optimal_plan_length_to"] = PROBLEM_GOAL
+        n_objects, n_ground_actions = world.sizes()
         return {
             "id": f"{self.name}-{split}-{index:06d}",
             "family": self.cfg.family,
@@ -688,8 +689,8 @@ class ConfigRows:
             "answer": answer,
             "answer_index": answer_index,
             "label": label,
-            "n_objects": world.sizes()[0],
-            "n_ground_actions": world.sizes()[1],
+            "n_objects": n_objects,
+            "n_ground_actions": n_ground_actions,
             "optimal_plan_length": opt,
             "sequence_length": len(q.actions),
             "branching_factor": len(world.applicable(q.sid)),

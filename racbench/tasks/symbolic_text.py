@@ -12,7 +12,7 @@ order), and a row fills in its names' JSON. The text is that of
 
 from __future__ import annotations
 
-from racbench.splits.dedup import Encoded, canonical_json, json_str
+from racbench.splits.dedup import Encoded, canonical_json, json_str, kept_json
 from racbench.worlds.strips.world import StripsWorld
 
 _STR = frozenset((str,))
@@ -34,9 +34,10 @@ def strips_symbolic(world, sid, actions: list[int] | None, names) -> dict | None
                  for t in world.objects.values()]
         kept = world.__dict__["_symbolic_templates"] = (names.symbols, index, {}, {}, types)
     symbols, index, states, terms, types = kept
-    get = names.mapping.get
+    get, found = names.mapping.get, kept_json
     renamed = [get(o, o) for o in world.objects]
-    fill = [json_str(name) if type(name) is str else canonical_json(name) for name in renamed]
+    fill = [(found(name) or json_str(name)) if type(name) is str else canonical_json(name)
+            for name in renamed]
     state = states.get(sid)
     if state is None:
         if len(states) >= TEMPLATES_KEPT:

@@ -17,7 +17,9 @@ import random
 from functools import lru_cache
 from typing import Sequence
 
-from racbench.splits.dedup import canonical_json, json_str, scalar_json
+from jinja2.runtime import Macro
+
+from racbench.splits.dedup import canonical_json, json_str, kept_json, scalar_json
 from racbench.splits.draws import shuffle
 from racbench.text import Clause, environment
 from racbench.text.domain import DomainText, macro_name
@@ -26,6 +28,36 @@ from racbench.worlds.strips.model import AnyOf, Domain
 
 def template(name: str, style: str = "acp"):
     return environment().get_template(f"{style}/{name}.j2").module
+
+
+class Macros:
+    """A template module whose plain macros (no caller, no varargs or keywords caught,
+    no autoescape) are called straight when a call gives every argument by position:
+    jinja's `Macro.__call__` sorts out arguments each call, a few us, and a row calls
+    three or four macros. Same text (the macro's own function, as `Macro._invoke`
+    calls it); any other call goes through jinja."""
+
+    def __init__(self, module):
+        self._module = module
+
+    def __getattr__(self, name: str):
+        value = getattr(self._module, name)
+        if isinstance(value, Macro) and not (
+                value.caller or value.catch_kwargs or value.catch_varargs
+                or value._default_autoescape or value._environment.is_async):
+            value = _straight(value)
+        setattr(self, name, value)  # found once
+        return value
+
+
+def _straight(macro: Macro):
+    func, count = macro._func, macro._argument_count
+
+    def call(*args, **kwargs):
+        if kwargs or len(args) != count:
+            return macro(*args, **kwargs)
+        return func(*args)
+    return call
 
 
 class TaskText:
@@ -37,7 +69,7 @@ class TaskText:
         self.domain = domain
         self.variant = paraphrase
         self.style = style
-        self.common = template("common")
+        self.common = Macros(template("common"))
         self._engine = DomainText(domain, template_dir=templates, obfuscation=obfuscation,
                                   seed=seed, phrasing=phrasing)
         self.fact = lru_cache(maxsize=None)(self._fact)
@@ -201,8 +233,12 @@ class _RenamedText(TaskText):
         if kept is None:
             kept = base.__dict__["_said_true"] = {}
         get, found = self._names.mapping.get, kept.get
-        facts = [found(r) or _said_true(base, kept, r)
-                 for r in [(a[0], *map(get, a[1:], a[1:])) for a in atoms]]
+        # atoms of one or two arguments (most) renamed without slicing: a row renames a
+        # dozen, and the general form cost three times as much
+        facts = [found(r) or _said_true(base, kept, r) for r in [
+            (a[0], get(a[1], a[1]), get(a[2], a[2])) if len(a) == 3 else
+            (a[0], get(a[1], a[1])) if len(a) == 2 else (a[0], *map(get, a[1:], a[1:]))
+            for a in atoms]]
         shuffle(rng, facts)
         return " ".join(facts)
 
@@ -242,6 +278,8 @@ class Names:
 
     def term(self, term) -> tuple:
         get = self.mapping.get
+        if len(term) == 3:  # most terms: renamed without slicing (as _RenamedText.state)
+            return term[0], get(term[1], term[1]), get(term[2], term[2])
         return (term[0], *[get(a, a) for a in term[1:]])
 
     def symbolic(self, value):
@@ -279,10 +317,10 @@ class Names:
             return json_str(value)
         if kind is list:
             if value and isinstance(value[0], str) and value[0] in self._symbols:
-                get = self.mapping.get
-                return "[" + ",".join([json_str(value[0]), *[
-                    json_str(b) if type(b := get(a, a)) is str else canonical_json(b)
-                    for a in value[1:]]]) + "]"
+                get, found = self.mapping.get, kept_json
+                return "[" + ",".join([found(value[0]) or json_str(value[0]), *[
+                    (found(b) or json_str(b)) if type(b := get(a, a)) is str
+                    else canonical_json(b) for a in value[1:]]]) + "]"
             return "[" + ",".join([self._encode(v) for v in value]) + "]"
         if kind is dict and all(type(k) is str for k in value):
             if len(value) == 2 and "atom" in value and type(value.get("positive")) is bool:
