@@ -255,6 +255,33 @@ def test_a_world_a_worker_cannot_make_ahead_is_refused_naming_its_config(tmp_pat
         warm_job(((domain, str(broken)), task, "first_config"))
 
 
+def test_a_driver_reads_back_the_groundings_its_workers_kept(monkeypatch):
+    """A world loaded inside kept_spaces after a worker made it reads its grounded task
+    back, as the worker grounded it, instead of grounding its problem again (half of
+    the driver's loads on acp)."""
+    from racbench.export.build import _load_ahead
+    from racbench.export.engines import LocalEngine
+    from racbench.tasks.rows import release_worlds
+    from racbench.worlds.strips import world as strips_world
+
+    recipe = parse_recipe(RECIPE, "acp-small.yaml")
+    spec = recipe.configs[0]
+    release_worlds()
+    with strips_world.kept_spaces():
+        _load_ahead(recipe, LocalEngine(2))
+        grounded = []
+        monkeypatch.setattr(strips_world, "ground", lambda *a: grounded.append(a))
+        spec.task.warm(tuple(spec.splits))
+        worlds = [strips_world.world_for(*part) for part in spec.task.warm_parts(spec.splits)]
+        assert worlds and not grounded
+        monkeypatch.undo()
+        release_worlds()
+        fresh = strips_world.ground(worlds[0].domain, worlds[0].problem)
+        assert [a.term for a in fresh.actions] == [a.term for a in worlds[0].task.actions]
+        assert fresh.atoms == worlds[0].task.atoms and fresh.init == worlds[0].task.init
+    release_worlds()
+
+
 def test_a_local_build_has_its_workers_make_the_worlds_its_driver_reads_back(tmp_path):
     """Before the driver loads a run's worlds (forked workers share them), its workers
     enumerate and warm each problem's, kept (kept_spaces) for the driver to read back:
@@ -271,7 +298,7 @@ def test_a_local_build_has_its_workers_make_the_worlds_its_driver_reads_back(tmp
         folder = strips_world._spaces[0]
         _load_ahead(recipe, LocalEngine(2))
         kept = sorted(p.suffix for p in folder.iterdir())
-        assert kept == [".pickle"] * 5 + [".warm"] * 5  # ferry p04-p08
+        assert kept == [".pickle"] * 5 + [".task"] * 5 + [".warm"] * 5  # ferry p04-p08
         assert strips_world._world.cache_info().currsize == 0  # none loaded here
     one, two = tmp_path / "one", tmp_path / "two"
     build(recipe, one, workers=1, progress=False)

@@ -32,11 +32,19 @@ def shipped_domains() -> dict[str, dict]:
 def shipped_files(domain: str, problems: list[str]) -> tuple[str, list[str]]:
     """Paths of a shipped domain's domain file and named problem files (p01, ...; the
     generated level problems g01, ... are in its levels/ folder)."""
+    domain_file, files = _shipped_files(domain, tuple(problems))
+    return domain_file, list(files)
+
+
+@lru_cache(maxsize=1024)
+def _shipped_files(domain: str, problems: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """shipped_files, kept: a build asks each config's for every load of its worlds
+    (a fifth of a second of an acp build's driver, most of it in importlib and pathlib)."""
     entry = shipped_domains()[domain]
     root = Path(str(domains_root()))
     return (str(root / entry["domain_file"]),
-            [str(root / domain / ("levels" if p.startswith("g") else "problems") / f"{p}.pddl")
-             for p in problems])
+            tuple(str(root / domain / ("levels" if p.startswith("g") else "problems") /
+                      f"{p}.pddl") for p in problems))
 
 
 def shipped_problem_names(domain: str) -> list[str]:

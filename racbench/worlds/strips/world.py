@@ -159,10 +159,11 @@ def enumerate_ahead(domain_file: str, problem_file: str) -> None:
         world.warm()
 
 
-def _kept_space_file(world: "StripsWorld", max_states: int) -> Path | None:
+def _kept_space_file(world: "StripsWorld", max_states: int | None) -> Path | None:
     """Where `kept_spaces` keeps a problem's space (None outside it), named by what
     the space follows from: the domain, the problem's objects, initial state (its
-    numbers too: action costs read them), goal (grounding may read it), and the limit."""
+    numbers too: action costs read them), goal (grounding may read it), and the limit
+    (None: what follows from the problem alone, its grounding)."""
     folder = _spaces[0]
     if folder is None:
         return None
@@ -171,6 +172,20 @@ def _kept_space_file(world: "StripsWorld", max_states: int) -> Path | None:
             sorted(problem.init),
             sorted(problem.numeric_init.items()), repr(problem.goal), max_states)
     return folder / f"{hashlib.blake2b(repr(what).encode(), digest_size=16).hexdigest()}.pickle"
+
+
+def _ground(world: "StripsWorld") -> GroundTask:
+    """The world's problem grounded; inside `kept_spaces`, kept (pickled, as grounded)
+    by the first process to ground it and read back by the others: grounding acp's
+    problems again was half of the time a build's driver took to load each domain's
+    worlds (twice: to probe, then to make rows)."""
+    kept = _kept_space_file(world, None)
+    task = _read_kept(kept.with_suffix(".task")) if kept is not None else None
+    if not isinstance(task, GroundTask):
+        task = ground(world.domain, world.problem)
+        if kept is not None:
+            _keep(kept.with_suffix(".task"), task)
+    return task
 
 
 def _read_kept(path: Path):
@@ -289,7 +304,7 @@ class StripsWorld(World):
         self.domain_text = domain_text
         self.problem = problem
         self.label = label  # the problem's file stem (p01), used in ids and metadata
-        self.task: GroundTask = ground(domain, problem)
+        self.task: GroundTask = _ground(self)
         self.objects = dict(sorted(problem.objects.items()))
         self.static_atoms = sorted(self.task.static_atoms)
         self.goal = tuple(problem.goal)
