@@ -34,6 +34,15 @@ class Replay:
                 raise ValueError(say("history_invalid", step=i + 1, command=repr(command)))
         self.start = self.env.save()
 
+    @classmethod
+    def resumed(cls, sym: dict, env: ScienceEnv, start: tuple) -> "Replay":
+        """`sym`'s replay from an episode that already stood in its state and saved it
+        (`start`, of `env`): lab_twins.py steps a variation's episode once for many rows."""
+        replay = cls.__new__(cls)
+        replay.sym, replay.env, replay.start = sym, env, start
+        env.restore(start)
+        return replay
+
     def valid(self) -> list[str]:
         return [] if self.env.finished else self.env.valid_actions()
 
@@ -99,8 +108,9 @@ def bool_or_options(row: dict, sym: dict, claims: Claims, truth) -> None:
         claims.expect("answer", label, sym["answer"], say("label_vs_answer"))
 
 
-def check_projection(row: dict, sym: dict, claims: Claims) -> None:
-    replay = Replay(sym)
+def check_projection(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
+                     ) -> None:
+    replay = replay or Replay(sym)
     if not replay.run_all(_commands(sym), any_verb=False):
         claims.fail("label", say("actions_do_not_run", world="science"))
         return
@@ -113,16 +123,18 @@ def check_projection(row: dict, sym: dict, claims: Claims) -> None:
     bool_or_options(row, sym, claims, truth)
 
 
-def check_executability(row: dict, sym: dict, claims: Claims) -> None:
-    replay = Replay(sym)
+def check_executability(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
+                        ) -> None:
+    replay = replay or Replay(sym)
     bool_or_options(row, sym, claims,
                      lambda _: replay.run_all(_commands(sym), any_verb=False))
 
 
-def check_applicability(row: dict, sym: dict, claims: Claims) -> None:
+def check_applicability(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
+                        ) -> None:
     """The command asked about, after the row's actions if any (the commands typed since
     the state its context shows)."""
-    replay = Replay(sym)
+    replay = replay or Replay(sym)
     if not replay.run_all(_commands(sym), any_verb=False):
         claims.fail("label", say("actions_do_not_run", world="science"))
         return
@@ -130,13 +142,15 @@ def check_applicability(row: dict, sym: dict, claims: Claims) -> None:
                      and not subject[0].startswith(LEFT_OUT_VERBS))
 
 
-def check_progression(row: dict, sym: dict, claims: Claims) -> None:
+def check_progression(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
+                      ) -> None:
     check_projection(row, {**sym, "subject": [{"atom": sym["subject"], "positive": True}]}
-                     if sym["form"] == "bool" else sym, claims)
+                     if sym["form"] == "bool" else sym, claims, replay)
 
 
-def check_planning(row: dict, sym: dict, claims: Claims) -> None:
-    replay = Replay(sym)
+def check_planning(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
+                   ) -> None:
+    replay = replay or Replay(sym)
     if not replay.env.decided():
         claims.fail("label", say("readings_do_not_decide"))
         return
@@ -153,12 +167,13 @@ def observed_since(sym: dict) -> tuple[list[str], list[str]]:
     return commands[:len(commands) - observed], commands[len(commands) - observed:]
 
 
-def check_goal_recognition(row: dict, sym: dict, claims: Claims) -> None:
+def check_goal_recognition(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
+                           ) -> None:
     """The observations begin a shortest solution: the state's distance (proven with
     the gold trajectory's last commands as witness), minus their number, is the
     distance after them; the stored optimal plan length is the state's distance. With
     commands typed since the state shown, the state is the one they lead to."""
-    replay = Replay(sym)
+    replay = replay or Replay(sym)
     if not replay.env.decided():
         claims.fail("label", say("readings_do_not_decide"))
         return
@@ -199,10 +214,11 @@ REPLAY_CHECKS = {
 }
 
 
-def check_science_row(row: dict, sym: dict, claims: Claims) -> None:
+def check_science_row(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
+                      ) -> None:
     """Replay a science-lab row with its family's checker (a family without one is
-    reported as skipped)."""
+    reported as skipped); `replay`: the row's, already stepped (Replay.resumed)."""
     checker = REPLAY_CHECKS.get(sym.get("family"))
     if checker is None:
         raise Skip(say("no_replay_checker", world="science", family=sym.get("family")))
-    checker(row, sym, claims)
+    checker(row, sym, claims, replay)
