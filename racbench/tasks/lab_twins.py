@@ -82,7 +82,8 @@ def _holds(world, sym: dict) -> bool:
         return True
     claims = Claims()
     try:
-        check_science_row({}, sym, claims, Replay.resumed(sym, replays.env, start))
+        check_science_row({}, sym, claims,
+                          Replay.resumed(sym, replays.env, start, replays.distances))
     except (Skip, ValueError):
         return True
     return not claims.problems
@@ -91,7 +92,9 @@ def _holds(world, sym: dict) -> bool:
 class _Replays:
     """Verify's replay of a variation (racbench/checks/verify/replay.py), stepped once:
     one fresh episode, saved after each command of the histories asked, so a look-alike
-    asked again or a longer one is resumed there, not replayed from the start."""
+    asked again or a longer one is resumed there, not replayed from the start; and the
+    distances to done its goal-recognition checks worked out (a look-alike's is the same
+    for every question asked there, and tries every command)."""
 
     def __init__(self, sym: dict):
         from racbench.checks.verify.replay import Replay
@@ -99,6 +102,7 @@ class _Replays:
         self.replay = Replay({**sym, "history": []})
         self.env = self.replay.env
         self.saved: dict[tuple[str, ...], tuple | None] = {(): self.replay.start}
+        self.distances = self.replay.distances  # (commands carried out, witness) -> distance
 
     def start(self, history: tuple[str, ...]) -> tuple | None:
         """The episode saved in `history`'s state, None if the simulator does not take
@@ -109,6 +113,7 @@ class _Replays:
         at = self.saved[history[:n]]
         if at is not None and n < len(history):
             self.env.restore(at)
+            self.replay.at = history[:n]
         for i in range(n, len(history)):
             if at is not None:
                 at = self.env.save() if self.replay.runs(history[i]) else None

@@ -23,25 +23,36 @@ from racbench.worlds.science.trajectory import gold_trajectory
 
 
 class Replay:
-    """A fresh episode stepped through a row's history; `save`/`restore` return to it."""
+    """A fresh episode stepped through a row's history; `save`/`restore` return to it.
+    `at`: the commands it carried out since the reset (what its state is, to the
+    simulator), which `distances` are kept by."""
 
     def __init__(self, sym: dict):
         self.sym = sym
         self.env = ScienceEnv(sym["task"], int(sym["variation"]), sym["simplifications"])
         self.env.reset()
+        self.at: tuple[str, ...] = ()
+        self.distances: dict = {}
         for i, command in enumerate(sym["history"]):
             if not self.runs(command):
                 raise ValueError(say("history_invalid", step=i + 1, command=repr(command)))
-        self.start = self.env.save()
+        self.mark()
 
     @classmethod
-    def resumed(cls, sym: dict, env: ScienceEnv, start: tuple) -> "Replay":
+    def resumed(cls, sym: dict, env: ScienceEnv, start: tuple, distances: dict) -> "Replay":
         """`sym`'s replay from an episode that already stood in its state and saved it
-        (`start`, of `env`): lab_twins.py steps a variation's episode once for many rows."""
+        (`start`, of `env`), and the distances worked out in that episode so far:
+        lab_twins.py steps a variation's episode once for many rows."""
         replay = cls.__new__(cls)
-        replay.sym, replay.env, replay.start = sym, env, start
+        replay.sym, replay.env, replay.distances = sym, env, distances
+        replay.start, replay.at = start, tuple(sym["history"])
+        replay.start_at = replay.at
         env.restore(start)
         return replay
+
+    def mark(self) -> None:
+        """Where `run_all` starts from: here."""
+        self.start, self.start_at = self.env.save(), self.at
 
     def valid(self) -> list[str]:
         return [] if self.env.finished else self.env.valid_actions()
@@ -52,10 +63,12 @@ class Replay:
         if command not in self.valid() or (not any_verb and command.startswith(LEFT_OUT_VERBS)):
             return False
         self.env.step(command)
+        self.at += (command,)
         return True
 
     def run_all(self, commands, any_verb: bool = True) -> bool:
         self.env.restore(self.start)
+        self.at = self.start_at
         return all(self.runs(c, any_verb) for c in commands)
 
     def holds(self, atom) -> bool:
@@ -68,7 +81,13 @@ class Replay:
     def distance(self, witness=()) -> int | None:
         """Commands from the current state to completing the task if proven at most
         LAB_MAX_DISTANCE (see goal_recognition.lab_distance); None: at least 2, and not 2
-        by `witness`."""
+        by `witness`. Worked out once per state and witness (`distances`)."""
+        key = (self.at, tuple(witness))
+        if key not in self.distances:
+            self.distances[key] = self._distance(witness)
+        return self.distances[key]
+
+    def _distance(self, witness) -> int | None:
         if self.complete:
             return 0
         here = self.env.save()
@@ -184,7 +203,7 @@ def check_goal_recognition(row: dict, sym: dict, claims: Claims, replay: Replay 
     if not replay.run_all(since):
         claims.fail("label", say("actions_do_not_run", world="science"))
         return
-    replay.start = replay.env.save()
+    replay.mark()
     gold = [s["action"] for s in gold_trajectory(sym["task"], int(sym["variation"]),
                                                  sym["simplifications"])]
     total = replay.distance(gold[-LAB_MAX_DISTANCE:])
