@@ -393,7 +393,7 @@ def lab_truth(sym: dict, reasoner: LabReasoner | None = None) -> bool:
     family, commands = sym["family"], [a[0] for a in sym.get("actions") or []]
     if reasoner is not None:
         learned_rules(replay.env, reasoner.simplifications)
-        replay.start = replay.env.save()
+        replay.mark()
         commands = commands[:reasoner.horizon]
     subject = sym.get("subject")
     if family == "applicability":  # after the commands typed since the state shown, if any
@@ -408,7 +408,7 @@ def lab_truth(sym: dict, reasoner: LabReasoner | None = None) -> bool:
         length = len(observed)  # the rest of the sequence: run, changing nothing
         if not replay.run_all(since[:len(commands)]):
             return False
-        replay.start = replay.env.save()
+        replay.mark()
         total = replay.distance(gold[-LAB_MAX_DISTANCE:])
         if total is None or not replay.run_all(observed[:max(0, len(commands) - len(since))]):
             return False

@@ -35,14 +35,21 @@ def looks(world, state: tuple[str, ...]) -> tuple:
 
 def look_alikes(world, state: tuple[str, ...]) -> list[tuple[str, ...]]:
     """The gold path's prefixes other than `state` that look as `state` does (each
-    prefix's look worked out once per variation)."""
+    prefix's look worked out once per variation; a prefix alone in its look has none,
+    and a state off the path is looked at once: draws come back to the same few)."""
     by_look = world.__dict__.get("_by_look")
     if by_look is None:
-        gold, by_look = world.gold(), {}
+        gold, by_look, on_gold = world.gold(), {}, {}
         for step in range(len(gold) + 1):
-            by_look.setdefault(looks(world, gold[:step]), []).append(gold[:step])
-        world._by_look = by_look
-    return [s for s in by_look.get(looks(world, state), ()) if s != state]
+            on_gold[gold[:step]] = look = looks(world, gold[:step])
+            by_look.setdefault(look, []).append(gold[:step])
+        world._by_look, world._gold_looks, world._off_gold_looks = by_look, on_gold, {}
+    look = world._gold_looks.get(state)
+    if look is None:
+        look = world._off_gold_looks.get(state)
+        if look is None:
+            look = world._off_gold_looks[state] = looks(world, state)
+    return [s for s in by_look.get(look, ()) if s != state]
 
 
 def decided_by_text(world, q, symbolic) -> bool:
@@ -55,21 +62,60 @@ def decided_by_text(world, q, symbolic) -> bool:
         key = (twin, repr(sorted((k, v) for k, v in sym.items() if k not in ("history", "state"))))
         holds = checked.get(key)
         if holds is None:
-            holds = checked[key] = _holds(sym)
+            holds = checked[key] = _holds(world, sym)
         if not holds:
             return False
     return True
 
 
-def _holds(sym: dict) -> bool:
+def _holds(world, sym: dict) -> bool:
     """Whether the row's answer is the one verify re-derives from its symbolic form (a
     history the simulator cannot replay is no look-alike's row: it holds)."""
-    from racbench.checks.verify.replay import check_science_row
+    from racbench.checks.verify.replay import Replay, check_science_row
     from racbench.checks.verify.report import Claims, Skip
 
+    replays = world.__dict__.get("_replays")
+    if replays is None:
+        replays = world._replays = _Replays(sym)
+    start = replays.start(tuple(sym["history"]))
+    if start is None:
+        return True
     claims = Claims()
     try:
-        check_science_row({}, sym, claims)
+        check_science_row({}, sym, claims,
+                          Replay.resumed(sym, replays.env, start, replays.distances))
     except (Skip, ValueError):
         return True
     return not claims.problems
+
+
+class _Replays:
+    """Verify's replay of a variation (racbench/checks/verify/replay.py), stepped once:
+    one fresh episode, saved after each command of the histories asked, so a look-alike
+    asked again or a longer one is resumed there, not replayed from the start; and the
+    distances to done its goal-recognition checks worked out (a look-alike's is the same
+    for every question asked there, and tries every command)."""
+
+    def __init__(self, sym: dict):
+        from racbench.checks.verify.replay import Replay
+
+        self.replay = Replay({**sym, "history": []})
+        self.env = self.replay.env
+        self.saved: dict[tuple[str, ...], tuple | None] = {(): self.replay.start}
+        self.distances = self.replay.distances  # (commands carried out, witness) -> distance
+
+    def start(self, history: tuple[str, ...]) -> tuple | None:
+        """The episode saved in `history`'s state, None if the simulator does not take
+        its commands (Replay refuses such a history)."""
+        n = len(history)
+        while history[:n] not in self.saved:
+            n -= 1
+        at = self.saved[history[:n]]
+        if at is not None and n < len(history):
+            self.env.restore(at)
+            self.replay.at = history[:n]
+        for i in range(n, len(history)):
+            if at is not None:
+                at = self.env.save() if self.replay.runs(history[i]) else None
+            self.saved[history[:i + 1]] = at
+        return at

@@ -23,16 +23,36 @@ from racbench.worlds.science.trajectory import gold_trajectory
 
 
 class Replay:
-    """A fresh episode stepped through a row's history; `save`/`restore` return to it."""
+    """A fresh episode stepped through a row's history; `save`/`restore` return to it.
+    `at`: the commands it carried out since the reset (what its state is, to the
+    simulator), which `distances` are kept by."""
 
     def __init__(self, sym: dict):
         self.sym = sym
         self.env = ScienceEnv(sym["task"], int(sym["variation"]), sym["simplifications"])
         self.env.reset()
+        self.at: tuple[str, ...] = ()
+        self.distances: dict = {}
         for i, command in enumerate(sym["history"]):
             if not self.runs(command):
                 raise ValueError(say("history_invalid", step=i + 1, command=repr(command)))
-        self.start = self.env.save()
+        self.mark()
+
+    @classmethod
+    def resumed(cls, sym: dict, env: ScienceEnv, start: tuple, distances: dict) -> "Replay":
+        """`sym`'s replay from an episode that already stood in its state and saved it
+        (`start`, of `env`), and the distances worked out in that episode so far:
+        lab_twins.py steps a variation's episode once for many rows."""
+        replay = cls.__new__(cls)
+        replay.sym, replay.env, replay.distances = sym, env, distances
+        replay.start, replay.at = start, tuple(sym["history"])
+        replay.start_at = replay.at
+        env.restore(start)
+        return replay
+
+    def mark(self) -> None:
+        """Where `run_all` starts from: here."""
+        self.start, self.start_at = self.env.save(), self.at
 
     def valid(self) -> list[str]:
         return [] if self.env.finished else self.env.valid_actions()
@@ -43,10 +63,12 @@ class Replay:
         if command not in self.valid() or (not any_verb and command.startswith(LEFT_OUT_VERBS)):
             return False
         self.env.step(command)
+        self.at += (command,)
         return True
 
     def run_all(self, commands, any_verb: bool = True) -> bool:
         self.env.restore(self.start)
+        self.at = self.start_at
         return all(self.runs(c, any_verb) for c in commands)
 
     def holds(self, atom) -> bool:
@@ -59,7 +81,13 @@ class Replay:
     def distance(self, witness=()) -> int | None:
         """Commands from the current state to completing the task if proven at most
         LAB_MAX_DISTANCE (see goal_recognition.lab_distance); None: at least 2, and not 2
-        by `witness`."""
+        by `witness`. Worked out once per state and witness (`distances`)."""
+        key = (self.at, tuple(witness))
+        if key not in self.distances:
+            self.distances[key] = self._distance(witness)
+        return self.distances[key]
+
+    def _distance(self, witness) -> int | None:
         if self.complete:
             return 0
         here = self.env.save()
@@ -99,8 +127,9 @@ def bool_or_options(row: dict, sym: dict, claims: Claims, truth) -> None:
         claims.expect("answer", label, sym["answer"], say("label_vs_answer"))
 
 
-def check_projection(row: dict, sym: dict, claims: Claims) -> None:
-    replay = Replay(sym)
+def check_projection(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
+                     ) -> None:
+    replay = replay or Replay(sym)
     if not replay.run_all(_commands(sym), any_verb=False):
         claims.fail("label", say("actions_do_not_run", world="science"))
         return
@@ -113,16 +142,18 @@ def check_projection(row: dict, sym: dict, claims: Claims) -> None:
     bool_or_options(row, sym, claims, truth)
 
 
-def check_executability(row: dict, sym: dict, claims: Claims) -> None:
-    replay = Replay(sym)
+def check_executability(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
+                        ) -> None:
+    replay = replay or Replay(sym)
     bool_or_options(row, sym, claims,
                      lambda _: replay.run_all(_commands(sym), any_verb=False))
 
 
-def check_applicability(row: dict, sym: dict, claims: Claims) -> None:
+def check_applicability(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
+                        ) -> None:
     """The command asked about, after the row's actions if any (the commands typed since
     the state its context shows)."""
-    replay = Replay(sym)
+    replay = replay or Replay(sym)
     if not replay.run_all(_commands(sym), any_verb=False):
         claims.fail("label", say("actions_do_not_run", world="science"))
         return
@@ -130,13 +161,15 @@ def check_applicability(row: dict, sym: dict, claims: Claims) -> None:
                      and not subject[0].startswith(LEFT_OUT_VERBS))
 
 
-def check_progression(row: dict, sym: dict, claims: Claims) -> None:
+def check_progression(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
+                      ) -> None:
     check_projection(row, {**sym, "subject": [{"atom": sym["subject"], "positive": True}]}
-                     if sym["form"] == "bool" else sym, claims)
+                     if sym["form"] == "bool" else sym, claims, replay)
 
 
-def check_planning(row: dict, sym: dict, claims: Claims) -> None:
-    replay = Replay(sym)
+def check_planning(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
+                   ) -> None:
+    replay = replay or Replay(sym)
     if not replay.env.decided():
         claims.fail("label", say("readings_do_not_decide"))
         return
@@ -153,12 +186,13 @@ def observed_since(sym: dict) -> tuple[list[str], list[str]]:
     return commands[:len(commands) - observed], commands[len(commands) - observed:]
 
 
-def check_goal_recognition(row: dict, sym: dict, claims: Claims) -> None:
+def check_goal_recognition(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
+                           ) -> None:
     """The observations begin a shortest solution: the state's distance (proven with
     the gold trajectory's last commands as witness), minus their number, is the
     distance after them; the stored optimal plan length is the state's distance. With
     commands typed since the state shown, the state is the one they lead to."""
-    replay = Replay(sym)
+    replay = replay or Replay(sym)
     if not replay.env.decided():
         claims.fail("label", say("readings_do_not_decide"))
         return
@@ -169,7 +203,7 @@ def check_goal_recognition(row: dict, sym: dict, claims: Claims) -> None:
     if not replay.run_all(since):
         claims.fail("label", say("actions_do_not_run", world="science"))
         return
-    replay.start = replay.env.save()
+    replay.mark()
     gold = [s["action"] for s in gold_trajectory(sym["task"], int(sym["variation"]),
                                                  sym["simplifications"])]
     total = replay.distance(gold[-LAB_MAX_DISTANCE:])
@@ -199,10 +233,11 @@ REPLAY_CHECKS = {
 }
 
 
-def check_science_row(row: dict, sym: dict, claims: Claims) -> None:
+def check_science_row(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
+                      ) -> None:
     """Replay a science-lab row with its family's checker (a family without one is
-    reported as skipped)."""
+    reported as skipped); `replay`: the row's, already stepped (Replay.resumed)."""
     checker = REPLAY_CHECKS.get(sym.get("family"))
     if checker is None:
         raise Skip(say("no_replay_checker", world="science", family=sym.get("family")))
-    checker(row, sym, claims)
+    checker(row, sym, claims, replay)
