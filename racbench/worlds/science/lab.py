@@ -212,7 +212,8 @@ class ScienceLab(World):
         return node.commands
 
     def _facts(self) -> frozenset[tuple]:
-        return frozenset(f for f in iter_facts(self._env.world) if f[0] in QUESTION_PREDICATES)
+        return frozenset(f for f in iter_facts(self._env.world, measures=False)
+                         if f[0] in QUESTION_PREDICATES)
 
     def _view(self) -> tuple[str, str]:
         return self._env.look(), self._env.inventory()
