@@ -141,6 +141,7 @@ class ScienceLab(World):
         self._root.saved = self._env.save()
         self._nodes: OrderedDict[tuple, _Node] = OrderedDict()
         self._places: dict[tuple, tuple | None] = {}  # state -> `place_view`
+        self._changing: dict[tuple, tuple] = {}  # valid commands -> those changing the world
 
     # -- the running episode ---------------------------------------------------------------
     def _node(self, state: tuple[str, ...]) -> _Node:
@@ -208,7 +209,14 @@ class ScienceLab(World):
         if node.commands is None:
             valid = self.valid(state)
             node = self._node(state)
-            node.commands = tuple([a for a in valid if not a.startswith(LEFT_OUT_VERBS)])
+            # states alike in view list the same commands: filtered once for all of them
+            commands = self._changing.get(valid)
+            if commands is None:
+                if len(self._changing) >= REMEMBERED:
+                    self._changing.clear()
+                commands = self._changing[valid] = tuple(
+                    [a for a in valid if not a.startswith(LEFT_OUT_VERBS)])
+            node.commands = commands
         return node.commands
 
     def _facts(self) -> frozenset[tuple]:
