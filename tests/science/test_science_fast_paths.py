@@ -140,3 +140,38 @@ def test_a_views_key_holds_every_slot_the_templates_may_read():
     v = describe.View(env.world.agent_room())
     assert len(v.key) == len(describe.View.__slots__) - 1
     assert v.key[describe.View.__slots__.index("contents")] == tuple(c.key for c in v.contents)
+
+
+@pytest.mark.parametrize("task", ["boil", "power-component", "grow-plant", "chemistry-mix"])
+def test_a_labs_states_show_and_read_as_worked_out_afresh(task):
+    """A lab keeps, for each state a seeded walk passes, what is shown there, its facts
+    and what commands mean there, the scope worked out only once a command is read there
+    (often after the walk moved on): each is what a fresh episode replaying the state
+    shows, holds and reads."""
+    from racbench.worlds.science.facts import iter_facts
+    from racbench.worlds.science.lab import QUESTION_PREDICATES, ScienceLab
+    from racbench.worlds.science.parser import parse
+
+    lab = ScienceLab(task, 1)
+    rng = random.Random(f"{task}-lab")
+    states = [lab.walk((), rng, rng.randint(1, 5)) for _ in range(6)]
+    unread = [state for state in states if lab._node(state).scope is None]
+    assert unread   # walk ends: nothing read there yet
+    for state in states:   # read after every state was reached: scopes made by going back
+        env = ScienceEnv(task, 1)
+        env.reset()
+        for command in state:
+            env.act(command)
+        fresh = Scope(env.world)
+        room = env.world.agent_room()
+        shown = {t.uid: t.name for t in fresh.things}
+        shown.update((r.uid, r.name) for r in [room] + [o for _, o in env.world.doors_of(room)])
+        assert lab._node(state).shown == shown
+        assert lab.facts(state) == frozenset(f for f in iter_facts(env.world)
+                                             if f[0] in QUESTION_PREDICATES)
+        for command in env.valid_actions()[::7]:
+            found = parse(command, fresh).candidates
+            meant = lab._meaning(lab._node(state), command)
+            assert (meant is None) == (len(found) != 1), command
+            if meant is not None:
+                assert meant[0] == found[0].key(), command

@@ -176,6 +176,12 @@ class ScienceEnv:
         episode showed (view_key) has its scope."""
         return self._view()[0]
 
+    def known_scope(self):
+        """The scope if already worked out for the world as it is now, else None (a caller
+        that may never read a command here need not pay for one)."""
+        hit = self._cache.get("view")
+        return hit[1][0] if hit is not None and hit[0] == self.world.version else None
+
     def _view(self) -> list:
         return self._cached("view", self._find_view)
 

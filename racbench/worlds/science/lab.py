@@ -35,6 +35,7 @@ from racbench.worlds.science.describe import look_elsewhere
 from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.facts import iter_facts
 from racbench.worlds.science.parser import parse
+from racbench.worlds.science.scope import in_view
 from racbench.worlds.science.text import say
 from racbench.worlds.science.trajectory import gold_trajectory
 from racbench.worlds.science.world import THING
@@ -58,15 +59,19 @@ class _Node:
     state and seldom returned to (a quarter of a survey's states are never saved), and
     is then reached again from the saved state before it."""
 
-    __slots__ = ("saved", "scope", "room", "shown", "commands", "facts", "view", "meanings",
-                 "valid", "complete", "said", "answers")
+    __slots__ = ("state", "saved", "scope", "room", "shown", "commands", "facts", "view",
+                 "meanings", "valid", "complete", "said", "answers")
 
-    def __init__(self, env: ScienceEnv):
-        world, scope = env.world, env.scope
+    def __init__(self, env: ScienceEnv, state: tuple[str, ...]):
+        world = env.world
         room = world.agent_room()
-        self.saved, self.scope, self.room = None, scope, room.uid
-        self.shown = {t.uid: t.name for t in scope.things}
-        self.shown.update((r.uid, r.name) for r in [room] + [o for _, o in world.doors_of(room)])
+        doors = world.doors_of(room)
+        # the scope only if already worked out here: a walk's end is often only looked at
+        # (its facts, what is shown), never read a command in (`ScienceLab._scope`)
+        self.state, self.saved, self.scope, self.room = state, None, env.known_scope(), room.uid
+        self.shown = {t.uid: t.name for t in in_view(room)}
+        self.shown.update((d.uid, d.name) for d, _ in doors)
+        self.shown.update((r.uid, r.name) for r in [room] + [o for _, o in doors])
         self.commands = self.facts = self.view = None
         self.meanings: dict = {}
         self.valid = None  # every command the simulator takes there (focus, look... too)
@@ -132,10 +137,11 @@ class ScienceLab(World):
         self.initial: tuple[str, ...] = ()
         self._at: tuple[str, ...] = ()
         self._gold: tuple[str, ...] | None = None
-        self._root = _Node(self._env)
+        self._root = _Node(self._env, ())
         self._root.saved = self._env.save()
         self._nodes: OrderedDict[tuple, _Node] = OrderedDict()
         self._places: dict[tuple, tuple | None] = {}  # state -> `place_view`
+        self._changing: dict[tuple, tuple] = {}  # valid commands -> those changing the world
 
     # -- the running episode ---------------------------------------------------------------
     def _node(self, state: tuple[str, ...]) -> _Node:
@@ -166,7 +172,7 @@ class ScienceLab(World):
                 self._remember(at).said = said
         self._at = state
         if state and state not in self._nodes:  # stood here, but forgotten since
-            self._nodes[state] = _Node(self._env)
+            self._nodes[state] = _Node(self._env, state)
 
     def _leave(self, state: tuple[str, ...]) -> _Node:
         """The node of `state`, where the episode stands and is about to type a command,
@@ -178,7 +184,7 @@ class ScienceLab(World):
 
     def _remember(self, state: tuple[str, ...]) -> _Node:
         """A node for the episode standing in `state`, remembered (the oldest forgotten)."""
-        node = self._nodes[state] = _Node(self._env)
+        node = self._nodes[state] = _Node(self._env, state)
         if len(self._nodes) > REMEMBERED:
             self._nodes.popitem(last=False)
         return node
@@ -203,11 +209,19 @@ class ScienceLab(World):
         if node.commands is None:
             valid = self.valid(state)
             node = self._node(state)
-            node.commands = tuple([a for a in valid if not a.startswith(LEFT_OUT_VERBS)])
+            # states alike in view list the same commands: filtered once for all of them
+            commands = self._changing.get(valid)
+            if commands is None:
+                if len(self._changing) >= REMEMBERED:
+                    self._changing.clear()
+                commands = self._changing[valid] = tuple(
+                    [a for a in valid if not a.startswith(LEFT_OUT_VERBS)])
+            node.commands = commands
         return node.commands
 
     def _facts(self) -> frozenset[tuple]:
-        return frozenset(f for f in iter_facts(self._env.world) if f[0] in QUESTION_PREDICATES)
+        return frozenset(f for f in iter_facts(self._env.world, measures=False)
+                         if f[0] in QUESTION_PREDICATES)
 
     def _view(self) -> tuple[str, str]:
         return self._env.look(), self._env.inventory()
@@ -575,11 +589,20 @@ class ScienceLab(World):
         """(the action `command` reads as in the node's scope, the uids it names), or None
         if it reads as nothing or as several actions there."""
         if command not in node.meanings:
-            found = parse(command, node.scope).candidates
+            found = parse(command, self._scope(node)).candidates
             node.meanings[command] = None if len(found) != 1 else (
                 found[0].key(), frozenset(_arg_uid(a) for a in found[0].args
                                           if not isinstance(a, int)))
         return node.meanings[command]
+
+    def _scope(self, node: _Node):
+        """The node's scope (scope.Scope), worked out the first time a command is read
+        there: the episode is brought back to its state for it."""
+        if node.scope is None:
+            if self._at != node.state:
+                self._go(node.state)
+            node.scope = self._env.scope
+        return node.scope
 
     def render_state(self, state: tuple[str, ...], text, rng) -> str:
         """The room and the inventory as the agent sees them, and the connections of what

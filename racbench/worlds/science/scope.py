@@ -106,6 +106,19 @@ def has_terminals(thing) -> bool:
     return thing.portable and thing.living is None and not thing.container and thing.state == "solid"
 
 
+def in_view(room) -> list:
+    """The things in view in `room` (doors aside), in the order the agent sees them: what
+    a scope names, and all a lab's state needs of one it may never read a command in."""
+    things: list = []
+    stack = list(reversed(room.contents))
+    while stack:
+        t = stack.pop()
+        things.append(t)
+        if t.kind == AGENT or (t.container and t.is_open) or (t.living == "plant" and t.contents):
+            stack.extend(reversed(t.contents))   # what a plant bears hangs on it, in view
+    return things
+
+
 class Scope:
     __slots__ = ("things", "canon", "refs", "_terminals", "rooms", "room",
                  "contents", "holder_words")
@@ -113,13 +126,7 @@ class Scope:
     def __init__(self, world: World):
         room = world.agent_room()
         self.room = room
-        things: list = []
-        stack = list(reversed(room.contents))
-        while stack:
-            t = stack.pop()
-            things.append(t)
-            if t.kind == AGENT or (t.container and t.is_open) or (t.living == "plant" and t.contents):
-                stack.extend(reversed(t.contents))   # what a plant bears hangs on it, in view
+        things = in_view(room)
         doors = [d for d, _ in world.doors_of(room)]
         self.things = things + doors
         # what each holds now: a command is read in a scope kept for a state the world has
