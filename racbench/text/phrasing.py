@@ -42,12 +42,22 @@ class Macros:
 
     def __getattr__(self, name: str):
         value = getattr(self._module, name)
-        if isinstance(value, Macro) and not (
-                value.caller or value.catch_kwargs or value.catch_varargs
-                or value._default_autoescape or value._environment.is_async):
+        if isinstance(value, Macro) and _plain(value):
             value = _straight(value)
         setattr(self, name, value)  # found once
         return value
+
+
+def _plain(macro: Macro) -> bool:
+    """Whether `macro` can be called straight: plain, and built by a jinja whose Macro
+    keeps what `_straight` reads (private names: a jinja that renames them is simply
+    called as usual)."""
+    try:
+        return (callable(macro._func) and isinstance(macro._argument_count, int)
+                and not (macro.caller or macro.catch_kwargs or macro.catch_varargs
+                         or macro._default_autoescape or macro._environment.is_async))
+    except AttributeError:
+        return False
 
 
 def _straight(macro: Macro):
