@@ -21,29 +21,29 @@ ROOT = Path(__file__).resolve().parents[1]
 # out eighteenth, though it is one of the longest files.
 SLOW_FIRST = [
     "tests/science/test_reference_scienceworld.py",  # 90.1 (ScienceWorld's JVM included)
-    "tests/test_levels_lab_goal.py",  # 90.5 loaded (stop 43: the twin check; lab-twins2 cut its GR part about a third)
     "tests/test_ray_engine.py",  # 45.9 with Ray's processes (a cgroup said 85.6 last stop)
     "tests/test_benchmarks.py",  # 70.1 (79.4 before this branch)
     "tests/test_build.py",  # 56.2
-    "tests/test_levels_lab.py",  # 71.6 loaded (stop 43; 29.8 before the twin check)
     "tests/science/test_lab_families.py",  # 56.1
     "tests/test_golden_acp.py",  # 45 (its build 42.8; golden small was 52.5 in one file)
     "tests/test_docs.py",  # 49.3
     "tests/test_verification.py",  # 47.6
+    "tests/test_levels_lab_goal.py",  # 45.8 loaded (84.3 before suite-cut: one variation, rows drawn once)
     "tests/test_adl_families.py",  # 45.9
     "tests/acp/test_leaks.py",  # 42.7
     "tests/test_next_observation.py",  # 38.1
     "tests/test_implicit_worlds.py",  # 37.9
     "tests/test_phrasing_file.py",  # 37.2
     "tests/science/test_reference_thermo.py",  # 32.9
+    "tests/test_levels_lab.py",  # 32.8 loaded (72.0 before suite-cut: surveys shared, fewer variations)
     "tests/science/test_scienceworld_gold_paths.py",  # 31.6
-    "tests/acp/test_cli.py",  # 29.4
     "tests/test_bad_input.py",  # 27.4
     "tests/test_fd_check.py",  # 27.0
     "tests/test_build_resume.py",  # 27.0
     "tests/test_user_messages.py",  # 25.3
     "tests/test_lm_eval_export.py",  # 24.0
     "tests/test_domains.py",  # 23.4
+    "tests/acp/test_cli.py",  # 23.1 loaded (38.4 before suite-cut: refusals in-process)
     "tests/test_levels_strips.py",  # 19.4
     "tests/test_competition.py",  # 19.1
     "tests/test_inspect_export.py",  # 17.2

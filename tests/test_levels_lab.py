@@ -9,11 +9,10 @@ import re
 
 import pytest
 
-import racbench
 from racbench.checks.verify.dataset import verify_row
 from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.training.levels import LAB_LEVELS, LEVELS, level_config
-from test_levels_lab_history import FirstVariations, read_by_two_nodes
+from test_levels_lab_history import Drawn, FirstVariations, read_by_two_nodes
 
 LAB_FAMILIES = [f for f, fam in FAMILIES.items() if "science" in fam.worlds
                 and "bool" in fam.forms and f not in OWN_CONFIG]
@@ -40,7 +39,8 @@ def test_every_lab_family_has_the_tables_knobs_at_every_level(family):
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_streams_lab_rows_carry_their_levels_knobs(level):
     simplifications, lengths = LAB_LEVELS[LEVELS.index(level)]
-    rows = racbench.stream("projection@science/boil", seed=1, level=level).rows(
+    # the first train variations, not all 14: the knobs are the level's on any of them
+    rows = FirstVariations("projection@science/boil", seed=1, level=level).rows(
         0, 2 * len(lengths))
     seen = set()
     for row in rows:
@@ -193,8 +193,12 @@ class _FirstVariations(FirstVariations):
     variations = 3
 
 
-def _planning_rows(task: str, level: str, n: int, seed: int = 0) -> list[dict]:
-    return _FirstVariations(f"planning@science/{task}", seed=seed, level=level).rows(0, n)
+_DRAWN = Drawn(_FirstVariations)
+
+
+def _planning_rows(task: str, level: str, n: int) -> list[dict]:
+    """Planning's first `n` rows (seed 0) on `task` at `level`, drawn once a module."""
+    return _DRAWN.rows(f"planning@science/{task}", level, n)
 
 
 @pytest.mark.parametrize("task", ["chemistry-mix", "find-living-thing"])
@@ -211,8 +215,8 @@ def test_planning_is_asked_at_hard_and_expert_with_labels_verify_rederives(task)
 
 def test_planning_rows_are_the_same_bytes_for_any_number_of_readers():
     key = "planning@science/chemistry-mix"
-    reference = _FirstVariations(key, seed=3, level="hard").rows(0, 6)
-    assert read_by_two_nodes(_FirstVariations(key, seed=3, level="hard"), 6) == reference
+    reference = _planning_rows("chemistry-mix", "hard", 6)  # drawn in one process
+    assert read_by_two_nodes(_FirstVariations(key, seed=0, level="hard"), 6) == reference
 
 
 def test_the_docs_level_table_states_the_labs_knobs():

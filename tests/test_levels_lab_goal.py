@@ -17,15 +17,18 @@ from racbench.checks.verify.replay import Replay, observed_since
 from racbench.tasks.options import EARLIER_STATE_FAMILIES, LAB_MAX_DISTANCE
 from racbench.training.levels import LAB_HISTORIES, LAB_LEVELS, LEVELS, level_config
 from racbench.worlds.science.trajectory import gold_trajectory
-from test_levels_lab_history import (FirstVariations, printed_under_another_hash_seed,
+from test_levels_lab_history import (Drawn, FirstVariation, printed_under_another_hash_seed,
                                      read_by_two_nodes)
 
 FAMILY, TASK = "goal_recognition", "boil"
 KEY = f"{FAMILY}@science/{TASK}"
 
 
-def _rows(level: str, n: int, seed: int = 0) -> list[dict]:
-    return FirstVariations(KEY, seed=seed, level=level).rows(0, n)
+_DRAWN = Drawn(FirstVariation)
+
+
+def _rows(level: str, n: int) -> list[dict]:
+    return _DRAWN.rows(KEY, level, n)
 
 
 def test_the_table_asks_one_observed_command_after_the_levels_history():
@@ -100,8 +103,8 @@ def _digest(rows: list[dict]) -> str:
 
 
 def test_the_stream_is_the_same_bytes_for_any_number_of_readers_and_hash_seed():
-    reference = FirstVariations(KEY, seed=4, level="expert").rows(0, 4)
-    assert read_by_two_nodes(FirstVariations(KEY, seed=4, level="expert"), 4) == reference
+    reference = _rows("expert", 4)  # the boil test's rows, drawn in this process
+    assert read_by_two_nodes(FirstVariation(KEY, seed=0, level="expert"), 4) == reference
     code = ("import sys; sys.path.insert(0, 'tests'); from test_levels_lab_goal import "
-            "_digest, _rows; print(_digest(_rows('expert', 4, seed=4)))")
+            "_digest, _rows; print(_digest(_rows('expert', 4)))")
     assert printed_under_another_hash_seed(code) == _digest(reference) + "\n"

@@ -10,8 +10,16 @@ import json
 import pytest
 
 from racbench.checks.verify.dataset import verify_row
-from test_levels_lab import _planning_rows
-from test_levels_lab_history import read_by_two_nodes
+from test_levels_lab import _FirstVariations
+from test_levels_lab_history import Drawn, read_by_two_nodes
+
+_DRAWN = Drawn(_FirstVariations)
+
+
+def _planning_rows(task: str, level: str, n: int) -> list[dict]:
+    """Planning's first `n` rows (seed 0) on `task` at `level`, drawn once a module."""
+    return _DRAWN.rows(f"planning@science/{task}", level, n)
+
 
 LIFESPAN = ("lifespan-longest-lived", "lifespan-shortest-lived",
             "lifespan-longest-lived-then-shortest-lived")
@@ -89,11 +97,9 @@ def test_planning_is_asked_at_hard_with_labels_verify_rederives(task):
 
 
 def test_lifespan_planning_rows_are_the_same_bytes_for_any_number_of_readers():
-    from test_levels_lab import _FirstVariations
-
     key = "planning@science/lifespan-longest-lived"
-    reference = _FirstVariations(key, seed=3, level="hard").rows(0, 6)
-    assert read_by_two_nodes(_FirstVariations(key, seed=3, level="hard"), 6) == reference
+    reference = _planning_rows("lifespan-longest-lived", "hard", 6)  # drawn in one process
+    assert read_by_two_nodes(_FirstVariations(key, seed=0, level="hard"), 6) == reference
 
 
 @pytest.mark.parametrize("task, level", [("grow-fruit", "medium"), ("grow-fruit", "hard"),

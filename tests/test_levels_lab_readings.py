@@ -18,7 +18,7 @@ from racbench.tasks.config import TaskConfig
 from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.lab import lab
 from racbench.worlds.science.tasks.measurement import told_side
-from test_levels_lab_history import FirstVariations, read_by_two_nodes
+from test_levels_lab_history import Drawn, FirstVariations, read_by_two_nodes
 
 READ = ("use-thermometer", "measure-melting-point-unknown-substance",
         "inclined-plane-determine-angle", "inclined-plane-friction-unnamed-surfaces")
@@ -27,6 +27,14 @@ REPLY = "The thermometer measures a temperature of "
 
 class ThreeVariations(FirstVariations):
     variations = 3
+
+
+_DRAWN = Drawn(ThreeVariations)
+
+
+def _rows(family: str, level: str, n: int) -> list[dict]:
+    """The first `n` rows (seed 0) of `family` on use-thermometer, drawn once a module."""
+    return _DRAWN.rows(f"{family}@science/use-thermometer", level, n)
 
 
 @pytest.mark.parametrize("family", ["planning", "goal_recognition"])
@@ -82,7 +90,7 @@ def test_melting_readings_decide_only_what_they_tell():
 @pytest.mark.parametrize("family,level", [("planning", "easy"), ("planning", "hard"),
                                           ("goal_recognition", "medium")])
 def test_rows_show_the_readings_and_verify_rederives_them(family, level):
-    rows = ThreeVariations(f"{family}@science/use-thermometer", seed=0, level=level).rows(0, 6)
+    rows = _rows(family, level, 6)
     assert {r["label"] for r in rows} == {0, 1}
     for row in rows:
         sym = json.loads(row["symbolic"])
@@ -97,7 +105,7 @@ def test_verify_refuses_a_row_asked_before_the_reading():
     """A planning row whose history stops before the reading, its sequence the rest of
     the gold path (which completes the task: the label replays true), is refused: its
     context could not tell which box."""
-    row = ThreeVariations("planning@science/use-thermometer", seed=0, level="easy").rows(0, 1)[0]
+    row = _rows("planning", "easy", 1)[0]
     sym = json.loads(row["symbolic"])
     gold = lab(sym["task"], int(sym["variation"]), sym["simplifications"]).gold()
     at = next(i for i, c in enumerate(gold) if c.startswith("use thermometer"))
@@ -108,7 +116,6 @@ def test_verify_refuses_a_row_asked_before_the_reading():
 
 
 def test_planning_rows_are_the_same_bytes_for_any_number_of_readers():
-    stream = ThreeVariations("planning@science/use-thermometer", seed=2, level="medium")
-    reference = stream.rows(0, 4)
-    again = ThreeVariations("planning@science/use-thermometer", seed=2, level="medium")
+    reference = _rows("planning", "hard", 4)  # drawn in one process
+    again = ThreeVariations("planning@science/use-thermometer", seed=0, level="hard")
     assert read_by_two_nodes(again, 4) == reference

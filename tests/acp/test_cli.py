@@ -5,8 +5,12 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pyarrow.parquet as pq
+from click.testing import CliRunner
+
+from racbench.cli import main
 
 from racbench.worlds.strips.shipped import shipped_files
 
@@ -14,6 +18,15 @@ from racbench.worlds.strips.shipped import shipped_files
 def racbench(*args):
     return subprocess.run([sys.executable, "-m", "racbench.cli", *map(str, args)],
                           capture_output=True, text=True)
+
+
+def racbench_here(*args):
+    """The CLI run in this process (click's runner: the console script's code path, as
+    tests/test_bad_input.py runs it), for the refusals: a process each would pay
+    Python's, racbench's and pyarrow's start. Gives returncode and stderr as `racbench`."""
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    return SimpleNamespace(returncode=result.exit_code, stderr=result.stderr,
+                           stdout=result.stdout)
 
 
 def user_files(tmp_path: Path, n: int = 3, first: int = 1) -> tuple[Path, list[Path]]:
@@ -59,8 +72,8 @@ def test_syntax_error_names_file_line_and_column(tmp_path):
     domain, problems = user_files(tmp_path, 1)
     text = domain.read_text().replace("(:action move", "(:action move (", 1)
     domain.write_text(text)
-    r = racbench("generate", "applicability", "--domain-file", domain, "--problem-file",
-                 problems[0], "-n", 4, "--out", tmp_path / "o")
+    r = racbench_here("generate", "applicability", "--domain-file", domain,
+                      "--problem-file", problems[0], "-n", 4, "--out", tmp_path / "o")
     line = next(i for i, l in enumerate(text.splitlines(), 1) if "(:action move (" in l)
     assert_user_error(r, f"{domain}:{line}:")
     assert not (tmp_path / "o").exists()
@@ -69,37 +82,41 @@ def test_syntax_error_names_file_line_and_column(tmp_path):
 def test_unsupported_requirement_is_named(tmp_path):
     domain, problems = user_files(tmp_path, 1)
     domain.write_text(domain.read_text().replace(":strips", ":strips :numeric-fluents", 1))
-    r = racbench("generate", "applicability", "--domain-file", domain, "--problem-file",
-                 problems[0], "-n", 4, "--out", tmp_path / "o")
+    r = racbench_here("generate", "applicability", "--domain-file", domain,
+                      "--problem-file", problems[0], "-n", 4, "--out", tmp_path / "o")
     assert_user_error(r, ":numeric-fluents", "is not supported", ":derived-predicates")
 
 
 def test_too_many_rows_refused_before_writing(tmp_path):
     domain, problems = user_files(tmp_path, 1)
-    r = racbench("generate", "applicability", "--domain-file", domain, "--problem-file",
-                 problems[0], "-n", 100_000, "--out", tmp_path / "o")
+    r = racbench_here("generate", "applicability", "--domain-file", domain,
+                      "--problem-file", problems[0], "-n", 100_000, "--out", tmp_path / "o")
     assert_user_error(r, "distinct")
     assert sorted(os.listdir(tmp_path)) == ["domain.pddl", "task0.pddl"]
 
 
 def test_unknown_family_and_form(tmp_path):
-    assert_user_error(racbench("generate", "nope", "--domain", "ferry", "--out", tmp_path / "o"),
-                      "unknown family 'nope'", "landmarks")
-    assert_user_error(racbench("generate", "plan_generation", "--domain", "ferry", "--form",
-                               "bool", "--out", tmp_path / "o"), "no form 'bool'")
+    assert_user_error(racbench_here("generate", "nope", "--domain", "ferry", "--out",
+                                    tmp_path / "o"), "unknown family 'nope'", "landmarks")
+    assert_user_error(racbench_here("generate", "plan_generation", "--domain", "ferry",
+                                    "--form", "bool", "--out", tmp_path / "o"),
+                      "no form 'bool'")
 
 
 def test_same_bytes_under_two_hash_seeds(tmp_path):
-    outs = []
-    for hash_seed in ("0", "1"):
-        out = tmp_path / f"h{hash_seed}"
-        r = subprocess.run([sys.executable, "-m", "racbench.cli", "generate", "reachability",
-                            "--domain", "floortile", "--problem-file", "p04", "--problem-file", "p06",
-                            "--form", "mc", "-n", "12", "--out", str(out),
-                            "--workers", "2", "--quiet"], capture_output=True, text=True,
-                           env=dict(os.environ, PYTHONHASHSEED=hash_seed))
-        assert r.returncode == 0, r.stderr
-        outs.append({p.relative_to(out): p.read_bytes() for p in out.rglob("*.parquet")})
+    """The CLI under a hash seed other than this process's, on two workers, writes the
+    bytes it writes in this process on one (one subprocess, not one a hash seed)."""
+    args = ["generate", "reachability", "--domain", "floortile", "--problem-file", "p04",
+            "--problem-file", "p06", "--form", "mc", "-n", "12", "--quiet"]
+    other = "1" if os.environ.get("PYTHONHASHSEED") == "0" else "0"
+    r = subprocess.run([sys.executable, "-m", "racbench.cli", *args, "--workers", "2",
+                        "--out", str(tmp_path / "there")], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONHASHSEED=other))
+    assert r.returncode == 0, r.stderr
+    r = racbench_here(*args, "--workers", "1", "--out", tmp_path / "here")
+    assert r.returncode == 0, r.stderr
+    outs = [{p.relative_to(out): p.read_bytes() for p in out.rglob("*.parquet")}
+            for out in (tmp_path / "there", tmp_path / "here")]
     assert outs[0] == outs[1] and outs[0]
 
 
@@ -122,7 +139,7 @@ def test_generate_makes_the_config_racbench_generate_makes(tmp_path):
 
 
 def test_trac_knobs_are_refused_on_a_domain(tmp_path):
-    assert_user_error(racbench("generate", "applicability", "--domain", "gripper", "--objects",
-                               7, "--out", tmp_path / "o"), "'objects'")
-    assert_user_error(racbench("generate", "landmarks", "--out", tmp_path / "o"),
+    assert_user_error(racbench_here("generate", "applicability", "--domain", "gripper",
+                                    "--objects", 7, "--out", tmp_path / "o"), "'objects'")
+    assert_user_error(racbench_here("generate", "landmarks", "--out", tmp_path / "o"),
                       "task 'landmarks' needs a domain (--domain")
