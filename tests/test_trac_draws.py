@@ -74,7 +74,19 @@ def _listed_goal(world, rng, start_bits, end_bits, size, kind, avoid):
         rest = [y for y in _without(choices[1], first) if need >> y[0] & 1]
         if rest:
             return first, pick(rng, rest)
-    return None
+    # then among the first literals that make a goal (drawing on until one does)
+    good = []
+    for first in choices[0]:
+        need = avoid.differing(end_bits, first)
+        if not changed_bits >> first[0] & 1:
+            need &= changed_bits
+        rest = [y for y in _without(choices[1], first) if need >> y[0] & 1]
+        if rest:
+            good.append((first, rest))
+    if not good:
+        return None
+    first, rest = pick(rng, good)
+    return first, pick(rng, rest)
 
 
 @pytest.mark.parametrize("objects", [5, 10])

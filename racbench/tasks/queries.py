@@ -186,7 +186,7 @@ def _exact_goal_of_kind(world, rng: random.Random, start_bits: int, end_bits: in
     complement, for negative literals), in atom order as `world.true_literals` lists
     them; only the few a draw picks among are listed (the same picks from the same
     random numbers as from the lists)."""
-    masks = _kind_masks(world)
+    masks = kind_masks(world)
     holding = []
     for k in kind:
         mask = masks.get(k[1:], 0) & (end_bits if k[0] else ~end_bits)
@@ -202,16 +202,28 @@ def _exact_goal_of_kind(world, rng: random.Random, start_bits: int, end_bits: in
     firsts, truth, second = bit_list(holding[0]), kind[0][0], kind[1][0]
     for _ in range(GOAL_TRIES):
         atom = pick(rng, firsts)
-        first = (atom, truth)
-        # a second literal must differ wherever `first` does not: at the start, and in
-        # the avoided states where `first`'s atom has its truth; not about its atom
-        need = avoid.differing(end_bits, first)
-        if not changed_bits >> atom & 1:
-            need &= changed_bits
-        rest = holding[1] & need & ~(1 << atom)
+        rest = _seconds(avoid, holding[1], end_bits, changed_bits, atom, truth)
         if rest:
-            return first, (pick(rng, bit_list(rest)), second)
-    return None
+            return (atom, truth), (pick(rng, bit_list(rest)), second)
+    # GOAL_TRIES first literals could make no goal: one drawn among those that can (as
+    # drawing on until one does would), so a goal is found wherever one exists
+    good = [a for a in firsts if _seconds(avoid, holding[1], end_bits, changed_bits, a, truth)]
+    if not good:
+        return None
+    atom = pick(rng, good)
+    rest = _seconds(avoid, holding[1], end_bits, changed_bits, atom, truth)
+    return (atom, truth), (pick(rng, bit_list(rest)), second)
+
+
+def _seconds(avoid: "Avoided", holding: int, end_bits: int, changed_bits: int, atom: int,
+             truth: bool) -> int:
+    """The atoms of `holding` that make a goal with the literal (atom, truth): a second
+    literal must differ wherever the first does not, at the start and in the avoided
+    states where the first's atom has its truth; not about its atom."""
+    need = avoid.differing(end_bits, (atom, truth))
+    if not changed_bits >> atom & 1:
+        need &= changed_bits
+    return holding & need & ~(1 << atom)
 
 
 BIT_LISTS = 65_536  # `bit_list` entries kept
@@ -229,7 +241,7 @@ def bit_list(mask: int) -> list[int]:
     return found
 
 
-def _kind_masks(world) -> dict[tuple, int]:
+def kind_masks(world) -> dict[tuple, int]:
     """An atom kind -> the mask of its atoms (kept per world)."""
     found = world.__dict__.get("_kind_masks")
     if found is None:
