@@ -153,7 +153,8 @@ def _trac_pool(world, rng, cfg, want: Target | None) -> Pool | None:
             continue  # no goal of the kind, or none missed: the next walk
         found = []
         for size in ([len(wanted)] if wanted is not None else sizes(cfg)):
-            goal = goals_between(world, rng, start, end, size, wanted, exact=True)
+            goal = goals_between(world, rng, start, end, size, wanted, exact=True,
+                                 certain=reach is not None)
             if goal is not None:
                 missed = _missed_goal(world, rng, plan, visited, size, goal, True,
                                       masks if reach is not None else None)
@@ -198,7 +199,8 @@ def _missed_goal(world, rng, plan: list[int], visited: list[int], size: int, goa
             split = rng.randrange(len(plan))
             other_end = walk_ends.walk_end(world, rng, visited[split], len(plan) - split)
             if walk_ends.achieves(masks, kind, start, other_end, end):
-                return goals_between(world, rng, start, other_end, size, kind, avoid, exact)
+                return goals_between(world, rng, start, other_end, size, kind, avoid, exact,
+                                     certain=True)
         return None
     for _ in range(OTHER_WALKS):
         split = rng.randrange(len(plan))

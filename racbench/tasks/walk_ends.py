@@ -179,3 +179,15 @@ def distance_within(world, sid: int, cond, radius: int) -> int | None:
             if b & pos == pos and not b & neg:
                 return d
     return None
+
+
+def far(masks: dict, kind: tuple, start: int, end: int, near) -> bool:
+    """Whether `end` may hold a goal of `kind` far from `start` (true at `end`, not at
+    the start nor in any state of `near`, an `Avoided`): exact for one literal, for
+    two a test of what each needs (goals_between draws the pair)."""
+    changed = start ^ end
+    first = holding(masks, kind[0], end)
+    if len(kind) == 1:
+        return bool(first & changed & near.differing(end))
+    second = holding(masks, kind[1], end)
+    return bool(first and second and (first | second) & changed)
