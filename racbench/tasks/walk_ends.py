@@ -95,15 +95,18 @@ def missable(masks: dict, kind: tuple, start: int, end: int, walk_ends) -> bool:
 
 def offers(world, masks: dict, kind: tuple, sid: int, length: int, walk_ends) -> bool:
     """Whether some walk of `length` from `sid` achieves a goal of `kind` and misses
-    one (`achieves`, `missable`); kept per world, as rows draw the same few hundred
-    states again and again."""
+    one (`achieves`, `missable`; for two literals, achieves one only: missing one is
+    tested end by end, and every end against every end was dearer than the walks it
+    saves); kept per world, as rows draw the same few hundred states again and
+    again."""
     kept = world.__dict__.setdefault("_walk_offers", {})
     key = (sid, length, kind)
     found = kept.get(key)
     if found is None:
         start = world.bits(sid)
         found = any(achieves(masks, kind, start, end) and
-                    missable(masks, kind, start, end, walk_ends) for end in walk_ends[0])
+                    (len(kind) > 1 or missable(masks, kind, start, end, walk_ends))
+                    for end in walk_ends[0])
         if len(kept) >= OFFERS_KEPT:
             kept.clear()
         kept[key] = found
