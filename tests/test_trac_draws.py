@@ -52,7 +52,7 @@ def test_exact_goal_draws_find_a_goal_whenever_one_exists():
     assert found > 100 and checked > 1000
 
 
-def _listed_goal(world, rng, start_bits, end_bits, size, kind, avoid):
+def _listed_goal(world, rng, start_bits, end_bits, size, kind, avoid, certain=False):
     """goals_between's exact draw of a goal of a kind as it was written on lists of
     literals (world.true_literals), before it read bit masks: the reference."""
     from racbench.splits.draws import pick
@@ -74,7 +74,21 @@ def _listed_goal(world, rng, start_bits, end_bits, size, kind, avoid):
         rest = [y for y in _without(choices[1], first) if need >> y[0] & 1]
         if rest:
             return first, pick(rng, rest)
-    return None
+    if not certain:
+        return None
+    # then among the first literals that make a goal (drawing on until one does)
+    good = []
+    for first in choices[0]:
+        need = avoid.differing(end_bits, first)
+        if not changed_bits >> first[0] & 1:
+            need &= changed_bits
+        rest = [y for y in _without(choices[1], first) if need >> y[0] & 1]
+        if rest:
+            good.append((first, rest))
+    if not good:
+        return None
+    first, rest = pick(rng, good)
+    return first, pick(rng, rest)
 
 
 @pytest.mark.parametrize("objects", [5, 10])
@@ -94,10 +108,10 @@ def test_exact_goals_of_a_kind_read_from_bit_masks_are_those_listed(objects):
         for end in layers[-1][:4]:
             for size, kind in [(1, (k,)) for k in kinds] + [
                     (2, (a, b)) for a in kinds for b in kinds if draw.random() < 0.2]:
-                seed = draw.random()
+                seed, certain = draw.random(), draw.random() < 0.5
                 a, b = random.Random(seed), random.Random(seed)
-                got = goals_between(world, a, start, end, size, kind, near, True)
-                assert got == _listed_goal(world, b, start, end, size, kind, near)
+                got = goals_between(world, a, start, end, size, kind, near, True, certain)
+                assert got == _listed_goal(world, b, start, end, size, kind, near, certain)
                 assert a.random() == b.random()
                 found += got is not None
                 checked += 1
@@ -224,3 +238,104 @@ def test_drawn_plans_read_off_tables_are_shortest_plans():
         checked += searched is not None
         varied += len(plans) > 1
     assert checked > 100 and varied > 10
+
+
+def _walks(world, sid: int, length: int):
+    """Every walk of `length` actions from `sid`: (its end's bits, its probability as a
+    random walk, each step uniform among the applicable actions)."""
+    found = [(sid, 1.0)]
+    for _ in range(length):
+        found = [(t, p / len(world.succ(s)[1])) for s, p in found for t in world.succ(s)[1]]
+    return [(world.bits(t), p) for t, p in found]
+
+
+def _goal_exists(world, kind, start: int, end: int, avoided: int | None = None) -> bool:
+    """Listed: a goal of `kind` (literals over distinct atoms) true at `end`, not at
+    `start` and not at `avoided`."""
+    literals = [world.true_literals(end, k) for k in kind]
+    goals = ([(x,) for x in literals[0]] if len(kind) == 1 else
+             [(x, y) for x in literals[0] for y in literals[1] if x[0] != y[0]])
+    return any(not _holds(g, start) and (avoided is None or not _holds(g, avoided))
+               for g in goals)
+
+
+def test_walk_ends_tell_which_walks_have_goals_as_listing_them_does():
+    """`walk_ends`: where walks of a length end and with what probability, and whether
+    a goal of a kind is achieved (and one missed by another walk of that length), the
+    same as listing every walk and every goal."""
+    from racbench.tasks import walk_ends
+    from racbench.tasks.queries import kind_masks
+
+    world = trac_world(5)
+    masks = kind_masks(world)
+    kinds = sorted({(truth,) + world.atom_kinds[a] for a in range(len(world.task.atoms))
+                    for truth in (True, False)}, key=repr)
+    draw = random.Random(11)
+    checked = found = 0
+    for sid in range(0, world.n_states, 37):
+        start = world.bits(sid)
+        for length in (1, 2, 3):
+            walks = _walks(world, sid, length)
+            reach = walk_ends.ends(world, sid, length)
+            assert set(reach[0]) == {b for b, _ in walks}
+            law = dict(zip(*walk_ends.end_law(world, sid, length)))
+            bits, cum = walk_ends.end_law(world, sid, length)
+            probs = {b: c - (cum[i - 1] if i else 0.0) for i, (b, c) in enumerate(zip(bits, cum))}
+            for b in law:
+                assert abs(probs[b] - sum(p for e, p in walks if e == b)) < 1e-9
+            for end in sorted(set(reach[0]))[:5]:
+                for kind in [(k,) for k in kinds] + [
+                        (a, b) for a in kinds for b in kinds if draw.random() < 0.1]:
+                    got = walk_ends.achieves(masks, kind, start, end)
+                    assert got == _goal_exists(world, kind, start, end)
+                    missed = walk_ends.missable(masks, kind, start, end, reach)
+                    assert missed == any(_goal_exists(world, kind, start, other, end)
+                                         for other in reach[0])
+                    found += got and missed
+                    checked += 1
+    assert checked > 1000 and found > 100
+
+
+def test_distances_read_off_the_states_near_a_state_are_the_tables():
+    from racbench.tasks import walk_ends
+
+    world = trac_world(5)
+    rng = random.Random(2)
+    for _ in range(300):
+        sid = world.sample_state(rng)
+        atom = rng.randrange(len(world.task.atoms))
+        cond = Condition.of([(atom, rng.random() < 0.5)])
+        radius = rng.randrange(1, 6)
+        assert walk_ends.distance_within(world, sid, cond, radius) == \
+            world.drawn_plan(sid, cond, radius)[0]
+
+
+@pytest.mark.parametrize("config", ["planning_L1", "planning_L3", "ge4_planning_conjunctions"])
+def test_trac_planning_rows_draw_their_goals_once(config):
+    """Issue 31: a planning row's walks are tested before goals are drawn for them, so a
+    row draws its goal and its missed goal and nothing else (it used to draw 7-19
+    goals a row, most failing, and build two or three pools)."""
+    from racbench.splits.strata import position_codes
+    from racbench.tasks import planning
+
+    spec = load_recipe("trac").select(config).configs[0]
+    made = spec.task.rows(spec.name, 0, spec.splits)
+    split, n = next(iter(spec.splits.items()))
+    codes = position_codes(0, spec.name, split, n)
+    drawn = []
+    real = planning.goals_between
+
+    def counted(*args, **kwargs):
+        goal = real(*args, **kwargs)
+        drawn.append(goal)
+        return goal
+
+    planning.goals_between = counted
+    try:
+        rows = 300
+        for i in range(rows):
+            made.row(split, i, codes[i])
+    finally:
+        planning.goals_between = real
+    assert not [g for g in drawn if g is None]
+    assert len(drawn) <= 2.2 * rows, len(drawn) / rows

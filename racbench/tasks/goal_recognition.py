@@ -37,7 +37,8 @@ from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Question, Target, any_state, assemble,
                                  base_context, choose_options, family_template,
                                  state_clauses, term, typed_since, walk, walk_through)
-from racbench.tasks.queries import Avoided, goal_kind, goals_between, sizes
+from racbench.tasks import walk_ends
+from racbench.tasks.queries import Avoided, goal_kind, goals_between, kind_masks, sizes
 from racbench.tasks.scoring import SEARCH_BUDGET
 from racbench.tasks.symbolic import goal_from_json
 from racbench.worlds.strips.task import Condition
@@ -158,19 +159,23 @@ def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None,
     small = exact and world.explicit and world.n_states <= SMALL_SPACE
     layers, near = near_layers(world, sid, length + GOAL_SLACK if small else length - 1,
                                length) if exact else (None, ())
+    kind = want.cell[1] if want is not None else None
+    # small worlds: an end is tested before a goal is drawn there (`walk_ends.far`)
+    masks = kind_masks(world) if small and kind is not None else None
     for _ in range(GOAL_TRIES):
         steps = length + below(rng, GOAL_SLACK + 1)
         if small:
             if not layers[steps]:
                 continue
             end = pick(rng, layers[steps])
+            if masks is not None and not walk_ends.far(masks, kind, start, end, near):
+                continue
         else:
             walked = walk_through(world, rng, sid, steps)
             if walked is None:
                 return None
             end = world.bits(walked[1][-1])
-        goal = goals_between(world, rng, start, end, size,
-                             want.cell[1] if want is not None else None, near, exact)
+        goal = goals_between(world, rng, start, end, size, kind, near, exact)
         if goal is None:
             continue
         cond = Condition.of(goal)
@@ -193,16 +198,20 @@ def near_layers(world, sid: int, radius: int, length: int) -> tuple[list[list[in
     kept = world.__dict__.setdefault("_near_layers", {}) if small else {}
     found = kept.get((sid, radius, length))
     if found is None:
-        seen, frontier, layers = {sid}, [sid], [[world.bits(sid)]]
-        for _ in range(radius):
-            nxt = []
-            for s in frontier:
-                for t in world.succ(s)[1]:
-                    if t not in seen:
-                        seen.add(t)
-                        nxt.append(t)
-            layers.append([world.bits(t) for t in nxt])
-            frontier = nxt
+        if small:
+            layers = [[world.bits(t) for t in layer]
+                      for layer in walk_ends.ball(world, sid, radius)]
+        else:
+            seen, frontier, layers = {sid}, [sid], [[world.bits(sid)]]
+            for _ in range(radius):
+                nxt = []
+                for s in frontier:
+                    for t in world.succ(s)[1]:
+                        if t not in seen:
+                            seen.add(t)
+                            nxt.append(t)
+                layers.append([world.bits(t) for t in nxt])
+                frontier = nxt
         if len(kept) >= NEAR_KEPT:
             kept.clear()
         found = kept[(sid, radius, length)] = (

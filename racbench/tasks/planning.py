@@ -43,7 +43,8 @@ from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
                                  term, walk, walk_through)
 from racbench.tasks.executability import foreign_walk, schemas
 from racbench.tasks.options import TRAC_DOMAIN
-from racbench.tasks.queries import Avoided, goal_kind, goals_between, sizes
+from racbench.tasks import walk_ends
+from racbench.tasks.queries import Avoided, goal_kind, goals_between, kind_masks, sizes
 from racbench.tasks.scoring import score_plan
 from racbench.worlds.strips.task import Condition
 from racbench.worlds.strips.world import literal_condition
@@ -122,6 +123,7 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
 
 WALK_TRIES = 4  # TRAC: walks from one state tried for goals of the wanted kind
 FOREIGN_TRIES = 4  # TRAC: foreign walks tried for a not_executable negative
+MISSED_TRIES = 64  # TRAC, tested walks: branching walks tried for the missed goal
 
 
 def _trac_pool(world, rng, cfg, want: Target | None) -> Pool | None:
@@ -129,20 +131,33 @@ def _trac_pool(world, rng, cfg, want: Target | None) -> Pool | None:
     tried until one achieves a goal of the wanted kind (and a branching walk one it
     misses), goals drawn among the literals that can make one (`goals_between`'s
     `exact`); a foreign walk is drawn only where a not_executable negative is wanted
-    (or surveyed), and tried a few times for one."""
+    (or surveyed), and tried a few times for one. In a small world, a walk for a
+    wanted kind is first tested against where walks of its length from the state can
+    end (walk_ends.py): goals are drawn only for a walk that has both, and then found."""
     sid = any_state(world, rng)
     wanted = want.cell[1] if want is not None else None
+    reach = None if wanted is None else walk_ends.ends(world, sid, cfg.length)
+    masks = kind_masks(world) if reach is not None else None
+    if reach is not None and not walk_ends.offers(world, masks, wanted, sid, cfg.length,
+                                                  reach):
+        return None  # no walk from here has both: another state
+    start = world.bits(sid)
     for _ in range(WALK_TRIES):
         walked = walk_through(world, rng, sid, cfg.length)
         if walked is None:
             return None
         plan, visited = walked
-        start, end = world.bits(sid), world.bits(visited[-1])
+        end = world.bits(visited[-1])
+        if reach is not None and not (walk_ends.achieves(masks, wanted, start, end) and
+                                      walk_ends.missable(masks, wanted, start, end, reach)):
+            continue  # no goal of the kind, or none missed: the next walk
         found = []
         for size in ([len(wanted)] if wanted is not None else sizes(cfg)):
-            goal = goals_between(world, rng, start, end, size, wanted, exact=True)
+            goal = goals_between(world, rng, start, end, size, wanted, exact=True,
+                                 certain=reach is not None)
             if goal is not None:
-                missed = _missed_goal(world, rng, plan, visited, size, goal, True)
+                missed = _missed_goal(world, rng, plan, visited, size, goal, True,
+                                      masks if reach is not None else None)
                 if missed is not None:
                     found.append((goal, missed))
         if found:
@@ -171,11 +186,22 @@ def _foreign(world, rng, sid: int, plan: list[int]) -> list[int] | None:
 
 
 def _missed_goal(world, rng, plan: list[int], visited: list[int], size: int, goal,
-                 exact: bool):
+                 exact: bool, masks: dict | None = None):
     """A goal of `goal`'s kind that a walk sharing a prefix with `plan` achieves and
-    `plan` misses (from `visited[0]`), or None after OTHER_WALKS walks."""
+    `plan` misses (from `visited[0]`), or None after OTHER_WALKS walks. With `masks`
+    (a tested walk, which has such a goal: `walk_ends.missable`), each branching walk's
+    end is drawn from its law and tested first, goals drawn only for one that has it,
+    up to MISSED_TRIES."""
     start, end, kind = world.bits(visited[0]), world.bits(visited[-1]), goal_kind(world, goal)
     avoid = Avoided((end,)) if exact else (end,)  # its masks worked out once for the walks
+    if masks is not None:  # only the branching walk's end matters: drawn in one go
+        for _ in range(MISSED_TRIES):
+            split = rng.randrange(len(plan))
+            other_end = walk_ends.walk_end(world, rng, visited[split], len(plan) - split)
+            if walk_ends.achieves(masks, kind, start, other_end, end):
+                return goals_between(world, rng, start, other_end, size, kind, avoid, exact,
+                                     certain=True)
+        return None
     for _ in range(OTHER_WALKS):
         split = rng.randrange(len(plan))
         other = walk_through(world, rng, visited[split], len(plan) - split)
@@ -307,8 +333,12 @@ def _question(world, sid: int, plan: list[int], goal, cfg) -> Question:
     q = Question(sid, actions=list(plan), goal=[(world.task.atoms[i], p) for i, p in goal])
     # TRAC's goals (a literal or two over five blocks) are read off the tables goal
     # recognition keeps (`drawn_plan`: the same distance, no random number drawn)
+    cond = Condition.of(goal)
+    if cfg.domain == TRAC_DOMAIN and walk_ends.small(world):
+        q.optimal_plan_length = walk_ends.distance_within(world, sid, cond, cfg.length)
+        return q  # small worlds: off the states near `sid` (the same distance)
     search = world.drawn_plan if cfg.domain == TRAC_DOMAIN else world.nearby_plan
-    q.optimal_plan_length, _ = search(sid, Condition.of(goal), cfg.length)
+    q.optimal_plan_length, _ = search(sid, cond, cfg.length)
     return q
 
 

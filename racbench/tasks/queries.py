@@ -130,8 +130,8 @@ def _distinct_pair(xs: list[Query], ys: list[Query]) -> bool:
 
 
 def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, size: int,
-                  kind=None, avoid: "Avoided | Sequence[int]" = (), exact: bool = False
-                  ) -> tuple[Literal, ...] | None:
+                  kind=None, avoid: "Avoided | Sequence[int]" = (), exact: bool = False,
+                  certain: bool = False) -> tuple[Literal, ...] | None:
     """A goal of `size` literals (of the given kind, if any) that holds in `end_bits`
     but not in `start_bits` (no goal is achieved already) nor in any state of `avoid`.
     Without a kind, one literal is one that changed, the other any that holds at the end.
@@ -142,9 +142,12 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
     literals are drawn among those that can still make such a goal (bit masks of the
     avoided states, `Avoided`), so a goal is drawn at once where one exists (one far
     from its start avoids every state near it, hundreds); without it, a few goals are
-    drawn and refused (other suites' rows keep their bytes)."""
+    drawn and refused (other suites' rows keep their bytes). `certain` (exact, with a
+    kind): the caller knows a goal exists, and one of two literals is then found even
+    where GOAL_TRIES first literals made none."""
     if kind is not None and exact:
-        return _exact_goal_of_kind(world, rng, start_bits, end_bits, size, kind, avoid)
+        return _exact_goal_of_kind(world, rng, start_bits, end_bits, size, kind, avoid,
+                                   certain)
     if kind is None:
         true = _Holding(end_bits, len(world.task.atoms))
         changed = [true[i] for i in iter_bits((start_bits ^ end_bits) & world.task.atom_mask)]
@@ -180,13 +183,14 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
 
 
 def _exact_goal_of_kind(world, rng: random.Random, start_bits: int, end_bits: int,
-                        size: int, kind, avoid) -> tuple[Literal, ...] | None:
+                        size: int, kind, avoid, certain: bool = False
+                        ) -> tuple[Literal, ...] | None:
     """`goals_between` with a kind and `exact`, on bit masks: the literals of a kind
     true at the end are the set bits of its atoms' mask and the end's (or the end's
     complement, for negative literals), in atom order as `world.true_literals` lists
     them; only the few a draw picks among are listed (the same picks from the same
     random numbers as from the lists)."""
-    masks = _kind_masks(world)
+    masks = kind_masks(world)
     holding = []
     for k in kind:
         mask = masks.get(k[1:], 0) & (end_bits if k[0] else ~end_bits)
@@ -202,16 +206,31 @@ def _exact_goal_of_kind(world, rng: random.Random, start_bits: int, end_bits: in
     firsts, truth, second = bit_list(holding[0]), kind[0][0], kind[1][0]
     for _ in range(GOAL_TRIES):
         atom = pick(rng, firsts)
-        first = (atom, truth)
-        # a second literal must differ wherever `first` does not: at the start, and in
-        # the avoided states where `first`'s atom has its truth; not about its atom
-        need = avoid.differing(end_bits, first)
-        if not changed_bits >> atom & 1:
-            need &= changed_bits
-        rest = holding[1] & need & ~(1 << atom)
+        rest = _seconds(avoid, holding[1], end_bits, changed_bits, atom, truth)
         if rest:
-            return first, (pick(rng, bit_list(rest)), second)
-    return None
+            return (atom, truth), (pick(rng, bit_list(rest)), second)
+    if not certain:
+        return None
+    # a caller that knows a goal exists (planning's tested walks, walk_ends.py): after
+    # GOAL_TRIES first literals that made none, one drawn among those that can (as
+    # drawing on until one does would), so it is found
+    good = [a for a in firsts if _seconds(avoid, holding[1], end_bits, changed_bits, a, truth)]
+    if not good:
+        return None
+    atom = pick(rng, good)
+    rest = _seconds(avoid, holding[1], end_bits, changed_bits, atom, truth)
+    return (atom, truth), (pick(rng, bit_list(rest)), second)
+
+
+def _seconds(avoid: "Avoided", holding: int, end_bits: int, changed_bits: int, atom: int,
+             truth: bool) -> int:
+    """The atoms of `holding` that make a goal with the literal (atom, truth): a second
+    literal must differ wherever the first does not, at the start and in the avoided
+    states where the first's atom has its truth; not about its atom."""
+    need = avoid.differing(end_bits, (atom, truth))
+    if not changed_bits >> atom & 1:
+        need &= changed_bits
+    return holding & need & ~(1 << atom)
 
 
 BIT_LISTS = 65_536  # `bit_list` entries kept
@@ -229,7 +248,7 @@ def bit_list(mask: int) -> list[int]:
     return found
 
 
-def _kind_masks(world) -> dict[tuple, int]:
+def kind_masks(world) -> dict[tuple, int]:
     """An atom kind -> the mask of its atoms (kept per world)."""
     found = world.__dict__.get("_kind_masks")
     if found is None:
