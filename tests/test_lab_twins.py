@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from racbench.checks.verify import replay
 from racbench.checks.verify.replay import Replay, check_science_row
 from racbench.checks.verify.report import Claims
 from racbench.tasks import lab_twins
@@ -81,3 +82,17 @@ def test_goal_recognition_works_out_a_state_s_distance_once(monkeypatch):
     assert sorted(worked_out) == sorted([tuple(gold[:-2]), tuple(gold[:-1]),
                                          tuple(gold[:-2]) + ("wait1",)])
     assert [_fresh(sym) for sym in asked] == [True, True]
+
+
+def test_a_fault_in_a_look_alike_s_replay_is_raised_not_taken_for_holds(monkeypatch):
+    world = ScienceLab(TASK, 0, "")
+    gold = world.gold()
+    sym = _planning(gold[:-1], gold[-1:], True)
+    assert lab_twins._holds(world, sym)
+
+    def broken(*args, **kwargs):
+        raise ValueError("a fault of the checker")
+
+    monkeypatch.setattr(replay, "check_science_row", broken)
+    with pytest.raises(ValueError, match="a fault of the checker"):
+        lab_twins._holds(world, sym)
