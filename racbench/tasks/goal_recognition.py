@@ -198,20 +198,8 @@ def near_layers(world, sid: int, radius: int, length: int) -> tuple[list[list[in
     kept = world.__dict__.setdefault("_near_layers", {}) if small else {}
     found = kept.get((sid, radius, length))
     if found is None:
-        if small:
-            layers = [[world.bits(t) for t in layer]
-                      for layer in walk_ends.ball(world, sid, radius)]
-        else:
-            seen, frontier, layers = {sid}, [sid], [[world.bits(sid)]]
-            for _ in range(radius):
-                nxt = []
-                for s in frontier:
-                    for t in world.succ(s)[1]:
-                        if t not in seen:
-                            seen.add(t)
-                            nxt.append(t)
-                layers.append([world.bits(t) for t in nxt])
-                frontier = nxt
+        around = walk_ends.ball if small else walk_ends.layers
+        layers = [[world.bits(t) for t in layer] for layer in around(world, sid, radius)]
         if len(kept) >= NEAR_KEPT:
             kept.clear()
         found = kept[(sid, radius, length)] = (

@@ -214,11 +214,11 @@ def _exact_goal_of_kind(world, rng: random.Random, start_bits: int, end_bits: in
     # a caller that knows a goal exists (planning's tested walks, walk_ends.py): after
     # GOAL_TRIES first literals that made none, one drawn among those that can (as
     # drawing on until one does would), so it is found
-    good = [a for a in firsts if _seconds(avoid, holding[1], end_bits, changed_bits, a, truth)]
+    good = [(a, rest) for a in firsts
+            if (rest := _seconds(avoid, holding[1], end_bits, changed_bits, a, truth))]
     if not good:
         return None
-    atom = pick(rng, good)
-    rest = _seconds(avoid, holding[1], end_bits, changed_bits, atom, truth)
+    atom, rest = pick(rng, good)
     return (atom, truth), (pick(rng, bit_list(rest)), second)
 
 

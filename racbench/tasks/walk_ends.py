@@ -147,26 +147,31 @@ def walk_end(world, rng, sid: int, length: int) -> int:
     return bits[min(bisect(cum, rng.random() * cum[-1]), len(bits) - 1)]
 
 
-def ball(world, sid: int, radius: int) -> list[list[int]]:
+def layers(world, sid: int, radius: int) -> list[list[int]]:
     """The states at 0, 1, ... `radius` actions from `sid` (a breadth-first search;
-    layer 0 is `sid`), kept per world (small enumerated worlds: rows ask about the
-    same few hundred states again and again)."""
+    layer 0 is `sid`), in the order the search meets them."""
+    seen, frontier, found, succ = {sid}, [sid], [[sid]], world.succ
+    for _ in range(radius):
+        nxt = []
+        for s in frontier:
+            for t in succ(s)[1]:
+                if t not in seen:
+                    seen.add(t)
+                    nxt.append(t)
+        found.append(nxt)
+        frontier = nxt
+    return found
+
+
+def ball(world, sid: int, radius: int) -> list[list[int]]:
+    """`layers`, kept per world (small enumerated worlds: rows ask about the same few
+    hundred states again and again)."""
     kept = world.__dict__.setdefault("_balls", {})
     found = kept.get((sid, radius))
     if found is None:
-        seen, frontier, found, succ = {sid}, [sid], [[sid]], world.succ
-        for _ in range(radius):
-            nxt = []
-            for s in frontier:
-                for t in succ(s)[1]:
-                    if t not in seen:
-                        seen.add(t)
-                        nxt.append(t)
-            found.append(nxt)
-            frontier = nxt
         if len(kept) >= BALLS_KEPT:
             kept.clear()
-        kept[(sid, radius)] = found
+        found = kept[(sid, radius)] = layers(world, sid, radius)
     return found
 
 
