@@ -6,6 +6,7 @@ asked and planning could not fall over three levels (docs/training.md)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -106,16 +107,30 @@ def test_lifespan_planning_rows_are_the_same_bytes_for_any_number_of_readers():
                                          ("grow-plant", "hard")])
 def test_lab_planning_rows_of_the_same_text_have_one_label(task, level):
     """A row's label is decided by its text: two planning rows reading the same (context
-    and question) must not differ in label. Before lab_twins.py seed 0's did: grow-fruit
-    at hard rows 1 and 5, the same three reproducing apple plants, bees and sequence
-    (wait1, wait1, focus on apple in flower pot 1), the apple grown in two ticks in one
-    and not in the other (the plants' hidden timers); at medium rows 0, 3 and 6 (wait1,
-    focus on apple in flower pot 1); grow-plant at hard rows 2, 3, 4 and 6 (its waits).
-    A drawn question whose answer differs in a state of the gold path that looks the
-    same is now drawn again."""
-    rows = _planning_rows(task, level, 8)
+    and question) must not differ in label. Before contexts listed the commands typed,
+    seed 0's did: grow-fruit at hard rows 1 and 5, the same three reproducing apple
+    plants, bees and sequence (wait1, wait1, focus on apple in flower pot 1), the apple
+    grown in two ticks in one and not in the other (the plants' hidden timers); at
+    medium rows 0, 3 and 6; grow-plant at hard rows 2, 3, 4 and 6 (its waits)."""
+    rows = _planning_rows(task, level, 16)
     assert {r["label"] for r in rows} == {0, 1}
+    assert _both_labels(rows) == 0
+
+
+def test_the_commands_typed_decide_what_the_room_alone_does_not():
+    """Grow-plant's hard planning rows hold two that show the same room and ask the
+    same sequence with opposite labels: the waits typed before them (the plant's hidden
+    timer) tell them apart, and only they do."""
+    rows = _planning_rows("grow-plant", "hard", 16)
+    rooms = [{**r, "context": re.sub(r"The commands typed so far[^\n]*\n", "", r["context"])}
+             for r in rows]
+    assert all("The commands typed so far" in r["context"] for r in rows)
+    assert _both_labels(rooms) > 0 and _both_labels(rows) == 0
+
+
+def _both_labels(rows: list[dict]) -> int:
+    """Groups of rows of the same text (context and question) holding both labels."""
     labels: dict[tuple[str, str], set[int]] = {}
     for row in rows:
         labels.setdefault((row["context"], row["question"]), set()).add(row["label"])
-    assert all(len(found) == 1 for found in labels.values())
+    return sum(len(found) > 1 for found in labels.values())

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import cache
+from itertools import groupby
 from typing import Callable, Sequence
 
 from racbench.splits import draws
@@ -313,10 +314,16 @@ def state_clauses(world: StripsWorld, sid: int) -> list[tuple]:
 
 def base_context(world: StripsWorld, text, q: Question, rng: random.Random,
                  since: Sequence = ()) -> str:
-    """The context: the state `q.sid` (and the goal, if any); with `since`, the actions
-    executed since that state, which the context then shows as an earlier one."""
+    """The context: the state `q.sid` (and the goal, if any), after the commands typed
+    before it where the world lists them (the lab's history, runs of one command told
+    once); with `since`, the actions executed since that state, which the context then
+    shows as an earlier one."""
     goal = text.conjunction(q.goal) if q.goal else ""
     state = world.render_state(q.sid, text, rng)
+    typed = world.typed_before(q.sid)
+    if typed:
+        state = str(text.common.typed_before([(c, len(list(run))) for c, run in groupby(typed)],
+                                             state))
     if since:
         return str(text.common.earlier_context(
             text.describe(), state, text.steps([tuple(term(world, k)) for k in since])))

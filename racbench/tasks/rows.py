@@ -36,7 +36,6 @@ from racbench.tasks import FAMILIES
 from racbench.tasks.balance import (SURVEY_DRAWS, Cells, Survey, survey_cells, survey_limit,
                                     survey_options)
 from racbench.tasks.base import goal_json
-from racbench.tasks.lab_twins import decided_by_text
 from racbench.text import sayer
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.budget import take_dropped
@@ -48,7 +47,7 @@ from racbench.tasks.symbolic_text import strips_symbolic
 from racbench.text.phrasing import Names, TaskText
 from racbench.worlds.rules.splits import check_splits, rule_world_summary
 from racbench.worlds.rules.world import episode_worlds, split_world
-from racbench.worlds.science.lab import ScienceLab, lab
+from racbench.worlds.science.lab import lab
 from racbench.worlds.strips.world import (ImplicitWorld, StripsWorld, forget_worlds,
                                           trac_world, wider_pools, world_for)
 
@@ -539,16 +538,9 @@ class ConfigRows:
             else:
                 world = choose(rng)
             q = self.family.draw(world, rng, self.cfg, asked)
-            if q is not None and self._decidable(world, q, target):
+            if q is not None:
                 return world, q
         return None
-
-    def _decidable(self, world, q: Question, target: Target) -> bool:
-        """Whether a reader of the row can decide it: a lab question's answer must hold
-        in every state of the lab's pool that looks the same (lab_twins.py)."""
-        if not isinstance(world, ScienceLab):
-            return True
-        return decided_by_text(world, q, lambda twin: self._symbolic(world, twin, target))
 
     def _chooser(self, worlds: list):
         """`lambda rng: rng.choices(worlds, weights)[0]`, the same draw (one

@@ -22,6 +22,7 @@ any family that makes sense on a world runs on it:
   whose context shows `state` may name `actions` (a STRIPS context shows the whole state,
   so any; the lab's shows one room, see worlds/science/lab.py);
 - text and records: `text(...)` (the world's phrasing), `render_state(state, text, rng)`,
+  `typed_before(state)` (the commands a context lists before the state: the lab's),
   `symbolic(state)` (what a row stores to rebuild the state), `sizes()`;
 - oracle queries (STRIPS worlds; worlds/strips/world.py): `distance(state, cond)`,
   `optimal_plan(rng, state, cond)`, `optimal_steps(state)`, `at_goal(state)`,
@@ -49,6 +50,11 @@ class World:
 
     def observe(self, state, action, text):
         raise NotImplementedError
+
+    def typed_before(self, state) -> tuple:
+        """The commands a question's context lists as typed before `state`: none where
+        the context shows the whole state."""
+        return ()
 
     def askable(self, state, actions) -> bool:
         """Whether a question whose context shows `state` may name `actions` (typed in

@@ -38,18 +38,6 @@ class Replay:
                 raise ValueError(say("history_invalid", step=i + 1, command=repr(command)))
         self.mark()
 
-    @classmethod
-    def resumed(cls, sym: dict, env: ScienceEnv, start: tuple, distances: dict) -> "Replay":
-        """`sym`'s replay from an episode that already stood in its state and saved it
-        (`start`, of `env`), and the distances worked out in that episode so far:
-        lab_twins.py steps a variation's episode once for many rows."""
-        replay = cls.__new__(cls)
-        replay.sym, replay.env, replay.distances = sym, env, distances
-        replay.start, replay.at = start, tuple(sym["history"])
-        replay.start_at = replay.at
-        env.restore(start)
-        return replay
-
     def mark(self) -> None:
         """Where `run_all` starts from: here."""
         self.start, self.start_at = self.env.save(), self.at
@@ -127,9 +115,8 @@ def bool_or_options(row: dict, sym: dict, claims: Claims, truth) -> None:
         claims.expect("answer", label, sym["answer"], say("label_vs_answer"))
 
 
-def check_projection(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
-                     ) -> None:
-    replay = replay or Replay(sym)
+def check_projection(row: dict, sym: dict, claims: Claims) -> None:
+    replay = Replay(sym)
     if not replay.run_all(_commands(sym), any_verb=False):
         claims.fail("label", say("actions_do_not_run", world="science"))
         return
@@ -142,18 +129,16 @@ def check_projection(row: dict, sym: dict, claims: Claims, replay: Replay | None
     bool_or_options(row, sym, claims, truth)
 
 
-def check_executability(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
-                        ) -> None:
-    replay = replay or Replay(sym)
+def check_executability(row: dict, sym: dict, claims: Claims) -> None:
+    replay = Replay(sym)
     bool_or_options(row, sym, claims,
                      lambda _: replay.run_all(_commands(sym), any_verb=False))
 
 
-def check_applicability(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
-                        ) -> None:
+def check_applicability(row: dict, sym: dict, claims: Claims) -> None:
     """The command asked about, after the row's actions if any (the commands typed since
     the state its context shows)."""
-    replay = replay or Replay(sym)
+    replay = Replay(sym)
     if not replay.run_all(_commands(sym), any_verb=False):
         claims.fail("label", say("actions_do_not_run", world="science"))
         return
@@ -161,15 +146,13 @@ def check_applicability(row: dict, sym: dict, claims: Claims, replay: Replay | N
                      and not subject[0].startswith(LEFT_OUT_VERBS))
 
 
-def check_progression(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
-                      ) -> None:
+def check_progression(row: dict, sym: dict, claims: Claims) -> None:
     check_projection(row, {**sym, "subject": [{"atom": sym["subject"], "positive": True}]}
-                     if sym["form"] == "bool" else sym, claims, replay)
+                     if sym["form"] == "bool" else sym, claims)
 
 
-def check_planning(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
-                   ) -> None:
-    replay = replay or Replay(sym)
+def check_planning(row: dict, sym: dict, claims: Claims) -> None:
+    replay = Replay(sym)
     if not replay.env.decided():
         claims.fail("label", say("readings_do_not_decide"))
         return
@@ -186,13 +169,12 @@ def observed_since(sym: dict) -> tuple[list[str], list[str]]:
     return commands[:len(commands) - observed], commands[len(commands) - observed:]
 
 
-def check_goal_recognition(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
-                           ) -> None:
+def check_goal_recognition(row: dict, sym: dict, claims: Claims) -> None:
     """The observations begin a shortest solution: the state's distance (proven with
     the gold trajectory's last commands as witness), minus their number, is the
     distance after them; the stored optimal plan length is the state's distance. With
     commands typed since the state shown, the state is the one they lead to."""
-    replay = replay or Replay(sym)
+    replay = Replay(sym)
     if not replay.env.decided():
         claims.fail("label", say("readings_do_not_decide"))
         return
@@ -233,11 +215,10 @@ REPLAY_CHECKS = {
 }
 
 
-def check_science_row(row: dict, sym: dict, claims: Claims, replay: Replay | None = None
-                      ) -> None:
+def check_science_row(row: dict, sym: dict, claims: Claims) -> None:
     """Replay a science-lab row with its family's checker (a family without one is
-    reported as skipped); `replay`: the row's, already stepped (Replay.resumed)."""
+    reported as skipped)."""
     checker = REPLAY_CHECKS.get(sym.get("family"))
     if checker is None:
         raise Skip(say("no_replay_checker", world="science", family=sym.get("family")))
-    checker(row, sym, claims, replay)
+    checker(row, sym, claims)

@@ -428,6 +428,14 @@ class ScienceLab(World):
         return sorted(c for c in earlier - here
                       if self.action_kind(c) in verbs and self.askable(state, [c]))
 
+    def typed_before(self, state: tuple[str, ...]) -> tuple[str, ...]:
+        """The whole history: a state's hidden variables (a plant's or fruit's timer,
+        heat taken up, temperatures converging out of view) follow from it alone, so two
+        contexts that read the same are the same state and ask the same question
+        (issue 32: with the room alone, "wait1" two ticks apart read the same and had
+        opposite labels)."""
+        return state
+
     def askable(self, state: tuple[str, ...], commands, told: bool = False) -> bool:
         """Whether a question whose context shows `state` may name `commands`, typed in
         order from there: each names shown things only, meaning the same things where it
