@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -269,8 +270,17 @@ def test_rows_are_phrased_from_templates_not_ids(lab_rows):
         for rows in splits.values():
             for row in rows:
                 assert "#" not in row["context"] + row["question"], row["id"]
-                assert row["context"].startswith(("Currently: This room is called",
-                                                  "Currently: This outdoor place is called"))
+                assert row["context"].startswith("Currently: "), row["id"]
+                shown = row["context"].removeprefix("Currently: ").split("\n")
+                history = json.loads(row["symbolic"])["history"]
+                if history:  # the commands typed to reach the state, in order, then the room
+                    typed = shown.pop(0)
+                    assert typed.startswith("The commands typed so far, in order: "), row["id"]
+                    told = [c for c, n in re.findall(r'"([^"]*)"(?: \((\d+) times in a row\))?',
+                                                     typed) for _ in range(int(n or 1))]
+                    assert told == history, row["id"]
+                assert shown[0].startswith(("This room is called",
+                                            "This outdoor place is called")), row["id"]
                 assert len(set(row["choices"])) == len(row["choices"]), row["id"]
 
 
