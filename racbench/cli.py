@@ -319,14 +319,14 @@ def phrasing_group() -> None:
 def _phrasing_domain(domain: str):
     """A shipped domain's name or a domain file -> (domain, its text, its file)."""
     from racbench.worlds.strips.shipped import shipped_domains, shipped_files
-    from racbench.worlds.strips.world import load_domain_text
+    from racbench.worlds.strips.world import domain_text
 
     path = Path(domain)
     if domain in shipped_domains() and not path.is_file():
         path = Path(shipped_files(domain, [])[0])
     elif not path.is_file():
         raise UserError(_words("unknown_domain", domain=domain, shipped=shipped_domains()))
-    text, parsed = load_domain_text(str(path))
+    text, parsed = domain_text(path)
     return parsed, text, path
 
 

@@ -85,8 +85,8 @@ def test_blocksworld_uses_its_own_folder_and_trac_folder_is_untouched():
     assert text.fact(("on-table", "b1")) == "block b1 is on the table"
     assert text.action(("unstack", "b1", "b2")) == "the hand unstacks block b1 from block b2"
     from racbench.worlds.strips.shipped import trac_domain_file
-    from racbench.worlds.strips.world import load_domain_text
-    trac = DomainText(load_domain_text(trac_domain_file())[1], "blocksworld")
+    from racbench.worlds.strips.world import domain_text
+    trac = DomainText(domain_text(trac_domain_file())[1], "blocksworld")
     assert trac.fact(("on", "red", "blue")) == "the red block is on top of the blue block"
 
 

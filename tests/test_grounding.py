@@ -4,6 +4,8 @@ paths; which ground actions a state offers."""
 import random
 from pathlib import Path
 
+import pytest
+
 from racbench.worlds.strips import limits
 from racbench.worlds.strips.grounding import PLANNED_PRECONDITIONS, ground
 from racbench.worlds.strips.model import ActionSchema, Domain, Problem
@@ -124,3 +126,22 @@ def test_the_successor_index_agrees_with_every_action_on_every_problem():
             rng = random.Random(f"index {problem_file}")
             checked += check(task, walk_and_random_states(task, rng))
     assert checked > 1000
+
+
+def test_a_world_loaded_under_generous_limits_is_not_handed_out_under_lower_ones():
+    """The worlds' caches key on the limits a world was read and grounded under: in one
+    process, gripper p01 loaded with the defaults, then asked for with at most 5 ground
+    actions (or a 100-byte file limit) is refused as a fresh process refuses it."""
+    from racbench.errors import InputError
+    from racbench.worlds.strips.world import stepping_world
+
+    domain_file, (problem_file,) = shipped_files("gripper", ["p01"])
+    assert world_for(domain_file, problem_file).n_states
+    assert stepping_world(domain_file, problem_file).task.actions
+    for lowered in ({"max_ground_actions": 5}, {"max_pddl_mb": 0.0001}):
+        with limits.overridden(**lowered):
+            with pytest.raises(InputError):
+                world_for(domain_file, problem_file)
+            with pytest.raises(InputError):
+                stepping_world(domain_file, problem_file)
+    assert world_for(domain_file, problem_file).n_states  # the defaults again: cached

@@ -17,7 +17,7 @@ import racbench
 from racbench.checks.verify.dataset import verify_row
 from racbench.suites.recipe import RecipeError, parse_recipe
 from racbench.tasks.next_observation import LETTERS, NextObservationConfig
-from racbench.worlds.strips.world import load_domain_text
+from racbench.worlds.strips.world import domain_text
 
 RECIPE = """
 name: nobs-tiny
@@ -255,7 +255,7 @@ def test_competition_files_build_through_the_cli_and_answers_step_true(tmp_path,
             assert len(rows) and {r["problem"] for r in rows} <= set(stems)
             for row in rows:
                 # the PDDL's own name, (domain blocksworld), not the folder's ("blocks")
-                assert row["domain"] == load_domain_text(str(domain_file))[1].name
+                assert row["domain"] == domain_text(domain_file)[1].name
                 problem = LARGE if row["problem"] == "gripper-30" else \
                     competition_pddl / "blocks" / f"{row['problem']}.pddl"
                 _stepped_from_files(domain_file, problem, row)

@@ -369,8 +369,8 @@ class TaskConfig:
 @lru_cache(maxsize=16)
 def _load_phrasing(path: str, domain_file: str):
     from racbench.text.user_phrasing import load_phrasing
-    from racbench.worlds.strips.world import load_domain_text
-    text, domain = load_domain_text(domain_file)
+    from racbench.worlds.strips.world import domain_text
+    text, domain = domain_text(domain_file)
     return load_phrasing(path, domain, text)
 
 
@@ -383,9 +383,9 @@ def domain_file_label(domain_file: str) -> str:
 
 @lru_cache(maxsize=64)
 def _pddl_domain_name(path: str) -> str:
-    from racbench.worlds.strips.world import load_domain_text
+    from racbench.worlds.strips.world import domain_text
 
-    return load_domain_text(path)[1].name
+    return domain_text(path)[1].name
 
 
 DOMAIN_FILE = Phrase(_say, "domain_file")  # what check_utf8 calls the path

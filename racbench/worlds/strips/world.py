@@ -225,8 +225,14 @@ class WorldTooLarge(InputError):
     """A problem whose reachable state space is beyond what we enumerate."""
 
 
+def domain_text(path) -> tuple[str, Domain]:
+    """A domain file's text and parse, read once a process under each size limit (a
+    limit lowered later refuses a file read before it, as a fresh process would)."""
+    return load_domain_text(str(path), limits.current().max_pddl_bytes)
+
+
 @lru_cache(maxsize=64)
-def load_domain_text(path: str) -> tuple[str, Domain]:
+def load_domain_text(path: str, max_pddl_bytes: int) -> tuple[str, Domain]:
     text = read_pddl_text(path)
     return text, parse_domain(text, path)
 
@@ -241,14 +247,22 @@ def world_for(domain_file: str, problem_file: str, max_states: int | None = None
     key = (str(domain_file), str(problem_file), max_states)
     if key not in _TOO_LARGE:
         try:
-            return _world(*key)
+            return _world(*key, *_load_limits())
         except WorldTooLarge:
             _TOO_LARGE.add(key)  # exploring again would fail again, after as long
             if not implicit:
                 raise
     elif not implicit:
         raise WorldTooLarge(_say("world_too_large", problem=problem_file, max_states=max_states))
-    return _implicit_world(str(domain_file), str(problem_file))
+    return _implicit_world(str(domain_file), str(problem_file), *_load_limits())
+
+
+def _load_limits() -> tuple[int, int]:
+    """The limits a world is read and grounded under, part of its cache key: a world
+    loaded under generous limits is not handed out where lower ones are in force
+    (`play strips --max-ground-actions 5` after a game of the same problem played it)."""
+    current = limits.current()
+    return current.max_pddl_bytes, current.max_ground_actions
 
 
 _TOO_LARGE: set[tuple[str, str, int]] = set()
@@ -264,8 +278,9 @@ def forget_worlds() -> int:
 
 
 @lru_cache(maxsize=None)
-def _world(domain_file: str, problem_file: str, max_states: int) -> "ExplicitWorld":
-    text, domain = load_domain_text(domain_file)
+def _world(domain_file: str, problem_file: str, max_states: int, max_pddl_bytes: int,
+           max_ground_actions: int) -> "ExplicitWorld":
+    text, domain = load_domain_text(domain_file, max_pddl_bytes)
     problem = parse_problem(read_pddl_text(problem_file), domain, problem_file)
     return ExplicitWorld(domain, text, problem, Path(problem_file).stem, max_states)
 
@@ -273,12 +288,13 @@ def _world(domain_file: str, problem_file: str, max_states: int) -> "ExplicitWor
 def stepping_world(domain_file, problem_file) -> "ImplicitWorld":
     """The world of a problem file without enumerating its states (cached): for
     environments and players, which only step it."""
-    return _implicit_world(str(domain_file), str(problem_file))
+    return _implicit_world(str(domain_file), str(problem_file), *_load_limits())
 
 
 @lru_cache(maxsize=None)
-def _implicit_world(domain_file: str, problem_file: str) -> "ImplicitWorld":
-    text, domain = load_domain_text(domain_file)
+def _implicit_world(domain_file: str, problem_file: str, max_pddl_bytes: int,
+                    max_ground_actions: int) -> "ImplicitWorld":
+    text, domain = load_domain_text(domain_file, max_pddl_bytes)
     problem = parse_problem(read_pddl_text(problem_file), domain, problem_file)
     return ImplicitWorld(domain, text, problem, Path(problem_file).stem)
 
@@ -287,7 +303,7 @@ def _implicit_world(domain_file: str, problem_file: str) -> "ImplicitWorld":
 def trac_world(n_blocks: int) -> "StripsWorld":
     """TRAC's blocksworld over `n_blocks` blocks: enumerated when small (five blocks:
     501 states), implicit beyond TRAC_EXPLICIT_STATES (ten blocks)."""
-    text, domain = load_domain_text(trac_domain_file())
+    text, domain = domain_text(trac_domain_file())
     problem = blocks_problem(domain.name, n_blocks)
     try:
         return ExplicitWorld(domain, text, problem, problem.name, TRAC_EXPLICIT_STATES)
