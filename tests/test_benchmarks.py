@@ -65,7 +65,7 @@ TINY = {
     "science_step.py": (["--tasks", "boil", "--every", "30", "--settings", "easy"], "steps/s"),
     "science_timing.py": (["--probes", "boil-on-stove,bulb-lights-after-wiring"], "probes differ"),
     "rule_worlds.py": (["--episodes", "3", "--scale", "0.002", "--configs",
-                        "rtfm_next_observation_h1"], "eps/s"),
+                        "rtfm_next_observation_h1", "--rows", "2"], "eps/s"),
     "difficulty_levels.py": (["--rows", "2", "--worlds", "blocksworld_trac", "--families",
                               "projection", "--markdown"], "| falls | rows | variations |"),
     "stream_rows.py": (["--rows", "2"], "rows/s"),
