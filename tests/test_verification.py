@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -548,11 +546,10 @@ def test_rows_answered_by_search_agree_with_unified_planning_and_fast_downward(t
     goes that way): answers by bounded search, re-derived by the independent engines."""
     (tmp_path / "implicit.yaml").write_text(IMPLICIT_RECIPE)
     out = tmp_path / "implicit"
-    proc = subprocess.run([sys.executable, "-m", "racbench.cli", "build",
-                           str(tmp_path / "implicit.yaml"), "--out", str(out), "--quiet",
-                           "--workers", "1", "--max-enumerated-states", "20"],
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
+    built = CliRunner().invoke(main, ["build", str(tmp_path / "implicit.yaml"), "--out",
+                                      str(out), "--quiet", "--workers", "1",
+                                      "--max-enumerated-states", "20"])  # in this process
+    assert built.exit_code == 0, (built.output, built.exception)
     code, text = run(out, "--jobs", "1", "--quiet")
     assert code == 0, text
     assert "verified 48 rows in 12 configs: 0 mismatching" in text
