@@ -280,7 +280,7 @@ def test_ctrl_c_stops_any_phase_at_once(tmp_path, delay):
         assert code in (0, 130), stderr
     else:
         assert code == 130, stderr
-        racbench("build", recipe_file, "--out", out, "--quiet")
+        here("build", recipe_file, "--out", out, "--quiet", "--workers", 1)  # resumed here
     assert (out / "slow").is_dir() and not partial.exists()
 
 
