@@ -230,7 +230,7 @@ def _stepped_from_files(domain_file: Path, problem_file: Path, row: dict) -> Non
     assert meta["problem_file"] == row["problem"] == problem_file.stem
 
 
-def test_competition_files_build_through_the_cli_and_answers_step_true(tmp_path,
+def test_competition_files_build_through_the_cli_and_answers_step_true(tmp_path, monkeypatch,
                                                                       competition_pddl):
     datasets = pytest.importorskip("datasets")
     # paths relative to the recipe's folder, as for every family, and run from a folder
@@ -241,10 +241,10 @@ def test_competition_files_build_through_the_cli_and_answers_step_true(tmp_path,
                                      for p in (competition_pddl, GRIPPER, LARGE))))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    out = subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out",
-                          str(tmp_path / "ds"), "--quiet"], capture_output=True, text=True,
-                         cwd=elsewhere)
-    assert out.returncode == 0, out.stderr
+    monkeypatch.chdir(elsewhere)  # the CLI through click's runner, in this process
+    out = CliRunner().invoke(main, ["build", str(recipe), "--out", str(tmp_path / "ds"),
+                                    "--quiet"])
+    assert out.exit_code == 0, (out.output, out.exception)
     files = {"blocks_mc": {"train": ("probBLOCKS-4-0", "probBLOCKS-4-1"),
                            "test": ("probBLOCKS-5-0",)},
              "gripper30_bool": {"test": ("gripper-30",)}}
