@@ -95,7 +95,7 @@ def test_racbench_generate_and_verify_on_the_command_line(tmp_path):
     out = tmp_path / "out"
     subprocess.run([sys.executable, "-m", "racbench.cli", "generate", "projection",
                     "--domain-file", str(domain / "domain.pddl"), *problems, "--form", "mc",
-                    "-n", "20", "--out", str(out), "--quiet"], env=env, check=True)
+                    "-n", "6", "--out", str(out), "--quiet"], env=env, check=True)
     done = subprocess.run([sys.executable, "-m", "racbench.cli", "verify", str(out),
                            "--require-optimal"], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -24,13 +24,13 @@ configs:
 
 # script -> (arguments for the smallest run, a word its figures print)
 TINY = {
-    "acp_families.py": (["--rows", "2", "--domains", "gripper", "--families", "applicability"],
+    "acp_families.py": (["--rows", "2", "--domains", "ferry", "--families", "applicability"],
                         "rows per CPU-second"),
-    "acp_probes.py": (["--configs", "gripper_applicability_bool"], "probe CPU s"),
+    "acp_probes.py": (["--configs", "ferry_applicability_bool"], "probe CPU s"),
     "large_problems.py": (["--rows", "2", "--problems", "gripper:p01", "--families",
                            "projection", "--forms", "bool", "--max-enumerated-states", "10"],
                           "rows/s"),
-    "adl_domains.py": (["--rows", "2", "--repeat", "1", "--domains", "household",
+    "adl_domains.py": (["--rows", "2", "--repeat", "1", "--domains", "assembly",
                         "--families", "progression"], "rows/s"),
     "competition_read.py": (["--repeat", "1"], "read time"),
     "collection_sweep.py": (["{root}/tests/data/competition", "--domains", "psr-large",
@@ -65,7 +65,7 @@ TINY = {
     "science_step.py": (["--tasks", "boil", "--every", "30", "--settings", "easy"], "steps/s"),
     "science_timing.py": (["--probes", "boil-on-stove,bulb-lights-after-wiring"], "probes differ"),
     "rule_worlds.py": (["--episodes", "3", "--scale", "0.002", "--configs",
-                        "rtfm_next_observation_h1"], "eps/s"),
+                        "rtfm_next_observation_h1", "--rows", "2"], "eps/s"),
     "difficulty_levels.py": (["--rows", "2", "--worlds", "blocksworld_trac", "--families",
                               "projection", "--markdown"], "| falls | rows | variations |"),
     "stream_rows.py": (["--rows", "2"], "rows/s"),

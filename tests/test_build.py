@@ -129,8 +129,8 @@ def test_same_bytes_whatever_workers_and_hash_seed(built, recipe_file, tmp_path)
 
 def test_another_seed_gives_other_rows(recipe_file, tmp_path, built):
     out = tmp_path / "seed4"  # the config compared alone: its rows do not depend on the others
-    racbench("build", recipe_file, "--configs", "projection_L2", "--out", out, "--seed", 4,
-             "--quiet")
+    here("build", recipe_file, "--configs", "projection_L2", "--out", out, "--seed", 4,
+         "--quiet", "--workers", 1)
     a = pq.read_table(built / "projection_L2" / "test-00000-of-00001.parquet").column("context")
     b = pq.read_table(out / "projection_L2" / "test-00000-of-00001.parquet").column("context")
     assert not set(a.to_pylist()) & set(b.to_pylist())
@@ -280,7 +280,7 @@ def test_ctrl_c_stops_any_phase_at_once(tmp_path, delay):
         assert code in (0, 130), stderr
     else:
         assert code == 130, stderr
-        racbench("build", recipe_file, "--out", out, "--quiet")
+        here("build", recipe_file, "--out", out, "--quiet", "--workers", 1)  # resumed here
     assert (out / "slow").is_dir() and not partial.exists()
 
 
@@ -310,9 +310,24 @@ def _on_a_terminal(args: list[str], cwd: Path) -> str:
     return b"".join(chunks).decode("utf-8", "replace")
 
 
-def test_every_phase_shows_progress_on_a_terminal_and_quiet_silences_it(tmp_path, recipe_file):
+# two small configs: every phase of a build (load, probe, rows) and of an audit runs on
+# them as on the module's recipe, in a fraction of its time
+TERMINAL_RECIPE = """
+name: tiny
+seed: 3
+configs:
+  - name: "{task}_L{length}"
+    for_each: {task: [projection, executability], length: [2]}
+    objects: 4
+    splits: {train: 20, test: 10}
+"""
+
+
+def test_every_phase_shows_progress_on_a_terminal_and_quiet_silences_it(tmp_path):
+    recipe_file = tmp_path / "tiny.yaml"
+    recipe_file.write_text(TERMINAL_RECIPE)
     shown = _on_a_terminal(["build", str(recipe_file), "--out", "a", "--workers", "2"], tmp_path)
-    assert "load:" in shown and "probe:" in shown and "small:" in shown and "rows" in shown
+    assert "load:" in shown and "probe:" in shown and "tiny:" in shown and "rows" in shown
     shown = _on_a_terminal(["audit", "a", "--no-card"], tmp_path)
     assert "audit:" in shown
     quiet = _on_a_terminal(["build", str(recipe_file), "--out", "b", "--workers", "2", "--quiet"],
@@ -379,14 +394,28 @@ def test_build_help_lists_the_builtin_recipes():
     assert all(name in shown for name in ("trac", "acp", "science-gold"))
 
 
+def here(*args) -> str:
+    """The CLI through click's runner in this process (the console script's code path):
+    for commands whose process is not what a test is about, which would pay Python's,
+    racbench's and pyarrow's start."""
+    from click.testing import CliRunner
+
+    from racbench.cli import main
+
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result.stdout
+
+
 def test_query_alone_does_not_predict_the_label(tmp_path):
     out = tmp_path / "probe"
     for task in ("projection", "executability"):
-        racbench("generate", task, "--length", 2, "-n", 6000, "--out", out / task, "--quiet")
+        here("generate", task, "--length", 2, "-n", 6000, "--out", out / task, "--quiet",
+             "--workers", 1)
         result = probe_config(out / task / f"{task}_L2")
         assert result.accuracy <= 0.55, (task, result)
 
 
 def test_show_prints_rows(built):
-    shown = racbench("show", built, "executability_L2", "-n", 2).stdout
+    shown = here("show", built, "executability_L2", "-n", 2)
     assert shown.count("== executability_L2-train-") == 2 and "Jane moves the" in shown

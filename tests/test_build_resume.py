@@ -56,21 +56,37 @@ def shard_ids(folder: Path) -> dict[str, tuple[int, int]]:
     return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in sorted(folder.iterdir())}
 
 
-@pytest.fixture
-def recipe(tmp_path):
-    (tmp_path / "switch.pddl").write_text(SWITCH_DOMAIN)
-    (tmp_path / "two.pddl").write_text(SWITCH_PROBLEM)
+def recipe_writer(folder: Path):
+    (folder / "switch.pddl").write_text(SWITCH_DOMAIN)
+    (folder / "two.pddl").write_text(SWITCH_PROBLEM)
 
     def write(second_objects=5, switch_rows=10) -> Path:
-        path = tmp_path / "late.yaml"
+        path = folder / "late.yaml"
         path.write_text(RECIPE.format(second_objects=second_objects, switch_rows=switch_rows))
         return path
 
     return write
 
 
+@pytest.fixture
+def recipe(tmp_path):
+    return recipe_writer(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory) -> dict[str, bytes]:
+    """The fixed recipe (the default `recipe()`) built clean, once for the module, with one
+    worker: the bytes three tests' resumed builds (on two workers) must end with. A
+    build's bytes do not depend on the folder it runs in (paths in the recipe are its
+    folder's)."""
+    folder = tmp_path_factory.mktemp("clean")
+    racbench("build", recipe_writer(folder)(), "--out", folder / "clean", "--workers", 1,
+             "--quiet", cwd=folder).check_returncode()
+    return folder_bytes(folder / "clean")
+
+
 def test_a_config_refused_late_keeps_what_was_finished_and_the_rerun_builds_the_rest(
-        tmp_path, recipe):
+        tmp_path, recipe, clean):
     out, partial = tmp_path / "out", tmp_path / ".out.partial"
     refused = racbench("build", recipe(switch_rows=40), "--out", out, "--workers", 2, "--quiet",
                        cwd=tmp_path)
@@ -91,10 +107,7 @@ def test_a_config_refused_late_keeps_what_was_finished_and_the_rerun_builds_the_
     assert "2 of 3 configs already finished and kept; building 1: switch\n" in fixed.stderr
     assert {name: shard_ids(out / name) for name in kept} == kept
     assert not partial.exists()
-    clean = tmp_path / "clean"
-    racbench("build", recipe(switch_rows=10), "--out", clean, "--workers", 1, "--quiet",
-             cwd=tmp_path).check_returncode()
-    assert folder_bytes(out) == folder_bytes(clean)
+    assert folder_bytes(out) == clean
 
 
 def test_a_rerun_of_an_edited_recipe_rebuilds_the_edited_config_too(tmp_path, recipe):
@@ -135,7 +148,7 @@ main()
 
 
 def test_a_worker_killed_stops_the_build_naming_its_config_and_the_rerun_builds_the_rest(
-        tmp_path, recipe):
+        tmp_path, recipe, clean):
     """A worker killed while making `switch`'s rows (which Pool.imap would wait for for
     ever) stops the build within seconds with exit 75 and one message naming the config,
     keeping the two finished configs and nothing of `switch`; the rerun builds `switch`
@@ -158,10 +171,7 @@ def test_a_worker_killed_stops_the_build_naming_its_config_and_the_rerun_builds_
     assert ("2 of 3 configs already finished and kept (1 more already probed); building 1: "
             "switch\n") in rerun.stderr
     assert {name: shard_ids(out / name) for name in kept} == kept
-    clean = tmp_path / "clean"
-    racbench("build", recipe(), "--out", clean, "--workers", 2, "--quiet",
-             cwd=tmp_path).check_returncode()
-    assert folder_bytes(out) == folder_bytes(clean)
+    assert folder_bytes(out) == clean
 
 
 # ... and one whose forked worker, asked to read a finished config's shards back for the
@@ -180,7 +190,8 @@ main()
 """
 
 
-def test_a_worker_killed_while_the_card_is_written_keeps_every_config(tmp_path, recipe):
+def test_a_worker_killed_while_the_card_is_written_keeps_every_config(tmp_path, recipe,
+                                                                     clean):
     """A worker killed while reading shards back for the card stops the build with exit
     75, saying so (not "while the build ran") and that every config is kept; the rerun
     builds no config again and writes the card, byte-identical to a clean build."""
@@ -199,10 +210,7 @@ def test_a_worker_killed_while_the_card_is_written_keeps_every_config(tmp_path, 
     assert rerun.returncode == 0, rerun.stderr
     assert "3 of 3 configs already finished and kept; nothing left to build" in rerun.stderr
     assert {name: shard_ids(out / name) for name in kept} == kept
-    clean = tmp_path / "clean"
-    racbench("build", recipe(), "--out", clean, "--workers", 2, "--quiet",
-             cwd=tmp_path).check_returncode()
-    assert folder_bytes(out) == folder_bytes(clean)
+    assert folder_bytes(out) == clean
 
 
 # probes run from the last run of configs back: `slow` is probed (and its probe kept)

@@ -4,8 +4,6 @@ The training runs themselves cannot run here (no model weights, no torch): see
 examples/README.md."""
 
 import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import racbench
@@ -60,8 +58,7 @@ def test_sft_records_are_prompts_and_answers_of_a_real_build(tmp_path):
     sft = example("sft_trl")
     (tmp_path / "r.yaml").write_text("name: sft\nconfigs:\n  - {name: p, task: projection, "
                                      "objects: 4, splits: {train: 10, test: 4}}\n")
-    subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(tmp_path / "r.yaml"),
-                    "--out", str(tmp_path / "data"), "--workers", "1", "--quiet"], check=True)
+    racbench.build(str(tmp_path / "r.yaml"), tmp_path / "data", workers=1, progress=False)
     records = sft.sft_records(str(tmp_path / "data"), "p")
     assert records.column_names == ["prompt", "completion"] and len(records) == 10
     assert all(r["completion"] in (" true", " false") for r in records)

@@ -7,11 +7,9 @@ unchecked); a flipped label on a row only Fast Downward can check is caught; and
 stepper, fed the translator's own output, steps exactly as racbench's engine does."""
 
 import json
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -28,7 +26,6 @@ from verify_rows import write_config
 DATA = Path(__file__).parent / "data"
 COMPETITION = DATA / "competition"
 ADL = DATA / "adl"
-ROOT = Path(__file__).resolve().parents[1]
 
 # (domain folder, families, rows): what each domain is asked, kept small for the suite's
 # CPU (citycar's optimal searches take seconds each; its stepping families none).
@@ -71,16 +68,25 @@ def built(tmp_path_factory) -> Path:
     return out
 
 
-def _verify(folder: Path, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT),
-                                                       os.environ.get("PYTHONPATH", "")]))
-    return subprocess.run([sys.executable, "-m", "racbench.cli", "verify", str(folder),
-                           "--quiet", "--jobs", "1", *args],
-                          env=env, capture_output=True, text=True)
+def _verify(folder: Path, monkeypatch, *args: str) -> SimpleNamespace:
+    """`racbench verify` through click's runner in this process (its exit code and
+    report; a process paid Python's, racbench's, pyarrow's and unified-planning's
+    start), with a fresh engine: no domain an earlier test read stays cached."""
+    from click.testing import CliRunner
+
+    from racbench.checks.verify import dataset
+    from racbench.cli import main
+
+    monkeypatch.setattr(dataset, "_ENGINE", None)
+    result = CliRunner().invoke(main, ["verify", str(folder), "--quiet", "--jobs", "1", *args])
+    stderr = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        stderr += repr(result.exception)
+    return SimpleNamespace(returncode=result.exit_code, stdout=result.stdout, stderr=stderr)
 
 
-def test_every_row_is_checked_on_competition_and_adl_domains(built):
-    done = _verify(built, "--require-checked", "--per-row")
+def test_every_row_is_checked_on_competition_and_adl_domains(built, monkeypatch):
+    done = _verify(built, monkeypatch, "--require-checked", "--per-row")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " 0 mismatching" in done.stdout and "0 rows unchecked" in done.stdout, done.stdout
     rows = [line for line in done.stdout.splitlines() if line.startswith("ROW ")]
@@ -98,7 +104,8 @@ def test_every_row_is_checked_on_competition_and_adl_domains(built):
         assert wild and all("unified-planning" not in line for line in wild), wild
 
 
-def test_a_flipped_label_is_caught_by_the_fd_checker(built, flip_first_label, tmp_path):
+def test_a_flipped_label_is_caught_by_the_fd_checker(built, flip_first_label, tmp_path,
+                                                     monkeypatch):
     import shutil
 
     folder = tmp_path / "flipped"
@@ -106,7 +113,7 @@ def test_a_flipped_label_is_caught_by_the_fd_checker(built, flip_first_label, tm
         shutil.copytree(built / config, folder / config)
     flipped = [flip_first_label(folder, config)
                for config in ("citycar_projection_bool", "openstacks_landmarks_bool")]
-    done = _verify(folder, "--require-checked")
+    done = _verify(folder, monkeypatch, "--require-checked")
     assert done.returncode == 1, done.stdout + done.stderr
     mismatches = [line for line in done.stdout.splitlines() if line.startswith("MISMATCH")]
     assert len(mismatches) == 2, done.stdout

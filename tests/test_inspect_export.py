@@ -10,9 +10,13 @@ racbench.score gives it."""
 import os
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import datasets
 import pytest
+from click.testing import CliRunner
+
+from racbench.cli import main
 
 RECIPE = """
 name: inspect-tiny
@@ -40,8 +44,14 @@ FILE = "racbench_inspect_tiny.py"
 
 
 def racbench(*args, check=True):
-    return subprocess.run([sys.executable, "-m", "racbench.cli", *map(str, args)],
-                          capture_output=True, text=True, check=check)
+    """racbench's CLI through click's runner in this process (the console script's code
+    path: its exit codes and messages): a process a call paid Python's, racbench's and
+    pyarrow's start. Inspect runs in a process of its own below."""
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    if check:
+        assert result.exit_code == 0, (args, result.output, result.exception)
+    return SimpleNamespace(returncode=result.exit_code, stdout=result.stdout,
+                           stderr=result.stderr)
 
 
 @pytest.fixture(scope="module")

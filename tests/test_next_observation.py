@@ -12,8 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import racbench
+from racbench.cli import main
 from racbench.checks.verify.dataset import verify_row
 from racbench.suites.recipe import RecipeError, parse_recipe
 from racbench.tasks.next_observation import LETTERS, NextObservationConfig
@@ -124,9 +126,8 @@ def test_build_is_byte_identical_whatever_workers_and_hash_seed_and_verifies(tmp
     files = sorted(p.relative_to(one) for p in one.rglob("*.parquet"))
     assert len(files) == 8
     assert all((one / f).read_bytes() == (two / f).read_bytes() for f in files)
-    out = subprocess.run([sys.executable, "-m", "racbench.cli", "verify", str(one)],
-                         capture_output=True, text=True)
-    assert out.returncode == 0 and "0 mismatching" in out.stdout + out.stderr
+    out = CliRunner().invoke(main, ["verify", str(one)])  # in this process: no start to pay
+    assert out.exit_code == 0 and "0 mismatching" in out.output, (out.output, out.exception)
 
 
 @pytest.mark.parametrize("change", [
@@ -229,7 +230,7 @@ def _stepped_from_files(domain_file: Path, problem_file: Path, row: dict) -> Non
     assert meta["problem_file"] == row["problem"] == problem_file.stem
 
 
-def test_competition_files_build_through_the_cli_and_answers_step_true(tmp_path,
+def test_competition_files_build_through_the_cli_and_answers_step_true(tmp_path, monkeypatch,
                                                                       competition_pddl):
     datasets = pytest.importorskip("datasets")
     # paths relative to the recipe's folder, as for every family, and run from a folder
@@ -240,10 +241,10 @@ def test_competition_files_build_through_the_cli_and_answers_step_true(tmp_path,
                                      for p in (competition_pddl, GRIPPER, LARGE))))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    out = subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out",
-                          str(tmp_path / "ds"), "--quiet"], capture_output=True, text=True,
-                         cwd=elsewhere)
-    assert out.returncode == 0, out.stderr
+    monkeypatch.chdir(elsewhere)  # the CLI through click's runner, in this process
+    out = CliRunner().invoke(main, ["build", str(recipe), "--out", str(tmp_path / "ds"),
+                                    "--quiet"])
+    assert out.exit_code == 0, (out.output, out.exception)
     files = {"blocks_mc": {"train": ("probBLOCKS-4-0", "probBLOCKS-4-1"),
                            "test": ("probBLOCKS-5-0",)},
              "gripper30_bool": {"test": ("gripper-30",)}}
@@ -259,9 +260,9 @@ def test_competition_files_build_through_the_cli_and_answers_step_true(tmp_path,
                 problem = LARGE if row["problem"] == "gripper-30" else \
                     competition_pddl / "blocks" / f"{row['problem']}.pddl"
                 _stepped_from_files(domain_file, problem, row)
-    check = subprocess.run([sys.executable, "-m", "racbench.cli", "verify", str(tmp_path / "ds"),
-                            "--no-optimal"], capture_output=True, text=True)
-    assert check.returncode == 0 and "0 mismatching" in check.stdout + check.stderr
+    check = CliRunner().invoke(main, ["verify", str(tmp_path / "ds"), "--no-optimal"])
+    assert check.exit_code == 0 and "0 mismatching" in check.output, (check.output,
+                                                                       check.exception)
 
 
 def test_a_problem_past_10_8_states_is_stepped_never_enumerated(competition_pddl):
@@ -323,8 +324,10 @@ def test_bad_user_pddl_exits_2_naming_the_field_or_file(tmp_path, competition_pd
     assert old in text
     recipe = tmp_path / "bad.yaml"
     recipe.write_text(text.replace(old, new, 1))
-    out = subprocess.run([sys.executable, "-m", "racbench.cli", "build", str(recipe), "--out",
-                          str(tmp_path / "o")], capture_output=True, text=True)
-    assert out.returncode == 2, out.stderr
+    # click's runner in this process (the console script's code path, as
+    # tests/test_bad_input.py runs it): a process each would pay Python's, racbench's and
+    # pyarrow's start; test_bad_recipe_values_exit_2_naming_the_field runs the real CLI
+    out = CliRunner().invoke(main, ["build", str(recipe), "--out", str(tmp_path / "o")])
+    assert out.exit_code == 2, (out.stderr, out.exception)
     assert expected.replace("{blocks}", str(blocks)) in out.stderr, out.stderr
-    assert "Traceback" not in out.stderr and not (tmp_path / "o").exists()
+    assert "Traceback" not in out.output and not (tmp_path / "o").exists()

@@ -9,10 +9,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from click.testing import CliRunner
 
 import racbench
+from racbench.cli import main
 from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.text.domain import DomainText
 from racbench.text.phrasing_check import check
@@ -25,8 +28,21 @@ SHIPPED = sorted(p.parent.name for p in (ROOT / "racbench" / "data" / "domains")
 
 
 def cli(*args, cwd=ROOT):
+    """The CLI in its own process, as a user runs it."""
     return subprocess.run([sys.executable, "-m", "racbench.cli", *map(str, args)],
                           capture_output=True, text=True, cwd=cwd)
+
+
+def cli_here(*args):
+    """The CLI in this process (click's runner: the console script's code path, exit codes
+    and messages, as tests/test_bad_input.py runs it), for `phrasing` and the refusals: a
+    process each would pay Python's, racbench's and pyarrow's start (about 1.3 CPU s).
+    test_a_recipe_names_a_phrasing_file_relative_to_itself runs the real CLI."""
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    stderr = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        stderr += repr(result.exception)  # an error click's runner caught, for the message
+    return SimpleNamespace(returncode=result.exit_code, stdout=result.stdout, stderr=stderr)
 
 
 # ------------------------------------------------------------------ default guesses
@@ -91,7 +107,7 @@ def test_competition_domains_pass_the_check_with_no_phrasing_file():
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_check_passes_on_every_shipped_domain(name):
-    result = cli("phrasing", "check", ROOT / "racbench" / "data" / "domains" / name / "domain.pddl")
+    result = cli_here("phrasing", "check", ROOT / "racbench" / "data" / "domains" / name / "domain.pddl")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "none flagged" in result.stdout
 
@@ -101,7 +117,7 @@ def test_check_flags_a_dropped_object_and_a_dangling_preposition(tmp_path):
     (tmp_path / "phrasing.yaml").write_text(
         "predicates:\n  at:\n    positive: the robot is at\n    negative: the robot is not in {r}\n"
         "actions:\n  move: walk to {to}\n")
-    result = cli("phrasing", "check", tmp_path / "domain.pddl")
+    result = cli_here("phrasing", "check", tmp_path / "domain.pddl")
     assert result.returncode == 1, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert any(l.startswith("at (positive)") and "does not name room1" in l
@@ -113,7 +129,7 @@ def test_check_flags_a_dropped_object_and_a_dangling_preposition(tmp_path):
 
 def test_init_writes_todays_guesses_and_check_accepts_them(tmp_path):
     shutil.copy(KEYS / "domain.pddl", tmp_path / "domain.pddl")
-    result = cli("phrasing", "init", tmp_path / "domain.pddl")
+    result = cli_here("phrasing", "init", tmp_path / "domain.pddl")
     assert result.returncode == 0, result.stderr
     written = (tmp_path / "phrasing.yaml").read_text()
     assert 'positive: "the agent is at {r}"' in written
@@ -126,10 +142,10 @@ def test_init_writes_todays_guesses_and_check_accepts_them(tmp_path):
     for atom in (("at", "hall"), ("door", "a", "b"), ("opens", "k", "a", "b")):
         for positive in (True, False):
             assert edited.fact(atom, positive) == guessed.fact(atom, positive)
-    assert cli("phrasing", "check", tmp_path / "domain.pddl").returncode == 0
-    again = cli("phrasing", "init", tmp_path / "domain.pddl")
+    assert cli_here("phrasing", "check", tmp_path / "domain.pddl").returncode == 0
+    again = cli_here("phrasing", "init", tmp_path / "domain.pddl")
     assert again.returncode == 2 and "exists" in again.stderr
-    out = cli("phrasing", "init", "gripper", "-o", tmp_path / "g.yaml")
+    out = cli_here("phrasing", "init", "gripper", "-o", tmp_path / "g.yaml")
     assert out.returncode == 0 and "pick:" in (tmp_path / "g.yaml").read_text()
 
 
@@ -152,7 +168,7 @@ def test_a_bad_phrasing_file_gets_one_line_naming_file_line_and_key(tmp_path, co
     for args in (("phrasing", "check", tmp_path / "domain.pddl"),
                  ("generate", "projection", "--domain-file", tmp_path / "domain.pddl",
                   "--problem-file", KEYS / "p01.pddl", "-n", "6", "--out", tmp_path / "out")):
-        result = cli(*args)
+        result = cli_here(*args)
         assert result.returncode == 2, (args, result.stdout, result.stderr)
         message = result.stderr.strip().splitlines()
         assert len(message) == 1 and f"{bad}{where}" in message[0] and says in message[0], \
@@ -178,7 +194,7 @@ def marked_phrasing(folder: Path, name: str) -> Path:
     """`racbench phrasing init`'s file for a shipped domain with every sentence marked."""
     path = folder / f"{name}.yaml"
     if not path.exists():
-        assert cli("phrasing", "init", name, "-o", path).returncode == 0
+        assert cli_here("phrasing", "init", name, "-o", path).returncode == 0
         types, rest = path.read_text().split("\npredicates:")
         rest = re.sub(r'(positive|negative|^  [\w-]+): "', rf'\1: "{MARK} ', rest, flags=re.M)
         path.write_text(types + "\npredicates:" + rest)

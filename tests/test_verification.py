@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -58,19 +56,17 @@ configs:
 
 @pytest.fixture(scope="module")
 def trac(tmp_path_factory) -> Path:
-    """One dataset folder with the four TRAC tasks (N = 2, 60 rows each), built by the CLI."""
+    """One dataset folder with the four TRAC tasks (N = 2, 60 rows each), built by the CLI
+    (click's runner in this process: five processes paid Python's, racbench's and
+    pyarrow's start five times)."""
     work = tmp_path_factory.mktemp("trac")
     (work / "acp.yaml").write_text(ACP_RECIPE)
     commands = [["generate", task, "--length", "2", "-n", "60", "--out", str(work / task)]
                 for task in TASKS]
     commands.append(["build", str(work / "acp.yaml"), "--out", str(work / "acp")])
-    procs = [subprocess.Popen([sys.executable, "-m", "racbench.cli", *command, "--quiet",
-                               "--workers", "1"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-             for command in commands]
-    for proc in procs:
-        _, err = proc.communicate(timeout=120)
-        assert proc.returncode == 0, err.decode()
+    for command in commands:
+        result = CliRunner().invoke(main, [*command, "--quiet", "--workers", "1"])
+        assert result.exit_code == 0, (command, result.output, result.exception)
     root = work / "all"
     root.mkdir()
     for task in TASKS:
@@ -550,11 +546,10 @@ def test_rows_answered_by_search_agree_with_unified_planning_and_fast_downward(t
     goes that way): answers by bounded search, re-derived by the independent engines."""
     (tmp_path / "implicit.yaml").write_text(IMPLICIT_RECIPE)
     out = tmp_path / "implicit"
-    proc = subprocess.run([sys.executable, "-m", "racbench.cli", "build",
-                           str(tmp_path / "implicit.yaml"), "--out", str(out), "--quiet",
-                           "--workers", "1", "--max-enumerated-states", "20"],
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
+    built = CliRunner().invoke(main, ["build", str(tmp_path / "implicit.yaml"), "--out",
+                                      str(out), "--quiet", "--workers", "1",
+                                      "--max-enumerated-states", "20"])  # in this process
+    assert built.exit_code == 0, (built.output, built.exception)
     code, text = run(out, "--jobs", "1", "--quiet")
     assert code == 0, text
     assert "verified 48 rows in 12 configs: 0 mismatching" in text

@@ -15,15 +15,12 @@ from racbench.cli import main
 from racbench.worlds.strips.shipped import shipped_files
 
 
-def racbench(*args):
-    return subprocess.run([sys.executable, "-m", "racbench.cli", *map(str, args)],
-                          capture_output=True, text=True)
-
-
 def racbench_here(*args):
     """The CLI run in this process (click's runner: the console script's code path, as
-    tests/test_bad_input.py runs it), for the refusals: a process each would pay
-    Python's, racbench's and pyarrow's start. Gives returncode and stderr as `racbench`."""
+    tests/test_bad_input.py runs it), for the refusals and the generate runs whose process
+    is not what is tested (test_same_bytes_under_two_hash_seeds runs one real CLI): a
+    process each would pay Python's, racbench's and pyarrow's start. Gives returncode and
+    stderr as `racbench`."""
     result = CliRunner().invoke(main, [str(a) for a in args])
     return SimpleNamespace(returncode=result.exit_code, stderr=result.stderr,
                            stdout=result.stdout)
@@ -45,7 +42,7 @@ def test_generate_on_user_files(tmp_path):
             "--out", tmp_path / "out", "--workers", 1, "--quiet"]
     for p in problems:
         args += ["--problem-file", p]
-    r = racbench(*args)
+    r = racbench_here(*args)
     assert r.returncode == 0, r.stderr
     files = sorted((tmp_path / "out" / "next_action_mc").glob("*.parquet"))
     splits = {f.name.split("-")[0] for f in files}
@@ -55,7 +52,7 @@ def test_generate_on_user_files(tmp_path):
 
 
 def test_generate_on_a_shipped_domain(tmp_path):
-    r = racbench("generate", "progression", "--domain", "ferry", "--form", "open", "-n", 12,
+    r = racbench_here("generate", "progression", "--domain", "ferry", "--form", "open", "-n", 12,
                  "--out", tmp_path / "o", "--workers", 1, "--quiet")
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "o" / "progression_open").is_dir()
@@ -125,12 +122,12 @@ def test_generate_makes_the_config_racbench_generate_makes(tmp_path):
     the same defaults (a TRAC task of length 1, a family of length 2) and the same rows."""
     import racbench as api
 
-    r = racbench("generate", "projection", "-n", 6, "--out", tmp_path / "t", "--workers", 1,
+    r = racbench_here("generate", "projection", "-n", 6, "--out", tmp_path / "t", "--workers", 1,
                  "--quiet")
     assert r.returncode == 0, r.stderr
     table = pq.read_table(tmp_path / "t" / "projection_L1" / "test-00000-of-00001.parquet")
     assert set(table.column("sequence_length").to_pylist()) == {1}
-    r = racbench("generate", "projection", "--domain", "gripper", "--problem-file", "p04",
+    r = racbench_here("generate", "projection", "--domain", "gripper", "--problem-file", "p04",
                  "-n", 4, "--out", tmp_path / "a", "--workers", 1, "--quiet")
     assert r.returncode == 0, r.stderr
     built = pq.read_table(tmp_path / "a" / "projection_bool" / "test-00000-of-00001.parquet")

@@ -107,41 +107,44 @@ def test_scienceworlds_gold_path_is_accepted_and_scores_alike(recordings, task):
         f"{max_refused}), mean difference {mean:.2f} (was {max_mean})\n" + "\n".join(problems))
 
 
-def test_the_recordings_are_scienceworlds_own(recordings):
+@pytest.fixture(scope="module")
+def live():
+    """ScienceWorld played live, a run apart from the one that recorded the gold paths: one
+    JVM for the module's two live tests (each start costs seconds of Java)."""
+    played = replay_module.Recordings(None)
+    try:
+        yield played
+    finally:
+        played.close()
+
+
+def test_the_recordings_are_scienceworlds_own(recordings, live):
     """The recorded commands of the first sampled variation of a task of each topic, played
     in ScienceWorld now, score and ask there as recorded, and reach its full score; and
     ScienceWorld still generates a gold path for them. (Its gold path generator may take
     another route on another run, through another door, so the commands are not compared.)"""
-    live = replay_module.Recordings(None)
-    try:
-        for task in LIVE:
-            v = replay_module.sample_variations(task, PER_TASK)[0]
-            kept = recordings[f"{task}|{v}|"]
-            theirs = live.play(task, v, "", kept["commands"])
-            assert (theirs["scores"], theirs["asked"]) == (kept["scores"], kept["asked"]), (task, v)
-            assert kept["scores"][-1] == 100, (task, v)
-            assert live.get(task, v, "")["scores"][-1] == 100, (task, v)
-    finally:
-        live.close()
+    for task in LIVE:
+        v = replay_module.sample_variations(task, PER_TASK)[0]
+        kept = recordings[f"{task}|{v}|"]
+        theirs = live.play(task, v, "", kept["commands"])
+        assert (theirs["scores"], theirs["asked"]) == (kept["scores"], kept["asked"]), (task, v)
+        assert kept["scores"][-1] == 100, (task, v)
+        assert live.get(task, v, "")["scores"][-1] == 100, (task, v)
 
 
-def test_self_replay_counts_what_scienceworld_repeats_on_a_fresh_run(recordings):
+def test_self_replay_counts_what_scienceworld_repeats_on_a_fresh_run(recordings, live):
     """The benchmark's --self-replay column: a recording ScienceWorld repeats on a fresh run is
     accepted with no score difference; one it would not (a question it did not ask, another
     score) counts the step refused and the difference."""
     task = LIVE[0]
     v = replay_module.sample_variations(task, PER_TASK)[0]
     kept = recordings[f"{task}|{v}|"]
-    live = replay_module.Recordings(None)
-    try:
-        same = replay_module.self_replay(live, task, v, "", kept)
-        assert same == {"accepted": True, "refused": 0, "diff": 0, "steps": len(kept["commands"])}
-        altered = {**kept, "asked": [not kept["asked"][0]] + kept["asked"][1:],
-                   "scores": kept["scores"][:-1] + [kept["scores"][-1] - 7]}
-        other = replay_module.self_replay(live, task, v, "", altered)
-        assert (other["accepted"], other["refused"], other["diff"]) == (False, 1, 7)
-    finally:
-        live.close()
+    same = replay_module.self_replay(live, task, v, "", kept)
+    assert same == {"accepted": True, "refused": 0, "diff": 0, "steps": len(kept["commands"])}
+    altered = {**kept, "asked": [not kept["asked"][0]] + kept["asked"][1:],
+               "scores": kept["scores"][:-1] + [kept["scores"][-1] - 7]}
+    other = replay_module.self_replay(live, task, v, "", altered)
+    assert (other["accepted"], other["refused"], other["diff"]) == (False, 1, 7)
 
 
 def test_the_recordings_cover_the_sample(recordings):
