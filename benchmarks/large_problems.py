@@ -60,7 +60,7 @@ from racbench.worlds.strips.grounding import ground  # noqa: E402
 from racbench.worlds.strips.pddl_reader import parse_problem, read_pddl_text  # noqa: E402
 from racbench.worlds.strips.shipped import (shipped_domains, shipped_files,  # noqa: E402
                                             shipped_problem_names)
-from racbench.worlds.strips.world import load_domain_text, world_for  # noqa: E402
+from racbench.worlds.strips.world import domain_text, world_for  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "pddl"
@@ -82,7 +82,7 @@ def largest(domain: str) -> str:
     """The shipped problem of `domain` with the most objects, then the most ground
     actions, then the later file."""
     domain_file, problems = shipped_files(domain, shipped_problem_names(domain))
-    _, parsed = load_domain_text(domain_file)
+    _, parsed = domain_text(domain_file)
 
     def size(path: str) -> tuple[int, int, str]:
         problem = parse_problem(read_pddl_text(path), parsed, path)

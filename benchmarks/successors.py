@@ -29,7 +29,7 @@ from large_problems import GENERATED, problem_files, problem_name
 
 from racbench.worlds.strips.grounding import ground
 from racbench.worlds.strips.pddl_reader import parse_problem, read_pddl_text
-from racbench.worlds.strips.world import load_domain_text
+from racbench.worlds.strips.world import domain_text
 
 
 def whole_set() -> list[str]:
@@ -84,7 +84,7 @@ def main() -> None:
     for spec in specs:
         domain_file, problem_file = problem_files(spec, folder)
         name = problem_name(domain_file, problem_file)
-        _, domain = load_domain_text(domain_file)
+        _, domain = domain_text(domain_file)
         task = ground(domain, parse_problem(read_pddl_text(problem_file), domain, problem_file))
         states = walk_states(task, name, args.walks, args.steps)
         wrong = [s for s in states if task.applicable(s) != brute_force(task, s)]

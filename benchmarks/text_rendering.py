@@ -14,14 +14,14 @@ import time
 
 from racbench.text.domain import DomainText, template_dir_for
 from racbench.worlds.strips.shipped import shipped_files
-from racbench.worlds.strips.world import load_domain_text
+from racbench.worlds.strips.world import domain_text
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clauses", type=int, default=200_000)
     args = parser.parse_args()
-    domain = load_domain_text(shipped_files("logistics", [])[0])[1]
+    domain = domain_text(shipped_files("logistics", [])[0])[1]
     text = DomainText(domain, template_dir_for("logistics"))
     atoms = [("at", f"p{i}", f"l{j}") for i in range(20) for j in range(10)]
     start = time.perf_counter()

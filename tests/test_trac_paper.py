@@ -6,7 +6,7 @@ from racbench.tasks.rows import TRAC_TEMPLATES
 from racbench.tasks.symbolic import symbolic_task
 from racbench.text.phrasing import TaskText
 from racbench.worlds.strips.shipped import trac_domain_file
-from racbench.worlds.strips.world import load_domain_text
+from racbench.worlds.strips.world import domain_text
 
 OBJECTS3 = ["blue", "magenta", "white"]
 TOWER = [["clear", "blue"], ["on", "blue", "magenta"], ["on", "magenta", "white"],
@@ -16,7 +16,7 @@ TOWER = [["clear", "blue"], ["on", "blue", "magenta"], ["on", "magenta", "white"
 def answer(task, objects, init, actions, query=None, goal=None):
     """The family's truth of a TRAC row with this problem (subject: the query)."""
     sym = {"family": task, "form": "bool", "domain": "blocksworld",
-           "domain_pddl": load_domain_text(trac_domain_file())[0], "problem": "example",
+           "domain_pddl": domain_text(trac_domain_file())[0], "problem": "example",
            "objects": {o: "block" for o in objects}, "state": init, "actions": actions,
            "subject": query}
     if goal is not None:
@@ -59,7 +59,7 @@ def test_move_needs_distinct_blocks():
 
 
 def test_paper_sentences_come_out_of_the_templates():
-    text = TaskText(load_domain_text(trac_domain_file())[1], templates=TRAC_TEMPLATES)
+    text = TaskText(domain_text(trac_domain_file())[1], templates=TRAC_TEMPLATES)
     assert (text.sentence(text.action(("movefromtable", "green", "red")))
             == "Jane moves the green block from the table to the red block.")
     assert (text.sentence(text.action(("movetotable", "indigo", "yellow")))
