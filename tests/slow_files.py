@@ -19,14 +19,15 @@ ROOT = Path(__file__).resolve().parents[1]
 # suite_files.py counts every process a file starts, Ray's raylet and workers included
 # (it is their subreaper); before it did, test_ray_engine was ranked at 28.4 and handed
 # out eighteenth, though it is one of the longest files.
-# suite-cut2's figures are the earlier ones scaled by the file's new/old CPU in alternating
-# pairs (a loaded machine), so they stay comparable with the figures measured before.
+# suite-cut2's and suite-cut3's figures are the earlier ones scaled by the file's new/old
+# CPU in alternating pairs (a loaded machine), so they stay comparable with the figures
+# measured before.
 SLOW_FIRST = [
-    "tests/science/test_reference_scienceworld.py",  # 90.1 (ScienceWorld's JVM included)
     "tests/test_ray_engine.py",  # 45.9 with Ray's processes (a cgroup said 85.6 last stop)
     "tests/test_benchmarks.py",  # about 65 (70.1 before suite-cut2: acp scripts on ferry)
     "tests/science/test_lab_families.py",  # 56.1
     "tests/test_docs.py",  # 49.3
+    "tests/science/test_reference_scienceworld.py",  # 45.9 with its JVM (90.1 before suite-cut3)
     "tests/test_levels_lab_goal.py",  # 45.8 loaded (84.3 before suite-cut: one variation, rows drawn once)
     "tests/test_golden_acp.py",  # 45 (its build 42.8; golden small was 52.5 in one file)
     "tests/acp/test_leaks.py",  # 42.7
@@ -34,23 +35,24 @@ SLOW_FIRST = [
     "tests/test_build.py",  # about 42 (56.2 before suite-cut2: runs in-process)
     "tests/test_verification.py",  # 37.7 (47.6 before suite-cut2: datasets made in-process)
     "tests/test_implicit_worlds.py",  # about 35 (37.9 before suite-cut2)
-    "tests/science/test_reference_thermo.py",  # 32.9
     "tests/test_levels_lab.py",  # 32.8 loaded (72.0 before suite-cut: surveys shared, fewer variations)
     "tests/test_bad_input.py",  # 27.4
-    "tests/science/test_scienceworld_gold_paths.py",  # 27.0 (31.6 before suite-cut2: one JVM)
     "tests/test_user_messages.py",  # 25.3
     "tests/test_build_resume.py",  # 23.9 (27.0 before suite-cut2: one clean build)
     "tests/test_domains.py",  # 23.4
     "tests/test_fd_check.py",  # 21.8 (27.0 before suite-cut2: verify in-process)
     "tests/test_lm_eval_export.py",  # 21.3 (24.0 before suite-cut2)
+    "tests/test_parquet_writer.py",  # about 21 (30.5 before suite-cut3: rows made once)
     "tests/test_levels_strips.py",  # 19.4
     "tests/test_competition.py",  # 19.1
     "tests/test_next_observation.py",  # 18.6 (38.1 before suite-cut2: refusals, verify in-process)
     "tests/acp/test_labels.py",  # 17.1
+    "tests/science/test_reference_thermo.py",  # 16.6 (32.9 before suite-cut3)
     "tests/test_phrasing_file.py",  # 15.6 (37.2 before suite-cut2: phrasing commands in-process)
     "tests/test_text_guesses.py",  # 14.9
     "tests/test_inspect_export.py",  # 13.4 (17.2 before suite-cut2)
     "tests/acp/test_cli.py",  # 13.1 (23.1 before suite-cut2, 38.4 before suite-cut)
+    "tests/science/test_scienceworld_gold_paths.py",  # 12.9 (27.0 before suite-cut3)
     "tests/test_golden.py",  # about 8 (trac's part of golden small)
 ]
 

@@ -34,6 +34,14 @@ def make_rows(n: int, seed: int = 1) -> list[dict]:
                        for _ in range(rnd.randint(0, 12))]} for i in range(n)]
 
 
+@pytest.fixture(scope="module")
+def many_rows() -> list[dict]:
+    """make_rows(5 * ROW_GROUP), made once for the module's tests, which take its first
+    rows (make_rows(n) is its first n for any n): making rows was most of this file's
+    time, each test once making its own."""
+    return make_rows(5 * ROW_GROUP)
+
+
 def whole_table_bytes(rows: list[dict], path) -> bytes:
     """The rows written as one table with a shard's options (what write_table wrote
     before it took batches)."""
@@ -45,11 +53,11 @@ def whole_table_bytes(rows: list[dict], path) -> bytes:
 
 
 @pytest.mark.parametrize("n", [0, 1, ROW_GROUP, 2 * ROW_GROUP + 3_456])
-def test_batches_write_the_bytes_of_one_table(tmp_path, n):
+def test_batches_write_the_bytes_of_one_table(tmp_path, n, many_rows):
     """Batches of any sizes, cutting row groups anywhere: the same bytes (pages depend on
     how the columns are chunked in Arrow, so a row group's batches are joined first; left
     as chunks, the files differ)."""
-    rows = make_rows(n)
+    rows = many_rows[:n]
     want = whole_table_bytes(rows, tmp_path / "whole.parquet")
     path = tmp_path / "batched.parquet"
     write_table(path, rows, FEATURES, group_bytes=NO_BOUND)
@@ -79,14 +87,15 @@ def cut_anyhow(rows: list[dict], seed: int) -> list[list[dict]]:
 
 @pytest.mark.parametrize("bound, n", [(GROUP_BYTES, 2 * ROW_GROUP + 3_456),
                                       (1 << 20, 3_000), (1, 150)])
-def test_long_rows_go_in_row_groups_under_the_bound_whatever_the_batches(tmp_path, bound, n):
+def test_long_rows_go_in_row_groups_under_the_bound_whatever_the_batches(tmp_path, bound, n,
+                                                                         many_rows):
     """Row groups close at ROW_GROUP rows or before the row that would take their values
     past the bound (each row's bytes, row_bytes, depend on it alone): batches of any sizes
     give the same bytes, every row group's Arrow table is within the bound (a row over it
     alone is a group of its own), no row group could have taken the next row, and the
     rows read back are those written. Rows of about 5 KB: 10,000 are 49 MiB, so the
     default bound cuts them too (a writer cutting by rows alone fails here)."""
-    rows = make_rows(n, seed=3)
+    rows = many_rows[:n]
     path = tmp_path / "whole.parquet"
     write_table(path, rows, FEATURES, group_bytes=bound)
     want = path.read_bytes()
@@ -142,13 +151,13 @@ class Batch(list):
     """A list of rows a weak reference can follow (to see when the writer lets it go)."""
 
 
-def test_the_writer_holds_one_row_group_and_one_batch(tmp_path):
+def test_the_writer_holds_one_row_group_and_one_batch(tmp_path, many_rows):
     """Five row groups of rows fed in batches of 500: while the writer asks for the next
     batch, it holds no batch before the last it was given, and the Arrow memory in use
     stays under two row groups' worth (a writer keeping every batch until the end holds
     all five)."""
     import weakref
-    rows = make_rows(5 * ROW_GROUP, seed=2)
+    rows = many_rows
     one_group = pa.Table.from_pydict(
         {k: [r[k] for r in rows[:ROW_GROUP]] for k in FEATURES},
         schema=FEATURES.arrow_schema).nbytes
@@ -171,14 +180,14 @@ def test_the_writer_holds_one_row_group_and_one_batch(tmp_path):
     assert pq.read_metadata(tmp_path / "x.parquet").num_rows == len(rows)
 
 
-def test_split_size_reads_a_column_at_a_time_the_figures_of_whole_tables(tmp_path):
+def test_split_size_reads_a_column_at_a_time_the_figures_of_whole_tables(tmp_path, many_rows):
     """The card's split sizes (splitinfo.split_size, read a column at a time to hold less)
     are those of each row group read whole, as `datasets` reads them."""
     from racbench.export.splitinfo import split_size
     names = []
     for k, n in enumerate([0, 3, ROW_GROUP + 5]):
         names.append(f"train-{k:05d}-of-00003.parquet")
-        write_table(tmp_path / names[-1], make_rows(n, seed=k), FEATURES, group_bytes=1 << 20)
+        write_table(tmp_path / names[-1], many_rows[:n], FEATURES, group_bytes=1 << 20)
     rows = nbytes = 0
     for name in names:
         shard = pq.ParquetFile(tmp_path / name)

@@ -16,6 +16,7 @@ import pytest
 scienceworld = pytest.importorskip("scienceworld")
 
 import scienceworld_facts as reference  # noqa: E402  tools/, which reads the facts of our tables
+from scienceworld_env import reference_env  # noqa: E402
 
 from racbench.worlds.science import TASKS, ScienceEnv, variation_split  # noqa: E402
 from racbench.worlds.science.tasks.base import scienceworld_facts, start_room  # noqa: E402
@@ -25,7 +26,7 @@ SIMPLIFICATIONS = "teleportAction,openContainers"
 
 @pytest.fixture(scope="module")
 def sw():
-    env = scienceworld.ScienceWorldEnv("", envStepLimit=100)
+    env = reference_env(100)  # ScienceWorld's, its steps' valid-action lists not fetched
     yield env
     env.close()
 

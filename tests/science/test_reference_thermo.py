@@ -15,6 +15,7 @@ scienceworld = pytest.importorskip("scienceworld")
 
 from racbench.worlds.science import ScienceEnv  # noqa: E402
 from racbench.worlds.science.tasks.base import scienceworld_facts  # noqa: E402
+from scienceworld_env import reference_env  # noqa: E402
 
 TELEPORT = "teleportAction,openContainers,openDoors"
 WATER = ["teleport to kitchen", "pick up thermometer", "pick up metal pot", "move metal pot to sink",
@@ -86,7 +87,7 @@ def _step_ours(env, action: str) -> None:
 
 @pytest.fixture(scope="module")
 def sw():
-    env = scienceworld.ScienceWorldEnv("", envStepLimit=300)
+    env = reference_env(300)  # ScienceWorld's, its steps' valid-action lists not fetched
     yield env
     env.close()
 

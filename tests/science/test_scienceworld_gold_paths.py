@@ -28,6 +28,7 @@ import pytest
 scienceworld = pytest.importorskip("scienceworld")
 
 from racbench.worlds.science import TASKS  # noqa: E402
+from scienceworld_env import reference_env  # noqa: E402
 
 PER_TASK = 4
 RECORDED = Path(__file__).resolve().parents[1] / "data" / "science" / "scienceworld_gold_paths.json"
@@ -112,6 +113,7 @@ def live():
     """ScienceWorld played live, a run apart from the one that recorded the gold paths: one
     JVM for the module's two live tests (each start costs seconds of Java)."""
     played = replay_module.Recordings(None)
+    played._sw = reference_env(replay_module.STEP_LIMIT)  # its steps' valid actions not fetched
     try:
         yield played
     finally:
