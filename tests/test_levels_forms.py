@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import racbench
+from racbench.checks.verify import verify_row
 from racbench.errors import GenerationError
 from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.tasks.config import ConfigError
@@ -123,6 +124,8 @@ def test_first_target_mc_rows_have_four_things_to_choose_at_every_level(game):
         sym = json.loads(row["symbolic"])
         assert len(sym["rules"]["entities"]) == mc["entities"] and len(row["choices"]) == 4
         assert sym["layout"]["size"] == mc["grid"]
+        check = verify_row(row)  # racbench verify re-derives its answer from the row
+        assert check.ok and "answer" in check.checked, check
     assert rule_knobs("rtfm", 0, "first_target", "mc")[3] == 5  # 4 monsters, 4 items
 
 
