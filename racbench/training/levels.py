@@ -13,7 +13,9 @@ numeric knob. Each maps to the knobs that make questions harder in a world:
   sentences chained (depth), entities on the grid (one more at each level) and the
   sequence length, on a grid of 4 cells a side (entities meet you more often than on
   Messenger's own 5; RTFM's hard and expert 5, for their monsters and items) and with
-  `RULE_STREAM_EPISODES` episodes (a stream draws its states from them);
+  `RULE_STREAM_EPISODES` episodes (a stream draws its states from them); first_target's
+  mc rows, whose options are four things on the grid, at least four entities
+  (`rule_knobs`);
 * the science lab (`science=TASK`): its simplifications (all of "easy" first, then
   electrical actions and dry flower pots, then closed doors and no teleport) and the
   sequence length (1, 1 and 2, 3, 4; progression, applicability and goal recognition
