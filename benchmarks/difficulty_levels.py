@@ -103,9 +103,9 @@ from collections import Counter
 from dataclasses import dataclass, fields, replace
 from functools import wraps
 
+from racbench import score
 from racbench.checks.verify.replay import Replay, observed_since
 from racbench.errors import InputError
-from racbench import score
 from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.tasks.base import pddl_term
 from racbench.tasks.first_target import first_target

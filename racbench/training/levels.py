@@ -176,9 +176,9 @@ def rule_knobs(game: str, k: int, family: str, form: str) -> tuple[int, ...]:
     hops, irrelevant, entities, grid, length = RULE_LEVELS[game][k]
     if family == "first_target" and form == "mc" and entities < FIRST_TARGET_MC_ENTITIES:
         entities = FIRST_TARGET_MC_ENTITIES
-        while any(field == "grid" for field, *_ in
-                  RuleOptions.for_game(game, entities=entities, grid=grid).problems()):
-            grid += 1
+        grid = next((g for g in range(grid, grid + 8) if not any(  # else validate says why
+            field == "grid" for field, *_ in
+            RuleOptions.for_game(game, entities=entities, grid=g).problems())), grid)
     return hops, irrelevant, entities, grid, length
 
 
