@@ -80,7 +80,7 @@ costs seconds).
 
 By default every shipped domain and TRAC's blocksworld are measured, 64 rows a level
 and one seed (`--seed 0,1` for two: TRAC's blocksworld to gripper took 408 s of CPU;
-plan_generation on the 13 shipped domains 356 s more, household's and satellite's rows
+plan_generation on the 13 shipped domains 356 s more, household's and ferry's rows
 the dearest).
 The science lab is measured with `--worlds science` over `--tasks`.
 
