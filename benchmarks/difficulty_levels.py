@@ -4,7 +4,10 @@ For each family and world, the first `--rows` rows of a stream at each level
 (racbench.stream, seed `--seed`; true/false rows, labels 50/50) are answered twice from
 the row's symbolic form alone, by the family's own `truth` (the exact answer: it must
 agree with every label, which the "exact" column counts) and by a bounded reasoner,
-whose accuracy is printed per level:
+whose accuracy is printed per level. A family with no true/false form is measured in
+each form it has (`no_bool_forms`: plan_generation open, first_target mc and open): the
+bounded reasoner's reply is scored by the row's own scorer (`racbench.score`), its mean
+score printed; "exact" counts the rows an unbounded reasoner's reply scores 1.0:
 
 * STRIPS worlds (TRAC's blocksworld and shipped domains): the same `truth` run on the
   row's task as a reasoner of bounded memory holds it: it keeps at most `--memory` true
@@ -14,7 +17,11 @@ whose accuracy is printed per level:
   reachability, justification) are breadth-first with at most `--budget` stored states
   and no enumerated state space, and one that runs out answers "false". It is right on
   the easy rows because their states fit in its memory and their searches in its
-  budget, not because of what a level is.
+  budget, not because of what a level is. plan_generation (open): the plan its
+  breadth-first search (the same, `--budget` stored states, on the task as it holds it)
+  finds from the row's state to the goal, one PDDL action a line; none if it ran out. A
+  plan valid as it holds the state is valid (it only forgets true facts), but may be
+  longer than a shortest one (0.5) where what it forgot hides a shorter.
 * rule worlds (`rules/rtfm`, `rules/messenger`): the episode stepped as verify steps
   it, by a reasoner that reads only the manual's first `--memory` sentences (by default
   as many as the longest manual of the easy rows) and knows only what those say,
@@ -29,7 +36,13 @@ whose accuracy is printed per level:
   step the episode (the other families: "false"). "memory" is then sentences read +
   things held. Whether a move runs into the wall is decided by where you are and the
   grid's size (which the row states), by no rule of the manual: applicability falls
-  as the levels list more things on the grid than the reasoner holds.
+  as the levels list more things on the grid than the reasoner holds. first_target (mc,
+  open; asked before any move, of the manual alone): the same reader of the first
+  `--memory` sentences names what those make the first target (`target_reply`), or
+  nothing where they do not say (no monster it read of is of the team to defeat, no
+  beater it read of the monster's element; no entity it read of carries the message);
+  it holds the whole grid (mc's options name the things anyway). "memory" is then the
+  sentences read.
 
 * the science lab (`science/TASK`, or `science`: each of the `--tasks` sample, one line
   per (family, task), `--rows` rows a level): the row's history replayed in a fresh
@@ -66,7 +79,9 @@ cost, made and answered twice (measure the lab by it on a shared machine: a lab 
 costs seconds).
 
 By default every shipped domain and TRAC's blocksworld are measured, 64 rows a level
-and one seed (`--seed 0,1` for two: TRAC's blocksworld to gripper took 408 s of CPU).
+and one seed (`--seed 0,1` for two: TRAC's blocksworld to gripper took 408 s of CPU;
+plan_generation on the 13 shipped domains 356 s more, household's and ferry's rows
+the dearest).
 The science lab is measured with `--worlds science` over `--tasks`.
 
     python benchmarks/difficulty_levels.py [--rows 64] [--families projection,...]
@@ -88,9 +103,12 @@ from collections import Counter
 from dataclasses import dataclass, fields, replace
 from functools import wraps
 
+from racbench import score
 from racbench.checks.verify.replay import Replay, observed_since
 from racbench.errors import InputError
 from racbench.tasks import FAMILIES, OWN_CONFIG
+from racbench.tasks.base import pddl_term
+from racbench.tasks.first_target import first_target
 from racbench.tasks.options import LAB_MAX_DISTANCE, TRAC_DOMAIN, TRAC_FAMILIES
 from racbench.tasks.symbolic import SymbolicTask
 from racbench.training.levels import LEVELS
@@ -102,7 +120,7 @@ from racbench.worlds.science.lab import LEFT_OUT_VERBS
 from racbench.worlds.science.registry import get_task, parse_simplifications, task_names
 from racbench.worlds.science.trajectory import gold_trajectory
 from racbench.worlds.strips import oracles
-from racbench.worlds.strips.search import SearchBudgetExceeded
+from racbench.worlds.strips.search import SearchBudgetExceeded, bfs_plan
 from racbench.worlds.strips.shipped import shipped_domains
 from racbench.worlds.strips.task import GroundAction, GroundTask
 
@@ -149,6 +167,24 @@ def lab_families() -> list[str]:
 def strips_families() -> list[str]:
     return [f for f, fam in FAMILIES.items() if "strips" in fam.worlds and "bool" in fam.forms
             and f not in OWN_CONFIG]
+
+
+def no_bool_forms(kind: str) -> list[tuple[str, str]]:
+    """(family, form) of the families of worlds of `kind` ("strips", "rules") that have
+    no true/false form, in each form they have: what the bool lists above leave out."""
+    return [(f, form) for f, fam in FAMILIES.items() if kind in fam.worlds
+            and "bool" not in fam.forms and f not in OWN_CONFIG for form in fam.forms]
+
+
+def world_tasks(world: str) -> list[tuple[str, str]]:
+    """(family, form) measured on `world`: its true/false families, then the others."""
+    if world == TRAC_DOMAIN:
+        return [(f, "bool") for f in TRAC_FAMILIES]
+    if world.startswith("rules/"):
+        return [(f, "bool") for f in RULE_FAMILIES] + no_bool_forms("rules")
+    if world == "science" or world.startswith("science/"):
+        return [(f, "bool") for f in lab_families()]
+    return [(f, "bool") for f in strips_families()] + no_bool_forms("strips")
 
 
 def keep_first(state: int, m: int, order: tuple[int, ...]) -> int:
@@ -252,6 +288,54 @@ def answers(row: dict, budget: int, memory: int) -> tuple[bool, bool]:
         bounded = False  # (justification's plan no longer valid as it holds the state)
     oracles.clear_cache(st.task)
     return exact, bounded
+
+
+def plan_reply(row: dict, budget: int, memory: int) -> str:
+    """A plan_generation row's plan by the bounded reasoner: breadth-first search of at
+    most `budget` stored states from the row's state to its goal, on the task as a
+    reasoner of `memory` true facts holds it (`forgetful`), one PDDL action a line; ""
+    if it ran out of budget or found none (what it forgot may make the goal unreachable)."""
+    st = SymbolicTask(json.loads(row["symbolic"]))
+    task = forgetful(st.task, memory)
+    try:
+        plan = bfs_plan(task, task.init, st.goal.pos, st.goal.neg, budget)
+    except SearchBudgetExceeded:
+        plan = None
+    return "\n".join(pddl_term(task.actions[k].term) for k in plan or ())
+
+
+def target_reply(row: dict, read: int | None) -> str:
+    """A first_target row's answer by a reasoner reading the manual's first `read`
+    sentences (all if None; `read_rules`): the letter of the option (mc) or the name (open)
+    of what they make the first target; "" where they do not say."""
+    sym = json.loads(row["symbolic"])
+    statements = sym["rules"]["statements"]
+    rules = RuleSet.from_json(read_rules(sym["rules"], len(statements) if read is None
+                                         else read))
+    try:
+        name = first_target(rules)
+    except StopIteration:  # no monster of the team it read of, no beater; no messenger
+        return ""
+    if row["form"] == "open":
+        return name
+    choices = list(row["choices"])
+    return chr(ord("A") + choices.index(name)) if name in choices else ""
+
+
+def graded(row: dict, budget: int, memory: int, things: int) -> tuple[bool, float]:
+    """(the exact answer agrees with the row's label, the bounded reasoner's score) of a
+    row: true/false rows by `answers`/`rule_answers`; plan_generation and first_target
+    by their replies, scored by `racbench.score` (the exact reply must score 1.0)."""
+    if row["family"] == "plan_generation":
+        return (score(row, row["answer"]).value == 1.0,
+                score(row, plan_reply(row, budget, memory)).value)
+    if row["family"] == "first_target":
+        return (score(row, target_reply(row, None)).value == 1.0,
+                score(row, target_reply(row, memory)).value)
+    sym = json.loads(row["symbolic"])
+    exact, bounded = (rule_answers(row, memory, things) if "rules" in sym
+                      else answers(row, budget, memory))
+    return exact == bool(row["label"]), float(bounded == bool(row["label"]))
 
 
 def rule_truth(sym: dict, rules: dict, state: tuple | None = None) -> bool:
@@ -533,36 +617,34 @@ def measure_lab(family: str, tasks: list[str], rows: int, seed: int, variations:
 
 
 def measure(family: str, world: str, rows: int, budget: int, memory: int, seed: int,
-            tasks: list[str] | None = None, variations: int = 0):
-    """Per level: (level, the bounded reasoner's accuracy, exact answers agreeing with
-    labels, None) or (level, None, 0, why) for a level that cannot ask the family here;
-    and the memory used (`memory`, or 0: the easy level's largest state). A family the
-    easy level cannot ask raises InputError."""
+            tasks: list[str] | None = None, variations: int = 0, form: str = "bool"):
+    """Per level: (level, the bounded reasoner's accuracy (mean score: `graded`), exact
+    answers agreeing with labels, None) or (level, None, 0, why) for a level that cannot
+    ask the family here; and the memory used (`memory`, or 0: the easy level's largest
+    state or manual). A family the easy level cannot ask raises InputError."""
     if world == "science" or world.startswith("science/"):
         return measure_lab(family, tasks or [world.split("/", 1)[1]], rows, seed, variations)
     made, why = {}, {}
     for lv in LEVELS:
         try:
-            made[lv] = Stream(task_key(family, world), seed=seed, level=lv).rows(0, rows)
+            made[lv] = Stream(task_key(family, world), seed=seed, level=lv,
+                              form=form).rows(0, rows)
         except InputError as exc:
             if lv == LEVELS[0]:
                 raise
             why[lv] = str(exc)
     rules = world.startswith("rules/")
+    grid = rules and family != "first_target"  # first_target asks of the manual alone
     memory = memory or (manual_length if rules else easy_memory)(made[LEVELS[0]])
-    things = grid_length(made[LEVELS[0]]) if rules else 0
+    things = grid_length(made[LEVELS[0]]) if grid else 0
     out = []
     for level in LEVELS:
         if level in why:
             out.append((level, None, 0, why[level]))
             continue
-        got = [rule_answers(r, memory, things) if rules else answers(r, budget, memory)
-               for r in made[level]]
-        labels = [bool(r["label"]) for r in made[level]]
-        exact = sum(e == lab for (e, _), lab in zip(got, labels))
-        right = sum(b == lab for (_, b), lab in zip(got, labels))
-        out.append((level, right / rows, exact, None))
-    return out, f"{memory}+{things}" if rules else memory
+        got = [graded(r, budget, memory, things) for r in made[level]]
+        out.append((level, sum(v for _, v in got) / rows, sum(e for e, _ in got), None))
+    return out, f"{memory}+{things}" if grid else memory
 
 
 def why_not(message: str) -> str:
@@ -593,6 +675,11 @@ def expert_no_easier(accuracies: list[float | None]) -> str:
     if None in accuracies[2:]:
         return "-"
     return "yes" if accuracies[3] <= accuracies[2] else "no"
+
+
+def task_name(family: str, form: str) -> str:
+    """A (family, form) as the lines name it: the family, and its form unless bool."""
+    return family if form == "bool" else f"{family} {form}"
 
 
 def markdown_line(family: str, world: str, accuracies: list[float | None] | None,
@@ -660,27 +747,25 @@ def main() -> None:
                  if args.variations else "all train variations"))
     print(f"bounded reasoner: {args.memory or 'as many true facts as easy states hold'}"
           f" in memory, searches of at most {args.budget} states; "
-          f"{args.rows} true/false rows per level and seed, seed {args.seed}")
+          f"{args.rows} rows per level and seed, seed {args.seed}")
     print(f"{'family':20} {'world':17} " + " ".join(f"{lv:>7}" for lv in LEVELS)
           + f" {'exact':>7} {'falls':>5} {'expert<=hard':>12} {'memory':>6} {'cpu/row':>7}")
     covered = pairs = 0
     table: list[str] = []  # --markdown: the docs' lines
     for world in worlds:
         lab = world == "science" or world.startswith("science/")
-        families = (TRAC_FAMILIES if world == TRAC_DOMAIN else RULE_FAMILIES
-                    if world.startswith("rules/") else lab_families() if lab
-                    else strips_families())
-        for family in families:
+        for family, form in world_tasks(world):
             if wanted and family not in wanted:
                 continue
+            name = task_name(family, form)
             start = time.process_time()
             try:
                 runs = [measure(family, world, args.rows, args.budget, args.memory, seed,
-                                variations=args.variations)
+                                variations=args.variations, form=form)
                         for seed in seeds]
             except InputError as exc:  # a family this world cannot ask: say why
-                print(f"{family:20} {world:17} not asked: {why_not(str(exc))}")
-                table.append(markdown_line(family, world, None, "not asked", 0, 0))
+                print(f"{name:20} {world:17} not asked: {why_not(str(exc))}")
+                table.append(markdown_line(name, world, None, "not asked", 0, 0))
                 for task, reason in dict.fromkeys(LAB_SKIPPED.pop(family, [])):
                     print(f"{'':38} {task}: {why_not(reason)}")
                 continue
@@ -692,7 +777,7 @@ def main() -> None:
             ok = all(falls([acc for _, acc, _, _ in run]) for run, _ in runs)
             covered += ok
             pairs += 1
-            print(f"{family:20} {world:17} "
+            print(f"{name:20} {world:17} "
                   + " ".join("      -" if a is None else f"{a:7.3f}" for a in accuracies)
                   + f" {f'{exact}/{args.rows * asked * (memory if lab else 1)}':>7}"
                   + f" {'yes' if ok else 'no':>5}"
@@ -700,7 +785,7 @@ def main() -> None:
                   + f" {memory!s:>6}"
                   + f" {seconds / (args.rows * asked * (memory if lab else 1)):7.3f}",
                   flush=True)
-            table.append(markdown_line(family, world, accuracies, "yes" if ok else "no",
+            table.append(markdown_line(name, world, accuracies, "yes" if ok else "no",
                                        args.rows, args.variations))
             if args.same_text and family in SAME_TEXT:
                 print(f"{'':38} same text, both labels: " + ", ".join(

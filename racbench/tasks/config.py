@@ -22,7 +22,7 @@ from racbench.worlds.strips.world import enumerate_ahead, spaces_kept
 
 from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.tasks.options import (DEFAULT_SPLIT_PROBLEMS, EARLIER_STATE_FAMILIES,  # noqa: F401
-                                    LAB_MAX_DISTANCE,
+                                    FIRST_TARGET_MC_ENTITIES, LAB_MAX_DISTANCE,
                                     LAB_MC_FAMILIES, MAX_LENGTH, MAX_RULE_EPISODES,
                                     NAMES, OBFUSCATIONS, QUERY_KINDS, RULE_EPISODES,
                                     RULE_OPTIONS, RULES_MC_FAMILIES, RULES_OPEN_FAMILIES,
@@ -248,8 +248,9 @@ class TaskConfig:
         if self.style != "acp" or self.names != "problem" or self.obfuscation:
             raise ConfigError(_say("rules_own_words"))
         opts = rule_world_options(self.rules, self.rule_options)
-        if self.family == "first_target" and self.form == "mc" and opts.entities < 4:
-            raise ConfigError(_say("first_target_entities"))
+        if self.family == "first_target" and self.form == "mc" and \
+                opts.entities < FIRST_TARGET_MC_ENTITIES:
+            raise ConfigError(_say("first_target_entities", least=FIRST_TARGET_MC_ENTITIES))
 
     def rule_world_options(self) -> RuleOptions:
         return rule_world_options(self.rules, self.rule_options)

@@ -36,6 +36,9 @@ DEFAULT_SPLIT_PROBLEMS = {"train": [f"p{i:02d}" for i in range(1, 10)],
 # options are facts; first_target's the things on the grid), their knobs, and episodes
 RULES_MC_FAMILIES = ("projection", "first_target")
 RULES_OPEN_FAMILIES = ("first_target",)  # open rows on rule worlds: a name to give
+# first_target's mc options are four things on the grid (items in rtfm, one per monster;
+# entities in messenger): a rule world gives them with at least this many entities
+FIRST_TARGET_MC_ENTITIES = 4
 RULE_OPTIONS = ("depth", "irrelevant", "grid", "entities", "overlap", "episodes")
 RULE_EPISODES = 30  # episodes per split unless `episodes` says otherwise
 MAX_RULE_EPISODES = 2000

@@ -13,7 +13,9 @@ numeric knob. Each maps to the knobs that make questions harder in a world:
   sentences chained (depth), entities on the grid (one more at each level) and the
   sequence length, on a grid of 4 cells a side (entities meet you more often than on
   Messenger's own 5; RTFM's hard and expert 5, for their monsters and items) and with
-  `RULE_STREAM_EPISODES` episodes (a stream draws its states from them);
+  `RULE_STREAM_EPISODES` episodes (a stream draws its states from them); first_target's
+  mc rows, whose options are four things on the grid, at least four entities
+  (`rule_knobs`);
 * the science lab (`science=TASK`): its simplifications (all of "easy" first, then
   electrical actions and dry flower pots, then closed doors and no teleport) and the
   sequence length (1, 1 and 2, 3, 4; progression, applicability and goal recognition
@@ -30,8 +32,9 @@ from __future__ import annotations
 
 from racbench.tasks.config import ConfigError, TaskConfig
 from racbench.text import sayer
-from racbench.tasks.options import EARLIER_STATE_FAMILIES, TRAC_DOMAIN, TRAC_FAMILIES
-from racbench.worlds.rules.grammar import BASE_DEPTH, GAMES
+from racbench.tasks.options import (EARLIER_STATE_FAMILIES, FIRST_TARGET_MC_ENTITIES,
+                                    TRAC_DOMAIN, TRAC_FAMILIES)
+from racbench.worlds.rules.grammar import BASE_DEPTH, GAMES, RuleOptions
 
 _say = sayer("cli", ("training.j2",))
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -89,6 +92,11 @@ DOMAIN_PROBLEMS = {
 RULE_LEVELS = {"rtfm": ((0, 0, 2, 4, 1), (0, 2, 3, 4, 2), (1, 4, 4, 5, 3), (2, 6, 5, 5, 8)),
                "messenger": ((0, 0, 3, 4, 1), (0, 2, 4, 4, 2), (1, 4, 5, 4, 4),
                              (2, 6, 6, 4, 8))}
+# first_target's mc options are things on the grid, FIRST_TARGET_MC_ENTITIES of them: its
+# mc rows take at least that many entities at every level (RTFM's easy and medium 4, not
+# 2 and 3; Messenger's easy 4, not 3), on the smallest grid at least the level's with room
+# for them (RTFM's 5, as its hard level's four monsters; `rule_knobs`). Its open rows, and
+# every other family's, keep the table's.
 RULE_STREAM_EPISODES = 200  # episodes per split a stream's states are drawn from
 # the science lab: (simplifications, sequence lengths) per level. Each level takes away
 # rules the last one's reasoner could lean on (teleport, no electrical actions, self-watering
@@ -161,6 +169,19 @@ def problem_size(domain: str, problem: str) -> tuple[int, int]:
     return max(s.bit_count() for s in world.states), world.n_states
 
 
+def rule_knobs(game: str, k: int, family: str, form: str) -> tuple[int, ...]:
+    """A rule world's (hops, irrelevant, entities, grid, length) at level `k` for a family
+    in a form: `RULE_LEVELS`', but first_target's mc rows, whose options are things on
+    the grid, get at least FIRST_TARGET_MC_ENTITIES entities on a grid with room for them."""
+    hops, irrelevant, entities, grid, length = RULE_LEVELS[game][k]
+    if family == "first_target" and form == "mc" and entities < FIRST_TARGET_MC_ENTITIES:
+        entities = FIRST_TARGET_MC_ENTITIES
+        grid = next((g for g in range(grid, grid + 8) if not any(  # else validate says why
+            field == "grid" for field, *_ in
+            RuleOptions.for_game(game, entities=entities, grid=g).problems())), grid)
+    return hops, irrelevant, entities, grid, length
+
+
 def level_config(family: str, level: str | int, world: str, form: str = "bool"
                  ) -> TaskConfig:
     """The validated config of `family` on `world` (as `world_of` names it) at `level`."""
@@ -174,7 +195,7 @@ def level_config(family: str, level: str | int, world: str, form: str = "bool"
         game = world.split("/", 1)[1]
         if game not in GAMES:
             raise ConfigError(_say("unknown_rule_world", world=game, accepted=GAMES))
-        hops, irrelevant, entities, grid, length = RULE_LEVELS[game][k]
+        hops, irrelevant, entities, grid, length = rule_knobs(game, k, family, form)
         cfg = TaskConfig(family=family, form=form, lengths=(length,), rules=game,
                          rule_options=(("depth", BASE_DEPTH[game] + hops),
                                        ("irrelevant", irrelevant), ("entities", entities),

@@ -113,8 +113,14 @@ class Stream:
         return self.levels[key]
 
     def _config(self, key: str, level: str):
+        """The task's config at `level`; a config refused says the task, form and level
+        (a mixture's or a curriculum's levels are all checked as the stream starts)."""
         family, world = self.tasks[key]
-        return level_config(family, level, world, self.form)
+        try:
+            return level_config(family, level, world, self.form)
+        except ConfigError as exc:
+            raise ConfigError(_say("no_config_at_level", task=key, form=self.form,
+                                   level=level, reason=exc)) from None
 
     def _maker(self, key: str, level: str):
         """The task's row maker at `level` (built, probed and kept on first use)."""
