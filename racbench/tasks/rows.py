@@ -512,6 +512,8 @@ class ConfigRows:
         if target.form == "bool" and self.family.literal_queries:
             q.meta["query_kind"] = QUERY_KINDS[self.family.arity(target.cell[1]) - 1]
         names = self._names(world, rng)
+        if names is not None and target.form == "open":
+            q.answer_text = names.answer_text(q.answer_text)
         text = self._text(world).renamed(names)
         context, question, choices = self.family.render(q, world, text, rng, target.form)
         symbolic, key = symbolic_and_key(self._symbolic(world, q, target, names), names=names)

@@ -14,6 +14,7 @@ renamed the same way (`Names.symbolic`).
 from __future__ import annotations
 
 import random
+import re
 from functools import lru_cache
 from typing import Sequence
 
@@ -258,6 +259,9 @@ def _said_true(base: TaskText, kept: dict, atom: tuple) -> str:
     return said
 
 
+# a word of a PDDL answer, with the "(" before it when it heads a term (Names.answer_text)
+_TERM_WORD = re.compile(r"(\()?([^\s(),]+)")
+
 # a literal {"atom": ..., "positive": ...} as canonical JSON: its keys sorted, no spaces
 _ATOM_MEMBER = "{" + json_str("atom") + ":"
 _POSITIVE_MEMBER = {truth: "," + json_str("positive") + ":" + scalar_json(truth) + "}"
@@ -291,6 +295,13 @@ class Names:
         if len(term) == 3:  # most terms: renamed without slicing (as _RenamedText.state)
             return term[0], get(term[1], term[1]), get(term[2], term[2])
         return (term[0], *[get(a, a) for a in term[1:]])
+
+    def answer_text(self, text: str) -> str:
+        """An open row's answer (PDDL terms and literals one a line, numbers or "none") with
+        every object renamed: each word but the head of a term, which names a predicate,
+        an action or `not`."""
+        get = self.mapping.get
+        return _TERM_WORD.sub(lambda m: m[0] if m[1] else get(m[2], m[2]), text)
 
     def symbolic(self, value):
         """A row's symbolic JSON with every object renamed: the keys of `objects`, and the
