@@ -110,6 +110,7 @@ from racbench.tasks import FAMILIES, OWN_CONFIG
 from racbench.tasks.base import pddl_term
 from racbench.tasks.first_target import first_target
 from racbench.tasks.options import LAB_MAX_DISTANCE, TRAC_DOMAIN, TRAC_FAMILIES
+from racbench.tasks.question import LETTERS
 from racbench.tasks.symbolic import SymbolicTask
 from racbench.training.levels import LEVELS
 from racbench.training.stream import SPLIT, Stream, task_key
@@ -319,7 +320,7 @@ def target_reply(row: dict, read: int | None) -> str:
     if row["form"] == "open":
         return name
     choices = list(row["choices"])
-    return chr(ord("A") + choices.index(name)) if name in choices else ""
+    return LETTERS[choices.index(name)] if name in choices else ""
 
 
 def graded(row: dict, budget: int, memory: int, things: int) -> tuple[bool, float]:
