@@ -9,7 +9,9 @@ away (five blocks) or a random walk's end (ten). The observations are `length` a
 the goal? The goal's literals are the row's cell. Negatives, in equal shares, move
 towards the goal but not optimally ('suboptimal') or make no progress ('no_progress').
 mc: for which of four goals are the observations the start of a shortest plan (exactly
-one). No open form: many goals fit any observations.
+one); each goal at least `length` actions away, so distance tells nothing (on TRAC's
+blocksworld drawn so, `trac_goal`; elsewhere random walks' goals, those nearer refused).
+No open form: many goals fit any observations.
 
 In the science lab the goal is the task, and the oracle says only where it can prove
 a shortest solution: from states at most LAB_MAX_DISTANCE commands from completing the
@@ -82,6 +84,15 @@ def random_goal(world, rng, sid: int, length: int):
     cond = literal_condition(world.task, goal)
     d, plan = world.nearby_plan(sid, cond, length + 2, rng)
     return (goal, cond, d, plan) if d else None
+
+
+def trac_goal(world, rng, sid: int, length: int):
+    """An mc option on TRAC's blocksworld: a goal of one or two literals drawn far enough
+    by construction (`_far_goal`'s `exact`, as its bool rows draw theirs), as
+    `random_goal` gives it. Random walks' goals there are nearly all nearer than
+    `length` from five blocks and three actions on, too few for four options."""
+    found = _far_goal(world, rng, sid, length, rng.choice((1, 2)), None, exact=True)
+    return None if found is None else (sorted(found[0]), *found[1:])
 
 
 def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
@@ -213,7 +224,8 @@ def _indices(world, literals) -> list[tuple[int, bool]]:
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
     sid = any_state(world, rng)
-    found = random_goal(world, rng, sid, cfg.length)
+    goal_at = trac_goal if cfg.domain == TRAC_DOMAIN else random_goal
+    found = goal_at(world, rng, sid, cfg.length)
     if found is None:
         return None
     goal, cond, d, plan = found
@@ -223,7 +235,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     q = Question(sid, actions=obs)
     wrong = []
     for _ in range(3 * WALK_TRIES):
-        other = random_goal(world, rng, sid, cfg.length)
+        other = goal_at(world, rng, sid, cfg.length)
         # as far from the state as the right goal may be, so distance tells nothing
         if other is not None and other[2] >= cfg.length and \
                 not optimal_prefix(world, sid, obs, other[1], bound(cfg)):
