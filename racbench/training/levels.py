@@ -25,8 +25,8 @@ numeric knob. Each maps to the knobs that make questions harder in a world:
 next_observation (its own config, `NextObservationConfig`) takes the same world knobs
 (a domain's train problems, a rule world's options, the lab's simplifications) and its
 own: `horizon`, the commands between the state shown and the observation asked
-(`NEXT_OBSERVATION_HORIZONS`), and the options offered (`NEXT_OBSERVATION_DISTRACTORS`). It
-asks no question of TRAC's blocksworld.
+(`NEXT_OBSERVATION_HORIZONS`), and the options offered
+(`NEXT_OBSERVATION_DISTRACTORS`). It asks no question of TRAC's blocksworld.
 
 `benchmarks/difficulty_levels.py` measures the scale: a bounded reasoner's accuracy
 per level. The mapping is data (the tables below); `level_config` turns a family,
@@ -36,10 +36,10 @@ world and level into the validated `TaskConfig` (or `NextObservationConfig`) tha
 
 from __future__ import annotations
 
+from racbench.errors import InputError
 from racbench.tasks.config import ConfigError, TaskConfig
 from racbench.tasks.next_observation import NAME as NEXT_OBSERVATION
 from racbench.tasks.next_observation import NextObservationConfig
-from racbench.errors import InputError
 from racbench.text import sayer
 from racbench.tasks.options import (EARLIER_STATE_FAMILIES, FIRST_TARGET_MC_ENTITIES,
                                     TRAC_DOMAIN, TRAC_FAMILIES)
@@ -127,15 +127,16 @@ LAB_HISTORIES = tuple(tuple(n - 1 for n in lengths) for _, lengths in LAB_LEVELS
 # whose observations the context gives) to the one whose observation is asked, per
 # level (at most its MAX_HORIZON, 5), on every world. The world's knobs above make a
 # bounded reasoner err (a larger state than it holds, rules it did not read, things it
-# forgot, the lab's rules it did not learn); a longer horizon makes each error matter
-# more often (benchmarks/difficulty_levels.py). Hard is 4, not the domains' 3: with 3,
+# forgot, the lab's rules it did not learn); a longer horizon gives each error more
+# commands to matter in (in the lab, little: docs/training.md). Hard is 4, not the domains' 3: with 3,
 # RTFM's true/false rows fell from medium to hard on one seed only (.697 / .666 pooled,
 # 256 rows a level, seeds 0 and 1), with 4 on both (.697 / .604).
 NEXT_OBSERVATION_HORIZONS = (1, 2, 4, 5)
-# ... and the other observations offered, per level: more options at each level up to
-# three (four options, as every family's mc rows and the dynamics and STRIPS recipes'
-# next_observation configs). Easy offers two: blocksworld's p01-p03 (three and four
-# blocks) rarely have four valid actions of distinct observations.
+# ... and the other observations offered beside the answer, per level: two, three, four
+# and four options (four as every family's mc rows and the dynamics and STRIPS recipes'
+# next_observation configs; more options, more to tell apart). Easy offers two: on
+# blocksworld's easy problems (p01-p03) no situation of four distinct observations was
+# found in the row maker's 60 draws.
 NEXT_OBSERVATION_DISTRACTORS = (1, 2, 3, 3)
 
 
@@ -235,7 +236,6 @@ def level_config(family: str, level: str | int, world: str, form: str = "bool"
         cfg = TaskConfig(family=family, domain=world, form=form,
                          lengths=(DOMAIN_LENGTHS[k],), problems={"train": problems})
     return cfg.validate()
-
 
 
 def next_observation_config(k: int, world: str, form: str) -> NextObservationConfig:
