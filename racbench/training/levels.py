@@ -128,9 +128,9 @@ LAB_HISTORIES = tuple(tuple(n - 1 for n in lengths) for _, lengths in LAB_LEVELS
 # level (at most its MAX_HORIZON, 5), on every world. The world's knobs above make a
 # bounded reasoner err (a larger state than it holds, rules it did not read, things it
 # forgot, the lab's rules it did not learn); a longer horizon gives each error more
-# commands to matter in (in the lab, little: docs/training.md). Hard is 4, not the domains' 3: with 3,
-# RTFM's true/false rows fell from medium to hard on one seed only (.697 / .666 pooled,
-# 256 rows a level, seeds 0 and 1), with 4 on both (.697 / .604).
+# commands to matter in (in the lab, little: docs/training.md). Hard is 4, not the
+# domains' 3: with 3, RTFM's true/false rows fell from medium to hard on one seed only
+# (.697 / .666 pooled, 256 rows a level, seeds 0 and 1), with 4 on both (.697 / .604).
 NEXT_OBSERVATION_HORIZONS = (1, 2, 4, 5)
 # ... and the other observations offered beside the answer, per level: two, three, four
 # and four options (four as every family's mc rows and the dynamics and STRIPS recipes'
@@ -261,8 +261,8 @@ def next_observation_config(k: int, world: str, form: str) -> NextObservationCon
         cfg = NextObservationConfig(science=world.split("/", 1)[1],
                                     simplifications=LAB_LEVELS[k][0], **own)
     else:
-        cfg = NextObservationConfig(domain=world, problems={"train": domain_problems(world)[k]},
-                                    **own)
+        cfg = NextObservationConfig(domain=world,
+                                    problems={"train": domain_problems(world)[k]}, **own)
     try:
         return cfg.validate()
     except ConfigError:
