@@ -67,6 +67,20 @@ score printed; "exact" counts the rows an unbounded reasoner's reply scores 1.0:
   `--variations N` draws each level's rows from the task's first N train variations only
   (the same knobs), to measure in minutes.
 
+* next_observation (mc and bool, on shipped domains, rule worlds and `science/TASK`;
+  `measure_next_observation`): what the row's last command makes the world say, worked
+  out from the row's state (the shown window's first) with the world's model by the
+  world's bounded reasoner above, its reply the option equal to it (mc; none: score 0)
+  or whether the candidate is it (bool). STRIPS: the state held in `--memory` true facts
+  (the easy rows' largest), the window's and the row's actions applied while they apply
+  as it holds the state, then the last one's facts made true and false (`strips_observed`);
+  rule worlds: the manual read and grid held as above, the moves stepped
+  (`rules_observed`); the lab: the easy rows' rules, the window's commands and only the
+  row's last command imagined (the easy rows' one), the ones before it taken to change
+  nothing (`lab_observed`). A stream's next_observation rows of a STRIPS world or the
+  lab share one problem or variation per 64 rows (a rule world's, one episode per 4):
+  measure more rows than that (256) to draw from several.
+
 "falls" says whether accuracy falls from each level to the next over the first three
 levels (easy > medium > hard; with several `--seed`s, on each seed, the accuracies
 printed being their mean), "expert<=hard" whether the fourth is no easier than the
@@ -106,17 +120,20 @@ from functools import wraps
 from racbench import score
 from racbench.checks.verify.replay import Replay, observed_since
 from racbench.errors import InputError
-from racbench.tasks import FAMILIES, OWN_CONFIG
+from racbench.tasks import FAMILIES
 from racbench.tasks.base import pddl_term
 from racbench.tasks.first_target import first_target
+from racbench.tasks.next_observation import NAME as NEXT_OBSERVATION
+from racbench.tasks.next_observation import one_line
 from racbench.tasks.options import LAB_MAX_DISTANCE, TRAC_DOMAIN, TRAC_FAMILIES
 from racbench.tasks.question import LETTERS
-from racbench.tasks.symbolic import SymbolicTask
+from racbench.tasks.symbolic import SymbolicTask, symbolic_task
 from racbench.training.levels import LEVELS
 from racbench.training.stream import SPLIT, Stream, task_key
 from racbench.worlds.rules.episode import Episode, Layout
 from racbench.worlds.rules.grammar import RuleSet
-from racbench.worlds.rules.world import state_from_json
+from racbench.worlds.rules.world import fresh_world, state_from_json
+from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.lab import LEFT_OUT_VERBS
 from racbench.worlds.science.registry import get_task, parse_simplifications, task_names
 from racbench.worlds.science.trajectory import gold_trajectory
@@ -124,6 +141,7 @@ from racbench.worlds.strips import oracles
 from racbench.worlds.strips.search import SearchBudgetExceeded, bfs_plan
 from racbench.worlds.strips.shipped import shipped_domains
 from racbench.worlds.strips.task import GroundAction, GroundTask
+from racbench.worlds.strips.world import observation
 
 RULE_FAMILIES = ("projection", "executability", "applicability", "progression")
 # the science lab's tasks the world "science" samples: heat and circuits, one task without
@@ -161,31 +179,37 @@ SEARCHES = ("optimal_cost", "optimal_first_actions", "on_some_optimal_plan",
 
 
 def lab_families() -> list[str]:
+    """The lab's true/false families `lab_truth` answers (next_observation, in both its
+    forms, is `measure_next_observation`'s: `world_tasks`)."""
     return [f for f, fam in FAMILIES.items() if "science" in fam.worlds and "bool" in fam.forms
-            and f not in OWN_CONFIG]
+            and f != NEXT_OBSERVATION]
 
 
 def strips_families() -> list[str]:
+    """STRIPS worlds' true/false families `answers` answers (as `lab_families`)."""
     return [f for f, fam in FAMILIES.items() if "strips" in fam.worlds and "bool" in fam.forms
-            and f not in OWN_CONFIG]
+            and f != NEXT_OBSERVATION]
 
 
 def no_bool_forms(kind: str) -> list[tuple[str, str]]:
     """(family, form) of the families of worlds of `kind` ("strips", "rules") that have
     no true/false form, in each form they have: what the bool lists above leave out."""
     return [(f, form) for f, fam in FAMILIES.items() if kind in fam.worlds
-            and "bool" not in fam.forms and f not in OWN_CONFIG for form in fam.forms]
+            and "bool" not in fam.forms for form in fam.forms]
 
 
 def world_tasks(world: str) -> list[tuple[str, str]]:
     """(family, form) measured on `world`: its true/false families, then the others."""
     if world == TRAC_DOMAIN:
         return [(f, "bool") for f in TRAC_FAMILIES]
+    own = [(NEXT_OBSERVATION, form) for form in FAMILIES[NEXT_OBSERVATION].forms]
     if world.startswith("rules/"):
-        return [(f, "bool") for f in RULE_FAMILIES] + no_bool_forms("rules")
-    if world == "science" or world.startswith("science/"):
+        return [(f, "bool") for f in RULE_FAMILIES] + no_bool_forms("rules") + own
+    if world == "science":  # the tasks pooled: next_observation is measured per task
         return [(f, "bool") for f in lab_families()]
-    return [(f, "bool") for f in strips_families()] + no_bool_forms("strips")
+    if world.startswith("science/"):
+        return [(f, "bool") for f in lab_families()] + own
+    return [(f, "bool") for f in strips_families()] + no_bool_forms("strips") + own
 
 
 def keep_first(state: int, m: int, order: tuple[int, ...]) -> int:
@@ -507,6 +531,117 @@ def lab_truth(sym: dict, reasoner: LabReasoner | None = None) -> bool:
     return ran and all(replay.holds(lit["atom"]) == lit["positive"] for lit in subject)
 
 
+# -- next_observation -----------------------------------------------------------------------
+
+def strips_observed(row: dict, memory: int = 0) -> tuple[str, list[int]]:
+    """What a STRIPS next_observation row's last action makes the world say, as a reasoner
+    of `memory` true facts (`forgetful`; 0: all) works it out from the window's first state
+    (the row's state): the window's actions and the row's applied while they apply as it
+    holds the state, then the last one's facts made true and false (a forgotten fact it
+    deletes is not said false; a forgotten premise: nothing happens). And the states it
+    held on the way (their sizes set the easy rows' memory)."""
+    sym = json.loads(row["symbolic"])
+    st = symbolic_task(sym, json.loads(row["metadata"]).get("render"))
+    task = st.task
+    held = forgetful(task, memory) if memory else task
+    states = [held.init]
+    for term in [t for t, _ in sym["window"]] + sym["actions"][:-1]:
+        k = st.action(term)
+        if k is not None and held.actions[k].applicable(states[-1]):
+            states.append(held.actions[k].apply(states[-1]))
+    here, k = states[-1], st.action(sym["actions"][-1])
+    if k is None or not task.actions[k].applicable(here):
+        return one_line(observation(task, None, None, st.text)), states
+    after = task.actions[k].apply(here)
+    return one_line(observation(task, here, after, st.text)), states + [after]
+
+
+def rules_observed(sym: dict, read: int | None = None, things: int | None = None
+                   ) -> str | None:
+    """What a rule-world next_observation row's last move makes the world say, as a
+    reasoner reading the manual's first `read` sentences (`read_rules`) and holding
+    `things` of the grid's things (`held_state`) steps the window's and the row's moves
+    (all of both if None); None if it forgot where you are (it cannot step the episode)."""
+    rules = sym["rules"] if read is None else read_rules(sym["rules"], read)
+    state = state_from_json(sym["state"]) if things is None else held_state(sym, things)
+    if state is None:
+        return None
+    world, _ = fresh_world({**sym, "rules": rules})
+    text, here = world.text(), (0, state)
+    for (move,), _ in sym["window"]:
+        here = world.observe(here, move, text)[0]
+    for (move,) in sym["actions"][:-1]:
+        here = world.step(here, move) or here
+    return one_line(world.observe(here, sym["actions"][-1][0], text)[1])
+
+
+def lab_observed(sym: dict, reasoner: LabReasoner | None = None) -> str:
+    """What a lab next_observation row's last command makes the lab say, from its history
+    replayed in a fresh simulator (the state its context shows); with `reasoner`, taking
+    the window's commands and the row's under its rules (`learned_rules`) and imagining
+    only the row's last `reasoner.horizon` commands (the easy rows' one, the asked one),
+    the others taken to change nothing."""
+    env = ScienceEnv(sym["task"], int(sym["variation"]), sym["simplifications"])
+    env.reset()
+    for command in sym["history"]:
+        env.act(command)
+    commands = sym["actions"]
+    if reasoner is not None:
+        learned_rules(env, reasoner.simplifications)
+        commands = commands[-max(1, reasoner.horizon):]
+    for command, _ in sym["window"]:
+        env.act(command)
+    for command in commands[:-1]:
+        env.act(command)
+    return one_line(env.act(commands[-1])[0])
+
+
+def observation_reply(row: dict, said: str | None) -> str:
+    """A next_observation row's reply from the observation a reasoner worked out: the
+    letter of the option it equals (mc; "" if none), or whether the candidate is it."""
+    if row["form"] == "mc":
+        choices = list(row["choices"])
+        return LETTERS[choices.index(said)] if said in choices else ""
+    return "true" if said == json.loads(row["symbolic"])["subject"] else "false"
+
+
+def measure_next_observation(world: str, rows: int, memory: int, seed: int, form: str):
+    """`measure` for next_observation: per level, the mean score of the bounded reasoner's
+    replies (the world's: `strips_observed` of `memory` facts, or the easy rows' largest
+    state; `rules_observed` of the easy rows' manual and grid; `lab_observed` of what
+    the easy rows teach) and the rows an unbounded one's reply scores 1.0 on."""
+    made = {lv: Stream(task_key(NEXT_OBSERVATION, world), seed=seed, level=lv,
+                       form=form).rows(0, rows) for lv in LEVELS}
+    easy = made[LEVELS[0]]
+    kind = ("rules" if world.startswith("rules/") else
+            "science" if world.startswith("science/") else "strips")
+    if kind == "strips":
+        memory = memory or max(s.bit_count() for r in easy for s in strips_observed(r)[1])
+        label = memory
+    elif kind == "rules":
+        memory = memory or manual_length(easy)
+        things = grid_length(easy)
+        label = f"{memory}+{things}"
+    else:
+        reasoner, label = lab_reasoner(easy), 1  # one task: the lab's rows-a-task count
+
+    def said(row: dict, bounded: bool) -> str | None:
+        sym = json.loads(row["symbolic"])
+        if kind == "strips":
+            return strips_observed(row, memory if bounded else 0)[0]
+        if kind == "rules":
+            return rules_observed(sym, memory, things) if bounded else rules_observed(sym)
+        return lab_observed(sym, reasoner if bounded else None)
+
+    out = []
+    for level in LEVELS:
+        exact = sum(score(r, observation_reply(r, said(r, False))).value == 1.0
+                    for r in made[level])
+        right = sum(score(r, observation_reply(r, said(r, True))).value for r in made[level])
+        out.append((level, right / rows, exact, None))
+    return out, label
+
+
 def first_verbs(rows: list[dict]) -> Counter:
     """The verbs the rows' sequences begin with ("connect", "open"...), counted; a row
     with no sequence (the easy level's applicability) counts under "-"."""
@@ -623,6 +758,8 @@ def measure(family: str, world: str, rows: int, budget: int, memory: int, seed: 
     answers agreeing with labels, None) or (level, None, 0, why) for a level that cannot
     ask the family here; and the memory used (`memory`, or 0: the easy level's largest
     state or manual). A family the easy level cannot ask raises InputError."""
+    if family == NEXT_OBSERVATION:
+        return measure_next_observation(world, rows, memory, seed, form)
     if world == "science" or world.startswith("science/"):
         return measure_lab(family, tasks or [world.split("/", 1)[1]], rows, seed, variations)
     made, why = {}, {}

@@ -144,9 +144,9 @@ def stream(tasks: "str | Mapping[str, float]", *, seed: int = 0,
            curriculum: Any = None, dataset: bool = False, n_shards: int = 1) -> Any:
     """Rows of a family, or of a weighted mixture {task: weight}, without end, for
     training: row i is a pure function of (seed, i) and its level (any reader of any
-    slice gets the same bytes), made by the row makers `generate` runs, from train
-    problems only, each row scored by `racbench.score` as it is. A task is a family on
-    `domain=` / `rules=` / `science=` (or TRAC's blocksworld), or "family@world"
+    slice gets the same bytes), made by the row makers `generate` and builds run, from
+    train problems only, each row scored by `racbench.score` as it is. A task is a
+    family on `domain=` / `rules=` / `science=` (or TRAC's blocksworld), or "family@world"
     ("projection@gripper", "first_target@rules/rtfm"). `level` is "easy", "medium",
     "hard" or "expert" (or 0-3; a dict per task), or a `curriculum` (a
     `racbench.Curriculum`) sets each task's level as scores come back. Returns a

@@ -1,8 +1,9 @@
 """Every family streams in every form it declares at every level, or is refused for a
 reason of the question that the error names with the level (issue 32: every family on
 every world has levels): TRAC's blocksworld, gripper and both rule worlds. And the
-families without a true/false form, measured by benchmarks/difficulty_levels.py: their
-bounded reasoners are right on easy rows, and their exact replies on every row."""
+families without a true/false form, and next_observation, measured by
+benchmarks/difficulty_levels.py: their bounded reasoners are right on easy rows, and
+their exact replies on every row."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 import racbench
 from racbench.checks.verify import verify_row
 from racbench.errors import GenerationError
-from racbench.tasks import FAMILIES, OWN_CONFIG
+from racbench.tasks import FAMILIES
 from racbench.tasks.config import ConfigError
 from racbench.tasks.options import FIRST_TARGET_MC_ENTITIES, TRAC_DOMAIN, TRAC_FAMILIES
 from racbench.training.levels import LEVELS, RULE_LEVELS, level_config, rule_knobs
@@ -54,8 +55,8 @@ def declared(world: str) -> list[tuple[str, str]]:
     """(family, form) a world's families declare: TRAC's four on its blocksworld."""
     kind = "rules" if world.startswith("rules/") else "strips"
     return [(f, form) for f, fam in FAMILIES.items()
-            if f not in OWN_CONFIG and kind in fam.worlds
-            and (world != TRAC_DOMAIN or f in TRAC_FAMILIES) for form in fam.forms]
+            if kind in fam.worlds and (world != TRAC_DOMAIN or f in TRAC_FAMILIES)
+            for form in fam.forms]
 
 
 COMBINATIONS = [(w, f, form) for w in WORLDS for f, form in declared(w)]
@@ -144,7 +145,10 @@ def benchmark():
 
 @pytest.mark.parametrize("family,world,form", [("plan_generation", "gripper", "open"),
                                                ("first_target", "rules/messenger", "mc"),
-                                               ("first_target", "rules/rtfm", "open")])
+                                               ("first_target", "rules/rtfm", "open"),
+                                               ("next_observation", "gripper", "mc"),
+                                               ("next_observation", "rules/rtfm", "mc"),
+                                               ("next_observation", "science/boil", "mc")])
 def test_the_bounded_reasoner_is_right_on_easy_rows_and_falls(family, world, form):
     bench = benchmark()
     assert (family, form) in bench.world_tasks(world)

@@ -59,6 +59,16 @@ def test_labels_are_balanced_in_every_block_and_rows_score():
         assert racbench.score(row, f"The answer is {row['answer']}.").value == 1.0
 
 
+@pytest.mark.parametrize("task", ["next_observation@gripper", "next_observation@rules/rtfm",
+                                  "next_observation@science/boil"])
+def test_next_observation_labels_are_balanced_in_every_block(task):
+    """Its own row maker takes the stream's stratum codes as the others' do."""
+    for block in range(2 if task.endswith("gripper") else 1):
+        rows = racbench.stream(task, seed=1, level="medium").rows(block * BLOCK,
+                                                                  (block + 1) * BLOCK)
+        assert Counter(r["label"] for r in rows) == {0: BLOCK // 2, 1: BLOCK // 2}
+
+
 def test_a_block_asks_its_cells_first_verbs_as_the_cells_hold_them():
     """TRAC's expert executability offers 197 sequences of 5 moves, 69 beginning with
     "move": a stream's first block of 64 rows begins its sequences with each verb about
@@ -121,9 +131,10 @@ def test_worker_processes_read_the_rows_one_process_makes():
 
 def test_the_same_bytes_under_any_hash_seed():
     code = ("import hashlib, json, racbench; rows = racbench.stream({'projection': 2, "
-            "'applicability@gripper': 1, 'projection@rules/rtfm': 1}, seed=2, "
-            "level='hard').rows(0, 6); print(hashlib.sha256(json.dumps(rows, "
-            "sort_keys=True).encode()).hexdigest())")
+            "'applicability@gripper': 1, 'projection@rules/rtfm': 1, "
+            "'next_observation@rules/messenger': 2}, seed=2, level='hard').rows(0, 8); "
+            "assert 'next_observation' in {r['family'] for r in rows}; "
+            "print(hashlib.sha256(json.dumps(rows, sort_keys=True).encode()).hexdigest())")
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True, env={**os.environ, "PYTHONHASHSEED": h}).stdout
             for h in ("0", "123")}

@@ -22,15 +22,24 @@ numeric knob. Each maps to the knobs that make questions harder in a world:
   show the state that many commands before the one they ask about (or observe), less
   one, and the commands typed since).
 
+next_observation (its own config, `NextObservationConfig`) takes the same world knobs
+(a domain's train problems, a rule world's options, the lab's simplifications) and its
+own: `horizon`, the commands between the state shown and the observation asked
+(`NEXT_OBSERVATION_HORIZONS`), and the options offered
+(`NEXT_OBSERVATION_DISTRACTORS`). It asks no question of TRAC's blocksworld.
+
 `benchmarks/difficulty_levels.py` measures the scale: a bounded reasoner's accuracy
 per level. The mapping is data (the tables below); `level_config` turns a family,
-world and level into the validated `TaskConfig` that `racbench.generate` and builds
-also run.
+world and level into the validated `TaskConfig` (or `NextObservationConfig`) that
+`racbench.generate` and builds also run.
 """
 
 from __future__ import annotations
 
+from racbench.errors import InputError
 from racbench.tasks.config import ConfigError, TaskConfig
+from racbench.tasks.next_observation import NAME as NEXT_OBSERVATION
+from racbench.tasks.next_observation import NextObservationConfig
 from racbench.text import sayer
 from racbench.tasks.options import (EARLIER_STATE_FAMILIES, FIRST_TARGET_MC_ENTITIES,
                                     TRAC_DOMAIN, TRAC_FAMILIES)
@@ -114,6 +123,21 @@ LAB_LEVELS = (("easy", (1,)), ("teleport,openDoors", (1, 2)), ("", (3,)), ("", (
 # no verb pair is seen both true and false) from a state at most LAB_MAX_DISTANCE from
 # done, and the history leads there from the state shown.
 LAB_HISTORIES = tuple(tuple(n - 1 for n in lengths) for _, lengths in LAB_LEVELS)
+# next_observation: the commands from the state shown (and the shown history after it,
+# whose observations the context gives) to the one whose observation is asked, per
+# level (at most its MAX_HORIZON, 5), on every world. The world's knobs above make a
+# bounded reasoner err (a larger state than it holds, rules it did not read, things it
+# forgot, the lab's rules it did not learn); a longer horizon gives each error more
+# commands to matter in (in the lab, little: docs/training.md). Hard is 4, not the
+# domains' 3: with 3, RTFM's true/false rows fell from medium to hard on one seed only
+# (.697 / .666 pooled, 256 rows a level, seeds 0 and 1), with 4 on both (.697 / .604).
+NEXT_OBSERVATION_HORIZONS = (1, 2, 4, 5)
+# ... and the other observations offered beside the answer, per level: two, three, four
+# and four options (four as every family's mc rows and the dynamics and STRIPS recipes'
+# next_observation configs; more options, more to tell apart). Easy offers two: on
+# blocksworld's easy problems (p01-p03) no situation of four distinct observations was
+# found in the row maker's 60 draws.
+NEXT_OBSERVATION_DISTRACTORS = (1, 2, 3, 3)
 
 
 def level_index(level: str | int) -> int:
@@ -183,9 +207,11 @@ def rule_knobs(game: str, k: int, family: str, form: str) -> tuple[int, ...]:
 
 
 def level_config(family: str, level: str | int, world: str, form: str = "bool"
-                 ) -> TaskConfig:
+                 ) -> "TaskConfig | NextObservationConfig":
     """The validated config of `family` on `world` (as `world_of` names it) at `level`."""
     k = level_index(level)
+    if family == NEXT_OBSERVATION:
+        return next_observation_config(k, world, form)
     if world == TRAC_DOMAIN:
         blocks, length = TRAC_LEVELS[k]
         cfg = TaskConfig(family=family, domain=TRAC_DOMAIN, form=form, lengths=(length,),
@@ -211,3 +237,35 @@ def level_config(family: str, level: str | int, world: str, form: str = "bool"
                          lengths=(DOMAIN_LENGTHS[k],), problems={"train": problems})
     return cfg.validate()
 
+
+def next_observation_config(k: int, world: str, form: str) -> NextObservationConfig:
+    """next_observation's validated config on `world` at level index `k`: the world's
+    knobs of the tables above and the family's own (`NEXT_OBSERVATION_HORIZONS`); its
+    refusals raise ConfigError, as every family's (a stream names the task and level)."""
+    own = {"form": form, "horizon": NEXT_OBSERVATION_HORIZONS[k],
+           "distractors": NEXT_OBSERVATION_DISTRACTORS[k]}
+    if world == TRAC_DOMAIN:
+        raise ConfigError(_say("next_observation_on_trac", family=NEXT_OBSERVATION,
+                               world=TRAC_DOMAIN, domains=sorted(DOMAIN_PROBLEMS),
+                               games=GAMES))
+    if world.startswith("rules/"):
+        game = world.split("/", 1)[1]
+        if game not in GAMES:
+            raise ConfigError(_say("unknown_rule_world", world=game, accepted=GAMES))
+        hops, irrelevant, entities, grid, _ = RULE_LEVELS[game][k]
+        cfg = NextObservationConfig(rules=game, rule_options=tuple(sorted((
+            ("depth", BASE_DEPTH[game] + hops), ("irrelevant", irrelevant),
+            ("entities", entities), ("grid", grid), ("episodes", RULE_STREAM_EPISODES)))),
+            **own)
+    elif world.startswith("science/"):
+        cfg = NextObservationConfig(science=world.split("/", 1)[1],
+                                    simplifications=LAB_LEVELS[k][0], **own)
+    else:
+        cfg = NextObservationConfig(domain=world,
+                                    problems={"train": domain_problems(world)[k]}, **own)
+    try:
+        return cfg.validate()
+    except ConfigError:
+        raise
+    except InputError as exc:  # NextObservationError: a stream's refusal says the level
+        raise ConfigError(str(exc)) from None

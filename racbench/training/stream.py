@@ -3,9 +3,10 @@
 Row `i` of a stream is a pure function of (seed, i) and the level it is asked at:
 which task of a mixture it belongs to is drawn from a hash of (seed, i), and its
 content is the task's row maker (`ConfigRows.row`, the one `racbench.generate` and
-builds run) at index `i`, whose random stream is itself hashed from (seed, config, i).
-So any reader of any slice, in any process, gets the same bytes for row `i`. True/false
-labels are balanced exactly in every block of `BLOCK` rows of a one-task stream (the
+builds run; next_observation's `NextObservationRows.row`, its recipes') at index `i`,
+whose random stream is itself hashed from (seed, config, i). So any reader of any
+slice, in any process, gets the same bytes for row `i`. True/false labels are balanced
+exactly in every block of `BLOCK` rows of a one-task stream (the
 block's stratum codes are a hashed permutation, as a build's split's are). A stream
 does not remove repeated problems (a build does, to keep splits apart): it asks only
 train problems, and a long stream of a small world repeats some.
