@@ -15,6 +15,8 @@ import pytest
 import yaml
 
 from hubfake import FakeHub
+from racbench.export.build import build as build_recipe
+from racbench.suites.recipe import load_recipe
 
 RECIPE = """
 name: to-publish
@@ -34,18 +36,23 @@ configs:
 """
 
 
-def racbench(*args, env=None, check=False):
+def racbench(*args, env=None):
     return subprocess.run([sys.executable, "-m", "racbench.cli", *map(str, args)],
-                          capture_output=True, text=True, env=env, check=check)
+                          capture_output=True, text=True, env=env)
+
+
+def build(recipe_file, out):
+    """A build through the API in this process: these tests are about publish's process,
+    not build's (a `racbench build` process paid Python's, racbench's and pyarrow's start)."""
+    build_recipe(load_recipe(str(recipe_file)), out, workers=1, progress=False)
+    return out
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("publish")
     (root / "recipe.yaml").write_text(RECIPE)
-    racbench("build", root / "recipe.yaml", "--out", root / "data", "--workers", 1, "--quiet",
-             check=True)
-    return root / "data"
+    return build(root / "recipe.yaml", root / "data")
 
 
 @pytest.fixture
@@ -94,8 +101,7 @@ def test_republishing_a_smaller_build_deletes_the_shards_it_no_longer_has(built,
                     env=hub_env(hub)).returncode == 0
     smaller = tmp_path / "smaller"
     (tmp_path / "one.yaml").write_text(RECIPE.split("  - name: ferry_app_mc")[0])
-    racbench("build", tmp_path / "one.yaml", "--out", smaller, "--workers", 1, "--quiet",
-             check=True)
+    build(tmp_path / "one.yaml", smaller)
     proc = racbench("publish", smaller, "--repo-id", "alice/actions", "--private", "--quiet",
                     env=hub_env(hub))
     assert proc.returncode == 0, proc.stderr

@@ -101,9 +101,11 @@ def test_options_alone_are_at_chance_where_they_once_were_not(tmp_path):
     landmarks 43-45%. Each option is now the answer of one of four situations, the
     row's drawn after the options; rovers' actions and depots' landmarks allow no such
     four, and their weighted rows are kept with fitted probabilities, leaving out the
-    subjects no fit can balance (balance.Survey.balance)."""
+    subjects no fit can balance (balance.Survey.balance). Built by one worker: the
+    bytes are any worker count's, and with a pool of two the driver and its workers
+    each loaded the configs' worlds (about 5 CPU s more)."""
     out = tmp_path / "data"
-    build(parse_recipe(MC_RECIPE, "mc-leaks.yaml"), out, workers=2, progress=False)
+    build(parse_recipe(MC_RECIPE, "mc-leaks.yaml"), out, workers=1, progress=False)
     for name in ("grid_landmarks_mc", "goldminer_action_reachability_mc",
                  "satellite_applicability_mc", "satellite_validation_mc",
                  "rovers_action_reachability_mc", "depots_landmarks_mc"):
