@@ -769,6 +769,10 @@ class ExplicitWorld(StripsWorld):
         d = int((self.goal_distance if cond is None else self.distances(cond, max_depth))[sid])
         return None if d < 0 else d
 
+    def reaches_goal(self, state: int) -> bool:
+        """Whether some plan reaches the goal from `state` (its distance table)."""
+        return self.goal_condition is not None and self.distance(state) is not None
+
     @cached_property
     def _goal_avoiding(self) -> np.ndarray:
         """`goal_avoiding` for every state; inside `kept_spaces`, kept beside the space
@@ -1041,6 +1045,22 @@ class ImplicitWorld(StripsWorld):
         for before, after in zip(path, path[1:]):  # the first action between them
             plan.append(next(k for k, n in self.task.successors(before) if n == after))
         return plan
+
+    def reaches_goal(self, state: int) -> bool:
+        """Whether some plan reaches the goal from `state`, not how short: FF's lazy
+        greedy search, which says no only where it ran out of states (or the relaxed
+        plan cannot reach the goal at all); an optimal search answered the same from
+        logistics00 6-0 in 10.6 CPU-s, this in a hundredth. SearchBudgetExceeded past
+        the search budget."""
+        cond = self.goal_condition
+        if cond is None:  # a goal grounding proved unreachable
+            return False
+        key = (state, cond.pos, cond.neg)
+        if key in self._distances:  # searched already, optimally
+            return self._distances[key] is not None
+        return lazy_greedy_path(self.task, state, cond.pos, cond.neg,
+                                limits.current().search_budget,
+                                self._guide(cond.pos)) is not None
 
     def _bounded(self, state: int, cond: Condition, depth: int) -> list[int] | None:
         """`_plan_within` for a plan of at most `depth` actions, kept like any found;
