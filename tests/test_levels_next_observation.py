@@ -14,15 +14,19 @@ from datasets.distributed import split_dataset_by_node
 import racbench
 from racbench.checks.verify import verify_row
 from racbench.errors import InputError
-from racbench.training.levels import (LEVELS, NEXT_OBSERVATION_DISTRACTORS,
+from racbench.training.levels import (LAB_NEXT_OBSERVATION, LEVELS,
+                                      NEXT_OBSERVATION_DISTRACTORS,
                                       NEXT_OBSERVATION_HORIZONS, level_config)
+from racbench.worlds.science.registry import parse_simplifications
 
 
 @pytest.mark.parametrize("world,form", [("gripper", "mc"), ("rules/rtfm", "bool"),
                                         ("science/boil", "mc")])
 def test_every_level_streams_rows_that_verify_and_score(world, form):
-    """Each level's rows have its horizon (the commands after the shown window) and
-    options, racbench verify re-derives them, and each row's own answer scores 1.0."""
+    """Each level's rows have its horizon (the commands after the shown window; the
+    lab's, and its rules, of its own table) and options, racbench verify re-derives
+    them, and each row's own answer scores 1.0."""
+    lab = world.startswith("science/")
     for k, level in enumerate(LEVELS):
         rows = racbench.stream(f"next_observation@{world}", form=form, level=level,
                                seed=3).rows(0, 3)
@@ -30,7 +34,10 @@ def test_every_level_streams_rows_that_verify_and_score(world, form):
             sym = json.loads(row["symbolic"])
             assert (row["family"], row["domain"], row["form"]) == ("next_observation",
                                                                    world, form)
-            assert len(sym["actions"]) == NEXT_OBSERVATION_HORIZONS[k]
+            assert len(sym["actions"]) == (LAB_NEXT_OBSERVATION[k][1] if lab
+                                           else NEXT_OBSERVATION_HORIZONS[k])
+            if lab:
+                assert sym["simplifications"] == LAB_NEXT_OBSERVATION[k][0]
             assert len(sym["options"]) == NEXT_OBSERVATION_DISTRACTORS[k] + 1
             check = verify_row(row)
             assert check.ok and "answer" in check.checked, check
@@ -38,17 +45,31 @@ def test_every_level_streams_rows_that_verify_and_score(world, form):
 
 
 def test_the_levels_use_the_worlds_own_tables():
-    """A domain's train problems, a rule world's options and the lab's simplifications
-    per level are the other families' (levels.py); only the horizon and options are its own."""
-    for level in LEVELS:
+    """A domain's train problems and a rule world's options per level are the other
+    families' (levels.py); only the horizon and options are its own. The lab's rules and
+    horizon are its own table's (`LAB_NEXT_OBSERVATION`)."""
+    for k, level in enumerate(LEVELS):
         own = level_config("next_observation", level, "logistics", "mc")
         other = level_config("projection", level, "logistics", "mc")
         assert own.problems == other.problems
         rules = dict(level_config("next_observation", level, "rules/messenger").rule_options)
         assert rules == dict(level_config("projection", level, "rules/messenger").rule_options)
         lab = level_config("next_observation", level, "science/melt")
-        assert lab.simplifications == level_config("projection", level,
-                                                   "science/melt").simplifications
+        assert (lab.simplifications, lab.horizon) == LAB_NEXT_OBSERVATION[k]
+
+
+def test_each_lab_level_keeps_the_last_ones_sources_of_error_and_adds_one():
+    """On the lab a level's rules are the last one's or fewer simplifications (what the
+    reasoner that learned easy's rules errs on stays) and its horizon is longer; on a
+    task without circuits hard adds electrical actions and dry pots, expert closed doors
+    and no teleport. Under the other families' table medium took away more than hard
+    asked of, and hard was not harder (docs/training.md)."""
+    flags = [parse_simplifications(rules) for rules, _ in LAB_NEXT_OBSERVATION]
+    kept = [{name for name, on in vars(f).items() if on} for f in flags]
+    horizons = [h for _, h in LAB_NEXT_OBSERVATION]
+    assert all(a >= b for a, b in zip(kept, kept[1:])), kept
+    assert all(a < b for a, b in zip(horizons, horizons[1:])), horizons
+    assert kept[0] == kept[1] and kept[1] > kept[2] > kept[3], kept
 
 
 def test_trac_blocksworld_is_refused_naming_what_is_accepted():
