@@ -38,7 +38,10 @@ def test_every_level_streams_rows_that_verify_and_score(world, form):
                                            else NEXT_OBSERVATION_HORIZONS[k])
             if lab:
                 assert sym["simplifications"] == LAB_NEXT_OBSERVATION[k][0]
-            assert len(sym["options"]) == NEXT_OBSERVATION_DISTRACTORS[k] + 1
+            # mc rows offer the level's options; a true/false row's candidate is the
+            # answer or one other observation, at every level
+            assert len(sym["options"]) == (NEXT_OBSERVATION_DISTRACTORS[k] + 1
+                                           if form == "mc" else 2)
             check = verify_row(row)
             assert check.ok and "answer" in check.checked, check
             assert racbench.score(row, row["answer"]).value == 1.0, (world, level)

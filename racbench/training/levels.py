@@ -25,8 +25,8 @@ numeric knob. Each maps to the knobs that make questions harder in a world:
 next_observation (its own config, `NextObservationConfig`) takes the same world knobs
 (a domain's train problems, a rule world's options) and its own: `horizon`, the
 commands between the state shown and the observation asked
-(`NEXT_OBSERVATION_HORIZONS`), and the options offered
-(`NEXT_OBSERVATION_DISTRACTORS`); on the lab, simplifications and horizon of its own
+(`NEXT_OBSERVATION_HORIZONS`), and the options mc rows offer
+(`NEXT_OBSERVATION_DISTRACTORS`; a true/false row's candidate is one of two); on the lab, simplifications and horizon of its own
 table (`LAB_NEXT_OBSERVATION`: each level adds one source of error to the last's). It
 asks no question of TRAC's blocksworld.
 
@@ -138,7 +138,12 @@ NEXT_OBSERVATION_HORIZONS = (1, 2, 4, 5)
 # and four options (four as every family's mc rows and the dynamics and STRIPS recipes'
 # next_observation configs; more options, more to tell apart). Easy offers two: on
 # blocksworld's easy problems (p01-p03) no situation of four distinct observations was
-# found in the row maker's 60 draws.
+# found in the row maker's 60 draws. mc rows only: a true/false row shows one candidate,
+# the answer or one other observation, so its situations need two observations at every
+# level (`next_observation_config`). Asking three of them at medium left ferry's easy
+# problems (one car: no situation of three) out of medium's true/false rows, which all came
+# from p02, beyond the reasoner's memory as hard's are: medium and hard read alike (.708 /
+# .695, 1,024 rows a level, seeds 0 and 1); with two, medium mixes easy's problems in.
 NEXT_OBSERVATION_DISTRACTORS = (1, 2, 3, 3)
 # next_observation on the lab: (simplifications, horizon) per level, its own table, not
 # LAB_LEVELS'. Each level keeps the last one's sources of error for the reasoner that
@@ -260,7 +265,8 @@ def next_observation_config(k: int, world: str, form: str) -> NextObservationCon
     refusals raise ConfigError, as every family's (a stream names the task and level)."""
     horizon = (LAB_NEXT_OBSERVATION[k][1] if world.startswith("science/")
                else NEXT_OBSERVATION_HORIZONS[k])
-    own = {"form": form, "horizon": horizon, "distractors": NEXT_OBSERVATION_DISTRACTORS[k]}
+    own = {"form": form, "horizon": horizon,  # a true/false row shows one candidate
+           "distractors": NEXT_OBSERVATION_DISTRACTORS[k] if form == "mc" else 1}
     if world == TRAC_DOMAIN:
         raise ConfigError(_say("next_observation_on_trac", family=NEXT_OBSERVATION,
                                world=TRAC_DOMAIN, domains=sorted(DOMAIN_PROBLEMS),
