@@ -226,6 +226,18 @@ def rule_knobs(game: str, k: int, family: str, form: str) -> tuple[int, ...]:
     return hops, irrelevant, entities, grid, length
 
 
+def rule_level(world: str, k: int, family: str, form: str) -> tuple[str, tuple, int]:
+    """A rule world's (game, rule options, sequence length) at level `k` (`rule_knobs`);
+    a game not of GAMES raises ConfigError naming those."""
+    game = world.split("/", 1)[1]
+    if game not in GAMES:
+        raise ConfigError(_say("unknown_rule_world", world=game, accepted=GAMES))
+    hops, irrelevant, entities, grid, length = rule_knobs(game, k, family, form)
+    return game, (("depth", BASE_DEPTH[game] + hops), ("irrelevant", irrelevant),
+                  ("entities", entities), ("grid", grid),
+                  ("episodes", RULE_STREAM_EPISODES)), length
+
+
 def level_config(family: str, level: str | int, world: str, form: str = "bool"
                  ) -> "TaskConfig | NextObservationConfig":
     """The validated config of `family` on `world` (as `world_of` names it) at `level`."""
@@ -238,14 +250,9 @@ def level_config(family: str, level: str | int, world: str, form: str = "bool"
                          objects=blocks, names="seen",
                          style="trac" if form == "bool" else "acp")  # TRAC asks bool only
     elif world.startswith("rules/"):
-        game = world.split("/", 1)[1]
-        if game not in GAMES:
-            raise ConfigError(_say("unknown_rule_world", world=game, accepted=GAMES))
-        hops, irrelevant, entities, grid, length = rule_knobs(game, k, family, form)
+        game, options, length = rule_level(world, k, family, form)
         cfg = TaskConfig(family=family, form=form, lengths=(length,), rules=game,
-                         rule_options=(("depth", BASE_DEPTH[game] + hops),
-                                       ("irrelevant", irrelevant), ("entities", entities),
-                                       ("grid", grid), ("episodes", RULE_STREAM_EPISODES)))
+                         rule_options=options)
     elif world.startswith("science/"):
         simplifications, lengths = LAB_LEVELS[k]
         cfg = TaskConfig(family=family, form=form, lengths=lengths,
@@ -271,15 +278,9 @@ def next_observation_config(k: int, world: str, form: str) -> NextObservationCon
         raise ConfigError(_say("next_observation_on_trac", family=NEXT_OBSERVATION,
                                world=TRAC_DOMAIN, domains=sorted(DOMAIN_PROBLEMS),
                                games=GAMES))
-    if world.startswith("rules/"):
-        game = world.split("/", 1)[1]
-        if game not in GAMES:
-            raise ConfigError(_say("unknown_rule_world", world=game, accepted=GAMES))
-        hops, irrelevant, entities, grid, _ = RULE_LEVELS[game][k]
-        cfg = NextObservationConfig(rules=game, rule_options=tuple(sorted((
-            ("depth", BASE_DEPTH[game] + hops), ("irrelevant", irrelevant),
-            ("entities", entities), ("grid", grid), ("episodes", RULE_STREAM_EPISODES)))),
-            **own)
+    if world.startswith("rules/"):  # its own horizon, not the level's length
+        game, options, _ = rule_level(world, k, NEXT_OBSERVATION, form)
+        cfg = NextObservationConfig(rules=game, rule_options=tuple(sorted(options)), **own)
     elif world.startswith("science/"):
         cfg = NextObservationConfig(science=world.split("/", 1)[1],
                                     simplifications=LAB_NEXT_OBSERVATION[k][0], **own)
