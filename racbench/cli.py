@@ -22,6 +22,7 @@ if __name__ == "__main__":  # `python -m racbench.cli`: Ctrl-C exits at once fro
 
 import math  # after Ctrl-C is held: click and the engines load slowly
 import sys
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -75,12 +76,34 @@ def _working():
     output and the interpreter's shutdown, which resets Python's handlers to the default
     and would die of the signal (exit -2) with the output complete."""
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    hook = sys.unraisablehook
+    sys.unraisablehook = _interrupt_again(hook)
     try:
         yield
     except BaseException:
         signal.signal(signal.SIGINT, previous)
         raise
+    finally:
+        sys.unraisablehook = hook
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+REDELIVERY_DELAY = 0.05  # s: the finalizer that swallowed a Ctrl-C has long returned
+
+
+def _interrupt_again(hook):
+    """An unraisable-exception hook for `_working`: a Ctrl-C that lands inside a finalizer
+    (a pool's weakref callback run by the garbage collector) raises KeyboardInterrupt where
+    Python cannot raise it, so Python prints it as ignored and the build ran on. It is sent
+    again, by a thread a moment later, so it lands in the build's own code; any other
+    unraisable exception goes to `hook`. (Sent from within the hook, it would land in the
+    hook and be ignored again.)"""
+    def interrupt_again(unraisable) -> None:
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            hook(unraisable)
+            return
+        threading.Timer(REDELIVERY_DELAY, os.kill, (os.getpid(), signal.SIGINT)).start()
+    return interrupt_again
 
 
 def run() -> None:
