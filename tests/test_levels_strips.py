@@ -65,7 +65,8 @@ def test_each_levels_problems_are_no_smaller_than_the_last_levels(domain):
 
 
 def test_an_unknown_world_names_what_is_accepted():
-    with pytest.raises(ConfigError, match="unknown domain 'nowhere'; accepted: .*ferry"):
+    with pytest.raises(ConfigError, match="unknown world 'nowhere'; a stream asks about a shipped "
+                                         "domain .*ferry"):
         level_config("projection", "easy", "nowhere")
 
 

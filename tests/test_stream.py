@@ -147,7 +147,14 @@ def test_the_same_bytes_under_any_hash_seed():
     (({"projection": 0},), {}, "weight of 'projection' must be a positive number"),
     (("landmarks",), {}, "family 'landmarks' needs a world"),
     (("juggling@gripper",), {}, "unknown family 'juggling'"),
-    (("projection@chess",), {}, "unknown domain 'chess'"),
+    (("projection@chess",), {}, "^unknown world 'chess'; a stream asks about a shipped "
+                                "domain .*gripper.*blocksworld_trac.*rules/rtfm.*science/TASK"
+                                ".*takes no domain file$"),
+    (("next_observation@chess",), {}, "^unknown world 'chess'"),  # not 'cannot be asked'
+    (("projection",), {"science": "juggle"}, "^unknown science task 'juggle'; accepted: "
+                                             "boil, melt"),
+    (("projection@rules/chess",), {}, "^unknown rule world 'chess'; accepted: rtfm, "
+                                      "messenger$"),
     (("projection",), {"level": {"projection@gripper": "hard"}}, "not a task of this"),
     (("projection",), {"domain": "gripper", "rules": "rtfm"}, "give one world"),
     ((["projection"],), {}, "a stream takes a family"),

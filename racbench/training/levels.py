@@ -193,12 +193,29 @@ def world_of(family: str, domain: str | None = None, rules: str | None = None,
     return TRAC_DOMAIN
 
 
+def check_world(world: str) -> None:
+    """Raise ConfigError naming what a stream accepts when `world` (as `world_of` names
+    it) is none of them; checked before any level, so the message is about the world."""
+    if world.startswith("rules/"):
+        rule_level(world, 0, "projection", "bool")
+    elif world.startswith("science/"):
+        from racbench.worlds.science.registry import get_task
+
+        try:
+            get_task(world.split("/", 1)[1])
+        except ValueError as exc:  # TaskError: names the 30 tasks
+            raise ConfigError(str(exc)) from None
+    elif world != TRAC_DOMAIN:
+        domain_problems(world)
+
+
 def domain_problems(domain: str) -> tuple[tuple[str, ...], ...]:
-    """A shipped domain's train problems per level (`DOMAIN_PROBLEMS`)."""
+    """A shipped domain's train problems per level (`DOMAIN_PROBLEMS`: every shipped
+    domain); any other name raises ConfigError naming the worlds a stream accepts."""
     if domain not in DOMAIN_PROBLEMS:
-        TaskConfig(family="projection", domain=domain).validate()  # unknown: says which are
-        raise ConfigError(_say("domain_without_levels", domain=domain,
-                               with_levels=sorted(DOMAIN_PROBLEMS)))
+        raise ConfigError(_say("unknown_stream_domain", domain=domain,
+                               domains=sorted(DOMAIN_PROBLEMS), trac=TRAC_DOMAIN,
+                               trac_families=TRAC_FAMILIES, games=GAMES))
     return DOMAIN_PROBLEMS[domain]
 
 

@@ -27,7 +27,8 @@ from racbench.splits.seeding import derive_seed
 from racbench.splits.strata import position_codes
 from racbench.tasks.config import ConfigError
 from racbench.text import sayer
-from racbench.training.levels import LEVELS, level_config, level_name, world_of
+from racbench.training.levels import (LEVELS, check_world, level_config, level_name,
+                                      world_of)
 
 if TYPE_CHECKING:
     import datasets
@@ -71,6 +72,7 @@ class Stream:
         for given, weight in tasks.items():
             family, _, world = str(given).partition("@")
             world = world or world_of(family, domain, rules, science)
+            check_world(world)
             key = named[str(given)] = task_key(family, world)
             if not isinstance(weight, (int, float)) or isinstance(weight, bool) or \
                     not weight > 0:
