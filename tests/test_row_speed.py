@@ -794,3 +794,38 @@ def test_bit_lists_kept_are_the_bits():
     for _ in range(500):
         mask = rng.getrandbits(rng.randint(0, 70))
         assert bit_list(mask) == list(iter_bits(mask)) == bit_list(mask)
+
+
+def test_projection_queries_kept_per_end_state_are_the_walks_queries():
+    """A projection pool of an enumerated world reads its literals (and their groups by
+    kind) kept by the walk's end and the predicates it touches: the same walk from the
+    same draws, the same literals in the same order, and the same picks, as listing
+    them from the walk (`_walk_facts`) every draw, which worlds that keep nothing do."""
+    from racbench.tasks import projection
+    from racbench.tasks.queries import QueryPool, sizes
+
+    world = trac_world(5)
+    cfg = load_recipe("trac").select("projection_L2").configs[0].task
+    rng, kept_hits = random.Random(5), 0
+    for _ in range(200):
+        seed = rng.random()
+        a, b = random.Random(seed), random.Random(seed)
+        before = len(world.__dict__.get("_projection_queries", (None, {}))[1])
+        pool = projection.bool_pool(world, a, cfg)
+        kept_hits += len(world.__dict__["_projection_queries"][1]) == before
+        listed = projection._walk_facts(world, b, cfg)
+        assert a.random() == b.random()
+        if listed is None:
+            assert pool is None
+            continue
+        q, universe, true_end = listed
+        want = QueryPool(q, world, *projection._queries(universe, true_end), sizes(cfg))
+        assert (pool.question.sid, pool.question.actions) == (q.sid, q.actions)
+        assert (pool.positives, pool.negatives) == (want.positives, want.negatives)
+        for label in (True, False):
+            kinds = sorted(want.kinds(label), key=repr)
+            for kind in rng.sample(kinds, min(2, len(kinds))):
+                seed = rng.random()
+                assert pool.pick(random.Random(seed), label, kind) == \
+                    want.pick(random.Random(seed), label, kind)
+    assert kept_hits > 10  # draws that end where earlier ones did read them kept

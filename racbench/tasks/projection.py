@@ -13,12 +13,16 @@ sentences in the query and asks nothing more.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from racbench.tasks.balance import Pool
 from racbench.tasks.queries import QueryPool, sizes
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
                                  base_context, family_template, pddl_term, state_clauses,
                                  term, walk_through)
 from racbench.tasks.scoring import score_literal_set
+from racbench.worlds.strips.task import iter_bits
+from racbench.worlds.strips.world import StripsWorld
 
 
 def _walk_facts(world, rng, cfg) -> tuple[Question, list[tuple], frozenset] | None:
@@ -35,16 +39,63 @@ def _walk_facts(world, rng, cfg) -> tuple[Question, list[tuple], frozenset] | No
 
 def bool_pool(world, rng, cfg, want=None) -> Pool | None:
     """Queries of one or two literals that hold, or not, after a walk: literals over the
-    facts a question about the walk may ask."""
-    found = _walk_facts(world, rng, cfg)
-    if found is None:
+    facts a question about the walk may ask. They depend on the walk's end and the
+    predicates its effects touch only: an enumerated STRIPS world's are kept by those
+    (`_kept_queries`), with the groups its pools' draws make of them, as rows of a
+    world end in the same few hundred states."""
+    kept = _kept_queries(world)
+    if kept is None:
+        found = _walk_facts(world, rng, cfg)
+        if found is None:
+            return None
+        return QueryPool(found[0], world, *_queries(*found[1:]), sizes(cfg))
+    sid = any_state(world, rng)
+    walked = walk_through(world, rng, sid, cfg.length)
+    if walked is None:
         return None
-    q, universe, true_end = found
+    plan, end = walked[0], walked[1][-1]
+    touched = kept[0]
+    key = (end, frozenset().union(*[touched(k) for k in plan]))
+    queries = kept[1].get(key)
+    if queries is None:
+        holds, fails = _queries(world.question_facts(plan, [sid, end]), world.facts(end))
+        queries = kept[1][key] = (holds, fails, {})
+    pool = QueryPool(Question(sid, actions=plan), world, queries[0], queries[1], sizes(cfg))
+    pool._groups = queries[2]  # the same lists, so the same groups
+    return pool
+
+
+def _queries(universe: list, true_end: frozenset) -> tuple[list, list]:
+    """(literals that hold at the walk's end, literals that do not), over `universe`."""
     on = [f for f in universe if f in true_end]
     off = [f for f in universe if f not in true_end]
-    holds = [(f, True) for f in on] + [(f, False) for f in off]
-    fails = [(f, True) for f in off] + [(f, False) for f in on]
-    return QueryPool(q, world, holds, fails, sizes(cfg))
+    return ([(f, True) for f in on] + [(f, False) for f in off],
+            [(f, True) for f in off] + [(f, False) for f in on])
+
+
+QUERIES_KEPT = 65_536  # (end state, predicates touched) kept per world
+
+
+def _kept_queries(world):
+    """(action -> the predicates its effects touch, (end, predicates) -> (holds, fails,
+    groups)) of an enumerated STRIPS world whose question facts are StripsWorld's (the
+    facts of the predicates a walk touches, whatever its start); None for any other."""
+    kept = world.__dict__.get("_projection_queries")
+    if kept is not None:
+        if len(kept[1]) >= QUERIES_KEPT:
+            kept[1].clear()
+        return kept
+    if not (isinstance(world, StripsWorld) and world.explicit
+            and type(world).question_facts is StripsWorld.question_facts
+            and type(world).facts is StripsWorld.facts):
+        return None
+    actions, atoms = world.task.actions, world.task.atoms
+
+    @lru_cache(maxsize=None)
+    def touched(k: int) -> frozenset:
+        return frozenset(atoms[i][0] for i in iter_bits(actions[k].touched))
+    kept = world.__dict__["_projection_queries"] = (touched, {})
+    return kept
 
 
 def mc_pool(world, rng, cfg) -> Pool | None:

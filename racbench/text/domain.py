@@ -625,9 +625,23 @@ class DomainText:
         return self._sentence_cached(clause)
 
     def _template_macro(self, kind: str, symbol: str, variant: int, arity: int):
-        """The template folder's macro for a symbol and paraphrase, or None."""
+        """The template folder's macro for a symbol and paraphrase, or None: found once
+        per (kind, symbol, variant, arity), as the folder's templates never change
+        (TRAC's rows name their blocks afresh, so most of their actions are phrased
+        anew, and finding the macro was half of it)."""
         if self.template_dir is None:
             return None
+        key = (kind, symbol, variant, arity)
+        try:
+            return self._macros[key]
+        except KeyError:
+            found = self._macros[key] = self._find_macro(kind, symbol, variant, arity)
+            return found
+        except AttributeError:  # the first macro looked for
+            self._macros = {}
+            return self._template_macro(kind, symbol, variant, arity)
+
+    def _find_macro(self, kind: str, symbol: str, variant: int, arity: int):
         if variant:
             macro = _lookup(self.template_dir, kind, symbol, variant)
             if macro is not None and _arity(macro) == arity:
