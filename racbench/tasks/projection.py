@@ -60,9 +60,9 @@ def bool_pool(world, rng, cfg, want=None) -> Pool | None:
     if queries is None:
         holds, fails = _queries(world.question_facts(plan, [sid, end]), world.facts(end))
         queries = kept[1][key] = (holds, fails, {})
-    pool = QueryPool(Question(sid, actions=plan), world, queries[0], queries[1], sizes(cfg))
-    pool._groups = queries[2]  # the same lists, so the same groups
-    return pool
+    holds, fails, groups = queries  # the same lists, so the same groups
+    return QueryPool(Question(sid, actions=plan), world, holds, fails, sizes(cfg),
+                     groups=groups)
 
 
 def _queries(universe: list, true_end: frozenset) -> tuple[list, list]:

@@ -47,11 +47,13 @@ class QueryPool(Pool):
     uniformly among those available, so which conjunct fails tells nothing."""
 
     def __init__(self, question: Question, world, true: list[Query], false: list[Query],
-                 allowed: tuple[int, ...]):
+                 allowed: tuple[int, ...], groups: dict | None = None):
         super().__init__(question, true, false, subject=literals_json)
         self.allowed = allowed
         self._world = world
-        self._groups: dict = {}  # (truth, kind) -> its literals, grouped when first asked
+        # (truth, kind) -> its literals, grouped when first asked; pools over the same
+        # lists may share one (`groups`)
+        self._groups: dict = {} if groups is None else groups
         self._by_kind_all: tuple[dict, dict] | None = None  # truth -> kind -> literals
         # a literal's kind, kept per STRIPS world (whose kinds never change): every draw
         # groups the same few dozen facts

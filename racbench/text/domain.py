@@ -590,6 +590,7 @@ class DomainText:
             _prefix(self.template_dir)  # fail early on a missing directory
         self.missing_variants: set[tuple[str, int]] = set()
         self.fallbacks: set[str] = set()
+        self._macros: dict[tuple, object] = {}  # `_template_macro`'s, found once each
         self._default_facts = _default_module("facts.j2")
         self._default_actions = _default_module("actions.j2")
         self._default_parts = _default_module("parts.j2")
@@ -637,9 +638,6 @@ class DomainText:
         except KeyError:
             found = self._macros[key] = self._find_macro(kind, symbol, variant, arity)
             return found
-        except AttributeError:  # the first macro looked for
-            self._macros = {}
-            return self._template_macro(kind, symbol, variant, arity)
 
     def _find_macro(self, kind: str, symbol: str, variant: int, arity: int):
         if variant:
