@@ -64,10 +64,18 @@ def build_subset(recipe, out, **options):
     return folder_bytes(out)
 
 
+# Ray kills a worker idle for a second when the node holds more than it has CPUs: a CLI
+# build joining as a job of its own started its workers, Ray killed this process's idle
+# ones, and the next build through the API started them again (a Python importing Ray
+# and racbench each, three times in this module). Idle workers are kept for the module.
+IDLE_WORKERS_KEPT_MS = 600_000
+
+
 @pytest.fixture(scope="module")
 def ray_address():
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             configure_logging=False)
+             configure_logging=False,
+             _system_config={"idle_worker_killing_time_threshold_ms": IDLE_WORKERS_KEPT_MS})
     try:
         yield ray.get_runtime_context().gcs_address
     finally:
