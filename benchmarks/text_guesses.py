@@ -3,6 +3,7 @@
     python benchmarks/text_guesses.py                  # a table per domain
     python benchmarks/text_guesses.py --rows 20 --json # figures as JSON (tests/test_text_guesses.py)
     python benchmarks/text_guesses.py --folders gripper,satellite   # those domains only
+    python benchmarks/text_guesses.py --problems 1     # rows from each domain's first problem
 
 For each domain under tests/data/{pddl,adl,competition}/ with no phrasing file: the
 state sentences of a first `racbench generate` of a few families (projection first; the
@@ -54,7 +55,10 @@ def _names(sentence: str, args) -> bool:
     return all(re.search(rf"(?<![\w-]){re.escape(a)}(?![\w-])", sentence) for a in args)
 
 
-def measure(path: Path, problems: list[Path], rows: int, families=FAMILIES) -> dict:
+def measure(path: Path, problems: list[Path], rows: int, families=FAMILIES,
+            most: int = 3) -> dict:
+    """The figures of one domain, its rows drawn from its first `most` problems (each
+    one's states enumerated: logistics00's three are most of a run's CPU)."""
     domain = load_domain(path)
     text = TaskText(domain)
     checked, flags = check(DomainText(domain))
@@ -65,7 +69,8 @@ def measure(path: Path, problems: list[Path], rows: int, families=FAMILIES) -> d
         return figures
     for family in families:
         try:
-            made = racbench.generate(family, domain_file=path, problem=problems[:3], n=rows,
+            made = racbench.generate(family, domain_file=path, problem=problems[:most],
+                                     n=rows,
                                      form="bool", split="test")
         except InputError as exc:
             figures["families"].append(f"{family}: {str(exc)[:80]}")
@@ -97,6 +102,8 @@ def main() -> None:
     ap.add_argument("--families", default=",".join(FAMILIES))
     ap.add_argument("--folders", default="",
                     help="comma-separated domain folders (e.g. gripper); default all")
+    ap.add_argument("--problems", type=int, default=3,
+                    help="rows from each domain's first N problems (default 3)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     start = time.perf_counter()
@@ -107,7 +114,10 @@ def main() -> None:
         unknown = sorted(folders - {path.parent.name for path, _ in found})
         ap.error(f"--folders: no domain folder named {unknown} under "
                  f"tests/data/{{{','.join(COLLECTIONS)}}}")
-    results = [measure(path, problems, args.rows, families) for path, problems in found]
+    if args.problems < 1:
+        ap.error(f"--problems: a positive number of problems, got {args.problems}")
+    results = [measure(path, problems, args.rows, families, args.problems)
+               for path, problems in found]
     if args.json:
         print(json.dumps(results, indent=1))
         return
