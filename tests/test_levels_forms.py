@@ -27,7 +27,8 @@ WORLDS = (TRAC_DOMAIN, "gripper", "rules/rtfm", "rules/messenger")
 EVERY = frozenset(LEVELS)
 RULE_BOOL_ONLY = "a rule world asks true/false questions of"
 # (world, family, form) -> (levels refused, words of the reason): each a reason of the
-# question, but goal recognition's mc, a limit of its sampler (docs/training.md)
+# question (goal recognition's mc options are far by construction, `far_goal`: gripper's
+# expert, at 4 actions, streams; it was refused when they were random walks' goals)
 KNOWN_REFUSALS = {
     **{(w, f, form): (EVERY, RULE_BOOL_ONLY)
        for w in WORLDS[2:] for f, form in (("projection", "open"),
@@ -43,11 +44,6 @@ KNOWN_REFUSALS = {
     ("gripper", "landmarks", "mc"): (EVERY, "options alone would not tell the answer"),
     ("gripper", "justification", "mc"): (frozenset(LEVELS[:3]),
                                          "options alone would not tell the answer"),
-    # its mc sampler draws goals at random walks' ends and keeps those at least the
-    # observations' length away: at 4 actions (gripper's expert) too few survive (TRAC's
-    # blocksworld draws its goals far by construction, `trac_goal`)
-    ("gripper", "goal_recognition", "mc"): (frozenset(LEVELS[3:]),
-                                            "gives goal_recognition rows with mc questions"),
 }
 
 
@@ -159,7 +155,7 @@ def test_the_bounded_reasoner_is_right_on_easy_rows_and_falls(family, world, for
 
 
 def test_trac_goal_recognition_mc_streams_at_hard_and_its_answer_is_rederived():
-    """TRAC's mc options are goals far by construction (`trac_goal`): hard (five blocks,
+    """TRAC's mc options are goals far by construction (`far_goal`): hard (five blocks,
     three actions) was refused when they were random walks' goals; verify re-derives the
     answer with engines not ours."""
     row = racbench.stream("goal_recognition", form="mc", level="hard", seed=5).row(0)

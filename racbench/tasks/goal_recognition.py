@@ -3,14 +3,15 @@
 Goals are one or two literals that hold at the end of a random walk of `length` to
 `length + 2` actions and not at its start (reachable, not yet true), at least `length`
 actions away, so the length of the observations never rules a goal out by itself.
-TRAC's configs draw such goals at once (`_far_goal`'s `exact`): among the literals that
-hold in no state nearer than `length`, at a state `length` to `length + 2` actions
-away (five blocks) or a random walk's end (ten). The observations are `length` actions. bool: are they the start of some shortest plan for
-the goal? The goal's literals are the row's cell. Negatives, in equal shares, move
+TRAC's bool configs and every mc config draw such goals at once (`_far_goal`'s
+`exact`): among the literals that hold in no state nearer than `length`, at a state
+`length` to `length + 2` actions away (small worlds, such as five blocks) or a random
+walk's end (larger ones). The observations are `length` actions. bool: are they the
+start of some shortest plan for the goal? The goal's literals are the row's cell. Negatives, in equal shares, move
 towards the goal but not optimally ('suboptimal') or make no progress ('no_progress').
 mc: for which of four goals are the observations the start of a shortest plan (exactly
-one); each goal at least `length` actions away, so distance tells nothing (on TRAC's
-blocksworld drawn so, `trac_goal`; elsewhere random walks' goals, those nearer refused).
+one); each goal at least `length` actions away, so distance tells nothing, drawn so by
+construction on every domain (`far_goal`, `_far_goal`'s `exact`).
 No open form: many goals fit any observations.
 
 In the science lab the goal is the task, and the oracle says only where it can prove
@@ -38,19 +39,20 @@ from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Question, Target, any_state, assemble,
                                  base_context, choose_options, family_template,
-                                 state_clauses, term, typed_since, walk, walk_through)
+                                 state_clauses, term, typed_since, walk_through)
 from racbench.tasks import walk_ends
 from racbench.tasks.queries import Avoided, goal_kind, goals_between, kind_masks, sizes
+from racbench.tasks.question import N_OPTIONS, json_key
 from racbench.tasks.scoring import SEARCH_BUDGET
 from racbench.tasks.symbolic import goal_from_json
 from racbench.worlds.strips.task import Condition
-from racbench.worlds.strips.world import SMALL_SPACE, literal_condition
-from racbench.tasks.planning import (SequenceGoalFamily, changed_goal, lab_context,
+from racbench.worlds.strips.world import SMALL_SPACE
+from racbench.tasks.planning import (SequenceGoalFamily, lab_context,
                                      lab_rendered, swapped)
 from racbench.tasks.executability import schemas
 from racbench.tasks.options import LAB_MAX_DISTANCE, TRAC_DOMAIN
 
-WALK_TRIES = 8
+OPTION_DRAWS = 24  # mc: goals drawn at most for the three wrong options
 KINDS = ("suboptimal", "no_progress")
 GOAL_SLACK = 2  # goals lie up to `length + GOAL_SLACK` actions away
 OBSERVATION_WALKS = 12  # bool: walks classified per goal as negative observations
@@ -59,38 +61,19 @@ SWEEP_FROM = 4  # ... for goals at least this far
 GOAL_TRIES = 6  # walks tried for a goal far enough before another state
 
 
-def optimal_prefix(world, sid: int, obs: list[int], cond, bound: int) -> bool:
-    """Exact when the goal is at most `bound` actions from `sid` (goals come from walks
-    of at most that length): a farther end state cannot be on a shortest plan."""
-    end, failed = world.execute(sid, obs)
-    if failed is not None:
-        return False
-    here, _ = world.nearby_plan(sid, cond, bound)
-    there, _ = world.nearby_plan(end, cond, bound)
-    return here is not None and there is not None and there + len(obs) == here
+def optimal_prefix(world, end: int, here: int, obs: list[int], cond) -> bool:
+    """Whether `obs`, which lead to `end`, begin a shortest plan for `cond` from a state
+    `here` actions from it: `end` is `here - len(obs)` from it. Searched no deeper than
+    that, and read off a distance table where a small world keeps one (`drawn_plan`)."""
+    there, _ = world.drawn_plan(end, cond, here - len(obs))
+    return there is not None and there + len(obs) == here
 
 
-def bound(cfg) -> int:
-    return cfg.length + 2
-
-
-def random_goal(world, rng, sid: int, length: int):
-    plan = walk(world, rng, sid, length + rng.randrange(3))
-    if plan is None:
-        return None
-    goal = changed_goal(world, rng, sid, plan)
-    if goal is None:
-        return None
-    cond = literal_condition(world.task, goal)
-    d, plan = world.nearby_plan(sid, cond, length + 2, rng)
-    return (goal, cond, d, plan) if d else None
-
-
-def trac_goal(world, rng, sid: int, length: int):
-    """An mc option on TRAC's blocksworld: a goal of one or two literals drawn far enough
-    by construction (`_far_goal`'s `exact`, as its bool rows draw theirs), as
-    `random_goal` gives it. Random walks' goals there are nearly all nearer than
-    `length` from five blocks and three actions on, too few for four options."""
+def far_goal(world, rng, sid: int, length: int):
+    """An mc option: a goal of one or two literals drawn far enough by construction
+    (`_far_goal`'s `exact`, as TRAC's bool rows draw theirs), as (literals, condition,
+    distance, a shortest plan). Random walks' goals are mostly nearer than `length`
+    (gripper at four actions, five blocks at three), too few for four options."""
     found = _far_goal(world, rng, sid, length, rng.choice((1, 2)), None, exact=True)
     return None if found is None else (sorted(found[0]), *found[1:])
 
@@ -160,12 +143,12 @@ def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None,
     actions away: (literals, condition, distance, a shortest plan); a few ends share
     one state before the caller draws another.
 
-    `exact` (TRAC's configs): the goal is drawn among the literals of the end state that
-    hold in no state fewer than `length` actions away (`near_layers`), so it is far
-    enough by construction; in a small world the end is a state drawn at `length` to
+    `exact` (TRAC's bool configs, every mc option): the goal is drawn among the literals
+    of the end state that hold in no state fewer than `length` actions away
+    (`near_layers`), so it is far enough by construction; in a small world the end is a state drawn at `length` to
     `length + GOAL_SLACK` actions (the end of a walk that does not come back on itself),
-    elsewhere the end of a random walk of that length. Otherwise (other suites, whose
-    rows keep their bytes) goals at random walks' ends are drawn and refused."""
+    elsewhere the end of a random walk of that length. Otherwise (other suites' bool
+    rows, which keep their bytes) goals at random walks' ends are drawn and refused."""
     start = world.bits(sid)
     small = exact and world.explicit and world.n_states <= SMALL_SPACE
     layers, near = near_layers(world, sid, length + GOAL_SLACK if small else length - 1,
@@ -223,34 +206,33 @@ def _indices(world, literals) -> list[tuple[int, bool]]:
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
+    """The right goal and wrong ones drawn alike (`far_goal`: at least `length` actions
+    away, so distance tells nothing), wrong ones until three differ (at most
+    OPTION_DRAWS draws)."""
     sid = any_state(world, rng)
-    goal_at = trac_goal if cfg.domain == TRAC_DOMAIN else random_goal
-    found = goal_at(world, rng, sid, cfg.length)
+    found = far_goal(world, rng, sid, cfg.length)
     if found is None:
         return None
     goal, cond, d, plan = found
     if d < cfg.length:
         return None
     obs = plan[:cfg.length]
+    end, _ = world.execute(sid, obs)
     q = Question(sid, actions=obs)
-    wrong = []
-    for _ in range(3 * WALK_TRIES):
-        other = goal_at(world, rng, sid, cfg.length)
-        # as far from the state as the right goal may be, so distance tells nothing
-        if other is not None and other[2] >= cfg.length and \
-                not optimal_prefix(world, sid, obs, other[1], bound(cfg)):
-            wrong.append([{"atom": list(a), "positive": p} for a, p in other[0]])
+    wrong = {}  # distinct, in the order drawn (never the right goal: obs begin its plan)
+    for _ in range(OPTION_DRAWS):
+        other = far_goal(world, rng, sid, cfg.length)
+        if other is not None and not optimal_prefix(world, end, other[2], obs, other[1]):
+            wrong.setdefault(json_key([[list(a), p] for a, p in other[0]]), None)
+            if len(wrong) == N_OPTIONS - 1:
+                break
     q.options = choose_options(rng, [{"atom": list(a), "positive": p} for a, p in goal],
-                               [_hashable(w) for w in wrong], target.index)
+                               list(wrong), target.index)
     if q.options is None:
         return None
     q.options = [_plain(o) for o in q.options]
     q.answer = target.index
     return q
-
-
-def _hashable(goal: list[dict]) -> list:
-    return [[list(l["atom"]), l["positive"]] for l in goal]
 
 
 def _plain(goal) -> list[dict]:
