@@ -7,8 +7,9 @@ TRAC's bool configs and every mc config draw such goals at once (`_far_goal`'s
 `exact`): among the literals that hold in no state nearer than `length`, at a state
 `length` to `length + 2` actions away (small worlds, such as five blocks) or a random
 walk's end (larger ones). The observations are `length` actions. bool: are they the
-start of some shortest plan for the goal? The goal's literals are the row's cell. Negatives, in equal shares, move
-towards the goal but not optimally ('suboptimal') or make no progress ('no_progress').
+start of some shortest plan for the goal? The goal's literals are the row's cell.
+Negatives, in equal shares, move towards the goal but not optimally ('suboptimal') or
+make no progress ('no_progress').
 mc: for which of four goals are the observations the start of a shortest plan (exactly
 one); each goal at least `length` actions away, so distance tells nothing, drawn so by
 construction on every domain (`far_goal`, `_far_goal`'s `exact`).
@@ -145,8 +146,9 @@ def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None,
 
     `exact` (TRAC's bool configs, every mc option): the goal is drawn among the literals
     of the end state that hold in no state fewer than `length` actions away
-    (`near_layers`), so it is far enough by construction; in a small world the end is a state drawn at `length` to
-    `length + GOAL_SLACK` actions (the end of a walk that does not come back on itself),
+    (`near_layers`), so it is far enough by construction; in a small world the end is a
+    state drawn at `length` to `length + GOAL_SLACK` actions (the end of a walk that
+    does not come back on itself),
     elsewhere the end of a random walk of that length. Otherwise (other suites' bool
     rows, which keep their bytes) goals at random walks' ends are drawn and refused."""
     start = world.bits(sid)
@@ -213,9 +215,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
     found = far_goal(world, rng, sid, cfg.length)
     if found is None:
         return None
-    goal, cond, d, plan = found
-    if d < cfg.length:
-        return None
+    goal, _, _, plan = found  # at least `length` actions away (`_far_goal`)
     obs = plan[:cfg.length]
     end, _ = world.execute(sid, obs)
     q = Question(sid, actions=obs)

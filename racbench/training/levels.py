@@ -197,7 +197,7 @@ def check_world(world: str) -> None:
     """Raise ConfigError naming what a stream accepts when `world` (as `world_of` names
     it) is none of them; checked before any level, so the message is about the world."""
     if world.startswith("rules/"):
-        rule_level(world, 0, "projection", "bool")
+        rule_game(world)
     elif world.startswith("science/"):
         from racbench.worlds.science.registry import get_task
 
@@ -243,12 +243,17 @@ def rule_knobs(game: str, k: int, family: str, form: str) -> tuple[int, ...]:
     return hops, irrelevant, entities, grid, length
 
 
-def rule_level(world: str, k: int, family: str, form: str) -> tuple[str, tuple, int]:
-    """A rule world's (game, rule options, sequence length) at level `k` (`rule_knobs`);
-    a game not of GAMES raises ConfigError naming those."""
+def rule_game(world: str) -> str:
+    """The game of "rules/GAME"; a game not of GAMES raises ConfigError naming those."""
     game = world.split("/", 1)[1]
     if game not in GAMES:
         raise ConfigError(_say("unknown_rule_world", world=game, accepted=GAMES))
+    return game
+
+
+def rule_level(world: str, k: int, family: str, form: str) -> tuple[str, tuple, int]:
+    """A rule world's (game, rule options, sequence length) at level `k` (`rule_knobs`)."""
+    game = rule_game(world)
     hops, irrelevant, entities, grid, length = rule_knobs(game, k, family, form)
     return game, (("depth", BASE_DEPTH[game] + hops), ("irrelevant", irrelevant),
                   ("entities", entities), ("grid", grid),
