@@ -1,14 +1,20 @@
 """option_set's helpers (racbench/tasks/balance.py) written for speed give what the
-plain forms give: `_bits` the set bits lowest first, as strips/task.py's iter_bits.
-option_set shuffles with racbench.splits.draws.shuffle (tests/test_draws.py: Random.shuffle's
-order and draws); tests/acp/test_survey_speed.py compares option_set itself with its
-earlier form."""
+plain forms give: `_bits` the set bits lowest first, as strips/task.py's iter_bits;
+`any_option_set`, which spares a survey's trials where no set exists, what a search of
+every four subjects finds. option_set shuffles with racbench.splits.draws.shuffle
+(tests/test_draws.py: Random.shuffle's order and draws); tests/acp/test_survey_speed.py
+compares option_set itself with its earlier form."""
 
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
-from racbench.tasks.balance import _bits
+from racbench.splits.seeding import derive_seed
+from racbench.tasks.balance import (OPTION_TRIALS, Tally, _bits, _drawn, any_option_set,
+                                    draw_rng, option_set)
+from racbench.tasks.rows import ConfigRows
+from racbench.training.levels import level_config
 from racbench.worlds.strips.task import iter_bits
 
 
@@ -21,3 +27,37 @@ def test_bits_are_the_set_bits_lowest_first():
     for x in values:
         assert _bits(x) == list(iter_bits(x))
 
+
+
+def _any_set_plainly(survey) -> bool:
+    """Four subjects each right in a draw where the other three are wrong, by trying
+    every four of them."""
+    both = sorted(survey.seen_both().values())
+    right_in = {s: {d for d, here in enumerate(survey.right) if s in here} for s in both}
+    wrong_in = {s: set(_bits(survey.wrong[s])) for s in both}
+    return any(all(right_in[s].intersection(*(wrong_in[t] for t in four if t != s))
+                   for s in four) for four in combinations(both, 4))
+
+
+def test_any_option_set_is_whether_four_subjects_make_a_set():
+    """On rule episodes (most without a set: a third of a stream's survey was their
+    failing trials) and on each survey as its first draws come: where it says none,
+    OPTION_TRIALS trials of option_set find none either."""
+    said = set()
+    for game in ("rtfm", "messenger"):
+        cfg = level_config("projection", "easy", f"rules/{game}", "mc")
+        rows = ConfigRows.loaded(f"any-set-{game}", cfg, 0, ("train",))
+        make_pool = rows.family.pool_for("mc")
+        for world in rows.worlds["train"][:12]:
+            seed = derive_seed("any-set", world.label)
+            tally = Tally(world, seed, trials=False)
+            for a, b in ((0, 10), (10, 40), (40, 200)):
+                tally.add(_drawn(make_pool, world, draw_rng(seed, d), cfg) for d in range(a, b))
+                survey = tally.survey()
+                found = any_option_set(survey)
+                said.add(found)
+                assert found == _any_set_plainly(survey), (world.label, b)
+                if not found:
+                    rng = random.Random(derive_seed(seed, "trials"))
+                    assert not any(option_set(survey, rng) for _ in range(OPTION_TRIALS))
+    assert said == {True, False}

@@ -70,6 +70,7 @@ FIT_ROUNDS = 40  # mc, weighted: rounds of iterative scaling
 FACTOR_RANGE = 3.0  # mc, weighted: bound on a subject's log factor
 CAP_QUANTILE = 0.75  # mc, weighted: rows above this quantile of weight are all kept
 SEARCH_BUDGET = 400  # mc: draws looked at while searching one option set
+ANY_SET_BUDGET = 20_000  # mc: subjects looked at while asking whether any set exists
 
 
 @dataclass
@@ -610,7 +611,7 @@ class Tally:
         survey = Survey(seed=self.seed, keys=tuple(self.keys), subjects=tuple(self.subjects),
                         kind=tuple(self.kinds), right=tuple(self.right),
                         wrong=tuple(self.wrong))
-        if self.trials:
+        if self.trials and any_option_set(survey):  # else every trial fails: spared
             rng = random.Random(derive_seed(self.seed, "trials"))
             for _ in range(OPTION_TRIALS):
                 survey.found += option_set(survey, rng) is not None
@@ -622,6 +623,45 @@ class Tally:
                             if any(s in both for s in here) and wrong_here[d] >= N_OPTIONS - 1)
         self._survey = survey
         return survey
+
+
+def any_option_set(survey: Survey) -> bool:
+    """Might `option_set` find a set in this survey? False only where none exists: no
+    four subjects s_i each right in a draw where the other three are wrong (a draw of
+    R(s_i) & W(s_j) for every j != i, R and W the draws where a subject is right and
+    wrong). Searched by subjects, not draws, without option_set's budget: a rule world's
+    episode that offers no set spent a third of its survey failing OPTION_TRIALS trials."""
+    subjects = sorted(survey.seen_both().values())  # each of a set is seen both ways
+    if len(subjects) < N_OPTIONS:
+        return False
+    right_in = dict.fromkeys(subjects, 0)
+    for d, here in enumerate(survey.right):
+        for s in here:
+            if s in right_in:
+                right_in[s] |= 1 << d
+    wrong = survey.wrong
+    budget = ANY_SET_BUDGET
+
+    def extend(start: int, open_draws: list[int], wrong_in_all: int) -> bool:
+        """`open_draws`: per chosen subject, its right draws where the others are all
+        wrong; `wrong_in_all`: the draws where every chosen subject is wrong. True
+        also once the budget is spent (the trials then tell)."""
+        nonlocal budget
+        if len(open_draws) == N_OPTIONS:
+            return True
+        for k in range(start, len(subjects)):
+            budget -= 1
+            if budget < 0:
+                return True
+            s = subjects[k]
+            mine = right_in[s] & wrong_in_all
+            if mine and all(a & wrong[s] for a in open_draws) and extend(
+                    k + 1, [a & wrong[s] for a in open_draws] + [mine],
+                    wrong_in_all & wrong[s]):
+                return True
+        return False
+
+    return extend(0, [], -1)  # -1: every draw, as a bitset
 
 
 def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | None:
