@@ -16,6 +16,11 @@ class GenerationError(InputError):
     than a world offers); found during a build, which then leaves nothing behind."""
 
 
+class ProbeRefusal(GenerationError):
+    """A probe made at a row (a stream's lazy row maker, racbench/tasks/rows.py) refused
+    the config, as a probe before any row would have: the stream names task and level."""
+
+
 class WorkerDied(RuntimeError):
     """A worker process ended while a build waited for its work (killed by the OS: out
     of memory, a segfault, `kill -9`). Not the user's mistake, so not an InputError: the

@@ -14,7 +14,7 @@ import pytest
 from datasets.distributed import split_dataset_by_node
 
 import racbench
-from racbench.errors import InputError
+from racbench.errors import InputError, ProbeRefusal
 from racbench.tasks.schema import task_features
 from racbench.training.levels import LEVELS, level_config
 from racbench.training.stream import BLOCK, Stream, row_task
@@ -139,6 +139,49 @@ def test_the_same_bytes_under_any_hash_seed():
                            check=True, env={**os.environ, "PYTHONHASHSEED": h}).stdout
             for h in ("0", "123")}
     assert len(outs) == 1
+
+
+def test_a_rule_worlds_mc_stream_surveys_the_episodes_its_rows_draw():
+    """Issue 31: projection's mc options on a rule world are surveyed per episode (200
+    of them); a stream surveys an episode when a row first draws it, not all before its
+    first row, and draws again past those without option sets. Rows stay a function of
+    (seed, i): asked in any order, and each verifies."""
+    from racbench.checks.verify import verify_row
+
+    task = "projection@rules/rtfm"
+    stream = racbench.stream(task, form="mc", level="easy", seed=3)
+    first = stream.row(0)
+    _, maker = stream._maker(task, "easy")
+    surveyed = dict(maker._world_survey)
+    assert 0 < len(surveyed) < len(maker.worlds["train"]) // 2, len(surveyed)
+    rows = [first] + stream.rows(1, 3)
+    backwards = racbench.stream(task, form="mc", level="easy", seed=3)
+    assert [backwards.row(i) for i in reversed(range(3))][::-1] == rows
+    surveys = {w.label: maker._world_survey.get(id(w)) for w in maker.worlds["train"]}
+    for row in rows:
+        assert surveys[row["problem"]].has_sets, row["problem"]
+        check = verify_row(row)
+        assert check.ok and check.checked, (row["id"], check.message)
+
+
+def test_a_lazy_maker_without_option_sets_makes_the_probed_rows():
+    """A lazy row maker (a stream's) whose worlds have no option sets finds that at its
+    first row, probes as a build would and then makes the probed maker's rows (gripper's
+    justification at expert: weighted options); one whose probe refuses it says so at
+    the row (tests/test_levels_forms.py: gripper's landmarks)."""
+    cfg = level_config("justification", "expert", "gripper", "mc")
+    probed = cfg.rows("justification@gripper_mc_expert", 0, ("train",))  # as a stream
+    lazy = cfg.rows("justification@gripper_mc_expert", 0, ("train",), lazy=True)
+    assert lazy._lazy and not probed._lazy
+    assert all(not s.exact for s in probed._world_survey.values())
+    for i in (2, 0, 1, 5):
+        assert lazy.row("train", i, i).columns == probed.row("train", i, i).columns
+    assert not lazy._lazy and lazy.feasible == probed.feasible
+    refused = level_config("landmarks", "easy", "gripper", "mc").rows(
+        "landmarks@gripper_mc_easy", 0, ("train",), lazy=True)
+    for _ in range(2):  # and again at the next row
+        with pytest.raises(ProbeRefusal, match="options alone would not tell the answer"):
+            refused.row("train", 0, 0)
 
 
 @pytest.mark.parametrize("args,kwargs,words", [

@@ -363,8 +363,8 @@ class TaskConfig:
         first's (see ConfigRows.further_parts)."""
         return ConfigRows.loaded(name, self, seed, splits).further_parts(found)
 
-    def rows(self, name: str, seed: int, splits, probed=None):
-        return ConfigRows(name, self, seed, splits, probed)
+    def rows(self, name: str, seed: int, splits, probed=None, lazy: bool = False):
+        return ConfigRows(name, self, seed, splits, probed, lazy)
 
 
 @lru_cache(maxsize=16)

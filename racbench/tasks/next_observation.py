@@ -306,7 +306,8 @@ class NextObservationConfig:
     def probe(self, name: str, seed: int, splits) -> None:
         """Nothing to probe: a situation without enough options is drawn again."""
 
-    def rows(self, name: str, seed: int, splits, probed=None) -> "NextObservationRows":
+    def rows(self, name: str, seed: int, splits, probed=None,
+             lazy: bool = False) -> "NextObservationRows":
         return NextObservationRows(name, self, seed, splits)
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from racbench.version import __version__
-from racbench.errors import GenerationError
+from racbench.errors import GenerationError, ProbeRefusal
 from racbench.splits.dedup import canonical_json, object_json, symbolic_and_key
 from racbench.splits.draws import sample, shuffle
 from racbench.splits.names import POOLS, name_pool
@@ -155,6 +155,10 @@ def release_worlds(dropped: bool = False) -> None:
         gc.collect()
 
 
+class _Unprobed(Exception):
+    """A lazy config's rows found no world with option sets (ConfigRows._lazy_choice)."""
+
+
 WEIGHTED = "weighted"  # a probe part of the second round: a weighted survey (ConfigRows.further_parts)
 
 
@@ -169,10 +173,22 @@ class ConfigRows:
     features = task_features()
 
     def __init__(self, name: str, cfg: TaskConfig, seed: int, splits=SPLITS,
-                 probed: tuple | None = None):
+                 probed: tuple | None = None, lazy: bool = False):
         """`probed` is a previous `probe_result()` of the same config (e.g. computed
-        in a worker process); without it the problems are probed here."""
+        in a worker process); without it the problems are probed here, or, `lazy` (a
+        stream's), as rows draw them where that can be (`_lazy_choice`)."""
         self._load(name, cfg, seed, splits)
+        self._lazy = (probed is None and lazy and self._option_surveys()
+                      and len(self.worlds) == 1)
+        if self._lazy:  # every world, each surveyed when a row first draws it
+            self.feasible = {split: list(ws) for split, ws in self.worlds.items()}
+            self._world_survey, self._distinct = {}, len(self.probe_parts())
+            return
+        self._probed(probed)
+
+    def _probed(self, probed: tuple | None) -> None:
+        """Set up rows from the probe's result (made here if None)."""
+        cfg = self.cfg
         if probed is None:
             probed = self.probe_result()
         feasible, excluded, surveys = probed
@@ -199,6 +215,7 @@ class ConfigRows:
 
     def _load(self, name: str, cfg: TaskConfig, seed: int, splits) -> None:
         self.name = name
+        self._lazy, self._refusal = False, None  # see __init__, _settle
         self.cfg = cfg.validate()
         self.seed = seed
         self.family = FAMILIES[cfg.family]
@@ -484,8 +501,14 @@ class ConfigRows:
         repeated earlier rows (export/build.py). From WIDEN_AFTER on, the pool of states
         near the goal has run short: implicit worlds draw from their wider pool
         (`wider_pools`), which only such rows build."""
+        if self._refusal is not None:
+            raise self._refusal
         with wider_pools(attempt >= WIDEN_AFTER):
-            return self._row(split, index, code, attempt)
+            try:
+                return self._row(split, index, code, attempt)
+            except _Unprobed:
+                self._settle()
+                return self._row(split, index, code, attempt)
 
     def _row(self, split: str, index: int, code: int, attempt: int) -> Row:
         seeds = self._row_seeds.get(split)
@@ -536,7 +559,8 @@ class ConfigRows:
                 if tries % KIND_TRIES == 0:
                     world = choose(rng)
             elif target.form == "mc" and self.family.pool_for("mc") is not None:
-                world = choose(rng)  # options from the survey
+                # options from the survey
+                world = self._lazy_choice(split, choose, rng) if self._lazy else choose(rng)
                 asked = replace(target, survey=self._world_survey[id(world)])
             else:
                 world = choose(rng)
@@ -544,6 +568,36 @@ class ConfigRows:
             if q is not None:
                 return world, q
         return None
+
+    def _lazy_choice(self, split: str, choose, rng: random.Random) -> StripsWorld:
+        """A world drawn by `choose`, drawn again until its survey (made on its first
+        draw) has option sets: `choose`'s law over the worlds a probe keeps, without
+        surveying every world first (a rule world's 200 episodes cost a stream 4 to 8
+        CPU-s before its first row). Once every world is surveyed and none has sets,
+        the config goes on as probed (`_Unprobed`, `_settle`: weighted options)."""
+        surveys = self._world_survey
+        while True:
+            world = choose(rng)
+            survey = surveys.get(id(world))
+            if survey is None:
+                survey = surveys[id(world)] = self._survey(world)
+            if survey.has_sets:
+                return world
+            if len(surveys) == self._distinct and not any(
+                    s.has_sets for s in surveys.values()):
+                raise _Unprobed
+
+    def _settle(self) -> None:
+        """A lazy config none of whose worlds has option sets: its probe, from the
+        surveys its rows made, and rows as any probed config's from then on."""
+        parts = {(split, i): self._world_survey[id(self.worlds[split][i])]
+                 for split, i in self.probe_parts()}
+        try:
+            self._probed(self.probe_result(parts))
+        except GenerationError as exc:  # raised again at every row (`row`)
+            self._refusal = ProbeRefusal(str(exc))
+            raise self._refusal from None
+        self._lazy = False
 
     def _chooser(self, worlds: list):
         """`lambda rng: rng.choices(worlds, weights)[0]`, the same draw (one

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
-from racbench.errors import GenerationError
+from racbench.errors import GenerationError, ProbeRefusal
 from racbench.splits.seeding import derive_seed
 from racbench.splits.strata import position_codes
 from racbench.tasks.config import ConfigError
@@ -131,8 +131,11 @@ class Stream:
         if maker is None:
             cfg = self._config(key, level)
             name = f"{key.replace('/', '-')}_{self.form}_{level}"
+            # a rule world's mc options are surveyed per episode, 200 of them: as rows
+            # draw them (ConfigRows' `lazy`); a domain's few problems are probed first
+            lazy = self.tasks[key][1].startswith("rules/")
             try:
-                made = cfg.rows(name, self.seed, (SPLIT,))
+                made = cfg.rows(name, self.seed, (SPLIT,), lazy=lazy)
             except GenerationError as exc:
                 raise GenerationError(_say("no_questions_at_level", task=key, form=self.form,
                                            level=level, reason=exc)) from None
@@ -145,14 +148,17 @@ class Stream:
         if not isinstance(i, int) or isinstance(i, bool) or i < 0:
             raise ConfigError(_say("bad_row_index", got=repr(i)))
         key = self.task_at(i)
-        name, maker = self._maker(key, level_name(level) if level is not None
-                                  else self.level_of(key))
+        level = level_name(level) if level is not None else self.level_of(key)
+        name, maker = self._maker(key, level)
         block, offset = divmod(i, BLOCK)
         code = block * BLOCK + position_codes(self.seed, name, f"{SPLIT}-{block}",
                                               BLOCK)[offset]
         for attempt in range(MAX_ATTEMPTS):
             try:
                 return maker.row(SPLIT, i, code, attempt).columns
+            except ProbeRefusal as exc:  # a lazy maker's probe, made at its first rows
+                raise GenerationError(_say("no_questions_at_level", task=key, form=self.form,
+                                           level=level, reason=exc)) from None
             except GenerationError:  # a draw that found no row: the next attempt's seed
                 if attempt == MAX_ATTEMPTS - 1:
                     raise
