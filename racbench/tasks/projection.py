@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from racbench.tasks.balance import Pool
+from racbench.tasks.question import json_key
 from racbench.tasks.queries import QueryPool, sizes
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
                                  base_context, family_template, pddl_term, state_clauses,
@@ -105,7 +106,14 @@ def mc_pool(world, rng, cfg) -> Pool | None:
         return None
     q, universe, true_end = found
     return Pool(q, [f for f in universe if f in true_end],
-                [f for f in universe if f not in true_end], subject=list)
+                [f for f in universe if f not in true_end], subject=list, key=_fact_key)
+
+
+@lru_cache(maxsize=65_536)
+def _fact_key(fact: tuple):
+    """A fact option's key, as `Pool.key_of` makes it (json_key of its list), kept: a
+    survey keys every fact of each of its hundreds of draws."""
+    return json_key(list(fact))
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:
