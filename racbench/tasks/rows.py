@@ -176,7 +176,9 @@ class ConfigRows:
                  probed: tuple | None = None, lazy: bool = False):
         """`probed` is a previous `probe_result()` of the same config (e.g. computed
         in a worker process); without it the problems are probed here, or, `lazy` (a
-        stream's), as rows draw them where that can be (`_lazy_choice`)."""
+        stream's), as rows draw them where that can be (`_lazy_choice`): mc option
+        surveys of one split, whose rows are exact (option sets in every split) as soon
+        as one of its worlds has sets."""
         self._load(name, cfg, seed, splits)
         self._lazy = (probed is None and lazy and self._option_surveys()
                       and len(self.worlds) == 1)
