@@ -50,7 +50,7 @@ class Replay:
         about): whether it did."""
         if command not in self.valid() or (not any_verb and command.startswith(LEFT_OUT_VERBS)):
             return False
-        self.env.step(command)
+        self.env.act(command)   # not `step`: its info dict (look, valid actions) goes unread
         self.at += (command,)
         return True
 
@@ -82,7 +82,7 @@ class Replay:
         found = None
         for command in self.valid():
             self.env.restore(here)
-            self.env.step(command)
+            self.env.act(command)
             if self.complete:
                 found = 1
                 break
