@@ -309,7 +309,9 @@ class World:
         the things made during play are the ones that state had. `version` goes back too, so
         whoever caches by it drops the cache (ScienceEnv.restore). Only the things that
         differ from the first save, now or in that state, or were written since the last
-        save or load, are looked at."""
+        save or load, are looked at: an unwritten one whose entry there is the very entry
+        this state keeps (`is`: both states saved it unchanged, or neither kept it) is
+        as this state has it, and of the others only the slots that differ are written."""
         changed, made, growers, self.version, self.ticks, active, links, self.elec_dirty, phases, \
             measured, self.electric_actions, power = saved
         self.growers = list(growers)
@@ -317,15 +319,20 @@ class World:
         things = self.things
         things[len(first):] = made   # the very things the saved contents hold
         n = len(things)
-        marks = self._marks
-        for i in sorted({*self._differ, *marks, *changed}):
+        marks, differ = self._marks, self._differ
+        for i in sorted({*differ, *marks, *changed}):
             if i >= n:
                 continue
+            kept = changed.get(i)
+            if kept is differ.get(i) and i not in marks:
+                continue
             t = things[i]
-            state, contents = changed.get(i) or first[i]
-            if _thing_state(t) != state:
-                for slot, value in zip(_STATE_SLOTS, state):
-                    _write(t, slot, value)   # unmarked: as it is now is as that state had it
+            state, contents = kept or first[i]
+            now = _thing_state(t)
+            if now != state:
+                for slot, was, value in zip(_STATE_SLOTS, now, state):
+                    if was is not value:
+                        _write(t, slot, value)   # unmarked: as it is now is as that state had it
             if tuple(t.contents) != contents:  # things compare by identity
                 _write(t, "contents", list(contents))
         marks.clear()
