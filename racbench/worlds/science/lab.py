@@ -34,8 +34,8 @@ from racbench.worlds.protocol import World
 from racbench.worlds.science.describe import look_elsewhere
 from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.facts import iter_facts
-from racbench.worlds.science.parser import parse
 from racbench.worlds.science.naming import command as _command
+from racbench.worlds.science.parser import parse
 from racbench.worlds.science.scope import in_view
 from racbench.worlds.science.text import say
 from racbench.worlds.science.trajectory import gold_trajectory
