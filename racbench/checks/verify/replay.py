@@ -18,14 +18,17 @@ from racbench.checks.verify.report import Claims, Skip
 from racbench.checks.verify.words import say
 from racbench.tasks.options import LAB_MAX_DISTANCE
 from racbench.worlds.science.env import ScienceEnv
-from racbench.worlds.science.lab import LEFT_OUT_VERBS
+from racbench.worlds.science.lab import LEFT_OUT_VERBS, likeliest_first
 from racbench.worlds.science.trajectory import gold_trajectory
 
 
 class Replay:
     """A fresh episode stepped through a row's history; `save`/`restore` return to it.
     `at`: the commands it carried out since the reset (what its state is, to the
-    simulator), which `distances` are kept by."""
+    simulator), which `distances` are kept by; `likely`: the commands `distance` tries
+    first (the gold path's last)."""
+
+    likely: tuple[str, ...] = ()
 
     def __init__(self, sym: dict):
         self.sym = sym
@@ -50,7 +53,7 @@ class Replay:
         about): whether it did."""
         if command not in self.valid() or (not any_verb and command.startswith(LEFT_OUT_VERBS)):
             return False
-        self.env.step(command)
+        self.env.act(command)   # not `step`: its info dict (look, valid actions) goes unread
         self.at += (command,)
         return True
 
@@ -80,9 +83,9 @@ class Replay:
             return 0
         here = self.env.save()
         found = None
-        for command in self.valid():
+        for command in likeliest_first(self.valid(), self.likely):
             self.env.restore(here)
-            self.env.step(command)
+            self.env.act(command)
             if self.complete:
                 found = 1
                 break
@@ -188,6 +191,7 @@ def check_goal_recognition(row: dict, sym: dict, claims: Claims) -> None:
     replay.mark()
     gold = [s["action"] for s in gold_trajectory(sym["task"], int(sym["variation"]),
                                                  sym["simplifications"])]
+    replay.likely = tuple(gold[-LAB_MAX_DISTANCE:])
     total = replay.distance(gold[-LAB_MAX_DISTANCE:])
     if total is None:
         claims.fail("label", say("not_proven_within", commands=LAB_MAX_DISTANCE))

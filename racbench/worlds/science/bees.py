@@ -25,7 +25,8 @@ def tick(world: World) -> None:
     """Bees off the floor rest one tick (`clock`), then fly out to their room's floor."""
     for bee in world.bees:
         if bee.parent is None or not bee.alive or bee.parent.kind == ROOM or reach(bee) is None:
-            bee.clock = 0
+            if bee.clock:   # a write marks the bee for the next save and load (world.Tracked)
+                bee.clock = 0
         elif bee.clock:
             bee.clock = 0
             world.move(bee, world.room_of(bee))

@@ -34,6 +34,7 @@ from racbench.worlds.protocol import World
 from racbench.worlds.science.describe import look_elsewhere
 from racbench.worlds.science.env import ScienceEnv
 from racbench.worlds.science.facts import iter_facts
+from racbench.worlds.science.naming import command as _command
 from racbench.worlds.science.parser import parse
 from racbench.worlds.science.scope import in_view
 from racbench.worlds.science.text import say
@@ -47,6 +48,9 @@ MAX_START_WALK = 6  # states are drawn by walks of 0 to this many commands from 
 MAX_DEVIATION = 3  # states off the gold path: up to this many commands away from it
 # states remembered per variation: more cost the garbage collector more than they save
 REMEMBERED = 256
+# a search for a command completing the task tries the gold path's last this many first
+LIKELY_GOLD = 2
+WAITS = (_command("wait"), _command("wait1"))
 
 
 class _Node:
@@ -301,8 +305,9 @@ class ScienceLab(World):
 
     def completes_in_one(self, state: tuple[str, ...]) -> bool:
         """Whether some command the simulator takes in `state` completes the task: every
-        one is tried from the state saved there (none is remembered as a state)."""
-        commands = self.valid(state)
+        one is tried from the state saved there (none is remembered as a state), the
+        likeliest first (`likeliest_first`: the gold path's last commands, the waits)."""
+        commands = likeliest_first(self.valid(state), self.gold()[-LIKELY_GOLD:])
         self._go(state)
         saved = self._leave(state).saved
         found = False
@@ -637,6 +642,16 @@ class ScienceLab(World):
         """The lab's phrasing of facts and commands (racbench.text.phrasing)."""
         from racbench.text.phrasing import LabText
         return LabText(self.doors)
+
+
+def likeliest_first(commands: Sequence[str], likely: Sequence[str]) -> list[str]:
+    """`commands` with those of `likely` (in its order) and then the waits first: a search
+    for one that completes the task stops at the first it finds, and its answer is the
+    same in any order. Where one does, it is nearly always one of these (boil's 10-tick
+    wait came 550th of 580 in the listed order; 146 of 160 searches found one)."""
+    first = [c for c in dict.fromkeys((*likely, *WAITS)) if c in commands]
+    tried = set(first)
+    return first + [c for c in commands if c not in tried]
 
 
 class _After(Sequence):

@@ -61,7 +61,17 @@ def _by_first_word() -> dict[str, tuple]:
     return {word: tuple(forms) for word, forms in index.items()}
 
 
+def _suffixes_by_first_word() -> dict[str, tuple]:
+    """(head, tail, verb) suffix forms by the head's first word, in grammar order, as
+    `_by_first_word` (parse tried every suffix form on every text)."""
+    index: dict[str, list] = {}
+    for form in _SUFFIX_FORMS:
+        index.setdefault(form[0].split(" ", 1)[0], []).append(form)
+    return {word: tuple(forms) for word, forms in index.items()}
+
+
 _FORMS = _by_first_word()
+_SUFFIXES = _suffixes_by_first_word()
 _ARTICLES = tuple(a + " " for a in load("commands")["articles"])
 MAX_LENGTH = load("commands")["max_length"]
 # the words between a thing's name and its holder's in ScienceWorld's references ('orange on inventory')
@@ -136,9 +146,28 @@ def _in_any_state(words: str, scope: Scope) -> list:
     reached the change a step earlier. Only when nothing here has that name."""
     head, _, rest = words.partition(" ")
     stated = head in STATE_WORDS
-    return [t for t in scope.things if t.is_substance and t.label is None
-            and (any(normalize(n) == words for n in t.mat.names.values())
-                 or (stated and normalize(t.mat.name) == rest))]   # 'liquid mercury'
+    out = []
+    for t in scope.things:
+        if t.is_substance and t.label is None:
+            names, name = _material_names(t.mat)
+            if words in names or (stated and name == rest):   # 'liquid mercury'
+                out.append(t)
+    return out
+
+
+_MATERIAL_NAMES: dict[int, tuple] = {}
+
+
+def _material_names(mat) -> tuple[frozenset[str], str]:
+    """A material's names in every state and its own name, normalised: kept by the material
+    (held, so its id stays its own; materials are few and never change)."""
+    found = _MATERIAL_NAMES.get(id(mat))
+    if found is None or found[0] is not mat:
+        if len(_MATERIAL_NAMES) >= 4096:   # the electrical tasks make their own per episode
+            _MATERIAL_NAMES.clear()
+        found = _MATERIAL_NAMES[id(mat)] = (
+            mat, frozenset(normalize(n) for n in mat.names.values()), normalize(mat.name))
+    return found[1], found[2]
 
 
 
@@ -242,7 +271,8 @@ def parse(text: str, scope: Scope) -> Parse:
             seen.add(k)
             candidates.append(action)
 
-    for prefix, verb, slots, seps in _FORMS.get(norm.split(" ", 1)[0], ()):
+    first = norm.split(" ", 1)[0]
+    for prefix, verb, slots, seps in _FORMS.get(first, ()):
         if not slots:
             if norm == prefix:
                 add(Action(verb))
@@ -252,7 +282,7 @@ def parse(text: str, scope: Scope) -> Parse:
         rest = norm[len(prefix) + 1:]
         for args in _readings(rest, slots, seps, scope, missing):
             add(Action(verb, args))
-    for head, tail, verb in _SUFFIX_FORMS:
+    for head, tail, verb in _SUFFIXES.get(first, ()):
         if norm.startswith(head) and norm.endswith(tail) and len(norm) > len(head) + len(tail):
             middle = norm[len(head):-len(tail)]
             for (x,) in _readings(middle, (OBJ,), (), scope, missing):

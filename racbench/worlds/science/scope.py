@@ -120,7 +120,7 @@ def in_view(room) -> list:
 
 
 class Scope:
-    __slots__ = ("things", "canon", "refs", "_terminals", "rooms", "room",
+    __slots__ = ("things", "canon", "refs", "_terminals", "_terminal_index", "rooms", "room",
                  "contents", "holder_words")
 
     def __init__(self, world: World):
@@ -210,6 +210,7 @@ class Scope:
         # however long the scope is kept
         self._terminals = [(t, (canon[t.uid], t.name, *t.referents), terminal_names(t))
                            for t in things if has_terminals(t)]
+        self._terminal_index = None
         self.rooms = world.rooms
 
     def terminals_named(self, words: str) -> list:
@@ -217,9 +218,17 @@ class Scope:
         terminal' by the thing's own name (as ScienceWorld's parser, which refuses 'block
         terminal 1' for a wood block), and its aliases by any of its names ('anode in
         light'); in the order of the things in view. Each terminal's names are worked out
-        once per what they depend on, not every terminal's for every scope."""
-        return [(t, i) for t, names, pair in self._terminals
-                for i, word in enumerate(pair) if words in _terminal_name_set(names, word)]
+        once per what they depend on, not every terminal's for every scope, and indexed
+        by name the first time a scope is asked (a state's connections are read by the
+        hundred, each asking twice)."""
+        index = self._terminal_index
+        if index is None:
+            index = self._terminal_index = {}
+            for t, names, pair in self._terminals:
+                for i, word in enumerate(pair):
+                    for key in _terminal_name_set(names, word):
+                        index.setdefault(key, []).append((t, i))
+        return list(index.get(words, ()))
 
 
 @lru_cache(maxsize=1 << 14)

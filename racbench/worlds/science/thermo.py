@@ -79,7 +79,8 @@ def tick(world: World) -> None:
         comb = t.mat.combustion
         if comb is not None and (t.burning or temp >= comb) and temp < comb + FLAME_ABOVE:
             temp = comb + FLAME_ABOVE      # catching fire, or burning: the flame's heat
-        t.temp = temp
+        if temp != before:   # a write marks the thing for the next save and load (world.Tracked)
+            t.temp = temp
         if -SETTLE < temp - before < SETTLE and not t.burning:
             del active[t.uid]
         else:

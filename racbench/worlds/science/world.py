@@ -83,7 +83,7 @@ class Thing:
         self.traits = None          # plants of the genetics tasks: the traits a grown one shows ('tall height')
         self.style = None           # how a look names it (things.json 'style')
         self.see_through = False    # a closed one still shows its contents in a look (glass jars)
-        self._marks = None          # once its world saves states: the set its uid joins when written (Tracked)
+        self._marks = None          # once its world saves states: its marks, uid -> slots written (Tracked)
 
     @property
     def name(self) -> str:
@@ -102,32 +102,60 @@ class Thing:
 _write = object.__setattr__
 
 
+class _Every:
+    """The marks of a thing made since the last save or load: every slot is looked at."""
+
+    __slots__ = ()
+
+    def add(self, slot: str) -> None:
+        pass
+
+
+EVERY = _Every()
+
+
 class Tracked(Thing):
-    """A thing of a world that saves states (World.save): every write notes its uid in the
-    world's set of marks, so that saving and loading look only at the things written since
-    (a few a step) instead of every slot of every thing (hundreds). Things become Tracked
-    at the first save (construction writes untracked) and the world's things made after it
-    are made Tracked; the class is swapped in place, the slots are the same."""
+    """A thing of a world that saves states (World.save): every write notes its uid and the
+    slot in the world's marks, so that saving and loading look only at the things written
+    since (a few a step) instead of every slot of every thing (hundreds), and loading back
+    the state last saved or loaded writes back only the slots written (mostly `temp`).
+    Things become Tracked at the first save (construction writes untracked) and the
+    world's things made after it are made Tracked; the class is swapped in place, the
+    slots are the same."""
 
     __slots__ = ()
 
     def __setattr__(self, name, value):
         _write(self, name, value)
-        self._marks.add(self.uid)
+        written = self._marks.get(self.uid)
+        if written is None:
+            self._marks[self.uid] = {name}
+        else:
+            written.add(name)
 
     def __setstate__(self, state):   # unpickled or copied: slots written as they were, unmarked
         for name, value in state[1].items():
             _write(self, name, value)
 
 
-def _track(thing: Thing, marks: set) -> None:
+def _track(thing: Thing, marks: dict) -> None:
     _write(thing, "_marks", marks)
     thing.__class__ = Tracked
-    marks.add(thing.uid)
+    marks[thing.uid] = EVERY
+
+
+def _moved(marks: dict, holder: Thing) -> None:
+    """Mark `holder`'s contents written (its list is changed in place, not set)."""
+    written = marks.get(holder.uid)
+    if written is None:
+        marks[holder.uid] = {"contents"}
+    else:
+        written.add("contents")
 
 
 # what a step may change in a thing: every slot but its uid, its contents (saved apart) and its marks
 _STATE_SLOTS = tuple(s for s in Thing.__slots__ if s not in ("uid", "contents", "_marks"))
+_SLOT_INDEX = {s: i for i, s in enumerate(_STATE_SLOTS)}
 _thing_state = attrgetter(*_STATE_SLOTS)
 
 
@@ -159,10 +187,11 @@ class World:
         self.timers: list[Thing] = []    # stopwatches, which count ticks while on
         self.bees: list[Thing] = []      # bees, which fly out of what holds them (bees.py)
         self._first_saved: tuple | None = None   # every thing at the first `save`
-        # from the first save on: uids of the things written (slots or contents) since the
-        # last save or load, and the things that differed from the first save then
-        # (index -> (state, contents)); any other thing is as it was at the first save
-        self._marks: set[int] = set()
+        # from the first save on: the things written (slots or contents) since the last
+        # save or load (uid -> the slots written, or EVERY), and the things that differed
+        # from the first save then (index -> (state, contents)); any other thing is as it
+        # was at the first save
+        self._marks: dict[int, set | _Every] = {}
         self._differ: dict[int, tuple] = {}
 
     # ---- construction -------------------------------------------------------------------
@@ -191,7 +220,7 @@ class World:
         """Put a new thing into `parent` during construction (no tick bookkeeping needed yet)."""
         thing.parent = parent
         parent.contents.append(thing)
-        self._marks.add(parent.uid)
+        _moved(self._marks, parent)
 
     # ---- queries ------------------------------------------------------------------------
     def room_of(self, thing: Thing) -> Thing:
@@ -240,10 +269,10 @@ class World:
         marks = self._marks
         if old is not None:
             old.contents.remove(thing)
-            marks.add(old.uid)
+            _moved(marks, old)
         thing.parent = dest
         dest.contents.append(thing)
-        marks.add(dest.uid)
+        _moved(marks, dest)
         self.disconnect_all(thing)
         self.touch(thing)
         if thing.kind == THING:
@@ -258,7 +287,7 @@ class World:
     def remove(self, thing: Thing) -> None:
         if thing.parent is not None:
             thing.parent.contents.remove(thing)
-            self._marks.add(thing.parent.uid)
+            _moved(self._marks, thing.parent)
         thing.parent = None
         self.disconnect_all(thing)
         self.thermal_active.pop(thing.uid, None)
@@ -309,7 +338,10 @@ class World:
         the things made during play are the ones that state had. `version` goes back too, so
         whoever caches by it drops the cache (ScienceEnv.restore). Only the things that
         differ from the first save, now or in that state, or were written since the last
-        save or load, are looked at."""
+        save or load, are looked at: an unwritten one whose entry there is the very entry
+        this state keeps (`is`: both states saved it unchanged, or neither kept it) is
+        as this state has it, one written since gets back only the slots written, and of
+        the others only the slots that differ are written."""
         changed, made, growers, self.version, self.ticks, active, links, self.elec_dirty, phases, \
             measured, self.electric_actions, power = saved
         self.growers = list(growers)
@@ -317,15 +349,28 @@ class World:
         things = self.things
         things[len(first):] = made   # the very things the saved contents hold
         n = len(things)
-        marks = self._marks
-        for i in sorted({*self._differ, *marks, *changed}):
+        marks, differ = self._marks, self._differ
+        for i in sorted({*differ, *marks, *changed}):
             if i >= n:
                 continue
+            kept, written = changed.get(i), marks.get(i)
+            same = kept is differ.get(i)
+            if same and written is None:
+                continue
             t = things[i]
-            state, contents = changed.get(i) or first[i]
-            if _thing_state(t) != state:
-                for slot, value in zip(_STATE_SLOTS, state):
-                    _write(t, slot, value)   # unmarked: as it is now is as that state had it
+            state, contents = kept or first[i]
+            if same and written is not EVERY:   # as that state had it but the slots written
+                for slot in written:
+                    if slot != "contents":
+                        _write(t, slot, state[_SLOT_INDEX[slot]])
+                    elif tuple(t.contents) != contents:
+                        _write(t, "contents", list(contents))
+                continue
+            now = _thing_state(t)
+            if now != state:
+                for slot, was, value in zip(_STATE_SLOTS, now, state):
+                    if was is not value:
+                        _write(t, slot, value)   # unmarked: as it is now is as that state had it
             if tuple(t.contents) != contents:  # things compare by identity
                 _write(t, "contents", list(contents))
         marks.clear()
