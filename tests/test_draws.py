@@ -3,7 +3,7 @@ rows drawn with it keep their bytes."""
 
 import random
 
-from racbench.splits.draws import below, pick, sample, shuffle
+from racbench.splits.draws import below, pick, sample, shuffle, shuffle_draws
 
 SIZES = (1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 100, 1000, 4097, 2**32 - 1, 2**32, 2**40 + 3)
 
@@ -58,3 +58,13 @@ def test_sample_draws_as_random_does():
     except ValueError:
         return
     raise AssertionError("sampled more than the population")
+
+
+def test_shuffle_draws_are_a_shuffles():
+    """`shuffle_draws(rng, n)` leaves the stream where shuffling n items does."""
+    for seed in range(20):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for n in (0, 1, 2, 3, 5, 8, 9, 17, 64, 100):
+            shuffle_draws(ours, n)
+            theirs.shuffle(list(range(n)))
+            assert ours.getstate() == theirs.getstate()

@@ -58,6 +58,17 @@ def shuffle(rng: random.Random, x: list) -> None:
         x[i], x[j] = x[j], x[i]
 
 
+def shuffle_draws(rng: random.Random, n: int) -> None:
+    """The draws `shuffle` makes of a list of `n` items, without a list: for a search
+    whose outcome is known before it is run, so the stream goes on where it would."""
+    getrandbits = rng.getrandbits
+    for i in range(n - 1, 0, -1):
+        m = i + 1
+        k = m.bit_length()
+        while getrandbits(k) >= m:
+            pass
+
+
 def sample(rng: random.Random, population, k: int) -> list:
     """`rng.sample(population, k)` (a sequence, no counts): Python's two ways, a pool
     for a population smaller than a set of k would be, distinct indices otherwise."""

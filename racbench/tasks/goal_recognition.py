@@ -35,7 +35,7 @@ state shown is one whose past readings decide the answer, and the context shows 
 
 from __future__ import annotations
 
-from racbench.splits.draws import below, pick
+from racbench.splits.draws import below, pick, shuffle_draws
 from racbench.worlds.strips import oracles
 from racbench.tasks.balance import Pool
 from racbench.tasks.base import (Question, Target, any_state, assemble,
@@ -108,6 +108,7 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
             small, dist = True, world.cond_distances(cond)
         else:
             dist = world.distances(cond, total - 1) if small else None
+        searched = {}  # a walk's end -> its distance (walks from one state meet often)
         for _ in range(OBSERVATION_WALKS * more):
             walked = walk_through(world, rng, sid, length)
             if walked is None:
@@ -119,8 +120,10 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
             if small:
                 rest = int(dist[end])
                 rest = None if rest < 0 else rest
+            elif end in searched:
+                rest = searched[end]
             else:
-                rest, _ = world.nearby_plan(end, cond, total - 1)
+                rest = searched[end] = world.nearby_distance(end, cond, total - 1)
             if rest is not None and rest + length == total:
                 continue  # the start of a shortest plan after all
             variant = 0 if rest is not None and rest < total else 1
@@ -158,6 +161,7 @@ def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None,
     kind = want.cell[1] if want is not None else None
     # small worlds: an end is tested before a goal is drawn there (`walk_ends.far`)
     masks = kind_masks(world) if small and kind is not None else None
+    nexts = None  # the bits of `sid`'s successors, listed for the first goal searched
     for _ in range(GOAL_TRIES):
         steps = length + below(rng, GOAL_SLACK + 1)
         if small:
@@ -175,11 +179,31 @@ def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None,
         if goal is None:
             continue
         cond = Condition.of(goal)
+        if not exact and length > 1:
+            # a goal one action away is refused without a search: its search would
+            # have shuffled `sid`'s moves and found it among them (the same draws made)
+            if nexts is None:
+                nexts = [world.bits(t) for t in world.succ(sid)[1]]
+            if _one_step(cond, start, nexts):
+                shuffle_draws(rng, len(nexts))
+                continue
         total, plan = (world.drawn_plan if exact else world.nearby_plan)(
             sid, cond, length + GOAL_SLACK, rng)
         if total and total >= length:
             return [(world.task.atoms[i], p) for i, p in goal], cond, total, plan
     return None
+
+
+def _one_step(cond, start: int, nexts: list[int]) -> bool:
+    """Whether `cond`, false at `start`, holds in one of its successors' bits `nexts`:
+    what `nearby_plan` finds at depth 1."""
+    pos, neg = cond.pos, cond.neg
+    if start & pos == pos and not start & neg:
+        return False  # (at depth 0: searched as before)
+    for bits in nexts:
+        if bits & pos == pos and not bits & neg:
+            return True
+    return False
 
 
 NEAR_KEPT = 4096  # `near_layers` kept per small world

@@ -155,7 +155,14 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
         changed = [true[i] for i in iter_bits((start_bits ^ end_bits) & world.task.atom_mask)]
         choices = [changed] + [true] * (size - 1)
     else:  # literals of each wanted kind (polarity, then the atom's kind) true at the end
-        choices = [world.true_literals(end_bits, k) for k in kind]
+        # (never `exact` here), first as the bits of their atoms
+        masks = literal_masks(world)
+        holding = [masks.get(k, 0) & (end_bits if k[0] else ~end_bits) for k in kind]
+        if not all(holding) or _refused_outright(rng, start_bits, end_bits, size, kind,
+                                                 avoid, holding):
+            return None
+        # as `world.true_literals` lists them (in atom order), kept by mask
+        choices = [literal_list(mask, k[0]) for mask, k in zip(holding, kind)]
     if not all(choices):
         return None
     if not exact:
@@ -281,6 +288,63 @@ def _goal_drawn_and_refused(rng, start_bits: int, end_bits: int, size: int, kind
         if all(map(atoms.__and__, differs)):  # each of those states differs in a goal atom
             return tuple(goal)
     return None
+
+
+def _refused_outright(rng, start_bits: int, end_bits: int, size: int, kind, avoid,
+                      holding: list[int]) -> bool:
+    """Whether `_goal_drawn_and_refused` of goals of `kind` (whose literals true at the
+    end are the atoms `holding`, one mask a kind) would find none because every goal
+    it can draw holds at the start or in an avoided state (its literals' atoms all keep
+    their truth there: a walk that came back, or changed none of them); then its draws
+    are made all the same (the same random numbers, so what follows keeps its bytes)
+    without listing a literal. Most goal recognition draws away from TRAC end so."""
+    first = holding[0]
+    atoms = first | holding[1] if size == 2 else first
+    if atoms & (start_bits ^ end_bits) and (
+            not avoid or all(atoms & (s ^ end_bits)
+                             for s in (avoid.states if isinstance(avoid, Avoided) else avoid))):
+        return False
+    # GOAL_TRIES goals: a first literal, then a second about another atom (the first is
+    # among them only if both kinds are one); `below`'s draws, inlined
+    getrandbits = rng.getrandbits
+    n = first.bit_count()
+    m = holding[1].bit_count() - (kind[0] == kind[1]) if size == 2 else 0
+    k, j = n.bit_length(), m.bit_length()
+    for _ in range(GOAL_TRIES):
+        while getrandbits(k) >= n:
+            pass
+        if size == 2:
+            if not m:
+                break  # no second literal: given up at the first try
+            while getrandbits(j) >= m:
+                pass
+    return True
+
+
+LITERAL_LISTS = 65_536  # `literal_list` entries kept
+_LITERAL_LISTS: dict[tuple[int, bool], list[Literal]] = {}
+
+
+def literal_list(mask: int, positive: bool) -> list[Literal]:
+    """The literals (atom, `positive`) of the atoms of `mask`, in atom order, kept
+    (read it, never change it): goal draws list those of the same masks again and
+    again, as a small world keeps its `true_literals`."""
+    found = _LITERAL_LISTS.get((mask, positive))
+    if found is None:
+        if len(_LITERAL_LISTS) >= LITERAL_LISTS:
+            _LITERAL_LISTS.clear()
+        found = _LITERAL_LISTS[(mask, positive)] = [(i, positive) for i in bit_list(mask)]
+    return found
+
+
+def literal_masks(world) -> dict[tuple, int]:
+    """A literal kind (a polarity, then an atom kind) -> the mask of its atoms (kept
+    per world): `kind_masks` by the kinds goals are asked of."""
+    found = world.__dict__.get("_literal_masks")
+    if found is None:
+        found = world.__dict__["_literal_masks"] = {
+            (p, *k): mask for k, mask in kind_masks(world).items() for p in (True, False)}
+    return found
 
 
 class Avoided:

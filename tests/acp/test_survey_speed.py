@@ -269,3 +269,133 @@ def test_a_weighted_survey_goes_on_from_the_first_rounds_draws(domain, problem, 
     assert resumed.balance() == fresh.balance() and len(fresh.right) > first_draws
     saved = first_draws if first._resume is not None else 0
     assert len(drawn) == fresh_draws - saved
+
+
+def _kind_goal_listed(world, rng, start_bits: int, end_bits: int, size: int, kind, avoid):
+    """goals_between with a kind (never exact) as it was: both kinds' literals listed
+    (`world.true_literals`), then up to eight goals drawn and refused while one holds at
+    the start or in an avoided state."""
+    choices = [world.true_literals(end_bits, k) for k in kind]
+    if not all(choices):
+        return None
+    differs = [start_bits ^ end_bits] + [s ^ end_bits for s in avoid]
+    for _ in range(8):
+        first = rng.choice(choices[0])
+        goal, atoms = [first], 1 << first[0]
+        if size == 2:
+            rest = _without(choices[1], first)
+            if not rest:
+                return None
+            second = rng.choice(rest)
+            goal.append(second)
+            atoms |= 1 << second[0]
+        if all(atoms & d for d in differs):
+            return tuple(goal)
+    return None
+
+
+@pytest.mark.parametrize("domain,problem", [("gripper", "p02"), ("logistics", "p04")])
+def test_goals_of_a_kind_refused_outright_as_drawn(domain, problem):
+    """Goals of a kind whose every draw would be refused (a walk that came back, an end
+    whose literals of the kind all held at the start or at an avoided state: planning's
+    missed goals) are refused without a list, from the same random numbers: the same
+    goals, and the stream left where it was."""
+    domain_file, problems = shipped_files(domain, [problem])
+    world = world_for(domain_file, problems[0])
+    kinds = sorted({(p,) + k for k in world.atoms_by_kind for p in (True, False)}, key=repr)
+    found = refused = 0
+    for trial in range(600):
+        pick = random.Random(trial)
+        sid = pick.randrange(world.n_states)
+        # ends near the start (most keep the literals of a kind), the start itself, or far
+        end = sid if trial % 5 == 0 else pick.randrange(world.n_states) if trial % 5 == 1 \
+            else world.succ(sid)[1][pick.randrange(len(world.succ(sid)[1]))] \
+            if world.succ(sid)[1] else sid
+        start_bits, end_bits = world.bits(sid), world.bits(end)
+        avoid = () if trial % 3 else (world.bits(pick.randrange(world.n_states)),)
+        size = 1 + trial % 2
+        kind = tuple(pick.choice(kinds) for _ in range(size))
+        if trial % 4 == 0 and size == 2:
+            kind = (kind[0], kind[0])  # one kind twice: the second list lacks the first
+        r1, r2 = random.Random(trial), random.Random(trial)
+        got = goals_between(world, r1, start_bits, end_bits, size, kind, avoid)
+        assert got == _kind_goal_listed(world, r2, start_bits, end_bits, size, kind, avoid)
+        assert r1.random() == r2.random()  # the same random numbers consumed
+        found += got is not None
+        refused += got is None
+    assert found > 50 and refused > 200
+
+
+def _far_goal_searched(world, rng, sid: int, length: int, size: int, want):
+    """goal_recognition._far_goal away from TRAC as it was: every goal searched for."""
+    from racbench.splits.draws import below
+    from racbench.tasks import goal_recognition as gr
+    from racbench.tasks.base import walk_through
+    from racbench.worlds.strips.task import Condition
+
+    start = world.bits(sid)
+    kind = want.cell[1] if want is not None else None
+    for _ in range(gr.GOAL_TRIES):
+        walked = walk_through(world, rng, sid, length + below(rng, gr.GOAL_SLACK + 1))
+        if walked is None:
+            return None
+        goal = goals_between(world, rng, start, world.bits(walked[1][-1]), size, kind)
+        if goal is None:
+            continue
+        cond = Condition.of(goal)
+        total, plan = world.nearby_plan(sid, cond, length + gr.GOAL_SLACK, rng)
+        if total and total >= length:
+            return [(world.task.atoms[i], p) for i, p in goal], cond, total, plan
+    return None
+
+
+@pytest.mark.parametrize("domain,problem", [("gripper", "p02"), ("grid", "p03")])
+def test_far_goals_refused_without_a_search_as_searched(domain, problem):
+    """A goal recognition draw refuses a goal one action away without searching for it,
+    making the draws the search's shuffle made: the same goals, plans and stream."""
+    from racbench.tasks import goal_recognition as gr
+    from racbench.tasks.base import Target
+
+    domain_file, problems = shipped_files(domain, [problem])
+    world = world_for(domain_file, problems[0])
+    kinds = sorted({(p,) + k for k in world.atoms_by_kind for p in (True, False)}, key=repr)
+    found = 0
+    for trial in range(300):
+        pick = random.Random(trial)
+        sid, length, size = pick.randrange(world.n_states), 2 + trial % 2, 1 + trial % 2
+        want = None if trial % 3 == 0 else Target(
+            "bool", False, cell=(length, tuple(pick.choice(kinds) for _ in range(size))))
+        r1, r2 = random.Random(trial), random.Random(trial)
+        got = gr._far_goal(world, r1, sid, length, size, want)
+        assert got == _far_goal_searched(world, r2, sid, length, size, want)
+        assert r1.random() == r2.random()
+        found += got is not None
+    assert found > 30
+
+
+@pytest.mark.parametrize("domain,problem", [("gripper", "p02"), ("depots", "p02")])
+def test_nearby_distance_is_the_searched_plans_length(domain, problem):
+    """`nearby_distance` is `nearby_plan`'s distance, within its depth, past its cap
+    (a distance table) and short of it."""
+    from racbench.tasks.base import walk_through
+    from racbench.worlds.strips.task import Condition
+
+    domain_file, problems = shipped_files(domain, [problem])
+    world = world_for(domain_file, problems[0])
+    seen = set()
+    for trial in range(400):
+        pick = random.Random(trial)
+        sid, depth = pick.randrange(world.n_states), pick.randrange(5)
+        # goals of literals a walk of up to five actions changes: some near, some not
+        walked = walk_through(world, pick, sid, pick.randrange(6))
+        start, other = world.bits(sid), world.bits(walked[1][-1])
+        atoms = list(iter_bits(start ^ other)) or [0]
+        cond = Condition.of((a, bool(other >> a & 1))
+                            for a in pick.sample(atoms, min(len(atoms), 1 + trial % 2)))
+        cap = 5_000 if trial % 4 else 2  # past the cap after one layer: a distance table
+        d = world.nearby_distance(sid, cond, depth, cap)
+        # (an rng: past its cap, `nearby_plan` draws its plan off the table with one)
+        assert d == world.nearby_plan(sid, cond, depth, random.Random(0), cap)[0]
+        seen.add((d, cap))
+    assert {None, 0, 1, 2, 3} <= {d for d, _ in seen}
+    assert any(d is not None and d >= 2 for d, cap in seen if cap == 2)  # past the cap

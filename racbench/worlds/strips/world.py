@@ -380,6 +380,34 @@ class StripsWorld(World):
             frontier = nxt
         return None, None
 
+    def nearby_distance(self, state: int, cond: Condition, max_depth: int,
+                        cap: int = LOCAL_SEARCH_CAP) -> int | None:
+        """`nearby_plan(state, cond, max_depth)`'s distance alone: the same search,
+        keeping no way back and listing no moves, for callers that ask only how far (a
+        goal recognition draw classifies a dozen walks' ends by it)."""
+        pos, neg = cond.pos, cond.neg
+        bits, succ = self.bits, self.succ
+        here = bits(state)
+        if here & pos == pos and not here & neg:
+            return 0
+        seen = {state}
+        frontier = [state]
+        for depth in range(1, max_depth + 1):
+            nxt = []
+            for s in frontier:
+                for t in succ(s)[1]:
+                    if t in seen:
+                        continue
+                    seen.add(t)
+                    reached = bits(t)
+                    if reached & pos == pos and not reached & neg:
+                        return depth
+                    nxt.append(t)
+            if len(seen) > cap:
+                return self.distance(state, cond, max_depth)
+            frontier = nxt
+        return None
+
     def drawn_plan(self, state: int, cond: Condition, max_depth: int, rng=None
                    ) -> tuple[int | None, list[int] | None]:
         """`nearby_plan`, however a kind of world finds it fastest (ExplicitWorld: from
