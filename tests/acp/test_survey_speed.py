@@ -399,3 +399,28 @@ def test_nearby_distance_is_the_searched_plans_length(domain, problem):
         seen.add((d, cap))
     assert {None, 0, 1, 2, 3} <= {d for d, _ in seen}
     assert any(d is not None and d >= 2 for d, cap in seen if cap == 2)  # past the cap
+
+
+def test_nearby_plan_past_its_cap_without_an_rng_gives_a_shortest_plan():
+    """Past its cap `nearby_plan` reads the distance table; without an rng (callers
+    that ask only the distance) the plan is still a shortest one, not an AttributeError
+    from drawing its steps with None."""
+    from racbench.worlds.strips.task import Condition
+
+    domain_file, problems = shipped_files("gripper", ["p02"])
+    world = world_for(domain_file, problems[0])
+    far = []
+    for sid in range(0, world.n_states, 7):
+        start = world.bits(sid)
+        cond = Condition.of([(a, not start >> a & 1) for a in range(2)])
+        d = world.distance(sid, cond, 6)
+        if d is not None and d >= 2:
+            far.append((sid, cond, d))
+    assert far
+    for sid, cond, d in far[:20]:
+        got, plan = world.nearby_plan(sid, cond, 6, None, cap=2)
+        assert got == d == len(plan)
+        state = sid
+        for k in plan:
+            state = dict((kk, t) for kk, t, _ in world.moves(state))[k]
+        assert cond.holds(world.bits(state))

@@ -834,12 +834,15 @@ class ExplicitWorld(StripsWorld):
 
     def optimal_plan(self, rng, sid: int, cond: Condition | None = None,
                      max_depth: int | None = None) -> list[int] | None:
+        """A shortest plan off the distance table, each step drawn by `rng` among those one
+        action nearer (the first of them without one: `nearby_plan`'s callers that ask
+        only the distance pass none)."""
         dist = self.goal_distance if cond is None else self.distances(cond, max_depth)
         if dist[sid] < 0:
             return None
         plan = []
         while steps := self.optimal_steps(sid, cond, max_depth):
-            k, sid = rng.choice(steps)
+            k, sid = rng.choice(steps) if rng is not None else steps[0]
             plan.append(k)
         return plan
 
