@@ -1,4 +1,5 @@
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -67,7 +68,15 @@ def shown_kind():
     return _shown_kind
 
 
-# -- the order files are handed to xdist's workers: the costliest first (slow_files.py)
+# -- how many xdist workers `-n auto` starts, and the order files are handed to them
+
+def pytest_xdist_auto_num_workers(config):
+    """One worker more than the cores this process may run on: some files mostly wait
+    (Ray joining and restarting, ScienceWorld's JVM, subprocess builds), and a third
+    worker runs another file on the core a waiting one leaves idle."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
+
 
 def pytest_collection_modifyitems(config, items):
     from slow_files import costliest_first
