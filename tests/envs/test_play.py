@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+from pathlib import Path
 
 from racbench.envs.play import play_science, play_strips
 from racbench.worlds.science import gold_trajectory
@@ -75,7 +76,7 @@ def test_play_stops_at_quit_and_at_the_end_of_input():
 def test_play_takes_your_own_pddl_files(tmp_path):
     domain_file, (problem_file,) = shipped_files("gripper", ["p02"])
     mine = tmp_path / "my-problem.pddl"
-    mine.write_text(open(problem_file).read())
+    mine.write_text(Path(problem_file).read_text())
     out = io.StringIO()
     plan = gripper_plan("p02")
     assert play_strips(domain_file=domain_file, problem_file=str(mine),

@@ -11,6 +11,7 @@ step; only info["valid"] is not fetched, and reading it fails, saying so.
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Sequence
 
 
@@ -35,4 +36,32 @@ def reference_env(step_limit: int):
     env = scienceworld.ScienceWorldEnv("", envStepLimit=step_limit)
     env.valid_actions = env.get_valid_action_object_combinations
     env.get_valid_action_object_combinations = NotFetched
+    env.close = _close_fully(env)
     return env
+
+
+def _close_fully(env):
+    """ScienceWorldEnv.close() stops the JVM but leaves its Java process's pipes open and its
+    temporary folder to the garbage collector, whose ResourceWarnings then fall in whichever
+    test runs next on the same worker (a test under strict warnings failed in CI for it).
+    This close does what ScienceWorld's does, then waits for the JVM, closes the pipes and
+    removes the folder; a second call (ScienceWorldEnv.__del__ calls close) does nothing."""
+    own_close = env.close
+
+    def close():
+        if getattr(env, "_closed_fully", False):
+            return
+        env._closed_fully = True
+        own_close()
+        java = env._gateway.java_process
+        try:
+            java.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            java.kill()
+            java.wait()
+        for pipe in (java.stdin, java.stdout, java.stderr):
+            if pipe is not None:
+                pipe.close()
+        env._obj_tree_tempdir.cleanup()
+
+    return close
