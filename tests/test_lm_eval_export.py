@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import datasets
@@ -78,8 +79,8 @@ def test_lm_eval_runs_the_tasks_with_its_dummy_model_offline(exported):
                            "--output_path", str(out)], capture_output=True, text=True,
                           env=OFFLINE, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    results = json.loads(open(glob.glob(str(out / "**" / "results_*.json"),
-                                        recursive=True)[0]).read())
+    results = json.loads(Path(glob.glob(str(out / "**" / "results_*.json"),
+                                        recursive=True)[0]).read_text())
     for task in TASKS:
         assert results["results"][task]["score,none"] == 0.0  # "lol" answers nothing
         assert results["results"][task]["parsed,none"] == 0.0
@@ -148,8 +149,8 @@ def test_the_build_and_the_export_move_together(exported, tmp_path):
                            "--output_path", str(out)], capture_output=True, text=True,
                           env=OFFLINE, timeout=600, cwd=tmp_path / "elsewhere")
     assert proc.returncode == 0, proc.stderr[-3000:]
-    results = json.loads(open(glob.glob(str(out / "**" / "results_*.json"),
-                                        recursive=True)[0]).read())
+    results = json.loads(Path(glob.glob(str(out / "**" / "results_*.json"),
+                                        recursive=True)[0]).read_text())
     sizes = {t: results["n-samples"][t]["effective"] for t in TASKS}
     assert sizes == {TASKS[0]: 8, TASKS[1]: 4, TASKS[2]: 4}
 
