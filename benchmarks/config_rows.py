@@ -3,7 +3,7 @@
 rows per CPU-second and the CPU its full splits would take at that rate.
 
     python benchmarks/config_rows.py [RECIPE] [--rows 300] [--configs PATTERNS] [--scale S]
-                                     [--stages]
+                                     [--stages] [--one-by-one]
 
 RECIPE: a built-in name or a YAML file (default trac); `--scale` asks each split for S
 times its rows, as `racbench build --scale` does (the science lab's surveys are sized by
@@ -14,7 +14,9 @@ on a loaded machine; the estimate leaves out writing, workers and start-up, whic
 benchmarks/build_recipe.py measures whole. With --stages, also where a task row's CPU
 goes, in microseconds a row: drawing its question (draw), naming its objects (names),
 its text (render), its symbolic form and problem key (symbolic), its other columns
-(columns) and the rest (seeding, its target, redraws of a cell...).
+(columns) and the rest (seeding, its target, redraws of a cell...). Rows are made in
+chunks as a build's shards make them (split_rows.made_rows: a task config's stage by
+stage); --one-by-one makes each whole before the next (ConfigRows.row), to compare.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import replace
 from racbench.tasks import rows as task_rows
 
 from racbench.export.jobs import GC_EVERY
+from racbench.export.split_rows import chunk_size, made_rows
 from racbench.splits.strata import position_codes
 from racbench.suites.recipe import load_recipe
 
@@ -37,6 +40,8 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=300)
     parser.add_argument("--configs", help="only the configs matching these shell patterns")
     parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--one-by-one", action="store_true",
+                        help="rows made one at a time (ConfigRows.row), not in chunks")
     parser.add_argument("--stages", action="store_true",
                         help="also the CPU of each stage of a task row, in us a row")
     args = parser.parse_args()
@@ -64,8 +69,13 @@ def main() -> None:
         split, n = next(iter(spec.splits.items()))
         codes = position_codes(recipe.seed, spec.name, split, n)
         count = min(args.rows, n)
-        for i in range(count):
-            made.row(split, i, codes[i])
+        if args.one_by_one:
+            for i in range(count):
+                made.row(split, i, codes[i])
+        else:  # in chunks, as a build's shards make them (made_rows: stage by stage)
+            size = chunk_size(count, 1)
+            for s in range(0, count, size):
+                made_rows(made, split, s, codes[s:min(count, s + size)])
         per_row = (time.process_time() - probed) / count
         rows = sum(spec.splits.values())
         probes += probed - start

@@ -829,3 +829,29 @@ def test_projection_queries_kept_per_end_state_are_the_walks_queries():
                 assert pool.pick(random.Random(seed), label, kind) == \
                     want.pick(random.Random(seed), label, kind)
     assert kept_hits > 10  # draws that end where earlier ones did read them kept
+
+
+def test_rows_made_stage_by_stage_are_the_rows_made_one_by_one():
+    """ConfigRows.row_batch (a chunk's rows drawn, then named, said, keyed and put in
+    columns stage by stage) makes the rows `row` makes one at a time, in every form and
+    whether or not a row maker made rows before: TRAC's renamed blocks (bool rows of
+    several families, literal queries) and acp's gripper (mc and open rows)."""
+    from racbench.export.split_rows import SplitRows, made_rows
+    from racbench.splits.strata import position_codes
+
+    trac = load_recipe("trac").select(
+        "projection_L2,goal_recognition_L1,executability_L3,ge4_planning_literals")
+    acp = load_recipe("acp").select("gripper_projection_mc,gripper_planning_open")
+    for recipe in (trac, acp):
+        for spec in recipe.configs:
+            one, batch = (spec.task.rows(spec.name, recipe.seed, {"test": 60})
+                          for _ in range(2))
+            codes = position_codes(recipe.seed, spec.name, "test", 60)
+            each = [one.row("test", i, code) for i, code in enumerate(codes)]
+            assert batch.row_batch("test", 0, codes[:25]) == each[:25], spec.name
+            # a batch after other rows, of a start other than 0, and one of one row
+            assert batch.row_batch("test", 25, codes[25:59]) == each[25:59], spec.name
+            assert made_rows(batch, "test", 59, codes[59:]) == each[59:], spec.name
+            # a split's rows (SplitRows makes its chunks with row_batch): the same columns
+            split = SplitRows(spec.name, batch, "test", 60, recipe.seed, {})
+            assert list(split) == [row.columns for row in each], spec.name

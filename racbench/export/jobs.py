@@ -16,7 +16,7 @@ from pathlib import Path
 from racbench.export.config_checks import naming
 from racbench.export.engine_errors import EngineError, say
 from racbench.export.parquet import ROWS_PER_SHARD, n_shards, shard_name, write_table
-from racbench.export.split_rows import CHUNK, SplitRows, chunk_size
+from racbench.export.split_rows import CHUNK, SplitRows, chunk_size, made_rows
 from racbench.splits.strata import position_codes
 
 GC_EVERY = 100_000  # container allocations between young collections while building
@@ -54,12 +54,8 @@ def generator(name: str):
 def make_chunk(args: tuple[str, str, int, list[int]]) -> list[tuple[dict, str, int]]:
     """Rows `start`.. of a split: (columns, problem key, questions dropped for budget)."""
     name, split, start, codes = args
-    gen = generator(name)
-    out = []
-    for offset, code in enumerate(codes):
-        row = gen.row(split, start + offset, code)
-        out.append((row.columns, row.key, row.dropped))
-    return out
+    return [(row.columns, row.key, row.dropped) for row in made_rows(generator(name), split,
+                                                                      start, codes)]
 
 
 def warm_parts(recipe) -> list[tuple]:

@@ -27,6 +27,16 @@ def chunk_size(n: int, workers: int) -> int:
     return max(MIN_CHUNK, min(CHUNK, -(-n // (4 * workers))))
 
 
+def made_rows(gen, split: str, start: int, codes) -> list:
+    """Rows `start`.. of a split (`codes` are theirs), first attempts: made together
+    where the row maker can (`row_batch`: a task config's, stage by stage), else one by
+    one; the same rows either way."""
+    batch = getattr(gen, "row_batch", None)
+    if batch is not None:
+        return batch(split, start, codes)
+    return [gen.row(split, start + offset, code) for offset, code in enumerate(codes)]
+
+
 class SplitRows:
     """The `n` rows of one split (or those from `start` on, `codes` then being theirs),
     made in order, and their problem keys. A row whose problem repeats one in `seen`
@@ -65,8 +75,8 @@ class SplitRows:
         chunks = self.chunks
         if chunks is None:
             size = chunk_size(len(codes), 1)
-            chunks = ([(r.columns, r.key, r.dropped) for r in (gen.row(split, start + s + o, c)
-                                                     for o, c in enumerate(codes[s:s + size]))]
+            chunks = ([(r.columns, r.key, r.dropped)
+                       for r in made_rows(gen, split, start + s, codes[s:s + size])]
                       for s in range(0, len(codes), size))
         for chunk in chunks:
             for columns, key, dropped in chunk:

@@ -512,7 +512,27 @@ class ConfigRows:
                 self._settle()
                 return self._row(split, index, code, attempt)
 
+    def row_batch(self, split: str, start: int, codes) -> list[Row]:
+        """`[self.row(split, start + i, code) for i, code in enumerate(codes)]`, the same
+        rows made stage by stage: every row's question drawn, then every row's names,
+        texts, symbolic forms and keys, then columns. Each row keeps its own random
+        stream and its stages run in the same order on it, and what the stages share
+        (the world's and the phrasing's caches) answers alike whatever was asked before,
+        so the rows are the same; a stage run over many rows keeps its code and data in
+        the processor's caches, where a row going through every stage evicted them
+        (docs/benchmarks.md: trac's rows). A lazy row maker's rows are made one by one."""
+        if self._refusal is not None or self._lazy:
+            return [self.row(split, start + i, code) for i, code in enumerate(codes)]
+        with wider_pools(False):
+            return self._finished(split, [self._drawn(split, start + i, code, 0)
+                                          for i, code in enumerate(codes)])
+
     def _row(self, split: str, index: int, code: int, attempt: int) -> Row:
+        return self._finished(split, [self._drawn(split, index, code, attempt)])[0]
+
+    def _drawn(self, split: str, index: int, code: int, attempt: int) -> tuple:
+        """A row's first stage: (index, seed, its random stream, target, world,
+        question, questions dropped for budget while drawing it)."""
         seeds = self._row_seeds.get(split)
         if seeds is None:
             seeds = self._row_seeds[split] = SeedsAfter(self.seed, self.name, split)
@@ -537,15 +557,28 @@ class ConfigRows:
             q.meta["negative_kind"] = self.family.negative_kinds[target.variant]
         if target.form == "bool" and self.family.literal_queries:
             q.meta["query_kind"] = QUERY_KINDS[self.family.arity(target.cell[1]) - 1]
-        names = self._names(world, rng)
-        if names is not None and target.form == "open":
-            q.answer_text = names.answer_text(q.answer_text)
-        text = self._text(world).renamed(names)
-        context, question, choices = self.family.render(q, world, text, rng, target.form)
-        symbolic, key = symbolic_and_key(self._symbolic(world, q, target, names), names=names)
-        columns = self._columns(split, index, seed, world, q, target, context, question,
-                                choices, symbolic)
-        return Row(columns, key, take_dropped())
+        return index, seed, rng, target, world, q, take_dropped()
+
+    def _finished(self, split: str, drawn: list[tuple]) -> list[Row]:
+        """The rows of `_drawn`'s questions, each stage over all of them in turn (see
+        `row_batch`); what they drop for budget is counted with the last row."""
+        names = [self._names(world, rng) for _, _, rng, _, world, _, _ in drawn]
+        for (_, _, _, target, _, q, _), named in zip(drawn, names):
+            if named is not None and target.form == "open":
+                q.answer_text = named.answer_text(q.answer_text)
+        render, text = self.family.render, self._text
+        said = [render(q, world, text(world).renamed(named), rng, target.form)
+                for (_, _, rng, target, world, q, _), named in zip(drawn, names)]
+        keyed = [symbolic_and_key(self._symbolic(world, q, target, named), names=named)
+                 for (_, _, _, target, world, q, _), named in zip(drawn, names)]
+        rows = [Row(self._columns(split, index, seed, world, q, target, context, question,
+                                  choices, symbolic), key, dropped)
+                for (index, seed, _, target, world, q, dropped),
+                (context, question, choices), (symbolic, key) in zip(drawn, said, keyed)]
+        late = take_dropped()
+        if late:
+            rows[-1] = replace(rows[-1], dropped=rows[-1].dropped + late)
+        return rows
 
     def _draw(self, split: str, target: Target, rng: random.Random):
         """(world, question) for the target from the split's problems that offer it, or
