@@ -146,6 +146,9 @@ class ScienceLab(World):
         self._nodes: OrderedDict[tuple, _Node] = OrderedDict()
         self._places: dict[tuple, tuple | None] = {}  # state -> `place_view`
         self._changing: dict[tuple, tuple] = {}  # valid commands -> those changing the world
+        # what words name in a scope (parser.parse's `kept`), while `inapplicable` reads a
+        # state's commands and the episode stands still: any move (`_go`) forgets them
+        self._kept: dict | None = None
 
     # -- the running episode ---------------------------------------------------------------
     def _node(self, state: tuple[str, ...]) -> _Node:
@@ -161,6 +164,8 @@ class ScienceLab(World):
     def _go(self, state: tuple[str, ...]) -> None:
         """Bring the episode to `state`: on from where it is if that is on the way, else
         from the longest remembered prefix saved; every state passed is remembered."""
+        if self._kept:
+            self._kept.clear()  # read where the episode stood: a lookup may read things
         at = self._at
         n = len(state)
         while n and getattr(self._nodes.get(state[:n]), "saved", None) is None:
@@ -430,8 +435,14 @@ class ScienceLab(World):
         here = set(self.applicable(state))
         verbs = {self.action_kind(c) for c in here}
         earlier = {c for n in range(len(state)) for c in self.applicable(state[:n])}
-        return sorted(c for c in earlier - here
-                      if self.action_kind(c) in verbs and self.askable(state, [c]))
+        # hundreds of commands read in one scope name the same things: each name is looked
+        # up once (`_kept`) while the episode stands still
+        self._kept = {}
+        try:
+            return sorted(c for c in earlier - here
+                          if self.action_kind(c) in verbs and self.askable(state, [c]))
+        finally:
+            self._kept = None
 
     def typed_before(self, state: tuple[str, ...]) -> tuple[str, ...]:
         """The whole history: a state's hidden variables (a plant's or fruit's timer,
@@ -602,7 +613,7 @@ class ScienceLab(World):
         """(the action `command` reads as in the node's scope, the uids it names), or None
         if it reads as nothing or as several actions there."""
         if command not in node.meanings:
-            found = parse(command, self._scope(node)).candidates
+            found = parse(command, self._scope(node), self._kept).candidates
             node.meanings[command] = None if len(found) != 1 else (
                 found[0].key(), frozenset(_arg_uid(a) for a in found[0].args
                                           if not isinstance(a, int)))
