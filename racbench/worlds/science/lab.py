@@ -429,6 +429,12 @@ class ScienceLab(World):
         """The command's verb (its first word: open, move, pour...)."""
         return (command.split(" ", 1)[0],)
 
+    def of_kind(self, commands, kind: tuple[str]) -> list[str]:
+        """Those of `commands` whose kind (`action_kind`) is `kind`: planning's swaps sift
+        the hundreds of commands of two states for one verb, thousands of times a survey."""
+        verb = kind[0]
+        return [c for c in commands if c.split(" ", 1)[0] == verb]
+
     def inapplicable(self, state: tuple[str, ...]) -> list[str]:
         """Commands valid earlier on the way to `state` but not there, of the verbs valid
         there, that its context may name (a door opened since, a thing picked up)."""
