@@ -268,7 +268,7 @@ def swapped(world, rng, state: tuple, suffix: list[str]) -> list[str] | None:
         pool = world.valid(here) + world.valid(there)
     else:
         pool = gold_commands(world).get(verb, ())
-    others = sorted({c for c in pool if c != suffix[k] and world.action_kind(c) == verb})
+    others = sorted({c for c in world.of_kind(pool, verb) if c != suffix[k]})
     return suffix[:k] + [rng.choice(others)] + suffix[k + 1:] if others else None
 
 

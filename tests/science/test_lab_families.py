@@ -479,3 +479,40 @@ def test_a_build_tells_each_lab_survey_the_rows_asked_and_lets_the_labs_go():
     assert lab("boil", 0, "") is before
     release_worlds()
     assert lab("boil", 0, "") is not before
+
+
+def test_lab_inapplicable_looks_each_name_up_once_and_answers_as_askable(monkeypatch):
+    """A state's commands valid on the way there are read in its scope by the hundred,
+    naming the same things again and again: each (scope, slot, words) is looked up once
+    (parser.parse's `kept`), and the commands kept are those `askable` keeps, as a lab
+    that looks each up every time finds them (boil's gold path, where rooms and what is
+    held change)."""
+    from racbench.worlds.science import parser
+    from racbench.worlds.science.lab import ScienceLab
+
+    states = [ScienceLab("boil", 0, "").gold()[:k] for k in (3, 6, 9)]
+    reference = ScienceLab("boil", 0, "")
+    want = []
+    for state in states:
+        here = set(reference.applicable(state))
+        verbs = {reference.action_kind(c) for c in here}
+        earlier = {c for n in range(len(state)) for c in reference.applicable(state[:n])}
+        want.append(sorted(c for c in earlier - here if reference.action_kind(c) in verbs
+                           and reference.askable(state, [c])))
+    world = ScienceLab("boil", 0, "")
+    looked_up = Counter()
+    real = parser._resolve
+
+    def counted(slot, words, scope):
+        looked_up[(id(scope), slot, words)] += 1
+        return real(slot, words, scope)
+
+    for state, wanted in zip(states, want):
+        for n in range(len(state) + 1):
+            world.applicable(state[:n])  # the states listed first: only the reading counted
+        looked_up.clear()
+        monkeypatch.setattr(parser, "_resolve", counted)
+        assert world.inapplicable(state) == wanted
+        monkeypatch.setattr(parser, "_resolve", real)
+        assert looked_up and max(looked_up.values()) == 1, looked_up.most_common(3)
+    assert any(want), want

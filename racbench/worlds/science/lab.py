@@ -146,6 +146,9 @@ class ScienceLab(World):
         self._nodes: OrderedDict[tuple, _Node] = OrderedDict()
         self._places: dict[tuple, tuple | None] = {}  # state -> `place_view`
         self._changing: dict[tuple, tuple] = {}  # valid commands -> those changing the world
+        # what words name in a scope (parser.parse's `kept`), while `inapplicable` reads a
+        # state's commands and the episode stands still: any move (`_go`) forgets them
+        self._kept: dict | None = None
 
     # -- the running episode ---------------------------------------------------------------
     def _node(self, state: tuple[str, ...]) -> _Node:
@@ -161,6 +164,8 @@ class ScienceLab(World):
     def _go(self, state: tuple[str, ...]) -> None:
         """Bring the episode to `state`: on from where it is if that is on the way, else
         from the longest remembered prefix saved; every state passed is remembered."""
+        if self._kept:
+            self._kept.clear()  # read where the episode stood: a lookup may read things
         at = self._at
         n = len(state)
         while n and getattr(self._nodes.get(state[:n]), "saved", None) is None:
@@ -424,14 +429,35 @@ class ScienceLab(World):
         """The command's verb (its first word: open, move, pour...)."""
         return (command.split(" ", 1)[0],)
 
+    def of_kind(self, commands, kind: tuple[str]) -> list[str]:
+        """Those of `commands` whose kind (`action_kind`) is `kind`: planning's swaps sift
+        the hundreds of commands of two states for one verb, thousands of times a survey."""
+        verb = kind[0]
+        return [c for c in commands if c.split(" ", 1)[0] == verb]
+
     def inapplicable(self, state: tuple[str, ...]) -> list[str]:
         """Commands valid earlier on the way to `state` but not there, of the verbs valid
         there, that its context may name (a door opened since, a thing picked up)."""
         here = set(self.applicable(state))
-        verbs = {self.action_kind(c) for c in here}
+        verbs = {c.split(" ", 1)[0] for c in here}  # their kinds (`action_kind`)
         earlier = {c for n in range(len(state)) for c in self.applicable(state[:n])}
-        return sorted(c for c in earlier - here
-                      if self.action_kind(c) in verbs and self.askable(state, [c]))
+
+        def askable(command: str) -> bool:
+            """`askable(state, [command])`, which for one command not valid there (nor
+            told) asks only this: it reads there as one action, naming things shown."""
+            start = self._node(state)
+            meant = self._meaning(start, command)
+            return (meant is not None and meant[1] <= start.shown.keys()
+                    and bool(self.valid(state)))
+
+        # hundreds of commands read in one scope name the same things: each name is looked
+        # up once (`_kept`) while the episode stands still
+        self._kept = {}
+        try:
+            return sorted(c for c in earlier - here
+                          if c.split(" ", 1)[0] in verbs and askable(c))
+        finally:
+            self._kept = None
 
     def typed_before(self, state: tuple[str, ...]) -> tuple[str, ...]:
         """The whole history: a state's hidden variables (a plant's or fruit's timer,
@@ -602,7 +628,7 @@ class ScienceLab(World):
         """(the action `command` reads as in the node's scope, the uids it names), or None
         if it reads as nothing or as several actions there."""
         if command not in node.meanings:
-            found = parse(command, self._scope(node)).candidates
+            found = parse(command, self._scope(node), self._kept).candidates
             node.meanings[command] = None if len(found) != 1 else (
                 found[0].key(), frozenset(_arg_uid(a) for a in found[0].args
                                           if not isinstance(a, int)))

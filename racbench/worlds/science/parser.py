@@ -232,9 +232,21 @@ def _same_material(c, item: str) -> bool:
                                or any(normalize(n) == item for n in c.mat.names.values()))
 
 
-def _readings(rest: str, slots: tuple, seps: tuple, scope: Scope, missing: list) -> list[tuple]:
+def _kept(slot: str, words: str, scope: Scope, kept: dict | None) -> list:
+    """`_resolve`, looked up in `kept` first and noted there (see `parse`)."""
+    if kept is None:
+        return _resolve(slot, words, scope)
+    key = (scope, slot, words)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = _resolve(slot, words, scope)
+    return found
+
+
+def _readings(rest: str, slots: tuple, seps: tuple, scope: Scope, missing: list,
+              kept: dict | None = None) -> list[tuple]:
     if len(slots) == 1:
-        found = _resolve(slots[0], rest, scope)
+        found = _kept(slots[0], rest, scope, kept)
         if not found:
             missing.append(rest)
         return [(x,) for x in found]
@@ -244,8 +256,8 @@ def _readings(rest: str, slots: tuple, seps: tuple, scope: Scope, missing: list)
         if tokens[i] not in seps:
             continue
         left, right = " ".join(tokens[:i]), " ".join(tokens[i + 1:])
-        a = _resolve(slots[0], left, scope)
-        b = _resolve(slots[1], right, scope) if a else []
+        a = _kept(slots[0], left, scope, kept)
+        b = _kept(slots[1], right, scope, kept) if a else []
         if not a:
             missing.append(left)
         elif not b:
@@ -254,7 +266,12 @@ def _readings(rest: str, slots: tuple, seps: tuple, scope: Scope, missing: list)
     return out
 
 
-def parse(text: str, scope: Scope) -> Parse:
+def parse(text: str, scope: Scope, kept: dict | None = None) -> Parse:
+    """The actions `text` may mean in `scope`. `kept`: what words were found to name in a
+    scope (`_resolve`), kept for the caller's next parses, which must come while the
+    world stands as it did (a lookup may read what things are now, not only the scope:
+    a thing's holder, its material): a state's hundreds of commands name the same things
+    again and again."""
     norm = normalize(text[: MAX_LENGTH * 4])
     if len(norm) > MAX_LENGTH:
         return Parse([])
@@ -280,12 +297,12 @@ def parse(text: str, scope: Scope) -> Parse:
         if not norm.startswith(prefix + " "):
             continue
         rest = norm[len(prefix) + 1:]
-        for args in _readings(rest, slots, seps, scope, missing):
+        for args in _readings(rest, slots, seps, scope, missing, kept):
             add(Action(verb, args))
     for head, tail, verb in _SUFFIXES.get(first, ()):
         if norm.startswith(head) and norm.endswith(tail) and len(norm) > len(head) + len(tail):
             middle = norm[len(head):-len(tail)]
-            for (x,) in _readings(middle, (OBJ,), (), scope, missing):
+            for (x,) in _readings(middle, (OBJ,), (), scope, missing, kept):
                 add(Action(verb, (x,)))
     if candidates:
         return Parse(candidates)
