@@ -1,9 +1,14 @@
 """Where the test suite's time goes: each test file run on its own (``-n 0``), one after
 another, with its CPU time (the pytest process and every process it started, however
 deep: CLI subprocesses, Fast Downward, ScienceWorld's JVM, and Ray's raylet and worker
-processes, which leave pytest's process tree; this script is their subreaper and collects
-them when they end) and wall time, and its slowest phases (setup / call / teardown, from
-``--durations``).
+processes) and wall time, and its slowest phases (setup / call / teardown, from
+``--durations``). Where this process may make a cgroup (Linux, as root: cgroup v1's
+cpuacct or v2), each run goes in one of its own and its CPU is the cgroup's: Ray's raylet
+ignores SIGCHLD, so the kernel reaps its workers without handing their CPU to anyone's
+RUSAGE_CHILDREN, and they were once left out (test_ray_engine counted 34-39 CPU s, 85 by
+a cgroup). Elsewhere it counts what reaches RUSAGE_CHILDREN, processes that leave
+pytest's tree included (this script is their subreaper and collects them when they
+end), and says that Ray's workers are missing.
 
     python benchmarks/suite_files.py                   # every file under tests/
     python benchmarks/suite_files.py tests/test_docs.py tests/acp --top 5
@@ -83,18 +88,81 @@ def reap_orphans(deadline: float = 30.0) -> int:
         time.sleep(0.05)
 
 
+CGROUP_ROOTS = (  # where a new cgroup goes, the file of its CPU use, that file's unit in s
+    (Path("/sys/fs/cgroup/cpuacct"), "cpuacct.usage", 1e-9),  # v1
+    (Path("/sys/fs/cgroup/unified"), "cpu.stat", 1e-6),  # v2 beside v1 (hybrid)
+    (Path("/sys/fs/cgroup"), "cpu.stat", 1e-6),  # v2 alone
+)
+
+
+class CpuGroup:
+    """A cgroup of its own for one run: every process started in it stays in it, and its
+    CPU use counts theirs however they end (see the module's text)."""
+
+    def __init__(self, path: Path, usage: str, unit: float):
+        self.path, self.usage, self.unit = path, usage, unit
+
+    @classmethod
+    def make(cls) -> CpuGroup | None:
+        """A new cgroup, or None where none can be made (not Linux, not allowed)."""
+        for root, usage, unit in CGROUP_ROOTS:
+            if not (root / "cgroup.procs").exists():
+                continue
+            path = root / f"suite_files-{os.getpid()}-{time.monotonic_ns()}"
+            try:
+                path.mkdir()
+            except OSError:
+                continue
+            group = cls(path, usage, unit)
+            if (path / usage).exists():
+                return group
+            group.remove()
+        return None
+
+    def join(self) -> None:
+        """Put the calling process in the group (the child, before its exec)."""
+        (self.path / "cgroup.procs").write_text(str(os.getpid()))
+
+    def seconds(self) -> float:
+        text = (self.path / self.usage).read_text()
+        if self.usage == "cpu.stat":
+            text = dict(line.split() for line in text.splitlines())["usage_usec"]
+        return int(text) * self.unit
+
+    def running(self) -> int:
+        return len((self.path / "cgroup.procs").read_text().split())
+
+    def remove(self) -> None:
+        try:
+            self.path.rmdir()
+        except OSError:  # processes left in it (named by the caller)
+            pass
+
+
 def pytest_cpu(*args: str) -> tuple[float, float, subprocess.CompletedProcess]:
     """CPU and wall seconds of a pytest run in a process of its own and every process it
-    started (those orphaned included, when this process is their subreaper)."""
+    started: by a cgroup of its own where one can be made, else what reaches
+    RUSAGE_CHILDREN (those orphaned included, when this process is their subreaper)."""
+    group = CpuGroup.make()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "pytest", *args, "-n", "0",
-                           "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True)
+                           "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True,
+                          preexec_fn=group.join if group else None)
     wall = time.perf_counter() - start
     left = reap_orphans()
+    if group:
+        end = time.monotonic() + 30
+        while group.running() and time.monotonic() < end:
+            time.sleep(0.05)
+        left = group.running()
     if left:
         print(f"({left} processes pytest started were still running 30 s after it ended; "
               "their CPU is not counted)", flush=True)
+    if group:
+        cpu = group.seconds()
+        group.remove()
+        return cpu, wall, proc
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall, proc
 
@@ -129,9 +197,15 @@ def main() -> None:
     ap.add_argument("--start-cpu", type=float, default=None,
                     help="pytest's start in CPU s, instead of measuring it")
     args = ap.parse_args()
+    group = CpuGroup.make()
+    if group:
+        group.remove()
+        print(f"(each run's CPU counted by a cgroup of its own, under {group.path.parent})")
+    else:
+        print("(no cgroup could be made here: the CPU of Ray's workers is not counted, the "
+              "raylet ignoring SIGCHLD)")
     if not become_subreaper():
-        print("(not Linux: processes that leave pytest's tree, as Ray's workers do, are "
-              "not counted)")
+        print("(not Linux: processes that leave pytest's tree are not counted)")
 
     # what every file's process pays before its tests: pytest, racbench, pyarrow (a
     # worker of the real run pays it once)

@@ -6,6 +6,8 @@ size it takes; the figures themselves are read by people, not asserted here.
 
 from __future__ import annotations
 
+import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -94,26 +96,60 @@ def test_benchmark_runs(tmp_path, script):
     assert word in proc.stdout, proc.stdout[-2000:]
 
 
-BUSY_ORPHAN = """
+BUSY = "import time\nwhile time.process_time() < 2: pass"
+# as Ray's raylet: a parent ignoring SIGCHLD, whose busy child the kernel reaps when it
+# ends, its CPU reaching no RUSAGE_CHILDREN
+IGNORING_PARENT = f"""
+import os, signal, subprocess, sys, time
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+child = subprocess.Popen([sys.executable, "-c", {BUSY!r}])
+while not time.sleep(0.02):
+    try:
+        os.kill(child.pid, 0)
+    except ProcessLookupError:
+        break
+"""
+BUSY_ORPHANS = f"""
 import subprocess, sys
 
 def test_leaves_a_busy_process_behind():
-    # runs on after pytest ends, outside its tree (as Ray's workers once the raylet is gone)
-    subprocess.Popen([sys.executable, "-c", "import time\\nwhile time.process_time() < 3: pass"],
-                     start_new_session=True)
+    # runs on after pytest ends, outside its tree
+    subprocess.Popen([sys.executable, "-c", {BUSY!r}], start_new_session=True)
+
+def test_starts_a_parent_that_ignores_sigchld():
+    subprocess.run([sys.executable, "-c", {IGNORING_PARENT!r}], check=True)
 """
+
+
+def cgroup_made() -> bool:
+    """Whether suite_files.py can count a run's CPU by a cgroup here (Linux, as root)."""
+    spec = importlib.util.spec_from_file_location("suite_files",
+                                                  ROOT / "benchmarks" / "suite_files.py")
+    suite_files = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(suite_files)
+    group = suite_files.CpuGroup.make()
+    if group:
+        group.remove()
+    return group is not None
 
 
 def test_suite_files_counts_the_processes_a_test_file_leaves(tmp_path):
     """suite_files.py counts the CPU of a process a test file started and left running
-    (it is their subreaper): 3 CPU s here, more than pytest's own run of the file."""
-    test_file = tmp_path / "test_orphan.py"
-    test_file.write_text(BUSY_ORPHAN)
+    (it is their subreaper), and, where it can make a cgroup, that of a process reaped
+    by the kernel for a parent ignoring SIGCHLD (as Ray's raylet does with its workers):
+    2 CPU s each here, above the run of a file of one empty test."""
+    (tmp_path / "test_orphan.py").write_text(BUSY_ORPHANS)
+    (tmp_path / "test_empty.py").write_text("def test_nothing():\n    pass\n")
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "suite_files.py"),
-                           str(test_file), "--start-cpu", "0"], capture_output=True,
-                          text=True, cwd=tmp_path, timeout=300)
+                           str(tmp_path), "--start-cpu", "0"], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    line = next(line for line in proc.stdout.splitlines() if "CPU s" in line and
-                "test_orphan.py" in line)
-    assert "1 passed" in line, line
-    assert float(line.split()[0]) >= 3.0, line
+    cpu = {}
+    for name in ("test_orphan.py", "test_empty.py"):
+        line = next(line for line in proc.stdout.splitlines() if "CPU s" in line and name in line)
+        assert " passed" in line, line
+        cpu[name] = float(line.split()[0])
+    by_cgroup = cgroup_made()
+    assert ("counted by a cgroup of its own" in proc.stdout) == by_cgroup, proc.stdout
+    assert cpu["test_orphan.py"] - cpu["test_empty.py"] >= (3.0 if by_cgroup else 1.5), (
+        by_cgroup, proc.stdout)
