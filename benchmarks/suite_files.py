@@ -178,7 +178,10 @@ def run_file(path: Path) -> dict:
     name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     return {"file": name.as_posix(), "cpu": cpu, "wall": wall,
             "tests": tests, "phases": sorted(phases, reverse=True), "summary": summary,
-            "ok": proc.returncode == 0}
+            "ok": proc.returncode == 0,
+            # pytest's short summary of what failed (a flaky test is named, not just counted)
+            "failures": [line for line in proc.stdout.splitlines()
+                         if line.startswith(("FAILED ", "ERROR "))]}
 
 
 def scheduled_wall(costs: list[float], workers: int) -> float:
@@ -222,6 +225,8 @@ def main() -> None:
               flush=True)
         for seconds, phase, name in r["phases"][:args.top]:
             print(f"{'':30}{seconds:7.2f}s {phase:8} {name.split('::', 1)[-1]}", flush=True)
+        for line in r["failures"]:
+            print(f"{'':30}{line}", flush=True)
 
     print("\nslowest files (CPU s, wall s, tests):")
     for r in sorted(results, key=lambda r: -r["cpu"])[:20]:
