@@ -512,6 +512,13 @@ def test_a_pool_that_runs_short_is_widened_and_its_rows_stay_exact():
                     return row(split, index, code, attempt)
 
                 gen.row = counted
+                batch = gen.row_batch
+
+                def counted_batch(split, start, codes):  # first attempts, made together
+                    attempts.update(dict.fromkeys(range(start, start + len(codes)), 0))
+                    return batch(split, start, codes)
+
+                gen.row_batch = counted_batch
                 try:
                     for columns in SplitRows("next_action_open", gen, "test", 160, 0, {}):
                         made.append(columns)
