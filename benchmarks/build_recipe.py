@@ -19,6 +19,7 @@ trac, acp, dynamics and trajectories in one run.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -42,7 +43,7 @@ def timed_build(recipe: str, out: Path, scale: float, workers: int,
     if configs:
         cmd += ["--configs", configs]
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd)
+    proc = subprocess.Popen(cmd, env=same_racbench_env())
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -52,6 +53,16 @@ def timed_build(recipe: str, out: Path, scale: float, workers: int,
     return {"recipe": recipe, "rows": rows, "wall": wall,
             "cpu": usage.ru_utime + usage.ru_stime, "driver": float(driver.read_text()),
             "peak": usage.ru_maxrss / 1024}
+
+
+def same_racbench_env() -> dict:
+    """This process's environment, with the folder racbench is imported from here first on
+    PYTHONPATH: `python -c` puts its working directory first, so run from one checkout
+    with PYTHONPATH naming another (a worktree to compare), the build would time the
+    working directory's racbench, not the one this script names."""
+    root = Path(importlib.util.find_spec("racbench").origin).parents[1]
+    path = os.environ.get("PYTHONPATH")
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), path])))
 
 
 # the console script's main, then the CPU of this process alone (not its workers) to a file
