@@ -1,7 +1,8 @@
 """option_set's helpers (racbench/tasks/balance.py) written for speed give what the
 plain forms give: `_bits` the set bits lowest first, as strips/task.py's iter_bits;
 `any_option_set`, which spares a survey's trials where no set exists, what a search of
-every four subjects finds. option_set shuffles with racbench.splits.draws.shuffle
+every four subjects finds; `_set_members`, from which option_set draws its first pair,
+every pair some set holds. option_set shuffles with racbench.splits.draws.shuffle
 (tests/test_draws.py: Random.shuffle's order and draws); tests/acp/test_survey_speed.py
 compares option_set itself with its earlier form."""
 
@@ -11,8 +12,8 @@ import random
 from itertools import combinations
 
 from racbench.splits.seeding import derive_seed
-from racbench.tasks.balance import (OPTION_TRIALS, Tally, _bits, _drawn, any_option_set,
-                                    draw_rng, option_set)
+from racbench.tasks.balance import (OPTION_TRIALS, Tally, _bits, _drawn, _set_members,
+                                    any_option_set, draw_rng, option_set)
 from racbench.tasks.rows import ConfigRows
 from racbench.training.levels import level_config
 from racbench.worlds.strips.task import iter_bits
@@ -61,3 +62,52 @@ def test_any_option_set_is_whether_four_subjects_make_a_set():
                     rng = random.Random(derive_seed(seed, "trials"))
                     assert not any(option_set(survey, rng) for _ in range(OPTION_TRIALS))
     assert said == {True, False}
+
+
+def _members_plainly(survey) -> list[int]:
+    """Per subject, the draws where it is the right one of some set, by trying every
+    four subjects."""
+    both = sorted(survey.seen_both().values())
+    right_in = {s: {d for d, here in enumerate(survey.right) if s in here} for s in both}
+    wrong_in = {s: set(_bits(survey.wrong[s])) for s in both}
+    members = [0] * len(survey.keys)
+    for four in combinations(both, 4):
+        draws = {s: right_in[s].intersection(*(wrong_in[t] for t in four if t != s))
+                 for s in four}
+        if all(draws.values()):
+            for s in four:
+                members[s] |= sum(1 << d for d in draws[s])
+    return members
+
+
+def _rule_surveys(count: int):
+    """Surveys of the first `count` episodes of RTFM's and Messenger's easy levels,
+    after 10, 40 and 200 draws (most episodes hold few option sets, some none)."""
+    for game in ("rtfm", "messenger"):
+        cfg = level_config("projection", "easy", f"rules/{game}", "mc")
+        rows = ConfigRows.loaded(f"members-{game}", cfg, 0, ("train",))
+        make_pool = rows.family.pool_for("mc")
+        for world in rows.worlds["train"][:count]:
+            seed = derive_seed("members", world.label)
+            tally = Tally(world, seed, trials=False)
+            for a, b in ((0, 10), (10, 40), (40, 200)):
+                tally.add(_drawn(make_pool, world, draw_rng(seed, d), cfg) for d in range(a, b))
+                yield world.label, b, tally.survey()
+
+
+def test_set_members_are_the_pairs_some_set_holds_and_option_set_starts_there():
+    """option_set's first pair is one some option set holds: on rule episodes most
+    pairs are in none, and a search from one spent its whole budget and failed (nine
+    trials in ten on dynamics' projection mc), the row then drawing another world."""
+    tried = found = 0
+    for label, b, survey in _rule_surveys(12):
+        members = _set_members(survey)
+        assert members == _members_plainly(survey), (label, b)
+        if any(members):
+            rng = random.Random(derive_seed("members", label, b))
+            for _ in range(OPTION_TRIALS):
+                got = option_set(survey, rng)
+                tried, found = tried + 1, found + (got is not None)
+                if got is not None:
+                    assert members[got[0][1]] >> got[0][0] & 1, (label, b, got)
+    assert tried and found / tried > 0.6, (found, tried)

@@ -163,6 +163,7 @@ class Survey:
     _starts: list | None = field(default=None, repr=False, compare=False)
     _likeness: dict | None = field(default=None, repr=False, compare=False)
     _inverse: tuple | None = field(default=None, repr=False, compare=False)
+    _members: tuple | None = field(default=None, repr=False, compare=False)
     # an mc probe's first survey: the keys its draws listed wrong before any was right
     # (`Tally`), for a weighted survey to go on from its draws (`Tally.resumed`)
     _resume: dict | None = field(default=None, repr=False, compare=False)
@@ -210,6 +211,18 @@ class Survey:
             self._starts = [d for d, here in enumerate(self.right) if here]
         return self._starts
 
+    def start_holds(self, first: int, subject: int) -> bool | None:
+        """Whether some option set holds `subject` as the right one of draw `first`
+        (True for every pair where sets are too many to list, `_set_members`); None
+        where no set exists."""
+        if self._members is None:
+            members = _set_members(self)
+            self._members = (members, members is not None and not any(members))
+        members, none = self._members
+        if none:
+            return None
+        return members is None or bool(members[subject] >> first & 1)
+
     def likeness(self, kind) -> tuple[list[int], list[int]]:
         """How unlike a subject of `kind` each subject is (0: same predicate or schema
         and argument types; 1: same predicate or schema; 2: other), and each draw's
@@ -230,7 +243,8 @@ class Survey:
     def __getstate__(self) -> dict:
         """Pickled (to the build's driver, a probe cache) without what `option_set`
         keeps: it is remade where rows are."""
-        return dict(self.__dict__, _starts=None, _likeness=None, _inverse=None)
+        return dict(self.__dict__, _starts=None, _likeness=None, _inverse=None,
+                    _members=None)
 
     def inverse_times(self) -> tuple[list[float], list[float]]:
         """1 / (times seen right) and 1 / (times seen wrong) per subject seen so (0.0
@@ -664,17 +678,62 @@ def any_option_set(survey: Survey) -> bool:
     return extend(0, [], -1)  # -1: every draw, as a bitset
 
 
+def _set_members(survey: Survey) -> list[int] | None:
+    """Per subject, the draws in which it is the right one of some option set (a bitset;
+    0 for a subject in none), found by listing every set by subjects as
+    `any_option_set` looks for one; None once ANY_SET_BUDGET is spent (where sets
+    abound, as in most planning problems: every start is then searched)."""
+    subjects = sorted(survey.seen_both().values())
+    members = [0] * len(survey.keys)
+    right_in = dict.fromkeys(subjects, 0)
+    for d, here in enumerate(survey.right):
+        for s in here:
+            if s in right_in:
+                right_in[s] |= 1 << d
+    wrong = survey.wrong
+    budget = ANY_SET_BUDGET
+
+    def extend(start: int, chosen: list[int], open_draws: list[int], wrong_in_all: int) -> bool:
+        """False once the budget is spent."""
+        nonlocal budget
+        if len(chosen) == N_OPTIONS:
+            for s, draws in zip(chosen, open_draws):
+                members[s] |= draws
+            return True
+        for k in range(start, len(subjects)):
+            budget -= 1
+            if budget < 0:
+                return False
+            s = subjects[k]
+            mine = right_in[s] & wrong_in_all
+            if mine and all(a & wrong[s] for a in open_draws) and not extend(
+                    k + 1, chosen + [s], [a & wrong[s] for a in open_draws] + [mine],
+                    wrong_in_all & wrong[s]):
+                return False
+        return True
+
+    return members if extend(0, [], [], -1) else None
+
+
 def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | None:
     """Four (draw, subject) pairs, each subject right in its draw and wrong in the
     other three, distinct; subjects of the first one's predicate or schema first.
     Any way of choosing them would do: which of the four is the row's is drawn
-    afterwards."""
+    afterwards. The first pair is drawn again while no set holds it (in a rule
+    world's survey most pairs are in none, and each such start used to spend the
+    whole search's budget before the row drew another world)."""
     starts = survey.starts()
     if not starts:
         return None
-    first = rng.choice(starts)
-    subject = rng.choice(survey.right[first])
     wrong, right = survey.wrong, survey.right
+    while True:
+        first = rng.choice(starts)
+        subject = rng.choice(right[first])
+        holds = survey.start_holds(first, subject)
+        if holds:
+            break
+        if holds is None:
+            return None
     unlike, rank = survey.likeness(survey.kind[subject])
 
     def extend(chosen: list, open_draws: int, used: int, most: int) -> list | None:
