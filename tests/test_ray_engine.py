@@ -449,7 +449,7 @@ def test_a_ray_worker_lost_while_preparing_names_the_configs_and_a_rerun_probes_
     assert folder_bytes(tmp_path / "out") == folder_bytes(reference)
 
 
-WEIGHTED = "satellite_progression_mc"  # weighted options: two worlds surveyed further
+WEIGHTED = "household_landmarks_mc"  # weighted options: seven worlds surveyed further
 
 
 def test_a_ray_builds_second_probe_round_runs_as_jobs_of_its_own(ray_address, tmp_path):
@@ -463,5 +463,5 @@ def test_a_ray_builds_second_probe_round_runs_as_jobs_of_its_own(ray_address, tm
                          "probe_job", "--configs", WEIGHTED, "--scale", str(SCALE))
     assert built.returncode == 0, built.stderr
     shares = (tmp_path / "weighted.log").read_text().splitlines()
-    assert len(shares) == 2 and all(line.startswith(f"{WEIGHTED} ") for line in shares), shares
+    assert len(shares) == 7 and all(line.startswith(f"{WEIGHTED} ") for line in shares), shares
     assert folder_bytes(tmp_path / "out") == folder_bytes(reference)
