@@ -643,48 +643,33 @@ def any_option_set(survey: Survey) -> bool:
     """Might `option_set` find a set in this survey? False only where none exists: no
     four subjects s_i each right in a draw where the other three are wrong (a draw of
     R(s_i) & W(s_j) for every j != i, R and W the draws where a subject is right and
-    wrong). Searched by subjects, not draws, without option_set's budget: a rule world's
-    episode that offers no set spent a third of its survey failing OPTION_TRIALS trials."""
-    subjects = sorted(survey.seen_both().values())  # each of a set is seen both ways
-    if len(subjects) < N_OPTIONS:
-        return False
-    right_in = dict.fromkeys(subjects, 0)
-    for d, here in enumerate(survey.right):
-        for s in here:
-            if s in right_in:
-                right_in[s] |= 1 << d
-    wrong = survey.wrong
-    budget = ANY_SET_BUDGET
-
-    def extend(start: int, open_draws: list[int], wrong_in_all: int) -> bool:
-        """`open_draws`: per chosen subject, its right draws where the others are all
-        wrong; `wrong_in_all`: the draws where every chosen subject is wrong. True
-        also once the budget is spent (the trials then tell)."""
-        nonlocal budget
-        if len(open_draws) == N_OPTIONS:
-            return True
-        for k in range(start, len(subjects)):
-            budget -= 1
-            if budget < 0:
-                return True
-            s = subjects[k]
-            mine = right_in[s] & wrong_in_all
-            if mine and all(a & wrong[s] for a in open_draws) and extend(
-                    k + 1, [a & wrong[s] for a in open_draws] + [mine],
-                    wrong_in_all & wrong[s]):
-                return True
-        return False
-
-    return extend(0, [], -1)  # -1: every draw, as a bitset
+    wrong). Searched by subjects, not draws, without option_set's budget (True also once
+    ANY_SET_BUDGET is spent: the trials then tell): a rule world's episode that offers
+    no set spent a third of its survey failing OPTION_TRIALS trials."""
+    return _each_set(survey, lambda chosen, draws: True) is not False
 
 
 def _set_members(survey: Survey) -> list[int] | None:
     """Per subject, the draws in which it is the right one of some option set (a bitset;
-    0 for a subject in none), found by listing every set by subjects as
-    `any_option_set` looks for one; None once ANY_SET_BUDGET is spent (where sets
-    abound, as in most planning problems: every start is then searched)."""
-    subjects = sorted(survey.seen_both().values())
+    0 for a subject in none), from every set `_each_set` lists; None once ANY_SET_BUDGET
+    is spent (where sets abound, as in most planning problems: every start is then
+    searched)."""
     members = [0] * len(survey.keys)
+
+    def note(chosen: list[int], draws: list[int]) -> bool:
+        for s, here in zip(chosen, draws):
+            members[s] |= here
+        return False  # on to the next set
+
+    return None if _each_set(survey, note) is None else members
+
+
+def _each_set(survey: Survey, visit: Callable[[list[int], list[int]], bool]) -> bool | None:
+    """Every option set by its four subjects (each seen both right and wrong), given to
+    `visit` with, per subject, the draws where it is right and the other three wrong;
+    True once `visit` returns True, False when all are listed, None once ANY_SET_BUDGET
+    subjects have been looked at."""
+    subjects = sorted(survey.seen_both().values())
     right_in = dict.fromkeys(subjects, 0)
     for d, here in enumerate(survey.right):
         for s in here:
@@ -693,26 +678,27 @@ def _set_members(survey: Survey) -> list[int] | None:
     wrong = survey.wrong
     budget = ANY_SET_BUDGET
 
-    def extend(start: int, chosen: list[int], open_draws: list[int], wrong_in_all: int) -> bool:
-        """False once the budget is spent."""
+    def extend(start: int, chosen: list[int], open_draws: list[int],
+               wrong_in_all: int) -> bool | None:
+        """`open_draws`: per chosen subject, its right draws where the others are all
+        wrong; `wrong_in_all`: the draws where every chosen subject is wrong."""
         nonlocal budget
         if len(chosen) == N_OPTIONS:
-            for s, draws in zip(chosen, open_draws):
-                members[s] |= draws
-            return True
+            return bool(visit(chosen, open_draws))
         for k in range(start, len(subjects)):
             budget -= 1
             if budget < 0:
-                return False
+                return None
             s = subjects[k]
             mine = right_in[s] & wrong_in_all
-            if mine and all(a & wrong[s] for a in open_draws) and not extend(
-                    k + 1, chosen + [s], [a & wrong[s] for a in open_draws] + [mine],
-                    wrong_in_all & wrong[s]):
-                return False
-        return True
+            if mine and all(a & wrong[s] for a in open_draws):
+                found = extend(k + 1, chosen + [s], [a & wrong[s] for a in open_draws] + [mine],
+                               wrong_in_all & wrong[s])
+                if found is not False:
+                    return found
+        return False
 
-    return members if extend(0, [], [], -1) else None
+    return extend(0, [], [], -1)  # -1: every draw, as a bitset
 
 
 def option_set(survey: Survey, rng: random.Random) -> list[tuple[int, int]] | None:
