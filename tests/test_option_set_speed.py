@@ -12,7 +12,7 @@ import random
 from itertools import combinations
 
 from racbench.splits.seeding import derive_seed
-from racbench.tasks.balance import (OPTION_TRIALS, Tally, _bits, _drawn, _set_members,
+from racbench.tasks.balance import (OPTION_MIN, OPTION_TRIALS, Tally, _bits, _drawn, _set_members,
                                     any_option_set, draw_rng, option_set)
 from racbench.tasks.rows import ConfigRows
 from racbench.training.levels import level_config
@@ -80,7 +80,7 @@ def _members_plainly(survey) -> list[int]:
     return members
 
 
-def _rule_surveys(count: int):
+def _rule_surveys(count: int, trials: bool = False):
     """Surveys of the first `count` episodes of RTFM's and Messenger's easy levels,
     after 10, 40 and 200 draws (most episodes hold few option sets, some none)."""
     for game in ("rtfm", "messenger"):
@@ -89,7 +89,7 @@ def _rule_surveys(count: int):
         make_pool = rows.family.pool_for("mc")
         for world in rows.worlds["train"][:count]:
             seed = derive_seed("members", world.label)
-            tally = Tally(world, seed, trials=False)
+            tally = Tally(world, seed, trials=trials)
             for a, b in ((0, 10), (10, 40), (40, 200)):
                 tally.add(_drawn(make_pool, world, draw_rng(seed, d), cfg) for d in range(a, b))
                 yield world.label, b, tally.survey()
@@ -111,3 +111,22 @@ def test_set_members_are_the_pairs_some_set_holds_and_option_set_starts_there():
                 if got is not None:
                     assert members[got[0][1]] >> got[0][0] & 1, (label, b, got)
     assert tried and found / tried > 0.6, (found, tried)
+
+
+def test_sets_are_common_where_a_tenth_of_first_pairs_is_in_one():
+    """`has_sets`, which makes a config exact and a survey stop drawing, asks that a
+    first pair drawn as option_set draws it be in some set with a chance of OPTION_MIN
+    / OPTION_TRIALS or more; `some_sets`, which lets an exact config's rows use the
+    problem, that one set exists. A config held to the few sets of problems where they
+    are rare offers too few distinct questions (tests/acp/test_build.py's
+    satellite_progression_mc)."""
+    seen = set()
+    for label, b, survey in _rule_surveys(12, trials=True):
+        members = _members_plainly(survey)
+        starts = [d for d, here in enumerate(survey.right) if here]
+        share = sum(sum(members[s] >> d & 1 for s in survey.right[d]) / len(survey.right[d])
+                    for d in starts) / len(starts) if starts else 0.0
+        assert survey.has_sets == (share * OPTION_TRIALS >= OPTION_MIN), (label, b, share)
+        assert survey.some_sets == any(members), (label, b)
+        seen.add((survey.has_sets, survey.some_sets))
+    assert seen == {(False, False), (False, True), (True, True)}, seen

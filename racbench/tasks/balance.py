@@ -145,8 +145,11 @@ class Survey:
     Draw `d` is the situation `make_pool` gives with
     `draw_rng(seed, d)`; `right[d]` lists the subjects (indices into `keys`) right
     there, `wrong[s]` is the bitset of draws where subject `s` is wrong, `subjects[s]`
-    its JSON form, `kind[s]` its predicate or schema; `found` counts how many of
-    OPTION_TRIALS trials found an option set, up to OPTION_MIN (`has_sets`)."""
+    its JSON form, `kind[s]` its predicate or schema; `found`: OPTION_MIN where option
+    sets are common (`has_sets`: a first pair drawn as `option_set` draws it is in
+    some set with a chance of OPTION_MIN / OPTION_TRIALS or more; where sets are too
+    many to list, the count of OPTION_TRIALS trials that found one, up to
+    OPTION_MIN), else what trials found; `some_sets`: some set exists."""
 
     seed: int | None = None
     keys: tuple = ()
@@ -155,6 +158,7 @@ class Survey:
     right: tuple = ()
     wrong: tuple = ()
     found: int = 0
+    some_sets: bool = False
     usable: int = 0  # mc: draws with a subject right and three wrong, all seen both ways
     exact: bool = True  # mc: rows use option sets (else pick_weighted); set per config
     _seen: dict | None = field(default=None, repr=False, compare=False)
@@ -170,11 +174,17 @@ class Survey:
 
     @property
     def has_sets(self) -> bool:
+        """Option sets are common here: what makes a config exact (`ConfigRows._exact`)
+        and a survey stop drawing. Where they are rare, a config of few problems kept to
+        their few sets would offer too few distinct questions (acp's
+        satellite_progression_mc: 284 for its 400 train rows)."""
         return self.found >= OPTION_MIN
 
     @property
     def ok(self) -> bool:
-        return self.has_sets if self.exact else self.weighted_ok
+        """This problem can give rows: in an exact config, any problem holding a set
+        (its rows draw from the pairs sets hold), so rows spread over every such one."""
+        return (self.has_sets or self.some_sets) if self.exact else self.weighted_ok
 
     @property
     def weighted_ok(self) -> bool:
@@ -215,13 +225,31 @@ class Survey:
         """Whether some option set holds `subject` as the right one of draw `first`
         (True for every pair where sets are too many to list, `_set_members`); None
         where no set exists."""
-        if self._members is None:
-            members = _set_members(self)
-            self._members = (members, members is not None and not any(members))
-        members, none = self._members
+        members, none = self._listed()
         if none:
             return None
         return members is None or bool(members[subject] >> first & 1)
+
+    def held_share(self) -> float | None:
+        """The chance that a first pair drawn as `option_set` draws it (a start, then
+        one of its right subjects) is in some option set; None where sets are too many
+        to list (`_set_members`)."""
+        members, none = self._listed()
+        if members is None:
+            return None
+        starts = self.starts()
+        if none or not starts:
+            return 0.0
+        right = self.right
+        return sum(sum(members[s] >> d & 1 for s in right[d]) / len(right[d])
+                   for d in starts) / len(starts)
+
+    def _listed(self) -> tuple[list[int] | None, bool]:
+        """`_set_members`, and whether it lists no set, worked out once."""
+        if self._members is None:
+            members = _set_members(self)
+            self._members = (members, members is not None and not any(members))
+        return self._members
 
     def likeness(self, kind) -> tuple[list[int], list[int]]:
         """How unlike a subject of `kind` each subject is (0: same predicate or schema
@@ -626,11 +654,16 @@ class Tally:
                         kind=tuple(self.kinds), right=tuple(self.right),
                         wrong=tuple(self.wrong))
         if self.trials and any_option_set(survey):  # else every trial fails: spared
-            rng = random.Random(derive_seed(self.seed, "trials"))
-            for _ in range(OPTION_TRIALS):
-                survey.found += option_set(survey, rng) is not None
-                if survey.found >= OPTION_MIN:
-                    break
+            share = survey.held_share()
+            if share is not None:  # sets listed: how common they are, exactly
+                survey.found = OPTION_MIN if share * OPTION_TRIALS >= OPTION_MIN else 0
+            else:
+                rng = random.Random(derive_seed(self.seed, "trials"))
+                for _ in range(OPTION_TRIALS):
+                    survey.found += option_set(survey, rng) is not None
+                    if survey.found >= OPTION_MIN:
+                        break
+            survey.some_sets = survey.has_sets or share is not None and share > 0
         both = set(survey.seen_both().values())
         wrong_here = Counter(d for s in both for d in _bits(survey.wrong[s]))
         survey.usable = sum(1 for d, here in enumerate(survey.right)

@@ -89,9 +89,10 @@ def test_tallies_as_draws_come_are_the_survey_of_all(domain, problem, family):
         expected = _tallied_at_once(pools[:b], world, seed)
         assert {k: getattr(survey, k) for k in expected} == expected, (a, b)
         assert survey.usable == _usable(expected)
-        rng = random.Random(derive_seed(seed, "trials"))
-        found = sum(option_set(survey, rng) is not None for _ in range(OPTION_TRIALS))
-        assert survey.has_sets == (found >= OPTION_MIN)
+        once = Tally(world, seed)
+        once.add(pools[:b])
+        assert (survey.has_sets, survey.some_sets) == (once.survey().has_sets,
+                                                      once.survey().some_sets)
     assert any(survey.wrong) and any(survey.right)  # the survey is not trivial
     if FAMILIES[family].pool_for("mc") is not None and family in ("planning", "validation",
                                                                      "executability"):
