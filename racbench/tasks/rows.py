@@ -609,17 +609,20 @@ class ConfigRows:
         draw) has option sets: `choose`'s law over the worlds a probe keeps, without
         surveying every world first (a rule world's 200 episodes cost a stream 4 to 8
         CPU-s before its first row). Once every world is surveyed and none has sets,
-        the config goes on as probed (`_Unprobed`, `_settle`: weighted options)."""
+        the config goes on as probed (`_Unprobed`, `_settle`: weighted options).
+        A stream asks no number of distinct rows, so a world whose sets are rare
+        (`Survey.some_sets`) gives rows here, where a build's probe asks sets to be
+        common in some world of each split (`_exact`)."""
         surveys = self._world_survey
         while True:
             world = choose(rng)
             survey = surveys.get(id(world))
             if survey is None:
                 survey = surveys[id(world)] = self._survey(world)
-            if survey.has_sets:
+            if survey.some_sets:
                 return world
             if len(surveys) == self._distinct and not any(
-                    s.has_sets for s in surveys.values()):
+                    s.some_sets for s in surveys.values()):
                 raise _Unprobed
 
     def _settle(self) -> None:
