@@ -167,7 +167,7 @@ def test_interrupted_build_resumes_to_identical_bytes(tmp_path):
     partial = tmp_path / ".resumed.partial"
     proc = subprocess.Popen([sys.executable, "-m", "racbench.cli", "build", str(recipe_file),
                              "--out", str(out), "--workers", "2", "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + 60
     while time.time() < deadline and not (partial / ".state" / "second.stats.json").exists():
         time.sleep(0.02)
@@ -175,7 +175,7 @@ def test_interrupted_build_resumes_to_identical_bytes(tmp_path):
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=60) == 130
     # it says what was kept, and how to resume
-    assert "2 of 3 configs are finished and kept" in proc.stderr.read().decode()
+    assert "2 of 3 configs are finished and kept" in proc.communicate()[1].decode()
     assert not out.exists(), "an interrupted build must not leave a complete-looking folder"
     assert (partial / "second").is_dir() and not (partial / "slow").exists()
     resumed = racbench("build", recipe_file, "--out", out, "--quiet", check=False)
@@ -201,7 +201,7 @@ def test_ctrl_c_before_any_config_is_finished_keeps_nothing_and_says_so(tmp_path
     partial = tmp_path / ".out.partial"
     proc = subprocess.Popen([sys.executable, "-m", "racbench.cli", "build", str(recipe_file),
                              "--out", str(out), "--workers", "2", "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + 60
     while time.time() < deadline and not (partial / "slow.tmp").exists():  # making rows
         time.sleep(0.02)
@@ -209,8 +209,8 @@ def test_ctrl_c_before_any_config_is_finished_keeps_nothing_and_says_so(tmp_path
     assert proc.poll() is None, "the build ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
     code = proc.wait(timeout=60)
-    assert code == 130, (code, proc.stderr.read().decode())
-    stderr = proc.stderr.read().decode()
+    stderr = proc.communicate()[1].decode()
+    assert code == 130, (code, stderr)
     assert "before any config was finished; nothing was kept" in stderr, stderr
     assert "resume" not in stderr
     assert not out.exists() and not partial.exists()
@@ -291,7 +291,7 @@ def test_ctrl_c_stops_any_phase_at_once(tmp_path, delay):
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, "-m", "racbench.cli", "build", str(recipe_file),
                              "--out", str(out), "--workers", "2", "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)
     time.sleep(delay)
     os.killpg(proc.pid, signal.SIGINT)  # on a fast machine the build may be done by now
@@ -300,7 +300,7 @@ def test_ctrl_c_stops_any_phase_at_once(tmp_path, delay):
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         raise AssertionError("the build did not stop after Ctrl-C")
-    stderr = proc.stderr.read().decode()
+    stderr = proc.communicate()[1].decode()
     assert "Traceback" not in stderr
     partial = tmp_path / ".out.partial"
     if out.exists():

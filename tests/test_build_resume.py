@@ -250,13 +250,13 @@ def test_probing_refuses_a_config_before_any_row_is_written(tmp_path, domain, ro
     partial = tmp_path / ".out.partial"
     proc = subprocess.Popen([sys.executable, "-m", "racbench.cli", "build", "probed.yaml",
                              "--out", "out", "--workers", "2", "--quiet"], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     written = set()
     while proc.poll() is None:
         if partial.is_dir():  # a config's folder, or its folder being written
             written |= {p.name for p in partial.iterdir() if not p.name.startswith(".")}
         time.sleep(0.01)
-    stderr = proc.stderr.read()
+    stderr = proc.communicate()[1]
     assert proc.returncode == 2, stderr
     assert f"Error: {said}" in stderr, stderr
     assert written <= {"build.json"}, f"written before the refusal: {written}"

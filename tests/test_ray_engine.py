@@ -147,13 +147,15 @@ def test_an_interrupted_ray_build_resumes_to_the_local_bytes(ray_address, tmp_pa
     partial = tmp_path / ".resumed.partial"
     command = [sys.executable, "-m", "racbench.cli", "build", str(recipe_file), "--out",
                str(out), "--quiet", "--engine", "ray", "--address", ray_address]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + 120
     while time.time() < deadline and not list(partial.glob(".state/*.stats.json")):
         time.sleep(0.02)
     assert proc.poll() is None, "the build ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
-    assert proc.wait(timeout=60) == 130
+    code = proc.wait(timeout=60)
+    stderr = proc.communicate()[1].decode()
+    assert code == 130, stderr
     assert not out.exists()
     assert (partial / "first").is_dir() and not (partial / "slow").exists()
     # resumed through the API on the module's instance, whose workers are started (a

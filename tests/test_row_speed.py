@@ -203,7 +203,7 @@ def test_two_writers_of_one_kept_space_never_leave_a_torn_file(tmp_path):
                                  SPACE_WRITER, str(path), str(k)], stdout=subprocess.PIPE,
                                 text=True) for k in (1, 2)]
     torn, reads = _torn_reads(path, values, lambda: any(w.poll() is None for w in writers))
-    assert [writer.stdout.read().split() for writer in writers] == [["1"], ["1"]]
+    assert [writer.communicate()[0].split() for writer in writers] == [["1"], ["1"]]
     assert reads and not torn, f"{torn} of {reads} reads torn"
     assert pickle.loads(path.read_bytes()) in values
     assert [p.name for p in tmp_path.iterdir()] == ["space.pickle"]
