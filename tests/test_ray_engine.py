@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -55,13 +56,15 @@ def cli(*args, check=True, **kw):
 def cli_in_process(*args):
     """The command through click's runner, without a Python start and its imports (about
     1.5 CPU-s): for refusals made before Ray is asked anything, where the test of a
-    cluster that is not there shows a real CLI process refusing."""
+    cluster that is not there shows a real CLI process refusing, and for builds on the
+    module's Ray instance (ray_cli_build). An exception the CLI let through fails here."""
     from click.testing import CliRunner
 
     from racbench.cli import main
 
     result = CliRunner().invoke(main, [str(a) for a in args])
-    assert isinstance(result.exception, SystemExit), result.exception
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        result.exception)
     return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
 
 
@@ -85,9 +88,16 @@ IDLE_WORKERS_KEPT_MS = 600_000
 
 
 @pytest.fixture(scope="module")
-def ray_address():
+def kill_order(tmp_path_factory):
+    """The file that tells the module's Ray workers to kill themselves (killer_hook)."""
+    return tmp_path_factory.mktemp("ray_killer") / "order"
+
+
+@pytest.fixture(scope="module")
+def ray_address(kill_order):
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
              configure_logging=False,
+             runtime_env={"worker_process_setup_hook": killer_hook(str(kill_order))},
              _system_config={"idle_worker_killing_time_threshold_ms": IDLE_WORKERS_KEPT_MS})
     try:
         yield ray.get_runtime_context().gcs_address
@@ -289,70 +299,72 @@ def test_without_ray_installed_the_message_names_the_extra(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
-# The CLI joining the module's Ray instance as a job of its own whose Ray workers kill
-# themselves (as the OS kills a process out of memory) when a job `where` (`rows`: the
-# making of a row, or a preparing round's job: warm_job, probe_job, settle_job) is for
-# config `second`: once (`once`: a marker file says it was done) or every time
-# (`always`); or (`record`) that write each second-round probe share they are given to
-# the marker file. RAY_KILLER_RETRIES, when set, is the build's Ray retries
-# (ray_engine.TASK_RETRIES) in its place: each try of a task killed every time costs a
-# new worker process. Test-only: nothing of it is in racbench.
-RAY_KILLER = """
-import os, sys
-import ray
-address, marker, mode, where = sys.argv[1:5]
+# The module's Ray workers run this hook as they start (test-only: nothing of it is in
+# racbench). While the file `order` reads "MODE WHERE MARKER", a worker kills itself (as
+# the OS kills a process out of memory) when a job WHERE (`rows`: the making of a row, or
+# `probe_job`, a preparing round's) is for config `second`: once (MODE `once`: the
+# MARKER file says it was done) or every time (`always`); or (`record`) it writes each
+# second-round probe share it is given to MARKER. Without the file, the jobs run as
+# shipped. The builds it kills run in this process, in the module's Ray job, whose
+# workers are started: a CLI process joining as a job of its own would start its own
+# (a Python importing Ray and racbench each) besides those a killed worker costs.
+def killer_hook(order: str):
+    def setup():
+        import os
 
-def setup():
-    from racbench.export import jobs, remote_prepare
+        from racbench.export import jobs
 
-    def kill(name):
-        if name == "second" and mode != "record":
+        def kill(where, name):
             try:
-                os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
-            except FileExistsError:
-                if mode == "always":
+                with open(order) as f:
+                    mode, at, marker = f.read().split()
+            except FileNotFoundError:
+                return None, None
+            if at != where:
+                return None, None
+            if name == "second" and mode != "record":
+                try:
+                    os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
+                except FileExistsError:
+                    if mode == "always":
+                        os.kill(os.getpid(), 9)
+                else:
                     os.kill(os.getpid(), 9)
-            else:
-                os.kill(os.getpid(), 9)
+            return mode, marker
 
-    if where == "rows":
-        generator = jobs.generator
-        def killing(name):
-            kill(name)
+        generator, probe_job = jobs.generator, jobs.probe_job
+
+        def killing_generator(name):
+            kill("rows", name)
             return generator(name)
-        jobs.generator = killing
-        return
-    module = remote_prepare if where == "settle_job" else jobs
-    job = getattr(module, where)
-    def killing(args):
-        kill({"warm_job": lambda: args[2], "settle_job": lambda: args[0].name}.get(
-            where, lambda: args[0])())
-        if mode == "record" and args[4] is not None and args[4][0] == "weighted":
-            with open(marker, "a") as f:
-                f.write(f"{args[0]} {args[4][1]} {args[4][2]}\\n")
-        return job(args)
-    setattr(module, where, killing)
 
-if "RAY_KILLER_RETRIES" in os.environ:
-    from racbench.export import ray_engine
-    ray_engine.TASK_RETRIES = int(os.environ["RAY_KILLER_RETRIES"])
-ray.init(address=address, log_to_driver=False, configure_logging=False,
-         runtime_env={"worker_process_setup_hook": setup})
-sys.argv = ["racbench", *sys.argv[5:], "--engine", "ray", "--quiet"]
-from racbench.cli import main
-main()
-"""
+        def killing_probe_job(args):
+            mode, marker = kill("probe_job", args[0])
+            if mode == "record" and args[4] is not None and args[4][0] == "weighted":
+                with open(marker, "a") as f:
+                    f.write(f"{args[0]} {args[4][1]} {args[4][2]}\n")
+            return probe_job(args)
+
+        jobs.generator, jobs.probe_job = killing_generator, killing_probe_job
+
+    return setup
 
 
-def hooked_build(ray_address, tmp_path, recipe_file, out, marker, mode, where="rows",
-                 *options, retries=None):
-    env = dict(os.environ)
-    if retries is not None:
-        env["RAY_KILLER_RETRIES"] = str(retries)
-    return subprocess.run([sys.executable, "-c", RAY_KILLER, ray_address,
-                           str(tmp_path / marker), mode, where, "build", str(recipe_file),
-                           "--out", str(tmp_path / out), *options], capture_output=True,
-                          text=True, timeout=300, env=env)
+@contextmanager
+def killing(kill_order, marker, mode, where="rows"):
+    """The module's Ray workers told to kill themselves (see killer_hook) until the
+    block ends, whatever it raises."""
+    kill_order.write_text(f"{mode} {where} {marker}")
+    try:
+        yield
+    finally:
+        kill_order.unlink()
+
+
+def ray_cli_build(ray_address, recipe_file, out, *options):
+    """The CLI's build in this process (click's runner), on the module's Ray instance."""
+    return cli_in_process("build", recipe_file, "--out", out, *options, "--engine", "ray",
+                          "--address", ray_address, "--quiet")
 
 
 TWO_CONFIGS = """
@@ -371,7 +383,7 @@ configs:
 
 
 def test_a_ray_worker_killed_is_retried_and_a_build_past_retries_stops_naming_its_config(
-        ray_address, tmp_path):
+        ray_address, kill_order, tmp_path, monkeypatch):
     """A Ray task whose worker is killed runs again (Ray's retries, as shipped) and the
     build's bytes are the local build's; a task killed every time stops the build with
     exit 75 and one message naming its config, keeping the finished one, and the rerun
@@ -383,11 +395,10 @@ def test_a_ray_worker_killed_is_retried_and_a_build_past_retries_stops_naming_it
     reference = tmp_path / "reference"
     racbench.build(load_recipe(str(recipe_file)), reference, workers=1, progress=False)
 
-    def build(out, marker, mode, retries=None):
-        return hooked_build(ray_address, tmp_path, recipe_file, out, marker, mode,
-                            retries=retries)
-
-    stopped = build("out", "always.marker", "always", retries=1)
+    out = tmp_path / "out"
+    with killing(kill_order, tmp_path / "always.marker", "always"), monkeypatch.context() as m:
+        m.setattr(ray_engine, "TASK_RETRIES", 1)
+        stopped = ray_cli_build(ray_address, recipe_file, out)
     assert stopped.returncode == 75, stopped.stderr
     assert "a Ray worker was lost and Ray's retries ran out" in stopped.stderr
     assert "while building config 'second'" in stopped.stderr, stopped.stderr
@@ -395,10 +406,11 @@ def test_a_ray_worker_killed_is_retried_and_a_build_past_retries_stops_naming_it
     assert "Traceback" not in stopped.stderr
     partial = tmp_path / ".out.partial"
     assert sorted(p.name for p in partial.iterdir()) == [".state", "build.json", "first"]
-    resumed = build("out", "once.marker", "once")  # shipped retries: killed once, run again
+    with killing(kill_order, tmp_path / "once.marker", "once"):  # shipped retries: killed
+        resumed = ray_cli_build(ray_address, recipe_file, out)  # once, run again
     assert resumed.returncode == 0, resumed.stderr
     assert (tmp_path / "once.marker").exists(), "a worker was killed"
-    assert folder_bytes(tmp_path / "out") == folder_bytes(reference)
+    assert folder_bytes(out) == folder_bytes(reference)
 
 
 PREPARED_LAST = """
@@ -419,7 +431,7 @@ configs:
 
 
 def test_a_ray_worker_lost_while_preparing_names_the_configs_and_a_rerun_probes_only_them(
-        ray_address, tmp_path):
+        ray_address, kill_order, tmp_path, monkeypatch):
     """A worker lost for good (Ray's retries spent) in a preparing round (here the
     probes; the worlds made ahead and the joins with their checks go through the same
     batches) stops the build with exit 75 and a message naming the config it was
@@ -434,8 +446,10 @@ def test_a_ray_worker_lost_while_preparing_names_the_configs_and_a_rerun_probes_
     racbench.build(load_recipe(str(recipe_file)), reference, workers=1, progress=False)
     partial = tmp_path / ".out.partial"
     for where in ("probe_job",):  # each round costs a build whose worker dies twice a batch
-        stopped = hooked_build(ray_address, tmp_path, recipe_file, "out", f"{where}.marker",
-                               "always", where, retries=1)
+        with killing(kill_order, tmp_path / f"{where}.marker", "always", where), \
+                monkeypatch.context() as m:
+            m.setattr(ray_engine, "TASK_RETRIES", 1)
+            stopped = ray_cli_build(ray_address, recipe_file, tmp_path / "out")
         assert stopped.returncode == 75, (where, stopped.stderr)
         assert "a Ray worker was lost and Ray's retries ran out" in stopped.stderr
         assert "while preparing config 'second':" in stopped.stderr, (where, stopped.stderr)
@@ -454,15 +468,17 @@ def test_a_ray_worker_lost_while_preparing_names_the_configs_and_a_rerun_probes_
 WEIGHTED = "household_landmarks_mc"  # weighted options: seven worlds surveyed further
 
 
-def test_a_ray_builds_second_probe_round_runs_as_jobs_of_its_own(ray_address, tmp_path):
+def test_a_ray_builds_second_probe_round_runs_as_jobs_of_its_own(ray_address, kill_order,
+                                                                 tmp_path):
     """A config without option sets surveys some worlds further once its first probe
     round shows it: on Ray as on this machine, as probe jobs of their own (one config's
     slow surveys then spread over the workers), not inside its join; the same bytes."""
     reference = tmp_path / "reference"
     racbench.build(load_recipe("acp").select(WEIGHTED), reference, scale=SCALE, workers=1,
                    progress=False)
-    built = hooked_build(ray_address, tmp_path, "acp", "out", "weighted.log", "record",
-                         "probe_job", "--configs", WEIGHTED, "--scale", str(SCALE))
+    with killing(kill_order, tmp_path / "weighted.log", "record", "probe_job"):
+        built = ray_cli_build(ray_address, "acp", tmp_path / "out", "--configs", WEIGHTED,
+                              "--scale", SCALE)
     assert built.returncode == 0, built.stderr
     shares = (tmp_path / "weighted.log").read_text().splitlines()
     assert len(shares) == 7 and all(line.startswith(f"{WEIGHTED} ") for line in shares), shares
