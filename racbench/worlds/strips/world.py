@@ -393,6 +393,12 @@ class StripsWorld(World):
         seen = {state}
         frontier = [state]
         for depth in range(1, max_depth + 1):
+            if depth == max_depth and not self.explicit:
+                # the last layer: whether an action takes a state of the frontier to
+                # `cond`, trying only those that change it (its states' moves unlisted)
+                found = self.task.reached_in_one(frontier, cond)
+                if found is not None:
+                    return depth if found else None
             nxt = []
             for s in frontier:
                 for t in succ(s)[1]:
