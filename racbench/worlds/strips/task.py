@@ -452,6 +452,21 @@ class GroundTask:
         found.sort()
         return found
 
+    @property
+    def plain(self) -> bool:
+        """Are successors `(state & keep_masks[k]) | add_masks[k]` for the actions k
+        `applicable` lists (no conditional effects, no axioms)?"""
+        return not self._conditional
+
+    @property
+    def keep_masks(self) -> list[int]:
+        """Each action's atoms kept by it (the complement of its delete list)."""
+        return self._keep
+
+    @property
+    def add_masks(self) -> list[int]:
+        return self._add
+
     def successors(self, state: int) -> list[tuple[int, int]]:
         """(action, next state) pairs, memoised: searches revisit the same states."""
         succ = self._succ_memo.get(state)
