@@ -608,3 +608,35 @@ def test_states_kept_per_state_read_as_computed_afresh():
         first[0].append("changed")
         first.append(["changed"])
         assert world.state_atoms(sid) == fresh
+
+
+@pytest.mark.parametrize("domain", ["logistics", "ferry"])
+def test_nearby_distances_of_implicit_worlds_are_the_enumerated_worlds(domain):
+    """`nearby_distance`'s last layer on an implicit world tries only the actions that
+    change the goal's atoms (`GroundTask.reached_in_one`): the same distances as the
+    enumerated world's search, within every depth, and the deepest layer's states get
+    no successor lists (the search from a state one layer deep lists that state's only)."""
+    from racbench.worlds.strips.shipped import shipped_files
+    from racbench.worlds.strips.task import Condition
+    import random
+
+    domain_file, (problem,) = shipped_files(domain, ["p05"])
+    explicit = world_for(domain_file, problem)
+    implicit = ImplicitWorld(explicit.domain, explicit.domain_text, explicit.problem, "p05")
+    task = implicit.task
+    rng = random.Random(5)
+    found = set()
+    for trial in range(300):
+        sid = rng.randrange(explicit.n_states)
+        start, other = explicit.bits(sid), explicit.bits(rng.randrange(explicit.n_states))
+        atoms = list(iter_bits(start ^ other)) or [0]
+        cond = Condition.of((a, bool(other >> a & 1))
+                            for a in rng.sample(atoms, min(len(atoms), 1 + trial % 2)))
+        depth = rng.randrange(5)
+        task._succ_memo.clear()
+        d = implicit.nearby_distance(start, cond, depth)
+        assert d == explicit.nearby_distance(sid, cond, depth)
+        if depth == 1 and d is None:  # one layer: the state's moves never listed
+            assert not task._succ_memo
+        found.add(d)
+    assert {None, 1, 2, 3} <= found  # (never 0: every goal differs from its state)

@@ -339,3 +339,19 @@ def test_trac_planning_rows_draw_their_goals_once(config):
         planning.goals_between = real
     assert not [g for g in drawn if g is None]
     assert len(drawn) <= 2.2 * rows, len(drawn) / rows
+
+
+def test_needed_literals_of_a_holding_are_those_listed():
+    """`_needed` reads the literals a second goal literal may be off a `_Holding`'s bits:
+    the same list, in the same order, as going through it item by item (so the same
+    pick from the same random numbers)."""
+    from racbench.tasks.queries import _Holding, _needed, _without
+
+    rng = random.Random(2)
+    for _ in range(300):
+        n = rng.randrange(1, 140)
+        holding = _Holding(rng.getrandbits(n), n)
+        need = rng.getrandbits(n + 8) * rng.choice((1, -1))
+        first = holding[rng.randrange(n)]
+        for literals in (holding, _without(holding, first), _without(holding, (n + 3, True))):
+            assert _needed(literals, need) == [y for y in literals if need >> y[0] & 1]

@@ -7,6 +7,8 @@ on which worker made it; blake2b of the identifying fields gives both.
 from __future__ import annotations
 
 import hashlib
+import random
+from _random import Random as _CRandom
 
 
 def derive_seed(*fields: object) -> int:
@@ -37,3 +39,17 @@ class SeedsAfter:
 
     def __reduce__(self):
         return SeedsAfter, self.fields
+
+
+_new_random, _seed_random = random.Random.__new__, _CRandom.seed
+
+
+def seeded_random(seed: int) -> random.Random:
+    """`random.Random(seed)` for an int `seed`: the same stream (the same Mersenne
+    Twister state), seeded by the C type's `seed` straight away, without random.py's
+    `__init__` and `seed`, which only check for a str or bytes seed before calling it:
+    a row makes its own stream, so a build makes one per row."""
+    rng = _new_random(random.Random)
+    _seed_random(rng, seed)
+    rng.gauss_next = None
+    return rng

@@ -182,13 +182,25 @@ def goals_between(world, rng: random.Random, start_bits: int, end_bits: int, siz
         need = avoid.differing(end_bits, first)
         if not changed_bits >> atom & 1:
             need &= changed_bits
-        rest = [y for y in _without(choices[1], first) if need >> y[0] & 1]
+        rest = _needed(_without(choices[1], first), need)
         if rest:
             goal = [first, pick(rng, rest)]
             if kind is None:
                 shuffle(rng, goal)
             return tuple(goal)
     return None
+
+
+def _needed(literals, need: int) -> list[Literal]:
+    """`[y for y in literals if need >> y[0] & 1]`: for a `_Holding` (every atom as it
+    is at a walk's end, a hundred and more on ten blocks), read off the bits of the
+    atoms it holds that `need` names, in atom order, rather than item by item."""
+    if type(literals) is not _Holding:
+        return [y for y in literals if need >> y[0] & 1]
+    bits, mask = literals.bits, need & ((1 << literals.n) - 1)
+    if literals.skip is not None:
+        mask &= ~(1 << literals.skip)
+    return [(atom, bool(bits >> atom & 1)) for atom in iter_bits(mask)]
 
 
 def _exact_goal_of_kind(world, rng: random.Random, start_bits: int, end_bits: int,

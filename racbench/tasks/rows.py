@@ -30,7 +30,7 @@ from racbench.errors import GenerationError, ProbeRefusal
 from racbench.splits.dedup import canonical_json, object_json, symbolic_and_key
 from racbench.splits.draws import sample, shuffle
 from racbench.splits.names import POOLS, name_pool
-from racbench.splits.seeding import SeedsAfter, derive_seed
+from racbench.splits.seeding import SeedsAfter, derive_seed, seeded_random
 from racbench.splits.strata import Stratum, stratum_digits, stratum_for
 from racbench.tasks import FAMILIES
 from racbench.tasks.balance import (SURVEY_DRAWS, Cells, Survey, survey_cells, survey_limit,
@@ -537,7 +537,7 @@ class ConfigRows:
         if seeds is None:
             seeds = self._row_seeds[split] = SeedsAfter(self.seed, self.name, split)
         seed = seeds(index, attempt)  # derive_seed(self.seed, self.name, split, index, attempt)
-        rng = random.Random(seed)
+        rng = seeded_random(seed)
         take_dropped()  # what earlier work in this process dropped is not this row's
         target = self.target_for(split, code)
         if target.form == "bool" and attempt >= CROWDED_AFTER:

@@ -26,6 +26,7 @@ _say = sayer("cli", ("search.j2",))
 
 
 SUCCESSOR_MEMO = 20_000  # states whose successor lists are kept
+CHANGERS_KEPT = 4096  # conditions whose changing actions are kept (`_changing`)
 TRUTH_WALK = 200  # steps of the walk that tells how often each atom is true
 
 
@@ -284,6 +285,9 @@ class GroundTask:
             self.init = axioms.close(self.init)
         self.goal = tuple(goal)
         self._succ_memo: dict[int, list[tuple[int, int]]] = {}
+        self._changers: dict[tuple[int, int], list] = {}  # `_changing`'s, per condition
+        self._adders: dict[int, list[int]] | None = None  # atom -> actions adding it
+        self._deleters: dict[int, list[int]] = {}  # atom -> actions deleting it
         self._build_successor_index()
 
     @property
@@ -448,6 +452,21 @@ class GroundTask:
         found.sort()
         return found
 
+    @property
+    def plain(self) -> bool:
+        """Are successors `(state & keep_masks[k]) | add_masks[k]` for the actions k
+        `applicable` lists (no conditional effects, no axioms)?"""
+        return not self._conditional
+
+    @property
+    def keep_masks(self) -> list[int]:
+        """Each action's atoms kept by it (the complement of its delete list)."""
+        return self._keep
+
+    @property
+    def add_masks(self) -> list[int]:
+        return self._add
+
     def successors(self, state: int) -> list[tuple[int, int]]:
         """(action, next state) pairs, memoised: searches revisit the same states."""
         succ = self._succ_memo.get(state)
@@ -463,6 +482,50 @@ class GroundTask:
             succ = self._succ_memo[state] = [(k, (state & keep[k]) | add[k])
                                              for k in self.applicable(state)]
         return succ
+
+    def reached_in_one(self, states: Iterable[int], cond: Condition) -> bool | None:
+        """Whether one action takes some state of `states`, none of which meets `cond`,
+        to one that does: only an action that adds one of its positive atoms or
+        deletes one of its negative ones can (a successor that meets it differs from
+        its state there), so only those are tried, not every applicable action (a
+        search's last layer: `successors` would list each state's moves, most of them
+        never needed again). None where successors are not plain STRIPS ones (ADL
+        alternatives, conditional effects, axioms): the caller lists them."""
+        if self._conditional or self._unconditional:
+            return None
+        pos, neg = cond.pos, cond.neg
+        for state in states:
+            for pre, pre_neg, keep, add in self._changing(pos, neg):
+                if state & pre == pre and not state & pre_neg:
+                    after = (state & keep) | add
+                    if after & pos == pos and not after & neg:
+                        return True
+        return False
+
+    def _changing(self, pos: int, neg: int) -> list[tuple[int, int, int, int]]:
+        """(pre, pre_neg, keep, add) of the actions adding an atom of `pos` or deleting
+        one of `neg`, kept per condition (a goal's walks ask again and again)."""
+        found = self._changers.get((pos, neg))
+        if found is None:
+            if self._adders is None:
+                self._adders = {}
+                for k, action in enumerate(self.actions):
+                    for i in iter_bits(action.add):
+                        self._adders.setdefault(i, []).append(k)
+                    for i in iter_bits(action.delete):
+                        self._deleters.setdefault(i, []).append(k)
+            ks = set()
+            for i in iter_bits(pos):
+                ks.update(self._adders.get(i, ()))
+            for i in iter_bits(neg):
+                ks.update(self._deleters.get(i, ()))
+            actions = self.actions
+            if len(self._changers) >= CHANGERS_KEPT:
+                self._changers.clear()
+            found = self._changers[(pos, neg)] = [
+                (actions[k].pre, actions[k].pre_neg, self._keep[k], self._add[k])
+                for k in sorted(ks)]
+        return found
 
     def action_of(self, term: Sequence[str]) -> int:
         """Index of a ground action given as (name, arg, ...); KeyError if unknown."""

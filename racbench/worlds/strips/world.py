@@ -55,7 +55,7 @@ from racbench.worlds.strips.search import (SearchBudgetExceeded, StateSpace, ast
                                           relaxed_plan_heuristic,
                                           shortest_first_actions)
 from racbench.worlds.strips.shipped import blocks_problem, trac_domain_file
-from racbench.worlds.strips.task import Condition, GroundTask, iter_bits
+from racbench.worlds.strips.task import SUCCESSOR_MEMO, Condition, GroundTask, iter_bits
 from racbench.worlds.strips.towers import TowerStates
 
 _say = sayer("cli", ("pddl.j2",))  # its one refusal: a problem too large to enumerate
@@ -393,6 +393,12 @@ class StripsWorld(World):
         seen = {state}
         frontier = [state]
         for depth in range(1, max_depth + 1):
+            if depth == max_depth and not self.explicit:
+                # the last layer: whether an action takes a state of the frontier to
+                # `cond`, trying only those that change it (its states' moves unlisted)
+                found = self.task.reached_in_one(frontier, cond)
+                if found is not None:
+                    return depth if found else None
             nxt = []
             for s in frontier:
                 for t in succ(s)[1]:
@@ -976,6 +982,7 @@ class ImplicitWorld(StripsWorld):
         super().__init__(domain, domain_text, problem, label)
         self._towers = TowerStates(self.task, list(self.objects)) if towers else None
         self._explore_cache: dict[int, list[int]] = {}
+        self._succ_kept: dict[int, tuple[list[int], list[int]]] = {}  # `succ`'s lists
         self._admissible: dict = {}  # goal -> LM-cut, for searches past breadth-first's budget
         self._guides: dict = {}  # goal atoms -> FF's heuristic, its values kept (`_guide`)
         self._paths: dict = {}  # goal -> greedy paths to it (`_greedy_paths`)
@@ -1007,11 +1014,30 @@ class ImplicitWorld(StripsWorld):
         return state
 
     def succ(self, state: int) -> tuple[list[int], list[int]]:
-        pairs = self.task.successors(state)
-        return [k for k, _ in pairs], [n for _, n in pairs]
+        """(actions, next states) of `state`, by action index, kept for SUCCESSOR_MEMO
+        states (read them, never change them): walks, layers and searches ask for the
+        lists of the same states again and again, which were split anew from the task's
+        (action, next state) pairs each time; a plain STRIPS task's are made straight
+        from its applicable actions, without the pairs."""
+        kept = self._succ_kept
+        found = kept.get(state)
+        if found is None:
+            task = self.task
+            if task.plain:
+                acts = task.applicable(state)
+                keep, add = task.keep_masks, task.add_masks
+                found = (acts, [(state & keep[k]) | add[k] for k in acts])
+            else:
+                pairs = task.successors(state)
+                found = ([k for k, _ in pairs], [n for _, n in pairs])
+            if len(kept) >= SUCCESSOR_MEMO:
+                kept.clear()
+            kept[state] = found
+        return found
 
     def moves(self, state: int) -> list[tuple[int, int, int]]:
-        return [(k, n, n) for k, n in self.task.successors(state)]  # a state is its bits
+        acts, dsts = self.succ(state)
+        return list(zip(acts, dsts, dsts))  # a state is its bits
 
     def step(self, state: int, action: int) -> int | None:
         a = self.task.actions[action]
