@@ -272,3 +272,49 @@ def test_probing_refuses_a_config_before_any_row_is_written(tmp_path, domain, ro
     racbench("build", "probed.yaml", "--out", "clean", "--quiet", cwd=tmp_path
              ).check_returncode()
     assert folder_bytes(tmp_path / "out") == folder_bytes(tmp_path / "clean")
+
+
+# the run probed first (`fine`, `refused`: one domain) is not the run built first, so
+# its configs are checked by the build's workers, a config a job; `slow` is not probed
+CHECKED_BY_WORKERS = """
+name: checked
+seed: 3
+configs:
+  - name: slow
+    task: goal_recognition
+    objects: 10
+    length: [1, 2]
+    splits: {{test: 800}}
+  - name: fine
+    family: executability
+    domain_file: switch.pddl
+    problems: {{test: [two.pddl]}}
+    length: 1
+    splits: {{test: 10}}
+  - name: refused
+    family: executability
+    domain_file: switch.pddl
+    problems: {{test: [two.pddl]}}
+    length: 1
+    splits: {{test: {rows}}}
+"""
+
+
+def test_a_config_refused_by_the_workers_checks_is_named_and_its_probe_dropped(tmp_path):
+    """A run whose row makers are made again for its rows is checked by forked
+    workers: the refusal names its config as the driver's checks did, before any row,
+    and the probes of the run's other configs are kept for the rerun."""
+    from racbench.errors import InputError
+    from racbench.export.build import build
+    from racbench.suites.recipe import load_recipe
+
+    (tmp_path / "switch.pddl").write_text(SWITCH_DOMAIN)
+    (tmp_path / "two.pddl").write_text(SWITCH_PROBLEM)
+    recipe = tmp_path / "checked.yaml"
+    recipe.write_text(CHECKED_BY_WORKERS.format(rows=200))
+    with pytest.raises(InputError) as refused:
+        build(load_recipe(str(recipe)), tmp_path / "out", workers=2, progress=False)
+    assert ("config 'refused': the test split asks for 200 rows but its problems offer "
+            "at most 160") in str(refused.value)
+    state = tmp_path / ".out.partial" / ".state"
+    assert sorted(p.name.split(".")[0] for p in state.iterdir()) == ["fine"]

@@ -130,3 +130,61 @@ def test_sets_are_common_where_a_tenth_of_first_pairs_is_in_one():
         assert survey.some_sets == any(members), (label, b)
         seen.add((survey.has_sets, survey.some_sets))
     assert seen == {(False, False), (False, True), (True, True)}, seen
+
+
+def _members_one_by_one(survey, budget: int) -> list[int] | None:
+    """`_set_members` as it was first written: every subject from a position on looked
+    at one by one, a unit of `budget` each, every set noted alone; None once spent."""
+    subjects = sorted(survey.seen_both().values())
+    right_in = {s: sum(1 << d for d, here in enumerate(survey.right) if s in here)
+                for s in subjects}
+    members, left = [0] * len(survey.keys), [budget]
+
+    def extend(start, chosen, open_draws, wrong_in_all):
+        if len(chosen) == 4:
+            for s, here in zip(chosen, open_draws):
+                members[s] |= here
+            return False
+        for k in range(start, len(subjects)):
+            left[0] -= 1
+            if left[0] < 0:
+                return None
+            s = subjects[k]
+            wrong = survey.wrong[s]
+            mine = right_in[s] & wrong_in_all
+            if mine and all(a & wrong for a in open_draws):
+                found = extend(k + 1, chosen + [s], [a & wrong for a in open_draws] + [mine],
+                               wrong_in_all & wrong)
+                if found is not False:
+                    return found
+        return False
+
+    return None if extend(0, [], [], -1) is None else members
+
+
+def test_set_members_end_where_the_budget_of_subjects_looked_at_ends(monkeypatch):
+    """Listing a first three's fourths together and charging the subjects that do not
+    fit in one go gives the same members, and runs out of budget (None) exactly where
+    looking at subjects one by one did, whatever the budget."""
+    from racbench.tasks import balance
+
+    ended = listed = 0
+    surveys = [survey for _, b, survey in _rule_surveys(6) if b == 200]
+    for budget in (7, 60, 400, 3_000, 20_000):
+        monkeypatch.setattr(balance, "ANY_SET_BUDGET", budget)
+        for survey in surveys:
+            want = _members_one_by_one(survey, budget)
+            assert _set_members(survey) == want, budget
+            ended, listed = ended + (want is None), listed + (want is not None and any(want))
+    assert ended and listed, (ended, listed)
+
+
+def test_a_pickled_survey_keeps_its_option_sets_members():
+    """A probe's surveys go to the build's driver and its row workers pickled: each
+    worked the members out again from the draws (a fifteenth of an acp build)."""
+    import pickle
+
+    for label, b, survey in _rule_surveys(3, trials=True):
+        listed = survey._listed()
+        again = pickle.loads(pickle.dumps(survey))
+        assert again._members == listed, (label, b)

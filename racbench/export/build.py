@@ -91,7 +91,7 @@ class ConfigStats:
 
 
 def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
-            probes: "ProbeCache | None" = None) -> tuple[dict, dict]:
+            probes: "ProbeCache | None" = None, keep: bool = True) -> tuple[dict, dict]:
     """Every config's row maker, after probing what its worlds can give (in parallel in
     `engine`), a check that the request can be met and a first row drawn from each
     split, before anything is written; and what makes each row maker elsewhere (see
@@ -101,7 +101,9 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
     and keeps those made here as soon as they are made. An engine whose workers are
     not forks of this process (Ray) does all this in its workers instead
     (remote_prepare.py): this process then loads no world, and the row makers it
-    returns are what it needs of them (remote_prepare.Checked)."""
+    returns are what it needs of them (remote_prepare.Checked). Without `keep`, a
+    forking engine's workers check the row makers, and none is returned (the caller
+    makes them again when it needs them)."""
     if not engine.forks:
         return prepare_in_workers(recipe, seed, engine, probes)
     _load_ahead(recipe, engine)
@@ -143,18 +145,60 @@ def prepare(recipe: Recipe, seed: int, engine, progress: bool = False,
         _join(recipe, seed, founds, cached, probes, failed)
         raise _named(error, failed) from None
     probed = _join(recipe, seed, founds, cached, probes)
-    gens, makers = {}, {}
-    for spec, result in zip(recipe.configs, probed):
-        try:
-            with _naming(spec.name):
-                gen = _checked(spec, seed, result)
-        except InputError:  # the config must change to pass: its probe is of no more use
-            if probes is not None:
-                probes.drop(spec.name)
-            raise
-        gens[spec.name] = gen
-        makers[spec.name] = (spec.task, seed, tuple(spec.splits), result)
-    return gens, makers
+    makers = {spec.name: (spec.task, seed, tuple(spec.splits), result)
+              for spec, result in zip(recipe.configs, probed)}
+    if keep or engine.workers <= 1 or len(recipe.configs) <= 1:
+        return {spec.name: _checked_or_dropped(recipe, seed, probed, probes, i)
+                for i, spec in enumerate(recipe.configs)}, makers
+    _check_in_workers(recipe, seed, probed, engine, probes)
+    return {}, makers
+
+
+def _checked_or_dropped(recipe: Recipe, seed: int, probed: list,
+                        probes: "ProbeCache | None", i: int):
+    """The row maker of the recipe's config `i`, checked (config_checks.checked); a
+    config refused has its probe dropped from `probes` (it must change to pass)."""
+    spec = recipe.configs[i]
+    try:
+        with _naming(spec.name):
+            return _checked(spec, seed, probed[i])
+    except InputError:  # the config must change to pass: its probe is of no more use
+        if probes is not None:
+            probes.drop(spec.name)
+        raise
+
+
+# while a run's configs are checked by forked workers: (recipe, seed, probe results)
+_CHECKING: list = []
+
+
+def _check_in_workers(recipe: Recipe, seed: int, probed: list, engine,
+                      probes: "ProbeCache | None") -> None:
+    """Each config's checks (config_checks.checked) made by forked workers, a config a
+    job, for a run whose row makers are not kept (made again for its rows, _remake):
+    the driver made each and let it go, one config after another, while the workers
+    waited. The refusal raised is the first in the recipe's order, as in the driver."""
+    _CHECKING[:] = (recipe, seed, probed)  # inherited by the workers forked next
+    done = 0
+    try:
+        with engine.pool() as pool:
+            for _ in pool.imap(_check_job, range(len(recipe.configs))):
+                done += 1
+    except InputError as exc:  # the config must change to pass: its probe is of no more use
+        spec = recipe.configs[done]
+        if probes is not None:
+            probes.drop(spec.name)
+        raise _named(exc, spec.name) from None
+    except WorkerDied as exc:
+        exc.config = recipe.configs[exc.job].name if exc.job is not None else None
+        raise
+    finally:
+        _CHECKING.clear()
+
+
+def _check_job(i: int) -> None:
+    recipe, seed, probed = _CHECKING
+    _checked(recipe.configs[i], seed, probed[i])
 
 
 def _load_ahead(recipe: Recipe, engine) -> None:
@@ -429,8 +473,9 @@ def _probe_all(recipe: Recipe, todo: set[str], seed: int, engine, progress: bool
         if run is None:
             plans.append((batch, None))
             continue
-        gens, makers = prepare(run, seed, engine, progress, probes)
-        if run is runs[0] or not engine.forks:  # nothing of a run is held here on Ray
+        keep = run is runs[0] or not engine.forks  # nothing of a run is held here on Ray
+        gens, makers = prepare(run, seed, engine, progress, probes, keep)
+        if keep:
             plans.append((batch, lambda gens=gens, makers=makers: (gens, makers)))
             continue
         del gens  # its worlds go now, not once the next run's are loaded

@@ -270,9 +270,10 @@ class Survey:
 
     def __getstate__(self) -> dict:
         """Pickled (to the build's driver, a probe cache) without what `option_set`
-        keeps: it is remade where rows are."""
-        return dict(self.__dict__, _starts=None, _likeness=None, _inverse=None,
-                    _members=None)
+        keeps and is cheap to remake where rows are; with the option sets' members
+        (`_listed`), which the probe worked out and which every process making rows
+        worked out again (a fifteenth of an acp build's CPU)."""
+        return dict(self.__dict__, _starts=None, _likeness=None, _inverse=None)
 
     def inverse_times(self) -> tuple[list[float], list[float]]:
         """1 / (times seen right) and 1 / (times seen wrong) per subject seen so (0.0
@@ -679,7 +680,7 @@ def any_option_set(survey: Survey) -> bool:
     wrong). Searched by subjects, not draws, without option_set's budget (True also once
     ANY_SET_BUDGET is spent: the trials then tell): a rule world's episode that offers
     no set spent a third of its survey failing OPTION_TRIALS trials."""
-    return _each_set(survey, lambda chosen, draws: True) is not False
+    return _each_set(survey, lambda chosen, draws, fourths: True) is not False
 
 
 def _set_members(survey: Survey) -> list[int] | None:
@@ -689,47 +690,86 @@ def _set_members(survey: Survey) -> list[int] | None:
     searched)."""
     members = [0] * len(survey.keys)
 
-    def note(chosen: list[int], draws: list[int]) -> bool:
-        for s, here in zip(chosen, draws):
+    def note(chosen: list[int], draws: list[int], fourths: list[tuple]) -> bool:
+        # a chosen subject's draws in the sets of all these fourths: its open draws
+        # where some fourth is wrong
+        either = 0
+        for s, here, wrong in fourths:
             members[s] |= here
-        return False  # on to the next set
+            either |= wrong
+        for s, here in zip(chosen, draws):
+            members[s] |= here & either
+        return False  # on to the next sets
 
     return None if _each_set(survey, note) is None else members
 
 
-def _each_set(survey: Survey, visit: Callable[[list[int], list[int]], bool]) -> bool | None:
+def _each_set(survey: Survey, visit: Callable[[list[int], list[int], list[tuple]], bool]
+              ) -> bool | None:
     """Every option set by its four subjects (each seen both right and wrong), given to
-    `visit` with, per subject, the draws where it is right and the other three wrong;
-    True once `visit` returns True, False when all are listed, None once ANY_SET_BUDGET
-    subjects have been looked at."""
+    `visit` a first three at a time: the three subjects, per subject the draws where
+    it is right and the other two wrong, and every fourth that makes a set with them as
+    (subject, the draws where it is right and the three wrong, the draws where it is
+    wrong); True once `visit` returns True, False when all are listed, None once
+    ANY_SET_BUDGET subjects have been looked at (the fourths given are then those
+    looked at before)."""
     subjects = sorted(survey.seen_both().values())
     right_in = dict.fromkeys(subjects, 0)
     for d, here in enumerate(survey.right):
         for s in here:
             if s in right_in:
                 right_in[s] |= 1 << d
-    wrong = survey.wrong
+    n = len(subjects)
+    right_at = [right_in[s] for s in subjects]
+    wrong_at = [survey.wrong[s] for s in subjects]
     budget = ANY_SET_BUDGET
+
+    def fits(start: int, end: int, open_draws: list[int], wrong_in_all: int) -> list[int]:
+        """The subjects from `start` to `end` (by position) that can join the chosen
+        ones: right in a draw where they are all wrong, and wrong in one of each one's
+        `open_draws`."""
+        ks = range(start, end)
+        if not open_draws:
+            return [k for k in ks if right_at[k] & wrong_in_all]
+        if len(open_draws) == 1:
+            a, = open_draws
+            return [k for k in ks if right_at[k] & wrong_in_all and wrong_at[k] & a]
+        if len(open_draws) == 2:
+            a, b = open_draws
+            return [k for k in ks if right_at[k] & wrong_in_all and wrong_at[k] & a
+                    and wrong_at[k] & b]
+        a, b, c = open_draws  # N_OPTIONS - 1 chosen
+        return [k for k in ks if right_at[k] & wrong_in_all and wrong_at[k] & a
+                and wrong_at[k] & b and wrong_at[k] & c]
 
     def extend(start: int, chosen: list[int], open_draws: list[int],
                wrong_in_all: int) -> bool | None:
         """`open_draws`: per chosen subject, its right draws where the others are all
-        wrong; `wrong_in_all`: the draws where every chosen subject is wrong."""
+        wrong; `wrong_in_all`: the draws where every chosen subject is wrong. Every
+        subject from `start` on is one looked at (the budget's unit), whether it fits
+        or not: those that do not are charged in one go, up to the next that does."""
         nonlocal budget
-        if len(chosen) == N_OPTIONS:
-            return bool(visit(chosen, open_draws))
-        for k in range(start, len(subjects)):
-            budget -= 1
+        if len(chosen) == N_OPTIONS - 1:  # the fourths, all at once
+            ks = fits(start, min(n, start + budget), open_draws, wrong_in_all)
+            if ks and visit(chosen, open_draws, [
+                    (subjects[k], right_at[k] & wrong_in_all, wrong_at[k]) for k in ks]):
+                return True
+            budget -= n - start
+            return None if budget < 0 else False
+        at = start
+        for k in fits(start, n, open_draws, wrong_in_all):
+            budget -= k + 1 - at
+            at = k + 1
             if budget < 0:
                 return None
-            s = subjects[k]
-            mine = right_in[s] & wrong_in_all
-            if mine and all(a & wrong[s] for a in open_draws):
-                found = extend(k + 1, chosen + [s], [a & wrong[s] for a in open_draws] + [mine],
-                               wrong_in_all & wrong[s])
-                if found is not False:
-                    return found
-        return False
+            wrong = wrong_at[k]
+            found = extend(k + 1, chosen + [subjects[k]],
+                           [a & wrong for a in open_draws] + [right_at[k] & wrong_in_all],
+                           wrong_in_all & wrong)
+            if found is not False:
+                return found
+        budget -= n - at
+        return None if budget < 0 else False
 
     return extend(0, [], [], -1)  # -1: every draw, as a bitset
 
