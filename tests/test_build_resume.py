@@ -110,6 +110,30 @@ def test_a_config_refused_late_keeps_what_was_finished_and_the_rerun_builds_the_
     assert folder_bytes(out) == clean
 
 
+def test_a_config_whose_statistics_were_cut_short_is_built_again(tmp_path, recipe, clean):
+    """A Ctrl-C while a config's statistics (which mark it finished) were being written
+    once left them empty, and the rerun stopped on a JSONDecodeError's traceback (seen
+    in test_ray_engine's interrupted build). They are now written whole or not at all;
+    statistics that do not read back, or a temporary file left mid-write, make the
+    config one to build again."""
+    out, partial = tmp_path / "out", tmp_path / ".out.partial"
+    refused = racbench("build", recipe(switch_rows=40), "--out", out, "--workers", 2, "--quiet",
+                       cwd=tmp_path)
+    assert "2 of 3 configs are finished and kept" in refused.stderr, refused.stderr
+    state = partial / ".state"
+    assert sorted(p.name for p in state.iterdir() if "stats" in p.name) == [
+        "first.stats.json", "second.stats.json"]  # nothing left mid-write
+    (state / "second.stats.json").write_text("")
+    (state / "second.stats.json.tmp").write_text('{"name": "sec')
+    fixed = racbench("build", recipe(switch_rows=10), "--out", out, "--workers", 2, "--quiet",
+                     cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stderr
+    assert "1 of 3 configs already finished and kept" in fixed.stderr, fixed.stderr
+    assert "building 2: second, switch\n" in fixed.stderr, fixed.stderr
+    assert "Traceback" not in fixed.stderr
+    assert folder_bytes(out) == clean
+
+
 def test_a_rerun_of_an_edited_recipe_rebuilds_the_edited_config_too(tmp_path, recipe):
     """A finished config whose entry changed since is built again; the others are kept."""
     out, partial = tmp_path / "out", tmp_path / ".out.partial"

@@ -45,7 +45,7 @@ from racbench.export.card import config_reads, write_card
 from racbench.export.folder import (MANIFEST, check_out, check_partial, make_parents,
                                     partial_path, remove_empty)
 from racbench.export.resume import (STATE, ProbeCache, changed_configs, keep_finished,
-                                    kept_configs, record_fingerprint, state_file)
+                                    kept_configs, state_file, write_state)
 from racbench.export.remote_prepare import prepare_in_workers
 from racbench.export.local_shards import LocalShards
 from racbench.export.engines import LocalEngine, engine_session
@@ -531,7 +531,6 @@ def _finish_config(spec: ConfigSpec, gen, partial: Path, splits: dict[str, Split
     """Commit a config whose shards are all in `.<out>.partial/NAME.tmp`: its problem
     keys and fingerprint kept, the folder renamed into place, its statistics written
     last (they mark it finished)."""
-    done = state_file(partial, spec.name, "stats.json")
     work = partial / f"{spec.name}.tmp"
     summary = gen.summary()
     if summary["row_kind"] in ("bool", "mc", "open"):  # question rows: the lengths they have
@@ -540,12 +539,13 @@ def _finish_config(spec: ConfigSpec, gen, partial: Path, splits: dict[str, Split
         summary["lengths"] = sorted({int(k) for st in splits.values() for k in st.lengths})
     stats = ConfigStats(name=spec.name, description=spec.description, splits=splits,
                         redrawn_duplicates=redrawn, dropped_for_budget=dropped, **summary)
-    state_file(partial, spec.name, "keys.json").write_text(json.dumps(keys_by_split))
-    record_fingerprint(partial, spec.name, fingerprint)
+    write_state(partial, spec.name, "keys.json", json.dumps(keys_by_split))
+    write_state(partial, spec.name, "fingerprint", fingerprint)
     final = partial / spec.name
     shutil.rmtree(final, ignore_errors=True)
     os.replace(work, final)
-    done.write_text(json.dumps(asdict(stats), sort_keys=True))  # last: marks it finished
+    # last: marks it finished
+    write_state(partial, spec.name, "stats.json", json.dumps(asdict(stats), sort_keys=True))
     return stats
 
 

@@ -13,6 +13,7 @@ recipe, seed or scale leaks into the result.
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import shutil
@@ -28,6 +29,26 @@ def state_file(partial: Path, name: str, kind: str) -> Path:
     return partial / STATE / f"{name}.{kind}"
 
 
+def write_state(partial: Path, name: str, kind: str, text: str) -> None:
+    """A state file written whole or not at all (a temporary file renamed into place):
+    a Ctrl-C while NAME.stats.json was being written once left it empty, a config
+    finished in name whose statistics a rerun could not read."""
+    path = state_file(partial, name, kind)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, "utf-8")
+    os.replace(tmp, path)
+
+
+def _finished(partial: Path, name: str) -> bool:
+    """Whether a config's statistics, which mark it finished, are there and read back
+    (one damaged, by an earlier racbench or the disk, is a config to build again)."""
+    try:
+        json.loads(state_file(partial, name, "stats.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def kept_configs(partial: Path, fingerprints: dict[str, str]) -> set[str]:
     """The configs (of `fingerprints`: name -> fingerprint now) that an unfinished build
     in `partial` finished with the same fingerprint. Reads only."""
@@ -37,7 +58,7 @@ def kept_configs(partial: Path, fingerprints: dict[str, str]) -> set[str]:
             recorded = state_file(partial, name, "fingerprint").read_text("utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        if (recorded == fingerprint and state_file(partial, name, "stats.json").is_file()
+        if (recorded == fingerprint and _finished(partial, name)
                 and state_file(partial, name, "keys.json").is_file()
                 and (partial / name).is_dir()):
             kept.add(name)
@@ -47,8 +68,7 @@ def kept_configs(partial: Path, fingerprints: dict[str, str]) -> set[str]:
 def changed_configs(partial: Path, fingerprints: dict[str, str], kept: set[str]) -> list[str]:
     """The configs of `fingerprints` an unfinished build finished under another
     fingerprint (their recipe entry, a file they name or racbench changed since)."""
-    return [name for name in fingerprints if name not in kept
-            and state_file(partial, name, "stats.json").is_file()]
+    return [name for name in fingerprints if name not in kept and _finished(partial, name)]
 
 
 def keep_finished(partial: Path, kept: set[str], todo: dict[str, str]) -> None:
@@ -107,10 +127,6 @@ class ProbeCache:
                        and not p.name.endswith(".tmp"))
         except OSError:
             return 0
-
-
-def record_fingerprint(partial: Path, name: str, fingerprint: str) -> None:
-    state_file(partial, name, "fingerprint").write_text(fingerprint, "utf-8")
 
 
 def _remove(path: Path) -> None:
