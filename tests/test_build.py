@@ -14,6 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from racbench.checks.audit import probe_config
+from racbench.export.resume import finished_records
 
 SMALL_RECIPE = """
 name: small
@@ -169,7 +170,7 @@ def test_interrupted_build_resumes_to_identical_bytes(tmp_path):
                              "--out", str(out), "--workers", "2", "--quiet"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + 60
-    while time.time() < deadline and not (partial / ".state" / "second.stats.json").exists():
+    while time.time() < deadline and "second" not in finished_records(partial):
         time.sleep(0.02)
     assert proc.poll() is None, "the build ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)

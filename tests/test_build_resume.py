@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from racbench.export.resume import FINISHED, STATE, finished_records, record_finished
+
 SWITCH = Path(__file__).parent / "data" / "switch"
 SWITCH_DOMAIN = (SWITCH / "switch.pddl").read_text()
 SWITCH_PROBLEM = (SWITCH / "two.pddl").read_text()
@@ -113,18 +115,17 @@ def test_a_config_refused_late_keeps_what_was_finished_and_the_rerun_builds_the_
 def test_a_config_whose_statistics_were_cut_short_is_built_again(tmp_path, recipe, clean):
     """A Ctrl-C while a config's statistics (which mark it finished) were being written
     once left them empty, and the rerun stopped on a JSONDecodeError's traceback (seen
-    in test_ray_engine's interrupted build). They are now written whole or not at all;
-    statistics that do not read back, or a temporary file left mid-write, make the
-    config one to build again."""
+    in test_ray_engine's interrupted build). A config's line in the log of finished
+    configs that was cut short makes the config one to build again."""
     out, partial = tmp_path / "out", tmp_path / ".out.partial"
     refused = racbench("build", recipe(switch_rows=40), "--out", out, "--workers", 2, "--quiet",
                        cwd=tmp_path)
     assert "2 of 3 configs are finished and kept" in refused.stderr, refused.stderr
-    state = partial / ".state"
-    assert sorted(p.name for p in state.iterdir() if "stats" in p.name) == [
-        "first.stats.json", "second.stats.json"]  # nothing left mid-write
-    (state / "second.stats.json").write_text("")
-    (state / "second.stats.json.tmp").write_text('{"name": "sec')
+    assert sorted(finished_records(partial)) == ["first", "second"]
+    log = partial / STATE / FINISHED
+    lines = log.read_text().split("\n")
+    at = next(i for i, line in enumerate(lines) if '"name": "second"' in line)
+    log.write_text("\n".join(lines[:at] + [lines[at][:len(lines[at]) // 2]]))
     fixed = racbench("build", recipe(switch_rows=10), "--out", out, "--workers", 2, "--quiet",
                      cwd=tmp_path)
     assert fixed.returncode == 0, fixed.stderr
@@ -132,6 +133,17 @@ def test_a_config_whose_statistics_were_cut_short_is_built_again(tmp_path, recip
     assert "building 2: second, switch\n" in fixed.stderr, fixed.stderr
     assert "Traceback" not in fixed.stderr
     assert folder_bytes(out) == clean
+
+
+def test_a_line_cut_short_in_the_log_leaves_the_next_config_finished(tmp_path):
+    """A line cut short has no end of line; the next config's line still reads back."""
+    (tmp_path / STATE).mkdir()
+    record_finished(tmp_path, "a", "fa", {"rows": 1}, {"test": ["k"]})
+    log = tmp_path / STATE / FINISHED
+    log.write_text(log.read_text()[:-9])  # a Ctrl-C while a's line was written
+    record_finished(tmp_path, "b", "fb", {"rows": 2}, {"test": ["k2"]})
+    assert finished_records(tmp_path) == {
+        "b": {"name": "b", "fingerprint": "fb", "stats": {"rows": 2}, "keys": {"test": ["k2"]}}}
 
 
 def test_a_rerun_of_an_edited_recipe_rebuilds_the_edited_config_too(tmp_path, recipe):

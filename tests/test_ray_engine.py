@@ -30,6 +30,7 @@ import ray  # noqa: E402
 import racbench  # noqa: E402
 from racbench.export import jobs, ray_engine  # noqa: E402
 from racbench.export.remote_prepare import BATCHES_PER_WORKER  # noqa: E402
+from racbench.export.resume import finished_records  # noqa: E402
 from racbench.suites.recipe import load_recipe  # noqa: E402
 from racbench.worlds.strips import limits  # noqa: E402
 from racbench.worlds.strips.world import load_domain_text  # noqa: E402
@@ -154,7 +155,7 @@ def test_an_interrupted_ray_build_resumes_to_the_local_bytes(ray_address, tmp_pa
                str(out), "--quiet", "--engine", "ray", "--address", ray_address]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + 120
-    while time.time() < deadline and not list(partial.glob(".state/*.stats.json")):
+    while time.time() < deadline and not finished_records(partial):
         time.sleep(0.02)
     assert proc.poll() is None, "the build ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)

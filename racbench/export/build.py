@@ -44,8 +44,8 @@ from racbench.suites.recipe import ConfigSpec, Recipe
 from racbench.export.card import config_reads, write_card
 from racbench.export.folder import (MANIFEST, check_out, check_partial, make_parents,
                                     partial_path, remove_empty)
-from racbench.export.resume import (STATE, ProbeCache, changed_configs, keep_finished,
-                                    kept_configs, state_file, write_state)
+from racbench.export.resume import (STATE, ProbeCache, changed_configs, finished_records,
+                                    keep_finished, kept_configs, record_finished)
 from racbench.export.remote_prepare import prepare_in_workers
 from racbench.export.local_shards import LocalShards
 from racbench.export.engines import LocalEngine, engine_session
@@ -397,7 +397,7 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
                 if not getattr(pool, "writes_shards", False):  # a fork pool, or none
                     pool = LocalShards(pool, workers)
                 stats += _build_in_workers(pool, batch, gens, partial, seed, workers, bar,
-                                           kept, fingerprints)
+                                           kept, fingerprints, probes)
             GENERATORS.clear()
             gens = makers = None
             # the next batch's worlds replace these
@@ -509,17 +509,13 @@ def _remake(run: Recipe, makers: dict) -> tuple[dict, dict]:
 def finished_configs(out: Path) -> int:
     """How many configs an unfinished build of `out` has finished and kept (what a rerun
     resumes from)."""
-    state = partial_path(Path(os.path.abspath(out))) / STATE
-    try:
-        return sum(1 for p in state.iterdir() if p.name.endswith(".stats.json"))
-    except OSError:
-        return 0
+    return len(finished_records(partial_path(Path(os.path.abspath(out)))))
 
 
-def _kept_config(spec: ConfigSpec, partial: Path, bar) -> ConfigStats:
-    """The statistics of a config kept from an earlier run, read back."""
-    data = json.loads(state_file(partial, spec.name, "stats.json").read_text())
-    # the file's keys are sorted: restore the recipe's split order, which the card keeps
+def _kept_config(spec: ConfigSpec, record: dict, bar) -> ConfigStats:
+    """The statistics of a config kept from an earlier run, from its record."""
+    data = dict(record["stats"])
+    # the record's keys are sorted: restore the recipe's split order, which the card keeps
     data["splits"] = {k: SplitStats(**data["splits"][k]) for k in spec.splits}
     bar.update(sum(s.rows for s in data["splits"].values()))
     return ConfigStats(**data)
@@ -527,10 +523,10 @@ def _kept_config(spec: ConfigSpec, partial: Path, bar) -> ConfigStats:
 
 def _finish_config(spec: ConfigSpec, gen, partial: Path, splits: dict[str, SplitStats],
                    keys_by_split: dict[str, list[str]], redrawn: int, dropped: int,
-                   fingerprint: str) -> ConfigStats:
-    """Commit a config whose shards are all in `.<out>.partial/NAME.tmp`: its problem
-    keys and fingerprint kept, the folder renamed into place, its statistics written
-    last (they mark it finished)."""
+                   fingerprint: str, probes: ProbeCache) -> ConfigStats:
+    """Commit a config whose shards are all in `.<out>.partial/NAME.tmp`: the folder
+    renamed into place, then its record (fingerprint, statistics, problem keys) logged,
+    which marks it finished; its probe, needed no more, goes."""
     work = partial / f"{spec.name}.tmp"
     summary = gen.summary()
     if summary["row_kind"] in ("bool", "mc", "open"):  # question rows: the lengths they have
@@ -539,18 +535,17 @@ def _finish_config(spec: ConfigSpec, gen, partial: Path, splits: dict[str, Split
         summary["lengths"] = sorted({int(k) for st in splits.values() for k in st.lengths})
     stats = ConfigStats(name=spec.name, description=spec.description, splits=splits,
                         redrawn_duplicates=redrawn, dropped_for_budget=dropped, **summary)
-    write_state(partial, spec.name, "keys.json", json.dumps(keys_by_split))
-    write_state(partial, spec.name, "fingerprint", fingerprint)
     final = partial / spec.name
     shutil.rmtree(final, ignore_errors=True)
     os.replace(work, final)
-    # last: marks it finished
-    write_state(partial, spec.name, "stats.json", json.dumps(asdict(stats), sort_keys=True))
+    record_finished(partial, spec.name, fingerprint, asdict(stats), keys_by_split)
+    probes.drop(spec.name)
     return stats
 
 
 def _build_in_workers(pool, batch: Recipe, gens: dict, partial: Path, seed: int,
-                      workers: int, bar, kept: set[str], fingerprints: dict) -> list:
+                      workers: int, bar, kept: set[str], fingerprints: dict,
+                      probes: ProbeCache) -> list:
     """The batch's configs built by a pool whose workers write the shards themselves
     (`pool.write_shards`, see jobs.write_shard: Ray's, or local_shards.LocalShards)
     into each config's `NAME.tmp` folder; this process plans the shards and commits
@@ -565,10 +560,11 @@ def _build_in_workers(pool, batch: Recipe, gens: dict, partial: Path, seed: int,
         planned[spec.name] = shard_jobs(spec.name, gens[spec.name], spec.splits, seed,
                                         workers, str(work))
     results = pool.write_shards([job for spec in todo for job in planned[spec.name]])
+    records = finished_records(partial) if kept & {spec.name for spec in batch.configs} else {}
     stats = []
     for spec in batch.configs:
         if spec.name in kept:
-            stats.append(_kept_config(spec, partial, bar))
+            stats.append(_kept_config(spec, records[spec.name], bar))
             continue
         splits: dict[str, SplitStats] = {}
         keys_by_split: dict[str, list[str]] = {}
@@ -593,7 +589,7 @@ def _build_in_workers(pool, batch: Recipe, gens: dict, partial: Path, seed: int,
         if missing:  # written by a worker on another machine, not in a shared folder
             raise EngineError(say("shards_elsewhere", folder=work, files=missing))
         stats.append(_finish_config(spec, gens[spec.name], partial, splits, keys_by_split,
-                                    redrawn, dropped, fingerprints[spec.name]))
+                                    redrawn, dropped, fingerprints[spec.name], probes))
     return stats
 
 
@@ -619,8 +615,8 @@ def _card_reads(args: tuple) -> tuple:
 
 def _cross_config_leaks(recipe: Recipe, partial: Path) -> int:
     """Problems of any train split that reappear in another config's validation/test."""
-    keys = {spec.name: json.loads(state_file(partial, spec.name, "keys.json").read_text())
-            for spec in recipe.configs}
+    records = finished_records(partial)
+    keys = {spec.name: records[spec.name]["keys"] for spec in recipe.configs}
     train = {k for per in keys.values() for k in per.get("train", [])}
     return sum(1 for name, per in keys.items() for split, ks in per.items()
                if split != "train" for k in ks if k in train)
