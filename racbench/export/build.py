@@ -56,7 +56,7 @@ from racbench.export.jobs import (GC_EVERY, GENERATORS, further_job, probe_job, 
                                   warm_job, warm_parts)
 from racbench.export.split_rows import SplitRows  # noqa: F401 (api.py imports it here)
 from racbench.text import sayer
-from racbench.worlds.strips.world import kept_spaces
+from racbench.worlds.strips.world import kept_spaces, kept_spaces_gone, let_kept_spaces_go
 
 _say = sayer("cli", ("generation.j2", "build.j2"))
 SPACES = "spaces"  # in a Ray build's state folder: the state spaces its workers share
@@ -387,17 +387,20 @@ def _build(recipe: Recipe, recipe_run: Recipe, out: Path, seed: int, scale: floa
     stats = []
     writing_card = False
     try:
-        for batch, plan in plans:
+        for i, (batch, plan) in enumerate(plans):
             gens, makers = plan() if plan is not None else ({}, {})
             GENERATORS.clear()
             if engine.forks:  # this process's row makers, for the workers it forks
                 GENERATORS.update(gens)
             workers = engine.workers
             with engine.pool(makers=makers, worlds=batch.configs[0].task.worlds_key) as pool:
+                if i == len(plans) - 1:  # no world is loaded again: the kept spaces go
+                    let_kept_spaces_go()  # while the rows are made (its workers forked)
                 if not getattr(pool, "writes_shards", False):  # a fork pool, or none
                     pool = LocalShards(pool, workers)
                 stats += _build_in_workers(pool, batch, gens, partial, seed, workers, bar,
                                            kept, fingerprints, probes)
+            kept_spaces_gone()  # before the card's pool forks
             GENERATORS.clear()
             gens = makers = None
             # the next batch's worlds replace these
