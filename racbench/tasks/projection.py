@@ -130,7 +130,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 
 def render(q, world, text, rng, form):
-    steps = [tuple(term(world, k)) for k in q.actions]
+    steps = [tuple(world.action_term(k)) for k in q.actions]
     literals = ([(tuple(l["atom"]), l["positive"]) for l in q.subject] if form == "bool"
                 else [])
     if text.style == "trac":
