@@ -63,7 +63,7 @@ def symbolic_and_key(symbolic: dict, answer: str = "answer", names=None) -> tupl
             longs += ((k, v),)
         else:
             own.append(m)
-    return "{" + ",".join(members) + "}", keyed(longs, "{" + ",".join(own) + "}")
+    return "{" + ",".join(members) + "}", key_of(longs, "{" + ",".join(own) + "}")
 
 
 def object_json(value: dict, given: dict[str, str] | None = None) -> str:
@@ -165,13 +165,13 @@ def problem_key(problem: dict) -> str:
     items = sorted(problem.items())
     longs = tuple((k, v) for k, v in items if isinstance(v, str) and len(v) >= LONG)
     own = {k: v for k, v in items if not (isinstance(v, str) and len(v) >= LONG)}
-    return keyed(longs, canonical_json(own))
+    return key_of(longs, canonical_json(own))
 
 
 _PREFIXES: dict[tuple, object] = {}  # long string members -> the hash state after them
 
 
-def keyed(longs: tuple, own: str) -> str:
+def key_of(longs: tuple, own: str) -> str:
     """The key of a problem: the hash of `longs` (its long string members, (key, value)
     in key order) as canonical JSON, kept, then of `own` (its other members' canonical
     JSON)."""

@@ -12,7 +12,7 @@ order), and a row fills in its names' JSON. The text is that of
 
 from __future__ import annotations
 
-from racbench.splits.dedup import LONG, Encoded, canonical_json, json_str, kept_json, keyed
+from racbench.splits.dedup import LONG, Encoded, canonical_json, json_str, kept_json, key_of
 from racbench.tasks.base import goal_json
 from racbench.worlds.strips.world import StripsWorld
 
@@ -91,7 +91,7 @@ def strips_symbolic_keyed(world, q, family: str, form: str, actions: bool,
         return None
     full.append(_SUBJECT + text)
     own.append(full[-1])
-    return "{" + ",".join(full) + "}", keyed(longs, "{" + ",".join(own) + "}")
+    return "{" + ",".join(full) + "}", key_of(longs, "{" + ",".join(own) + "}")
 
 
 _ACTIONS, _ANSWER, _GOAL, _OBJECTS, _OPTIONS, _STATE, _SUBJECT = (
