@@ -18,7 +18,7 @@ from __future__ import annotations
 from racbench.tasks.balance import Pool, sequence_pool
 from racbench.tasks.base import (Family, Question, Target, any_state, ask_first_failure,
                                  family_template, render_sequence_question, spoil,
-                                 state_clauses, term, walk, walk_through)
+                                 state_clauses, walk, walk_through)
 from racbench.tasks.scoring import score_numbers
 
 

@@ -20,7 +20,7 @@ from racbench.tasks.question import json_key
 from racbench.tasks.queries import QueryPool, sizes
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
                                  base_context, family_template, pddl_term, state_clauses,
-                                 term, walk_through)
+                                 walk_through)
 from racbench.tasks.scoring import score_literal_set
 from racbench.worlds.strips.task import iter_bits
 from racbench.worlds.strips.world import StripsWorld

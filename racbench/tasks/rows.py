@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 
 from racbench.version import __version__
 from racbench.errors import GenerationError, ProbeRefusal
-from racbench.splits.dedup import canonical_json, member_json, object_json, symbolic_and_key
+from racbench.splits.dedup import (canonical_json, json_str, member_json, object_json,
+                                   symbolic_and_key)
 from racbench.splits.draws import sample, shuffle
 from racbench.splits.names import POOLS, name_pool
 from racbench.splits.seeding import SeedsAfter, derive_seed, seeded_random
@@ -763,14 +764,15 @@ class ConfigRows:
         options, the problem file, the state and the number of states of an enumerated
         world, and what a plan length reaches (`plan_to_goal`); the members a world's
         rows share written once per world."""
-        kept = self.__dict__.setdefault("_meta_kept", {})
+        kept = self.__dict__.get("_meta_kept")
+        if kept is None:
+            kept = self._meta_kept = {}
         found = kept.get(id(world))
         if found is None or found[0] is not world:
-            shared = {"render": self._render_json(),
+            shared = {"render": json_str("render") + ":" + self._render_json(),
                       "problem_file": member_json("problem_file", world.label),
                       "optimal_plan_length_to": member_json("optimal_plan_length_to",
                                                             PROBLEM_GOAL)}
-            shared["render"] = member_json("render", None)[:-len("null")] + shared["render"]
             if world.explicit:
                 shared["n_states"] = member_json("n_states", world.n_states)
             found = kept[id(world)] = (world, shared, frozenset(shared) | {"state_id"})

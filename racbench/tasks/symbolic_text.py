@@ -119,12 +119,14 @@ def _head(world, family: str, form: str) -> tuple:
     strings as (key, value) in key order, `problem`)."""
     shared = {"domain": world.domain.name, "domain_pddl": world.domain_text,
               "family": family, "form": form}
+    name = world.problem.name
+    if not _STR.issuperset(map(type, (*shared.values(), name))):
+        return None  # never a row's: the general way then
     texts = [json_str(k) + ":" + json_str(v) for k, v in shared.items()]
     own = [t for t, v in zip(texts, shared.values()) if len(v) < LONG]
     longs = tuple((k, v) for k, v in shared.items() if len(v) >= LONG)
-    name = world.problem.name
     problem = json_str("problem") + ":" + json_str(name)
-    if len(name) >= LONG or not own:  # never a row's: the general way then
+    if len(name) >= LONG or not own:  # never a row's either
         return None
     return ",".join(texts), ",".join(own), longs, problem
 
