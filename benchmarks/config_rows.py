@@ -52,8 +52,6 @@ def main() -> None:
         recipe = recipe.scaled(args.scale)
     gc.set_threshold(GC_EVERY, *gc.get_threshold()[1:])
     stages = {} if args.stages else None
-    if stages is not None:
-        _time_symbolic(stages)
     print("| config | probe CPU s | rows per CPU-s | its rows | est. CPU s |"
           + (" " + " | ".join(f"{s} us" for s in STAGES) + " |" if args.stages else ""))
     print("|---|---:|---:|---:|---:|" + "---:|" * (len(STAGES) if args.stages else 0))
@@ -107,14 +105,9 @@ def _time_stages(made, stages: dict) -> None:
     if not isinstance(made, task_rows.ConfigRows):
         return
     for method, stage in (("_draw", "draw"), ("_names", "names"), ("_text", "render"),
-                          ("_symbolic", "symbolic"), ("_columns", "columns")):
+                          ("_symbolic_and_key", "symbolic"), ("_columns", "columns")):
         setattr(made, method, _timed(getattr(made, method), stage, stages))
     made.family = replace(made.family, render=_timed(made.family.render, "render", stages))
-
-
-def _time_symbolic(stages: dict) -> None:
-    """The problem key and symbolic text (made in rows.py by symbolic_and_key)."""
-    task_rows.symbolic_and_key = _timed(task_rows.symbolic_and_key, "symbolic", stages)
 
 
 def _stage_cells(stages: dict | None, per_row: float, count: int) -> str:

@@ -855,3 +855,88 @@ def test_rows_made_stage_by_stage_are_the_rows_made_one_by_one():
             # a split's rows (SplitRows makes its chunks with row_batch): the same columns
             split = SplitRows(spec.name, batch, "test", 60, recipe.seed, {})
             assert list(split) == [row.columns for row in each], spec.name
+
+
+def test_symbolic_written_straight_is_the_renamed_form_encoded():
+    """A STRIPS row's symbolic form and key written straight in member order
+    (symbolic_text.strips_symbolic_keyed, no dict) are the text and key of its renamed
+    form encoded, in every form, with or without actions and a goal, whatever the names
+    (braces, quotes, non-ASCII, long) and the subject, options and answer; where it
+    declines (a long string member) the general way gives them."""
+    from racbench.tasks.base import goal_json
+    from racbench.tasks.question import Question
+    from racbench.tasks.symbolic_text import strips_symbolic_keyed
+
+    rng = random.Random(5)
+    straight = 0
+    for world in (trac_world(5), trac_world(10)):  # enumerated and implicit
+        objects = list(world.objects)
+        pool = ["red", "{0}", "{1", "}", "a\"b", "é", "b02", "b01", "zz", "x" * 300,
+                "blue", "green", "{{", "\\"]
+        atoms = [a for a in world.task.atoms][:12]
+        for _ in range(300):
+            names = Names(dict(zip(objects, rng.sample(pool, len(objects)))), world.domain)
+            sid = world.sample_state(rng)
+            form = rng.choice(["bool", "mc", "open"])
+            family = rng.choice(["projection", "planning", "x" * 300])
+            goal = (None if rng.random() < 0.4 else
+                    [(tuple(rng.choice(atoms)), rng.random() < 0.5)
+                     for _ in range(rng.randrange(1, 3))])
+            q = Question(sid, subject=_renamable_values(rng, objects),
+                         actions=[rng.randrange(len(world.task.actions))
+                                  for _ in range(rng.randrange(4))], goal=goal,
+                         options=_renamable_values(rng, objects) if form == "mc" else None,
+                         answer=rng.choice([True, False, 2, "b01", "x" * 300,
+                                            _renamable_values(rng, objects)]))
+            if rng.random() < 0.1:
+                q.subject = "y" * 300  # a long string: the general way
+            actions = bool(q.actions) or rng.random() < 0.5
+            plain = {"family": family, "form": form, **world.symbolic(sid)}
+            if actions:
+                plain["actions"] = [list(world.action_term(k)) for k in q.actions]
+            if goal is not None:
+                plain["goal"] = goal_json(goal)
+            plain["subject"] = q.subject
+            if form == "mc":
+                plain["options"] = q.options
+            plain["answer"] = q.answer
+            plain = names.symbolic(plain)
+            want = canonical_json(plain), problem_key(
+                {k: v for k, v in plain.items() if k != "answer"})
+            got = strips_symbolic_keyed(world, q, family, form, actions, names)
+            if got is not None:
+                straight += 1
+                assert got == want
+            else:
+                assert q.subject == "y" * 300 or len(family) >= 256
+    assert straight > 400
+
+
+def test_metadata_written_per_world_is_object_json():
+    """A row's metadata with the members a world's rows share written once per world
+    (ConfigRows._metadata) is canonical_json's text of the whole dict, for enumerated and
+    implicit worlds, whatever q.meta holds (a member of the same name as those added)."""
+    from racbench.tasks.question import Question
+    from racbench.tasks.rows import PROBLEM_GOAL
+
+    recipe = load_recipe("trac").select("projection_L2")
+    spec = recipe.configs[0]
+    made = spec.task.rows(spec.name, recipe.seed, {"test": 10})
+    render = json.loads(made._render_json())
+    rng = random.Random(3)
+    metas = [{}, {"query_kind": "literal"}, {"query_kind": "literal", "negative_kind": "x"},
+             {"a": 1, "z": None, "m": [1, "é"], "b": {"y": 2.5}, "q": True},
+             {"state_id": 3}, {"render": 1, "k": "v"}, {"n_states": "many"},
+             {"optimal_plan_length_to": "elsewhere"}, {"problem_file": "p"}]
+    for world in (*made.worlds["test"][:2], trac_world(10)):
+        for meta in metas:
+            for _ in range(3):
+                sid = world.sample_state(rng)
+                q = Question(sid, meta=dict(meta))
+                for plan_to_goal in (False, True):
+                    want = dict(meta, render=render, problem_file=world.label)
+                    if world.explicit:
+                        want.update(state_id=sid, n_states=world.n_states)
+                    if plan_to_goal:
+                        want["optimal_plan_length_to"] = PROBLEM_GOAL
+                    assert made._metadata(world, q, plan_to_goal) == canonical_json(want)

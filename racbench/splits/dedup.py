@@ -63,7 +63,7 @@ def symbolic_and_key(symbolic: dict, answer: str = "answer", names=None) -> tupl
             longs += ((k, v),)
         else:
             own.append(m)
-    return "{" + ",".join(members) + "}", _keyed(longs, "{" + ",".join(own) + "}")
+    return "{" + ",".join(members) + "}", key_of(longs, "{" + ",".join(own) + "}")
 
 
 def object_json(value: dict, given: dict[str, str] | None = None) -> str:
@@ -74,16 +74,21 @@ def object_json(value: dict, given: dict[str, str] | None = None) -> str:
     if not _STR_KEYS.issuperset(map(type, value)):
         return canonical_json(value)
     given = given or {}
-    found, keyed = kept_json, _MEMBERS.get
     parts = []
     for k in sorted(value):
-        v = value[k]
-        kind = type(v)
-        text = (given[k] if k in given else (found(v) or json_str(v)) if kind is str else
-                scalar_json(v) if kind is int or kind is bool or v is None else
-                canonical_json(v))
-        parts.append((keyed(k) or _member(k)) + text)
+        parts.append((_MEMBERS.get(k) or _member(k)) + given[k] if k in given else
+                     member_json(k, value[k]))
     return "{" + ",".join(parts) + "}"
+
+
+def member_json(key: str, value) -> str:
+    """A member `key` (a string) of a dict as object_json writes it: its key's JSON,
+    ":", and its value's."""
+    kind = type(value)
+    return (_MEMBERS.get(key) or _member(key)) + (
+        (kept_json(value) or json_str(value)) if kind is str else
+        scalar_json(value) if kind is int or kind is bool or value is None else
+        canonical_json(value))
 
 
 _STR_KEYS = frozenset((str,))  # keys all plain strings: issuperset(map(type, d)), in C
@@ -160,13 +165,13 @@ def problem_key(problem: dict) -> str:
     items = sorted(problem.items())
     longs = tuple((k, v) for k, v in items if isinstance(v, str) and len(v) >= LONG)
     own = {k: v for k, v in items if not (isinstance(v, str) and len(v) >= LONG)}
-    return _keyed(longs, canonical_json(own))
+    return key_of(longs, canonical_json(own))
 
 
 _PREFIXES: dict[tuple, object] = {}  # long string members -> the hash state after them
 
 
-def _keyed(longs: tuple, own: str) -> str:
+def key_of(longs: tuple, own: str) -> str:
     """The key of a problem: the hash of `longs` (its long string members, (key, value)
     in key order) as canonical JSON, kept, then of `own` (its other members' canonical
     JSON)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from racbench.tasks.balance import Pool, sequence_pool
 from racbench.tasks.base import (Family, Question, Target, any_state, ask_first_failure,
                                  family_template, render_sequence_question, spoil,
-                                 state_clauses, term, walk, walk_through)
+                                 state_clauses, walk, walk_through)
 from racbench.tasks.scoring import score_numbers
 
 
@@ -140,7 +140,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 def render(q, world, text, rng, form):
     if text.style == "trac":
         t = family_template("executability", "trac")
-        steps = [tuple(term(world, k)) for k in q.actions]
+        steps = [tuple(world.action_term(k)) for k in q.actions]
         return (str(t.context(text.state(state_clauses(world, q.sid), rng))),
                 str(t.question(" ".join([text.action_sentence(s) for s in steps]))), [])
     return render_sequence_question(q, world, text, rng, form, "executability",

@@ -362,7 +362,7 @@ def render(q, world, text, rng, form):
         return context, assemble(text, form, str(t.lab_bool())), []
     if text.style == "trac":
         t = family_template("goal_recognition", "trac")
-        actions = [tuple(term(world, k)) for k in q.actions]
+        actions = [tuple(world.action_term(k)) for k in q.actions]
         return (str(t.context(text.state(state_clauses(world, q.sid), rng),
                               " ".join([text.action_sentence(a) for a in actions]))),
                 str(t.question(text.sentence(text.conjunction(q.goal)))), [])

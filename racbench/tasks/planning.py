@@ -382,7 +382,7 @@ def render(q, world, text, rng, form):
         return context, assemble(text, form, str(t.lab_bool())), []
     if text.style == "trac":
         t = family_template("planning", "trac")
-        steps = [tuple(term(world, k)) for k in q.actions]
+        steps = [tuple(world.action_term(k)) for k in q.actions]
         return (str(t.context(text.state(state_clauses(world, q.sid), rng),
                               text.conjunction(q.goal))),
                 str(t.question(" ".join([text.action_sentence(s) for s in steps]))), [])

@@ -20,7 +20,7 @@ from racbench.tasks.question import json_key
 from racbench.tasks.queries import QueryPool, sizes
 from racbench.tasks.base import (Family, Question, Target, any_state, assemble,
                                  base_context, family_template, pddl_term, state_clauses,
-                                 term, walk_through)
+                                 walk_through)
 from racbench.tasks.scoring import score_literal_set
 from racbench.worlds.strips.task import iter_bits
 from racbench.worlds.strips.world import StripsWorld
@@ -130,7 +130,7 @@ def sample(world, rng, cfg, target: Target) -> Question | None:
 
 
 def render(q, world, text, rng, form):
-    steps = [tuple(term(world, k)) for k in q.actions]
+    steps = [tuple(world.action_term(k)) for k in q.actions]
     literals = ([(tuple(l["atom"]), l["positive"]) for l in q.subject] if form == "bool"
                 else [])
     if text.style == "trac":

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 
 from racbench.version import __version__
 from racbench.errors import GenerationError, ProbeRefusal
-from racbench.splits.dedup import canonical_json, object_json, symbolic_and_key
+from racbench.splits.dedup import (canonical_json, json_str, member_json, object_json,
+                                   symbolic_and_key)
 from racbench.splits.draws import sample, shuffle
 from racbench.splits.names import POOLS, name_pool
 from racbench.splits.seeding import SeedsAfter, derive_seed, seeded_random
@@ -43,7 +44,7 @@ from racbench.worlds.strips.search import SearchBudgetExceeded
 from racbench.tasks.question import LETTERS, N_OPTIONS, Question, Target
 from racbench.tasks.options import QUERY_KINDS, SPLITS, TRAC_DOMAIN
 from racbench.tasks.schema import task_features
-from racbench.tasks.symbolic_text import strips_symbolic
+from racbench.tasks.symbolic_text import strips_symbolic, strips_symbolic_keyed
 from racbench.text.phrasing import Names, TaskText
 from racbench.worlds.rules.splits import check_splits, rule_world_summary
 from racbench.worlds.rules.world import episode_worlds, split_world
@@ -67,6 +68,7 @@ WIDEN_AFTER = 32  # ... and before a row draws states near the goal from the wid
 RARE_CELL_SWITCHES = 8  # other cells tried for a bool row whose cell draws cannot reach
 _say = sayer("cli", ("generation.j2",))
 TRAC_TEMPLATES = "blocksworld"  # TRAC's phrasing of its blocksworld (templates/blocksworld/)
+_STR_KEYS = frozenset((str,))
 PROBLEM_GOAL = "problem goal"  # a row's optimal_plan_length_to: what its plan length reaches
 
 
@@ -569,7 +571,7 @@ class ConfigRows:
         render, text = self.family.render, self._text
         said = [render(q, world, text(world).renamed(named), rng, target.form)
                 for (_, _, rng, target, world, q, _), named in zip(drawn, names)]
-        keyed = [symbolic_and_key(self._symbolic(world, q, target, named), names=named)
+        keyed = [self._symbolic_and_key(world, q, target, named)
                  for (_, _, _, target, world, q, _), named in zip(drawn, names)]
         rows = [Row(self._columns(split, index, seed, world, q, target, context, question,
                                   choices, symbolic), key, dropped)
@@ -732,6 +734,18 @@ class ConfigRows:
         sym["answer"] = q.answer
         return sym
 
+    def _symbolic_and_key(self, world: StripsWorld, q: Question, target: Target,
+                          names: Names | None) -> tuple[str, str]:
+        """`symbolic_and_key(self._symbolic(world, q, target, names), names=names)`: a
+        renamed STRIPS row's written straight (symbolic_text.strips_symbolic_keyed),
+        the same two texts."""
+        if names is not None:
+            found = strips_symbolic_keyed(world, q, self.cfg.family, target.form,
+                                          bool(q.actions) or self.family.uses_actions, names)
+            if found is not None:
+                return found
+        return symbolic_and_key(self._symbolic(world, q, target, names), names=names)
+
     def _render_json(self) -> str:
         """Member `render` of a row's metadata (the config's rendering options), as its
         canonical JSON, made once."""
@@ -744,6 +758,43 @@ class ConfigRows:
                 render["phrasing"] = self._phrasing_json()
             self._render = canonical_json(render)
         return self._render
+
+    def _metadata(self, world: StripsWorld, q: Question, plan_to_goal: bool) -> str:
+        """A row's `metadata` column, as object_json writes it: `q.meta`, the rendering
+        options, the problem file, the state and the number of states of an enumerated
+        world, and what a plan length reaches (`plan_to_goal`); the members a world's
+        rows share written once per world."""
+        kept = self.__dict__.get("_meta_kept")
+        if kept is None:
+            kept = self._meta_kept = {}
+        found = kept.get(id(world))
+        if found is None or found[0] is not world:
+            shared = {"render": json_str("render") + ":" + self._render_json(),
+                      "problem_file": member_json("problem_file", world.label),
+                      "optimal_plan_length_to": member_json("optimal_plan_length_to",
+                                                            PROBLEM_GOAL)}
+            if world.explicit:
+                shared["n_states"] = member_json("n_states", world.n_states)
+            found = kept[id(world)] = (world, shared, frozenset(shared) | {"state_id"})
+        _, shared, taken = found
+        meta = q.meta
+        if not taken.isdisjoint(meta) or not _STR_KEYS.issuperset(map(type, meta)):
+            # q.meta's own overwritten, or keys that are not strings: the general way
+            meta = dict(meta, render=None, problem_file=world.label)
+            if world.explicit:
+                meta.update(state_id=q.sid, n_states=world.n_states)
+            if plan_to_goal:
+                meta["optimal_plan_length_to"] = PROBLEM_GOAL
+            return object_json(meta, {"render": self._render_json()})
+        members = [(k, member_json(k, v)) for k, v in meta.items()]
+        members += (("render", shared["render"]), ("problem_file", shared["problem_file"]))
+        if world.explicit:
+            members += (("state_id", member_json("state_id", q.sid)),
+                        ("n_states", shared["n_states"]))
+        if plan_to_goal:
+            members.append(("optimal_plan_length_to", shared["optimal_plan_length_to"]))
+        members.sort()
+        return "{" + ",".join([m for _, m in members]) + "}"
 
     def _columns(self, split, index, seed, world, q, target, context, question, choices,
                  symbolic) -> dict:
@@ -758,11 +809,7 @@ class ConfigRows:
         if opt is None and q.goal is None and world.goal and world.explicit:
             d = world.goal_distance[q.sid]
             opt = int(d) if d >= 0 else None
-        meta = dict(q.meta, render=None, problem_file=world.label)
-        if world.explicit:
-            meta.update(state_id=q.sid, n_states=world.n_states)
-        if opt is not None and q.goal is None:
-            meta["optimal_plan_length_to"] = PROBLEM_GOAL
+        metadata = self._metadata(world, q, opt is not None and q.goal is None)
         n_objects, n_ground_actions = world.sizes()
         return {
             "id": f"{self.name}-{split}-{index:06d}",
@@ -782,7 +829,7 @@ class ConfigRows:
             "sequence_length": len(q.actions),
             "branching_factor": len(world.applicable(q.sid)),
             "symbolic": symbolic,
-            "metadata": object_json(meta, {"render": self._render_json()}),
+            "metadata": metadata,
             "generator_version": __version__,
             "seed": seed,
         }

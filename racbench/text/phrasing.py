@@ -343,11 +343,13 @@ class Names:
                     (found(b) or json_str(b)) if type(b := get(a, a)) is str
                     else canonical_json(b) for a in value[1:]]]) + "]"
             return "[" + ",".join([self._encode(v) for v in value]) + "]"
+        if kind is dict and len(value) == 2 and type(value.get("positive")) is bool and (
+                "atom" in value):
+            # a goal's literal, the commonest dict of a row (its keys "atom" and
+            # "positive", both strings): its two members in order
+            return (_ATOM_MEMBER + self._encode(value["atom"])
+                    + _POSITIVE_MEMBER[value["positive"]])
         if kind is dict and all(type(k) is str for k in value):
-            if len(value) == 2 and "atom" in value and type(value.get("positive")) is bool:
-                # a goal's literal, the commonest dict of a row: its two members in order
-                return (_ATOM_MEMBER + self._encode(value["atom"])
-                        + _POSITIVE_MEMBER[value["positive"]])
             if "atom" in value:
                 return "{" + ",".join([f"{json_str(k)}:" + (self._encode(v) if k == "atom"
                                                             else scalar_json(v))
