@@ -447,5 +447,20 @@ def _goal_literal_kind(world, literal: Literal) -> tuple:
     return (positive,) + world.atom_kinds[atom]
 
 
+GOAL_KINDS_KEPT = 65_536  # `goal_kind` answers kept per world
+
+
 def goal_kind(world, goal: Sequence[Literal]) -> tuple:
-    return tuple(_goal_literal_kind(world, lit) for lit in goal)
+    """The kind of a goal (its literals' kinds, in order), kept per world and goal: a
+    row's pool asks it of the same goal again and again (its kind, its pick, its
+    negatives), and TRAC's five blocks have a few thousand goals."""
+    kept = world.__dict__.get("_goal_kinds")
+    if kept is None:
+        kept = world.__dict__["_goal_kinds"] = {}
+    key = goal if type(goal) is tuple else tuple(goal)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= GOAL_KINDS_KEPT:
+            kept.clear()
+        found = kept[key] = tuple([_goal_literal_kind(world, lit) for lit in goal])
+    return found
