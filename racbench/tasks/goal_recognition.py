@@ -220,7 +220,9 @@ def near_layers(world, sid: int, radius: int, length: int) -> tuple[list[list[in
     found = kept.get((sid, radius, length))
     if found is None:
         around = walk_ends.ball if small else walk_ends.layers
-        layers = [[world.bits(t) for t in layer] for layer in around(world, sid, radius)]
+        layers = around(world, sid, radius)
+        if world.explicit:  # (an implicit world's states are their bits: its fresh lists)
+            layers = [[world.bits(t) for t in layer] for layer in layers]
         if len(kept) >= NEAR_KEPT:
             kept.clear()
         found = kept[(sid, radius, length)] = (
