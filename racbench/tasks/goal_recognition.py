@@ -226,7 +226,8 @@ def near_layers(world, sid: int, radius: int, length: int) -> tuple[list[list[in
         if len(kept) >= NEAR_KEPT:
             kept.clear()
         found = kept[(sid, radius, length)] = (
-            layers, Avoided([bits for layer in layers[1:length] for bits in layer]))
+            layers, Avoided([bits for layer in layers[1:length] for bits in layer],
+                            every_literal=small))
     return found
 
 
