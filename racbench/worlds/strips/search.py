@@ -172,7 +172,7 @@ class StateSpace:
         states x states matrix of predecessors (row j: which states have an edge into
         j), or-ed together, less the states reached before. A few calls a level where
         the edge lists' took a dozen (a five-block goal's table in about half the CPU:
-        goal recognition and planning read one per goal of a literal or two)."""
+        goal recognition's draws read one per goal of a literal or two)."""
         pred = self.__dict__.get("_pred_matrix")
         if pred is None:
             n = len(self.states)
