@@ -716,13 +716,18 @@ def test_sweeps_over_the_enumerated_space_agree_with_forward_search(name):
 
 
 
+@pytest.mark.parametrize("dense", [False, True])
 @pytest.mark.parametrize("name", ["blocksworld", "gripper", "logistics"])
-def test_sweeps_through_allowed_states_within_a_depth_agree_with_plain_search(name):
+def test_sweeps_through_allowed_states_within_a_depth_agree_with_plain_search(name, dense,
+                                                                              monkeypatch):
     """StateSpace.sweep moving only through allowed states (a landmark's avoiding
     distances), and stopping at a depth, gives what a plain breadth-first search over
-    the space's edges gives, state by state."""
+    the space's edges gives, state by state: over its edge lists, and over its matrix of
+    predecessors (`dense`, how spaces of at most DENSE_SWEEP_UP_TO states sweep)."""
+    from racbench.worlds.strips import search
     from racbench.worlds.strips.search import UNREACHABLE, StateSpace
 
+    monkeypatch.setattr(search, "DENSE_SWEEP_UP_TO", 10**9 if dense else 0)
     task = load(name)
     space = StateSpace(task, task.init, 200_000)
     n = len(space.states)

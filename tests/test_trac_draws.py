@@ -355,3 +355,26 @@ def test_needed_literals_of_a_holding_are_those_listed():
         first = holding[rng.randrange(n)]
         for literals in (holding, _without(holding, first), _without(holding, (n + 3, True))):
             assert _needed(literals, need) == [y for y in literals if need >> y[0] & 1]
+
+
+def test_every_literal_masks_worked_out_at_once_are_the_loops():
+    """A kept set of near states works out every literal's masks at once (`Avoided`'s
+    `every_literal`, from EVERY_LITERAL_FROM states): the same and-or masks, literal by
+    literal, as the loop over the states, for atoms held nowhere and everywhere too."""
+    from racbench.tasks import walk_ends
+    from racbench.tasks.queries import EVERY_LITERAL_FROM
+
+    world = trac_world(5)
+    literals = [(a, t) for a in range(len(world.task.atoms) + 2) for t in (True, False)]
+    checked = 0
+    for sid in range(0, world.n_states, 25):
+        layers = walk_ends.layers(world, sid, 4)
+        for length in (3, 5):
+            states = [world.bits(t) for layer in layers[1:length] for t in layer]
+            if len(states) < EVERY_LITERAL_FROM:
+                continue
+            loop, at_once = Avoided(states), Avoided(states, every_literal=True)
+            for literal in literals + [None]:
+                assert at_once.masks(literal) == loop.masks(literal)
+            checked += 1
+    assert checked >= 10

@@ -51,7 +51,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from racbench.splits.draws import shuffle
+from racbench.splits.draws import pick, shuffle
 from racbench.splits.seeding import derive_seed
 from racbench.worlds.strips.budget import note_dropped
 from racbench.worlds.strips.search import SearchBudgetExceeded
@@ -129,7 +129,7 @@ class Pool:
         else:
             pool = [x for x in self.negatives if self.kind_of(x) == kind
                     and (variant is None or self.variant_of(x) == variant)]
-        return rng.choice(pool) if pool else None
+        return pick(rng, pool) if pool else None  # rng.choice(pool), inlined
 
     def row(self, item, label: bool) -> Question:
         """The question `item` makes, with its subject and answer set."""

@@ -76,7 +76,7 @@ def far_goal(world, rng, sid: int, length: int):
     distance, a shortest plan). Random walks' goals are mostly nearer than `length`
     (gripper at four actions, five blocks at three), too few for four options."""
     found = _far_goal(world, rng, sid, length, rng.choice((1, 2)), None, exact=True)
-    return None if found is None else (sorted(found[0]), *found[1:])
+    return None if found is None else (sorted(found[0]), *found[1:4])
 
 
 def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
@@ -92,8 +92,8 @@ def bool_pool(world, rng, cfg, want: Target | None = None) -> Pool | None:
         found = _far_goal(world, rng, sid, length, size, want, exact)
         if found is None:
             continue
-        literals, cond, total, plan = found
-        kinds[id(literals)] = goal_kind(world, _indices(world, literals))
+        literals, cond, total, plan, goal = found
+        kinds[id(literals)] = goal_kind(world, goal)
         # listed whatever the answer wanted (a survey counts it: `negatives_first`)
         positives.append((plan[:length], literals, total, 0))
         if want is not None and want.label:
@@ -144,8 +144,9 @@ def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None,
               exact: bool = False):
     """A goal of `size` literals (of the wanted kind) that holds at the end of a walk of
     `length` to `length + GOAL_SLACK` actions, is not true now and is at least `length`
-    actions away: (literals, condition, distance, a shortest plan); a few ends share
-    one state before the caller draws another.
+    actions away: (literals, condition, distance, a shortest plan, the literals as
+    (atom index, truth) pairs); a few ends share one state before the caller draws
+    another.
 
     `exact` (TRAC's bool configs, every mc option): the goal is drawn among the literals
     of the end state that hold in no state fewer than `length` actions away
@@ -190,7 +191,7 @@ def _far_goal(world, rng, sid: int, length: int, size: int, want: Target | None,
         total, plan = (world.drawn_plan if exact else world.nearby_plan)(
             sid, cond, length + GOAL_SLACK, rng)
         if total and total >= length:
-            return [(world.task.atoms[i], p) for i, p in goal], cond, total, plan
+            return [(world.task.atoms[i], p) for i, p in goal], cond, total, plan, goal
     return None
 
 
@@ -219,16 +220,15 @@ def near_layers(world, sid: int, radius: int, length: int) -> tuple[list[list[in
     found = kept.get((sid, radius, length))
     if found is None:
         around = walk_ends.ball if small else walk_ends.layers
-        layers = [[world.bits(t) for t in layer] for layer in around(world, sid, radius)]
+        layers = around(world, sid, radius)
+        if world.explicit:  # (an implicit world's states are their bits: its fresh lists)
+            layers = [[world.bits(t) for t in layer] for layer in layers]
         if len(kept) >= NEAR_KEPT:
             kept.clear()
         found = kept[(sid, radius, length)] = (
-            layers, Avoided([bits for layer in layers[1:length] for bits in layer]))
+            layers, Avoided([bits for layer in layers[1:length] for bits in layer],
+                            every_literal=small))
     return found
-
-
-def _indices(world, literals) -> list[tuple[int, bool]]:
-    return [(world.task.atom_index[tuple(a)], p) for a, p in literals]
 
 
 def sample(world, rng, cfg, target: Target) -> Question | None:

@@ -346,7 +346,7 @@ def _far_goal_searched(world, rng, sid: int, length: int, size: int, want):
         cond = Condition.of(goal)
         total, plan = world.nearby_plan(sid, cond, length + gr.GOAL_SLACK, rng)
         if total and total >= length:
-            return [(world.task.atoms[i], p) for i, p in goal], cond, total, plan
+            return [(world.task.atoms[i], p) for i, p in goal], cond, total, plan, goal
     return None
 
 

@@ -37,6 +37,7 @@ GOALS_PER_SPACE = 256  # LRU of per-goal distance arrays
 GOAL_CACHE_BYTES = 64 << 20  # ... holding at most this many bytes per space
 GOALS_MIN = 16  # ... but always the latest few, however big the space
 SWEEP_ALWAYS = 1024  # with action costs, spaces this small sweep at a goal's first request
+DENSE_SWEEP_UP_TO = 1024  # spaces this small sweep a matrix of predecessors (1 MiB at most)
 
 
 class SearchBudgetExceeded(RuntimeError):
@@ -137,8 +138,11 @@ class StateSpace:
         and a level's new states are told apart from their repeats by which position
         last claimed them, not by sorting (np.unique's sort was half of a sweep's
         CPU); the distances are the same,
-        whatever order a level's states come in."""
+        whatever order a level's states come in. A space of at most DENSE_SWEEP_UP_TO
+        states sweeps its predecessors as a matrix (`_dense_sweep`): the same distances."""
         n = len(self.states)
+        if n <= DENSE_SWEEP_UP_TO:
+            return self._dense_sweep(targets, allowed, max_depth)
         dist = np.full(n, UNREACHABLE, dtype=np.int32)
         if allowed is not None:
             dist[~allowed] = BLOCKED
@@ -160,6 +164,34 @@ class StateSpace:
             frontier = cand
         if allowed is not None:
             dist[dist == BLOCKED] = UNREACHABLE
+        return dist
+
+    def _dense_sweep(self, targets: np.ndarray, allowed: np.ndarray | None,
+                     max_depth: int | None) -> np.ndarray:
+        """`sweep` in a small space: a level is the rows of the frontier's states in a
+        states x states matrix of predecessors (row j: which states have an edge into
+        j), or-ed together, less the states reached before. A few calls a level where
+        the edge lists' took a dozen (a five-block goal's table in about half the CPU:
+        goal recognition's draws read one per goal of a literal or two)."""
+        pred = self.__dict__.get("_pred_matrix")
+        if pred is None:
+            n = len(self.states)
+            pred = self._pred_matrix = np.zeros((n, n), dtype=bool)
+            pred[self.edge_dst, self.edge_src] = True
+        if allowed is not None:
+            targets = targets & allowed
+        dist = np.where(targets, 0, UNREACHABLE).astype(np.int32)
+        open_ = ~targets if allowed is None else allowed & ~targets  # not reached yet
+        frontier = np.flatnonzero(targets)
+        take, either, nonzero = np.take, np.logical_or.reduce, np.flatnonzero
+        depth = 0
+        while frontier.size and (max_depth is None or depth < max_depth):
+            depth += 1
+            reached = either(take(pred, frontier, axis=0), axis=0)
+            reached &= open_
+            frontier = nonzero(reached)
+            open_[frontier] = False
+            dist[frontier] = depth
         return dist
 
     def _edges_into(self, frontier: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
