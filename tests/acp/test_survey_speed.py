@@ -425,3 +425,32 @@ def test_nearby_plan_past_its_cap_without_an_rng_gives_a_shortest_plan():
         for k in plan:
             state = dict((kk, t) for kk, t, _ in world.moves(state))[k]
         assert cond.holds(world.bits(state))
+
+
+def test_weighted_draws_are_random_choices_without_replacement():
+    """`_draw_weighted`, given the running sums once and summing again only past the
+    item taken, picks what `rng.choices` picks, one at a time without replacement, from
+    the same random numbers (`_simulated_rows` keeps each draw's sums for its rows)."""
+    from racbench.tasks.balance import _draw_weighted, _running_sums
+    for trial in range(300):
+        pick = random.Random(trial)
+        weight = [1.0 / pick.randrange(1, 40) if pick.random() < 0.9 else 0.0
+                  for _ in range(60)]
+        weight[0] = weight[0] or 0.5
+        found = pick.sample(range(60), pick.randrange(1, 25))
+        if not any(weight[s] for s in found):
+            continue
+        n = pick.randrange(1, 5)
+        r1, r2 = random.Random(trial), random.Random(trial)
+        got = _draw_weighted(found, weight, n, r1.random, _running_sums(found, weight))
+        left, expected = list(found), []
+        for _ in range(min(n, len(found))):
+            if not any(weight[s] for s in left):
+                break
+            chosen = r2.choices(left, [weight[s] for s in left])[0]
+            expected.append(chosen)
+            left.remove(chosen)
+        if len(expected) == min(n, len(found)):
+            assert got == expected, trial
+            assert r1.random() == r2.random()
+
