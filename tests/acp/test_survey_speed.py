@@ -19,8 +19,9 @@ from racbench.tasks.balance import (N_OPTIONS, OPTION_MIN, OPTION_TRIALS, Tally,
                                     survey_options)
 from racbench.tasks.config import TaskConfig
 from racbench.tasks.queries import _Holding, _without, goals_between
+from racbench.worlds.strips.search import UNREACHABLE
 from racbench.worlds.strips.shipped import shipped_files
-from racbench.worlds.strips.task import iter_bits
+from racbench.worlds.strips.task import Condition, iter_bits
 from racbench.worlds.strips.world import world_for
 
 
@@ -454,3 +455,39 @@ def test_weighted_draws_are_random_choices_without_replacement():
             assert got == expected, trial
             assert r1.random() == r2.random()
 
+
+@pytest.mark.parametrize("domain,problem", [("gripper", "p02"), ("depots", "p02")])
+def test_a_plan_off_a_sweep_stopped_at_its_state_is_the_plan_off_the_whole_table(
+        domain, problem):
+    """`ExplicitWorld.optimal_plan` to a goal not yet swept reads a sweep that stops at
+    the level reaching its state (`StateSpace.sweep`'s `until`): the distances up to
+    that state's are those of the whole table, and the plans drawn off it the same."""
+    domain_file, problems = shipped_files(domain, [problem])
+    world = world_for(domain_file, problems[0])
+    space, pick = world.space, random.Random(7)
+    n_atoms = len(world.task.atoms)
+    stopped_short = 0
+    for trial in range(60):
+        sid = pick.randrange(world.n_states)
+        atom = pick.randrange(n_atoms)
+        cond = Condition(1 << atom, 0)
+        whole = space.sweep(world.mask_of(cond))
+        part = space.sweep(world.mask_of(cond), until=sid)
+        d = whole[sid]
+        near = whole <= d if d >= 0 else whole >= -1
+        assert (part[near] == whole[near]).all()
+        assert (part[~near] == UNREACHABLE).all()
+        stopped_short += int((whole > max(d, 0)).any() and d >= 0)
+        world._dist_cache.clear()
+        r1, r2 = random.Random(trial), random.Random(trial)
+        got = world.optimal_plan(r1, sid, cond)
+        expected = None
+        if d >= 0:  # drawn off the whole table, step by step, as before
+            expected, at = [], sid
+            while whole[at] > 0:
+                acts, dsts = world.succ(at)
+                steps = [(a, t) for a, t in zip(acts, dsts) if whole[t] == whole[at] - 1]
+                k, at = r2.choice(steps)
+                expected.append(k)
+        assert got == expected and r1.random() == r2.random()
+    assert stopped_short > 10

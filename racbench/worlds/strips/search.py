@@ -130,14 +130,16 @@ class StateSpace:
 
     # -- distances ------------------------------------------------------------------------
     def sweep(self, targets: np.ndarray, allowed: np.ndarray | None = None,
-              max_depth: int | None = None) -> np.ndarray:
+              max_depth: int | None = None, until: int | None = None) -> np.ndarray:
         """Fewest actions from every state to `targets`, moving only through `allowed`
         states; UNREACHABLE where none (or none within `max_depth`). States not allowed
         are marked BLOCKED while sweeping (one test then skips them and those reached),
         and a level's new states are told apart from their repeats by which position
         last claimed them, not by sorting (np.unique's sort was half of a sweep's
         CPU); the distances are the same,
-        whatever order a level's states come in."""
+        whatever order a level's states come in. With `until` (a state id), the sweep
+        stops after the level that reaches that state: distances up to its own are
+        exact, farther states read UNREACHABLE (all are exact if it is never reached)."""
         n = len(self.states)
         dist = np.full(n, UNREACHABLE, dtype=np.int32)
         if allowed is not None:
@@ -147,7 +149,8 @@ class StateSpace:
         dist[frontier] = 0
         claimed = np.empty(n, dtype=np.intp)  # per state, the last position claiming it
         depth = 0
-        while frontier.size and (max_depth is None or depth < max_depth):
+        while frontier.size and (max_depth is None or depth < max_depth) and (
+                until is None or dist[until] == UNREACHABLE):
             depth += 1
             cand, _ = self._edges_into(frontier)
             if not cand.size:
