@@ -52,27 +52,31 @@ class StateSpace:
     def __init__(self, task: GroundTask, seed: int, limit: int):
         index = {seed: 0}
         states = [seed]
-        src, dst, act = [], [], []
+        out, dst, act = [], [], []  # edges per state; each edge's target and action
+        successors, add_dst, add_act = task.successors_once, dst.append, act.append
         i = 0
         while i < len(states):
-            for k, n in task.successors(states[i]):  # by action index
+            pairs = successors(states[i])  # by action index
+            for k, n in pairs:
                 j = index.get(n)
                 if j is None:
                     if len(states) >= limit:
                         raise SearchBudgetExceeded(_say("more_reachable_states", most=limit))
                     j = index[n] = len(states)
                     states.append(n)
-                src.append(i)
-                dst.append(j)
-                act.append(k)
+                add_dst(j)
+                add_act(k)
+            out.append(len(pairs))
             i += 1
         self.states = states
         self.index = index
         n = len(states)
-        self.edge_src = np.array(src, dtype=np.int32)
+        out = np.array(out, dtype=np.int64)
+        self.edge_src = np.repeat(np.arange(n, dtype=np.int32), out)
         self.edge_dst = np.array(dst, dtype=np.int32)
         self.edge_act = np.array(act, dtype=np.int32)
-        self.indptr = np.searchsorted(self.edge_src, np.arange(n + 1)).astype(np.int64)
+        self.indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(out, out=self.indptr[1:])
         self.n_atoms = task.n_bits
         self.costs = np.array([a.cost for a in task.actions], dtype=np.int64)
         self.unit = bool((self.costs == 1).all())
