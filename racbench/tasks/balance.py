@@ -113,22 +113,42 @@ class Pool:
             return self.key(item)
         return json_key(self.text(item) if self.text is not None else self.subject(item))
 
+    def keys_of(self, items) -> list:
+        """`key_of` of each item (a survey's tally asks it of every subject of every
+        draw: one call for them all)."""
+        if self.key is not None:
+            return list(map(self.key, items))
+        shown = self.text if self.text is not None else self.subject
+        return [json_key(shown(x)) for x in items]
+
     def variant_of(self, item) -> int:
         return self.variant(item) if self.variant is not None else 0
 
+    def kinds_of(self, items) -> list:
+        """`kind_of` of each item (a bool survey asks it of every subject of every draw:
+        one call for them all)."""
+        if self.kind is not None:
+            return list(map(self.kind, items))
+        subject = self.subject
+        return [json_key(subject(x)) for x in items]
+
     def kinds(self, label: bool) -> set:
-        return {self.kind_of(x) for x in (self.positives if label else self.negatives)}
+        return set(self.kinds_of(self.positives if label else self.negatives))
 
     def variants(self) -> set:
         """(kind, variant) of every negative."""
-        return {(self.kind_of(x), self.variant_of(x)) for x in self.negatives}
+        kinds = self.kinds_of(self.negatives)
+        if self.variant is None:
+            return {(kind, 0) for kind in kinds}
+        return set(zip(kinds, map(self.variant, self.negatives)))
 
     def pick(self, rng: random.Random, label: bool, kind, variant: int | None = None):
         if label:
-            pool = [x for x in self.positives if self.kind_of(x) == kind]
+            pool = [x for x, k in zip(self.positives, self.kinds_of(self.positives))
+                    if k == kind]
         else:
-            pool = [x for x in self.negatives if self.kind_of(x) == kind
-                    and (variant is None or self.variant_of(x) == variant)]
+            pool = [x for x, k in zip(self.negatives, self.kinds_of(self.negatives))
+                    if k == kind and (variant is None or self.variant_of(x) == variant)]
         return rng.choice(pool) if pool else None
 
     def row(self, item, label: bool) -> Question:
@@ -599,8 +619,8 @@ class Tally:
         first_new_key, first_draw = len(keys), len(self.right)
         for pool in pools:  # subjects first, in draw order: their numbering
             here = set()
-            for x in (pool.positives if pool is not None else ()):
-                key = pool.key_of(x)
+            positives = pool.positives if pool is not None else ()
+            for x, key in zip(positives, pool.keys_of(positives) if pool is not None else ()):
                 s = index.get(key)
                 if s is None:
                     s = index[key] = len(keys)
@@ -620,7 +640,7 @@ class Tally:
             if pool is None:
                 continue
             bit = 1 << d
-            negatives = [pool.key_of(x) for x in pool.negatives]
+            negatives = pool.keys_of(pool.negatives)
             for key in negatives:
                 s = index.get(key)
                 if s is not None:
@@ -628,7 +648,7 @@ class Tally:
                 else:
                     before[key] = before.get(key, 0) | bit
             if pool.judge is not None:  # the subjects this pool does not list
-                listed = set(negatives).union(pool.key_of(x) for x in pool.positives)
+                listed = set(negatives).union(pool.keys_of(pool.positives))
                 for s in self._judged_wrong(pool, listed, 0):
                     wrong[s] |= bit
                 self._judges.append((d, pool, listed))
