@@ -904,13 +904,23 @@ class ExplicitWorld(StripsWorld):
         actions applicable in some state reachable from it (as int bit masks)."""
         space = self.space
         n_comp, labels = space.components()
+        # a component's atoms: its states' bits or-ed together, a byte column at a time
+        # (the states' bits, eight atoms to a byte, as `space` keeps them), not state by
+        # state as Python ints
+        order = np.argsort(labels, kind="stable")
+        grouped = labels[order]
+        starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+        ored = np.bitwise_or.reduceat(space._truth[order], starts, axis=0)
         atoms = [0] * n_comp
-        for s, state in enumerate(self.states):
-            atoms[labels[s]] |= state
+        for c, row in zip(grouped[starts].tolist(), ored):
+            atoms[c] = int.from_bytes(row.tobytes(), "little")
         actions = [0] * n_comp
-        for c, k in set(zip(labels[space.edge_src].tolist(), space.edge_act.tolist())):
+        n_actions = len(self.task.actions)
+        by_source = labels[space.edge_src].astype(np.int64)
+        for pair in np.unique(by_source * n_actions + space.edge_act).tolist():
+            c, k = divmod(pair, n_actions)
             actions[c] |= 1 << k
-        pairs = set(zip(labels[space.edge_src].tolist(), labels[space.edge_dst].tolist()))
+        pairs = set(zip(by_source.tolist(), labels[space.edge_dst].tolist()))
         children: list[list[int]] = [[] for _ in range(n_comp)]
         indegree = [0] * n_comp
         for a, b in pairs:
