@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect
-from collections import Counter
+from collections import Counter, defaultdict
 from itertools import accumulate
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -113,22 +113,42 @@ class Pool:
             return self.key(item)
         return json_key(self.text(item) if self.text is not None else self.subject(item))
 
+    def keys_of(self, items) -> list:
+        """`key_of` of each item (a survey's tally asks it of every subject of every
+        draw: one call for them all)."""
+        if self.key is not None:
+            return list(map(self.key, items))
+        shown = self.text if self.text is not None else self.subject
+        return [json_key(shown(x)) for x in items]
+
     def variant_of(self, item) -> int:
         return self.variant(item) if self.variant is not None else 0
 
+    def kinds_of(self, items) -> list:
+        """`kind_of` of each item (a bool survey asks it of every subject of every draw:
+        one call for them all)."""
+        if self.kind is not None:
+            return list(map(self.kind, items))
+        subject = self.subject
+        return [json_key(subject(x)) for x in items]
+
     def kinds(self, label: bool) -> set:
-        return {self.kind_of(x) for x in (self.positives if label else self.negatives)}
+        return set(self.kinds_of(self.positives if label else self.negatives))
 
     def variants(self) -> set:
         """(kind, variant) of every negative."""
-        return {(self.kind_of(x), self.variant_of(x)) for x in self.negatives}
+        kinds = self.kinds_of(self.negatives)
+        if self.variant is None:
+            return {(kind, 0) for kind in kinds}
+        return set(zip(kinds, map(self.variant, self.negatives)))
 
     def pick(self, rng: random.Random, label: bool, kind, variant: int | None = None):
         if label:
-            pool = [x for x in self.positives if self.kind_of(x) == kind]
+            pool = [x for x, k in zip(self.positives, self.kinds_of(self.positives))
+                    if k == kind]
         else:
-            pool = [x for x in self.negatives if self.kind_of(x) == kind
-                    and (variant is None or self.variant_of(x) == variant)]
+            pool = [x for x, k in zip(self.negatives, self.kinds_of(self.negatives))
+                    if k == kind and (variant is None or self.variant_of(x) == variant)]
         return pick(rng, pool) if pool else None  # rng.choice(pool), inlined
 
     def row(self, item, label: bool) -> Question:
@@ -599,8 +619,8 @@ class Tally:
         first_new_key, first_draw = len(keys), len(self.right)
         for pool in pools:  # subjects first, in draw order: their numbering
             here = set()
-            for x in (pool.positives if pool is not None else ()):
-                key = pool.key_of(x)
+            positives = pool.positives if pool is not None else ()
+            for x, key in zip(positives, pool.keys_of(positives) if pool is not None else ()):
                 s = index.get(key)
                 if s is None:
                     s = index[key] = len(keys)
@@ -620,7 +640,7 @@ class Tally:
             if pool is None:
                 continue
             bit = 1 << d
-            negatives = [pool.key_of(x) for x in pool.negatives]
+            negatives = pool.keys_of(pool.negatives)
             for key in negatives:
                 s = index.get(key)
                 if s is not None:
@@ -628,7 +648,7 @@ class Tally:
                 else:
                     before[key] = before.get(key, 0) | bit
             if pool.judge is not None:  # the subjects this pool does not list
-                listed = set(negatives).union(pool.key_of(x) for x in pool.positives)
+                listed = set(negatives).union(pool.keys_of(pool.positives))
                 for s in self._judged_wrong(pool, listed, 0):
                     wrong[s] |= bit
                 self._judges.append((d, pool, listed))
@@ -665,12 +685,27 @@ class Tally:
                     if survey.found >= OPTION_MIN:
                         break
             survey.some_sets = survey.has_sets or share is not None and share > 0
-        both = set(survey.seen_both().values())
-        wrong_here = Counter(d for s in both for d in _bits(survey.wrong[s]))
-        survey.usable = sum(1 for d, here in enumerate(survey.right)
-                            if any(s in both for s in here) and wrong_here[d] >= N_OPTIONS - 1)
+        survey.usable = _usable(survey)
         self._survey = survey
         return survey
+
+
+def _usable(survey: Survey) -> int:
+    """The draws with a subject seen both ways right and N_OPTIONS - 1 such subjects
+    wrong. The draws where at least k of them are wrong are counted as bitsets, one
+    per k, a subject at a time (a counter per draw of every wrong subject's bits cost
+    a tenth of a survey's tally)."""
+    both = set(survey.seen_both().values())
+    wrong = survey.wrong
+    at_least = [0] * (N_OPTIONS - 1)  # at_least[k]: draws where k + 1 or more are wrong
+    for s in both:
+        w = wrong[s]
+        for k in range(N_OPTIONS - 2, 0, -1):
+            at_least[k] |= at_least[k - 1] & w
+        at_least[0] |= w
+    right = survey.right
+    return sum(1 for d in _bits(at_least[-1]) if d < len(right)
+               and any(s in both for s in right[d]))
 
 
 def any_option_set(survey: Survey) -> bool:
@@ -922,26 +957,59 @@ def pick_weighted(make_pool: Callable, world: StripsWorld, rng: random.Random, c
 
 
 def weighted_options(survey: Survey, rng: random.Random, right: list[int],
-                     wrong: list[int]) -> tuple[int, list[int]]:
+                     wrong: list[int], split: dict | None = None) -> tuple[int, list[int]]:
     """The right subject, drawn with weight 1 / (times the survey saw it right), and
-    three wrong ones, of its kind first, each with weight 1 / (times seen wrong)."""
+    three wrong ones, of its kind first, each with weight 1 / (times seen wrong).
+    `split`, given by a caller that draws options of the same `right` and `wrong`
+    again (`_simulated_rows`: FIT_PICKS rows a draw), keeps what does not change from
+    one to the next: the wrong subjects parted by kind, and the running sums of the
+    weights of each list drawn from."""
     inverse = survey.inverse_times()
     uniform = rng.random
-
-    def draw(found: list[int], side: int, n: int) -> list[int]:
-        # rng.choices(found, weights)[0] n times without replacement, as random.Random
-        # draws it (the same numbers, the same picks), without its per-call checks
-        found, out, weight = list(found), [], inverse[side]
-        for _ in range(min(n, len(found))):
-            cum = list(accumulate([weight[s] for s in found]))
-            out.append(found.pop(bisect(cum, uniform() * (cum[-1] + 0.0), 0, len(found) - 1)))
-        return out
-
-    correct = draw(right, 0, 1)[0]
+    if split is None:
+        split = {}
+    sums = split.get("right")
+    if sums is None:
+        sums = split["right"] = _running_sums(right, inverse[0])
+    # one of `right` as `_draw_weighted` draws it
+    correct = right[bisect(sums, uniform() * (sums[-1] + 0.0), 0, len(right) - 1)]
     kind = survey.kind[correct]
-    chosen = draw([s for s in wrong if survey.kind[s] == kind], 1, N_OPTIONS - 1)
-    chosen += draw([s for s in wrong if survey.kind[s] != kind], 1, N_OPTIONS - 1 - len(chosen))
+    parted = split.get(kind)
+    if parted is None:
+        kinds, weight = survey.kind, inverse[1]
+        same = [s for s in wrong if kinds[s] == kind]
+        other = [s for s in wrong if kinds[s] != kind]
+        parted = split[kind] = (same, _running_sums(same, weight),
+                                other, _running_sums(other, weight))
+    same, same_sums, other, other_sums = parted
+    chosen = _draw_weighted(same, inverse[1], N_OPTIONS - 1, uniform, same_sums) \
+        if same else []
+    if len(chosen) < N_OPTIONS - 1:
+        chosen += _draw_weighted(other, inverse[1], N_OPTIONS - 1 - len(chosen), uniform,
+                                 other_sums)
     return correct, chosen
+
+
+def _running_sums(found: list[int], weight: list[float]) -> list[float]:
+    return list(accumulate([weight[s] for s in found]))
+
+
+def _draw_weighted(found: list[int], weight: list[float], n: int, uniform,
+                   cum: list[float]) -> list[int]:
+    """`rng.choices(found, weights)[0]` n times without replacement, as random.Random
+    draws it (the same numbers, the same picks), without its per-call checks; `cum`:
+    the running sums of `found`'s weights. Once an item is taken out, the sums before
+    it stand and those after it are summed again from there, in the same order: the
+    same floats as summing the shorter list anew."""
+    found, out = list(found), []
+    for i in range(min(n, len(found))):
+        if i:  # the sums of the list less the item taken last, at `at`
+            cum = cum[:at] + list(accumulate([weight[s] for s in found[at:]],
+                                             initial=cum[at - 1]))[1:] if at else \
+                _running_sums(found, weight)
+        at = bisect(cum, uniform() * (cum[-1] + 0.0), 0, len(found) - 1)
+        out.append(found.pop(at))
+    return out
 
 
 def _balance(survey: Survey) -> tuple[dict, dict, float, int]:
@@ -952,10 +1020,12 @@ def _balance(survey: Survey) -> tuple[dict, dict, float, int]:
     right most often there is left out and the rest fitted again."""
     seen = survey.seen_both()
     kept = sorted(seen.values())
+    wrong_in = _wrong_in(survey, kept)  # of them all: each round keeps those still kept
     while True:
-        rows = _simulated_rows(survey, kept)
-        factors, cap = _fit(rows, kept)
-        told, share = _options_alone(rows, factors, cap)
+        rows = _simulated_rows(survey, kept, wrong_in)
+        arrays = _row_arrays(rows, kept) if rows else None
+        factors, cap = _fit(rows, kept, arrays)
+        told, share = _options_alone(rows, factors, cap, arrays)
         if told <= OPTIONS_ALONE_MAX or not rows:
             break
         kept.remove(max(share, key=lambda s: (share[s], -s)))
@@ -964,25 +1034,44 @@ def _balance(survey: Survey) -> tuple[dict, dict, float, int]:
     return offered, factors, cap, len(rows) // FIT_PICKS
 
 
-def _simulated_rows(survey: Survey, subjects: list[int]) -> list[tuple[int, list[int]]]:
+def _simulated_rows(survey: Survey, subjects: list[int],
+                    wrong_in: dict | None = None) -> list[tuple[int, list[int]]]:
     """(right subject, wrong ones) of FIT_PICKS rows per draw that offers one of
-    `subjects` right and three wrong, as `weighted_options` picks them."""
-    wrong_in: dict[int, list[int]] = {}
-    for s in subjects:
-        for d in _bits(survey.wrong[s]):
-            wrong_in.setdefault(d, []).append(s)
-    rng = random.Random(derive_seed(survey.seed, "acceptance"))
+    `subjects` (sorted) right and three wrong, as `weighted_options` picks them;
+    `wrong_in`: `_wrong_in` of these subjects or more (those not among them are left
+    out), which `_balance` works out once for its every round."""
     both = set(subjects)
+    if wrong_in is None:
+        wrong_in, more = _wrong_in(survey, subjects), False
+    else:
+        more = True
+    rng = random.Random(derive_seed(survey.seed, "acceptance"))
     rows = []
     for d, here in enumerate(survey.right):
         right = [s for s in here if s in both]
+        if not right:
+            continue
         wrong = wrong_in.get(d, [])
-        if right and len(wrong) >= N_OPTIONS - 1:
-            rows += [weighted_options(survey, rng, right, wrong) for _ in range(FIT_PICKS)]
+        if more:
+            wrong = [s for s in wrong if s in both]
+        if len(wrong) >= N_OPTIONS - 1:
+            split: dict = {}  # the draw's lists, parted and summed once for its rows
+            rows += [weighted_options(survey, rng, right, wrong, split)
+                     for _ in range(FIT_PICKS)]
     return rows
 
 
-def _options_alone(rows: list, factors: dict, cap: float) -> tuple[float, dict]:
+def _wrong_in(survey: Survey, subjects: list[int]) -> dict[int, list[int]]:
+    """Per draw, which of `subjects` are wrong there, in their order."""
+    wrong_in: dict[int, list[int]] = defaultdict(list)
+    for s in subjects:
+        for d in _bits(survey.wrong[s]):
+            wrong_in[d].append(s)
+    return wrong_in
+
+
+def _options_alone(rows: list, factors: dict, cap: float,
+                   arrays: tuple | None = None) -> tuple[float, dict]:
     """Rows kept at the fitted rate: the share of them a reader who knows only which
     subject each option is gets right, picking the option right in the largest share
     of the kept rows showing it (the lower subject on a tie; 1.0 without rows), and
@@ -990,7 +1079,7 @@ def _options_alone(rows: list, factors: dict, cap: float) -> tuple[float, dict]:
     if not rows:
         return 1.0, {}
     subjects = sorted(factors)
-    right, wrong = _row_arrays(rows, subjects)
+    right, wrong = arrays if arrays is not None else _row_arrays(rows, subjects)
     up = np.array([factors[s][0] for s in subjects])
     down = np.array([factors[s][1] for s in subjects])
     kept = np.exp(np.minimum(0.0, up[right] + down[wrong].sum(axis=1) - cap))
@@ -1014,7 +1103,8 @@ def _row_arrays(rows: list, subjects: list[int]) -> tuple[np.ndarray, np.ndarray
     return right, wrong.reshape(len(rows), N_OPTIONS - 1)
 
 
-def _fit(rows: list, subjects: list[int]) -> tuple[dict, float]:
+def _fit(rows: list, subjects: list[int], arrays: tuple | None = None
+         ) -> tuple[dict, float]:
     """Per subject, log factors for being the right option and for being a wrong
     one, fitted by iterative scaling on simulated `rows` so that, rows kept with
     probability exp(sum of factors - cap), each subject is the right option in a
@@ -1023,7 +1113,7 @@ def _fit(rows: list, subjects: list[int]) -> tuple[dict, float]:
     n = len(subjects)
     up, down = np.zeros(n), np.zeros(n)
     if rows:
-        right, wrong = _row_arrays(rows, subjects)
+        right, wrong = arrays if arrays is not None else _row_arrays(rows, subjects)
         for _ in range(FIT_ROUNDS):
             weights = np.exp(up[right] + down[wrong].sum(axis=1))
             as_right = np.bincount(right, weights, n)

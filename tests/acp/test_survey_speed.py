@@ -19,8 +19,9 @@ from racbench.tasks.balance import (N_OPTIONS, OPTION_MIN, OPTION_TRIALS, Tally,
                                     survey_options)
 from racbench.tasks.config import TaskConfig
 from racbench.tasks.queries import _Holding, _without, goals_between
+from racbench.worlds.strips.search import UNREACHABLE
 from racbench.worlds.strips.shipped import shipped_files
-from racbench.worlds.strips.task import iter_bits
+from racbench.worlds.strips.task import Condition, iter_bits
 from racbench.worlds.strips.world import world_for
 
 
@@ -425,3 +426,68 @@ def test_nearby_plan_past_its_cap_without_an_rng_gives_a_shortest_plan():
         for k in plan:
             state = dict((kk, t) for kk, t, _ in world.moves(state))[k]
         assert cond.holds(world.bits(state))
+
+
+def test_weighted_draws_are_random_choices_without_replacement():
+    """`_draw_weighted`, given the running sums once and summing again only past the
+    item taken, picks what `rng.choices` picks, one at a time without replacement, from
+    the same random numbers (`_simulated_rows` keeps each draw's sums for its rows)."""
+    from racbench.tasks.balance import _draw_weighted, _running_sums
+    for trial in range(300):
+        pick = random.Random(trial)
+        weight = [1.0 / pick.randrange(1, 40) if pick.random() < 0.9 else 0.0
+                  for _ in range(60)]
+        weight[0] = weight[0] or 0.5
+        found = pick.sample(range(60), pick.randrange(1, 25))
+        if not any(weight[s] for s in found):
+            continue
+        n = pick.randrange(1, 5)
+        r1, r2 = random.Random(trial), random.Random(trial)
+        got = _draw_weighted(found, weight, n, r1.random, _running_sums(found, weight))
+        left, expected = list(found), []
+        for _ in range(min(n, len(found))):
+            if not any(weight[s] for s in left):
+                break
+            chosen = r2.choices(left, [weight[s] for s in left])[0]
+            expected.append(chosen)
+            left.remove(chosen)
+        if len(expected) == min(n, len(found)):
+            assert got == expected, trial
+            assert r1.random() == r2.random()
+
+
+@pytest.mark.parametrize("domain,problem", [("gripper", "p02"), ("depots", "p02")])
+def test_a_plan_off_a_sweep_stopped_at_its_state_is_the_plan_off_the_whole_table(
+        domain, problem):
+    """`ExplicitWorld.optimal_plan` to a goal not yet swept reads a sweep that stops at
+    the level reaching its state (`StateSpace.sweep`'s `until`): the distances up to
+    that state's are those of the whole table, and the plans drawn off it the same."""
+    domain_file, problems = shipped_files(domain, [problem])
+    world = world_for(domain_file, problems[0])
+    space, pick = world.space, random.Random(7)
+    n_atoms = len(world.task.atoms)
+    stopped_short = 0
+    for trial in range(60):
+        sid = pick.randrange(world.n_states)
+        atom = pick.randrange(n_atoms)
+        cond = Condition(1 << atom, 0)
+        whole = space.sweep(world.mask_of(cond))
+        part = space.sweep(world.mask_of(cond), until=sid)
+        d = whole[sid]
+        near = whole <= d if d >= 0 else whole >= -1
+        assert (part[near] == whole[near]).all()
+        assert (part[~near] == UNREACHABLE).all()
+        stopped_short += int((whole > max(d, 0)).any() and d >= 0)
+        world._dist_cache.clear()
+        r1, r2 = random.Random(trial), random.Random(trial)
+        got = world.optimal_plan(r1, sid, cond)
+        expected = None
+        if d >= 0:  # drawn off the whole table, step by step, as before
+            expected, at = [], sid
+            while whole[at] > 0:
+                acts, dsts = world.succ(at)
+                steps = [(a, t) for a, t in zip(acts, dsts) if whole[t] == whole[at] - 1]
+                k, at = r2.choice(steps)
+                expected.append(k)
+        assert got == expected and r1.random() == r2.random()
+    assert stopped_short > 10

@@ -53,27 +53,31 @@ class StateSpace:
     def __init__(self, task: GroundTask, seed: int, limit: int):
         index = {seed: 0}
         states = [seed]
-        src, dst, act = [], [], []
+        out, dst, act = [], [], []  # edges per state; each edge's target and action
+        successors, add_dst, add_act = task.successors_once, dst.append, act.append
         i = 0
         while i < len(states):
-            for k, n in task.successors(states[i]):  # by action index
+            pairs = successors(states[i])  # by action index
+            for k, n in pairs:
                 j = index.get(n)
                 if j is None:
                     if len(states) >= limit:
                         raise SearchBudgetExceeded(_say("more_reachable_states", most=limit))
                     j = index[n] = len(states)
                     states.append(n)
-                src.append(i)
-                dst.append(j)
-                act.append(k)
+                add_dst(j)
+                add_act(k)
+            out.append(len(pairs))
             i += 1
         self.states = states
         self.index = index
         n = len(states)
-        self.edge_src = np.array(src, dtype=np.int32)
+        out = np.array(out, dtype=np.int64)
+        self.edge_src = np.repeat(np.arange(n, dtype=np.int32), out)
         self.edge_dst = np.array(dst, dtype=np.int32)
         self.edge_act = np.array(act, dtype=np.int32)
-        self.indptr = np.searchsorted(self.edge_src, np.arange(n + 1)).astype(np.int64)
+        self.indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(out, out=self.indptr[1:])
         self.n_atoms = task.n_bits
         self.costs = np.array([a.cost for a in task.actions], dtype=np.int64)
         self.unit = bool((self.costs == 1).all())
@@ -131,18 +135,21 @@ class StateSpace:
 
     # -- distances ------------------------------------------------------------------------
     def sweep(self, targets: np.ndarray, allowed: np.ndarray | None = None,
-              max_depth: int | None = None) -> np.ndarray:
+              max_depth: int | None = None, until: int | None = None) -> np.ndarray:
         """Fewest actions from every state to `targets`, moving only through `allowed`
         states; UNREACHABLE where none (or none within `max_depth`). States not allowed
         are marked BLOCKED while sweeping (one test then skips them and those reached),
         and a level's new states are told apart from their repeats by which position
         last claimed them, not by sorting (np.unique's sort was half of a sweep's
         CPU); the distances are the same,
-        whatever order a level's states come in. A space of at most DENSE_SWEEP_UP_TO
-        states sweeps its predecessors as a matrix (`_dense_sweep`): the same distances."""
+        whatever order a level's states come in. With `until` (a state id), the sweep
+        stops after the level that reaches that state: distances up to its own are
+        exact, farther states read UNREACHABLE (all are exact if it is never reached).
+        A space of at most DENSE_SWEEP_UP_TO states sweeps its predecessors as a matrix
+        (`_dense_sweep`): the same distances."""
         n = len(self.states)
         if n <= DENSE_SWEEP_UP_TO:
-            return self._dense_sweep(targets, allowed, max_depth)
+            return self._dense_sweep(targets, allowed, max_depth, until)
         dist = np.full(n, UNREACHABLE, dtype=np.int32)
         if allowed is not None:
             dist[~allowed] = BLOCKED
@@ -151,7 +158,8 @@ class StateSpace:
         dist[frontier] = 0
         claimed = np.empty(n, dtype=np.intp)  # per state, the last position claiming it
         depth = 0
-        while frontier.size and (max_depth is None or depth < max_depth):
+        while frontier.size and (max_depth is None or depth < max_depth) and (
+                until is None or dist[until] == UNREACHABLE):
             depth += 1
             cand, _ = self._edges_into(frontier)
             if not cand.size:
@@ -167,7 +175,7 @@ class StateSpace:
         return dist
 
     def _dense_sweep(self, targets: np.ndarray, allowed: np.ndarray | None,
-                     max_depth: int | None) -> np.ndarray:
+                     max_depth: int | None, until: int | None = None) -> np.ndarray:
         """`sweep` in a small space: a level is the rows of the frontier's states in a
         states x states matrix of predecessors (row j: which states have an edge into
         j), or-ed together, less the states reached before. A few calls a level where
@@ -185,7 +193,9 @@ class StateSpace:
         frontier = np.flatnonzero(targets)
         take, either, nonzero = np.take, np.logical_or.reduce, np.flatnonzero
         depth = 0
-        while frontier.size and (max_depth is None or depth < max_depth):
+        while frontier.size and (max_depth is None or depth < max_depth) and (
+                until is None or dist[until] == UNREACHABLE and (
+                    allowed is None or allowed[until])):  # as `sweep`: a blocked one stops it
             depth += 1
             reached = either(take(pred, frontier, axis=0), axis=0)
             reached &= open_

@@ -483,6 +483,18 @@ class GroundTask:
                                              for k in self.applicable(state)]
         return succ
 
+    def successors_once(self, state: int) -> list[tuple[int, int]]:
+        """`successors` not kept: for a state asked about once (an enumeration's, which
+        kept each state's list until SUCCESSOR_MEMO of them were dropped at once)."""
+        succ = self._succ_memo.get(state)
+        if succ is not None:
+            return succ
+        if self._conditional:
+            actions = self.actions
+            return [(k, actions[k].apply(state)) for k in self.applicable(state)]
+        keep, add = self._keep, self._add
+        return [(k, (state & keep[k]) | add[k]) for k in self.applicable(state)]
+
     def reached_in_one(self, states: Iterable[int], cond: Condition) -> bool | None:
         """Whether one action takes some state of `states`, none of which meets `cond`,
         to one that does: only an action that adds one of its positive atoms or

@@ -871,14 +871,39 @@ class ExplicitWorld(StripsWorld):
         """A shortest plan off the distance table, each step drawn by `rng` among those one
         action nearer (the first of them without one: `nearby_plan`'s callers that ask
         only the distance pass none)."""
-        dist = self.goal_distance if cond is None else self.distances(cond, max_depth)
+        dist = self.goal_distance if cond is None else self._distances_from(sid, cond, max_depth)
         if dist[sid] < 0:
             return None
         plan = []
-        while steps := self.optimal_steps(sid, cond, max_depth):
+        while (d := dist[sid]) > 0:  # optimal_steps, off the same table
+            acts, dsts = self.succ(sid)
+            steps = [(a, t) for a, t in zip(acts, dsts) if dist[t] == d - 1]
+            if not steps:
+                break
             k, sid = rng.choice(steps) if rng is not None else steps[0]
             plan.append(k)
         return plan
+
+    def _distances_from(self, sid: int, cond: Condition,
+                        max_depth: int | None = None) -> np.ndarray:
+        """Distances to `cond` exact for `sid` and every state nearer than it, for a plan
+        from `sid`: the whole table if kept, else a sweep that stops at the level
+        reaching `sid` (rows draw a goal and a state anew, and a whole sweep went on to
+        the states farthest from the goal), kept apart from the whole tables; where it
+        never reaches `sid` it is the whole table, and kept as such."""
+        key = ("goal", cond.pos, cond.neg, max_depth)
+        vec = self._dist_cache.get(key)
+        if vec is not None:
+            return vec
+        near = ("near",) + key[1:]
+        vec = self._dist_cache.get(near)
+        if vec is not None and vec[sid] >= 0:
+            return vec
+        if len(self._dist_cache) > 512:
+            self._dist_cache.clear()
+        vec = self.space.sweep(self.mask_of(cond), None, max_depth, until=sid)
+        self._dist_cache[key if vec[sid] < 0 else near] = vec
+        return vec
 
     def states_at_distance(self, d: int, cond: Condition | None = None) -> np.ndarray:
         dist = self.goal_distance if cond is None else self.distances(cond)
@@ -907,13 +932,23 @@ class ExplicitWorld(StripsWorld):
         actions applicable in some state reachable from it (as int bit masks)."""
         space = self.space
         n_comp, labels = space.components()
+        # a component's atoms: its states' bits or-ed together, a byte column at a time
+        # (the states' bits, eight atoms to a byte, as `space` keeps them), not state by
+        # state as Python ints
+        order = np.argsort(labels, kind="stable")
+        grouped = labels[order]
+        starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+        ored = np.bitwise_or.reduceat(space._truth[order], starts, axis=0)
         atoms = [0] * n_comp
-        for s, state in enumerate(self.states):
-            atoms[labels[s]] |= state
+        for c, row in zip(grouped[starts].tolist(), ored):
+            atoms[c] = int.from_bytes(row.tobytes(), "little")
         actions = [0] * n_comp
-        for c, k in set(zip(labels[space.edge_src].tolist(), space.edge_act.tolist())):
+        n_actions = len(self.task.actions)
+        by_source = labels[space.edge_src].astype(np.int64)
+        for pair in np.unique(by_source * n_actions + space.edge_act).tolist():
+            c, k = divmod(pair, n_actions)
             actions[c] |= 1 << k
-        pairs = set(zip(labels[space.edge_src].tolist(), labels[space.edge_dst].tolist()))
+        pairs = set(zip(by_source.tolist(), labels[space.edge_dst].tolist()))
         children: list[list[int]] = [[] for _ in range(n_comp)]
         indegree = [0] * n_comp
         for a, b in pairs:
