@@ -19,6 +19,7 @@ from racbench.tasks.balance import (N_OPTIONS, OPTION_MIN, OPTION_TRIALS, Tally,
                                     survey_options)
 from racbench.tasks.config import TaskConfig
 from racbench.tasks.queries import _Holding, _without, goals_between
+from racbench.worlds.strips import search
 from racbench.worlds.strips.search import UNREACHABLE
 from racbench.worlds.strips.shipped import shipped_files
 from racbench.worlds.strips.task import Condition, iter_bits
@@ -456,12 +457,15 @@ def test_weighted_draws_are_random_choices_without_replacement():
             assert r1.random() == r2.random()
 
 
+@pytest.mark.parametrize("dense", [False, True])
 @pytest.mark.parametrize("domain,problem", [("gripper", "p02"), ("depots", "p02")])
 def test_a_plan_off_a_sweep_stopped_at_its_state_is_the_plan_off_the_whole_table(
-        domain, problem):
+        domain, problem, dense, monkeypatch):
     """`ExplicitWorld.optimal_plan` to a goal not yet swept reads a sweep that stops at
     the level reaching its state (`StateSpace.sweep`'s `until`): the distances up to
-    that state's are those of the whole table, and the plans drawn off it the same."""
+    that state's are those of the whole table, and the plans drawn off it the same;
+    with edge lists and with the matrix of predecessors (`dense`)."""
+    monkeypatch.setattr(search, "DENSE_SWEEP_UP_TO", 10**9 if dense else 0)
     domain_file, problems = shipped_files(domain, [problem])
     world = world_for(domain_file, problems[0])
     space, pick = world.space, random.Random(7)
