@@ -1,12 +1,14 @@
 """The enumeration of a state space written for speed (StateSpace.__init__: successors
 not kept, edges counted per state) gives the arrays a plain breadth-first enumeration
 gives, and leaves the task's successor memo as it found it; its components' atoms and
-actions (ExplicitWorld._components) are those worked out state by state."""
+actions (ExplicitWorld._components) are what a search from each component finds."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import breadth_first_order
 
 from racbench.worlds.strips.search import StateSpace
 from racbench.worlds.strips.shipped import shipped_files
@@ -46,32 +48,21 @@ def test_an_enumerated_space_is_the_plain_enumeration(domain, problem):
 
 
 def _components_plainly(world):
-    """ExplicitWorld._components as it was: state by state, edge by edge."""
+    """ExplicitWorld._components from its meaning, not its way: a component's atoms are
+    those true in some state reachable from it, its actions those taken from one; the
+    states reachable from one of its states found by a breadth-first search (scipy)."""
     space = world.space
     n_comp, labels = space.components()
-    atoms = [0] * n_comp
-    for s, state in enumerate(world.states):
-        atoms[labels[s]] |= state
-    actions = [0] * n_comp
-    for c, k in set(zip(labels[space.edge_src].tolist(), space.edge_act.tolist())):
-        actions[c] |= 1 << k
-    pairs = set(zip(labels[space.edge_src].tolist(), labels[space.edge_dst].tolist()))
-    children = [[] for _ in range(n_comp)]
-    indegree = [0] * n_comp
-    for a, b in pairs:
-        if a != b:
-            children[a].append(b)
-            indegree[b] += 1
-    order = [c for c in range(n_comp) if indegree[c] == 0]
-    for c in order:
-        for ch in children[c]:
-            indegree[ch] -= 1
-            if indegree[ch] == 0:
-                order.append(ch)
-    for c in reversed(order):
-        for ch in children[c]:
-            atoms[c] |= atoms[ch]
-            actions[c] |= actions[ch]
+    graph = csr_matrix((np.ones(len(space.edge_src)), (space.edge_src, space.edge_dst)),
+                       shape=(world.n_states, world.n_states))
+    member = {c: s for s, c in reversed(list(enumerate(labels.tolist())))}
+    atoms, actions = [0] * n_comp, [0] * n_comp
+    for c, s in member.items():
+        reached = breadth_first_order(graph, s, return_predecessors=False)
+        for t in reached.tolist():
+            atoms[c] |= world.states[t]
+        for k in np.unique(space.edge_act[np.isin(space.edge_src, reached)]).tolist():
+            actions[c] |= 1 << k
     return labels, atoms, actions
 
 
@@ -79,8 +70,8 @@ def _components_plainly(world):
                                             ("visitall", "p05"), ("rovers", "p01")])
 def test_components_atoms_and_actions_as_state_by_state(domain, problem):
     """ExplicitWorld._components or-s a component's states' bits a byte column at a
-    time and its actions from the distinct (component, action) pairs: what or-ing them
-    state by state and edge by edge gave."""
+    time and its actions from the distinct (component, action) pairs, then passes them
+    up the components' order: what a search from each component finds."""
     domain_file, problems = shipped_files(domain, [problem])
     world = world_for(domain_file, problems[0])
     labels, atoms, actions = world._components
