@@ -296,6 +296,28 @@ def test_walk_ends_tell_which_walks_have_goals_as_listing_them_does():
     assert checked > 1000 and found > 100
 
 
+def test_walk_tables_warmed_before_the_fork_are_those_made_on_demand():
+    """A TRAC planning config's warm fills its world's walk tables (`walk_ends.warm`,
+    once before worker processes fork) from every state, the same as each draw made
+    them on demand in a world of its own."""
+    from racbench.tasks import walk_ends
+    from racbench.worlds.strips.world import TRAC_EXPLICIT_STATES, ExplicitWorld
+
+    spec = load_recipe("trac").select("planning_L3").configs[0]
+    spec.task.warm(tuple(spec.splits))
+    world = trac_world(5)
+    length = max(spec.task.lengths)
+    assert len(world.__dict__.get("_end_laws", ())) >= world.n_states * length
+    assert len(world.__dict__.get("_walk_ends", ())) >= world.n_states
+    fresh = ExplicitWorld(world.domain, world.domain_text, world.problem, world.label,
+                          TRAC_EXPLICIT_STATES)
+    assert fresh.states == world.states
+    for sid in range(world.n_states):
+        assert walk_ends.ends(fresh, sid, length) == world._walk_ends[(sid, length)]
+        for steps in range(1, length + 1):
+            assert walk_ends.end_law(fresh, sid, steps) == world._end_laws[(sid, steps)]
+
+
 def test_distances_read_off_the_states_near_a_state_are_the_tables():
     from racbench.tasks import walk_ends
 

@@ -28,6 +28,7 @@ from racbench.tasks.options import (DEFAULT_SPLIT_PROBLEMS, EARLIER_STATE_FAMILI
                                     RULE_OPTIONS, RULES_MC_FAMILIES, RULES_OPEN_FAMILIES,
                                     SPLITS, STYLES,
                                     TRAC_DOMAIN, TRAC_FAMILIES)
+from racbench.tasks import walk_ends
 from racbench.tasks.rows import ConfigRows, load_worlds, release_worlds
 from racbench.worlds.rules.grammar import GAMES, RuleOptions
 from racbench.worlds.science.registry import get_task, parse_simplifications
@@ -342,7 +343,10 @@ class TaskConfig:
     def warm(self, splits) -> None:
         """Load this config's worlds and their shared caches, so that worker processes
         forked afterwards share them."""
-        load_worlds(self, splits, warm=True)
+        worlds = load_worlds(self, splits, warm=True)
+        if self.generated and self.family == "planning":  # TRAC's draws' walk tables
+            for world in {id(w): w for ws in worlds.values() for w in ws}.values():
+                walk_ends.warm(world, max(self.lengths))
 
     def probe(self, name: str, seed: int, splits, parts: dict | None = None):
         """What its problems can give (see ConfigRows.probe_result), joining the

@@ -140,6 +140,20 @@ def end_law(world, sid: int, length: int) -> tuple[list[int], list[float]]:
     return found
 
 
+def warm(world, length: int) -> None:
+    """`ends` at `length` and `end_law` at 1.. `length` from every state, made once
+    before worker processes fork and share them (a TRAC planning draw asks for them
+    from the states its walks visit, nearly all of them soon: each process filled them
+    anew). Nothing in a world not small and enumerated, or whose tables would not fit
+    their bounds."""
+    if not small(world) or world.n_states * length > ENDS_KEPT:
+        return
+    for sid in range(world.n_states):
+        ends(world, sid, length)
+        for steps in range(1, length + 1):
+            end_law(world, sid, steps)
+
+
 def walk_end(world, rng, sid: int, length: int) -> int:
     """The bits of where a random walk of `length` actions from `sid` ends, drawn in
     one go from `end_law` (the same law as walking it, other random numbers)."""
