@@ -260,13 +260,7 @@ class ConfigRows:
             return survey_cells(self.family.bool_pool, world, self.cfg, self._cells_seed(world),
                                 self.n_variants, self.family.targeted, self._rows_of(world))
         if self.cfg.form == "mc" and self.family.pool_for("mc") is not None:
-            survey = self._survey(world)
-            if not survey.has_sets:
-                # its weighted fit worked out here, kept when pickled: the driver's second
-                # round (`further_parts`' `_short`) asks it of every survey of a config
-                # without option sets, one config after another while the workers wait
-                survey.weighted_ok
-            return survey
+            return self._survey(world)
         return self._probe(world, self.targets()[0])
 
     def _cells_seed(self, world: StripsWorld) -> int:

@@ -228,30 +228,6 @@ def test_a_weighted_configs_further_surveys_are_a_second_round_of_jobs(family, d
     assert repr(joined) == repr(cfg.probe("c", 0, splits))
 
 
-def test_a_first_round_survey_without_option_sets_brings_its_fit():
-    """A world's first-round survey without option sets comes from its job (pickled, as
-    from a worker) with its weighted fit worked out, the fit made afresh: the driver's
-    second round (`further_parts`, one config after another while the workers wait)
-    then fits nothing."""
-    import pickle
-
-    from racbench.tasks.balance import SURVEY_MIN, _balance
-    from racbench.tasks.config import TaskConfig
-
-    cfg = TaskConfig(family="landmarks", domain="household", form="mc",
-                     problems={"train": ("p01", "p02"), "test": ("p10",)}).validate()
-    splits = {"train": 40, "test": 10}
-    found = {p: pickle.loads(pickle.dumps(cfg.probe_part("c", 0, splits, p)))
-             for p in cfg.probe_parts("c", 0, splits)}
-    # (a fit is asked only of a survey with SURVEY_MIN usable draws: `weighted_ok`)
-    setless = [s for s in found.values() if not s.has_sets and s.usable >= SURVEY_MIN]
-    assert setless and all(s._balance is not None for s in setless)
-    for survey in setless:
-        kept, survey._balance = survey._balance, None
-        assert repr(_balance(survey)) == repr(kept)
-        survey._balance = kept
-
-
 def test_a_recipes_pddl_paths_are_read_from_its_folder(tmp_path, monkeypatch):
     """`domain_file` and problem files relative to the recipe's folder (as `include`
     paths are), whatever folder the build runs from: a recipe and its PDDL move together."""
