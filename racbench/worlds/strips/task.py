@@ -473,22 +473,16 @@ class GroundTask:
         if succ is None:
             if len(self._succ_memo) >= SUCCESSOR_MEMO:
                 self._succ_memo.clear()
-            if self._conditional:
-                actions = self.actions
-                succ = self._succ_memo[state] = [(k, actions[k].apply(state))
-                                                 for k in self.applicable(state)]
-                return succ
-            keep, add = self._keep, self._add
-            succ = self._succ_memo[state] = [(k, (state & keep[k]) | add[k])
-                                             for k in self.applicable(state)]
+            succ = self._succ_memo[state] = self._successor_pairs(state)
         return succ
 
     def successors_once(self, state: int) -> list[tuple[int, int]]:
         """`successors` not kept: for a state asked about once (an enumeration's, which
         kept each state's list until SUCCESSOR_MEMO of them were dropped at once)."""
         succ = self._succ_memo.get(state)
-        if succ is not None:
-            return succ
+        return succ if succ is not None else self._successor_pairs(state)
+
+    def _successor_pairs(self, state: int) -> list[tuple[int, int]]:
         if self._conditional:
             actions = self.actions
             return [(k, actions[k].apply(state)) for k in self.applicable(state)]
